@@ -1,0 +1,55 @@
+// One build for every target: the extension host, the CLI, the webview and the benchmark.
+import * as esbuild from "esbuild";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+
+const watch = process.argv.includes("--watch");
+const production = process.argv.includes("--production");
+
+const node = {
+  bundle: true,
+  platform: "node",
+  target: "node20",
+  format: "cjs",
+  sourcemap: !production,
+  minify: production,
+  logLevel: "warning",
+};
+
+const targets = [
+  { ...node, entryPoints: ["src/extension/main.ts"], outfile: "dist/extension.js", external: ["vscode"] },
+  { ...node, entryPoints: ["src/cli/main.ts"], outfile: "dist/cli.js", banner: { js: "#!/usr/bin/env node" } },
+  { ...node, entryPoints: ["bench/main.ts"], outfile: "dist/bench.js" },
+  { ...node, entryPoints: ["src/core/fixture/schema.ts"], outfile: "dist/schema.js" },
+  {
+    bundle: true,
+    platform: "browser",
+    target: "es2022",
+    format: "iife",
+    sourcemap: !production,
+    minify: production,
+    logLevel: "warning",
+    entryPoints: ["webview/main.ts"],
+    outfile: "dist/webview.js",
+  },
+];
+
+/** The JSON Schema files the editor validates against, written from the one TypeBox definition. */
+function writeSchemas() {
+  const require = createRequire(import.meta.url);
+  const modulePath = require.resolve("./dist/schema.js");
+  delete require.cache[modulePath];
+  const { FixtureSchema, CatalogSchema } = require(modulePath);
+  mkdirSync("media/schemas", { recursive: true });
+  const write = (file, schema) => writeFileSync(`media/schemas/${file}`, JSON.stringify({ $schema: "http://json-schema.org/draft-07/schema#", ...schema }, null, 2) + "\n");
+  write("turn-fixture.schema.json", FixtureSchema);
+  write("catalog.schema.json", CatalogSchema);
+}
+
+if (watch) {
+  for (const options of targets) await (await esbuild.context(options)).watch();
+  console.log("esbuild: watching");
+} else {
+  await Promise.all(targets.map((options) => esbuild.build(options)));
+  writeSchemas();
+}

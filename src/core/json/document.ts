@@ -1,0 +1,175 @@
+import { parseTree, printParseErrorCode, type ParseError } from "jsonc-parser";
+import { LineIndex, pointerToPath, type PathSegment, type Range } from "./positions.js";
+
+/** Where one value (and, for an object member, its key) stands in the text. */
+export interface Located {
+  readonly key?: { readonly offset: number; readonly length: number };
+  readonly value: { readonly offset: number; readonly length: number };
+}
+
+export interface JsonSyntaxError {
+  readonly offset: number;
+  readonly length: number;
+  readonly message: string;
+}
+
+export interface DuplicateKey {
+  readonly path: readonly PathSegment[];
+  readonly offset: number;
+  readonly length: number;
+}
+
+/**
+ * A parsed JSON text that can say where any value stands. The value comes from the native
+ * `JSON.parse` (fast); positions come from one structural pass, made only when asked.
+ */
+export class JsonDocument {
+  readonly lines: LineIndex;
+
+  private constructor(
+    readonly text: string,
+    readonly value: unknown,
+  ) {
+    this.lines = new LineIndex(text);
+  }
+
+  /** Parses `text` (a leading UTF-8 BOM is accepted); a syntax error is located exactly. */
+  static parse(raw: string): { document: JsonDocument; duplicates: DuplicateKey[] } | { error: JsonSyntaxError; lines: LineIndex; text: string } {
+    const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return { error: syntaxError(text), lines: new LineIndex(text), text };
+    }
+    const document = new JsonDocument(text, value);
+    return { document, duplicates: scanStructure(text, null).duplicates };
+  }
+
+  /** Locates many paths in one pass; a path that is absent maps to its nearest present ancestor. */
+  locateAll(paths: readonly (readonly PathSegment[])[]): Map<string, Located> {
+    const wanted = new Set<string>();
+    for (const path of paths) for (let n = 0; n <= path.length; n++) wanted.add(pointerOf(path.slice(0, n)));
+    return scanStructure(this.text, wanted).located;
+  }
+
+  /** The range of the value at `path` (or its key, when `key` and there is one), else of its nearest ancestor. */
+  rangeOf(path: readonly PathSegment[], located: Map<string, Located>, key = false): Range {
+    for (let n = path.length; n >= 0; n--) {
+      const found = located.get(pointerOf(path.slice(0, n)));
+      if (!found) continue;
+      const span = key && n === path.length && found.key ? found.key : found.value;
+      // A whole object or array is marked by its first character, not its many lines.
+      const length = /[[{]/.test(this.text[span.offset] ?? "") ? 1 : span.length;
+      return this.lines.range(span.offset, length);
+    }
+    return this.lines.range(0, 0);
+  }
+}
+
+export function pointerOf(path: readonly PathSegment[]): string {
+  return path.map((segment) => "/" + String(segment).replace(/~/g, "~0").replace(/\//g, "~1")).join("");
+}
+
+function syntaxError(text: string): JsonSyntaxError {
+  const errors: ParseError[] = [];
+  parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  const first = errors[0];
+  if (!first) return { offset: 0, length: 0, message: "malformed JSON" };
+  return { offset: first.offset, length: first.length, message: `malformed JSON: ${describeParseError(printParseErrorCode(first.error))}` };
+}
+
+function describeParseError(code: string): string {
+  const words = code.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+  return words === "value expected" ? "a value was expected" : words;
+}
+
+interface Frame {
+  readonly array: boolean;
+  readonly keys: Set<string> | null;
+  index: number;
+  key: string;
+  keyOffset: number;
+  keyLength: number;
+  expectKey: boolean;
+  readonly pointer: string;
+}
+
+/**
+ * One pass over text that JSON.parse has accepted: finds duplicate keys (which JSON.parse
+ * would silently collapse) and, when asked, where each wanted pointer's value stands.
+ */
+function scanStructure(text: string, wanted: Set<string> | null): { duplicates: DuplicateKey[]; located: Map<string, Located> } {
+  const duplicates: DuplicateKey[] = [];
+  const located = new Map<string, Located>();
+  const stack: Frame[] = [];
+  const open: ({ pointer: string; offset: number; key: Located["key"] } | null)[] = [];
+  const n = text.length;
+
+  const childPointer = (frame: Frame | undefined): string => {
+    if (!frame) return "";
+    const segment = frame.array ? String(frame.index) : frame.key.replace(/~/g, "~0").replace(/\//g, "~1");
+    return `${frame.pointer}/${segment}`;
+  };
+  const keyOf = (frame: Frame | undefined) => (frame && !frame.array ? { offset: frame.keyOffset, length: frame.keyLength } : undefined);
+  const pathOf = (frame: Frame): PathSegment[] => [...pointerToPath(frame.pointer), frame.key];
+
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 32 || c === 10 || c === 13 || c === 9 || c === 58 /* : */) continue;
+    const top = stack[stack.length - 1];
+    if (c === 44 /* , */) {
+      if (top!.array) top!.index++;
+      else top!.expectKey = true;
+      continue;
+    }
+    if (c === 125 /* } */ || c === 93 /* ] */) {
+      stack.pop();
+      const start = open.pop();
+      if (start) located.set(start.pointer, { key: start.key, value: { offset: start.offset, length: i + 1 - start.offset } });
+      continue;
+    }
+    if (c === 34 /* " */) {
+      let j = i + 1;
+      let escaped = false;
+      for (; j < n; j++) {
+        const d = text.charCodeAt(j);
+        if (d === 92) {
+          escaped = true;
+          j++;
+        } else if (d === 34) break;
+      }
+      if (top && !top.array && top.expectKey) {
+        const key = escaped ? (JSON.parse(text.slice(i, j + 1)) as string) : text.slice(i + 1, j);
+        top.key = key;
+        top.keyOffset = i;
+        top.keyLength = j + 1 - i;
+        top.expectKey = false;
+        if (top.keys!.has(key)) duplicates.push({ path: pathOf(top), offset: i, length: j + 1 - i });
+        else top.keys!.add(key);
+      } else if (wanted) {
+        const pointer = childPointer(top);
+        if (wanted.has(pointer)) located.set(pointer, { key: keyOf(top), value: { offset: i, length: j + 1 - i } });
+      }
+      i = j;
+      continue;
+    }
+    if (c === 123 /* { */ || c === 91 /* [ */) {
+      const array = c === 91;
+      const pointer = childPointer(top);
+      open.push(wanted?.has(pointer) ? { pointer, offset: i, key: keyOf(top) } : null);
+      stack.push({ array, keys: array ? null : new Set(), index: 0, key: "", keyOffset: 0, keyLength: 0, expectKey: !array, pointer });
+      continue;
+    }
+    // A number, true, false or null: runs to the next delimiter.
+    let j = i;
+    while (j < n && !/[\s,\]}]/.test(text[j]!)) j++;
+    if (wanted) {
+      const pointer = childPointer(top);
+      if (wanted.has(pointer)) located.set(pointer, { key: keyOf(top), value: { offset: i, length: j - i } });
+    }
+    i = j - 1;
+  }
+  return { duplicates, located };
+}
+

@@ -1,0 +1,42 @@
+import type { ToolCatalog } from "../catalog.js";
+import { toolName, toolNames, type Tool } from "../tools.js";
+import { StageOutcome, type SelectionContext, type SelectionStage } from "../values.js";
+
+export interface AllowlistOptions {
+  name?: string;
+  protectsForced?: boolean;
+  alwaysInclude?: readonly string[];
+  /** When given, only names the catalogue holds are re-added. */
+  catalog?: ToolCatalog | null;
+}
+
+/** Re-adds mandated tools that an earlier stage dropped; it never fabricates a tool. */
+export class AllowlistStage implements SelectionStage {
+  readonly name: string;
+  readonly protectsForced: boolean;
+  private readonly alwaysInclude: ReadonlySet<string>;
+  private readonly catalog: ToolCatalog | null;
+
+  constructor(options: AllowlistOptions = {}) {
+    this.name = options.name ?? "allowlist";
+    this.protectsForced = options.protectsForced ?? true;
+    this.alwaysInclude = new Set((options.alwaysInclude ?? []).filter((name) => name));
+    this.catalog = options.catalog ?? null;
+  }
+
+  apply(tools: readonly Tool[], context: SelectionContext): StageOutcome {
+    const present = new Set(toolNames(tools));
+    const readded: Tool[] = [];
+    const reasons: Record<string, string> = {};
+    for (const tool of context.offered) {
+      const name = toolName(tool);
+      if (name === null || !this.alwaysInclude.has(name) || present.has(name)) continue;
+      if (this.catalog !== null && !this.catalog.has(name)) continue;
+      present.add(name);
+      readded.push(tool);
+      reasons[name] = "mandated by the allowlist";
+    }
+    if (readded.length === 0) return StageOutcome.abstain("nothing to re-add");
+    return StageOutcome.select([...tools, ...readded], `re-added ${readded.length} mandated tool(s)`, reasons);
+  }
+}

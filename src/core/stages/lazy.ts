@@ -1,0 +1,33 @@
+import { filterByNames, toolName, type Tool } from "../tools.js";
+import { StageOutcome, type SelectionStage } from "../values.js";
+
+export interface LazyRoutingOptions {
+  name?: string;
+  protectsForced?: boolean;
+  /** null: procedural routing resolved nothing, so the stage abstains. */
+  allowedNames?: readonly string[] | null;
+}
+
+/** Narrows to the tool names procedural routing resolved. */
+export class LazyRoutingStage implements SelectionStage {
+  readonly name: string;
+  readonly protectsForced: boolean;
+  private readonly allowed: ReadonlySet<string> | null;
+
+  constructor(options: LazyRoutingOptions = {}) {
+    this.name = options.name ?? "lazy";
+    this.protectsForced = options.protectsForced ?? true;
+    this.allowed = options.allowedNames == null ? null : new Set(options.allowedNames);
+  }
+
+  apply(tools: readonly Tool[]): StageOutcome {
+    const allowed = this.allowed;
+    if (allowed === null) return StageOutcome.abstain("no procedural routing");
+    const reasons: Record<string, string> = {};
+    for (const tool of tools) {
+      const name = toolName(tool);
+      if (name !== null && !allowed.has(name)) reasons[name] = "not routed by procedural routing";
+    }
+    return StageOutcome.select(filterByNames(tools, allowed), `routed to ${allowed.size} name(s)`, reasons);
+  }
+}

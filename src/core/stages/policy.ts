@@ -1,0 +1,96 @@
+import type { CatalogEntry, ToolCatalog } from "../catalog.js";
+import { toolName, type Tool } from "../tools.js";
+import { StageOutcome, type SelectionStage } from "../values.js";
+
+export interface PolicyOptions {
+  name?: string;
+  protectsForced?: boolean;
+  catalog: ToolCatalog;
+  maxSafetyLevel?: string | null;
+  budgetUsd?: number | null;
+  includeUnknownCost?: boolean;
+  /** null: capabilities are not checked. */
+  availableCapabilities?: readonly string[] | null;
+  agentVisibleOnly?: boolean;
+  /** null: categories are not checked. */
+  categories?: readonly string[] | null;
+}
+
+/** Drops tools the configured policy forbids; a tool the catalogue does not hold is kept. */
+export class PolicyStage implements SelectionStage {
+  readonly name: string;
+  readonly protectsForced: boolean;
+  private readonly catalog: ToolCatalog;
+  private readonly maxSafetyLevel: string | null;
+  private readonly maxRank: number | null;
+  private readonly budgetUsd: number | null;
+  private readonly includeUnknownCost: boolean;
+  private readonly capabilities: ReadonlySet<string> | null;
+  private readonly agentVisibleOnly: boolean;
+  private readonly categories: ReadonlySet<string> | null;
+
+  constructor(options: PolicyOptions) {
+    this.name = options.name ?? "policy";
+    this.protectsForced = options.protectsForced ?? true;
+    this.catalog = options.catalog;
+    this.maxSafetyLevel = options.maxSafetyLevel ?? null;
+    this.maxRank = this.maxSafetyLevel === null ? null : rankOn(options.catalog, this.maxSafetyLevel);
+    this.budgetUsd = options.budgetUsd ?? null;
+    this.includeUnknownCost = options.includeUnknownCost ?? true;
+    this.capabilities = options.availableCapabilities == null ? null : new Set(options.availableCapabilities);
+    this.agentVisibleOnly = options.agentVisibleOnly ?? false;
+    this.categories = options.categories == null ? null : new Set(options.categories);
+  }
+
+  private get configured(): boolean {
+    return (
+      this.maxRank !== null ||
+      this.budgetUsd !== null ||
+      this.capabilities !== null ||
+      this.categories !== null ||
+      this.agentVisibleOnly ||
+      !this.includeUnknownCost
+    );
+  }
+
+  apply(tools: readonly Tool[]): StageOutcome {
+    if (!this.configured) return StageOutcome.abstain("no policy configured");
+    const kept: Tool[] = [];
+    const reasons: Record<string, string> = {};
+    for (const tool of tools) {
+      const name = toolName(tool);
+      const entry = name === null ? undefined : this.catalog.get(name);
+      const why = entry ? this.violations(entry) : [];
+      if (why.length === 0) kept.push(tool);
+      else reasons[name!] = why.join("; ");
+    }
+    const dropped = Object.keys(reasons).length;
+    return StageOutcome.select(kept, dropped === 0 ? "policy allows every tool" : `policy forbids ${dropped} tool(s)`, reasons);
+  }
+
+  /** Every rule the entry breaks, in words; empty when it is allowed. */
+  private violations(entry: CatalogEntry): string[] {
+    const why: string[] = [];
+    if (entry.safetyLevel !== null && this.maxRank !== null && rankOn(this.catalog, entry.safetyLevel) > this.maxRank) {
+      why.push(`safety ${entry.safetyLevel} > ${this.maxSafetyLevel}`);
+    }
+    if (entry.costUsd !== null && this.budgetUsd !== null && entry.costUsd > this.budgetUsd) {
+      why.push(`cost $${entry.costUsd} > budget $${this.budgetUsd}`);
+    }
+    if (entry.costUsd === null && !this.includeUnknownCost) why.push("cost unknown");
+    if (entry.requiresCapability !== null && this.capabilities !== null && !this.capabilities.has(entry.requiresCapability)) {
+      why.push(`requires capability '${entry.requiresCapability}'`);
+    }
+    if (entry.visibility !== "agent" && this.agentVisibleOnly) why.push("not agent-visible");
+    if (this.categories !== null && (entry.category === null || !this.categories.has(entry.category))) {
+      why.push(entry.category === null ? "no category" : `category '${entry.category}' not allowed`);
+    }
+    return why;
+  }
+}
+
+function rankOn(catalog: ToolCatalog, level: string): number {
+  const rank = catalog.rank(level);
+  if (rank === undefined) throw new Error(`safety level '${level}' is not on the catalogue's scale`);
+  return rank;
+}

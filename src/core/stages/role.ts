@@ -1,0 +1,46 @@
+import { filterByNames, toolName, type Tool } from "../tools.js";
+import { StageOutcome, type SelectionContext, type SelectionStage } from "../values.js";
+
+/** Maps a role to its palette: null means no policy for that role. May throw. */
+export type RoleResolver = (role: string, context: SelectionContext) => readonly string[] | null;
+
+export interface RolePaletteOptions {
+  name?: string;
+  protectsForced?: boolean;
+  resolver?: RoleResolver | null;
+  /** The stage's own role; when empty, the context's role is used. */
+  role?: string;
+}
+
+/** Narrows to the palette a role resolver returns. */
+export class RolePaletteStage implements SelectionStage {
+  readonly name: string;
+  readonly protectsForced: boolean;
+  private readonly resolver: RoleResolver | null;
+  private readonly role: string;
+
+  constructor(options: RolePaletteOptions = {}) {
+    this.name = options.name ?? "role";
+    this.protectsForced = options.protectsForced ?? true;
+    this.resolver = options.resolver ?? null;
+    this.role = options.role ?? "";
+  }
+
+  apply(tools: readonly Tool[], context: SelectionContext): StageOutcome {
+    const role = this.role || context.role;
+    if (this.resolver === null) return StageOutcome.abstain("no role resolver");
+    const palette = this.resolver(role, context);
+    if (palette === null) return StageOutcome.abstain(`no palette for role '${role}'`);
+    if (palette.length === 0) {
+      // An empty palette must never silently bind nothing: abstain to every tool and say so.
+      return StageOutcome.abstain(`role '${role}' resolved an empty palette; abstaining to all tools`, true);
+    }
+    const allowed = new Set(palette);
+    const reasons: Record<string, string> = {};
+    for (const tool of tools) {
+      const name = toolName(tool);
+      if (name !== null && !allowed.has(name)) reasons[name] = `not in the '${role}' palette`;
+    }
+    return StageOutcome.select(filterByNames(tools, allowed), `palette of role '${role}'`, reasons);
+  }
+}

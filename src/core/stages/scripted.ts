@@ -1,0 +1,49 @@
+import { toolName, type Tool } from "../tools.js";
+import { StageOutcome, type SelectionContext, type SelectionStage } from "../values.js";
+
+/** An adopter's own stage, played back from a fixture or a logged trace. */
+export type ScriptedOutcome =
+  | { readonly abstain: true }
+  | { readonly select: readonly string[] }
+  | { readonly force: string | null }
+  | { readonly raise: string };
+
+export interface ScriptedOptions {
+  name: string;
+  protectsForced?: boolean;
+  outcome: ScriptedOutcome;
+  detail?: string;
+  degraded?: boolean;
+  /** Where a selected name not offered to the stage is taken from (offered set, then catalogue). */
+  lookup: (name: string, context: SelectionContext) => Tool | undefined;
+  reasons?: Readonly<Record<string, string>>;
+}
+
+export class ScriptedStage implements SelectionStage {
+  readonly name: string;
+  readonly protectsForced: boolean;
+
+  constructor(private readonly options: ScriptedOptions) {
+    this.name = options.name;
+    this.protectsForced = options.protectsForced ?? true;
+  }
+
+  apply(tools: readonly Tool[], context: SelectionContext): StageOutcome {
+    const { outcome, detail = "", degraded = false } = this.options;
+    if ("raise" in outcome) throw new Error(outcome.raise);
+    if ("force" in outcome) return StageOutcome.force(outcome.force, detail, degraded);
+    if ("abstain" in outcome) return StageOutcome.abstain(detail, degraded);
+    const byName = new Map<string, Tool>();
+    for (const tool of tools) {
+      const name = toolName(tool);
+      if (name !== null && !byName.has(name)) byName.set(name, tool);
+    }
+    const chosen = outcome.select.map((name) => {
+      const tool = byName.get(name) ?? this.options.lookup(name, context);
+      if (tool === undefined) throw new Error(`scripted stage '${this.name}' selects '${name}', which is neither offered nor catalogued`);
+      return tool;
+    });
+    const selected = StageOutcome.select(chosen, detail, this.options.reasons);
+    return degraded ? { ...selected, degraded } : selected;
+  }
+}

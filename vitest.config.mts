@@ -1,0 +1,15 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  resolve: {
+    // Host code imports `vscode`; in plain Node the tests give it a small fake.
+    alias: { vscode: fileURLToPath(new URL("./test/fakes/vscode.ts", import.meta.url)) },
+  },
+  test: {
+    include: ["test/**/*.test.ts"],
+    exclude: ["test/browser/**", "test/e2e/**", "node_modules/**"],
+    pool: "threads",
+    maxWorkers: 2,
+  },
+});
