@@ -12,7 +12,8 @@ import { selectionContext, type SelectionResult, type StageRecord } from "./valu
 /** One stage of the composition, run or not. */
 export interface StageInfo {
   readonly name: string;
-  readonly kind: StageKind;
+  /** `logged`: a stage known only from a trace in a log, whose configuration is not known. */
+  readonly kind: StageKind | "logged";
   readonly enabled: boolean;
   readonly protectsForced: boolean;
 }
@@ -34,6 +35,8 @@ export interface CapabilityReport {
 
 /** Everything a run decided, in the form every view (table, panel, JSON, tests) reads. */
 export interface RunReport {
+  /** A fixture run (editable, what-if), or a trace read from a log (read-only) at a 1-based line. */
+  readonly origin: { readonly kind: "fixture" } | { readonly kind: "log"; readonly line: number; readonly index: number };
   readonly file: string;
   readonly description: string;
   /** The names the stages ran over, in order (in capability mode: what the router left). */
@@ -98,6 +101,7 @@ export function runFixture(fixture: Fixture, json: FixtureJson = fixture.json): 
 
   const { selection, error } = outcome;
   return {
+    origin: { kind: "fixture" },
     file: fixture.file,
     description: json.description ?? "",
     offered: toolNames(offered),
