@@ -1,0 +1,96 @@
+/** Small builders shared by the conformance tests (SELECTION.md, FORMATS.md). */
+import { catalogEntry, ToolCatalog, type CatalogEntry } from "../../../src/core/catalog.js";
+import { loadFixture, type CatalogReader, type LoadResult } from "../../../src/core/fixture/load.js";
+import type { Problem } from "../../../src/core/fixture/problems.js";
+import { ToolSelectionPipeline } from "../../../src/core/pipeline.js";
+import { runFixture, type RunReport } from "../../../src/core/report.js";
+import type { Tool } from "../../../src/core/tools.js";
+import {
+  selectionContext,
+  type SelectionContext,
+  type SelectionStage,
+  type StageOutcome,
+} from "../../../src/core/values.js";
+
+/** A stage whose answer the test decides. */
+export function stub(
+  name: string,
+  apply: (tools: readonly Tool[], context: SelectionContext) => StageOutcome,
+  protectsForced = true,
+): SelectionStage {
+  return { name, protectsForced, apply };
+}
+
+/** A stage that raises `message`. */
+export function raising(name: string, message: string): SelectionStage {
+  return stub(name, () => {
+    throw new Error(message);
+  });
+}
+
+export function pipelineOf(...stages: SelectionStage[]): ToolSelectionPipeline {
+  return new ToolSelectionPipeline(stages);
+}
+
+/** A fresh context, with `offered` set as the pipeline sets it, for calling a stage directly. */
+export function contextFor(
+  offered: readonly Tool[] = [],
+  init: { state?: Record<string, unknown>; messages?: readonly unknown[]; role?: string; query?: string } = {},
+): SelectionContext {
+  const context = selectionContext(init);
+  context.offered = offered;
+  return context;
+}
+
+export function catalogOf(entries: (Partial<CatalogEntry> & { name: string })[], levels?: readonly string[]): ToolCatalog {
+  return new ToolCatalog(entries.map(catalogEntry), levels);
+}
+
+/** A catalogue reader that must not be called. */
+export const noCatalogFile: CatalogReader = async (ref) => {
+  throw new Error(`unexpected catalogue read of ${ref}`);
+};
+
+/** A reader serving files from a map, rejecting with a sentence otherwise. */
+export function catalogFiles(files: Record<string, string>): CatalogReader {
+  return async (ref) => {
+    if (!Object.hasOwn(files, ref)) throw new Error(`cannot read catalogue '${ref}': no such file`);
+    return { file: ref, text: files[ref]! };
+  };
+}
+
+export const FILE = "case.turn.json";
+
+export async function load(json: unknown, reader: CatalogReader = noCatalogFile): Promise<LoadResult> {
+  const text = typeof json === "string" ? json : JSON.stringify(json, null, 2);
+  return loadFixture({ file: FILE, text }, reader);
+}
+
+/** Loads a fixture that must be valid and runs it. */
+export async function run(json: unknown, reader: CatalogReader = noCatalogFile): Promise<RunReport> {
+  const loaded = await load(json, reader);
+  if (!loaded.ok) throw new Error(`fixture invalid: ${loaded.problems.map((p) => p.message).join("; ")}`);
+  return runFixture(loaded.fixture);
+}
+
+/** The problems of a fixture that must be invalid. */
+export async function problemsOf(json: unknown, reader: CatalogReader = noCatalogFile): Promise<readonly Problem[]> {
+  const loaded = await load(json, reader);
+  if (loaded.ok) throw new Error("fixture unexpectedly valid");
+  return loaded.problems;
+}
+
+/** 1-based `line:column`, as a terminal shows a problem. */
+export function at(problem: Problem): string {
+  return `${problem.range.start.line + 1}:${problem.range.start.character + 1}`;
+}
+
+/** The 1-based line:column of the first occurrence of `needle` (after `after`, if given) in `text`. */
+export function positionOf(text: string, needle: string, after = ""): string {
+  const from = after ? text.indexOf(after) : 0;
+  if (from < 0) throw new Error(`'${after}' not in text`);
+  const offset = text.indexOf(needle, from);
+  if (offset < 0) throw new Error(`'${needle}' not in text`);
+  const before = text.slice(0, offset).split("\n");
+  return `${before.length}:${before[before.length - 1]!.length + 1}`;
+}
