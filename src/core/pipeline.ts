@@ -103,8 +103,9 @@ function runStage(
   };
 }
 
+/** The error's message, exactly (§3: the error record's detail is the error's message, even when empty). */
 function errorMessage(error: unknown): string {
-  if (error instanceof Error) return error.message || error.name;
+  if (error instanceof Error) return error.message;
   return String(error);
 }
 
