@@ -9,6 +9,8 @@ const production = process.argv.includes("--production");
 const node = {
   bundle: true,
   platform: "node",
+  // jsonc-parser's UMD entry requires files esbuild cannot see; its ESM entry bundles cleanly.
+  mainFields: ["module", "main"],
   target: "node20",
   format: "cjs",
   sourcemap: !production,

@@ -1,1 +1,60 @@
-process.exitCode = 0;
+import { checkCommand } from "./check.js";
+import { EXIT, UsageError, type CliIO } from "./io.js";
+import { runCommand } from "./run.js";
+
+const USAGE = `usage: palette-inspector <command>
+
+  run FIXTURE [--json]                      run one turn fixture and print its waterfall
+  check [PATHS...] [--json] [--junit FILE]  run every *.turn.json and compare with its expect
+  traces LOGFILE [--json]                   list the selection traces found in a log
+  show LOGFILE [INDEX] [--json]             print one logged trace
+`;
+
+type Command = (args: readonly string[], io: CliIO) => Promise<number>;
+
+const COMMANDS: Record<string, Command> = {
+  run: runCommand,
+  check: checkCommand,
+};
+
+/** Runs one command line; every failure becomes a message and an exit status, never a stack. */
+export async function main(argv: readonly string[], io: CliIO): Promise<number> {
+  const [name, ...args] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    (name === undefined ? io.stderr : io.stdout)(USAGE);
+    return name === undefined ? EXIT.invalidInput : EXIT.ok;
+  }
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!command) {
+    io.stderr(`palette-inspector: unknown command '${name}'\n${USAGE}`);
+    return EXIT.invalidInput;
+  }
+  try {
+    return await command(args, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr(`palette-inspector: ${error.message}\n`);
+      return EXIT.invalidInput;
+    }
+    throw error;
+  }
+}
+
+if (require.main === module) {
+  const color = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
+  const io: CliIO = {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    color,
+    cwd: process.cwd(),
+  };
+  main(process.argv.slice(2), io).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`palette-inspector: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exitCode = 70;
+    },
+  );
+}

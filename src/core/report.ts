@@ -69,7 +69,9 @@ export function runFixture(fixture: Fixture, json: FixtureJson = fixture.json): 
   const turn = json.turn ?? {};
   const context = selectionContext({
     query: turn.query,
-    role: turn.role,
+    // symfonic's ToolsCapability calls run_selection(..., state=, messages=, query=cue) with no
+    // role, so in capability mode the stages see the empty role (SELECTION.md §5, seed).
+    role: json.routing ? "" : turn.role,
     state: (turn.state ?? {}) as Record<string, unknown>,
     messages: turn.messages,
   });

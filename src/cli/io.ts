@@ -1,0 +1,30 @@
+/** Where a command writes, and how; injected so that tests read what a user would see. */
+export interface CliIO {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  readonly color: boolean;
+  readonly cwd: string;
+}
+
+export const EXIT = { ok: 0, expectationFailed: 1, invalidInput: 2, forcedToolUnavailable: 3 } as const;
+
+/** Thrown for bad arguments or unreadable input: printed as one line, exit 2, never a stack. */
+export class UsageError extends Error {}
+
+/** Splits `--flag` and `--option value` from positional arguments. */
+export function parseArgs(args: readonly string[], flags: readonly string[], options: readonly string[] = []) {
+  const positional: string[] = [];
+  const set = new Set<string>();
+  const values = new Map<string, string>();
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (flags.includes(arg)) set.add(arg);
+    else if (options.includes(arg)) {
+      const value = args[++i];
+      if (value === undefined) throw new UsageError(`${arg} needs a value`);
+      values.set(arg, value);
+    } else if (arg.startsWith("--")) throw new UsageError(`unknown option ${arg}`);
+    else positional.push(arg);
+  }
+  return { positional, flags: set, values };
+}

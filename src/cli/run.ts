@@ -1,0 +1,22 @@
+import { formatProblem } from "../core/fixture/problems.js";
+import { renderWaterfall } from "../core/render/table.js";
+import { reportToJson } from "../core/report-json.js";
+import { formatMismatch, runFixtureFile } from "./fixture-run.js";
+import { EXIT, parseArgs, UsageError, type CliIO } from "./io.js";
+
+/** `palette-inspector run FIXTURE [--json]`. */
+export async function runCommand(args: readonly string[], io: CliIO): Promise<number> {
+  const { positional, flags } = parseArgs(args, ["--json"]);
+  if (positional.length !== 1) throw new UsageError("usage: palette-inspector run FIXTURE [--json]");
+  const outcome = await runFixtureFile(positional[0]!);
+  for (const problem of outcome.problems) io.stderr(formatProblem(problem) + "\n");
+  if (outcome.status === "invalid") return EXIT.invalidInput;
+
+  const { report, mismatches } = outcome;
+  if (flags.has("--json")) io.stdout(JSON.stringify(reportToJson(report), null, 2) + "\n");
+  else io.stdout(renderWaterfall(report, { color: io.color }));
+  for (const mismatch of mismatches) io.stderr(formatMismatch(outcome.file, mismatch) + "\n");
+
+  if (mismatches.some((m) => m.key === "error" && m.actual !== null)) return EXIT.forcedToolUnavailable;
+  return mismatches.length > 0 ? EXIT.expectationFailed : EXIT.ok;
+}
