@@ -1,0 +1,181 @@
+/**
+ * The one message protocol between the extension host and the Selection Trace webview. Both sides
+ * validate what they receive; anything unknown or malformed is logged and ignored.
+ */
+import type { Comparison } from "./core/compare.js";
+import type { RunReport } from "./core/report.js";
+import { isWhatIf, type WhatIf, type WhatIfLevers } from "./core/whatif.js";
+
+/** A fixture problem as the panel lists it: 1-based line and column, never a stack. */
+export interface ProblemView {
+  readonly severity: "error" | "warning";
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly message: string;
+}
+
+/** What the panel shows: a run, and the levers a what-if may move (null: read-only, e.g. a logged trace). */
+export interface TraceView {
+  readonly report: RunReport;
+  readonly levers: WhatIfLevers | null;
+  /** The fixture's URI, which the webview keeps in its state so the panel can be restored after a reload. */
+  readonly source: string | null;
+}
+
+export type ToWebview =
+  /** Here is the run to show (first after `ready`, and again after every live re-run). */
+  | { readonly type: "show"; readonly view: TraceView }
+  /** The fixture cannot run; these are its problems. */
+  | { readonly type: "problems"; readonly file: string; readonly source: string | null; readonly problems: readonly ProblemView[] }
+  /** The answer to `whatIf`: the variant's run and how it differs from the unmodified run. */
+  | { readonly type: "whatIfResult"; readonly requestId: number; readonly variant: RunReport; readonly comparison: Comparison }
+  /** The answer to a request that returns no data: done, or why not. */
+  | { readonly type: "reply"; readonly requestId: number; readonly ok: boolean; readonly message: string };
+
+export type FromWebview =
+  /** The webview is listening; the host may post now (and re-sends the data after a reload). */
+  | { readonly type: "ready" }
+  /** Run the fixture with this what-if and answer with `whatIfResult` (or a failed `reply`). */
+  | { readonly type: "whatIf"; readonly requestId: number; readonly edit: WhatIf }
+  /** Ask the user for a new file name and write the variant fixture there. */
+  | { readonly type: "saveVariant"; readonly requestId: number; readonly edit: WhatIf }
+  /** Put the waterfall (of the what-if, when one is given) on the clipboard as Markdown. */
+  | { readonly type: "copyMarkdown"; readonly requestId: number; readonly edit: WhatIf | null }
+  /** Show where the fixture mentions this tool. */
+  | { readonly type: "revealTool"; readonly tool: string };
+
+/** What the webview persists across hide/show and reload: where the data comes from, and UI state only. */
+export interface PanelState {
+  readonly source: string | null;
+  readonly selectedTool: string | null;
+  readonly scrollY: number;
+  readonly matrix: boolean;
+  readonly edit: WhatIf;
+}
+
+type Guard<T> = (value: unknown) => value is T;
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isString = (value: unknown): value is string => typeof value === "string";
+const isStringOrNull = (value: unknown): value is string | null => value === null || typeof value === "string";
+const isNames = (value: unknown): value is string[] => Array.isArray(value) && value.every(isString);
+const isRequestId = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+const isArrayOf = <T>(value: unknown, item: Guard<T>): value is T[] => Array.isArray(value) && value.every(item);
+
+function isRecordOf(value: unknown): boolean {
+  if (!isRecord(value)) return false;
+  return (
+    isString(value.stage) &&
+    ["abstain", "select", "force", "error"].includes(value.action as string) &&
+    isNames(value.kept) &&
+    isNames(value.dropped) &&
+    isNames(value.added) &&
+    isNames(value.reinstated) &&
+    isStringOrNull(value.forcedChoice) &&
+    isString(value.detail) &&
+    typeof value.degraded === "boolean" &&
+    isRecord(value.reasons) &&
+    Object.values(value.reasons).every(isString)
+  );
+}
+
+/** Enough of a RunReport's shape that the webview can render it without tripping. */
+export function isRunReport(value: unknown): value is RunReport {
+  if (!isRecord(value)) return false;
+  const origin = value.origin;
+  const error = value.error;
+  return (
+    isRecord(origin) &&
+    (origin.kind === "fixture" || (origin.kind === "log" && typeof origin.line === "number")) &&
+    isString(value.file) &&
+    isString(value.description) &&
+    isNames(value.offered) &&
+    isNames(value.names) &&
+    Array.isArray(value.tools) &&
+    isStringOrNull(value.forcedChoice) &&
+    Array.isArray(value.trace) &&
+    value.trace.every(isRecordOf) &&
+    isArrayOf(value.stages, (stage): stage is object => isRecord(stage) && isString(stage.name) && isString(stage.kind) && typeof stage.enabled === "boolean" && typeof stage.protectsForced === "boolean") &&
+    (error === null || (isRecord(error) && isString(error.tool) && isString(error.message) && isStringOrNull(error.droppedBy))) &&
+    isArrayOf(value.manifest, (entry): entry is object => isRecord(entry) && isString(entry.name) && isString(entry.summary)) &&
+    (value.capability === null || (isRecord(value.capability) && isNames(value.capability.registered) && isRecord(value.capability.router) && isRecord(value.capability.palette))) &&
+    typeof value.durationMs === "number"
+  );
+}
+
+function isLevers(value: unknown): value is WhatIfLevers {
+  return (
+    isRecord(value) &&
+    Array.isArray(value.stages) &&
+    isString(value.role) &&
+    isNames(value.roles) &&
+    Array.isArray(value.verdicts) &&
+    Array.isArray(value.forced) &&
+    Array.isArray(value.policies) &&
+    isNames(value.safetyLevels)
+  );
+}
+
+function isProblem(value: unknown): value is ProblemView {
+  return isRecord(value) && (value.severity === "error" || value.severity === "warning") && isString(value.file) && typeof value.line === "number" && typeof value.column === "number" && isString(value.message);
+}
+
+function isComparison(value: unknown): value is Comparison {
+  return isRecord(value) && Array.isArray(value.stages) && isRecord(value.final) && isRecord(value.forced) && typeof value.changed === "boolean";
+}
+
+/** A message the host sent, or null (after logging) when it is not one this protocol knows. */
+export function parseToWebview(value: unknown, log: (message: string) => void = console.warn): ToWebview | null {
+  const ok = ((): boolean => {
+    if (!isRecord(value)) return false;
+    switch (value.type) {
+      case "show":
+        return isRecord(value.view) && isRunReport(value.view.report) && (value.view.levers === null || isLevers(value.view.levers)) && isStringOrNull(value.view.source);
+      case "problems":
+        return isString(value.file) && isStringOrNull(value.source) && isArrayOf(value.problems, isProblem);
+      case "whatIfResult":
+        return isRequestId(value.requestId) && isRunReport(value.variant) && isComparison(value.comparison);
+      case "reply":
+        return isRequestId(value.requestId) && typeof value.ok === "boolean" && isString(value.message);
+      default:
+        return false;
+    }
+  })();
+  if (!ok) log(`palette-inspector: ignored a malformed or unknown message from the host (${describe(value)})`);
+  return ok ? (value as ToWebview) : null;
+}
+
+/** A message the webview sent, or null (after logging) when it is not one this protocol knows. */
+export function parseFromWebview(value: unknown, log: (message: string) => void = console.warn): FromWebview | null {
+  const ok = ((): boolean => {
+    if (!isRecord(value)) return false;
+    switch (value.type) {
+      case "ready":
+        return true;
+      case "whatIf":
+      case "saveVariant":
+        return isRequestId(value.requestId) && isWhatIf(value.edit);
+      case "copyMarkdown":
+        return isRequestId(value.requestId) && (value.edit === null || isWhatIf(value.edit));
+      case "revealTool":
+        return isString(value.tool) && value.tool !== "";
+      default:
+        return false;
+    }
+  })();
+  if (!ok) log(`palette-inspector: ignored a malformed or unknown message from the webview (${describe(value)})`);
+  return ok ? (value as FromWebview) : null;
+}
+
+/** The persisted state if it has the expected shape; anything else starts fresh. */
+export function parsePanelState(value: unknown): PanelState | null {
+  if (!isRecord(value)) return null;
+  if (!isStringOrNull(value.source) || !isStringOrNull(value.selectedTool) || typeof value.scrollY !== "number" || typeof value.matrix !== "boolean" || !isWhatIf(value.edit)) return null;
+  return value as unknown as PanelState;
+}
+
+function describe(value: unknown): string {
+  const type = isRecord(value) && isString(value.type) ? value.type : null;
+  return type === null ? `a ${value === null ? "null" : Array.isArray(value) ? "array" : typeof value}` : `type ${JSON.stringify(type.slice(0, 40))}`;
+}
