@@ -1,0 +1,57 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { DiagnosticSeverity, fake, Uri } from "vscode";
+import { FixtureDiagnostics } from "../../src/extension/diagnostics.js";
+
+let diagnostics: FixtureDiagnostics;
+const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+beforeEach(() => {
+  fake.reset();
+  fake.addWorkspaceFolder("/ws");
+  diagnostics = new FixtureDiagnostics(1);
+});
+afterEach(() => diagnostics.dispose());
+
+describe("Problems panel", () => {
+  it("shows schema and semantic errors with exact ranges and JSON paths as the user types", async () => {
+    const uri = Uri.file("/ws/a.turn.json");
+    const doc = fake.openDocument(uri, '{"pipeline": []}');
+    await settle();
+    expect(fake.diagnostics(uri)).toEqual([]);
+
+    fake.editDocument(doc, '{\n  "pipeline": [\n    {"kind": "lazy", "alowed_names": []}\n  ]\n}');
+    await settle();
+    const [problem] = fake.diagnostics(uri)!;
+    expect(problem!.message).toBe("unknown key 'alowed_names'; did you mean 'allowed_names'? ($.pipeline[0].alowed_names)");
+    expect(problem!.severity).toBe(DiagnosticSeverity.Error);
+    expect([problem!.range.start.line, problem!.range.start.character, problem!.range.end.character]).toEqual([2, 21, 35]);
+  });
+
+  it("shows warnings a schema cannot express: a stage naming a tool nobody offers", async () => {
+    const uri = Uri.file("/ws/w.turn.json");
+    fake.openDocument(uri, '{"offered": ["search"], "pipeline": [{"kind": "lazy", "allowed_names": ["serch"]}]}');
+    await settle();
+    const [warning] = fake.diagnostics(uri)!;
+    expect(warning!.severity).toBe(DiagnosticSeverity.Warning);
+    expect(warning!.message).toMatch(/'serch' is neither offered nor in the catalogue/);
+  });
+
+  it("validates catalogue files on their own and ignores other JSON", async () => {
+    const catalog = Uri.file("/ws/tools.catalog.json");
+    fake.openDocument(catalog, '[{"name": "a"}, {"name": "a"}]');
+    const other = Uri.file("/ws/package.json");
+    fake.openDocument(other, "{ not json");
+    await settle();
+    expect(fake.diagnostics(catalog)!.map((d) => d.message)).toEqual(["duplicate tool name 'a' in the catalogue ($[1].name)"]);
+    expect(fake.diagnostics(other)).toBeUndefined();
+  });
+
+  it("clears a document's problems when it is closed", async () => {
+    const uri = Uri.file("/ws/b.turn.json");
+    const doc = fake.openDocument(uri, "{");
+    await settle();
+    expect(fake.diagnostics(uri)).toHaveLength(1);
+    fake.closeDocument(doc);
+    expect(fake.diagnostics(uri)).toBeUndefined();
+  });
+});
