@@ -1,0 +1,28 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { main } from "../../src/cli/main.js";
+
+/** Runs the CLI in-process and returns what a user would see. */
+export async function cli(args: string[], options: { color?: boolean; cwd?: string } = {}) {
+  let stdout = "";
+  let stderr = "";
+  const code = await main(args, {
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+    color: options.color ?? false,
+    cwd: options.cwd ?? process.cwd(),
+  });
+  return { code, stdout, stderr };
+}
+
+/** A throwaway folder holding the given files (paths relative to it). */
+export function workspace(files: Record<string, unknown>): string {
+  const root = mkdtempSync(join(tmpdir(), "pi-cli-"));
+  for (const [path, content] of Object.entries(files)) {
+    const file = join(root, path);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, typeof content === "string" ? content : JSON.stringify(content, null, 2));
+  }
+  return root;
+}
