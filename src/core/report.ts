@@ -65,7 +65,7 @@ export function runFixture(fixture: Fixture, json: FixtureJson = fixture.json): 
     enabled: stage.enabled ?? true,
     protectsForced: stage.protects_forced ?? true,
   }));
-  const pipeline = new ToolSelectionPipeline(stagesJson.filter((stage) => stage.enabled ?? true).map((stage) => buildStage(stage, catalog, fixture.hasCatalog)));
+  const pipeline = new ToolSelectionPipeline(stagesJson.filter((stage) => stage.enabled ?? true).map((stage) => buildStage(stage, catalog, fixture.hasCatalog, json.routing?.registered ?? [])));
   const turn = json.turn ?? {};
   const context = selectionContext({
     query: turn.query,
