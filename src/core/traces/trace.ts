@@ -1,0 +1,245 @@
+/**
+ * One selection trace as a log holds it (FORMATS.md, "A selection trace in a log"), validated
+ * field by field. Every read goes through `own()` so that `__proto__` or `constructor` keys in
+ * a log can neither pollute a prototype nor be mistaken for fields.
+ */
+import type { StageRecordJson } from "../report-json.js";
+import type { Tool } from "../tools.js";
+import { STAGE_ACTIONS, type StageAction } from "../values.js";
+
+/** A logged record: the snake_case StageRecord, where `degraded` and `reasons` may be absent (symfonic's Python record lacks them). */
+export type LoggedRecord = Readonly<Omit<StageRecordJson, "degraded" | "reasons">> & {
+  readonly degraded?: boolean;
+  readonly reasons?: Readonly<Record<string, string>>;
+};
+
+export interface LoggedError {
+  readonly kind: string;
+  readonly message: string;
+  /** The forced tool that could not be offered, when the log says. */
+  readonly tool: string | null;
+}
+
+export interface LoggedTurn {
+  readonly query?: string;
+  readonly role?: string;
+  readonly state?: Readonly<Record<string, unknown>>;
+  readonly messages?: readonly unknown[];
+}
+
+export interface LoggedTrace {
+  readonly records: readonly LoggedRecord[];
+  /** The final tools, or null when the log does not list them. */
+  readonly tools: readonly Tool[] | null;
+  /** The final forced choice; undefined when the log does not say. */
+  readonly forcedChoice?: string | null;
+  readonly error: LoggedError | null;
+  readonly offered: readonly Tool[] | null;
+  readonly turn: LoggedTurn | null;
+  readonly time: string | number | null;
+  readonly id: string | number | null;
+}
+
+/** Time and id of an enclosing log event (or a text line's timestamp), used when the trace has none. */
+export interface TraceContext {
+  readonly time: string | number | null;
+  readonly id: string | number | null;
+}
+
+export const TIME_KEYS = ["ts", "time", "timestamp", "@timestamp"] as const;
+export const ID_KEYS = ["turn_id", "request_id", "trace_id"] as const;
+
+/** Deeper than this, a logged turn or tool is refused: rendering or serialising it could exhaust the stack. */
+export const MAX_VALUE_DEPTH = 64;
+
+const LIST_FIELDS = ["kept", "dropped", "added", "reinstated"] as const;
+
+type JsonObject = { readonly [key: string]: unknown };
+
+export function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** An own field, never one inherited from Object.prototype. */
+export function own(object: JsonObject, key: string): unknown {
+  return Object.hasOwn(object, key) ? object[key] : undefined;
+}
+
+/** A candidate is an object whose own `trace` field is an array; anything else is not a selection trace. */
+export function isTraceCandidate(value: unknown): value is JsonObject {
+  return isJsonObject(value) && Array.isArray(own(value, "trace"));
+}
+
+class Invalid extends Error {}
+
+/** Validates a candidate; the problem is a sentence naming the field and what was found. */
+export function validateTrace(candidate: JsonObject, context: TraceContext = { time: null, id: null }): { trace: LoggedTrace } | { problem: string } {
+  try {
+    return { trace: readTrace(candidate, context) };
+  } catch (error) {
+    if (error instanceof Invalid) return { problem: error.message };
+    throw error;
+  }
+}
+
+function readTrace(candidate: JsonObject, context: TraceContext): LoggedTrace {
+  const rawRecords = own(candidate, "trace") as unknown[];
+  const records = rawRecords.map((record, i) => readRecord(record, i));
+  const trace: { -readonly [K in keyof LoggedTrace]: LoggedTrace[K] } = {
+    records,
+    tools: readTools(candidate, "tools"),
+    error: readError(own(candidate, "error")),
+    offered: readTools(candidate, "offered"),
+    turn: readTurn(own(candidate, "turn")),
+    time: firstScalar(candidate, TIME_KEYS, "time") ?? context.time,
+    id: firstScalar(candidate, ID_KEYS, "id") ?? context.id,
+  };
+  if (Object.hasOwn(candidate, "forced_choice")) trace.forcedChoice = nameOrNull(own(candidate, "forced_choice"), "'forced_choice'");
+  return trace;
+}
+
+function readRecord(value: unknown, index: number): LoggedRecord {
+  const where = `trace record ${index}`;
+  if (!isJsonObject(value)) throw new Invalid(`${where} must be an object, found ${describe(value)}`);
+  const stage = own(value, "stage");
+  if (typeof stage !== "string") throw new Invalid(`${where}: 'stage' must be a string, found ${describe(stage)}`);
+  const named = `${where} (stage '${stage}')`;
+  const action = own(value, "action");
+  if (!STAGE_ACTIONS.includes(action as StageAction)) {
+    throw new Invalid(`${named}: 'action' must be one of ${STAGE_ACTIONS.join(", ")}, found ${typeof action === "string" ? `'${action}'` : describe(action)}`);
+  }
+  const lists = LIST_FIELDS.map((field) => nameList(own(value, field), `${named}: '${field}'`));
+  const detail = own(value, "detail") ?? "";
+  if (typeof detail !== "string") throw new Invalid(`${named}: 'detail' must be a string, found ${describe(detail)}`);
+  const record: { -readonly [K in keyof LoggedRecord]: LoggedRecord[K] } = {
+    stage,
+    action: action as StageAction,
+    kept: lists[0]!,
+    dropped: lists[1]!,
+    added: lists[2]!,
+    reinstated: lists[3]!,
+    forced_choice: nameOrNull(own(value, "forced_choice") ?? null, `${named}: 'forced_choice'`),
+    detail,
+  };
+  const degraded = own(value, "degraded");
+  if (degraded !== undefined && degraded !== null) {
+    if (typeof degraded !== "boolean") throw new Invalid(`${named}: 'degraded' must be true or false, found ${describe(degraded)}`);
+    record.degraded = degraded;
+  }
+  const reasons = own(value, "reasons");
+  if (reasons !== undefined && reasons !== null) record.reasons = readReasons(reasons, named);
+  return record;
+}
+
+function readReasons(value: unknown, named: string): Record<string, string> {
+  if (!isJsonObject(value)) throw new Invalid(`${named}: 'reasons' must be an object of tool name → reason, found ${describe(value)}`);
+  const entries = Object.entries(value);
+  for (const [tool, reason] of entries) {
+    if (typeof reason !== "string") throw new Invalid(`${named}: the reason for '${tool}' must be a string, found ${describe(reason)}`);
+  }
+  // fromEntries defines own properties: a "__proto__" key stays a key.
+  return Object.fromEntries(entries) as Record<string, string>;
+}
+
+function nameList(value: unknown, what: string): string[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) throw new Invalid(`${what} must be a list of tool names, found ${describe(value)}`);
+  value.forEach((name, i) => {
+    if (typeof name !== "string") throw new Invalid(`${what} must be a list of tool names, found ${describe(name)} at position ${i}`);
+  });
+  return value as string[];
+}
+
+function nameOrNull(value: unknown, what: string): string | null {
+  if (value === null || typeof value === "string") return value;
+  throw new Invalid(`${what} must be a tool name or null, found ${describe(value)}`);
+}
+
+function readTools(candidate: JsonObject, key: "tools" | "offered"): Tool[] | null {
+  const value = own(candidate, key);
+  if (value === undefined || value === null) return null;
+  if (!Array.isArray(value)) throw new Invalid(`'${key}' must be a list of tool names or objects, found ${describe(value)}`);
+  value.forEach((tool, i) => {
+    if (typeof tool !== "string" && !isJsonObject(tool)) throw new Invalid(`'${key}' must be a list of tool names or objects, found ${describe(tool)} at position ${i}`);
+    if (isJsonObject(tool)) assertShallow(tool, `'${key}' position ${i}`);
+  });
+  return value as Tool[];
+}
+
+function readError(value: unknown): LoggedError | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value === "string") return { kind: "ForcedToolUnavailable", message: value, tool: null };
+  if (!isJsonObject(value)) throw new Invalid(`'error' must be null, a message or { kind, message }, found ${describe(value)}`);
+  const kind = own(value, "kind") ?? "ForcedToolUnavailable";
+  const message = own(value, "message") ?? "";
+  const tool = own(value, "tool") ?? null;
+  if (typeof kind !== "string") throw new Invalid(`'error.kind' must be a string, found ${describe(kind)}`);
+  if (typeof message !== "string") throw new Invalid(`'error.message' must be a string, found ${describe(message)}`);
+  return { kind, message, tool: nameOrNull(tool, "'error.tool'") };
+}
+
+function readTurn(value: unknown): LoggedTurn | null {
+  if (value === undefined || value === null) return null;
+  if (!isJsonObject(value)) throw new Invalid(`'turn' must be an object, found ${describe(value)}`);
+  const turn: { -readonly [K in keyof LoggedTurn]: LoggedTurn[K] } = {};
+  for (const key of ["query", "role"] as const) {
+    const text = own(value, key);
+    if (text === undefined || text === null) continue;
+    if (typeof text !== "string") throw new Invalid(`'turn.${key}' must be a string, found ${describe(text)}`);
+    turn[key] = text;
+  }
+  const state = own(value, "state");
+  if (state !== undefined && state !== null) {
+    if (!isJsonObject(state)) throw new Invalid(`'turn.state' must be an object, found ${describe(state)}`);
+    turn.state = state;
+  }
+  const messages = own(value, "messages");
+  if (messages !== undefined && messages !== null) {
+    if (!Array.isArray(messages)) throw new Invalid(`'turn.messages' must be a list, found ${describe(messages)}`);
+    turn.messages = messages;
+  }
+  assertShallow(turn, "'turn'");
+  return turn;
+}
+
+function firstScalar(candidate: JsonObject, keys: readonly string[], what: string): string | number | null {
+  for (const key of keys) {
+    const value = own(candidate, key);
+    if (value === undefined || value === null) continue;
+    if (typeof value === "string" || typeof value === "number") return value;
+    throw new Invalid(`the ${what} '${key}' must be a string or a number, found ${describe(value)}`);
+  }
+  return null;
+}
+
+/** Refuses values nested deeper than MAX_VALUE_DEPTH, walking with an explicit stack (no recursion to overflow). */
+function assertShallow(value: unknown, what: string): void {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (typeof item !== "object" || item === null) continue;
+    if (depth > MAX_VALUE_DEPTH) throw new Invalid(`${what} is nested deeper than ${MAX_VALUE_DEPTH} levels`);
+    for (const child of Array.isArray(item) ? item : Object.values(item)) {
+      if (typeof child === "object" && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+}
+
+/** "a string", "an array", "null"…, for problem sentences. */
+export function describe(value: unknown): string {
+  if (value === undefined) return "nothing";
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "a list";
+  switch (typeof value) {
+    case "string":
+      return "a string";
+    case "number":
+      return "a number";
+    case "boolean":
+      return value ? "true" : "false";
+    case "object":
+      return "an object";
+    default:
+      return typeof value;
+  }
+}
