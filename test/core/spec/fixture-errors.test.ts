@@ -55,6 +55,12 @@ describe("FORMATS.md fixture errors: unknown keys", () => {
     expectOne(await problemsOf(text), { path, at: position, message });
   });
 
+  it("a typo in a scripted outcome (a union of shapes) says what was expected and suggests the key", async () => {
+    const text = '{"pipeline": [{"kind": "scripted", "name": "s", "outcome": {"selekt": ["a"]}}]}';
+    const problem = expectOne(await problemsOf(text), { path: ["pipeline", 0, "outcome"], at: "1:60", message: /^expected one of \{ "abstain": true \}.*found an object: unknown key 'selekt'; did you mean 'select'\?$/ });
+    expect(problem.message).toContain('{ "select": [names] }');
+  });
+
   it("an unknown key that resembles nothing lists the keys that are expected", async () => {
     expectOne(await problemsOf('{"zzzzzzzz": 1}'), { path: ["zzzzzzzz"], at: "1:2", message: /expected one of description, catalog, offered, routing, turn, pipeline, expect/ });
   });
