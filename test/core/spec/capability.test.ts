@@ -132,6 +132,18 @@ describe("§5 capability mode in a fixture", () => {
     expect(report.capability?.palette).toMatchObject({ outcome: "applied", names: registered });
   });
 
+  it("§5 routing mode, entries null: no router composed, as when absent", async () => {
+    const report = await run({ routing: { registered, entries: null } });
+    expect(report.capability?.router).toEqual({ state: "none" });
+    expect(report.capability?.palette).toEqual({ outcome: "no_change", names: null, forced: null, reason: "no router composed" });
+  });
+
+  it("§5 routing mode, no stages and a routed router: applied with the routed names, sorted", async () => {
+    const report = await run({ routing: { registered, entries: [{ content: "sql" }, { content: "get_weather" }] } });
+    expect(report.capability?.palette).toMatchObject({ outcome: "applied", names: ["get_weather", "sql"], forced: null });
+    expect(report.names).toEqual(["get_weather", "sql"]);
+  });
+
   it("§5 routing mode, no stages and a refused router: no change with the refusal's reason", async () => {
     const report = await run({ routing: { registered, entries: [] } });
     expect(report.capability?.palette).toMatchObject({ outcome: "no_change", names: null, reason: report.capability?.routerReason });

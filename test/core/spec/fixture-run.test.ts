@@ -17,6 +17,10 @@ describe("FORMATS.md fixture composition", () => {
     expect(report.names).toEqual(report.offered);
   });
 
+  it("an explicit empty offered list offers nothing, even with a catalogue (not the default)", async () => {
+    expect((await run({ catalog: CATALOG, offered: [] })).offered).toEqual([]);
+  });
+
   it("without a catalogue and without offered, nothing is offered", async () => {
     expect((await run({})).offered).toEqual([]);
   });

@@ -157,6 +157,10 @@ describe("§4 AllowlistStage", () => {
     expect(outcome.degraded).toBe(false);
   });
 
+  it("§4 allowlist: empty names in always_include are ignored (seed: `name for name in always_include if name`)", () => {
+    expect(new AllowlistStage({ alwaysInclude: [""] }).apply([], contextFor(["", "a"])).tools).toBeNull();
+  });
+
   it("§4 allowlist: a name offered twice is re-added once (the first offered tool object)", () => {
     const first = { name: "a", v: 1 };
     const outcome = new AllowlistStage({ alwaysInclude: ["a"] }).apply([], contextFor([first, { name: "a", v: 2 }]));
