@@ -1,0 +1,217 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { scanText, ScanCancelled, TraceScanner, utf8Length, type FoundTrace, type ScanProblem } from "../../../src/core/traces/scan.js";
+
+const record = (stage: string, action = "abstain") => ({ stage, action, kept: ["search", "sql"], dropped: [], added: [], reinstated: [], forced_choice: null, detail: "" });
+const trace = (id: string, extra: Record<string, unknown> = {}) => JSON.stringify({ turn_id: id, trace: [record("intent")], ...extra });
+
+function ids(result: { traces: FoundTrace[] }) {
+  return result.traces.map((t) => ({ index: t.index, line: t.line, id: t.trace.id }));
+}
+
+/** Everything the scanner can meet, on purpose in one input so that chunk cuts fall everywhere. */
+const CORPUS = [
+  "\uFEFF2025-03-14 09:26:53,589 INFO agent.tools " + trace("a"),
+  '{"level": "trace", "msg": "not a selection trace"}',
+  "[2025-03-14T09:26:54Z] WARNING [worker-2] selection: " + trace("b", { note: "café ☕ 𝄞" }),
+  'ERROR agent.tools {"turn_id": "c", "trace": [{"stage": "intent", "act',
+  "{",
+  '  "turn_id": "d",',
+  '  "trace": [',
+  '    { "stage": "intent", "action": "select", "kept": ["search"], "dropped": ["sql"] }',
+  "  ]",
+  "}",
+  "[",
+  "  " + trace("e") + ",",
+  '  {"turn_id": "f", "trace": [{"stage": 7}]}',
+  "]",
+  '{"event": "tool_selection", "ts": 1710408414, "request_id": "g", "selection": {"trace": []}}',
+  "plain text with \xff invalid utf8 marker",
+  "x".repeat(300) + trace("too-long"),
+  trace("h"),
+].join("\r\n");
+
+function bytesOf(text: string): Uint8Array {
+  // \xff in CORPUS stands for one invalid byte.
+  const parts = text.split("\xff").map((part) => new TextEncoder().encode(part));
+  const out: number[] = [];
+  parts.forEach((part, i) => {
+    if (i > 0) out.push(0xff);
+    out.push(...part);
+  });
+  return Uint8Array.from(out);
+}
+
+function scanChunks(bytes: Uint8Array, cuts: number[], maxLineBytes?: number) {
+  const traces: FoundTrace[] = [];
+  const problems: ScanProblem[] = [];
+  const scanner = new TraceScanner({ maxLineBytes, onTrace: (t) => traces.push(t), onProblem: (p) => problems.push(p) });
+  let at = 0;
+  for (const cut of cuts) {
+    if (at >= bytes.length) break;
+    scanner.push(bytes.subarray(at, Math.min(bytes.length, at + cut)));
+    at += cut;
+  }
+  if (at < bytes.length) scanner.push(bytes.subarray(at));
+  scanner.end();
+  return { traces, problems };
+}
+
+describe("TraceScanner", () => {
+  const bytes = bytesOf(CORPUS);
+  const whole = scanChunks(bytes, [], 400);
+
+  it("finds traces in text lines after any prefix, JSON lines, pretty values and nested events", () => {
+    expect(ids(whole)).toEqual([
+      { index: 0, line: 1, id: "a" },
+      { index: 1, line: 3, id: "b" },
+      { index: 2, line: 5, id: "d" },
+      { index: 3, line: 12, id: "e" },
+      { index: 4, line: 15, id: "g" },
+      { index: 5, line: 18, id: "h" },
+    ]);
+    expect(whole.traces[0]!.trace.time).toBe("2025-03-14 09:26:53,589");
+    expect(whole.traces[1]!.trace.time).toBe("2025-03-14T09:26:54Z");
+    expect(whole.traces[4]!.trace.time).toBe(1710408414);
+    expect(whole.traces[2]!.trace.records[0]).toEqual({ stage: "intent", action: "select", kept: ["search"], dropped: ["sql"], added: [], reinstated: [], forced_choice: null, detail: "" });
+  });
+
+  it("reports broken lines with their line numbers and goes on", () => {
+    expect(whole.problems).toEqual([
+      { line: 4, message: "truncated JSON: the object opened at column 19 is not closed" },
+      { line: 13, message: "trace record 0: 'stage' must be a string, found a number" },
+      { line: 16, message: "invalid UTF-8: the bad bytes were replaced by U+FFFD" },
+      { line: 17, message: "the line is longer than 400 bytes; it was not read" },
+    ]);
+  });
+
+  it("gives each trace the byte range that re-reads it", () => {
+    for (const found of whole.traces) {
+      const again = scanText(bytes.subarray(found.offset, found.offset + found.length), { firstLine: found.line, firstOffset: found.offset });
+      expect(again.traces[found.ordinal]).toEqual({ ...found, index: found.ordinal });
+    }
+  });
+
+  it("gives the same result whatever the chunk boundaries, from 1 byte up", () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 64 }), { maxLength: 200 }), (cuts) => {
+        expect(scanChunks(bytes, cuts, 400)).toEqual(whole);
+      }),
+      { numRuns: 300 },
+    );
+    expect(scanChunks(bytes, Array<number>(bytes.length).fill(1), 400)).toEqual(whole);
+  });
+
+  it("gives the same result for string chunks, even cut inside a surrogate pair", () => {
+    const text = CORPUS.replace("\xff", "");
+    const reference = scanText(text, { maxLineBytes: 400 });
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 40 }), { maxLength: 100 }), (cuts) => {
+        const traces: FoundTrace[] = [];
+        const problems: ScanProblem[] = [];
+        const scanner = new TraceScanner({ maxLineBytes: 400, onTrace: (t) => traces.push(t), onProblem: (p) => problems.push(p) });
+        let at = 0;
+        for (const cut of cuts) {
+          scanner.push(text.slice(at, at + cut));
+          at += cut;
+        }
+        scanner.push(text.slice(at));
+        scanner.end();
+        expect({ traces, problems }).toEqual(reference);
+      }),
+    );
+  });
+
+  it("is deterministic", () => {
+    expect(scanChunks(bytes, [], 400)).toEqual(whole);
+  });
+
+  it("skips lines without a trace silently, including a log level named trace", () => {
+    expect(scanText('{"level":"trace","msg":"x"}\nhello\n{"trace": "4bf92f3577b34da6"}\n')).toEqual({ traces: [], problems: [] });
+  });
+
+  it("reads a trace after a prefix holding braces, and before a suffix", () => {
+    const { traces } = scanText(`{worker-3} INFO ${trace("x")} (took 3 ms)`);
+    expect(ids({ traces })).toEqual([{ index: 0, line: 1, id: "x" }]);
+  });
+
+  it("reads a whole JSON file: an array on one line, concatenated pretty values", () => {
+    const oneLine = scanText(`[${trace("a")}, ${trace("b")}]`);
+    expect(oneLine.traces.map((t) => [t.line, t.ordinal, t.trace.id])).toEqual([[1, 0, "a"], [1, 1, "b"]]);
+    const jq = scanText(`${JSON.stringify(JSON.parse(trace("a")), null, 2)}\n${JSON.stringify(JSON.parse(trace("b")), null, 2)}\n`);
+    expect(jq.traces.map((t) => [t.line, t.trace.id])).toEqual([[1, "a"], [19, "b"]]);
+  });
+
+  it("looks one and two levels into an event, not three; takes time and id from the event when the trace has none", () => {
+    const inner = { trace: [] };
+    const text = [
+      JSON.stringify({ ts: "t1", request_id: "r1", a: inner }),
+      JSON.stringify({ ts: "t2", a: { trace_id: "r2", b: inner } }),
+      JSON.stringify({ a: { b: { c: inner } } }),
+    ].join("\n");
+    const { traces, problems } = scanText(text);
+    expect(traces.map((t) => [t.line, t.trace.time, t.trace.id])).toEqual([[1, "t1", "r1"], [2, "t2", "r2"]]);
+    expect(problems).toEqual([]);
+  });
+
+  it("reports a pretty value the file ends inside of, or that breaks off", () => {
+    expect(scanText('{\n  "trace": [\n').problems).toEqual([{ line: 1, message: "truncated JSON: the value opened on this line is not closed at the end of the input" }]);
+    const broken = scanText(`[\n  {"trace": [\nINFO next line\n${trace("z")}\n`);
+    expect(broken.problems).toEqual([{ line: 2, message: "truncated JSON: the value opened on this line breaks off at line 3" }]);
+    expect(broken.traces.map((t) => [t.line, t.trace.id])).toEqual([[4, "z"]]);
+  });
+
+  it("reports invalid JSON on a trace line", () => {
+    const { problems } = scanText(`{"trace": [], "x": NaN}`);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]!.message).toMatch(/^invalid JSON: /);
+  });
+
+  it("does not let __proto__ or constructor keys reach a prototype", () => {
+    const text = [
+      '{"__proto__": {"polluted": true}, "constructor": {"prototype": {"polluted": true}}, "trace": [{"stage": "s", "action": "select", "kept": [], "added": ["__proto__"], "reasons": {"__proto__": "added", "constructor": "why"}}]}',
+      '{"constructor": "x", "trace": [{"stage": "constructor", "action": "abstain", "__proto__": {"stage": 1}}]}',
+    ].join("\n");
+    const { traces, problems } = scanText(text);
+    expect(problems).toEqual([]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    const reasons = traces[0]!.trace.records[0]!.reasons!;
+    expect(Object.getPrototypeOf(reasons)).toBe(Object.prototype);
+    expect(Object.keys(reasons)).toEqual(["__proto__", "constructor"]);
+    expect(traces[1]!.trace.records[0]!.stage).toBe("constructor");
+  });
+
+  it("reports deep nesting without crashing", () => {
+    const deep = "[".repeat(100_000) + "]".repeat(100_000);
+    const text = `{"trace": [], "turn": {"state": {"x": ${deep}}}}\n{"trace": ${deep.replace("[", "[{},")}}\n${trace("after")}`;
+    const { traces, problems } = scanText(text);
+    expect(problems.map((p) => p.line)).toEqual([1, 2]);
+    expect(problems[0]!.message).toBe("'turn' is nested deeper than 64 levels");
+    expect(traces.map((t) => t.trace.id)).toEqual(["after"]);
+  });
+
+  it("reports a line over the cap without holding it, and reads the next line", () => {
+    const long = `${trace("long")}${" ".repeat(5000)}`;
+    const text = new TextEncoder().encode(`${long}\n${trace("next")}\n`);
+    const result = scanChunks(text, Array<number>(100).fill(97), 1000);
+    expect(result.problems).toEqual([{ line: 1, message: "the line is longer than 1000 bytes; it was not read" }]);
+    expect(result.traces.map((t) => [t.line, t.trace.id, t.offset])).toEqual([[2, "next", long.length + 1]]);
+  });
+
+  it("keeps a legitimate U+FFFD without a problem, and counts its bytes", () => {
+    const text = `\uFFFD ${trace("r")}\n${trace("s")}`;
+    const { traces, problems } = scanText(text);
+    expect(problems).toEqual([]);
+    expect(traces[1]!.offset).toBe(utf8Length(text, 0, text.indexOf("\n") + 1));
+  });
+
+  it("stops when cancelled", () => {
+    const controller = new AbortController();
+    const scanner = new TraceScanner({ signal: controller.signal, onTrace: () => {}, onProblem: () => {} });
+    scanner.push(trace("a") + "\n");
+    controller.abort();
+    expect(() => scanner.push(trace("b"))).toThrow(ScanCancelled);
+    const token = { isCancellationRequested: true };
+    expect(() => new TraceScanner({ signal: token, onTrace: () => {}, onProblem: () => {} }).push("x")).toThrow(ScanCancelled);
+  });
+});
