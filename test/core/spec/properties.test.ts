@@ -6,7 +6,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_SAFETY_LEVELS, type CatalogEntry, type ToolCatalog } from "../../../src/core/catalog.js";
 import { ForcedToolUnavailable } from "../../../src/core/errors.js";
+import { loadFixture } from "../../../src/core/fixture/load.js";
 import { ToolSelectionPipeline } from "../../../src/core/pipeline.js";
+import { runFixture } from "../../../src/core/report.js";
 import { AllowlistStage } from "../../../src/core/stages/allowlist.js";
 import { ForcedChoiceStage } from "../../../src/core/stages/forced.js";
 import { IntentRoutingStage } from "../../../src/core/stages/intent.js";
@@ -23,7 +25,7 @@ import {
   type StageOutcome,
   type StageRecord,
 } from "../../../src/core/values.js";
-import { catalogOf, raising } from "./helpers.js";
+import { catalogFiles, catalogOf, raising } from "./helpers.js";
 
 const RUNS = { numRuns: 200 } as const;
 const POOL = ["a", "b", "c", "d", "e", "f"] as const;
@@ -438,5 +440,61 @@ describe("the random pipelines are not vacuous", () => {
       });
     }
     for (const [what, count] of Object.entries(seen)) expect(count, what).toBeGreaterThan(5);
+  });
+});
+
+describe("FORMATS.md fixture loading never throws, and every problem is placed in the text", () => {
+  const stageKinds = fc.constantFrom("intent", "lazy", "allowlist", "role", "forced", "policy", "scripted", "intnet");
+  const anyValue = fc.oneof(fc.string({ maxLength: 4 }), fc.integer(), fc.boolean(), fc.constant(null), namesArb, fc.dictionary(fc.constantFrom("a", "kind", "name", "select", "x-y"), nameArb, { maxKeys: 2 }));
+  const stageArb = fc.record(
+    {
+      kind: stageKinds,
+      name: fc.constantFrom("s", "t", ""),
+      allowed_names: fc.option(namesArb, { nil: null }),
+      always_include: anyValue,
+      max_safety_level: fc.constantFrom("low", "extreme", null),
+      outcome: fc.oneof(namesArb.map((select) => ({ select })), fc.constant({ abstain: true }), fc.constant({ selekt: [] })),
+      resolver: fc.oneof(fc.constant(null), nameArb.map((tool) => ({ kind: "fixed", tool })), fc.constant({ kind: "magic" })),
+      protects_forced: fc.oneof(fc.boolean(), fc.constant("no")),
+      mystery: anyValue,
+    },
+    { requiredKeys: ["kind"] },
+  );
+  const fixtureArb = fc.record(
+    {
+      catalog: fc.oneof(fc.array(fc.record({ name: nameArb, safety_level: fc.constantFrom("low", "ultra", null) }), { maxLength: 3 }), fc.constant("./x.catalog.json"), anyValue),
+      offered: fc.oneof(fc.array(fc.oneof(nameArb, fc.constant({ description: "u" }), fc.integer()), { maxLength: 4 }), anyValue),
+      turn: fc.record({ query: anyValue, role: fc.string({ maxLength: 3 }), state: fc.dictionary(fc.constantFrom("forced_tool_choice", "k"), anyValue, { maxKeys: 2 }) }, { requiredKeys: [] }),
+      pipeline: fc.array(stageArb, { maxLength: 4 }),
+      ofered: anyValue,
+    },
+    { requiredKeys: [] },
+  );
+  const textArb = fc.oneof(
+    { weight: 4, arbitrary: fixtureArb.chain((value) => fc.constantFrom(JSON.stringify(value), JSON.stringify(value, null, 2), "\ufeff" + JSON.stringify(value, null, 1))) },
+    { weight: 1, arbitrary: fixtureArb.chain((value) => fc.nat(200).map((cut) => JSON.stringify(value, null, 2).slice(0, cut))) },
+  );
+
+  it("every problem of a random (often invalid) fixture has a file, a range inside the text, a path and a message", async () => {
+    const reader = catalogFiles({ "./x.catalog.json": '[{"name": "a"}]' });
+    await fc.assert(
+      fc.asyncProperty(textArb, async (text) => {
+        const loaded = await loadFixture({ file: "p.turn.json", text }, reader);
+        const lines = text.replace(/^\ufeff/, "").split(/\r\n|\r|\n/);
+        for (const problem of loaded.problems) {
+          expect(problem.file).toBe("p.turn.json");
+          expect(problem.message.length).toBeGreaterThan(0);
+          expect(problem.message).not.toMatch(/expected ,|expected $|undefined/);
+          const { start, end } = problem.range;
+          expect(start.line).toBeLessThan(lines.length);
+          expect(start.character).toBeLessThanOrEqual(lines[start.line]!.length);
+          expect(end.line > start.line || end.character >= start.character).toBe(true);
+          expect(Array.isArray(problem.path)).toBe(true);
+        }
+        if (loaded.ok) expect(() => runFixture(loaded.fixture)).not.toThrow();
+        else expect(loaded.problems.some((p) => p.severity === "error")).toBe(true);
+      }),
+      RUNS,
+    );
   });
 });
