@@ -1,6 +1,7 @@
 import { ForcedToolUnavailable } from "./errors.js";
 import { toolName, toolNames, type Tool } from "./tools.js";
 import {
+  reasonTable,
   selectionContext,
   type SelectionContext,
   type SelectionResult,
@@ -24,17 +25,19 @@ export class ToolSelectionPipeline {
   /** Runs every stage; throws ForcedToolUnavailable (carrying the trace) if the force cannot be honoured. */
   run(offered: readonly Tool[], context: SelectionContext): SelectionResult {
     let current: readonly Tool[] = offered;
+    let currentNames = toolNames(offered);
     context.forcedChoice = null;
     context.offered = offered;
     const trace: StageRecord[] = [];
     for (const stage of this.stages) {
-      const record = runStage(stage, current, context);
-      trace.push(record.record);
-      current = record.output;
+      const step = runStage(stage, current, currentNames, context);
+      trace.push(step.record);
+      current = step.output;
+      currentNames = step.outputNames;
     }
     const result: SelectionResult = {
       tools: current,
-      names: toolNames(current),
+      names: currentNames,
       forcedChoice: context.forcedChoice,
       trace,
     };
@@ -44,12 +47,13 @@ export class ToolSelectionPipeline {
   }
 }
 
+/** One stage, contained; names travel with the tools so no stage re-derives them. */
 function runStage(
   stage: SelectionStage,
   input: readonly Tool[],
+  inputNames: readonly string[],
   context: SelectionContext,
-): { record: StageRecord; output: readonly Tool[] } {
-  const inputNames = toolNames(input);
+): { record: StageRecord; output: readonly Tool[]; outputNames: string[] } {
   const untouched = (action: StageRecord["action"], detail: string, degraded: boolean): StageRecord => ({
     stage: stage.name,
     action,
@@ -60,7 +64,7 @@ function runStage(
     forcedChoice: context.forcedChoice,
     detail,
     degraded,
-    reasons: {},
+    reasons: reasonTable(),
   });
 
   let outcome;
@@ -68,23 +72,25 @@ function runStage(
     outcome = stage.apply(input, context);
   } catch (error) {
     // Contained: one broken stage must not take the turn down with it.
-    return { record: untouched("error", errorMessage(error), true), output: input };
+    return { record: untouched("error", errorMessage(error), true), output: input, outputNames: [...inputNames] };
   }
   if (outcome.setsForcedChoice) context.forcedChoice = outcome.forcedChoice;
   if (outcome.tools === null) {
     const action = outcome.setsForcedChoice ? "force" : "abstain";
-    return { record: untouched(action, outcome.detail, outcome.degraded), output: input };
+    return { record: untouched(action, outcome.detail, outcome.degraded), output: input, outputNames: [...inputNames] };
   }
 
-  const output = [...outcome.tools];
+  let output = outcome.tools;
+  const outputNames: string[] = toolNames(output);
+  const outputSet = new Set(outputNames);
   const reinstated: string[] = [];
   const forced = context.forcedChoice;
-  if (stage.protectsForced && forced !== null && inputNames.includes(forced) && !toolNames(output).includes(forced)) {
-    output.push(input.find((tool) => toolName(tool) === forced)!);
+  if (stage.protectsForced && forced !== null && !outputSet.has(forced) && inputNames.includes(forced)) {
+    output = [...output, input.find((tool) => toolName(tool) === forced)!];
+    outputNames.push(forced);
+    outputSet.add(forced);
     reinstated.push(forced);
   }
-  const outputNames = toolNames(output);
-  const outputSet = new Set(outputNames);
   const inputSet = new Set(inputNames);
   return {
     record: {
@@ -100,6 +106,7 @@ function runStage(
       reasons: outcome.reasons,
     },
     output,
+    outputNames,
   };
 }
 

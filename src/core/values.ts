@@ -16,7 +16,15 @@ export interface StageOutcome {
   readonly reasons: Reasons;
 }
 
-const NO_REASONS: Reasons = Object.freeze({});
+const NO_REASONS: Reasons = Object.freeze(reasonTable());
+
+/**
+ * An empty tool → reason table. Without a prototype: a tool named `__proto__` or
+ * `constructor` is an ordinary key, and large tables stay fast.
+ */
+export function reasonTable(): Record<string, string> {
+  return Object.create(null) as Record<string, string>;
+}
 
 export const StageOutcome = {
   abstain(detail = "", degraded = false): StageOutcome {

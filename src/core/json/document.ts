@@ -24,13 +24,16 @@ export interface DuplicateKey {
  * `JSON.parse` (fast); positions come from one structural pass, made only when asked.
  */
 export class JsonDocument {
-  readonly lines: LineIndex;
+  private lineIndex: LineIndex | undefined;
 
   private constructor(
     readonly text: string,
     readonly value: unknown,
-  ) {
-    this.lines = new LineIndex(text);
+  ) {}
+
+  /** Built on first use: most loads never need a position. */
+  get lines(): LineIndex {
+    return (this.lineIndex ??= new LineIndex(this.text));
   }
 
   /** Parses `text` (a leading UTF-8 BOM is accepted); a syntax error is located exactly. */
@@ -82,6 +85,11 @@ function syntaxError(text: string): JsonSyntaxError {
 function describeParseError(code: string): string {
   const words = code.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
   return words === "value expected" ? "a value was expected" : words;
+}
+
+/** White space, a comma or a closing bracket: where a bare literal ends. */
+function isDelimiter(c: number): boolean {
+  return c === 44 || c === 93 || c === 125 || c === 32 || c === 10 || c === 13 || c === 9;
 }
 
 interface Frame {
@@ -163,7 +171,7 @@ function scanStructure(text: string, wanted: Set<string> | null): { duplicates: 
     }
     // A number, true, false or null: runs to the next delimiter.
     let j = i;
-    while (j < n && !/[\s,\]}]/.test(text[j]!)) j++;
+    while (j < n && !isDelimiter(text.charCodeAt(j))) j++;
     if (wanted) {
       const pointer = childPointer(top);
       if (wanted.has(pointer)) located.set(pointer, { key: keyOf(top), value: { offset: i, length: j - i } });

@@ -1,6 +1,6 @@
 import type { ToolCatalog } from "../catalog.js";
 import { toolName, toolNames, type Tool } from "../tools.js";
-import { StageOutcome, type SelectionContext, type SelectionStage } from "../values.js";
+import { reasonTable, StageOutcome, type SelectionContext, type SelectionStage } from "../values.js";
 
 export interface AllowlistOptions {
   name?: string;
@@ -27,7 +27,7 @@ export class AllowlistStage implements SelectionStage {
   apply(tools: readonly Tool[], context: SelectionContext): StageOutcome {
     const present = new Set(toolNames(tools));
     const readded: Tool[] = [];
-    const reasons: Record<string, string> = {};
+    const reasons = reasonTable();
     for (const tool of context.offered) {
       const name = toolName(tool);
       if (name === null || !this.alwaysInclude.has(name) || present.has(name)) continue;

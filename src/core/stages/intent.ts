@@ -1,6 +1,6 @@
 import type { ToolCatalog } from "../catalog.js";
 import { filterByNames, toolName, type Tool } from "../tools.js";
-import { StageOutcome, type SelectionStage } from "../values.js";
+import { reasonTable, StageOutcome, type SelectionStage } from "../values.js";
 
 /** An IntentVerdict-shaped object. */
 export interface IntentVerdict {
@@ -58,13 +58,13 @@ export class IntentRoutingStage implements SelectionStage {
     return StageOutcome.select(
       filterByNames(tools, keep),
       `${verdict.label} turn: keyword intersection`,
-      reasonsForDropped(tools, keep, (name) => `trigger keywords [${this.keywordsOf(name).join(", ")}] not matched by the verdict`),
+      reasonsForDropped(tools, keep, () => "its trigger keywords were not matched by the verdict"),
     );
   }
 }
 
 function reasonsForDropped(tools: readonly Tool[], keep: ReadonlySet<string>, why: (name: string) => string): Record<string, string> {
-  const reasons: Record<string, string> = {};
+  const reasons = reasonTable();
   for (const tool of tools) {
     const name = toolName(tool);
     if (name !== null && !keep.has(name)) reasons[name] = why(name);

@@ -1,5 +1,5 @@
 import { filterByNames, toolName, type Tool } from "../tools.js";
-import { StageOutcome, type SelectionStage } from "../values.js";
+import { reasonTable, StageOutcome, type SelectionStage } from "../values.js";
 
 export interface LazyRoutingOptions {
   name?: string;
@@ -23,7 +23,7 @@ export class LazyRoutingStage implements SelectionStage {
   apply(tools: readonly Tool[]): StageOutcome {
     const allowed = this.allowed;
     if (allowed === null) return StageOutcome.abstain("no procedural routing");
-    const reasons: Record<string, string> = {};
+    const reasons = reasonTable();
     for (const tool of tools) {
       const name = toolName(tool);
       if (name !== null && !allowed.has(name)) reasons[name] = "not routed by procedural routing";

@@ -1,6 +1,6 @@
 import type { CatalogEntry, ToolCatalog } from "../catalog.js";
 import { toolName, type Tool } from "../tools.js";
-import { StageOutcome, type SelectionStage } from "../values.js";
+import { reasonTable, StageOutcome, type SelectionStage } from "../values.js";
 
 export interface PolicyOptions {
   name?: string;
@@ -56,7 +56,7 @@ export class PolicyStage implements SelectionStage {
   apply(tools: readonly Tool[]): StageOutcome {
     if (!this.configured) return StageOutcome.abstain("no policy configured");
     const kept: Tool[] = [];
-    const reasons: Record<string, string> = {};
+    const reasons = reasonTable();
     for (const tool of tools) {
       const name = toolName(tool);
       const entry = name === null ? undefined : this.catalog.get(name);

@@ -1,5 +1,5 @@
 import { filterByNames, toolName, type Tool } from "../tools.js";
-import { StageOutcome, type SelectionContext, type SelectionStage } from "../values.js";
+import { reasonTable, StageOutcome, type SelectionContext, type SelectionStage } from "../values.js";
 
 /** Maps a role to its palette: null means no policy for that role. May throw. */
 export type RoleResolver = (role: string, context: SelectionContext) => readonly string[] | null;
@@ -36,10 +36,11 @@ export class RolePaletteStage implements SelectionStage {
       return StageOutcome.abstain(`role '${role}' resolved an empty palette; abstaining to all tools`, true);
     }
     const allowed = new Set(palette);
-    const reasons: Record<string, string> = {};
+    const reasons = reasonTable();
+    const why = `not in the '${role}' palette`;
     for (const tool of tools) {
       const name = toolName(tool);
-      if (name !== null && !allowed.has(name)) reasons[name] = `not in the '${role}' palette`;
+      if (name !== null && !allowed.has(name)) reasons[name] = why;
     }
     return StageOutcome.select(filterByNames(tools, allowed), `palette of role '${role}'`, reasons);
   }
