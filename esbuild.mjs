@@ -1,6 +1,6 @@
 // One build for every target: the extension host, the CLI, the webview and the benchmark.
 import * as esbuild from "esbuild";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 
 const watch = process.argv.includes("--watch");
@@ -48,6 +48,14 @@ function writeSchemas() {
   write("catalog.schema.json", CatalogSchema);
 }
 
+/** Codicons for the webview, which may read only dist/ and media/ (not node_modules). */
+function copyCodicons() {
+  const require = createRequire(import.meta.url);
+  mkdirSync("dist/codicons", { recursive: true });
+  for (const file of ["codicon.css", "codicon.ttf"]) copyFileSync(require.resolve(`@vscode/codicons/dist/${file}`), `dist/codicons/${file}`);
+}
+
+copyCodicons();
 if (watch) {
   for (const options of targets) await (await esbuild.context(options)).watch();
   console.log("esbuild: watching");

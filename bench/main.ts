@@ -1,1 +1,9 @@
-export {};
+import { benchEngine } from "./engine.js";
+
+/** `npm run bench`: every speed goal as a ratio against a baseline measured in the same run. */
+async function main(): Promise<void> {
+  const sections: (() => string[] | Promise<string[]>)[] = [benchEngine];
+  for (const section of sections) for (const line of await section()) console.log(line);
+}
+
+void main();

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { DiagnosticSeverity, fake, Uri } from "vscode";
+import { DiagnosticSeverity, fake, Uri } from "../fakes/vscode.js";
 import { FixtureDiagnostics } from "../../src/extension/diagnostics.js";
 
 let diagnostics: FixtureDiagnostics;

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { fake, Uri } from "vscode";
+import { fake, Uri } from "../fakes/vscode.js";
 import { loadFixture } from "../../src/core/fixture/load.js";
 import { newFixture, starterFixture } from "../../src/extension/new-fixture.js";
 import { readWorkspaceCatalog } from "../../src/extension/fixtures.js";

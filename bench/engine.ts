@@ -1,0 +1,84 @@
+import { catalogEntry, ToolCatalog } from "../src/core/catalog.js";
+import { loadCatalog } from "../src/core/fixture/load.js";
+import { ToolSelectionPipeline } from "../src/core/pipeline.js";
+import { AllowlistStage } from "../src/core/stages/allowlist.js";
+import { ForcedChoiceStage } from "../src/core/stages/forced.js";
+import { IntentRoutingStage } from "../src/core/stages/intent.js";
+import { LazyRoutingStage } from "../src/core/stages/lazy.js";
+import { PolicyStage } from "../src/core/stages/policy.js";
+import { RolePaletteStage } from "../src/core/stages/role.js";
+import { selectionContext } from "../src/core/values.js";
+import { fmt, medianMs, verdict } from "./measure.js";
+
+const LEVELS = ["none", "low", "medium", "high", "critical"];
+
+function catalogOf(size: number): ToolCatalog {
+  return new ToolCatalog(
+    Array.from({ length: size }, (_, i) =>
+      catalogEntry({ name: `tool_${i}`, costUsd: i % 5 === 0 ? null : (i % 100) / 1000, safetyLevel: LEVELS[i % 5]!, triggerKeywords: i % 3 === 0 ? [] : [`kw${i}`] }),
+    ),
+  );
+}
+
+/** A six-stage pipeline like a real deployment's, scaled to `size` tools. */
+function pipelineOf(size: number, catalog: ToolCatalog): ToolSelectionPipeline {
+  const names = catalog.names;
+  const every = (n: number) => names.filter((_, i) => i % n !== 0);
+  return new ToolSelectionPipeline([
+    new IntentRoutingStage({ verdict: { label: "action", matchedToolKeywords: names.filter((_, i) => i % 2 === 0) }, catalog, alwaysInclude: ["tool_1"] }),
+    new LazyRoutingStage({ allowedNames: every(7) }),
+    new ForcedChoiceStage({ resolver: () => "tool_2" }),
+    new RolePaletteStage({ resolver: () => every(4) }),
+    new PolicyStage({ catalog, maxSafetyLevel: "high", budgetUsd: 0.08 }),
+    new AllowlistStage({ alwaysInclude: ["tool_1", `tool_${size - 1}`], catalog }),
+  ]);
+}
+
+function pipelineTime(size: number): number {
+  const catalog = catalogOf(size);
+  const pipeline = pipelineOf(size, catalog);
+  const offered = catalog.names;
+  return medianMs(() => pipeline.run(offered, selectionContext({})), size >= 100_000 ? 5 : 15);
+}
+
+/** A catalogue file of about `bytes`, pretty-printed as users keep them. */
+function catalogText(bytes: number): string {
+  const tools = [];
+  let size = 0;
+  for (let i = 0; size < bytes; i++) {
+    const entry = {
+      name: `tool_${i}`,
+      summary: `Does task number ${i} for the agent, with the care a summary describes.`,
+      visibility: i % 9 === 0 ? "internal" : "agent",
+      cost_usd: i % 5 === 0 ? null : 0.001 * (i % 50),
+      safety_level: LEVELS[i % 5],
+      requires_capability: i % 4 === 0 ? "net" : null,
+      category: `category_${i % 12}`,
+      trigger_keywords: [`keyword_${i}`, "alpha", "beta"],
+    };
+    size += JSON.stringify(entry, null, 2).length + 4;
+    tools.push(entry);
+  }
+  return JSON.stringify({ safety_levels: LEVELS, tools }, null, 2);
+}
+
+export function benchEngine(): string[] {
+  const lines = ["engine: 6-stage pipeline, time per run"];
+  const perTool = new Map<number, number>();
+  for (const size of [1_000, 10_000, 100_000]) {
+    const ms = pipelineTime(size);
+    perTool.set(size, ms / size);
+    lines.push(`  ${size.toLocaleString("en")} tools: ${fmt(ms)} (${((ms / size) * 1e6).toFixed(0)} ns per tool)`);
+  }
+  lines.push(`  per-tool cost 100k / 1k: ${verdict(perTool.get(100_000)! / perTool.get(1_000)!, 1.5, true)}`);
+
+  const text = catalogText(5 * 1024 * 1024);
+  const parse = medianMs(() => JSON.parse(text), 7);
+  const load = medianMs(() => {
+    const loaded = loadCatalog({ file: "bench.catalog.json", text });
+    if (!("catalog" in loaded)) throw new Error("the benchmark catalogue is invalid");
+  }, 7);
+  lines.push(`fixture load of a ${(text.length / 1024 / 1024).toFixed(1)} MB catalogue (parse + validate + positions): ${fmt(load)}; JSON.parse alone: ${fmt(parse)}`);
+  lines.push(`  load / JSON.parse: ${verdict(load / parse, 3, true)}`);
+  return lines;
+}
