@@ -70,10 +70,10 @@ function parse(text: string, start: number, end: number): { value: unknown } | {
       try {
         return { value: JSON.parse(text.slice(start, close + 1)) };
       } catch (inner) {
-        return { problem: `invalid JSON: ${message(inner)}`, closesBefore: close };
+        return { problem: `invalid JSON: ${message(inner, start)}`, closesBefore: close };
       }
     }
-    return { problem: `invalid JSON: ${message(error)}`, closesBefore: close };
+    return { problem: `invalid JSON: ${message(error, start)}`, closesBefore: close };
   }
 }
 
@@ -105,6 +105,8 @@ function isBlank(c: number): boolean {
   return c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a;
 }
 
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+/** The parser's message, its position in the JSON turned into a column of the line. */
+function message(error: unknown, start: number): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.replace(/at position (\d+)/, (_, position: string) => `at column ${start + Number(position) + 1}`);
 }
