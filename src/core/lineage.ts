@@ -133,7 +133,12 @@ export interface Lineage {
   readonly forced: boolean;
   /** "dropped by `policy` (safety high > medium), re-added by `allowlist`; in the final palette." */
   readonly sentence: string;
+  /** The same sentence with names apart from prose, so a view can set names off (and isolate their bidi text). */
+  readonly parts: readonly SentencePart[];
 }
+
+/** Prose, or a tool or stage name. */
+export type SentencePart = string | { readonly name: string };
 
 /** "Where did X go?": what every stage did to one tool, as events and as one sentence. */
 export function toolLineage(report: RunReport, tool: string): Lineage {
@@ -156,47 +161,46 @@ export function toolLineage(report: RunReport, tool: string): Lineage {
   const final = report.names.includes(tool);
   const forced = report.forcedChoice === tool || report.error?.tool === tool;
   const known = offered || final || forced || events.length > 0 || (report.capability?.registered.includes(tool) ?? false);
-  return { tool, known, offered, events, final, forced, sentence: sentence(report, tool, { known, offered, events, final }) };
+  const parts = sentence(report, tool, { known, offered, events, final });
+  return { tool, known, offered, events, final, forced, sentence: parts.map((part) => (typeof part === "string" ? part : `\`${part.name}\``)).join(""), parts };
 }
 
-function sentence(report: RunReport, tool: string, lineage: { known: boolean; offered: boolean; events: readonly LineageEvent[]; final: boolean }): string {
-  if (!lineage.known) return `${code(tool)} is not a tool of this run.`;
-  const parts: string[] = [];
+function sentence(report: RunReport, tool: string, lineage: { known: boolean; offered: boolean; events: readonly LineageEvent[]; final: boolean }): SentencePart[] {
+  const name = (n: string) => ({ name: n });
+  if (!lineage.known) return [name(tool), " is not a tool of this run."];
+  const clauses: SentencePart[][] = [];
   if (!lineage.offered) {
     const capability = report.capability;
-    if (capability?.registered.includes(tool)) parts.push(capability.router.state === "routed" ? "registered but not routed by the router" : "registered");
-    else parts.push("never offered to the pipeline");
+    if (capability?.registered.includes(tool)) clauses.push([capability.router.state === "routed" ? "registered but not routed by the router" : "registered"]);
+    else clauses.push(["never offered to the pipeline"]);
   } else if (!lineage.events.some((event) => event.kind === "dropped" || event.kind === "reinstated")) {
-    parts.push(report.trace.length === 0 ? "offered; no stage ran" : "kept by every stage");
+    clauses.push([report.trace.length === 0 ? "offered; no stage ran" : "kept by every stage"]);
   }
-  for (const event of lineage.events) parts.push(describe(event));
+  for (const event of lineage.events) clauses.push(describe(event));
   const error = report.error;
-  let end: string;
-  if (error?.tool === tool) end = `the run failed: it is the forced choice but not in the final palette (ForcedToolUnavailable${error.droppedBy ? `, dropped by ${code(error.droppedBy)}, which does not protect the forced choice` : ""})`;
-  else if (lineage.final) end = report.forcedChoice === tool ? "in the final palette, as the forced tool_choice" : "in the final palette";
-  else end = "not in the final palette";
-  return `${parts.join(", ")}; ${end}.`;
+  let end: SentencePart[];
+  if (error?.tool === tool) {
+    end = ["the run failed: it is the forced choice but not in the final palette (ForcedToolUnavailable"];
+    end.push(...(error.droppedBy ? [", dropped by ", name(error.droppedBy), ", which does not protect the forced choice)"] : [")"]));
+  } else if (lineage.final) end = [report.forcedChoice === tool ? "in the final palette, as the forced tool_choice" : "in the final palette"];
+  else end = ["not in the final palette"];
+  return [...clauses.flatMap((clause, i) => (i === 0 ? clause : [", ", ...clause])), "; ", ...end, "."];
 }
 
-function describe(event: LineageEvent): string {
-  const stage = code(event.stage);
+function describe(event: LineageEvent): SentencePart[] {
+  const stage = { name: event.stage };
   switch (event.kind) {
     case "dropped":
     case "added":
     case "re-added":
-      return `${event.kind} by ${stage}${event.reason ? ` (${event.reason})` : ""}`;
+      return [`${event.kind} by `, stage, ...(event.reason ? [` (${event.reason})`] : [])];
     case "reinstated":
-      return `dropped by ${stage} but reinstated as the protected forced choice`;
+      return ["dropped by ", stage, " but reinstated as the protected forced choice"];
     case "forced":
-      return `forced by ${stage}`;
+      return ["forced by ", stage];
     case "released":
-      return `force released by ${stage}`;
+      return ["force released by ", stage];
     case "replaced":
-      return `forced choice replaced by ${code(event.by)} at ${stage}`;
+      return ["forced choice replaced by ", { name: event.by }, " at ", stage];
   }
-}
-
-/** Names in running text: code spans, so a name reads as a name. */
-function code(name: string): string {
-  return `\`${name}\``;
 }

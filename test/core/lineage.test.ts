@@ -62,6 +62,7 @@ describe("toolLineage", () => {
     const lineage = toolLineage(await run(example), "final_answer");
     expect(lineage.events.map((e) => e.kind)).toEqual(["dropped", "re-added"]);
     expect(lineage.sentence).toBe("dropped by `role` (not in the 'analyst' palette), re-added by `allowlist` (mandated by the allowlist); in the final palette.");
+    expect(lineage.parts.filter((part) => typeof part !== "string")).toEqual([{ name: "role" }, { name: "allowlist" }]);
   });
 
   it("answers for a dropped tool, a forced one and one kept throughout", async () => {

@@ -360,6 +360,11 @@ export const window = {
     return { document };
   },
   activeTextEditor: undefined as { document: FakeDocument } | undefined,
+  createWebviewPanel: (viewType: string, title: string, _column?: unknown, options?: unknown) => webviewFake.create(viewType, title, options),
+  registerWebviewPanelSerializer: (viewType: string, serializer: { deserializeWebviewPanel(panel: FakeWebviewPanel, state: unknown): Promise<void> }) => {
+    webviewFake.serializers.set(viewType, serializer);
+    return new Disposable(() => webviewFake.serializers.delete(viewType));
+  },
   async withProgress<T>(_options: unknown, task: (progress: { report(value: unknown): void }, token: { isCancellationRequested: boolean; onCancellationRequested: EventEmitter<void>["event"] }) => Promise<T>): Promise<T> {
     return task({ report() {} }, { isCancellationRequested: false, onCancellationRequested: new EventEmitter<void>().event });
   },
@@ -394,5 +399,207 @@ export const env = {
     async readText() {
       return fake.clipboard;
     },
+  },
+};
+
+export class Location {
+  constructor(
+    readonly uri: Uri,
+    readonly range: Range,
+  ) {}
+}
+
+export class TestMessage {
+  expectedOutput?: string;
+  actualOutput?: string;
+  location?: Location;
+  contextValue?: string;
+  constructor(readonly message: string) {}
+  static diff(message: string, expected: string, actual: string): TestMessage {
+    const result = new TestMessage(message);
+    result.expectedOutput = expected;
+    result.actualOutput = actual;
+    return result;
+  }
+}
+
+export enum TestRunProfileKind {
+  Run = 1,
+  Debug = 2,
+  Coverage = 3,
+}
+
+export class TestRunRequest {
+  constructor(
+    readonly include?: readonly FakeTestItem[],
+    readonly exclude?: readonly FakeTestItem[],
+    readonly profile?: unknown,
+    readonly continuous?: boolean,
+  ) {}
+}
+
+export class FakeTestItem {
+  readonly children = new FakeTestItemCollection(this);
+  parent: FakeTestItem | undefined;
+  description?: string;
+  range?: Range;
+  error?: string;
+  constructor(
+    readonly id: string,
+    public label: string,
+    readonly uri?: Uri,
+  ) {}
+}
+
+class FakeTestItemCollection {
+  private readonly items = new Map<string, FakeTestItem>();
+  constructor(private readonly owner: FakeTestItem | null) {}
+  get size(): number {
+    return this.items.size;
+  }
+  add(item: FakeTestItem): void {
+    item.parent = this.owner ?? undefined;
+    this.items.set(item.id, item);
+  }
+  delete(id: string): void {
+    this.items.delete(id);
+  }
+  get(id: string): FakeTestItem | undefined {
+    return this.items.get(id);
+  }
+  replace(items: readonly FakeTestItem[]): void {
+    this.items.clear();
+    for (const item of items) this.add(item);
+  }
+  forEach(callback: (item: FakeTestItem) => void): void {
+    [...this.items.values()].forEach(callback);
+  }
+  [Symbol.iterator](): Iterator<[string, FakeTestItem]> {
+    return this.items[Symbol.iterator]();
+  }
+}
+
+/** One recorded test run: what each item ended as, with its messages. */
+export interface FakeTestRun {
+  readonly request: TestRunRequest;
+  readonly results: { item: FakeTestItem; state: "started" | "passed" | "failed" | "errored" | "skipped"; messages: TestMessage[] }[];
+  ended: boolean;
+}
+
+export const testRuns: FakeTestRun[] = [];
+
+export const tests = {
+  createTestController(id: string, label: string) {
+    const controller = {
+      id,
+      label,
+      items: new FakeTestItemCollection(null),
+      profiles: [] as { kind: TestRunProfileKind; runHandler: (request: TestRunRequest, token: unknown) => unknown; supportsContinuousRun: boolean }[],
+      invalidated: [] as (FakeTestItem | undefined)[],
+      refreshHandler: undefined as (() => unknown) | undefined,
+      createTestItem: (itemId: string, itemLabel: string, uri?: Uri) => new FakeTestItem(itemId, itemLabel, uri),
+      createRunProfile(_label: string, kind: TestRunProfileKind, runHandler: (request: TestRunRequest, token: unknown) => unknown, _isDefault?: boolean, _tag?: unknown, supportsContinuousRun = false) {
+        const profile = { kind, runHandler, supportsContinuousRun, dispose() {} };
+        controller.profiles.push(profile);
+        return profile;
+      },
+      createTestRun(request: TestRunRequest) {
+        const record: FakeTestRun = { request, results: [], ended: false };
+        testRuns.push(record);
+        const set = (state: FakeTestRun["results"][number]["state"]) => (item: FakeTestItem, message?: TestMessage | TestMessage[]) => {
+          record.results.push({ item, state, messages: message === undefined ? [] : Array.isArray(message) ? message : [message] });
+        };
+        return {
+          started: set("started"),
+          passed: set("passed"),
+          failed: set("failed"),
+          errored: set("errored"),
+          skipped: set("skipped"),
+          appendOutput() {},
+          end() {
+            record.ended = true;
+          },
+        };
+      },
+      invalidateTestResults(item?: FakeTestItem) {
+        controller.invalidated.push(item);
+      },
+      dispose() {},
+    };
+    return controller;
+  },
+};
+
+export class RelativePattern {
+  constructor(
+    readonly base: Uri,
+    readonly pattern: string,
+  ) {}
+}
+
+/** A webview: what the host set and posted, and `receive` to play the page posting to the host. */
+export class FakeWebview {
+  html = "";
+  options: unknown = {};
+  readonly cspSource = "https://webview.fake";
+  readonly posted: unknown[] = [];
+  /** Every html the host set, so tests can see a fresh nonce per render. */
+  readonly htmls: string[] = [];
+  private readonly received = new EventEmitter<unknown>();
+  readonly onDidReceiveMessage = this.received.event;
+  asWebviewUri(uri: Uri): Uri {
+    return Uri.parse(`https://webview.fake${uri.path}`);
+  }
+  async postMessage(message: unknown): Promise<boolean> {
+    this.posted.push(JSON.parse(JSON.stringify(message)));
+    return true;
+  }
+  receive(message: unknown): void {
+    this.received.fire(message);
+  }
+}
+
+export class FakeWebviewPanel {
+  readonly webview = new FakeWebview();
+  disposed = false;
+  revealed = 0;
+  private readonly disposeEmitter = new EventEmitter<void>();
+  readonly onDidDispose = this.disposeEmitter.event;
+  constructor(
+    readonly viewType: string,
+    public title: string,
+    readonly createOptions: unknown,
+  ) {
+    let html = "";
+    Object.defineProperty(this.webview, "html", {
+      get: () => html,
+      set: (value: string) => {
+        html = value;
+        this.webview.htmls.push(value);
+      },
+    });
+  }
+  reveal(): void {
+    this.revealed++;
+  }
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.disposeEmitter.fire();
+  }
+}
+
+/** Panels the host created and serializers it registered. */
+export const webviewFake = {
+  panels: [] as FakeWebviewPanel[],
+  serializers: new Map<string, { deserializeWebviewPanel(panel: FakeWebviewPanel, state: unknown): Promise<void> }>(),
+  create(viewType: string, title: string, options: unknown): FakeWebviewPanel {
+    const panel = new FakeWebviewPanel(viewType, title, options);
+    this.panels.push(panel);
+    return panel;
+  },
+  reset(): void {
+    this.panels.length = 0;
+    this.serializers.clear();
   },
 };

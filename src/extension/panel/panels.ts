@@ -1,0 +1,80 @@
+import * as vscode from "vscode";
+import type { RunReport } from "../../core/report.js";
+import { parsePanelState } from "../../protocol.js";
+import { TraceSession, type FixtureLoader, type TraceSource } from "./session.js";
+
+/** The panel's view type: package.json's `onWebviewPanel:` activation and the serializer use it. */
+export const TRACE_VIEW_TYPE = "paletteInspector.trace";
+
+/** Every open Selection Trace panel; the commands call `showFixture` and `showReport`. */
+export class TracePanels implements vscode.Disposable {
+  private readonly sessions = new Set<TraceSession>();
+  private readonly registration: vscode.Disposable;
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly load: FixtureLoader,
+    private readonly log: (message: string) => void = (message) => console.warn(message),
+  ) {
+    // Panels open before a window reload come back with the fixture URI their webview kept.
+    this.registration = vscode.window.registerWebviewPanelSerializer(TRACE_VIEW_TYPE, {
+      deserializeWebviewPanel: async (panel: vscode.WebviewPanel, state: unknown) => {
+        const source = parsePanelState(state)?.source;
+        if (!source) {
+          panel.dispose();
+          return;
+        }
+        this.adopt(panel, { kind: "fixture", uri: vscode.Uri.parse(source) });
+      },
+    });
+  }
+
+  /** Opens (or reveals and re-runs) the panel for a fixture. */
+  async showFixture(uri: vscode.Uri): Promise<void> {
+    const existing = [...this.sessions].find((session) => session.source.kind === "fixture" && session.source.uri.toString() === uri.toString());
+    if (existing) {
+      existing.panel.reveal(undefined, true);
+      return existing.refresh();
+    }
+    this.adopt(this.createPanel(title(uri.path)), { kind: "fixture", uri });
+  }
+
+  /** Opens a read-only panel for a report that did not come from a fixture (a logged trace). */
+  showReport(report: RunReport, label = report.origin.kind === "log" ? `${baseName(report.file)}:${report.origin.line}` : baseName(report.file)): void {
+    this.adopt(this.createPanel(`Selection Trace: ${label}`), { kind: "report", report });
+  }
+
+  /** The panels open now, for tests and for commands that act on the active one. */
+  get open(): readonly TraceSession[] {
+    return [...this.sessions];
+  }
+
+  private createPanel(label: string): vscode.WebviewPanel {
+    return vscode.window.createWebviewPanel(TRACE_VIEW_TYPE, label, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
+      enableScripts: true,
+      localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, "dist"), vscode.Uri.joinPath(this.extensionUri, "media")],
+    });
+  }
+
+  private adopt(panel: vscode.WebviewPanel, source: TraceSource): TraceSession {
+    panel.title = source.kind === "fixture" ? title(source.uri.path) : panel.title;
+    const session = new TraceSession(panel, source, this.extensionUri, this.load, this.log);
+    this.sessions.add(session);
+    panel.onDidDispose(() => this.sessions.delete(session));
+    return session;
+  }
+
+  dispose(): void {
+    this.registration.dispose();
+    for (const session of this.sessions) session.panel.dispose();
+    this.sessions.clear();
+  }
+}
+
+function baseName(path: string): string {
+  return path.split(/[\\/]/).pop() || path;
+}
+
+function title(path: string): string {
+  return `Selection Trace: ${baseName(path)}`;
+}

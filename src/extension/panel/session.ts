@@ -1,0 +1,209 @@
+import * as vscode from "vscode";
+import { compareReports } from "../../core/compare.js";
+import type { Fixture, LoadResult } from "../../core/fixture/load.js";
+import { semanticIssues } from "../../core/fixture/semantics.js";
+import { reportMarkdown } from "../../core/render/markdown.js";
+import { runFixture, type RunReport } from "../../core/report.js";
+import { applyWhatIf, whatIfLevers, WhatIfError, type WhatIf } from "../../core/whatif.js";
+import { parseFromWebview, type FromWebview, type ProblemView, type ToWebview } from "../../protocol.js";
+import { panelHtml } from "./html.js";
+import { findToolMention, suggestedVariantPath, variantFixtureText } from "./variant-file.js";
+
+/** Reads a fixture (open document first, so unsaved edits count, then disk) and its catalogue. */
+export type FixtureLoader = (uri: vscode.Uri) => Promise<LoadResult>;
+
+/** What a panel shows: a fixture it runs (live, what-if), or a report from a log (read-only). */
+export type TraceSource = { readonly kind: "fixture"; readonly uri: vscode.Uri } | { readonly kind: "report"; readonly report: RunReport };
+
+/** Edits settle this long before a live re-run. */
+export const RERUN_DEBOUNCE_MS = 200;
+
+/** One Selection Trace panel: it owns its webview's messages, the live re-run and the what-if. */
+export class TraceSession implements vscode.Disposable {
+  private fixture: Fixture | null = null;
+  private base: RunReport | null = null;
+  private ready = false;
+  private readonly disposables: vscode.Disposable[] = [];
+  private watchers: vscode.Disposable[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    readonly panel: vscode.WebviewPanel,
+    readonly source: TraceSource,
+    private readonly extensionUri: vscode.Uri,
+    private readonly load: FixtureLoader,
+    log: (message: string) => void,
+  ) {
+    const webview = panel.webview;
+    webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(extensionUri, "dist"), vscode.Uri.joinPath(extensionUri, "media")] };
+    this.render();
+    this.disposables.push(
+      webview.onDidReceiveMessage((raw: unknown) => {
+        const message = parseFromWebview(raw, log);
+        if (message) void this.handle(message);
+      }),
+      panel.onDidDispose(() => this.dispose()),
+    );
+    if (source.kind === "fixture") {
+      this.disposables.push(vscode.workspace.onDidChangeTextDocument((event) => this.touched(event.document.uri)));
+      this.watchFiles([source.uri]);
+    }
+  }
+
+  /** A fresh page (and nonce); the webview then says `ready` and gets the data again. */
+  render(): void {
+    const webview = this.panel.webview;
+    const asset = (...path: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, ...path)).toString();
+    this.ready = false;
+    webview.html = panelHtml({ cspSource: webview.cspSource, script: asset("dist", "webview.js"), style: asset("media", "panel.css"), codicons: asset("dist", "codicons", "codicon.css") });
+  }
+
+  /** Runs the fixture again (after an edit, or when asked to show it again) and posts the result. */
+  async refresh(): Promise<void> {
+    if (this.source.kind === "report") {
+      this.base = this.source.report;
+      this.post({ type: "show", view: { report: this.base, levers: null, source: null } });
+      return;
+    }
+    const uri = this.source.uri;
+    let loaded: LoadResult;
+    try {
+      loaded = await this.load(uri);
+    } catch (error) {
+      loaded = { ok: false, problems: [{ severity: "error", file: uri.fsPath, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, path: [], message: error instanceof Error ? error.message : String(error) }] };
+    }
+    if (!loaded.ok) {
+      this.fixture = null;
+      this.base = null;
+      const problems: ProblemView[] = loaded.problems.map((p) => ({ severity: p.severity, file: p.file, line: p.range.start.line + 1, column: p.range.start.character + 1, message: p.message }));
+      this.post({ type: "problems", file: uri.fsPath, source: uri.toString(), problems });
+      return;
+    }
+    this.fixture = loaded.fixture;
+    this.base = runFixture(loaded.fixture);
+    if (loaded.fixture.catalogFile) this.watchFiles([uri, fileUri(loaded.fixture.catalogFile)]);
+    this.post({ type: "show", view: { report: this.base, levers: whatIfLevers(loaded.fixture.json, loaded.fixture.catalog.safetyLevels), source: uri.toString() } });
+  }
+
+  private async handle(message: FromWebview): Promise<void> {
+    switch (message.type) {
+      case "ready":
+        this.ready = true;
+        return this.refresh();
+      case "whatIf": {
+        const variant = this.variant(message.edit);
+        if ("error" in variant) return this.post({ type: "reply", requestId: message.requestId, ok: false, message: variant.error });
+        return this.post({ type: "whatIfResult", requestId: message.requestId, variant: variant.report, comparison: compareReports(this.base!, variant.report) });
+      }
+      case "copyMarkdown": {
+        const report = message.edit === null ? { report: this.base } : this.variant(message.edit);
+        if ("error" in report || report.report === null) return this.post({ type: "reply", requestId: message.requestId, ok: false, message: "error" in report ? report.error : "Nothing to copy yet." });
+        await vscode.env.clipboard.writeText(reportMarkdown(report.report));
+        return this.post({ type: "reply", requestId: message.requestId, ok: true, message: "Copied the waterfall as Markdown." });
+      }
+      case "saveVariant":
+        return this.post({ type: "reply", requestId: message.requestId, ...(await this.saveVariant(message.edit)) });
+      case "revealTool":
+        return this.reveal(message.tool);
+    }
+  }
+
+  /** The what-if run, or why it cannot run (the variant must pass the same checks as a fixture). */
+  private variant(edit: WhatIf): { report: RunReport } | { error: string } {
+    if (this.fixture === null || this.base === null) return { error: "The fixture has problems; fix them before asking what-if." };
+    try {
+      const json = applyWhatIf(this.fixture.json, edit);
+      const errors = semanticIssues(json, this.fixture.catalog).filter((issue) => issue.severity === "error");
+      if (errors.length > 0) return { error: `This what-if is not a valid fixture: ${errors.map((issue) => issue.message).join("; ")}` };
+      return { report: runFixture(this.fixture, json) };
+    } catch (error) {
+      if (error instanceof WhatIfError) return { error: error.message };
+      throw error;
+    }
+  }
+
+  private async saveVariant(edit: WhatIf): Promise<{ ok: boolean; message: string }> {
+    if (this.fixture === null || this.source.kind !== "fixture") return { ok: false, message: "Only a valid fixture can be saved as a what-if." };
+    const check = this.variant(edit);
+    if ("error" in check) return { ok: false, message: check.error };
+    const from = this.source.uri;
+    const target = await vscode.window.showSaveDialog({
+      defaultUri: from.with({ path: suggestedVariantPath(from.path) }),
+      filters: { "Turn fixture": ["turn.json"] },
+      saveLabel: "Save what-if as fixture",
+      title: "Save the what-if as a new fixture",
+    });
+    if (target === undefined) return { ok: false, message: "Not saved." };
+    if (target.toString() === from.toString()) return { ok: false, message: "Not saved: that is the fixture itself; choose a new name." };
+    if (await exists(target)) {
+      const choice = await vscode.window.showWarningMessage(`${vscode.workspace.asRelativePath(target)} already exists. Replace it?`, { modal: true }, "Replace");
+      if (choice !== "Replace") return { ok: false, message: "Not saved." };
+    }
+    const text = variantFixtureText(applyWhatIf(this.fixture.json, edit), from.path, target.path);
+    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
+    return { ok: true, message: `Saved ${vscode.workspace.asRelativePath(target)}.` };
+  }
+
+  private async reveal(tool: string): Promise<void> {
+    if (this.source.kind !== "fixture") return;
+    const document = await vscode.workspace.openTextDocument(this.source.uri);
+    const found = findToolMention(document.getText(), tool);
+    if (found === null) {
+      void vscode.window.showInformationMessage(`The fixture does not name '${tool}' itself (it comes from the catalogue).`);
+      return;
+    }
+    const selection = new vscode.Selection(document.positionAt(found.offset), document.positionAt(found.offset + found.length));
+    await vscode.window.showTextDocument(document, { selection, viewColumn: vscode.ViewColumn.One, preserveFocus: false });
+  }
+
+  private post(message: ToWebview): void {
+    // Before `ready` the webview is not listening; it asks again when it is.
+    if (this.ready) void this.panel.webview.postMessage(message);
+  }
+
+  /** An open document changed (unsaved edits count): re-run if it is the fixture or its catalogue. */
+  private touched(uri: vscode.Uri): void {
+    if (this.source.kind !== "fixture") return;
+    const key = uri.toString();
+    const catalog = this.fixture?.catalogFile ? fileUri(this.fixture.catalogFile).toString() : null;
+    if (key === this.source.uri.toString() || key === catalog) this.schedule();
+  }
+
+  private schedule(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.refresh(), RERUN_DEBOUNCE_MS);
+  }
+
+  /** Changes on disk (a save, a checkout) re-run too. */
+  private watchFiles(uris: readonly vscode.Uri[]): void {
+    for (const watcher of this.watchers) watcher.dispose();
+    this.watchers = uris.map((uri) => {
+      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.joinPath(uri, ".."), uri.path.split("/").pop()!));
+      const onChange = (changed: vscode.Uri) => {
+        if (changed.toString() === uri.toString()) this.schedule();
+      };
+      return vscode.Disposable.from(watcher, watcher.onDidChange(onChange), watcher.onDidCreate(onChange), watcher.onDidDelete(onChange));
+    });
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    for (const disposable of [...this.disposables, ...this.watchers]) disposable.dispose();
+    this.disposables.length = 0;
+    this.watchers = [];
+  }
+}
+
+/** The lead's loader names a catalogue by URI string or by path. */
+function fileUri(file: string): vscode.Uri {
+  return /^[a-z][\w+.-]*:\/\//i.test(file) ? vscode.Uri.parse(file) : vscode.Uri.file(file);
+}
+
+async function exists(uri: vscode.Uri): Promise<boolean> {
+  try {
+    await vscode.workspace.fs.stat(uri);
+    return true;
+  } catch {
+    return false;
+  }
+}

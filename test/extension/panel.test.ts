@@ -1,0 +1,298 @@
+import { posix } from "node:path";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { fake, Uri, webviewFake, type FakeWebviewPanel } from "vscode";
+import { loadFixture, type LoadResult } from "../../src/core/fixture/load.js";
+import { TracePanels, TRACE_VIEW_TYPE } from "../../src/extension/panel/panels.js";
+import { RERUN_DEBOUNCE_MS } from "../../src/extension/panel/session.js";
+import type { ToWebview } from "../../src/protocol.js";
+
+const CATALOG = JSON.stringify([
+  { name: "search", summary: "Search.", safety_level: "low" },
+  { name: "sql", summary: "SQL.", safety_level: "high" },
+  { name: "final_answer", summary: "Answer." },
+]);
+const FIXTURE = {
+  description: "two stages",
+  catalog: "../catalog/tools.catalog.json",
+  turn: { role: "analyst" },
+  pipeline: [
+    { kind: "forced", resolver: { kind: "fixed", tool: "search" } },
+    { kind: "policy", max_safety_level: "medium" },
+  ],
+};
+
+/** The loader the lead's `loadFixtureFromUri` stands for: open document first, then the fake disk. */
+async function load(uri: Uri): Promise<LoadResult> {
+  const text = (uri: Uri) => fake.documents.find((d) => d.uri.toString() === uri.toString())?.getText() ?? fake.files.get(uri.toString());
+  const source = text(uri);
+  if (source === undefined) throw new Error(`cannot read ${uri.fsPath}`);
+  return loadFixture({ file: uri.fsPath, text: source }, async (ref, from) => {
+    const catalog = Uri.file(posix.resolve(posix.dirname(from), ref));
+    return { file: catalog.toString(), text: text(catalog) ?? "" };
+  });
+}
+
+const extensionUri = Uri.file("/ext");
+let panels: TracePanels;
+let logged: string[];
+let fixtureUri: Uri;
+
+beforeEach(() => {
+  fake.reset();
+  webviewFake.reset();
+  logged = [];
+  fake.writeFile("/ws/catalog/tools.catalog.json", CATALOG);
+  fixtureUri = fake.writeFile("/ws/turns/weather.turn.json", JSON.stringify(FIXTURE, null, 2));
+  panels = new TracePanels(extensionUri as never, load as never, (message) => logged.push(message));
+});
+afterEach(() => {
+  panels.dispose();
+  vi.useRealTimers();
+});
+
+const posted = (panel: FakeWebviewPanel) => panel.webview.posted as ToWebview[];
+const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
+async function openReady(): Promise<FakeWebviewPanel> {
+  await panels.showFixture(fixtureUri as never);
+  const panel = webviewFake.panels.at(-1)!;
+  panel.webview.receive({ type: "ready" });
+  await flush();
+  return panel;
+}
+async function request(panel: FakeWebviewPanel, message: Record<string, unknown>): Promise<ToWebview> {
+  const before = panel.webview.posted.length;
+  panel.webview.receive(message);
+  await vi.waitFor(() => expect(panel.webview.posted.length).toBeGreaterThan(before));
+  return posted(panel).at(-1)!;
+}
+
+describe("TracePanels.showFixture", () => {
+  it("opens a panel whose page allows only its own nonce'd script and files from dist and media", async () => {
+    await panels.showFixture(fixtureUri as never);
+    const panel = webviewFake.panels[0]!;
+    expect(panel.viewType).toBe(TRACE_VIEW_TYPE);
+    expect(panel.title).toBe("Selection Trace: weather.turn.json");
+    const options = panel.webview.options as { enableScripts: boolean; localResourceRoots: Uri[]; retainContextWhenHidden?: boolean };
+    expect(options.enableScripts).toBe(true);
+    expect(options.localResourceRoots.map(String)).toEqual(["file:///ext/dist", "file:///ext/media"]);
+    expect((panel.createOptions as { retainContextWhenHidden?: boolean }).retainContextWhenHidden).toBeUndefined();
+    const html = panel.webview.html;
+    const nonce = /script-src 'nonce-([^']+)'/.exec(html)![1]!;
+    expect(html).toContain(`default-src 'none'; img-src https://webview.fake; style-src https://webview.fake; font-src https://webview.fake; script-src 'nonce-${nonce}'`);
+    expect(html).toMatch(new RegExp(`<script nonce="${nonce.replace(/[+/=]/g, "\\$&")}" src="[^"]*/ext/dist/webview\\.js"></script>`));
+    expect(html).toMatch(/<link rel="stylesheet" href="[^"]*\/ext\/media\/panel\.css">/);
+    expect(html.match(/<script/g)).toHaveLength(1);
+  });
+
+  it("posts nothing before ready, then the run, the levers and the source", async () => {
+    await panels.showFixture(fixtureUri as never);
+    const panel = webviewFake.panels[0]!;
+    await flush();
+    expect(panel.webview.posted).toEqual([]);
+    panel.webview.receive({ type: "ready" });
+    await vi.waitFor(() => expect(panel.webview.posted).toHaveLength(1));
+    const show = posted(panel)[0]!;
+    if (show.type !== "show") throw new Error(show.type);
+    expect(show.view.report.names).toEqual(["search", "final_answer"]);
+    expect(show.view.report.trace.map((r) => r.action)).toEqual(["force", "select"]);
+    expect(show.view.levers?.policies).toEqual([{ stage: "policy", maxSafetyLevel: "medium", budgetUsd: null }]);
+    expect(show.view.source).toBe("file:///ws/turns/weather.turn.json");
+  });
+
+  it("reveals and re-runs an open panel instead of opening a second", async () => {
+    const panel = await openReady();
+    await panels.showFixture(fixtureUri as never);
+    expect(webviewFake.panels).toHaveLength(1);
+    expect(panel.revealed).toBe(1);
+    expect(posted(panel).filter((m) => m.type === "show")).toHaveLength(2);
+  });
+
+  it("renders a fresh nonce each time the page is built", async () => {
+    const panel = await openReady();
+    panels.open[0]!.render();
+    const nonces = panel.webview.htmls.map((html) => /nonce-([^']+)'/.exec(html)![1]);
+    expect(nonces).toHaveLength(2);
+    expect(nonces[0]).not.toBe(nonces[1]);
+  });
+});
+
+describe("an invalid fixture", () => {
+  it("shows its problems with 1-based line and column", async () => {
+    fake.writeFile("/ws/turns/weather.turn.json", '{\n  "pipeline": [ { "kind": "intnet" } ]\n}');
+    const panel = await openReady();
+    const message = posted(panel)[0]!;
+    expect(message).toMatchObject({ type: "problems", file: "/ws/turns/weather.turn.json", source: "file:///ws/turns/weather.turn.json" });
+    if (message.type !== "problems") throw new Error();
+    expect(message.problems[0]).toMatchObject({ severity: "error", line: 2, column: 27 });
+    expect(message.problems[0]!.message).toMatch(/unknown stage kind "intnet"/);
+  });
+
+  it("shows a loader failure as one problem, never a stack", async () => {
+    fixtureUri = Uri.file("/ws/turns/missing.turn.json");
+    const panel = await openReady();
+    const message = posted(panel)[0]!;
+    if (message.type !== "problems") throw new Error(message.type);
+    expect(message.problems).toEqual([{ severity: "error", file: "/ws/turns/missing.turn.json", line: 1, column: 1, message: "cannot read /ws/turns/missing.turn.json" }]);
+    expect(JSON.stringify(message)).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe("live re-run", () => {
+  it("re-runs on unsaved edits of the fixture, debounced", async () => {
+    const panel = await openReady();
+    vi.useFakeTimers();
+    const document = fake.openDocument(fixtureUri);
+    fake.editDocument(document, JSON.stringify({ ...FIXTURE, pipeline: [FIXTURE.pipeline[1]] }));
+    fake.editDocument(document, JSON.stringify({ ...FIXTURE, pipeline: [] }));
+    await vi.advanceTimersByTimeAsync(RERUN_DEBOUNCE_MS + 10);
+    const shows = posted(panel).filter((m) => m.type === "show");
+    expect(shows).toHaveLength(2);
+    if (shows[1]!.type !== "show") throw new Error();
+    expect(shows[1]!.view.report.trace).toEqual([]);
+  });
+
+  it("re-runs when the catalogue changes, and ignores other documents", async () => {
+    const panel = await openReady();
+    vi.useFakeTimers();
+    fake.editDocument(fake.openDocument(Uri.file("/ws/other.json"), "{}"), "{ }");
+    await vi.advanceTimersByTimeAsync(RERUN_DEBOUNCE_MS + 10);
+    expect(posted(panel)).toHaveLength(1);
+    const catalog = fake.openDocument(Uri.file("/ws/catalog/tools.catalog.json"));
+    fake.editDocument(catalog, JSON.stringify([{ name: "search", safety_level: "low" }, { name: "sql", safety_level: "low" }]));
+    await vi.advanceTimersByTimeAsync(RERUN_DEBOUNCE_MS + 10);
+    const last = posted(panel).at(-1)!;
+    if (last.type !== "show") throw new Error(last.type);
+    expect(last.view.report.names).toEqual(["search", "sql"]);
+  });
+
+  it("re-runs when the fixture changes on disk", async () => {
+    const panel = await openReady();
+    vi.useFakeTimers();
+    fake.writeFile("/ws/turns/weather.turn.json", JSON.stringify({ ...FIXTURE, description: "changed on disk" }));
+    await vi.advanceTimersByTimeAsync(RERUN_DEBOUNCE_MS + 10);
+    const last = posted(panel).at(-1)!;
+    if (last.type !== "show") throw new Error(last.type);
+    expect(last.view.report.description).toBe("changed on disk");
+  });
+});
+
+describe("what-if", () => {
+  it("answers with the variant's run and its comparison with the unmodified run", async () => {
+    const panel = await openReady();
+    const reply = await request(panel, { type: "whatIf", requestId: 7, edit: { policies: { policy: { maxSafetyLevel: "high" } } } });
+    if (reply.type !== "whatIfResult") throw new Error(reply.type);
+    expect(reply.requestId).toBe(7);
+    expect(reply.variant.names).toEqual(["search", "sql", "final_answer"]);
+    expect(reply.comparison.final.onlyVariant).toEqual(["sql"]);
+    expect(reply.comparison.stages[1]).toMatchObject({ stage: "policy", dropped: { onlyBase: ["sql"], onlyVariant: [] } });
+  });
+
+  it("refuses an edit naming a stage the fixture lacks, or one that makes an invalid fixture", async () => {
+    const panel = await openReady();
+    expect(await request(panel, { type: "whatIf", requestId: 1, edit: { enabled: { ghost: false } } })).toEqual({ type: "reply", requestId: 1, ok: false, message: "no stage named 'ghost' in the pipeline" });
+    const invalid = await request(panel, { type: "whatIf", requestId: 2, edit: { policies: { policy: { maxSafetyLevel: "extreme" } } } });
+    expect(invalid).toMatchObject({ type: "reply", requestId: 2, ok: false });
+    if (invalid.type !== "reply") throw new Error();
+    expect(invalid.message).toMatch(/not a valid fixture: safety level 'extreme' is not on the scale/);
+  });
+
+  it("ignores and logs malformed or unknown messages", async () => {
+    const panel = await openReady();
+    panel.webview.receive({ type: "whatIf", requestId: 1, edit: { enabled: { policy: "off" } } });
+    panel.webview.receive({ type: "rm -rf" });
+    panel.webview.receive("ready");
+    await flush();
+    expect(panel.webview.posted).toHaveLength(1);
+    expect(logged).toHaveLength(3);
+    expect(logged[1]).toMatch(/ignored a malformed or unknown message from the webview \(type "rm -rf"\)/);
+  });
+});
+
+describe("Copy as Markdown", () => {
+  it("puts the waterfall of the run (or of the what-if) on the clipboard", async () => {
+    const panel = await openReady();
+    expect(await request(panel, { type: "copyMarkdown", requestId: 3, edit: null })).toEqual({ type: "reply", requestId: 3, ok: true, message: "Copied the waterfall as Markdown." });
+    expect(fake.clipboard).toMatch(/^### Selection trace: \/ws\/turns\/weather\.turn\.json\n/);
+    expect(fake.clipboard).toMatch(/\| 2 \| policy \| policy \| select \| 3 → 2 \|/);
+    await request(panel, { type: "copyMarkdown", requestId: 4, edit: { enabled: { policy: false } } });
+    expect(fake.clipboard).toMatch(/\| 2 \| policy \| policy \| disabled \|/);
+  });
+});
+
+describe("Save as fixture…", () => {
+  const edit = { policies: { policy: { maxSafetyLevel: "high" } } };
+
+  it("writes the variant to a new file, with the catalogue path still pointing at the catalogue", async () => {
+    const panel = await openReady();
+    fake.answers.saveDialog.push(Uri.file("/ws/variants/high.turn.json"));
+    expect(await request(panel, { type: "saveVariant", requestId: 5, edit })).toMatchObject({ type: "reply", requestId: 5, ok: true });
+    const saved = JSON.parse(fake.files.get("file:///ws/variants/high.turn.json")!);
+    expect(saved.catalog).toBe("../catalog/tools.catalog.json");
+    expect(saved.pipeline[1]).toEqual({ kind: "policy", max_safety_level: "high" });
+    expect(JSON.parse(fake.files.get(fixtureUri.toString())!)).toEqual(FIXTURE);
+  });
+
+  it("never overwrites silently: cancel, the fixture itself, and an existing file not confirmed", async () => {
+    const panel = await openReady();
+    const before = new Map(fake.files);
+    fake.answers.saveDialog.push(undefined);
+    expect(await request(panel, { type: "saveVariant", requestId: 1, edit })).toMatchObject({ ok: false, message: "Not saved." });
+    fake.answers.saveDialog.push(fixtureUri);
+    expect(await request(panel, { type: "saveVariant", requestId: 2, edit })).toMatchObject({ ok: false });
+    fake.answers.saveDialog.push(Uri.file("/ws/catalog/tools.catalog.json"));
+    fake.answers.message.push(undefined);
+    expect(await request(panel, { type: "saveVariant", requestId: 3, edit })).toMatchObject({ ok: false, message: "Not saved." });
+    expect(fake.shown.at(-1)!.message).toMatch(/already exists\. Replace it\?/);
+    expect(fake.files).toEqual(before);
+  });
+
+  it("replaces an existing file only when the user says Replace", async () => {
+    const panel = await openReady();
+    fake.writeFile("/ws/turns/old.turn.json", "{}");
+    fake.answers.saveDialog.push(Uri.file("/ws/turns/old.turn.json"));
+    fake.answers.message.push("Replace");
+    expect(await request(panel, { type: "saveVariant", requestId: 1, edit })).toMatchObject({ ok: true });
+    expect(JSON.parse(fake.files.get("file:///ws/turns/old.turn.json")!).catalog).toBe("../catalog/tools.catalog.json");
+  });
+});
+
+describe("showReport (a logged trace)", () => {
+  it("shows the report read-only: no levers, no source, no what-if", async () => {
+    const loaded = await load(fixtureUri);
+    if (!loaded.ok) throw new Error();
+    const { runFixture } = await import("../../src/core/report.js");
+    const report = { ...runFixture(loaded.fixture), origin: { kind: "log" as const, line: 12, index: 3 }, file: "/ws/app.log" };
+    panels.showReport(report);
+    const panel = webviewFake.panels[0]!;
+    expect(panel.title).toBe("Selection Trace: app.log:12");
+    panel.webview.receive({ type: "ready" });
+    await flush();
+    expect(posted(panel)[0]).toEqual({ type: "show", view: { report, levers: null, source: null } });
+    expect(await request(panel, { type: "whatIf", requestId: 1, edit: {} })).toMatchObject({ type: "reply", ok: false });
+  });
+});
+
+describe("the serializer", () => {
+  it("restores a panel from the fixture URI its webview kept, and drops one without", async () => {
+    const serializer = webviewFake.serializers.get(TRACE_VIEW_TYPE)!;
+    const restored = webviewFake.create(TRACE_VIEW_TYPE, "old title", {});
+    await serializer.deserializeWebviewPanel(restored, { source: fixtureUri.toString(), selectedTool: "sql", scrollY: 40, matrix: false, edit: {} });
+    expect(restored.webview.html).toContain("webview.js");
+    restored.webview.receive({ type: "ready" });
+    await vi.waitFor(() => expect(posted(restored)[0]?.type).toBe("show"));
+    expect(restored.title).toBe("Selection Trace: weather.turn.json");
+    const orphan = webviewFake.create(TRACE_VIEW_TYPE, "log", {});
+    await serializer.deserializeWebviewPanel(orphan, { source: null, selectedTool: null, scrollY: 0, matrix: false, edit: {} });
+    expect(orphan.disposed).toBe(true);
+    await serializer.deserializeWebviewPanel(webviewFake.create(TRACE_VIEW_TYPE, "junk", {}), "junk");
+    expect(webviewFake.panels.at(-1)!.disposed).toBe(true);
+  });
+
+  it("forgets a panel once it is closed", async () => {
+    const panel = await openReady();
+    panel.dispose();
+    expect(panels.open).toHaveLength(0);
+    await panels.showFixture(fixtureUri as never);
+    expect(webviewFake.panels).toHaveLength(2);
+  });
+});

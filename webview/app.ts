@@ -1,0 +1,268 @@
+import type { Comparison } from "../src/core/compare.js";
+import { lineageMatrix, toolLineage, waterfallRows, type LineageMatrix } from "../src/core/lineage.js";
+import type { RunReport } from "../src/core/report.js";
+import { whatIfSize, type WhatIf, type WhatIfLevers } from "../src/core/whatif.js";
+import { parsePanelState, type PanelState, type ProblemView, type ToWebview, type TraceView } from "../src/protocol.js";
+import type { ChipContext } from "./chips.js";
+import { renderComparison } from "./compare-view.js";
+import { el, icon } from "./dom.js";
+import { renderErrorBanner, renderHeader, renderModelSees, renderProblems } from "./header.js";
+import type { HostChannel } from "./host.js";
+import { renderLineage } from "./lineage-view.js";
+import { renderMatrix } from "./matrix.js";
+import { controlChecked, Tag } from "./toolkit.js";
+import { renderWaterfall } from "./waterfall.js";
+import { renderWhatIf, settleControls, whatIfBar } from "./whatif-panel.js";
+
+const FRESH: PanelState = { source: null, selectedTool: null, scrollY: 0, matrix: false, edit: {} };
+
+/** The panel: regions re-render separately, so typing in a control never loses its focus to a re-run. */
+export class App {
+  private ui: PanelState;
+  private base: TraceView | null = null;
+  private variant: { readonly report: RunReport; readonly comparison: Comparison } | null = null;
+  private matrixCache: { readonly report: RunReport; readonly matrix: LineageMatrix } | null = null;
+  private readonly expanded = new Map<string, number>();
+  private readonly matrixShown = { rows: 0 };
+  private whatIfSeq = 0;
+  private scrollRestored = false;
+
+  private readonly regions = {
+    header: el("div", { class: "region-header" }),
+    banner: el("div", { class: "region-banner" }),
+    status: el("p", { class: "status", role: "status", attrs: { "aria-live": "polite" } }),
+    whatIfBar: el("div"),
+    compare: el("div"),
+    lineage: el("div"),
+    main: el("div", { class: "region-main" }),
+    modelSees: el("div"),
+    whatIf: el("div"),
+  };
+  private readonly toolbar: HTMLElement;
+  private readonly matrixToggle: HTMLElement;
+  private readonly saveButton: HTMLElement;
+  private readonly whatIfSection: HTMLElement;
+
+  constructor(private readonly root: HTMLElement, private readonly channel: HostChannel) {
+    this.ui = parsePanelState(channel.state) ?? FRESH;
+    this.matrixToggle = el(Tag.checkbox, { attrs: { "data-action": "matrix" } }, ["Tools × stages matrix"]);
+    (this.matrixToggle as HTMLInputElement).checked = this.ui.matrix;
+    this.matrixToggle.addEventListener("change", () => {
+      this.save({ matrix: controlChecked(this.matrixToggle) });
+      this.renderMain();
+    });
+    this.saveButton = el(Tag.button, { attrs: { appearance: "secondary", "data-action": "save" }, on: { click: () => void this.saveVariant() } }, [icon("save"), " Save as fixture…"]);
+    this.toolbar = el("div", { class: "toolbar", role: "toolbar", label: "Trace actions" }, [
+      el(Tag.button, { attrs: { "data-action": "copy" }, on: { click: () => void this.copyMarkdown() } }, [icon("copy"), " Copy as Markdown"]),
+      this.saveButton,
+      this.matrixToggle,
+    ]);
+    this.whatIfSection = el("details", { class: "whatif" }, [el("summary", {}, [icon("beaker"), " What-if"]), this.regions.whatIf]);
+    root.replaceChildren(
+      this.regions.header,
+      this.regions.banner,
+      this.toolbar,
+      this.regions.status,
+      this.regions.whatIfBar,
+      this.regions.compare,
+      el("div", { class: "layout" }, [
+        el("div", { class: "layout-main" }, [this.regions.lineage, this.regions.main]),
+        el("aside", { class: "layout-side" }, [this.regions.modelSees, this.whatIfSection]),
+      ]),
+    );
+    (this.whatIfSection as HTMLDetailsElement).open = whatIfSize(this.ui.edit) > 0;
+    let frame = 0;
+    window.addEventListener("scroll", () => {
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(() => this.save({ scrollY: Math.round(window.scrollY) }));
+    }, { passive: true });
+  }
+
+  receive(message: Exclude<ToWebview, { requestId: number }>): void {
+    if (message.type === "problems") this.showProblems(message.file, message.source, message.problems);
+    else this.show(message.view);
+  }
+
+  private show(view: TraceView): void {
+    this.base = view;
+    this.root.classList.remove("is-invalid");
+    this.save({ source: view.source, edit: view.levers ? keepKnown(this.ui.edit, view.levers) : {} });
+    this.saveButton.hidden = view.levers === null;
+    this.whatIfSection.hidden = view.levers === null;
+    if (view.levers) this.renderControls(view.levers, this.ui.edit);
+    this.variant = null;
+    if (whatIfSize(this.ui.edit) > 0) void this.runWhatIf();
+    this.renderAll();
+    if (!this.scrollRestored) {
+      this.scrollRestored = true;
+      window.scrollTo(0, this.ui.scrollY);
+    }
+  }
+
+  private showProblems(file: string, source: string | null, problems: readonly ProblemView[]): void {
+    this.base = null;
+    this.variant = null;
+    this.save({ source });
+    this.root.classList.add("is-invalid");
+    this.regions.header.replaceChildren(renderProblems(file, problems));
+    for (const region of [this.regions.banner, this.regions.whatIfBar, this.regions.compare, this.regions.lineage, this.regions.main, this.regions.modelSees]) region.replaceChildren();
+  }
+
+  /** The run on screen: the what-if's when one is active, else the fixture's. */
+  private get shown(): RunReport | null {
+    return this.variant?.report ?? this.base?.report ?? null;
+  }
+
+  private renderAll(): void {
+    const report = this.shown;
+    if (report === null) return;
+    this.regions.header.replaceChildren(renderHeader(report, this.variant !== null));
+    this.regions.banner.replaceChildren(...[renderErrorBanner(report)].filter((node): node is HTMLElement => node !== null));
+    this.regions.modelSees.replaceChildren(renderModelSees(report, (tool) => this.select(tool)));
+    this.renderWhatIfState();
+    this.renderLineage();
+    this.renderMain();
+  }
+
+  private renderWhatIfState(): void {
+    const size = whatIfSize(this.ui.edit);
+    this.regions.whatIfBar.replaceChildren(...(this.base?.levers && size > 0 ? [whatIfBar(size, () => this.reset())] : []));
+    this.regions.compare.replaceChildren(...(this.variant && size > 0 ? [renderComparison(this.variant.comparison)] : []));
+  }
+
+  private renderLineage(): void {
+    const report = this.shown;
+    if (report === null) return;
+    const selected = this.ui.selectedTool;
+    const lineage = selected === null ? null : toolLineage(report, selected);
+    const previous = this.regions.lineage.querySelector<HTMLInputElement>("#lineage-input");
+    const answer = renderLineage(lineage, selected ?? "", (name) => this.select(resolveName(report, name)));
+    const existing = previous && this.regions.lineage.contains(document.activeElement) ? previous : null;
+    if (existing) {
+      // Keep the field the user is typing in; only the answer changes.
+      existing.value = selected ?? existing.value;
+      this.regions.lineage.querySelector("#lineage-answer")!.replaceWith(answer.querySelector("#lineage-answer")!);
+    } else this.regions.lineage.replaceChildren(answer);
+    if (selected !== null && report.origin.kind === "fixture" && lineage?.known) {
+      this.regions.lineage.querySelector("#lineage-answer")!.append(" ", el("button", { class: "link", attrs: { type: "button", "data-action": "reveal" }, on: { click: () => this.channel.post({ type: "revealTool", tool: selected }) } }, [icon("go-to-file"), " Reveal in fixture"]));
+    }
+  }
+
+  private renderMain(): void {
+    const report = this.shown;
+    if (report === null) return;
+    const focus = focusKey();
+    const context: ChipContext = { selected: this.ui.selectedTool, select: (tool) => this.select(tool), expanded: this.expanded };
+    if (this.ui.matrix) {
+      if (this.matrixCache?.report !== report) this.matrixCache = { report, matrix: lineageMatrix(report) };
+      this.regions.main.replaceChildren(renderMatrix(this.matrixCache.matrix, this.ui.selectedTool, (tool) => this.select(tool), this.matrixShown));
+    } else {
+      this.regions.main.replaceChildren(el("h2", { class: "sr-only", text: "Waterfall" }), renderWaterfall(report, waterfallRows(report), context));
+    }
+    restoreFocus(this.regions.main, focus);
+  }
+
+  private select(tool: string): void {
+    this.save({ selectedTool: tool === "" ? null : tool });
+    this.renderLineage();
+    this.renderMain();
+  }
+
+  private edit(edit: WhatIf): void {
+    this.save({ edit });
+    if (whatIfSize(edit) === 0) {
+      this.whatIfSeq++;
+      this.variant = null;
+      this.renderAll();
+    } else void this.runWhatIf();
+  }
+
+  private reset(): void {
+    this.save({ edit: {} });
+    if (this.base?.levers) this.renderControls(this.base.levers, {});
+    this.edit({});
+  }
+
+  private renderControls(levers: WhatIfLevers, edit: WhatIf): void {
+    this.regions.whatIf.replaceChildren(renderWhatIf(levers, edit, (next) => this.edit(next)));
+    settleControls(this.regions.whatIf);
+  }
+
+  private async runWhatIf(): Promise<void> {
+    const seq = ++this.whatIfSeq;
+    const reply = await this.channel.request({ type: "whatIf", edit: this.ui.edit });
+    if (seq !== this.whatIfSeq) return;
+    if (reply.type === "whatIfResult") {
+      this.variant = { report: reply.variant, comparison: reply.comparison };
+      this.status("");
+    } else {
+      this.variant = null;
+      this.status(reply.message);
+    }
+    this.renderAll();
+  }
+
+  private async copyMarkdown(): Promise<void> {
+    const reply = await this.channel.request({ type: "copyMarkdown", edit: whatIfSize(this.ui.edit) > 0 ? this.ui.edit : null });
+    if (reply.type === "reply") this.status(reply.message);
+  }
+
+  private async saveVariant(): Promise<void> {
+    const reply = await this.channel.request({ type: "saveVariant", edit: this.ui.edit });
+    if (reply.type === "reply") this.status(reply.message);
+  }
+
+  private status(message: string): void {
+    this.regions.status.textContent = message;
+  }
+
+  private save(change: Partial<PanelState>): void {
+    this.ui = { ...this.ui, ...change };
+    this.channel.state = this.ui;
+  }
+}
+
+/** An exact name, else the one name that matches ignoring case, else what was typed. */
+function resolveName(report: RunReport, name: string): string {
+  if (name === "" || toolLineage(report, name).known) return name;
+  const lower = name.toLowerCase();
+  const matches = new Set([...report.offered, ...report.names, ...report.trace.flatMap((record) => record.added)].filter((tool) => tool.toLowerCase() === lower));
+  return matches.size === 1 ? [...matches][0]! : name;
+}
+
+/** Drops what-if levers for stages the re-run fixture no longer has. */
+function keepKnown(edit: WhatIf, levers: WhatIfLevers): WhatIf {
+  const names = new Set(levers.stages.map((stage) => stage.name));
+  const pick = <T>(record: Readonly<Record<string, T>> | undefined) => (record ? Object.fromEntries(Object.entries(record).filter(([name]) => names.has(name))) : undefined);
+  const out: { -readonly [K in keyof WhatIf]: WhatIf[K] } = {};
+  const enabled = pick(edit.enabled), verdicts = pick(edit.verdicts), forcedTools = pick(edit.forcedTools), policies = pick(edit.policies);
+  if (enabled && Object.keys(enabled).length) out.enabled = enabled;
+  if (edit.role !== undefined) out.role = edit.role;
+  if (verdicts && Object.keys(verdicts).length) out.verdicts = verdicts;
+  if (forcedTools && Object.keys(forcedTools).length) out.forcedTools = forcedTools;
+  if (policies && Object.keys(policies).length) out.policies = policies;
+  return out;
+}
+
+interface FocusKey {
+  readonly stage: string | null;
+  readonly tool: string | null;
+  readonly kind: string | null;
+}
+
+/** Which chip had the focus, so a re-render puts it back on the same chip. */
+function focusKey(): FocusKey | null {
+  const active = document.activeElement;
+  if (!(active instanceof HTMLElement) || !active.dataset.tool) return null;
+  return { stage: active.closest<HTMLElement>("[data-stage]")?.dataset.stage ?? null, tool: active.dataset.tool, kind: active.dataset.kind ?? null };
+}
+
+function restoreFocus(region: HTMLElement, key: FocusKey | null): void {
+  if (key === null) return;
+  for (const candidate of region.querySelectorAll<HTMLElement>("[data-tool]")) {
+    if (candidate.dataset.tool === key.tool && (candidate.dataset.kind ?? null) === key.kind && (candidate.closest<HTMLElement>("[data-stage]")?.dataset.stage ?? null) === key.stage) {
+      candidate.focus();
+      return;
+    }
+  }
+}

@@ -1,0 +1,77 @@
+import type { RunReport } from "../src/core/report.js";
+import type { ProblemView } from "../src/protocol.js";
+import { count, el, icon, nameText } from "./dom.js";
+
+/** The file's last path segment: what the user calls the fixture. */
+export function baseName(file: string): string {
+  return file.split(/[\\/]/).pop() || file;
+}
+
+export function renderHeader(report: RunReport, variant: boolean): HTMLElement {
+  const origin = report.origin;
+  const forced = report.forcedChoice;
+  return el("header", { class: "header" }, [
+    el("h1", {}, [icon(origin.kind === "log" ? "output" : "json"), nameText(baseName(report.file), "file-name"), variant ? el("span", { class: "tag tag-variant", text: "what-if" }) : null]),
+    origin.kind === "log" ? el("p", { class: "origin", text: `Logged trace at line ${origin.line} (trace ${origin.index + 1} in the file) — read-only` }) : null,
+    report.description ? el("p", { class: "description", text: report.description }) : null,
+    el("p", { class: "stats" }, [
+      el("span", { class: "stat", attrs: { "data-stat": "flow" } }, [`Offered ${count(report.offered.length)} → final ${count(report.names.length)}`]),
+      el("span", { class: "stat", attrs: { "data-stat": "forced" } }, forced === null ? ["No forced choice"] : [icon("pinned"), "Forced: ", nameText(forced)]),
+      el("span", { class: "stat", attrs: { "data-stat": "time" } }, [icon("watch"), `Ran in ${report.durationMs.toFixed(report.durationMs < 10 ? 2 : 0)} ms`]),
+    ]),
+  ]);
+}
+
+/** ForcedToolUnavailable: which tool, which stage dropped it, and why that stage could. */
+export function renderErrorBanner(report: RunReport): HTMLElement | null {
+  const error = report.error;
+  if (error === null) return null;
+  return el("div", { class: "banner banner-error", role: "alert" }, [
+    icon("error"),
+    el("div", {}, [
+      el("strong", { text: "ForcedToolUnavailable: " }),
+      nameText(error.tool),
+      " is the forced choice but is not in the final palette. ",
+      ...(error.droppedBy === null
+        ? ["It was never offered to the pipeline."]
+        : ["It was dropped by the stage ", nameText(error.droppedBy), ", which does not protect the forced choice (a hard filter)."]),
+    ]),
+  ]);
+}
+
+/** An invalid fixture: its problems, located, and nothing else (never a stack). */
+export function renderProblems(file: string, problems: readonly ProblemView[]): HTMLElement {
+  return el("section", { class: "problems", label: "Fixture problems" }, [
+    el("h1", {}, [icon("error"), nameText(baseName(file), "file-name")]),
+    el("p", { text: `The fixture cannot run: ${problems.length} problem${problems.length === 1 ? "" : "s"}. Fix ${problems.length === 1 ? "it" : "them"} and the panel re-runs.` }),
+    el("ul", { class: "problem-list" }, problems.map((problem) =>
+      el("li", { class: `problem problem-${problem.severity}` }, [
+        icon(problem.severity === "error" ? "error" : "warning"),
+        el("span", { class: "where", text: `${problem.file}:${problem.line}:${problem.column}` }),
+        ` ${problem.severity}: `,
+        el("span", { class: "message", text: problem.message }),
+      ]),
+    )),
+  ]);
+}
+
+/** What is bound on the model call: the final tools with their summaries, and the tool_choice. */
+export function renderModelSees(report: RunReport, select: (tool: string) => void): HTMLElement {
+  const summaries = new Map(report.manifest.map((entry) => [entry.name, entry.summary]));
+  const forced = report.forcedChoice;
+  const list = el("ul", { class: "model-tools" });
+  const shown = report.names.slice(0, 200);
+  for (const name of shown) {
+    const summary = summaries.get(name);
+    list.append(el("li", {}, [
+      el("button", { class: "link", attrs: { type: "button", "data-tool": name }, label: `Where did ${name} go?`, on: { click: () => select(name) } }, [nameText(name)]),
+      summary === undefined ? el("span", { class: "muted", text: " — not in the agent-facing manifest (internal or not catalogued)" }) : summary ? el("span", { text: ` — ${summary}` }) : null,
+    ]));
+  }
+  if (report.names.length > shown.length) list.append(el("li", { class: "muted", text: `… and ${count(report.names.length - shown.length)} more` }));
+  return el("section", { class: "model-sees", label: "What the model sees" }, [
+    el("h2", { text: "What the model sees" }),
+    report.names.length === 0 ? el("p", { class: "muted", text: "No tools are bound." }) : list,
+    el("p", { class: "tool-choice" }, ["tool_choice: ", forced === null ? "auto (the model chooses)" : el("span", {}, ["forced to ", nameText(forced)])]),
+  ]);
+}
