@@ -1,0 +1,182 @@
+import * as vscode from "vscode";
+import { checkExpectations, type Mismatch } from "../../core/expect.js";
+import type { Fixture } from "../../core/fixture/load.js";
+import { formatJsonPath } from "../../core/json/positions.js";
+import { JsonDocument } from "../../core/json/document.js";
+import { runFixture, type RunReport } from "../../core/report.js";
+import { toRange } from "../convert.js";
+import { loadFixtureFromUri, readSource } from "../fixtures.js";
+
+/** The context value of failure messages; package.json shows "Show Selection Trace" on them. */
+export const FAILURE_CONTEXT = "paletteInspector.fixtureFailure";
+
+const FIXTURES = "**/*.turn.json";
+const EXCLUDED = "**/{node_modules,.git,dist,out}/**";
+
+/** True when the text is a fixture that states expectations (or cannot be read as JSON, so its error shows). */
+export function isRegressionTest(text: string): boolean {
+  const parsed = JsonDocument.parse(text);
+  if ("error" in parsed) return true;
+  const value = parsed.document.value;
+  return typeof value === "object" && value !== null && !Array.isArray(value) && Object.hasOwn(value, "expect");
+}
+
+/** The expected and actual side of one mismatch, as JSON the diff view can show. */
+function diffText(value: unknown): string {
+  return JSON.stringify(value, null, 2) ?? "undefined";
+}
+
+function failureMessage(uri: vscode.Uri, fixture: Fixture, mismatch: Mismatch): vscode.TestMessage {
+  const message = vscode.TestMessage.diff(`${formatJsonPath(mismatch.path)}: ${mismatch.message}`, diffText(mismatch.expected), diffText(mismatch.actual));
+  message.location = new vscode.Location(uri, toRange(fixture.locate(mismatch.path, true)));
+  message.contextValue = FAILURE_CONTEXT;
+  return message;
+}
+
+/**
+ * Every fixture with an `expect` block, grouped by folder, as tests in VS Code's Testing view;
+ * kept in step with files on disk and with unsaved edits.
+ */
+export class FixtureTests implements vscode.Disposable {
+  readonly controller = vscode.tests.createTestController("paletteInspector.fixtures", "Palette Inspector fixtures");
+  /** The last report of each fixture, so a failed test can open its waterfall. */
+  readonly lastReports = new Map<string, RunReport>();
+  private readonly continuous = new Set<{ request: vscode.TestRunRequest; token: vscode.CancellationToken }>();
+  private readonly subscriptions: vscode.Disposable[] = [];
+  private readonly typing = new Map<string, ReturnType<typeof setTimeout>>();
+
+  constructor(private readonly typingDelayMs = 250) {
+    this.controller.createRunProfile("Run fixtures", vscode.TestRunProfileKind.Run, (request, token) => this.run(request, token), true, undefined, true);
+    this.controller.refreshHandler = () => this.discover();
+    const watcher = vscode.workspace.createFileSystemWatcher(FIXTURES);
+    this.subscriptions.push(
+      watcher,
+      watcher.onDidCreate((uri) => void this.update(uri)),
+      watcher.onDidChange((uri) => void this.update(uri)),
+      watcher.onDidDelete((uri) => this.remove(uri)),
+      vscode.workspace.onDidChangeTextDocument((event) => this.typed(event.document.uri)),
+    );
+  }
+
+  /** Finds every fixture in the workspace. */
+  async discover(): Promise<void> {
+    const uris = await vscode.workspace.findFiles(FIXTURES, EXCLUDED);
+    await Promise.all(uris.map((uri) => this.update(uri)));
+  }
+
+  /** Adds, refreshes or removes the test for one fixture after it changed. */
+  async update(uri: vscode.Uri): Promise<void> {
+    let text: string;
+    try {
+      text = (await readSource(uri)).text;
+    } catch {
+      this.remove(uri);
+      return;
+    }
+    if (!isRegressionTest(text)) {
+      this.remove(uri);
+      return;
+    }
+    const group = this.groupFor(uri);
+    let item = group.children.get(uri.toString());
+    if (!item) {
+      item = this.controller.createTestItem(uri.toString(), uri.path.split("/").pop()!.replace(/\.turn\.json$/, ""), uri);
+      group.children.add(item);
+    }
+    item.range = new vscode.Range(0, 0, 0, 0);
+    this.controller.invalidateTestResults(item);
+    for (const entry of this.continuous) {
+      if (entry.token.isCancellationRequested) this.continuous.delete(entry);
+      else if (!entry.request.include || entry.request.include.some((included) => included === item || included === item!.parent)) {
+        await this.run(new vscode.TestRunRequest([item], undefined, entry.request.profile), entry.token);
+      }
+    }
+  }
+
+  /** Unsaved edits count too, once the user pauses typing. */
+  private typed(uri: vscode.Uri): void {
+    if (!uri.path.endsWith(".turn.json")) return;
+    const key = uri.toString();
+    clearTimeout(this.typing.get(key));
+    this.typing.set(
+      key,
+      setTimeout(() => {
+        this.typing.delete(key);
+        void this.update(uri);
+      }, this.typingDelayMs),
+    );
+  }
+
+  private groupFor(uri: vscode.Uri): vscode.TestItem {
+    const folder = vscode.Uri.joinPath(uri, "..");
+    const id = `folder:${folder.toString()}`;
+    let group = this.controller.items.get(id);
+    if (!group) {
+      group = this.controller.createTestItem(id, vscode.workspace.asRelativePath(folder) || folder.path.split("/").pop()!, folder);
+      this.controller.items.add(group);
+    }
+    return group;
+  }
+
+  private remove(uri: vscode.Uri): void {
+    const group = this.controller.items.get(`folder:${vscode.Uri.joinPath(uri, "..").toString()}`);
+    if (!group) return;
+    group.children.delete(uri.toString());
+    if (group.children.size === 0) this.controller.items.delete(group.id);
+  }
+
+  /** Runs the requested fixtures (all when none is named); a continuous request re-runs on change. */
+  async run(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {
+    if (request.continuous) {
+      this.continuous.add({ request, token });
+      return;
+    }
+    const run = this.controller.createTestRun(request);
+    const excluded = new Set(request.exclude ?? []);
+    const leaves: vscode.TestItem[] = [];
+    const collect = (item: vscode.TestItem) => {
+      if (excluded.has(item)) return;
+      if (item.children.size === 0 && !item.id.startsWith("folder:")) leaves.push(item);
+      item.children.forEach(collect);
+    };
+    if (request.include) request.include.forEach(collect);
+    else this.controller.items.forEach(collect);
+    for (const item of leaves) {
+      if (token.isCancellationRequested) {
+        run.skipped(item);
+        continue;
+      }
+      run.started(item);
+      await this.runOne(item, run);
+    }
+    run.end();
+  }
+
+  private async runOne(item: vscode.TestItem, run: vscode.TestRun): Promise<void> {
+    const uri = item.uri!;
+    const loaded = await loadFixtureFromUri(uri);
+    if (!loaded.ok) {
+      const errors = loaded.problems.filter((problem) => problem.severity === "error");
+      run.errored(
+        item,
+        errors.map((problem) => {
+          const message = new vscode.TestMessage(`${problem.message}${problem.path.length ? ` (${formatJsonPath(problem.path)})` : ""}`);
+          message.location = new vscode.Location(vscode.Uri.parse(problem.file), toRange(problem.range));
+          return message;
+        }),
+      );
+      return;
+    }
+    const report = runFixture(loaded.fixture);
+    this.lastReports.set(uri.toString(), report);
+    const mismatches = checkExpectations(loaded.fixture.json.expect, report);
+    if (mismatches.length === 0) run.passed(item, report.durationMs);
+    else run.failed(item, mismatches.map((mismatch) => failureMessage(uri, loaded.fixture, mismatch)), report.durationMs);
+  }
+
+  dispose(): void {
+    for (const timer of this.typing.values()) clearTimeout(timer);
+    for (const subscription of this.subscriptions) subscription.dispose();
+    this.controller.dispose();
+  }
+}

@@ -1,0 +1,100 @@
+import type * as vscode from "vscode";
+import { beforeEach, describe, expect, it } from "vitest";
+import { FixtureTests, FAILURE_CONTEXT, isRegressionTest } from "../../src/extension/testing/fixture-tests.js";
+import { fake, TestRunRequest, testRuns, Uri, type FakeTestItem } from "../fakes/vscode.js";
+
+const token = { isCancellationRequested: false } as vscode.CancellationToken;
+const settle = (ms = 30) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const passing = { offered: ["a", "b"], pipeline: [{ kind: "lazy", allowed_names: ["a"] }], expect: { names: ["a"] } };
+const failing = { offered: ["a", "b"], pipeline: [{ kind: "lazy", allowed_names: ["a"] }], expect: { names: ["a", "b"], forced_choice: null } };
+
+let tests: FixtureTests;
+const items = () => tests.controller.items as unknown as { forEach(cb: (item: FakeTestItem) => void): void; get(id: string): FakeTestItem | undefined };
+const leaf = (path: string) => {
+  let found: FakeTestItem | undefined;
+  items().forEach((group) => (found ??= group.children.get(Uri.file(path).toString())));
+  return found;
+};
+const run = async (include?: FakeTestItem[]) => {
+  await tests.run(new TestRunRequest(include) as unknown as vscode.TestRunRequest, token);
+  return testRuns.at(-1)!;
+};
+
+beforeEach(async () => {
+  fake.reset();
+  testRuns.length = 0;
+  fake.addWorkspaceFolder("/ws");
+  fake.writeFile("/ws/a/pass.turn.json", JSON.stringify(passing, null, 2));
+  fake.writeFile("/ws/a/fail.turn.json", JSON.stringify(failing, null, 2));
+  fake.writeFile("/ws/b/no-expect.turn.json", JSON.stringify({ offered: ["a"] }));
+  fake.writeFile("/ws/b/broken.turn.json", '{\n  "pipeline": [{"kind": "lazzy"}],\n  "expect": {}\n}');
+  tests = new FixtureTests(1);
+  await tests.discover();
+});
+
+describe("Testing view", () => {
+  it("lists fixtures with expect, grouped by folder, and leaves out those without", () => {
+    const groups: string[] = [];
+    items().forEach((group) => groups.push(`${group.label}: ${[...group.children].map(([, child]) => child.label).sort().join(", ")}`));
+    expect(groups.sort()).toEqual(["a: fail, pass", "b: broken"]);
+    expect(isRegressionTest('{"expect": {}}')).toBe(true);
+    expect(isRegressionTest('{"offered": []}')).toBe(false);
+  });
+
+  it("passes a fixture that meets its expectations", async () => {
+    const result = await run([leaf("/ws/a/pass.turn.json")!]);
+    expect(result.results.map((r) => r.state)).toEqual(["started", "passed"]);
+    expect(result.ended).toBe(true);
+  });
+
+  it("fails with an expected/actual diff located at the expect key", async () => {
+    const result = await run([leaf("/ws/a/fail.turn.json")!]);
+    const failed = result.results.find((r) => r.state === "failed")!;
+    const [message] = failed.messages;
+    expect(message!.message).toBe("$.expect.names: final names differ");
+    expect(message!.expectedOutput).toBe('[\n  "a",\n  "b"\n]');
+    expect(message!.actualOutput).toBe('[\n  "a"\n]');
+    expect(message!.contextValue).toBe(FAILURE_CONTEXT);
+    expect(message!.location!.range.start).toMatchObject({ line: 14, character: 4 });
+    expect(tests.lastReports.get(Uri.file("/ws/a/fail.turn.json").toString())!.names).toEqual(["a"]);
+  });
+
+  it("reports an invalid fixture as errored with the validation message at its position", async () => {
+    const result = await run([leaf("/ws/b/broken.turn.json")!]);
+    const errored = result.results.find((r) => r.state === "errored")!;
+    expect(errored.messages[0]!.message).toMatch(/^unknown stage kind "lazzy"; expected one of intent, .* \(\$\.pipeline\[0\]\.kind\)$/);
+    expect(errored.messages[0]!.location!.range.start).toMatchObject({ line: 1, character: 24 });
+  });
+
+  it("runs every fixture when the request names none", async () => {
+    const result = await run();
+    const finals = result.results.filter((r) => r.state !== "started").map((r) => `${r.item.label}:${r.state}`).sort();
+    expect(finals).toEqual(["broken:errored", "fail:failed", "pass:passed"]);
+  });
+
+  it("follows unsaved edits: adding expect lists a fixture, removing it unlists it", async () => {
+    const uri = Uri.file("/ws/b/no-expect.turn.json");
+    const doc = fake.openDocument(uri);
+    fake.editDocument(doc, JSON.stringify({ offered: ["a"], expect: { names: ["a"] } }));
+    await settle();
+    expect(leaf("/ws/b/no-expect.turn.json")).toBeDefined();
+    fake.editDocument(doc, JSON.stringify({ offered: ["a"] }));
+    await settle();
+    expect(leaf("/ws/b/no-expect.turn.json")).toBeUndefined();
+  });
+
+  it("discovers created files and forgets deleted ones", async () => {
+    fake.writeFile("/ws/c/new.turn.json", JSON.stringify(passing));
+    await settle();
+    expect(leaf("/ws/c/new.turn.json")).toBeDefined();
+  });
+
+  it("re-runs a continuous request when a fixture changes", async () => {
+    await tests.run(new TestRunRequest(undefined, undefined, undefined, true) as unknown as vscode.TestRunRequest, token);
+    expect(testRuns).toHaveLength(0);
+    fake.writeFile("/ws/a/pass.turn.json", JSON.stringify({ ...passing, expect: { names: ["b"] } }));
+    await settle();
+    expect(testRuns.at(-1)!.results.map((r) => `${r.item.label}:${r.state}`)).toEqual(["pass:started", "pass:failed"]);
+  });
+});
