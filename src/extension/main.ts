@@ -1,2 +1,58 @@
-export function activate(): void {}
+import * as vscode from "vscode";
+import { RunSelectionCodeLens } from "./codelens.js";
+import { FixtureDiagnostics } from "./diagnostics.js";
+import { loadFixtureFromUri } from "./fixtures.js";
+import { newFixture } from "./new-fixture.js";
+import { TracePanels } from "./panel/panels.js";
+import { FixtureTests } from "./testing/fixture-tests.js";
+import { updateExpectation } from "./testing/update-expectation.js";
+
+const FIXTURE_SELECTOR: vscode.DocumentSelector = { pattern: "**/*.turn.json" };
+
+/** The fixture a command means: the one it was invoked on, else the active editor's, else one the user picks. */
+async function targetFixture(arg: unknown): Promise<vscode.Uri | undefined> {
+  if (arg instanceof vscode.Uri) return arg;
+  const active = vscode.window.activeTextEditor?.document.uri;
+  if (active?.path.endsWith(".turn.json")) return active;
+  const found = await vscode.workspace.findFiles("**/*.turn.json", "**/node_modules/**", 500);
+  if (found.length === 0) {
+    void vscode.window.showInformationMessage("Palette Inspector: no *.turn.json fixture in this workspace. Create one with 'Palette Inspector: New Turn Fixture'.");
+    return undefined;
+  }
+  const picked = await vscode.window.showQuickPick(
+    found.map((uri) => ({ label: vscode.workspace.asRelativePath(uri), uri })),
+    { title: "Run Selection on Fixture", placeHolder: "Which fixture?" },
+  );
+  return picked?.uri;
+}
+
+export function activate(context: vscode.ExtensionContext): void {
+  const output = vscode.window.createOutputChannel("Palette Inspector", { log: true });
+  const panels = new TracePanels(context.extensionUri, loadFixtureFromUri, (message) => output.warn(message));
+  const tests = new FixtureTests();
+  void tests.discover();
+
+  context.subscriptions.push(
+    output,
+    panels,
+    tests,
+    new FixtureDiagnostics(),
+    vscode.languages.registerCodeLensProvider(FIXTURE_SELECTOR, new RunSelectionCodeLens()),
+    vscode.commands.registerCommand("paletteInspector.runFixture", async (arg?: unknown) => {
+      const uri = await targetFixture(arg);
+      if (uri) await panels.showFixture(uri);
+    }),
+    vscode.commands.registerCommand("paletteInspector.newFixture", () => newFixture()),
+    vscode.commands.registerCommand("paletteInspector.updateExpectation", async (arg?: unknown) => {
+      const uri = await targetFixture(arg);
+      if (uri) await updateExpectation(uri);
+    }),
+    // From a failed test's message: the waterfall of the run that failed.
+    vscode.commands.registerCommand("paletteInspector.showTestRun", async (arg?: { test?: vscode.TestItem }) => {
+      const uri = arg?.test?.uri;
+      if (uri) await panels.showFixture(uri);
+    }),
+  );
+}
+
 export function deactivate(): void {}
