@@ -42,13 +42,15 @@ export async function scanLogFile(file: string, options: LogScanOptions = {}): P
   let problemCount = 0;
   let traceCount = 0;
   let bytes = 0;
+  const keep = options.keep ?? true;
   const scanner = new TraceScanner({
     maxLineBytes: options.maxLineBytes,
     signal: options.signal,
     onTrace: (found) => {
       traceCount++;
+      if (!keep && !options.onTrace) return;
       const summary = summarizeTrace(found);
-      if (options.keep ?? true) traces.push(summary);
+      if (keep) traces.push(summary);
       options.onTrace?.(summary);
     },
     onProblem: (problem) => {

@@ -108,46 +108,50 @@ function readRecord(value: unknown, index: number): LoggedRecord {
   if (!STAGE_ACTIONS.includes(action as StageAction)) {
     throw new Invalid(`${named}: 'action' must be one of ${STAGE_ACTIONS.join(", ")}, found ${typeof action === "string" ? `'${action}'` : describe(action)}`);
   }
-  const lists = LIST_FIELDS.map((field) => nameList(own(value, field), `${named}: '${field}'`));
-  const detail = own(value, "detail") ?? "";
-  if (typeof detail !== "string") throw new Invalid(`${named}: 'detail' must be a string, found ${describe(detail)}`);
+  let complete = true;
+  for (const field of LIST_FIELDS) complete = nameList(own(value, field), `${named}: '${field}'`) && complete;
+  const forced = own(value, "forced_choice");
+  if (forced !== undefined) nameOrNull(forced, `${named}: 'forced_choice'`);
+  const detail = own(value, "detail");
+  if (detail !== undefined && typeof detail !== "string") throw new Invalid(`${named}: 'detail' must be a string, found ${describe(detail)}`);
+  const degraded = own(value, "degraded");
+  if (degraded !== undefined && degraded !== null && typeof degraded !== "boolean") throw new Invalid(`${named}: 'degraded' must be true or false, found ${describe(degraded)}`);
+  const reasons = own(value, "reasons");
+  if (reasons !== undefined && reasons !== null) checkReasons(reasons, named);
+  // The usual record is complete and is kept as parsed; one with gaps is copied with its defaults.
+  if (complete && forced !== undefined && detail !== undefined && degraded !== null && reasons !== null) return value as unknown as LoggedRecord;
   const record: { -readonly [K in keyof LoggedRecord]: LoggedRecord[K] } = {
     stage,
     action: action as StageAction,
-    kept: lists[0]!,
-    dropped: lists[1]!,
-    added: lists[2]!,
-    reinstated: lists[3]!,
-    forced_choice: nameOrNull(own(value, "forced_choice") ?? null, `${named}: 'forced_choice'`),
-    detail,
+    kept: (own(value, "kept") as string[] | null | undefined) ?? [],
+    dropped: (own(value, "dropped") as string[] | null | undefined) ?? [],
+    added: (own(value, "added") as string[] | null | undefined) ?? [],
+    reinstated: (own(value, "reinstated") as string[] | null | undefined) ?? [],
+    forced_choice: (forced as string | null | undefined) ?? null,
+    detail: (detail as string | undefined) ?? "",
   };
-  const degraded = own(value, "degraded");
-  if (degraded !== undefined && degraded !== null) {
-    if (typeof degraded !== "boolean") throw new Invalid(`${named}: 'degraded' must be true or false, found ${describe(degraded)}`);
-    record.degraded = degraded;
-  }
-  const reasons = own(value, "reasons");
-  if (reasons !== undefined && reasons !== null) record.reasons = readReasons(reasons, named);
+  if (typeof degraded === "boolean") record.degraded = degraded;
+  if (reasons !== undefined && reasons !== null) record.reasons = reasons as Record<string, string>;
   return record;
 }
 
-function readReasons(value: unknown, named: string): Record<string, string> {
+/** Parsed JSON holds a "__proto__" key as an own data property, so the object is safe to keep as it is. */
+function checkReasons(value: unknown, named: string): void {
   if (!isJsonObject(value)) throw new Invalid(`${named}: 'reasons' must be an object of tool name → reason, found ${describe(value)}`);
-  const entries = Object.entries(value);
-  for (const [tool, reason] of entries) {
+  for (const tool of Object.keys(value)) {
+    const reason = value[tool];
     if (typeof reason !== "string") throw new Invalid(`${named}: the reason for '${tool}' must be a string, found ${describe(reason)}`);
   }
-  // fromEntries defines own properties: a "__proto__" key stays a key.
-  return Object.fromEntries(entries) as Record<string, string>;
 }
 
-function nameList(value: unknown, what: string): string[] {
-  if (value === undefined || value === null) return [];
+/** Checks a list of names; false when it is missing (an empty list by default). */
+function nameList(value: unknown, what: string): boolean {
+  if (value === undefined || value === null) return false;
   if (!Array.isArray(value)) throw new Invalid(`${what} must be a list of tool names, found ${describe(value)}`);
-  value.forEach((name, i) => {
-    if (typeof name !== "string") throw new Invalid(`${what} must be a list of tool names, found ${describe(name)} at position ${i}`);
-  });
-  return value as string[];
+  for (let i = 0; i < value.length; i++) {
+    if (typeof value[i] !== "string") throw new Invalid(`${what} must be a list of tool names, found ${describe(value[i])} at position ${i}`);
+  }
+  return true;
 }
 
 function nameOrNull(value: unknown, what: string): string | null {

@@ -4,6 +4,9 @@ import { reportFromTrace } from "../../../src/core/traces/report.js";
 import { scanText } from "../../../src/core/traces/scan.js";
 import { engineFixture, logged, runJson } from "./engine.js";
 
+/** Property runs on a busy 2-core machine can take seconds. */
+const PROPERTY_TIMEOUT = 60_000;
+
 describe("reportFromTrace", () => {
   it("shows a logged trace as the run that logged it: records, names, offered, forced choice, error", async () => {
     await fc.assert(
@@ -24,7 +27,7 @@ describe("reportFromTrace", () => {
       }),
       { numRuns: 150 },
     );
-  });
+  }, PROPERTY_TIMEOUT);
 
   it("fills what a Python record lacks and rebuilds the lists a log leaves out", () => {
     const found = scanText(

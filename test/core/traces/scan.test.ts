@@ -2,6 +2,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { scanText, ScanCancelled, TraceScanner, utf8Length, type FoundTrace, type ScanProblem } from "../../../src/core/traces/scan.js";
 
+/** Property runs on a busy 2-core machine can take seconds. */
+const PROPERTY_TIMEOUT = 60_000;
+
 const record = (stage: string, action = "abstain") => ({ stage, action, kept: ["search", "sql"], dropped: [], added: [], reinstated: [], forced_choice: null, detail: "" });
 const trace = (id: string, extra: Record<string, unknown> = {}) => JSON.stringify({ turn_id: id, trace: [record("intent")], ...extra });
 
@@ -100,7 +103,7 @@ describe("TraceScanner", () => {
       { numRuns: 300 },
     );
     expect(scanChunks(bytes, Array<number>(bytes.length).fill(1), 400)).toEqual(whole);
-  });
+  }, PROPERTY_TIMEOUT);
 
   it("gives the same result for string chunks, even cut inside a surrogate pair", () => {
     const text = CORPUS.replace("\xff", "");
@@ -120,7 +123,7 @@ describe("TraceScanner", () => {
         expect({ traces, problems }).toEqual(reference);
       }),
     );
-  });
+  }, PROPERTY_TIMEOUT);
 
   it("is deterministic", () => {
     expect(scanChunks(bytes, [], 400)).toEqual(whole);

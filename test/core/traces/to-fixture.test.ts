@@ -5,6 +5,9 @@ import { traceToFixture } from "../../../src/core/traces/to-fixture.js";
 import type { LoggedTrace } from "../../../src/core/traces/trace.js";
 import { engineFixture, logged, runJson } from "./engine.js";
 
+/** Property runs on a busy 2-core machine can take seconds. */
+const PROPERTY_TIMEOUT = 60_000;
+
 function onlyTrace(text: string): LoggedTrace {
   const { traces, problems } = scanText(text);
   expect(problems).toEqual([]);
@@ -38,7 +41,7 @@ describe("traceToFixture", () => {
     );
     // The generator must reach the cases the reinstatement rule is about.
     expect(Math.min(seen.reinstated, seen.hardFilter, seen.error)).toBeGreaterThan(10);
-  });
+  }, PROPERTY_TIMEOUT);
 
   it("replays a Python record (no degraded, no reasons) action for action and name for name", async () => {
     await fc.assert(
@@ -51,7 +54,7 @@ describe("traceToFixture", () => {
       }),
       { numRuns: 150 },
     );
-  });
+  }, PROPERTY_TIMEOUT);
 
   it("plays a reinstated tool back from a protecting stage whose own answer lacked it", () => {
     const trace = onlyTrace(

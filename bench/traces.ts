@@ -1,0 +1,149 @@
+/**
+ * Trace scanning speed and memory (issue 4): the scanner's MB/s as a ratio to a baseline loop
+ * that splits lines and JSON.parses those containing "trace", on a generated JSONL log; and the
+ * peak RSS of `palette-inspector traces --json` on a small and a large log, each in its own
+ * process so that peaks do not mix.
+ */
+import { spawnSync } from "node:child_process";
+import { createReadStream, existsSync, mkdtempSync, openSync, closeSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { CHUNK_BYTES, scanLogFile } from "../src/node/log-file.js";
+import { verdict } from "./measure.js";
+
+const MB = 1024 * 1024;
+const TOOLS = ["search", "get_weather", "sql", "delete_rows", "send_email", "calendar_lookup", "create_ticket", "vector_search", "final_answer", "ask_human"];
+
+export async function benchTraces(): Promise<string[]> {
+  const full = process.env.BENCH_FULL === "1";
+  const dir = mkdtempSync(join(tmpdir(), "pi-bench-traces-"));
+  const lines = ["traces (JSONL, one line in five a selection trace)"];
+  try {
+    const file = join(dir, "speed.jsonl");
+    generateLog(file, 300 * MB);
+    const baseline: number[] = [];
+    const scanner: number[] = [];
+    let found = 0;
+    // Interleaved rounds, best of each: other processes on the machine slow both alike.
+    for (let round = 0; round < 3; round++) {
+      baseline.push(await timed(() => baselineScan(file)));
+      scanner.push(
+        await timed(async () => {
+          found = (await scanLogFile(file, { keep: false })).traceCount;
+        }),
+      );
+    }
+    const rate = (ms: number) => 300 / (ms / 1000);
+    const base = rate(Math.min(...baseline));
+    const ours = rate(Math.min(...scanner));
+    lines.push(`  speed, 300 MB, ${found} traces: scanner ${ours.toFixed(0)} MB/s, baseline split+JSON.parse ${base.toFixed(0)} MB/s → ${verdict(ours / base, 0.7, false)}`);
+    rmSync(file);
+
+    const cli = join(__dirname, "cli.js");
+    const large = full ? 1024 : 400;
+    const small = existsSync(cli) ? peakRss(dir, cli, 100 * MB) : null;
+    if (small === null) {
+      lines.push(`  peak RSS: skipped (${cli} has no \`traces\` command)`);
+      return lines;
+    }
+    const big = peakRss(dir, cli, large * MB)!;
+    lines.push(`  peak RSS of \`traces --json\`: 100 MB log ${small.toFixed(0)} MB, ${large} MB log ${big.toFixed(0)} MB → ${verdict(big / small, 1.5, true)}${full ? "" : " (1 GB with BENCH_FULL=1)"}`);
+    return lines;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function timed(run: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  await run();
+  return performance.now() - start;
+}
+
+/** What a user would write without the scanner: read as text, split lines, parse those naming "trace". */
+async function baselineScan(file: string): Promise<number> {
+  let parsed = 0;
+  let tail = "";
+  for await (const chunk of createReadStream(file, { encoding: "utf8", highWaterMark: CHUNK_BYTES }) as AsyncIterable<string>) {
+    const lines = (tail + chunk).split("\n");
+    tail = lines.pop()!;
+    for (const line of lines) if (line.includes('"trace"')) parsed += JSON.parse(line) ? 1 : 0;
+  }
+  return parsed;
+}
+
+/** Peak RSS in MB of the CLI listing the traces of a generated log of `bytes`, in a child process; null without the command. */
+function peakRss(dir: string, cli: string, bytes: number): number | null {
+  const file = join(dir, `rss-${bytes}.jsonl`);
+  const report = join(dir, `rss-${bytes}.json`);
+  const preload = join(dir, "peak.cjs");
+  writeFileSync(preload, `process.on("exit", () => require("fs").writeFileSync(${JSON.stringify(report)}, String(process.resourceUsage().maxRSS)));\n`);
+  generateLog(file, bytes);
+  try {
+    const child = spawnSync(process.execPath, ["--require", preload, cli, "traces", file, "--json"], { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
+    if (child.stderr.includes("unknown command")) return null;
+    if (child.status !== 0) throw new Error(`the traces command exited with ${child.status}: ${child.stderr}`);
+    return Number(readFileSync(report, "utf8")) / 1024;
+  } finally {
+    rmSync(file, { force: true });
+  }
+}
+
+/** A JSONL log of about `bytes`: request and model-call events, and every fifth line a tool_selection event. */
+export function generateLog(file: string, bytes: number): void {
+  const fd = openSync(file, "w");
+  try {
+    let written = 0;
+    let batch: string[] = [];
+    let batchBytes = 0;
+    for (let i = 0; written < bytes; i++) {
+      const line = i % 5 === 4 ? traceLine(i) : eventLine(i);
+      batch.push(line);
+      batchBytes += line.length + 1;
+      if (batchBytes > 4 * MB) {
+        writeSync(fd, batch.join("\n") + "\n");
+        written += batchBytes;
+        batch = [];
+        batchBytes = 0;
+      }
+    }
+    if (batch.length > 0) writeSync(fd, batch.join("\n") + "\n");
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function stamp(i: number): string {
+  return new Date(Date.UTC(2025, 2, 14) + i * 37).toISOString();
+}
+
+function eventLine(i: number): string {
+  const event = i % 2 === 0
+    ? { timestamp: stamp(i), level: "info", logger: "agent.http", event: "request", method: "POST", path: "/v1/chat", request_id: `r-${i}`, status: 200, duration_ms: 800 + (i % 300) }
+    : { timestamp: stamp(i), level: "debug", logger: "agent.llm", event: "llm_call", request_id: `r-${i}`, model: "gpt-4o-mini", tokens_in: 1800 + (i % 97), tokens_out: 90 + (i % 41), latency_ms: 790 + (i % 211) };
+  return JSON.stringify(event);
+}
+
+function traceLine(i: number): string {
+  const offered = TOOLS;
+  const kept = offered.filter((_, k) => (k + i) % 3 !== 0);
+  const dropped = offered.filter((_, k) => (k + i) % 3 === 0);
+  const forced = i % 4 === 0 ? kept[0]! : null;
+  const final = [...kept.slice(0, 3), "final_answer"].filter((name, k, all) => all.indexOf(name) === k);
+  const record = (stage: string, action: string, extra: Record<string, unknown> = {}) => ({ stage, action, kept, dropped: [], added: [], reinstated: [], forced_choice: forced, detail: "", ...extra });
+  const selection = {
+    turn_id: `t-${i.toString(16)}`,
+    offered,
+    trace: [
+      record("intent", "select", { dropped, detail: "action turn: keyword intersection", forced_choice: null }),
+      record("forced", "force", { detail: forced ? `resolver forces '${forced}'` : "no forced tool" }),
+      record("role", "select", { detail: "palette of role 'analyst'" }),
+      record("policy", "select", { kept: final.filter((n) => n !== "final_answer"), dropped: kept.slice(3), detail: "max safety medium, budget 0.05", reasons: Object.fromEntries(kept.slice(3).map((n) => [n, "safety level high > medium"])) }),
+      record("allowlist", "select", { kept: final.filter((n) => n !== "final_answer"), added: ["final_answer"], detail: "re-added 1 mandated tool(s)" }),
+    ],
+    tools: final,
+    forced_choice: forced,
+    error: null,
+  };
+  return JSON.stringify({ timestamp: stamp(i), level: "info", logger: "symfonic.capabilities.tools", event: "tool_selection", request_id: `r-${i}`, selection });
+}
