@@ -1,6 +1,7 @@
 import { checkCommand } from "./check.js";
 import { EXIT, UsageError, type CliIO } from "./io.js";
 import { runCommand } from "./run.js";
+import { showCommand, tracesCommand } from "./traces.js";
 
 const USAGE = `usage: palette-inspector <command>
 
@@ -15,6 +16,8 @@ type Command = (args: readonly string[], io: CliIO) => Promise<number>;
 const COMMANDS: Record<string, Command> = {
   run: runCommand,
   check: checkCommand,
+  traces: tracesCommand,
+  show: showCommand,
 };
 
 /** Runs one command line; every failure becomes a message and an exit status, never a stack. */
