@@ -63,8 +63,10 @@ async function main() {
   let vsix = process.env.PI_E2E_VSIX;
   if (vsix) vsix = path.resolve(vsix);
   else {
-    sh('npm', ['run', '--silent', 'package'], 'npm run package');
     vsix = path.join(root, 'dist', 'palette-inspector.vsix');
+    // "files": ["dist"] would pack a previous .vsix into the new one, and vsce fails on it.
+    await fs.rm(vsix, { force: true });
+    sh('npm', ['run', '--silent', 'package'], 'npm run package');
   }
   await fs.access(vsix);
   say(`# extension: ${path.relative(root, vsix) || vsix} (${elapsed(t0)})`);

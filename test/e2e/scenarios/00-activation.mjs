@@ -14,6 +14,8 @@ export async function run({ page, runCommand, hasCommand, screenshot, artifactsD
   // Listing installed extensions waits for the extension host, which is slow on 2 cores.
   await row.waitFor({ state: 'visible', timeout: 60_000 });
   assert.match(await row.locator('.name').innerText(), /Palette Inspector/);
+  // examples/ holds *.turn.json, so `workspaceContains` activates it; the row then shows the activation time.
+  await row.locator('.activation-status', { hasText: /\d+\s*ms/ }).waitFor({ state: 'visible', timeout: 30_000 });
 
   assert.ok(await hasCommand(RUN_FIXTURE), `the palette lists "${RUN_FIXTURE}"`);
   await screenshot(`${artifactsDir}/extensions.png`);
