@@ -242,16 +242,25 @@ function helpers(session) {
   const quickInput = '.quick-input-widget';
   const quickInputBox = `${quickInput} .quick-input-box input`;
 
-  /** Opens the quick input with `keys`, types `text`, picks the row whose label is `label`. */
-  async function quickPick(keys, text, label, timeout) {
+  const exactly = (text) => new RegExp(`^\\s*${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
+
+  /** A quick-input row whose label is `label` and, when given, whose description contains `description`. */
+  function quickRow(label, description) {
+    let row = page.locator(`${quickInput} .monaco-list-row`).filter({
+      has: page.locator('.label-name', { hasText: exactly(label) }),
+    });
+    if (description) row = row.filter({ has: page.locator('.label-description', { hasText: description }) });
+    return row.first();
+  }
+
+  /** Opens the quick input with `keys`, types `text`, picks the row `quickRow(label, description)`. */
+  async function quickPick(keys, text, label, timeout, description) {
     await page.keyboard.press('Escape');
     await page.keyboard.press(keys);
     const input = page.locator(quickInputBox);
     await input.waitFor({ state: 'visible', timeout });
     await input.fill(text);
-    const row = page.locator(`${quickInput} .monaco-list-row`).filter({
-      has: page.locator('.label-name', { hasText: label }),
-    }).first();
+    const row = quickRow(label, description);
     await row.waitFor({ state: 'visible', timeout });
     await row.click();
     await page.locator(quickInput).waitFor({ state: 'hidden', timeout }).catch(() => {});
@@ -272,8 +281,7 @@ function helpers(session) {
       const input = page.locator(quickInputBox);
       await input.waitFor({ state: 'visible', timeout });
       await input.fill(`>${title}`);
-      const row = page.locator(`${quickInput} .monaco-list-row`).filter({ has: page.locator('.label-name', { hasText: title }) });
-      const found = await row.first().waitFor({ state: 'visible', timeout }).then(() => true, () => false);
+      const found = await quickRow(title).waitFor({ state: 'visible', timeout }).then(() => true, () => false);
       await page.keyboard.press('Escape');
       return found;
     },
@@ -281,7 +289,9 @@ function helpers(session) {
     /** Opens a workspace file by its path relative to the workspace (quick open, Ctrl+P). */
     async openFile(relativePath, { timeout = 15_000 } = {}) {
       const base = path.basename(relativePath);
-      await quickPick('Control+P', relativePath, base, timeout);
+      const dir = path.dirname(relativePath);
+      // Quick open shows a file's folder as its description: "workspace-0/logs" for logs/x.
+      await quickPick('Control+P', relativePath, base, timeout, dir === '.' ? undefined : dir);
       await page.locator(`.tabs-container .tab.active[aria-label^="${base}"]`).waitFor({ state: 'visible', timeout });
       await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().waitFor({ state: 'visible', timeout });
     },
