@@ -53,7 +53,7 @@ done
 
 # --- code-server, built in a staging directory and moved into place when complete -----
 if [ -e "$CS_HOME" ] && [ ! -e "$CS_HOME/$STAMP" ] && [ -n "$(ls -A "$CS_HOME" 2>/dev/null)" ]; then
-  die "$CS_HOME exists, is not empty and was not made by this script; remove it or set PI_CODE_SERVER_HOME"
+  die "$CS_HOME exists, is not empty and was not made by this script; remove it or point PI_CODE_SERVER_HOME elsewhere"
 fi
 STAGE="$CS_HOME.partial"
 rm -rf "$STAGE"
