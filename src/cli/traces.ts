@@ -25,9 +25,10 @@ export async function tracesCommand(args: readonly string[], io: CliIO): Promise
     writer.end(scan.problems);
     return EXIT.ok;
   }
-  const scan = await scanOrExit(path, io, {});
+  const table = new TraceTable(io.stdout);
+  const scan = await scanOrExit(path, io, { keep: false, onTrace: (summary) => table.row(summary) });
   if (!scan) return EXIT.invalidInput;
-  io.stdout(tracesTable(file, scan));
+  table.end(file, scan);
   return EXIT.ok;
 }
 
@@ -83,30 +84,63 @@ async function scanOrExit(path: string, io: CliIO, options: Parameters<typeof sc
   }
 }
 
-/** One line per trace (index, line, time, id, stages, final names, forced choice), then the problems. */
-export function tracesTable(file: string, scan: LogScan): string {
-  const header = ["#", "line", "time", "id", "stages", "final", "forced"];
-  const rows = scan.traces.map((t) => [
-    String(t.index),
-    String(t.line),
-    t.time === null ? "" : safe(String(t.time)),
-    t.id === null ? "" : safe(String(t.id)),
-    String(t.stages.length) + (t.degraded ? " (degraded)" : ""),
-    `${t.names.length}: ${shorten(t.names.map(safe))}`,
-    (t.forcedChoice === null ? "" : safe(t.forcedChoice)) + (t.error ? " (unavailable)" : ""),
-  ]);
-  const widths = header.map((title, c) => Math.max(title.length, ...rows.map((row) => [...row[c]!].length)));
-  const line = (cells: string[]) => cells.map((cell, c) => (c === cells.length - 1 ? cell : cell + " ".repeat(widths[c]! - [...cell].length))).join("  ").trimEnd();
-  const out: string[] = [];
-  if (rows.length === 0) out.push(`no selection traces found in ${safe(file)}`);
-  else out.push(line(header), ...rows.map(line));
-  if (scan.problemCount > 0) {
-    out.push("", `problems (${scan.problemCount}):`);
-    for (const problem of scan.problems) out.push(`${safe(file)}:${problem.line}: ${safe(problem.message)}`);
-    if (scan.problemCount > scan.problems.length) out.push(`… and ${scan.problemCount - scan.problems.length} more`);
+/**
+ * One line per trace (index, line, time, id, stages, final names, forced choice), then the
+ * problems. Column widths come from the first rows, then rows stream out: a log of any size
+ * prints without being held.
+ */
+class TraceTable {
+  private static readonly HEADER = ["#", "line", "time", "id", "stages", "final", "forced"];
+  /** Rows that set the column widths. */
+  private static readonly SAMPLE = 1000;
+  private pending: string[][] = [];
+  private widths: number[] | null = null;
+
+  constructor(private readonly write: (text: string) => void) {}
+
+  row(t: TraceSummary): void {
+    const cells = [
+      String(t.index),
+      String(t.line),
+      t.time === null ? "" : safe(String(t.time)),
+      t.id === null ? "" : safe(String(t.id)),
+      String(t.stages.length) + (t.degraded ? " (degraded)" : ""),
+      `${t.names.length}: ${shorten(t.names.map(safe))}`,
+      (t.forcedChoice === null ? "" : safe(t.forcedChoice)) + (t.error ? " (unavailable)" : ""),
+    ];
+    if (this.widths) this.write(this.line(cells));
+    else {
+      this.pending.push(cells);
+      if (this.pending.length === TraceTable.SAMPLE) this.flush();
+    }
   }
-  out.push("", `${scan.traceCount} trace${scan.traceCount === 1 ? "" : "s"}, ${scan.problemCount} problem${scan.problemCount === 1 ? "" : "s"}`);
-  return out.join("\n") + "\n";
+
+  end(file: string, scan: LogScan): void {
+    if (scan.traceCount === 0) this.write(`no selection traces found in ${safe(file)}\n`);
+    else this.flush();
+    const out: string[] = [];
+    if (scan.problemCount > 0) {
+      out.push("", `problems (${scan.problemCount}):`);
+      for (const problem of scan.problems) out.push(`${safe(file)}:${problem.line}: ${safe(problem.message)}`);
+      if (scan.problemCount > scan.problems.length) out.push(`… and ${scan.problemCount - scan.problems.length} more`);
+    }
+    out.push("", `${scan.traceCount} trace${scan.traceCount === 1 ? "" : "s"}, ${scan.problemCount} problem${scan.problemCount === 1 ? "" : "s"}`);
+    this.write(out.join("\n") + "\n");
+  }
+
+  private flush(): void {
+    if (this.widths) return;
+    const widths = TraceTable.HEADER.map((title) => title.length);
+    for (const cells of this.pending) cells.forEach((cell, c) => (widths[c] = Math.max(widths[c]!, [...cell].length)));
+    this.widths = widths;
+    this.write(this.line(TraceTable.HEADER) + this.pending.map((cells) => this.line(cells)).join(""));
+    this.pending = [];
+  }
+
+  private line(cells: readonly string[]): string {
+    const widths = this.widths!;
+    return cells.map((cell, c) => (c === cells.length - 1 ? cell : cell + " ".repeat(Math.max(0, widths[c]! - [...cell].length)))).join("  ").trimEnd() + "\n";
+  }
 }
 
 function shorten(names: readonly string[]): string {

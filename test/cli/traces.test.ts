@@ -72,6 +72,16 @@ describe("palette-inspector traces", () => {
     expect(broken.stdout.endsWith("\n2 traces, 4 problems\n")).toBe(true);
   });
 
+  it("streams a long table: widths from the first rows, every trace a line", async () => {
+    const log = Array.from({ length: 1500 }, (_, i) => JSON.stringify({ turn_id: `t-${i}`, trace: [], tools: ["search"] })).join("\n");
+    const root = workspace({ "many.log": log });
+    const { stdout } = await run(tracesCommand, [join(root, "many.log")]);
+    const lines = stdout.split("\n");
+    expect(lines[1]).toMatch(/^0 +1 +t-0 +0 +1: search$/);
+    expect(lines[1500]).toMatch(/^1499 +1500 +t-1499 +0 +1: search$/);
+    expect(stdout.endsWith("\n1500 traces, 0 problems\n")).toBe(true);
+  });
+
   it("keeps a log's control characters away from the terminal", async () => {
     const root = workspace({ "evil.log": `${JSON.stringify({ turn_id: "\u001b[31mred", trace: [] })}\n` });
     const { stdout } = await run(tracesCommand, [join(root, "evil.log")]);

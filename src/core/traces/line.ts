@@ -97,8 +97,9 @@ export function closingIndex(text: string, start: number, end: number): number {
 }
 
 function prefixContext(prefix: string): TraceContext {
-  const time = PREFIX_TIME.exec(prefix)?.[1] ?? null;
-  return { time, id: null };
+  const time = PREFIX_TIME.exec(prefix)?.[1];
+  // A copy, not a slice: a slice would keep the whole decoded chunk alive as long as the summary lives.
+  return { time: time === undefined ? null : [...time].join(""), id: null };
 }
 
 function isBlank(c: number): boolean {
