@@ -30,7 +30,9 @@ const elapsed = (t0) => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
 const say = (line) => process.stdout.write(`${line}\n`);
 
 function sh(cmd, args, what) {
-  const res = spawnSync(cmd, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const res = spawnSync(cmd, args, {
+    cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 600_000, maxBuffer: 64 * 1024 * 1024,
+  });
   if (res.status !== 0) {
     process.stderr.write(`${res.stdout}${res.stderr}`);
     throw new Error(`${what} failed (exit ${res.status ?? res.signal})`);
