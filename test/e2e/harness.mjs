@@ -103,9 +103,9 @@ export function installExtension({ codeServer, vsix, extensionsDir, userDataDir,
  * options:
  *   codeServer     path of the code-server binary (scripts/setup-code-server.sh prints it)
  *   workspace      folder to open
- *   vsix           extension to install (skipped when `extensionsDir` already has it: pass
- *                  `extensionsDir` from an earlier `installExtension`)
- *   extensionsDir  shared extensions folder; default: a fresh one in the session's temp dir
+ *   vsix           extension to install first; leave it out when `extensionsDir` already
+ *                  holds it (the runner installs once per run with `installExtension`)
+ *   extensionsDir  extensions folder; default: a fresh one in the session's temp dir
  *   settings       user settings merged over BASE_SETTINGS (e.g. workbench.colorTheme)
  *   trust          false = leave workspace trust on (Restricted Mode); default true
  *   logDir         where code-server.log and browser.log go; default: the session's temp dir
@@ -212,7 +212,7 @@ export async function startSession(options) {
 
     await page.goto(`${session.url}/?folder=${encodeURIComponent(workspace)}`, { timeout: readyTimeoutMs });
     await page.waitForSelector('.monaco-workbench', { timeout: readyTimeoutMs });
-    // The explorer has loaded the folder once its tree shows; commands are registered by then.
+    // The folder is loaded once the explorer shows it; extensions may still be starting.
     await page.waitForSelector('.explorer-folders-view .monaco-list-row, .explorer-folders-view .monaco-list', { timeout: readyTimeoutMs });
   } catch (err) {
     await session.close();
