@@ -19,5 +19,5 @@ describe("examples/logs", () => {
       expect(replay.trace.map(recordToJson)).toEqual(logged.trace.map(recordToJson));
       expect([replay.names, replay.forcedChoice, replay.error?.message ?? null]).toEqual([logged.names, logged.forcedChoice, logged.error?.message ?? null]);
     }
-  });
+  }, 30_000);
 });
