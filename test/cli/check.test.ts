@@ -7,12 +7,13 @@ const passing = { offered: ["a", "b"], pipeline: [{ kind: "lazy", allowed_names:
 const failing = { offered: ["a", "b"], pipeline: [{ kind: "lazy", allowed_names: ["a"] }], expect: { names: ["a", "b"], actions: { lazy: "abstain" } } };
 
 describe("palette-inspector check", () => {
-  it("runs every example fixture and ends with the summary line", async () => {
+  it("runs every example fixture, finds the deliberately failing one, and ends with the summary line", async () => {
     const { code, stdout } = await cli(["check", "examples"]);
-    expect(code).toBe(0);
+    expect(code).toBe(1);
     const lines = stdout.trimEnd().split("\n");
     expect(lines.filter((line) => line.startsWith("PASS "))).toHaveLength(11);
-    expect(lines.at(-1)).toBe("11 passed, 0 failed");
+    expect(lines.filter((line) => line.startsWith("FAIL "))).toEqual(["FAIL examples/regressions/stale-expectation.turn.json"]);
+    expect(lines.at(-1)).toBe("11 passed, 1 failed");
   });
 
   it("exits 1 when a fixture fails, listing each unmet expectation", async () => {
