@@ -1,8 +1,9 @@
 import { benchEngine } from "./engine.js";
+import { benchTraces } from "./traces.js";
 
 /** `npm run bench`: every speed goal as a ratio against a baseline measured in the same run. */
 async function main(): Promise<void> {
-  const sections: (() => string[] | Promise<string[]>)[] = [benchEngine];
+  const sections: (() => string[] | Promise<string[]>)[] = [benchEngine, benchTraces];
   for (const section of sections) for (const line of await section()) console.log(line);
 }
 

@@ -94,13 +94,42 @@ function isDelimiter(c: number): boolean {
 
 interface Frame {
   readonly array: boolean;
-  readonly keys: Set<string> | null;
+  readonly parent: Frame | undefined;
+  /** This container's own place in its parent (a key or an index); "" for the root. */
+  readonly segment: string;
+  /** Its JSON pointer, made only when positions are wanted or a duplicate is reported. */
+  pointer: string | undefined;
+  /** Keys seen so far: a short list (most objects are small), a Set past SMALL_OBJECT. */
+  keys: string[] | Set<string> | null;
   index: number;
   key: string;
   keyOffset: number;
   keyLength: number;
   expectKey: boolean;
-  readonly pointer: string;
+}
+
+const SMALL_OBJECT = 16;
+
+function escapeSegment(segment: string): string {
+  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+function framePointer(frame: Frame): string {
+  return (frame.pointer ??= frame.parent ? `${framePointer(frame.parent)}/${escapeSegment(frame.segment)}` : "");
+}
+
+/** Records `key` in the frame; false when the object already had it. */
+function addKey(frame: Frame, key: string): boolean {
+  const keys = frame.keys!;
+  if (Array.isArray(keys)) {
+    if (keys.includes(key)) return false;
+    keys.push(key);
+    if (keys.length > SMALL_OBJECT) frame.keys = new Set(keys);
+    return true;
+  }
+  if (keys.has(key)) return false;
+  keys.add(key);
+  return true;
 }
 
 /**
@@ -114,13 +143,10 @@ function scanStructure(text: string, wanted: Set<string> | null): { duplicates: 
   const open: ({ pointer: string; offset: number; key: Located["key"] } | null)[] = [];
   const n = text.length;
 
-  const childPointer = (frame: Frame | undefined): string => {
-    if (!frame) return "";
-    const segment = frame.array ? String(frame.index) : frame.key.replace(/~/g, "~0").replace(/\//g, "~1");
-    return `${frame.pointer}/${segment}`;
-  };
+  const childSegment = (frame: Frame | undefined): string => (frame === undefined ? "" : frame.array ? String(frame.index) : frame.key);
+  const childPointer = (frame: Frame | undefined): string => (frame === undefined ? "" : `${framePointer(frame)}/${escapeSegment(childSegment(frame))}`);
   const keyOf = (frame: Frame | undefined) => (frame && !frame.array ? { offset: frame.keyOffset, length: frame.keyLength } : undefined);
-  const pathOf = (frame: Frame): PathSegment[] => [...pointerToPath(frame.pointer), frame.key];
+  const pathOf = (frame: Frame): PathSegment[] => [...pointerToPath(framePointer(frame)), frame.key];
 
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
@@ -153,8 +179,7 @@ function scanStructure(text: string, wanted: Set<string> | null): { duplicates: 
         top.keyOffset = i;
         top.keyLength = j + 1 - i;
         top.expectKey = false;
-        if (top.keys!.has(key)) duplicates.push({ path: pathOf(top), offset: i, length: j + 1 - i });
-        else top.keys!.add(key);
+        if (!addKey(top, key)) duplicates.push({ path: pathOf(top), offset: i, length: j + 1 - i });
       } else if (wanted) {
         const pointer = childPointer(top);
         if (wanted.has(pointer)) located.set(pointer, { key: keyOf(top), value: { offset: i, length: j + 1 - i } });
@@ -164,9 +189,9 @@ function scanStructure(text: string, wanted: Set<string> | null): { duplicates: 
     }
     if (c === 123 /* { */ || c === 91 /* [ */) {
       const array = c === 91;
-      const pointer = childPointer(top);
-      open.push(wanted?.has(pointer) ? { pointer, offset: i, key: keyOf(top) } : null);
-      stack.push({ array, keys: array ? null : new Set(), index: 0, key: "", keyOffset: 0, keyLength: 0, expectKey: !array, pointer });
+      const pointer = wanted ? childPointer(top) : undefined;
+      open.push(pointer !== undefined && wanted!.has(pointer) ? { pointer, offset: i, key: keyOf(top) } : null);
+      stack.push({ array, parent: top, segment: childSegment(top), pointer, keys: array ? null : [], index: 0, key: "", keyOffset: 0, keyLength: 0, expectKey: !array });
       continue;
     }
     // A number, true, false or null: runs to the next delimiter.
