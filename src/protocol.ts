@@ -21,6 +21,8 @@ export interface TraceView {
   readonly levers: WhatIfLevers | null;
   /** The fixture's URI, which the webview keeps in its state so the panel can be restored after a reload. */
   readonly source: string | null;
+  /** A second run to show against this one (two logged traces compared), or null. */
+  readonly compared: { readonly report: RunReport; readonly comparison: Comparison } | null;
 }
 
 export type ToWebview =
@@ -131,7 +133,13 @@ export function parseToWebview(value: unknown, log: (message: string) => void = 
     if (!isRecord(value)) return false;
     switch (value.type) {
       case "show":
-        return isRecord(value.view) && isRunReport(value.view.report) && (value.view.levers === null || isLevers(value.view.levers)) && isStringOrNull(value.view.source);
+        return (
+          isRecord(value.view) &&
+          isRunReport(value.view.report) &&
+          (value.view.levers === null || isLevers(value.view.levers)) &&
+          isStringOrNull(value.view.source) &&
+          (value.view.compared === null || (isRecord(value.view.compared) && isRunReport(value.view.compared.report) && isComparison(value.view.compared.comparison)))
+        );
       case "problems":
         return isString(value.file) && isStringOrNull(value.source) && isArrayOf(value.problems, isProblem);
       case "whatIfResult":

@@ -8,7 +8,7 @@ import { renderComparison } from "./compare-view.js";
 import { el, icon } from "./dom.js";
 import { renderErrorBanner, renderHeader, renderModelSees, renderProblems } from "./header.js";
 import type { HostChannel } from "./host.js";
-import { renderLineage } from "./lineage-view.js";
+import { fillLineageAnswer, lineageSection } from "./lineage-view.js";
 import { renderMatrix } from "./matrix.js";
 import { controlChecked, Tag } from "./toolkit.js";
 import { renderWaterfall } from "./waterfall.js";
@@ -33,7 +33,7 @@ export class App {
     status: el("p", { class: "status", role: "status", attrs: { "aria-live": "polite" } }),
     whatIfBar: el("div"),
     compare: el("div"),
-    lineage: el("div"),
+    lineageAnswer: el("p", { class: "lineage-answer", attrs: { "aria-live": "polite", id: "lineage-answer" } }),
     main: el("div", { class: "region-main" }),
     modelSees: el("div"),
     whatIf: el("div"),
@@ -41,7 +41,10 @@ export class App {
   private readonly toolbar: HTMLElement;
   private readonly matrixToggle: HTMLElement;
   private readonly saveButton: HTMLElement;
-  private readonly whatIfSection: HTMLElement;
+  private readonly whatIfSection: HTMLDetailsElement;
+  private readonly lineage: { readonly section: HTMLElement; readonly field: HTMLInputElement };
+  /** The what-if controls are built when first opened: toolkit elements cost time the first screen must not pay. */
+  private controlsBuilt = false;
 
   constructor(private readonly root: HTMLElement, private readonly channel: HostChannel) {
     this.ui = parsePanelState(channel.state) ?? FRESH;
@@ -58,6 +61,13 @@ export class App {
       this.matrixToggle,
     ]);
     this.whatIfSection = el("details", { class: "whatif" }, [el("summary", {}, [icon("beaker"), " What-if"]), this.regions.whatIf]);
+    this.whatIfSection.addEventListener("toggle", () => {
+      if (this.whatIfSection.open && !this.controlsBuilt && this.base?.levers) this.renderControls(this.base.levers, this.ui.edit);
+    });
+    this.lineage = lineageSection((name) => {
+      const report = this.shown;
+      if (report) this.select(resolveName(report, name));
+    }, this.regions.lineageAnswer);
     root.replaceChildren(
       this.regions.header,
       this.regions.banner,
@@ -66,11 +76,11 @@ export class App {
       this.regions.whatIfBar,
       this.regions.compare,
       el("div", { class: "layout" }, [
-        el("div", { class: "layout-main" }, [this.regions.lineage, this.regions.main]),
+        el("div", { class: "layout-main" }, [this.lineage.section, this.regions.main]),
         el("aside", { class: "layout-side" }, [this.regions.modelSees, this.whatIfSection]),
       ]),
     );
-    (this.whatIfSection as HTMLDetailsElement).open = whatIfSize(this.ui.edit) > 0;
+    this.whatIfSection.open = whatIfSize(this.ui.edit) > 0;
     let frame = 0;
     window.addEventListener("scroll", () => {
       cancelAnimationFrame(frame);
@@ -89,8 +99,10 @@ export class App {
     this.save({ source: view.source, edit: view.levers ? keepKnown(this.ui.edit, view.levers) : {} });
     this.saveButton.hidden = view.levers === null;
     this.whatIfSection.hidden = view.levers === null;
-    if (view.levers) this.renderControls(view.levers, this.ui.edit);
-    this.variant = null;
+    this.controlsBuilt = false;
+    this.regions.whatIf.replaceChildren();
+    if (view.levers && this.whatIfSection.open) this.renderControls(view.levers, this.ui.edit);
+    this.variant = view.compared;
     if (whatIfSize(this.ui.edit) > 0) void this.runWhatIf();
     this.renderAll();
     if (!this.scrollRestored) {
@@ -105,7 +117,7 @@ export class App {
     this.save({ source });
     this.root.classList.add("is-invalid");
     this.regions.header.replaceChildren(renderProblems(file, problems));
-    for (const region of [this.regions.banner, this.regions.whatIfBar, this.regions.compare, this.regions.lineage, this.regions.main, this.regions.modelSees]) region.replaceChildren();
+    for (const region of [this.regions.banner, this.regions.whatIfBar, this.regions.compare, this.regions.lineageAnswer, this.regions.main, this.regions.modelSees]) region.replaceChildren();
   }
 
   /** The run on screen: the what-if's when one is active, else the fixture's. */
@@ -116,7 +128,7 @@ export class App {
   private renderAll(): void {
     const report = this.shown;
     if (report === null) return;
-    this.regions.header.replaceChildren(renderHeader(report, this.variant !== null));
+    this.regions.header.replaceChildren(renderHeader(report, this.variant === null ? null : this.base?.compared ? "second trace" : "what-if"));
     this.regions.banner.replaceChildren(...[renderErrorBanner(report)].filter((node): node is HTMLElement => node !== null));
     this.regions.modelSees.replaceChildren(renderModelSees(report, (tool) => this.select(tool)));
     this.renderWhatIfState();
@@ -127,7 +139,9 @@ export class App {
   private renderWhatIfState(): void {
     const size = whatIfSize(this.ui.edit);
     this.regions.whatIfBar.replaceChildren(...(this.base?.levers && size > 0 ? [whatIfBar(size, () => this.reset())] : []));
-    this.regions.compare.replaceChildren(...(this.variant && size > 0 ? [renderComparison(this.variant.comparison)] : []));
+    const compared = this.base?.compared ?? null;
+    if (compared) this.regions.compare.replaceChildren(renderComparison(compared.comparison, "Compared with the first trace", ["First trace", "Second trace"]));
+    else this.regions.compare.replaceChildren(...(this.variant && size > 0 ? [renderComparison(this.variant.comparison, "Compared with the unmodified run", ["Unmodified run", "What-if"])] : []));
   }
 
   private renderLineage(): void {
@@ -135,16 +149,10 @@ export class App {
     if (report === null) return;
     const selected = this.ui.selectedTool;
     const lineage = selected === null ? null : toolLineage(report, selected);
-    const previous = this.regions.lineage.querySelector<HTMLInputElement>("#lineage-input");
-    const answer = renderLineage(lineage, selected ?? "", (name) => this.select(resolveName(report, name)));
-    const existing = previous && this.regions.lineage.contains(document.activeElement) ? previous : null;
-    if (existing) {
-      // Keep the field the user is typing in; only the answer changes.
-      existing.value = selected ?? existing.value;
-      this.regions.lineage.querySelector("#lineage-answer")!.replaceWith(answer.querySelector("#lineage-answer")!);
-    } else this.regions.lineage.replaceChildren(answer);
+    if (selected !== null && document.activeElement !== this.lineage.field) this.lineage.field.value = selected;
+    fillLineageAnswer(this.regions.lineageAnswer, lineage, selected !== null);
     if (selected !== null && report.origin.kind === "fixture" && lineage?.known) {
-      this.regions.lineage.querySelector("#lineage-answer")!.append(" ", el("button", { class: "link", attrs: { type: "button", "data-action": "reveal" }, on: { click: () => this.channel.post({ type: "revealTool", tool: selected }) } }, [icon("go-to-file"), " Reveal in fixture"]));
+      this.regions.lineageAnswer.append(" ", el("button", { class: "link", attrs: { type: "button", "data-action": "reveal" }, on: { click: () => this.channel.post({ type: "revealTool", tool: selected }) } }, [icon("go-to-file"), " Reveal in fixture"]));
     }
   }
 
@@ -179,11 +187,12 @@ export class App {
 
   private reset(): void {
     this.save({ edit: {} });
-    if (this.base?.levers) this.renderControls(this.base.levers, {});
+    if (this.base?.levers && this.controlsBuilt) this.renderControls(this.base.levers, {});
     this.edit({});
   }
 
   private renderControls(levers: WhatIfLevers, edit: WhatIf): void {
+    this.controlsBuilt = true;
     this.regions.whatIf.replaceChildren(renderWhatIf(levers, edit, (next) => this.edit(next)));
     settleControls(this.regions.whatIf);
   }

@@ -44,6 +44,9 @@ export function nameText(name: string, className = "name"): HTMLElement {
   return el("bdi", { class: className, text: name });
 }
 
+/** One formatter: `toLocaleString` builds a new one per call, which a 2,000-tool render feels. */
+const NUMBER = new Intl.NumberFormat("en-US");
+
 export function count(n: number): string {
-  return n.toLocaleString("en-US");
+  return NUMBER.format(n);
 }

@@ -7,11 +7,12 @@ export function baseName(file: string): string {
   return file.split(/[\\/]/).pop() || file;
 }
 
-export function renderHeader(report: RunReport, variant: boolean): HTMLElement {
+/** `variant` labels a run shown in place of the fixture's own (a what-if, or the second of two traces). */
+export function renderHeader(report: RunReport, variant: string | null): HTMLElement {
   const origin = report.origin;
   const forced = report.forcedChoice;
   return el("header", { class: "header" }, [
-    el("h1", {}, [icon(origin.kind === "log" ? "output" : "json"), nameText(baseName(report.file), "file-name"), variant ? el("span", { class: "tag tag-variant", text: "what-if" }) : null]),
+    el("h1", {}, [icon(origin.kind === "log" ? "output" : "json"), nameText(baseName(report.file), "file-name"), variant ? el("span", { class: "tag tag-variant", text: variant }) : null]),
     origin.kind === "log" ? el("p", { class: "origin", text: `Logged trace at line ${origin.line} (trace ${origin.index + 1} in the file) — read-only` }) : null,
     report.description ? el("p", { class: "description", text: report.description }) : null,
     el("p", { class: "stats" }, [
@@ -55,20 +56,29 @@ export function renderProblems(file: string, problems: readonly ProblemView[]): 
   ]);
 }
 
+/** Final tools listed before an expander. */
+const MODEL_TOOLS_SHOWN = 50;
+
 /** What is bound on the model call: the final tools with their summaries, and the tool_choice. */
 export function renderModelSees(report: RunReport, select: (tool: string) => void): HTMLElement {
   const summaries = new Map(report.manifest.map((entry) => [entry.name, entry.summary]));
   const forced = report.forcedChoice;
   const list = el("ul", { class: "model-tools" });
-  const shown = report.names.slice(0, 200);
-  for (const name of shown) {
+  const item = (name: string) => {
     const summary = summaries.get(name);
-    list.append(el("li", {}, [
+    return el("li", {}, [
       el("button", { class: "link", attrs: { type: "button", "data-tool": name }, label: `Where did ${name} go?`, on: { click: () => select(name) } }, [nameText(name)]),
       summary === undefined ? el("span", { class: "muted", text: " — not in the agent-facing manifest (internal or not catalogued)" }) : summary ? el("span", { text: ` — ${summary}` }) : null,
-    ]));
+    ]);
+  };
+  list.append(...report.names.slice(0, MODEL_TOOLS_SHOWN).map(item));
+  if (report.names.length > MODEL_TOOLS_SHOWN) {
+    const more = el("button", { class: "expander", text: `Show all ${count(report.names.length)} tools`, attrs: { type: "button" } });
+    more.addEventListener("click", () => {
+      more.parentElement!.replaceWith(...report.names.slice(MODEL_TOOLS_SHOWN).map(item));
+    });
+    list.append(el("li", {}, [more]));
   }
-  if (report.names.length > shown.length) list.append(el("li", { class: "muted", text: `… and ${count(report.names.length - shown.length)} more` }));
   return el("section", { class: "model-sees", label: "What the model sees" }, [
     el("h2", { text: "What the model sees" }),
     report.names.length === 0 ? el("p", { class: "muted", text: "No tools are bound." }) : list,

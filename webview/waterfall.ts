@@ -6,8 +6,14 @@ import { count, el, icon, nameText, type Child } from "./dom.js";
 const ACTION_ICON: Record<string, string> = { abstain: "dash", select: "filter", force: "pinned", error: "error", disabled: "circle-slash", routed: "type-hierarchy-sub", refused: "circle-slash", none: "dash", applied: "check", no_change: "dash" };
 const CELL_TEXT: Record<CellState, string> = { kept: "kept", dropped: "dropped here", added: "added here", reinstated: "reinstated here", absent: "not in the set", disabled: "stage disabled" };
 
+/** Rows whose chips render at once; below them, a large trace fills a row's chips when it nears the viewport. */
+const EAGER_ROWS = 6;
+/** From this many tools on, off-screen rows wait for their chips. */
+const LAZY_FROM_TOOLS = 200;
+
 /** The waterfall: one row per stage, the candidate count flowing as a bar from row to row. */
 export function renderWaterfall(report: RunReport, rows: readonly WaterfallRow[], context: ChipContext): HTMLElement {
+  const lazy = report.offered.length >= LAZY_FROM_TOOLS ? lazyFiller() : null;
   const widest = Math.max(1, report.offered.length, report.capability?.registered.length ?? 0, ...rows.map((row) => row.output));
   const list = el("ol", { class: "waterfall", label: "Stages in pipeline order" });
   const capability = report.capability;
@@ -29,7 +35,7 @@ export function renderWaterfall(report: RunReport, rows: readonly WaterfallRow[]
       }),
     );
   }
-  rows.forEach((row, index) => list.append(stageRow(row, index, widest, context)));
+  rows.forEach((row, index) => list.append(stageRow(row, index, widest, context, lazy !== null && index >= EAGER_ROWS ? lazy : null)));
   if (capability) {
     const palette = capability.palette;
     list.append(
@@ -51,7 +57,25 @@ export function renderWaterfall(report: RunReport, rows: readonly WaterfallRow[]
   return list;
 }
 
-function stageRow(row: WaterfallRow, index: number, widest: number, context: ChipContext): HTMLElement {
+/** Fills a row's chip groups the first time it comes near the viewport. */
+function lazyFiller(): (row: HTMLElement, fill: () => readonly (HTMLElement | null)[]) => void {
+  const pending = new WeakMap<Element, () => readonly (HTMLElement | null)[]>();
+  const observer = new IntersectionObserver((entries) => {
+    for (const entry of entries) {
+      const fill = entry.isIntersecting ? pending.get(entry.target) : undefined;
+      if (!fill) continue;
+      pending.delete(entry.target);
+      observer.unobserve(entry.target);
+      entry.target.querySelector(".chips-pending")?.replaceWith(...fill().filter((group): group is HTMLElement => group !== null));
+    }
+  }, { rootMargin: "600px 0px" });
+  return (row, fill) => {
+    pending.set(row, fill);
+    observer.observe(row);
+  };
+}
+
+function stageRow(row: WaterfallRow, index: number, widest: number, context: ChipContext, lazy: ((row: HTMLElement, fill: () => readonly (HTMLElement | null)[]) => void) | null): HTMLElement {
   const { info, record } = row;
   const key = `${index}:${info.name}`;
   const tags: Child[] = [];
@@ -62,7 +86,13 @@ function stageRow(row: WaterfallRow, index: number, widest: number, context: Chi
   }
   if (record.degraded) tags.push(el("span", { class: "tag tag-degraded", title: "the stage could not do its job properly and fell back", label: "degraded" }, [icon("warning"), "degraded"]));
   const selected = context.selected;
-  return rowElement({
+  const groups = () => [
+    chipGroup(`${key}:kept`, "kept", "Kept", record.kept, record.reasons, context),
+    chipGroup(`${key}:dropped`, "dropped", "Dropped", record.dropped, record.reasons, context),
+    chipGroup(`${key}:added`, "added", "Added", record.added, record.reasons, context),
+    chipGroup(`${key}:reinstated`, "reinstated", "Reinstated (protected forced choice)", record.reinstated, record.reasons, context),
+  ];
+  const element = rowElement({
     key,
     className: `stage-row action-${record.action}`,
     name: info.name,
@@ -74,13 +104,10 @@ function stageRow(row: WaterfallRow, index: number, widest: number, context: Chi
     tags,
     pin: row.pin === null ? null : pin(row.pin, record.forcedChoice, row.forcedBefore),
     selected: selected === null ? null : cellLabel(selected, cellState(row, selected), record.forcedChoice === selected),
-    groups: [
-      chipGroup(`${key}:kept`, "kept", "Kept", record.kept, record.reasons, context),
-      chipGroup(`${key}:dropped`, "dropped", "Dropped", record.dropped, record.reasons, context),
-      chipGroup(`${key}:added`, "added", "Added", record.added, record.reasons, context),
-      chipGroup(`${key}:reinstated`, "reinstated", "Reinstated (protected forced choice)", record.reinstated, record.reasons, context),
-    ],
+    groups: lazy ? [el("div", { class: "chips-pending", text: `${count(record.kept.length)} kept, ${count(record.dropped.length)} dropped, ${count(record.added.length)} added` })] : groups(),
   });
+  lazy?.(element, groups);
+  return element;
 }
 
 function pin(kind: PinKind, after: string | null, before: string | null): HTMLElement {

@@ -15,7 +15,15 @@ export function renderWhatIf(levers: WhatIfLevers, initial: WhatIf, onEdit: (edi
     forcedTools: { ...initial.forcedTools },
     policies: { ...initial.policies },
   };
-  const emit = () => onEdit(normalised(edit));
+  // Toolkit controls also fire `change` when set programmatically; only a real move re-runs.
+  let last = JSON.stringify(normalised(edit));
+  const emit = () => {
+    const next = normalised(edit);
+    const key = JSON.stringify(next);
+    if (key === last) return;
+    last = key;
+    onEdit(next);
+  };
   let timer: ReturnType<typeof setTimeout> | undefined;
   const typed = (field: HTMLElement, apply: () => void) => {
     field.addEventListener("input", () => {

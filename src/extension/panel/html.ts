@@ -15,7 +15,8 @@ export function newNonce(): string {
 }
 
 export function contentSecurityPolicy(cspSource: string, nonce: string): string {
-  return [`default-src 'none'`, `img-src ${cspSource}`, `style-src ${cspSource}`, `font-src ${cspSource}`, `script-src 'nonce-${nonce}'`].join("; ");
+  // The toolkit probes :focus-visible with one <style> carrying the nonce it reads from `csp-nonce`.
+  return [`default-src 'none'`, `img-src ${cspSource}`, `style-src ${cspSource} 'nonce-${nonce}'`, `font-src ${cspSource}`, `script-src 'nonce-${nonce}'`].join("; ");
 }
 
 /** The panel's page: a root the script fills; no data here (it comes by message after `ready`). */
@@ -26,6 +27,7 @@ export function panelHtml(assets: PanelAssets, nonce: string = newNonce()): stri
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${attr(contentSecurityPolicy(assets.cspSource, nonce))}">
+<meta property="csp-nonce" content="${attr(nonce)}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <link rel="stylesheet" href="${attr(assets.codicons)}">
 <link rel="stylesheet" href="${attr(assets.style)}">

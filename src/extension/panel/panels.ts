@@ -44,6 +44,12 @@ export class TracePanels implements vscode.Disposable {
     this.adopt(this.createPanel(`Selection Trace: ${label}`), { kind: "report", report });
   }
 
+  /** Opens a read-only panel showing `variant` against `base`, stage by stage (two logged traces). */
+  showComparison(base: RunReport, variant: RunReport): void {
+    const label = (report: RunReport) => (report.origin.kind === "log" ? `${baseName(report.file)}:${report.origin.line}` : baseName(report.file));
+    this.adopt(this.createPanel(`Selection Trace: ${label(base)} ↔ ${label(variant)}`), { kind: "comparison", base, variant });
+  }
+
   /** The panels open now, for tests and for commands that act on the active one. */
   get open(): readonly TraceSession[] {
     return [...this.sessions];

@@ -13,7 +13,11 @@ import { findToolMention, suggestedVariantPath, variantFixtureText } from "./var
 export type FixtureLoader = (uri: vscode.Uri) => Promise<LoadResult>;
 
 /** What a panel shows: a fixture it runs (live, what-if), or a report from a log (read-only). */
-export type TraceSource = { readonly kind: "fixture"; readonly uri: vscode.Uri } | { readonly kind: "report"; readonly report: RunReport };
+export type TraceSource =
+  | { readonly kind: "fixture"; readonly uri: vscode.Uri }
+  | { readonly kind: "report"; readonly report: RunReport }
+  /** Two runs (logged traces) stage by stage: `variant` shown against `base`. */
+  | { readonly kind: "comparison"; readonly base: RunReport; readonly variant: RunReport };
 
 /** Edits settle this long before a live re-run. */
 export const RERUN_DEBOUNCE_MS = 200;
@@ -62,7 +66,13 @@ export class TraceSession implements vscode.Disposable {
   async refresh(): Promise<void> {
     if (this.source.kind === "report") {
       this.base = this.source.report;
-      this.post({ type: "show", view: { report: this.base, levers: null, source: null } });
+      this.post({ type: "show", view: { report: this.base, levers: null, source: null, compared: null } });
+      return;
+    }
+    if (this.source.kind === "comparison") {
+      const { base, variant } = this.source;
+      this.base = base;
+      this.post({ type: "show", view: { report: base, levers: null, source: null, compared: { report: variant, comparison: compareReports(base, variant) } } });
       return;
     }
     const uri = this.source.uri;
@@ -82,7 +92,7 @@ export class TraceSession implements vscode.Disposable {
     this.fixture = loaded.fixture;
     this.base = runFixture(loaded.fixture);
     if (loaded.fixture.catalogFile) this.watchFiles([uri, fileUri(loaded.fixture.catalogFile)]);
-    this.post({ type: "show", view: { report: this.base, levers: whatIfLevers(loaded.fixture.json, loaded.fixture.catalog.safetyLevels), source: uri.toString() } });
+    this.post({ type: "show", view: { report: this.base, levers: whatIfLevers(loaded.fixture.json, loaded.fixture.catalog.safetyLevels), source: uri.toString(), compared: null } });
   }
 
   private async handle(message: FromWebview): Promise<void> {
