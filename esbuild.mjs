@@ -21,7 +21,8 @@ const node = {
 const targets = [
   { ...node, entryPoints: ["src/extension/main.ts"], outfile: "dist/extension.js", external: ["vscode"] },
   { ...node, entryPoints: ["src/cli/main.ts"], outfile: "dist/cli.js", banner: { js: "#!/usr/bin/env node" } },
-  { ...node, entryPoints: ["bench/main.ts"], outfile: "dist/bench.js" },
+  // playwright-core finds its own files at run time, so the benchmark loads it from node_modules.
+  { ...node, entryPoints: ["bench/main.ts"], outfile: "dist/bench.js", external: ["playwright-core"] },
   { ...node, entryPoints: ["src/core/fixture/schema.ts"], outfile: "dist/schema.js" },
   {
     bundle: true,

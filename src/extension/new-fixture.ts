@@ -1,6 +1,7 @@
 import * as vscode from "vscode";
 import { loadCatalog } from "../core/fixture/load.js";
 import { readSource } from "./fixtures.js";
+import { exists } from "./workspace-files.js";
 
 /** A starter fixture over a catalogue: every catalogued tool offered, a typical pipeline to edit. */
 export function starterFixture(catalogRef: string | null, names: readonly string[]): string {
@@ -17,15 +18,6 @@ export function starterFixture(catalogRef: string | null, names: readonly string
     ],
   };
   return JSON.stringify(fixture, null, 2) + "\n";
-}
-
-async function exists(uri: vscode.Uri): Promise<boolean> {
-  try {
-    await vscode.workspace.fs.stat(uri);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** `paletteInspector.newFixture`: asks where, never overwrites, opens the new file. */

@@ -220,6 +220,8 @@ export const fake = {
   answers: { inputBox: [] as (string | undefined)[], quickPick: [] as unknown[], message: [] as (string | undefined)[], saveDialog: [] as (Uri | undefined)[] },
   clipboard: "",
   appliedEdits: [] as WorkspaceEdit[],
+  outputs: new Map<string, string[]>(),
+  treeViews: new Map<string, unknown>(),
   diagnostics(uri: Uri): Diagnostic[] | undefined {
     for (const collection of diagnosticCollections) {
       const found = collection.get(uri);
@@ -236,6 +238,8 @@ export const fake = {
     this.answers = { inputBox: [], quickPick: [], message: [], saveDialog: [] };
     this.clipboard = "";
     this.appliedEdits.length = 0;
+    this.outputs.clear();
+    this.treeViews.clear();
     diagnosticCollections.length = 0;
   },
   writeFile(path: string, text: string): Uri {
@@ -355,11 +359,25 @@ export const window = {
   showInputBox: (_options?: unknown) => answer(fake.answers.inputBox),
   showQuickPick: (_items: unknown, _options?: unknown) => answer(fake.answers.quickPick),
   showSaveDialog: (_options?: unknown) => answer(fake.answers.saveDialog),
+  showOpenDialog: async (_options?: unknown) => {
+    const picked = await answer(fake.answers.saveDialog);
+    return picked ? [picked] : undefined;
+  },
   async showTextDocument(target: Uri | FakeDocument) {
     const document = target instanceof FakeDocument ? target : await workspace.openTextDocument(target);
     return { document };
   },
   activeTextEditor: undefined as { document: FakeDocument } | undefined,
+  createOutputChannel(name: string) {
+    const lines: string[] = [];
+    fake.outputs.set(name, lines);
+    const log = (line: string) => void lines.push(line);
+    return { name, lines, appendLine: log, info: log, warn: log, error: log, debug: log, trace: log, show() {}, dispose() {} };
+  },
+  createTreeView(id: string, options: { treeDataProvider: unknown }) {
+    fake.treeViews.set(id, options.treeDataProvider);
+    return { selection: [] as unknown[], reveal: async () => {}, dispose() {} };
+  },
   createWebviewPanel: (viewType: string, title: string, _column?: unknown, options?: unknown) => webviewFake.create(viewType, title, options),
   registerWebviewPanelSerializer: (viewType: string, serializer: { deserializeWebviewPanel(panel: FakeWebviewPanel, state: unknown): Promise<void> }) => {
     webviewFake.serializers.set(viewType, serializer);
@@ -603,3 +621,23 @@ export const webviewFake = {
     this.serializers.clear();
   },
 };
+
+export enum TreeItemCollapsibleState {
+  None = 0,
+  Collapsed = 1,
+  Expanded = 2,
+}
+
+export class TreeItem {
+  description?: string;
+  tooltip?: string;
+  iconPath?: unknown;
+  contextValue?: string;
+  resourceUri?: Uri;
+  command?: { command: string; title: string; arguments?: unknown[] };
+  accessibilityInformation?: { label: string };
+  constructor(
+    readonly label: string,
+    readonly collapsibleState: TreeItemCollapsibleState = TreeItemCollapsibleState.None,
+  ) {}
+}
