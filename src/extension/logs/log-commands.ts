@@ -8,7 +8,7 @@ import type { RunReport } from "../../core/report.js";
 import { readTraceAt, scanLogFile } from "../../node/log-file.js";
 import { readSource } from "../fixtures.js";
 import type { TracePanels } from "../panel/panels.js";
-import { exists } from "../workspace-files.js";
+import { chooseNewFile } from "../workspace-files.js";
 import type { TraceTree, TraceNode } from "./trace-tree.js";
 
 export const LOG_EXTENSIONS = ["log", "jsonl", "ndjson", "json"];
@@ -110,17 +110,13 @@ export async function turnIntoFixture(node: TraceNode | undefined, panels: Trace
     return undefined;
   }
   const { fixture, caveats } = traceToFixture(found.trace, { file: vscode.workspace.asRelativePath(node.uri), line: found.line });
-  const target = await vscode.window.showSaveDialog({
+  const target = await chooseNewFile({
     defaultUri: node.uri.with({ path: suggestedFixturePath(node.uri.path, node.summary) }),
     filters: { "Turn fixture": ["turn.json"] },
     saveLabel: "Save fixture",
     title: "Turn the logged trace into a fixture",
   });
   if (!target) return undefined;
-  if (await exists(target)) {
-    const choice = await vscode.window.showWarningMessage(`${vscode.workspace.asRelativePath(target)} already exists. Replace it?`, { modal: true }, "Replace");
-    if (choice !== "Replace") return undefined;
-  }
   await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(JSON.stringify(fixture, null, 2) + "\n"));
   await vscode.window.showTextDocument(target, { preview: false });
   await panels.showFixture(target);

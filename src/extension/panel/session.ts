@@ -6,6 +6,7 @@ import { reportMarkdown } from "../../core/render/markdown.js";
 import { runFixture, type RunReport } from "../../core/report.js";
 import { applyWhatIf, whatIfLevers, WhatIfError, type WhatIf } from "../../core/whatif.js";
 import { parseFromWebview, type FromWebview, type ProblemView, type ToWebview } from "../../protocol.js";
+import { chooseNewFile } from "../workspace-files.js";
 import { panelHtml } from "./html.js";
 import { findToolMention, suggestedVariantPath, variantFixtureText } from "./variant-file.js";
 
@@ -137,7 +138,7 @@ export class TraceSession implements vscode.Disposable {
     const check = this.variant(edit);
     if ("error" in check) return { ok: false, message: check.error };
     const from = this.source.uri;
-    const target = await vscode.window.showSaveDialog({
+    const target = await chooseNewFile({
       defaultUri: from.with({ path: suggestedVariantPath(from.path) }),
       filters: { "Turn fixture": ["turn.json"] },
       saveLabel: "Save what-if as fixture",
@@ -145,10 +146,6 @@ export class TraceSession implements vscode.Disposable {
     });
     if (target === undefined) return { ok: false, message: "Not saved." };
     if (target.toString() === from.toString()) return { ok: false, message: "Not saved: that is the fixture itself; choose a new name." };
-    if (await exists(target)) {
-      const choice = await vscode.window.showWarningMessage(`${vscode.workspace.asRelativePath(target)} already exists. Replace it?`, { modal: true }, "Replace");
-      if (choice !== "Replace") return { ok: false, message: "Not saved." };
-    }
     const text = variantFixtureText(applyWhatIf(this.fixture.json, edit), from.path, target.path);
     await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
     return { ok: true, message: `Saved ${vscode.workspace.asRelativePath(target)}.` };
@@ -207,13 +204,4 @@ export class TraceSession implements vscode.Disposable {
 /** The lead's loader names a catalogue by URI string or by path. */
 function fileUri(file: string): vscode.Uri {
   return /^[a-z][\w+.-]*:\/\//i.test(file) ? vscode.Uri.parse(file) : vscode.Uri.file(file);
-}
-
-async function exists(uri: vscode.Uri): Promise<boolean> {
-  try {
-    await vscode.workspace.fs.stat(uri);
-    return true;
-  } catch {
-    return false;
-  }
 }
