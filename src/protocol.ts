@@ -45,7 +45,9 @@ export type FromWebview =
   /** Put the waterfall (of the what-if, when one is given) on the clipboard as Markdown. */
   | { readonly type: "copyMarkdown"; readonly requestId: number; readonly edit: WhatIf | null }
   /** Show where the fixture mentions this tool. */
-  | { readonly type: "revealTool"; readonly tool: string };
+  | { readonly type: "revealTool"; readonly tool: string }
+  /** Open the log a logged trace came from at its line (`compared`: the second of two traces). */
+  | { readonly type: "openSource"; readonly compared: boolean };
 
 /** What the webview persists across hide/show and reload: where the data comes from, and UI state only. */
 export interface PanelState {
@@ -168,6 +170,8 @@ export function parseFromWebview(value: unknown, log: (message: string) => void 
         return isRequestId(value.requestId) && (value.edit === null || isWhatIf(value.edit));
       case "revealTool":
         return isString(value.tool) && value.tool !== "";
+      case "openSource":
+        return typeof value.compared === "boolean";
       default:
         return false;
     }

@@ -128,7 +128,9 @@ export class App {
   private renderAll(): void {
     const report = this.shown;
     if (report === null) return;
-    this.regions.header.replaceChildren(renderHeader(report, this.variant === null ? null : this.base?.compared ? "second trace" : "what-if"));
+    this.regions.header.replaceChildren(
+      renderHeader(report, this.variant === null ? null : this.base?.compared ? "second trace" : "what-if", () => this.channel.post({ type: "openSource", compared: this.variant !== null })),
+    );
     this.regions.banner.replaceChildren(...[renderErrorBanner(report)].filter((node): node is HTMLElement => node !== null));
     this.regions.modelSees.replaceChildren(renderModelSees(report, (tool) => this.select(tool)));
     this.renderWhatIfState();

@@ -7,13 +7,21 @@ export function baseName(file: string): string {
   return file.split(/[\\/]/).pop() || file;
 }
 
-/** `variant` labels a run shown in place of the fixture's own (a what-if, or the second of two traces). */
-export function renderHeader(report: RunReport, variant: string | null): HTMLElement {
+/**
+ * `variant` labels a run shown in place of the fixture's own (a what-if, or the second of two
+ * traces); `openSource` goes back to the log line a logged trace came from.
+ */
+export function renderHeader(report: RunReport, variant: string | null, openSource: () => void): HTMLElement {
   const origin = report.origin;
   const forced = report.forcedChoice;
   return el("header", { class: "header" }, [
     el("h1", {}, [icon(origin.kind === "log" ? "output" : "json"), nameText(baseName(report.file), "file-name"), variant ? el("span", { class: "tag tag-variant", text: variant }) : null]),
-    origin.kind === "log" ? el("p", { class: "origin", text: `Logged trace at line ${origin.line} (trace ${origin.index + 1} in the file) — read-only` }) : null,
+    origin.kind === "log"
+      ? el("p", { class: "origin" }, [
+          `Logged trace ${origin.index + 1} in the file, read-only — `,
+          el("button", { class: "link", attrs: { type: "button", "data-action": "open-source" }, on: { click: openSource } }, [icon("go-to-file"), ` Open ${baseName(report.file)} at line ${origin.line}`]),
+        ])
+      : null,
     report.description ? el("p", { class: "description", text: report.description }) : null,
     el("p", { class: "stats" }, [
       el("span", { class: "stat", attrs: { "data-stat": "flow" } }, [`Offered ${count(report.offered.length)} → final ${count(report.names.length)}`]),

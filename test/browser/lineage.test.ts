@@ -99,3 +99,15 @@ test("protocol: a malformed host message is ignored and logged", async (browser)
   ]);
   await page.close();
 });
+
+test("origin: a logged trace links back to its log line", async (browser) => {
+  const page = await openPanel(browser);
+  const report = { ...runFixture(await load(EXAMPLE)), origin: { kind: "log" as const, line: 42, index: 6 }, file: "file:///ws/logs/agent.log" };
+  await send(page, { type: "show", view: { report, levers: null, source: null, compared: null } });
+  const link = page.locator('[data-action="open-source"]');
+  assert.equal((await link.innerText()).trim(), "Open agent.log at line 42");
+  await link.click();
+  const messages = await page.evaluate(() => (globalThis as unknown as PageGlobals).__posted);
+  assert.deepEqual(messages.at(-1), { type: "openSource", compared: false });
+  await page.close();
+});

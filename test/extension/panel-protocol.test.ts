@@ -19,6 +19,7 @@ describe("parseFromWebview", () => {
     [{ type: "saveVariant", requestId: 2, edit: {} }],
     [{ type: "copyMarkdown", requestId: 3, edit: null }],
     [{ type: "revealTool", tool: "sql" }],
+    [{ type: "openSource", compared: false }],
   ])("accepts %j", (message) => expect(parseFromWebview(message, () => {})).toEqual(message));
 
   it.each([
@@ -29,6 +30,7 @@ describe("parseFromWebview", () => {
     ["a negative request id", { type: "whatIf", requestId: -1, edit: {} }],
     ["a malformed edit", { type: "whatIf", requestId: 1, edit: { role: 3 } }],
     ["an empty tool", { type: "revealTool", tool: "" }],
+    ["an openSource without its flag", { type: "openSource" }],
   ])("ignores and logs %s", (_why, message) => {
     const logged: string[] = [];
     expect(parseFromWebview(message, (line) => logged.push(line))).toBeNull();

@@ -292,6 +292,22 @@ describe("showComparison (two logged traces)", () => {
     expect(show.view.compared?.report.origin).toEqual(log(9));
     expect(show.view.compared?.comparison.stages[1]).toMatchObject({ stage: "policy", base: "select", variant: "disabled", actionChanged: true });
   });
+
+  it("goes back to the log line of either trace", async () => {
+    const loaded = await load(fixtureUri);
+    if (!loaded.ok) throw new Error();
+    const { runFixture } = await import("../../src/core/report.js");
+    const at = (line: number) => ({ ...runFixture(loaded.fixture), origin: { kind: "log" as const, line, index: 0 }, file: "file:///ws/app.log" });
+    panels.showComparison(at(3), at(9));
+    const panel = webviewFake.panels[0]!;
+    panel.webview.receive({ type: "openSource", compared: true });
+    panel.webview.receive({ type: "openSource", compared: false });
+    await flush();
+    expect(fake.shownDocuments.map((d) => [d.uri.toString(), d.selection?.start.line])).toEqual([
+      ["file:///ws/app.log", 8],
+      ["file:///ws/app.log", 2],
+    ]);
+  });
 });
 
 describe("the serializer", () => {

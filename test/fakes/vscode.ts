@@ -221,6 +221,7 @@ export const fake = {
   clipboard: "",
   appliedEdits: [] as WorkspaceEdit[],
   outputs: new Map<string, string[]>(),
+  shownDocuments: [] as { uri: Uri; selection: Range | undefined }[],
   treeViews: new Map<string, unknown>(),
   diagnostics(uri: Uri): Diagnostic[] | undefined {
     for (const collection of diagnosticCollections) {
@@ -239,6 +240,7 @@ export const fake = {
     this.clipboard = "";
     this.appliedEdits.length = 0;
     this.outputs.clear();
+    this.shownDocuments.length = 0;
     this.treeViews.clear();
     diagnosticCollections.length = 0;
   },
@@ -363,8 +365,9 @@ export const window = {
     const picked = await answer(fake.answers.saveDialog);
     return picked ? [picked] : undefined;
   },
-  async showTextDocument(target: Uri | FakeDocument) {
+  async showTextDocument(target: Uri | FakeDocument, options?: { selection?: Range }) {
     const document = target instanceof FakeDocument ? target : await workspace.openTextDocument(target);
+    fake.shownDocuments.push({ uri: document.uri, selection: options?.selection });
     return { document };
   },
   activeTextEditor: undefined as { document: FakeDocument } | undefined,

@@ -116,7 +116,18 @@ export class TraceSession implements vscode.Disposable {
         return this.post({ type: "reply", requestId: message.requestId, ...(await this.saveVariant(message.edit)) });
       case "revealTool":
         return this.reveal(message.tool);
+      case "openSource":
+        return this.openSource(message.compared);
     }
+  }
+
+  /** Back from a logged trace to its line in the log. */
+  private async openSource(compared: boolean): Promise<void> {
+    const source = this.source;
+    const report = source.kind === "report" ? source.report : source.kind === "comparison" ? (compared ? source.variant : source.base) : null;
+    if (report === null || report.origin.kind !== "log") return;
+    const line = report.origin.line - 1;
+    await vscode.window.showTextDocument(fileUri(report.file), { selection: new vscode.Range(line, 0, line, 0), viewColumn: vscode.ViewColumn.One, preserveFocus: false });
   }
 
   /** The what-if run, or why it cannot run (the variant must pass the same checks as a fixture). */
