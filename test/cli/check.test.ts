@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cli, workspace } from "./helpers.js";
@@ -58,5 +59,21 @@ describe("palette-inspector check", () => {
     expect(xml).toMatch(/<failure message="final names differ" type="ExpectationFailed">.*expected \[&quot;a&quot;,&quot;b&quot;\]|<failure message="final names differ" type="ExpectationFailed">.*expected \["a","b"\]/);
     expect(xml).toMatch(/<error message="invalid fixture" type="InvalidFixture">.*malformed JSON/);
     expect((xml.match(/<testcase[^>]*\/>/g) ?? []).length).toBe(1);
+  });
+
+  it("--junit output is well-formed XML in the shape CI systems read, even with hostile names", async () => {
+    const root = workspace({ "a&<b>.turn.json": { ...failing, expect: { names: ["\u0001<x>&\""] } }, "pass.turn.json": passing });
+    const out = join(root, "report.xml");
+    await cli(["check", root, "--junit", out]);
+    const xml = readFileSync(out, "utf8");
+    expect(XMLValidator.validate(xml)).toBe(true);
+    const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "" }).parse(xml);
+    const suite = doc.testsuites.testsuite;
+    expect(suite).toMatchObject({ name: "palette-inspector check", tests: "2", failures: "1", errors: "0", skipped: "0" });
+    const cases = suite.testcase as { name: string; classname: string; time: string; failure?: { type: string; message: string } }[];
+    expect(cases.map((c) => c.classname)).toEqual(["palette-inspector", "palette-inspector"]);
+    expect(cases.every((c) => /^\d+\.\d{4}$/.test(c.time))).toBe(true);
+    expect(cases.find((c) => c.failure)!.name).toBe(join(root, "a&<b>.turn.json"));
+    expect(cases.find((c) => c.failure)!.failure).toMatchObject({ type: "ExpectationFailed", message: "final names differ" });
   });
 });
