@@ -36,6 +36,21 @@ export const BASE_SETTINGS = {
   'git.enabled': false,
   'editor.minimap.enabled': false,
   'window.commandCenter': false,
+  // Text typed or inserted by a scenario lands exactly as given: no auto-closed brackets or
+  // quotes, no re-indented lines (a multi-line insert otherwise piles up indentation and
+  // duplicates closing braces, and the JSON no longer parses).
+  // As in desktop VS Code (the web default saves after a delay): an edit stays unsaved until saved.
+  'files.autoSave': 'off',
+  'editor.autoClosingBrackets': 'never',
+  'editor.autoClosingQuotes': 'never',
+  'editor.autoClosingOvertype': 'never',
+  'editor.autoSurround': 'never',
+  'editor.autoIndent': 'none',
+  'editor.formatOnType': false,
+  'editor.formatOnPaste': false,
+  'editor.acceptSuggestionOnEnter': 'off',
+  'editor.quickSuggestions': { other: false, comments: false, strings: false },
+  'editor.suggestOnTriggerCharacters': false,
 };
 
 /** A port that was free on 127.0.0.1 a moment ago. */
