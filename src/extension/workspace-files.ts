@@ -11,6 +11,13 @@ export async function exists(uri: vscode.Uri): Promise<boolean> {
 }
 
 /**
+ * The save dialog's filter for a new fixture. Its extension is `json`, not `turn.json`: a
+ * dialog compares a filter with the name's last extension only, so VS Code's own dialog
+ * (the one in remote and web windows) otherwise saves `x.turn.json` as `x.turn.json.turn.json`.
+ */
+export const FIXTURE_FILTERS: Record<string, string[]> = { "Turn fixture": ["json"] };
+
+/**
  * Asks where to write a new file; an existing file is replaced only after the user says so.
  * Undefined when the user cancels at either step.
  */

@@ -8,7 +8,7 @@ import type { RunReport } from "../../core/report.js";
 import { readTraceAt, scanLogFile } from "../../node/log-file.js";
 import { readSource } from "../fixtures.js";
 import type { TracePanels } from "../panel/panels.js";
-import { chooseNewFile } from "../workspace-files.js";
+import { chooseNewFile, FIXTURE_FILTERS } from "../workspace-files.js";
 import type { TraceTree, TraceNode } from "./trace-tree.js";
 
 export const LOG_EXTENSIONS = ["log", "jsonl", "ndjson", "json"];
@@ -112,7 +112,7 @@ export async function turnIntoFixture(node: TraceNode | undefined, panels: Trace
   const { fixture, caveats } = traceToFixture(found.trace, { file: vscode.workspace.asRelativePath(node.uri), line: found.line });
   const target = await chooseNewFile({
     defaultUri: node.uri.with({ path: suggestedFixturePath(node.uri.path, node.summary) }),
-    filters: { "Turn fixture": ["turn.json"] },
+    filters: FIXTURE_FILTERS,
     saveLabel: "Save fixture",
     title: "Turn the logged trace into a fixture",
   });

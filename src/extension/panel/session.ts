@@ -6,7 +6,7 @@ import { reportMarkdown } from "../../core/render/markdown.js";
 import { runFixture, type RunReport } from "../../core/report.js";
 import { applyWhatIf, whatIfLevers, WhatIfError, type WhatIf } from "../../core/whatif.js";
 import { parseFromWebview, type FromWebview, type ProblemView, type ToWebview } from "../../protocol.js";
-import { chooseNewFile } from "../workspace-files.js";
+import { chooseNewFile, FIXTURE_FILTERS } from "../workspace-files.js";
 import { panelHtml } from "./html.js";
 import { findToolMention, suggestedVariantPath, variantFixtureText } from "./variant-file.js";
 
@@ -151,7 +151,7 @@ export class TraceSession implements vscode.Disposable {
     const from = this.source.uri;
     const target = await chooseNewFile({
       defaultUri: from.with({ path: suggestedVariantPath(from.path) }),
-      filters: { "Turn fixture": ["turn.json"] },
+      filters: FIXTURE_FILTERS,
       saveLabel: "Save what-if as fixture",
       title: "Save the what-if as a new fixture",
     });
