@@ -42,6 +42,14 @@ describe("Testing view", () => {
     expect(isRegressionTest('{"offered": []}')).toBe(false);
   });
 
+  it("labels the group of fixtures at the workspace root with the folder's name, not its absolute path", async () => {
+    fake.writeFile("/ws/top.turn.json", JSON.stringify(passing, null, 2));
+    await tests.discover();
+    const labels: string[] = [];
+    items().forEach((group) => labels.push(String(group.label)));
+    expect(labels.sort()).toEqual(["a", "b", "ws"]);
+  });
+
   it("passes a fixture that meets its expectations", async () => {
     const result = await run([leaf("/ws/a/pass.turn.json")!]);
     expect(result.results.map((r) => r.state)).toEqual(["started", "passed"]);

@@ -26,6 +26,15 @@ function diffText(value: unknown): string {
   return JSON.stringify(value, null, 2) ?? "undefined";
 }
 
+/**
+ * A group's label: its path in the workspace, or the workspace folder's name for the folder
+ * itself (`asRelativePath` returns a workspace folder's own absolute path unchanged).
+ */
+function folderLabel(folder: vscode.Uri): string {
+  const root = vscode.workspace.workspaceFolders?.find((candidate) => candidate.uri.toString() === folder.toString());
+  return root?.name ?? (vscode.workspace.asRelativePath(folder) || folder.path.split("/").pop()!);
+}
+
 function failureMessage(uri: vscode.Uri, fixture: Fixture, mismatch: Mismatch): vscode.TestMessage {
   const message = vscode.TestMessage.diff(`${formatJsonPath(mismatch.path)}: ${mismatch.message}`, diffText(mismatch.expected), diffText(mismatch.actual));
   message.location = new vscode.Location(uri, toRange(fixture.locate(mismatch.path, true)));
@@ -112,7 +121,7 @@ export class FixtureTests implements vscode.Disposable {
     const id = `folder:${folder.toString()}`;
     let group = this.controller.items.get(id);
     if (!group) {
-      group = this.controller.createTestItem(id, vscode.workspace.asRelativePath(folder) || folder.path.split("/").pop()!, folder);
+      group = this.controller.createTestItem(id, folderLabel(folder), folder);
       this.controller.items.add(group);
     }
     return group;
