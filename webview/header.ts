@@ -26,7 +26,8 @@ export function renderHeader(report: RunReport, variant: string | null, openSour
     el("p", { class: "stats" }, [
       el("span", { class: "stat", attrs: { "data-stat": "flow" } }, [`Offered ${count(report.offered.length)} → final ${count(report.names.length)}`]),
       el("span", { class: "stat", attrs: { "data-stat": "forced" } }, forced === null ? ["No forced choice"] : [icon("pinned"), "Forced: ", nameText(forced)]),
-      el("span", { class: "stat", attrs: { "data-stat": "time" } }, [icon("watch"), `Ran in ${report.durationMs.toFixed(report.durationMs < 10 ? 2 : 0)} ms`]),
+      // A logged trace was not run here: it has no run time to show.
+      origin.kind === "log" ? null : el("span", { class: "stat", attrs: { "data-stat": "time" } }, [icon("watch"), `Ran in ${report.durationMs.toFixed(report.durationMs < 10 ? 2 : 0)} ms`]),
     ]),
   ]);
 }

@@ -106,6 +106,7 @@ test("origin: a logged trace links back to its log line", async (browser) => {
   await send(page, { type: "show", view: { report, levers: null, source: null, compared: null } });
   const link = page.locator('[data-action="open-source"]');
   assert.equal((await link.innerText()).trim(), "Open agent.log at line 42");
+  assert.equal(await page.locator('.header [data-stat="time"]').count(), 0, "a logged trace was not run here: no run time");
   await link.click();
   const messages = await page.evaluate(() => (globalThis as unknown as PageGlobals).__posted);
   assert.deepEqual(messages.at(-1), { type: "openSource", compared: false });
