@@ -38,6 +38,7 @@ export async function run({ page, workspace, openFile, runCommand, findWebviewFr
   const logged = await findWebviewFrame('.header .origin', 60_000);
   assert.match(await logged.locator('.header .origin').innerText(), /^Logged trace 3 in the file, read-only\b[\s\S]*Open agent\.log at line 11$/);
   assert.equal(await logged.locator('.header .file-name').innerText(), 'agent.log');
+  assert.equal(await logged.locator('.header [data-stat="time"]').count(), 0, 'a logged trace shows no run time');
   const texts = (frame, selector) => frame.locator(selector).evaluateAll((els) => els.map((e) => e.textContent.trim()));
   const badges = (frame) => frame.locator('.waterfall .stage-row .badge').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
   assert.deepEqual(await texts(logged, '.waterfall .stage-row .stage-name'), STAGES);
@@ -77,6 +78,7 @@ export async function run({ page, workspace, openFile, runCommand, findWebviewFr
   const run = await findWebviewFrame(`.header .file-name:text-is("${NEW_FIXTURE}")`, 60_000);
   await run.locator('.waterfall .stage-row').first().waitFor({ state: 'visible', timeout: 10_000 });
   assert.equal(await run.locator('.header .origin').count(), 0, 'a fixture run, not a logged trace');
+  assert.match(await run.locator('.header [data-stat="time"]').textContent(), /^Ran in [\d.]+ ms$/);
   // The replay reproduces the logged trace.
   assert.deepEqual(await texts(run, '.waterfall .stage-row .stage-name'), STAGES);
   assert.deepEqual(await badges(run), ACTIONS);
