@@ -21,6 +21,11 @@ export function outputNames(record: StageRecord): string[] {
   return [...record.kept, ...record.reinstated, ...record.added];
 }
 
+/** How many named tools reached the stage: a reinstated tool was among them too. */
+export function inputCount(record: StageRecord): number {
+  return record.kept.length + record.dropped.length + record.reinstated.length;
+}
+
 /** Stages in pipeline order joined with their records; records with no stage listed come as `logged`. */
 export function waterfallRows(report: RunReport): WaterfallRow[] {
   const rows: WaterfallRow[] = [];
@@ -28,7 +33,7 @@ export function waterfallRows(report: RunReport): WaterfallRow[] {
   let count = report.offered.length;
   let forced: string | null = null;
   const push = (info: StageInfo, record: StageRecord | null) => {
-    const input = record ? record.kept.length + record.dropped.length : count;
+    const input = record ? inputCount(record) : count;
     const output = record ? outputNames(record).length : count;
     rows.push({ info, record, input, output, forcedBefore: forced, pin: record ? pinKind(record, forced) : null });
     if (record) forced = record.forcedChoice;

@@ -43,6 +43,18 @@ describe("waterfallRows", () => {
     expect(rows.map((row) => row.pin)).toEqual([null, "set", null, null, null]);
   });
 
+  it("counts a reinstated tool among the stage's input, as the CLI table does", async () => {
+    const rows = waterfallRows(await run({
+      offered: ["a", "b", "c"],
+      pipeline: [
+        { kind: "forced", resolver: { kind: "fixed", tool: "c" } },
+        { kind: "lazy", allowed_names: ["a"] },
+      ],
+    }));
+    expect(rows[1]!.record!.reinstated).toEqual(["c"]);
+    expect([rows[1]!.input, rows[1]!.output]).toEqual([3, 2]);
+  });
+
   it("pins a released and a changed forced choice", async () => {
     const rows = waterfallRows(await run({
       catalog,

@@ -1,3 +1,4 @@
+import { inputCount, outputNames } from "../lineage.js";
 import type { RunReport, StageInfo } from "../report.js";
 import type { StageRecord } from "../values.js";
 
@@ -74,8 +75,8 @@ export function renderWaterfall(report: RunReport, options: TableOptions): strin
 }
 
 function recordRow(index: number, stage: StageInfo, record: StageRecord, previousForced: string | null, width: number): string[] {
-  const input = record.kept.length + record.dropped.length + record.reinstated.length;
-  const output = record.kept.length + record.added.length + record.reinstated.length;
+  const input = inputCount(record);
+  const output = outputNames(record).length;
   const action = record.action + (record.degraded ? " (degraded)" : "") + (stage.protectsForced ? "" : " [hard]");
   const forced = record.forcedChoice === previousForced ? "" : record.forcedChoice === null ? "released" : `⚑ ${record.forcedChoice}`;
   return [
