@@ -50,10 +50,14 @@ describe("Testing view", () => {
     expect(labels.sort()).toEqual(["a", "b", "ws"]);
   });
 
-  it("passes a fixture that meets its expectations", async () => {
+  it("passes a fixture that meets its expectations, with its waterfall in the test output", async () => {
     const result = await run([leaf("/ws/a/pass.turn.json")!]);
     expect(result.results.map((r) => r.state)).toEqual(["started", "passed"]);
     expect(result.ended).toBe(true);
+    const [output] = result.output;
+    expect(output!.item).toBe(leaf("/ws/a/pass.turn.json"));
+    expect(output!.output).toContain("lazy");
+    expect(output!.output).not.toMatch(/[^\r]\n/);
   });
 
   it("fails with an expected/actual diff located at the expect key", async () => {

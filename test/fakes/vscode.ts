@@ -504,6 +504,7 @@ class FakeTestItemCollection {
 export interface FakeTestRun {
   readonly request: TestRunRequest;
   readonly results: { item: FakeTestItem; state: "started" | "passed" | "failed" | "errored" | "skipped"; messages: TestMessage[] }[];
+  readonly output: { output: string; item?: FakeTestItem }[];
   ended: boolean;
 }
 
@@ -525,7 +526,7 @@ export const tests = {
         return profile;
       },
       createTestRun(request: TestRunRequest) {
-        const record: FakeTestRun = { request, results: [], ended: false };
+        const record: FakeTestRun = { request, results: [], output: [], ended: false };
         testRuns.push(record);
         const set = (state: FakeTestRun["results"][number]["state"]) => (item: FakeTestItem, message?: TestMessage | TestMessage[]) => {
           record.results.push({ item, state, messages: message === undefined ? [] : Array.isArray(message) ? message : [message] });
@@ -536,7 +537,9 @@ export const tests = {
           failed: set("failed"),
           errored: set("errored"),
           skipped: set("skipped"),
-          appendOutput() {},
+          appendOutput(output: string, _location?: unknown, item?: FakeTestItem) {
+            record.output.push({ output, item });
+          },
           end() {
             record.ended = true;
           },

@@ -3,6 +3,7 @@ import { checkExpectations, type Mismatch } from "../../core/expect.js";
 import type { Fixture } from "../../core/fixture/load.js";
 import { formatJsonPath } from "../../core/json/positions.js";
 import { JsonDocument } from "../../core/json/document.js";
+import { renderWaterfall } from "../../core/render/table.js";
 import { runFixture, type RunReport } from "../../core/report.js";
 import { toRange } from "../convert.js";
 import { loadFixtureFromUri, readSource } from "../fixtures.js";
@@ -178,6 +179,8 @@ export class FixtureTests implements vscode.Disposable {
     }
     const report = runFixture(loaded.fixture);
     this.lastReports.set(uri.toString(), report);
+    // The Test Results terminal shows the run's waterfall beside the verdict (it wants CRLF).
+    run.appendOutput(renderWaterfall(report, { color: true }).replace(/\n/g, "\r\n"), undefined, item);
     const mismatches = checkExpectations(loaded.fixture.json.expect, report);
     if (mismatches.length === 0) run.passed(item, report.durationMs);
     else run.failed(item, mismatches.map((mismatch) => failureMessage(uri, loaded.fixture, mismatch)), report.durationMs);
