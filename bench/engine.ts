@@ -8,7 +8,7 @@ import { LazyRoutingStage } from "../src/core/stages/lazy.js";
 import { PolicyStage } from "../src/core/stages/policy.js";
 import { RolePaletteStage } from "../src/core/stages/role.js";
 import { selectionContext } from "../src/core/values.js";
-import { fmt, medianMs, verdict } from "./measure.js";
+import { fmt, interleavedMedians, medianMs, verdict } from "./measure.js";
 
 const LEVELS = ["none", "low", "medium", "high", "critical"];
 
@@ -75,11 +75,13 @@ export function benchEngine(): string[] {
   lines.push(`  per-tool cost 10k / 1k: ${(perTool.get(10_000)! / perTool.get(1_000)!).toFixed(2)}×`);
 
   const text = catalogText(5 * 1024 * 1024);
-  const parse = medianMs(() => JSON.parse(text), 7);
-  const load = medianMs(() => {
-    const loaded = loadCatalog({ file: "bench.catalog.json", text });
-    if (!("catalog" in loaded)) throw new Error("the benchmark catalogue is invalid");
-  }, 7);
+  const [parse, load] = interleavedMedians(
+    () => JSON.parse(text),
+    () => {
+      const loaded = loadCatalog({ file: "bench.catalog.json", text });
+      if (!("catalog" in loaded)) throw new Error("the benchmark catalogue is invalid");
+    },
+  );
   lines.push(`fixture load of a ${(text.length / 1024 / 1024).toFixed(1)} MB catalogue (parse + validate + positions): ${fmt(load)}; JSON.parse alone: ${fmt(parse)}`);
   lines.push(`  load / JSON.parse: ${verdict(load / parse, 3, true)}`);
   return lines;

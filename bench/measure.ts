@@ -18,3 +18,22 @@ export function verdict(ratio: number, goal: number, atMost: boolean): string {
   const ok = atMost ? ratio <= goal : ratio >= goal;
   return `${ratio.toFixed(2)}× (goal ${atMost ? "≤" : "≥"} ${goal}×) ${ok ? "ok" : "MISSED"}`;
 }
+
+/**
+ * Medians of two functions run alternately, so that both meet the same heap and GC state: a
+ * baseline measured alone on a fresh heap looks faster than it is inside real work.
+ */
+export function interleavedMedians(a: () => unknown, b: () => unknown, runs = 15): [number, number] {
+  a();
+  b();
+  const times: [number[], number[]] = [[], []];
+  for (let i = 0; i < runs; i++) {
+    for (const [k, fn] of [a, b].entries()) {
+      const start = performance.now();
+      fn();
+      times[k]!.push(performance.now() - start);
+    }
+  }
+  const median = (list: number[]) => list.sort((x, y) => x - y)[Math.floor(list.length / 2)]!;
+  return [median(times[0]), median(times[1])];
+}

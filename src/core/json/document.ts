@@ -87,6 +87,22 @@ function describeParseError(code: string): string {
   return words === "value expected" ? "a value was expected" : words;
 }
 
+/** The quote that ends the string opening at `open`; the native search skips long strings fast. */
+function closingQuote(text: string, open: number): number {
+  let j = text.indexOf('"', open + 1);
+  for (;;) {
+    let backslashes = 0;
+    while (text.charCodeAt(j - 1 - backslashes) === 92) backslashes++;
+    if (backslashes % 2 === 0) return j;
+    j = text.indexOf('"', j + 1);
+  }
+}
+
+function nextBackslash(text: string, from: number): number {
+  const at = text.indexOf("\\", from);
+  return at === -1 ? Number.POSITIVE_INFINITY : at;
+}
+
 /** White space, a comma or a closing bracket: where a bare literal ends. */
 function isDelimiter(c: number): boolean {
   return c === 44 || c === 93 || c === 125 || c === 32 || c === 10 || c === 13 || c === 9;
@@ -96,7 +112,7 @@ interface Frame {
   readonly array: boolean;
   readonly parent: Frame | undefined;
   /** This container's own place in its parent (a key or an index); "" for the root. */
-  readonly segment: string;
+  readonly segment: string | number;
   /** Its JSON pointer, made only when positions are wanted or a duplicate is reported. */
   pointer: string | undefined;
   /** Keys seen so far: a short list (most objects are small), a Set past SMALL_OBJECT. */
@@ -110,8 +126,8 @@ interface Frame {
 
 const SMALL_OBJECT = 16;
 
-function escapeSegment(segment: string): string {
-  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
+function escapeSegment(segment: string | number): string {
+  return typeof segment === "number" ? String(segment) : segment.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
 function framePointer(frame: Frame): string {
@@ -143,11 +159,13 @@ function scanStructure(text: string, wanted: Set<string> | null): { duplicates: 
   const open: ({ pointer: string; offset: number; key: Located["key"] } | null)[] = [];
   const n = text.length;
 
-  const childSegment = (frame: Frame | undefined): string => (frame === undefined ? "" : frame.array ? String(frame.index) : frame.key);
+  const childSegment = (frame: Frame | undefined): string | number => (frame === undefined ? "" : frame.array ? frame.index : frame.key);
   const childPointer = (frame: Frame | undefined): string => (frame === undefined ? "" : `${framePointer(frame)}/${escapeSegment(childSegment(frame))}`);
   const keyOf = (frame: Frame | undefined) => (frame && !frame.array ? { offset: frame.keyOffset, length: frame.keyLength } : undefined);
   const pathOf = (frame: Frame): PathSegment[] => [...pointerToPath(framePointer(frame)), frame.key];
 
+  // The next backslash at or after the cursor, found once and reused: most strings have none.
+  let backslash = -1;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
     if (c === 32 || c === 10 || c === 13 || c === 9 || c === 58 /* : */) continue;
@@ -164,15 +182,9 @@ function scanStructure(text: string, wanted: Set<string> | null): { duplicates: 
       continue;
     }
     if (c === 34 /* " */) {
-      let j = i + 1;
-      let escaped = false;
-      for (; j < n; j++) {
-        const d = text.charCodeAt(j);
-        if (d === 92) {
-          escaped = true;
-          j++;
-        } else if (d === 34) break;
-      }
+      const j = closingQuote(text, i);
+      if (backslash < i) backslash = nextBackslash(text, i);
+      const escaped = backslash < j;
       if (top && !top.array && top.expectKey) {
         const key = escaped ? (JSON.parse(text.slice(i, j + 1)) as string) : text.slice(i + 1, j);
         top.key = key;
