@@ -1,11 +1,15 @@
-/** Median wall time of `fn` in milliseconds, after warm-up runs so the JIT has settled. */
-export function medianMs(fn: () => unknown, runs = 7, warmup = 2): number {
-  for (let i = 0; i < warmup; i++) fn();
+/**
+ * Median wall time of `fn` in milliseconds. Warm-up and sampling run for a minimum time as well
+ * as a minimum count, so a fast case is measured as settled as a slow one (a 1 ms case warmed up
+ * twice is still being optimised by the JIT).
+ */
+export function medianMs(fn: () => unknown, runs = 7, warmupMs = 300): number {
+  for (let start = performance.now(), n = 0; n < 2 || performance.now() - start < warmupMs; n++) fn();
   const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const start = performance.now();
+  for (let start = performance.now(); times.length < runs || performance.now() - start < warmupMs; ) {
+    const begin = performance.now();
     fn();
-    times.push(performance.now() - start);
+    times.push(performance.now() - begin);
   }
   times.sort((a, b) => a - b);
   return times[Math.floor(times.length / 2)]!;
