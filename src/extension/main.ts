@@ -2,7 +2,7 @@ import * as vscode from "vscode";
 import { RunSelectionCodeLens } from "./codelens.js";
 import { FixtureDiagnostics } from "./diagnostics.js";
 import { loadFixtureFromUri } from "./fixtures.js";
-import { compareTraces, inspectLog, LOG_EXTENSIONS, openTrace, turnIntoFixture } from "./logs/log-commands.js";
+import { compareTraces, compareWithReplay, inspectLog, LOG_EXTENSIONS, openTrace, turnIntoFixture } from "./logs/log-commands.js";
 import { LogTraceCodeLens } from "./logs/log-codelens.js";
 import { registerTraceFilters } from "./logs/filter-commands.js";
 import { TraceTree, type TraceNode } from "./logs/trace-tree.js";
@@ -65,6 +65,7 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand("paletteInspector.compareTraces", (node?: TraceNode, selected?: readonly TraceNode[]) =>
       compareTraces(selected ?? (node ? [node] : traceView.selection), panels),
     ),
+    vscode.commands.registerCommand("paletteInspector.compareWithReplay", (node?: TraceNode) => compareWithReplay(node ?? traceView.selection[0], panels)),
     ...registerTraceFilters(traces),
     // From a failed test's message: the waterfall of the run that failed.
     vscode.commands.registerCommand("paletteInspector.showTestRun", async (arg?: { test?: vscode.TestItem }) => {

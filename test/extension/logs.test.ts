@@ -10,7 +10,8 @@ import type { TraceSummary } from "../../src/core/traces/summary.js";
 import { readWorkspaceCatalog } from "../../src/extension/fixtures.js";
 import { matchesFilter } from "../../src/extension/logs/filter.js";
 import { LogTraceCodeLens } from "../../src/extension/logs/log-codelens.js";
-import { inspectLog, openTrace, suggestedFixturePath, turnIntoFixture } from "../../src/extension/logs/log-commands.js";
+import { compareWithReplay, inspectLog, openTrace, suggestedFixturePath, turnIntoFixture } from "../../src/extension/logs/log-commands.js";
+import { compareReports } from "../../src/core/compare.js";
 import { PAGE_SIZE, TraceTree, type TraceNode } from "../../src/extension/logs/trace-tree.js";
 import type { TracePanels } from "../../src/extension/panel/panels.js";
 import type { RunReport } from "../../src/core/report.js";
@@ -138,5 +139,22 @@ describe("Selection Traces view", () => {
     fake.answers.message.push(undefined);
     expect(await turnIntoFixture(node, panels)).toBeUndefined();
     expect(fake.files.get(target.toString())).toBe("{\"description\": \"keep me\"}");
+  });
+});
+
+describe("Compare with Replay", () => {
+  it("shows a logged trace against the run of the fixture that replays it, with no difference", async () => {
+    const uri = exampleLog("agent.log");
+    const tree = new TraceTree();
+    await inspectLog(real(uri), tree);
+    const node = tree.getChildren(tree.getChildren()[0]).filter((n) => n.kind === "trace")[2]!;
+    const compared: [RunReport, RunReport][] = [];
+    const spy = { showComparison: (a: RunReport, b: RunReport) => compared.push([a, b]) } as unknown as TracePanels;
+    await compareWithReplay(node, spy);
+    const [[logged, replay]] = compared as [[RunReport, RunReport]];
+    expect(logged.origin.kind).toBe("log");
+    expect(replay.origin.kind).toBe("fixture");
+    expect(replay.trace).toEqual(logged.trace);
+    expect(compareReports(logged, replay).stages.every((stage) => !stage.actionChanged)).toBe(true);
   });
 });

@@ -4,9 +4,10 @@ import { reportFromTrace } from "../../core/traces/report.js";
 import { scanText, type FoundTrace } from "../../core/traces/scan.js";
 import type { TraceSummary } from "../../core/traces/summary.js";
 import { traceToFixture } from "../../core/traces/to-fixture.js";
-import type { RunReport } from "../../core/report.js";
+import { loadFixture } from "../../core/fixture/load.js";
+import { runFixture, type RunReport } from "../../core/report.js";
 import { readTraceAt, scanLogFile } from "../../node/log-file.js";
-import { readSource } from "../fixtures.js";
+import { readSource, readWorkspaceCatalog } from "../fixtures.js";
 import type { TracePanels } from "../panel/panels.js";
 import { chooseNewFile, FIXTURE_FILTERS } from "../workspace-files.js";
 import type { TraceTree, TraceNode } from "./trace-tree.js";
@@ -122,6 +123,21 @@ export async function turnIntoFixture(node: TraceNode | undefined, panels: Trace
   await panels.showFixture(target);
   if (caveats.length > 0) void vscode.window.showWarningMessage(`Palette Inspector: the replay differs from the log: ${caveats.join("; ")}.`);
   return target;
+}
+
+/** "Compare with Replay": the logged trace against a run of the fixture that replays it. */
+export async function compareWithReplay(node: TraceNode | undefined, panels: TracePanels): Promise<void> {
+  if (node?.kind !== "trace") return;
+  try {
+    const found = await traceOf(node);
+    const { fixture } = traceToFixture(found.trace, { file: vscode.workspace.asRelativePath(node.uri), line: found.line });
+    const replayFile = node.uri.with({ path: suggestedFixturePath(node.uri.path, node.summary) }).toString();
+    const loaded = await loadFixture({ file: replayFile, text: JSON.stringify(fixture) }, readWorkspaceCatalog);
+    if (!loaded.ok) throw new Error(`the replay fixture is invalid: ${loaded.problems[0]?.message ?? "unknown problem"}`);
+    panels.showComparison(reportOf(found, node.uri), runFixture(loaded.fixture));
+  } catch (error) {
+    void vscode.window.showErrorMessage(`Palette Inspector: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 /** "Compare Traces": two selected traces side by side, stage by stage. */
