@@ -26,6 +26,8 @@ export class FixtureDiagnostics implements vscode.Disposable {
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
   /** Which files each document last reported on, so stale entries are cleared. */
   private readonly reported = new Map<string, Set<string>>();
+  /** The latest validation started per document: an older one that ends later must not win. */
+  private readonly generation = new Map<string, number>();
   private readonly subscriptions: vscode.Disposable[];
 
   constructor(private readonly delayMs = 300) {
@@ -48,7 +50,10 @@ export class FixtureDiagnostics implements vscode.Disposable {
   async refresh(document: vscode.TextDocument): Promise<void> {
     const key = document.uri.toString();
     this.timers.delete(key);
+    const generation = (this.generation.get(key) ?? 0) + 1;
+    this.generation.set(key, generation);
     const problems = await problemsOf(document);
+    if (this.generation.get(key) !== generation) return;
     const byFile = new Map<string, vscode.Diagnostic[]>([[key, []]]);
     for (const problem of problems) {
       const list = byFile.get(problem.file) ?? [];
@@ -63,6 +68,7 @@ export class FixtureDiagnostics implements vscode.Disposable {
   private clear(uri: vscode.Uri): void {
     const key = uri.toString();
     clearTimeout(this.timers.get(key));
+    this.generation.set(key, (this.generation.get(key) ?? 0) + 1);
     for (const file of this.reported.get(key) ?? [key]) this.collection.delete(vscode.Uri.parse(file));
     this.reported.delete(key);
   }

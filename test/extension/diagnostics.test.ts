@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { DiagnosticSeverity, fake, Uri } from "../fakes/vscode.js";
+import { DiagnosticSeverity, fake, Uri, workspace } from "../fakes/vscode.js";
 import { FixtureDiagnostics } from "../../src/extension/diagnostics.js";
 
 let diagnostics: FixtureDiagnostics;
@@ -53,5 +53,40 @@ describe("Problems panel", () => {
     expect(fake.diagnostics(uri)).toHaveLength(1);
     fake.closeDocument(doc);
     expect(fake.diagnostics(uri)).toBeUndefined();
+  });
+});
+
+describe("Problems panel, out-of-order validations", () => {
+  it("keeps the newest text's problems when an older validation finishes later", async () => {
+    fake.reset();
+    fake.addWorkspaceFolder("/ws");
+    // A catalogue read that is slow only for the first validation.
+    let release: () => void = () => {};
+    const slow = new Promise<void>((resolve) => (release = resolve));
+    const catalog = fake.writeFile("/ws/tools.catalog.json", '[{"name": "a"}]');
+    const readFile = workspace.fs.readFile;
+    let first = true;
+    workspace.fs.readFile = async (uri: Uri) => {
+      if (first && uri.toString() === catalog.toString()) {
+        first = false;
+        await slow;
+      }
+      return readFile(uri);
+    };
+    try {
+      const late = new FixtureDiagnostics(0);
+      const uri = Uri.file("/ws/c.turn.json");
+      const doc = fake.openDocument(uri, '{"catalog": "./tools.catalog.json"}');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      fake.editDocument(doc, '{"catalog": "./tools.catalog.json", "pipeline": [{"kind": "nope"}]}');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(fake.diagnostics(uri)!.map((d) => d.message)).toEqual([expect.stringMatching(/unknown stage kind "nope"/)]);
+      release();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(fake.diagnostics(uri)!.map((d) => d.message)).toEqual([expect.stringMatching(/unknown stage kind "nope"/)]);
+      late.dispose();
+    } finally {
+      workspace.fs.readFile = readFile;
+    }
   });
 });
