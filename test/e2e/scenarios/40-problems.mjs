@@ -43,5 +43,5 @@ export async function run({ page, openFile, replaceEditorText, assert, log }) {
   const mended = await waitFor('the typo is gone and the unknown tool is warned about', (seen) =>
     !seen.some((m) => m.includes('max_safty_level')) && seen.some((m) => m.includes(UNKNOWN_TOOL)));
   log(`mended: ${mended.join(' | ')}`);
-  assert.match(mended.find((m) => m.includes(UNKNOWN_TOOL)), /palette-inspector \[Ln 6, Col 39\]$/);
+  assert.match(mended.find((m) => m.includes(UNKNOWN_TOOL)), /palette-inspector \[Ln 6, Col 40\]$/);
 }
