@@ -151,6 +151,34 @@ describe("live re-run", () => {
     expect(shows[1]!.view.report.trace).toEqual([]);
   });
 
+  it("shows the newest text when an older run finishes later", async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let calls = 0;
+    const slowFirst = async (uri: Uri) => {
+      if (calls++ === 1) await gate;
+      return load(uri);
+    };
+    const own = new TracePanels(extensionUri as never, slowFirst as never, () => {});
+    try {
+      await own.showFixture(fixtureUri as never);
+      const panel = webviewFake.panels.at(-1)!;
+      panel.webview.receive({ type: "ready" });
+      await flush();
+      const document = fake.openDocument(fixtureUri);
+      const older = own.open[0]!.refresh();
+      fake.editDocument(document, JSON.stringify({ ...FIXTURE, pipeline: [] }));
+      await own.open[0]!.refresh();
+      release();
+      await older;
+      const last = posted(panel).filter((m) => m.type === "show").at(-1)!;
+      if (last.type !== "show") throw new Error();
+      expect(last.view.report.trace).toEqual([]);
+    } finally {
+      own.dispose();
+    }
+  });
+
   it("re-runs when the catalogue changes, and ignores other documents", async () => {
     const panel = await openReady();
     vi.useFakeTimers();

@@ -25,6 +25,8 @@ export const RERUN_DEBOUNCE_MS = 200;
 
 /** One Selection Trace panel: it owns its webview's messages, the live re-run and the what-if. */
 export class TraceSession implements vscode.Disposable {
+  /** The latest refresh started; only it may post. */
+  private generation = 0;
   private fixture: Fixture | null = null;
   private base: RunReport | null = null;
   private ready = false;
@@ -77,12 +79,15 @@ export class TraceSession implements vscode.Disposable {
       return;
     }
     const uri = this.source.uri;
+    const generation = ++this.generation;
     let loaded: LoadResult;
     try {
       loaded = await this.load(uri);
     } catch (error) {
       loaded = { ok: false, problems: [{ severity: "error", file: uri.fsPath, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, path: [], message: error instanceof Error ? error.message : String(error) }] };
     }
+    // Loading reads files asynchronously: a run of older text that ends late must not replace a newer one.
+    if (generation !== this.generation) return;
     if (!loaded.ok) {
       this.fixture = null;
       this.base = null;
