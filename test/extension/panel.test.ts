@@ -155,9 +155,11 @@ describe("live re-run", () => {
     let release: () => void = () => {};
     const gate = new Promise<void>((resolve) => (release = resolve));
     let calls = 0;
+    // The second load reads the text at once but answers only when released.
     const slowFirst = async (uri: Uri) => {
+      const result = load(uri);
       if (calls++ === 1) await gate;
-      return load(uri);
+      return result;
     };
     const own = new TracePanels(extensionUri as never, slowFirst as never, () => {});
     try {
