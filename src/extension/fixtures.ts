@@ -50,35 +50,3 @@ export const readWorkspaceCatalog: CatalogReader = async (ref, fixtureFile) => {
 export function loadFixtureFromUri(uri: vscode.Uri): Promise<LoadResult> {
   return readSource(uri).then((source) => loadFixture(source, readWorkspaceCatalog));
 }
-
-/** The URIs a fixture's run depends on: itself and the catalogue file it names. */
-export function fixtureInputs(uri: vscode.Uri, loaded: LoadResult): vscode.Uri[] {
-  const catalog = loaded.ok && loaded.fixture.catalogFile ? vscode.Uri.parse(loaded.fixture.catalogFile) : null;
-  return catalog ? [uri, catalog] : [uri];
-}
-
-/**
- * Calls `onChange` (debounced) when a fixture or its catalogue changes, in an editor
- * (unsaved edits) or on disk. `inputs` is re-read on each call so a new catalogue path is followed.
- */
-export function watchFixtureInputs(inputs: () => readonly vscode.Uri[], onChange: () => void, delayMs = 150): vscode.Disposable {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const touches = (uri: vscode.Uri) => inputs().some((input) => input.toString() === uri.toString());
-  const schedule = (uri: vscode.Uri) => {
-    if (!touches(uri)) return;
-    clearTimeout(timer);
-    timer = setTimeout(onChange, delayMs);
-  };
-  const watcher = vscode.workspace.createFileSystemWatcher("**/*.json");
-  const subscriptions = [
-    vscode.workspace.onDidChangeTextDocument((event) => schedule(event.document.uri)),
-    watcher.onDidChange(schedule),
-    watcher.onDidCreate(schedule),
-    watcher.onDidDelete(schedule),
-    watcher,
-  ];
-  return new vscode.Disposable(() => {
-    clearTimeout(timer);
-    for (const subscription of subscriptions) subscription.dispose();
-  });
-}

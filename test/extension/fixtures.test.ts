@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type * as vscode from "vscode";
 import { fake, Uri } from "../fakes/vscode.js";
-import { loadFixtureFromUri, readSource, watchFixtureInputs } from "../../src/extension/fixtures.js";
+import { loadFixtureFromUri, readSource } from "../../src/extension/fixtures.js";
 
 /** The fake stands in for the real module at run time; the compiler sees the real types. */
 const real = (uri: Uri) => uri as unknown as vscode.Uri;
@@ -48,22 +48,5 @@ describe("fixtures as the editor shows them", () => {
     const loaded = await loadFixtureFromUri(real(uri));
     expect(loaded.problems).toHaveLength(1);
     expect(loaded.problems[0]!.file).toBe(Uri.file("/ws/bad.catalog.json").toString());
-  });
-
-  it("calls back once, debounced, when the fixture or its catalogue changes and not for other files", async () => {
-    const fixture = fake.writeFile("/ws/a.turn.json", "{}");
-    const catalog = Uri.file("/ws/tools.catalog.json");
-    let calls = 0;
-    const watch = watchFixtureInputs(() => [real(fixture), real(catalog)], () => calls++, 5);
-    const doc = fake.openDocument(fixture);
-    fake.editDocument(doc, '{"description": "a"}');
-    fake.writeFile("/ws/tools.catalog.json", CATALOG);
-    fake.writeFile("/ws/other.json", "{}");
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(calls).toBe(1);
-    fake.writeFile("/ws/other.json", "[]");
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(calls).toBe(1);
-    watch.dispose();
   });
 });

@@ -4,7 +4,7 @@ import type { Fixture } from "../../core/fixture/load.js";
 import { formatJsonPath } from "../../core/json/positions.js";
 import { JsonDocument } from "../../core/json/document.js";
 import { renderWaterfall } from "../../core/render/table.js";
-import { runFixture, type RunReport } from "../../core/report.js";
+import { runFixture } from "../../core/report.js";
 import { toRange } from "../convert.js";
 import { loadFixtureFromUri, readSource } from "../fixtures.js";
 
@@ -49,8 +49,6 @@ function failureMessage(uri: vscode.Uri, fixture: Fixture, mismatch: Mismatch): 
  */
 export class FixtureTests implements vscode.Disposable {
   readonly controller = vscode.tests.createTestController("paletteInspector.fixtures", "Palette Inspector fixtures");
-  /** The last report of each fixture, so a failed test can open its waterfall. */
-  readonly lastReports = new Map<string, RunReport>();
   private readonly continuous = new Set<{ request: vscode.TestRunRequest; token: vscode.CancellationToken }>();
   private readonly subscriptions: vscode.Disposable[] = [];
   private readonly typing = new Map<string, ReturnType<typeof setTimeout>>();
@@ -178,7 +176,6 @@ export class FixtureTests implements vscode.Disposable {
       return;
     }
     const report = runFixture(loaded.fixture);
-    this.lastReports.set(uri.toString(), report);
     // The Test Results terminal shows the run's waterfall beside the verdict (it wants CRLF).
     run.appendOutput(renderWaterfall(report, { color: true }).replace(/\n/g, "\r\n"), undefined, item);
     const mismatches = checkExpectations(loaded.fixture.json.expect, report);
