@@ -19,10 +19,25 @@ const node = {
 };
 
 const targets = [
-  { ...node, entryPoints: ["src/extension/main.ts"], outfile: "dist/extension.js", external: ["vscode"] },
-  { ...node, entryPoints: ["src/cli/main.ts"], outfile: "dist/cli.js", banner: { js: "#!/usr/bin/env node" } },
+  {
+    ...node,
+    entryPoints: ["src/extension/main.ts"],
+    outfile: "dist/extension.js",
+    external: ["vscode"],
+  },
+  {
+    ...node,
+    entryPoints: ["src/cli/main.ts"],
+    outfile: "dist/cli.js",
+    banner: { js: "#!/usr/bin/env node" },
+  },
   // playwright-core finds its own files at run time, so the benchmark loads it from node_modules.
-  { ...node, entryPoints: ["bench/main.ts"], outfile: "dist/bench.js", external: ["playwright-core"] },
+  {
+    ...node,
+    entryPoints: ["bench/main.ts"],
+    outfile: "dist/bench.js",
+    external: ["playwright-core"],
+  },
   { ...node, entryPoints: ["src/core/fixture/schema.ts"], outfile: "dist/schema.js" },
   {
     bundle: true,
@@ -44,7 +59,12 @@ function writeSchemas() {
   delete require.cache[modulePath];
   const { FixtureSchema, CatalogSchema } = require(modulePath);
   mkdirSync("media/schemas", { recursive: true });
-  const write = (file, schema) => writeFileSync(`media/schemas/${file}`, JSON.stringify({ $schema: "http://json-schema.org/draft-07/schema#", ...schema }, null, 2) + "\n");
+  const write = (file, schema) =>
+    writeFileSync(
+      `media/schemas/${file}`,
+      JSON.stringify({ $schema: "http://json-schema.org/draft-07/schema#", ...schema }, null, 2) +
+        "\n",
+    );
   write("turn-fixture.schema.json", FixtureSchema);
   write("catalog.schema.json", CatalogSchema);
 }
@@ -53,7 +73,8 @@ function writeSchemas() {
 function copyCodicons() {
   const require = createRequire(import.meta.url);
   mkdirSync("dist/codicons", { recursive: true });
-  for (const file of ["codicon.css", "codicon.ttf"]) copyFileSync(require.resolve(`@vscode/codicons/dist/${file}`), `dist/codicons/${file}`);
+  for (const file of ["codicon.css", "codicon.ttf"])
+    copyFileSync(require.resolve(`@vscode/codicons/dist/${file}`), `dist/codicons/${file}`);
 }
 
 copyCodicons();

@@ -15,7 +15,12 @@ const LEVELS = ["none", "low", "medium", "high", "critical"];
 function catalogOf(size: number): ToolCatalog {
   return new ToolCatalog(
     Array.from({ length: size }, (_, i) =>
-      catalogEntry({ name: `tool_${i}`, costUsd: i % 5 === 0 ? null : (i % 100) / 1000, safetyLevel: LEVELS[i % 5]!, triggerKeywords: i % 3 === 0 ? [] : [`kw${i}`] }),
+      catalogEntry({
+        name: `tool_${i}`,
+        costUsd: i % 5 === 0 ? null : (i % 100) / 1000,
+        safetyLevel: LEVELS[i % 5]!,
+        triggerKeywords: i % 3 === 0 ? [] : [`kw${i}`],
+      }),
     ),
   );
 }
@@ -25,7 +30,11 @@ function pipelineOf(size: number, catalog: ToolCatalog): ToolSelectionPipeline {
   const names = catalog.names;
   const every = (n: number) => names.filter((_, i) => i % n !== 0);
   return new ToolSelectionPipeline([
-    new IntentRoutingStage({ verdict: { label: "action", matchedToolKeywords: names.filter((_, i) => i % 2 === 0) }, catalog, alwaysInclude: ["tool_1"] }),
+    new IntentRoutingStage({
+      verdict: { label: "action", matchedToolKeywords: names.filter((_, i) => i % 2 === 0) },
+      catalog,
+      alwaysInclude: ["tool_1"],
+    }),
     new LazyRoutingStage({ allowedNames: every(7) }),
     new ForcedChoiceStage({ resolver: () => "tool_2" }),
     new RolePaletteStage({ resolver: () => every(4) }),
@@ -68,11 +77,17 @@ export function benchEngine(): string[] {
   for (const size of [1_000, 10_000, 100_000]) {
     const ms = pipelineTime(size);
     perTool.set(size, ms / size);
-    lines.push(`  ${size.toLocaleString("en")} tools: ${fmt(ms)} (${((ms / size) * 1e6).toFixed(0)} ns per tool)`);
+    lines.push(
+      `  ${size.toLocaleString("en")} tools: ${fmt(ms)} (${((ms / size) * 1e6).toFixed(0)} ns per tool)`,
+    );
   }
-  lines.push(`  per-tool cost 100k / 1k: ${verdict(perTool.get(100_000)! / perTool.get(1_000)!, 1.5, true)}`);
+  lines.push(
+    `  per-tool cost 100k / 1k: ${verdict(perTool.get(100_000)! / perTool.get(1_000)!, 1.5, true)}`,
+  );
   // Within one cache tier the cost per tool is flat; 100k names outgrow the CPU caches.
-  lines.push(`  per-tool cost 10k / 1k: ${(perTool.get(10_000)! / perTool.get(1_000)!).toFixed(2)}×`);
+  lines.push(
+    `  per-tool cost 10k / 1k: ${(perTool.get(10_000)! / perTool.get(1_000)!).toFixed(2)}×`,
+  );
 
   const text = catalogText(5 * 1024 * 1024);
   const [parse, load] = interleavedMedians(
@@ -82,7 +97,9 @@ export function benchEngine(): string[] {
       if (!("catalog" in loaded)) throw new Error("the benchmark catalogue is invalid");
     },
   );
-  lines.push(`fixture load of a ${(text.length / 1024 / 1024).toFixed(1)} MB catalogue (parse + validate + positions): ${fmt(load)}; JSON.parse alone: ${fmt(parse)}`);
+  lines.push(
+    `fixture load of a ${(text.length / 1024 / 1024).toFixed(1)} MB catalogue (parse + validate + positions): ${fmt(load)}; JSON.parse alone: ${fmt(parse)}`,
+  );
   lines.push(`  load / JSON.parse: ${verdict(load / parse, 3, true)}`);
   return lines;
 }

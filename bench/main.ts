@@ -5,7 +5,12 @@ import { benchWhatIf } from "./whatif.js";
 
 /** `npm run bench`: every speed goal as a ratio against a baseline measured in the same run. */
 async function main(): Promise<void> {
-  const sections: (() => string[] | Promise<string[]>)[] = [benchEngine, benchWhatIf, benchTraces, benchRender];
+  const sections: (() => string[] | Promise<string[]>)[] = [
+    benchEngine,
+    benchWhatIf,
+    benchTraces,
+    benchRender,
+  ];
   for (const section of sections) for (const line of await section()) console.log(line);
 }
 

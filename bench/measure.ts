@@ -4,9 +4,13 @@
  * twice is still being optimised by the JIT).
  */
 export function medianMs(fn: () => unknown, runs = 7, warmupMs = 300): number {
-  for (let start = performance.now(), n = 0; n < 2 || performance.now() - start < warmupMs; n++) fn();
+  for (let start = performance.now(), n = 0; n < 2 || performance.now() - start < warmupMs; n++)
+    fn();
   const times: number[] = [];
-  for (let start = performance.now(); times.length < runs || performance.now() - start < warmupMs; ) {
+  for (
+    let start = performance.now();
+    times.length < runs || performance.now() - start < warmupMs;
+  ) {
     const begin = performance.now();
     fn();
     times.push(performance.now() - begin);
@@ -15,7 +19,8 @@ export function medianMs(fn: () => unknown, runs = 7, warmupMs = 300): number {
   return times[Math.floor(times.length / 2)]!;
 }
 
-export const fmt = (ms: number) => (ms < 1 ? `${(ms * 1000).toFixed(0)} µs` : `${ms.toFixed(1)} ms`);
+export const fmt = (ms: number) =>
+  ms < 1 ? `${(ms * 1000).toFixed(0)} µs` : `${ms.toFixed(1)} ms`;
 
 /** A ratio against its goal, marked so a regression stands out in a log. */
 export function verdict(ratio: number, goal: number, atMost: boolean): string {
@@ -27,7 +32,11 @@ export function verdict(ratio: number, goal: number, atMost: boolean): string {
  * Medians of two functions run alternately, so that both meet the same heap and GC state: a
  * baseline measured alone on a fresh heap looks faster than it is inside real work.
  */
-export function interleavedMedians(a: () => unknown, b: () => unknown, runs = 15): [number, number] {
+export function interleavedMedians(
+  a: () => unknown,
+  b: () => unknown,
+  runs = 15,
+): [number, number] {
   a();
   b();
   const times: [number[], number[]] = [[], []];

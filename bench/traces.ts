@@ -5,14 +5,35 @@
  * process so that peaks do not mix.
  */
 import { spawnSync } from "node:child_process";
-import { createReadStream, existsSync, mkdtempSync, openSync, closeSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import {
+  createReadStream,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  closeSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CHUNK_BYTES, scanLogFile } from "../src/node/log-file.js";
 import { verdict } from "./measure.js";
 
 const MB = 1024 * 1024;
-const TOOLS = ["search", "get_weather", "sql", "delete_rows", "send_email", "calendar_lookup", "create_ticket", "vector_search", "final_answer", "ask_human"];
+const TOOLS = [
+  "search",
+  "get_weather",
+  "sql",
+  "delete_rows",
+  "send_email",
+  "calendar_lookup",
+  "create_ticket",
+  "vector_search",
+  "final_answer",
+  "ask_human",
+];
 
 export async function benchTraces(): Promise<string[]> {
   const full = process.env.BENCH_FULL === "1";
@@ -36,7 +57,9 @@ export async function benchTraces(): Promise<string[]> {
     const rate = (ms: number) => 300 / (ms / 1000);
     const base = rate(Math.min(...baseline));
     const ours = rate(Math.min(...scanner));
-    lines.push(`  speed, 300 MB, ${found} traces: scanner ${ours.toFixed(0)} MB/s, baseline split+JSON.parse ${base.toFixed(0)} MB/s → ${verdict(ours / base, 0.7, false)}`);
+    lines.push(
+      `  speed, 300 MB, ${found} traces: scanner ${ours.toFixed(0)} MB/s, baseline split+JSON.parse ${base.toFixed(0)} MB/s → ${verdict(ours / base, 0.7, false)}`,
+    );
     rmSync(file);
 
     const cli = join(__dirname, "cli.js");
@@ -47,7 +70,9 @@ export async function benchTraces(): Promise<string[]> {
       return lines;
     }
     const big = peakRss(dir, cli, large * MB)!;
-    lines.push(`  peak RSS of \`traces --json\`: 100 MB log ${small.toFixed(0)} MB, ${large} MB log ${big.toFixed(0)} MB → ${verdict(big / small, 1.5, true)}${full ? "" : " (1 GB with BENCH_FULL=1)"}`);
+    lines.push(
+      `  peak RSS of \`traces --json\`: 100 MB log ${small.toFixed(0)} MB, ${large} MB log ${big.toFixed(0)} MB → ${verdict(big / small, 1.5, true)}${full ? "" : " (1 GB with BENCH_FULL=1)"}`,
+    );
     return lines;
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -64,7 +89,10 @@ async function timed(run: () => Promise<unknown>): Promise<number> {
 async function baselineScan(file: string): Promise<number> {
   let parsed = 0;
   let tail = "";
-  for await (const chunk of createReadStream(file, { encoding: "utf8", highWaterMark: CHUNK_BYTES }) as AsyncIterable<string>) {
+  for await (const chunk of createReadStream(file, {
+    encoding: "utf8",
+    highWaterMark: CHUNK_BYTES,
+  }) as AsyncIterable<string>) {
     const lines = (tail + chunk).split("\n");
     tail = lines.pop()!;
     for (const line of lines) if (line.includes('"trace"')) parsed += JSON.parse(line) ? 1 : 0;
@@ -77,12 +105,20 @@ function peakRss(dir: string, cli: string, bytes: number): number | null {
   const file = join(dir, `rss-${bytes}.jsonl`);
   const report = join(dir, `rss-${bytes}.json`);
   const preload = join(dir, "peak.cjs");
-  writeFileSync(preload, `process.on("exit", () => require("fs").writeFileSync(${JSON.stringify(report)}, String(process.resourceUsage().maxRSS)));\n`);
+  writeFileSync(
+    preload,
+    `process.on("exit", () => require("fs").writeFileSync(${JSON.stringify(report)}, String(process.resourceUsage().maxRSS)));\n`,
+  );
   generateLog(file, bytes);
   try {
-    const child = spawnSync(process.execPath, ["--require", preload, cli, "traces", file, "--json"], { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
+    const child = spawnSync(
+      process.execPath,
+      ["--require", preload, cli, "traces", file, "--json"],
+      { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" },
+    );
     if (child.stderr.includes("unknown command")) return null;
-    if (child.status !== 0) throw new Error(`the traces command exited with ${child.status}: ${child.stderr}`);
+    if (child.status !== 0)
+      throw new Error(`the traces command exited with ${child.status}: ${child.stderr}`);
     return Number(readFileSync(report, "utf8")) / 1024;
   } finally {
     rmSync(file, { force: true });
@@ -118,9 +154,30 @@ function stamp(i: number): string {
 }
 
 function eventLine(i: number): string {
-  const event = i % 2 === 0
-    ? { timestamp: stamp(i), level: "info", logger: "agent.http", event: "request", method: "POST", path: "/v1/chat", request_id: `r-${i}`, status: 200, duration_ms: 800 + (i % 300) }
-    : { timestamp: stamp(i), level: "debug", logger: "agent.llm", event: "llm_call", request_id: `r-${i}`, model: "gpt-4o-mini", tokens_in: 1800 + (i % 97), tokens_out: 90 + (i % 41), latency_ms: 790 + (i % 211) };
+  const event =
+    i % 2 === 0
+      ? {
+          timestamp: stamp(i),
+          level: "info",
+          logger: "agent.http",
+          event: "request",
+          method: "POST",
+          path: "/v1/chat",
+          request_id: `r-${i}`,
+          status: 200,
+          duration_ms: 800 + (i % 300),
+        }
+      : {
+          timestamp: stamp(i),
+          level: "debug",
+          logger: "agent.llm",
+          event: "llm_call",
+          request_id: `r-${i}`,
+          model: "gpt-4o-mini",
+          tokens_in: 1800 + (i % 97),
+          tokens_out: 90 + (i % 41),
+          latency_ms: 790 + (i % 211),
+        };
   return JSON.stringify(event);
 }
 
@@ -129,21 +186,55 @@ function traceLine(i: number): string {
   const kept = offered.filter((_, k) => (k + i) % 3 !== 0);
   const dropped = offered.filter((_, k) => (k + i) % 3 === 0);
   const forced = i % 4 === 0 ? kept[0]! : null;
-  const final = [...kept.slice(0, 3), "final_answer"].filter((name, k, all) => all.indexOf(name) === k);
-  const record = (stage: string, action: string, extra: Record<string, unknown> = {}) => ({ stage, action, kept, dropped: [], added: [], reinstated: [], forced_choice: forced, detail: "", ...extra });
+  const final = [...kept.slice(0, 3), "final_answer"].filter(
+    (name, k, all) => all.indexOf(name) === k,
+  );
+  const record = (stage: string, action: string, extra: Record<string, unknown> = {}) => ({
+    stage,
+    action,
+    kept,
+    dropped: [],
+    added: [],
+    reinstated: [],
+    forced_choice: forced,
+    detail: "",
+    ...extra,
+  });
   const selection = {
     turn_id: `t-${i.toString(16)}`,
     offered,
     trace: [
-      record("intent", "select", { dropped, detail: "action turn: keyword intersection", forced_choice: null }),
-      record("forced", "force", { detail: forced ? `resolver forces '${forced}'` : "no forced tool" }),
+      record("intent", "select", {
+        dropped,
+        detail: "action turn: keyword intersection",
+        forced_choice: null,
+      }),
+      record("forced", "force", {
+        detail: forced ? `resolver forces '${forced}'` : "no forced tool",
+      }),
       record("role", "select", { detail: "palette of role 'analyst'" }),
-      record("policy", "select", { kept: final.filter((n) => n !== "final_answer"), dropped: kept.slice(3), detail: "max safety medium, budget 0.05", reasons: Object.fromEntries(kept.slice(3).map((n) => [n, "safety level high > medium"])) }),
-      record("allowlist", "select", { kept: final.filter((n) => n !== "final_answer"), added: ["final_answer"], detail: "re-added 1 mandated tool(s)" }),
+      record("policy", "select", {
+        kept: final.filter((n) => n !== "final_answer"),
+        dropped: kept.slice(3),
+        detail: "max safety medium, budget 0.05",
+        reasons: Object.fromEntries(kept.slice(3).map((n) => [n, "safety level high > medium"])),
+      }),
+      record("allowlist", "select", {
+        kept: final.filter((n) => n !== "final_answer"),
+        added: ["final_answer"],
+        detail: "re-added 1 mandated tool(s)",
+      }),
     ],
     tools: final,
     forced_choice: forced,
     error: null,
   };
-  return JSON.stringify({ timestamp: stamp(i), level: "info", logger: "symfonic.capabilities.tools", event: "tool_selection", request_id: `r-${i}`, selection });
+  return JSON.stringify({
+    timestamp: stamp(i),
+    level: "info",
+    logger: "symfonic.capabilities.tools",
+    event: "tool_selection",
+    request_id: `r-${i}`,
+    selection,
+  });
 }

@@ -21,11 +21,14 @@ export async function benchWhatIf(): Promise<string[]> {
     const edit = first ? { enabled: { [first.name ?? first.kind]: false } } : { role: "admin" };
     const ms = medianMs(() => {
       const json = applyWhatIf(fixture.json, edit);
-      if (semanticIssues(json, fixture.catalog).some((issue) => issue.severity === "error")) throw new Error("invalid what-if");
+      if (semanticIssues(json, fixture.catalog).some((issue) => issue.severity === "error"))
+        throw new Error("invalid what-if");
       compareReports(base, runFixture(fixture, json));
     }, 21);
     if (ms > worst.ms) worst = { ms, file };
   }
   const ok = worst.ms < 100 ? "ok" : "MISSED";
-  return [`what-if re-run in the host (apply, check, run, compare), slowest of ${files.length} examples: ${fmt(worst.ms)} (${worst.file}; goal < 100 ms) ${ok}`];
+  return [
+    `what-if re-run in the host (apply, check, run, compare), slowest of ${files.length} examples: ${fmt(worst.ms)} (${worst.file}; goal < 100 ms) ${ok}`,
+  ];
 }

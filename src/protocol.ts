@@ -29,11 +29,26 @@ export type ToWebview =
   /** Here is the run to show (first after `ready`, and again after every live re-run). */
   | { readonly type: "show"; readonly view: TraceView }
   /** The fixture cannot run; these are its problems. */
-  | { readonly type: "problems"; readonly file: string; readonly source: string | null; readonly problems: readonly ProblemView[] }
+  | {
+      readonly type: "problems";
+      readonly file: string;
+      readonly source: string | null;
+      readonly problems: readonly ProblemView[];
+    }
   /** The answer to `whatIf`: the variant's run and how it differs from the unmodified run. */
-  | { readonly type: "whatIfResult"; readonly requestId: number; readonly variant: RunReport; readonly comparison: Comparison }
+  | {
+      readonly type: "whatIfResult";
+      readonly requestId: number;
+      readonly variant: RunReport;
+      readonly comparison: Comparison;
+    }
   /** The answer to a request that returns no data: done, or why not. */
-  | { readonly type: "reply"; readonly requestId: number; readonly ok: boolean; readonly message: string };
+  | {
+      readonly type: "reply";
+      readonly requestId: number;
+      readonly ok: boolean;
+      readonly message: string;
+    };
 
 export type FromWebview =
   /** The webview is listening; the host may post now (and re-sends the data after a reload). */
@@ -60,12 +75,17 @@ export interface PanelState {
 
 type Guard<T> = (value: unknown) => value is T;
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 const isString = (value: unknown): value is string => typeof value === "string";
-const isStringOrNull = (value: unknown): value is string | null => value === null || typeof value === "string";
-const isNames = (value: unknown): value is string[] => Array.isArray(value) && value.every(isString);
-const isRequestId = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
-const isArrayOf = <T>(value: unknown, item: Guard<T>): value is T[] => Array.isArray(value) && value.every(item);
+const isStringOrNull = (value: unknown): value is string | null =>
+  value === null || typeof value === "string";
+const isNames = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every(isString);
+const isRequestId = (value: unknown): value is number =>
+  Number.isSafeInteger(value) && (value as number) >= 0;
+const isArrayOf = <T>(value: unknown, item: Guard<T>): value is T[] =>
+  Array.isArray(value) && value.every(item);
 
 function isRecordOf(value: unknown): boolean {
   if (!isRecord(value)) return false;
@@ -100,10 +120,30 @@ export function isRunReport(value: unknown): value is RunReport {
     isStringOrNull(value.forcedChoice) &&
     Array.isArray(value.trace) &&
     value.trace.every(isRecordOf) &&
-    isArrayOf(value.stages, (stage): stage is object => isRecord(stage) && isString(stage.name) && isString(stage.kind) && typeof stage.enabled === "boolean" && typeof stage.protectsForced === "boolean") &&
-    (error === null || (isRecord(error) && isString(error.tool) && isString(error.message) && isStringOrNull(error.droppedBy))) &&
-    isArrayOf(value.manifest, (entry): entry is object => isRecord(entry) && isString(entry.name) && isString(entry.summary)) &&
-    (value.capability === null || (isRecord(value.capability) && isNames(value.capability.registered) && isRecord(value.capability.router) && isRecord(value.capability.palette))) &&
+    isArrayOf(
+      value.stages,
+      (stage): stage is object =>
+        isRecord(stage) &&
+        isString(stage.name) &&
+        isString(stage.kind) &&
+        typeof stage.enabled === "boolean" &&
+        typeof stage.protectsForced === "boolean",
+    ) &&
+    (error === null ||
+      (isRecord(error) &&
+        isString(error.tool) &&
+        isString(error.message) &&
+        isStringOrNull(error.droppedBy))) &&
+    isArrayOf(
+      value.manifest,
+      (entry): entry is object =>
+        isRecord(entry) && isString(entry.name) && isString(entry.summary),
+    ) &&
+    (value.capability === null ||
+      (isRecord(value.capability) &&
+        isNames(value.capability.registered) &&
+        isRecord(value.capability.router) &&
+        isRecord(value.capability.palette))) &&
     typeof value.durationMs === "number"
   );
 }
@@ -122,15 +162,31 @@ function isLevers(value: unknown): value is WhatIfLevers {
 }
 
 function isProblem(value: unknown): value is ProblemView {
-  return isRecord(value) && (value.severity === "error" || value.severity === "warning") && isString(value.file) && typeof value.line === "number" && typeof value.column === "number" && isString(value.message);
+  return (
+    isRecord(value) &&
+    (value.severity === "error" || value.severity === "warning") &&
+    isString(value.file) &&
+    typeof value.line === "number" &&
+    typeof value.column === "number" &&
+    isString(value.message)
+  );
 }
 
 function isComparison(value: unknown): value is Comparison {
-  return isRecord(value) && Array.isArray(value.stages) && isRecord(value.final) && isRecord(value.forced) && typeof value.changed === "boolean";
+  return (
+    isRecord(value) &&
+    Array.isArray(value.stages) &&
+    isRecord(value.final) &&
+    isRecord(value.forced) &&
+    typeof value.changed === "boolean"
+  );
 }
 
 /** A message the host sent, or null (after logging) when it is not one this protocol knows. */
-export function parseToWebview(value: unknown, log: (message: string) => void = console.warn): ToWebview | null {
+export function parseToWebview(
+  value: unknown,
+  log: (message: string) => void = console.warn,
+): ToWebview | null {
   const ok = ((): boolean => {
     if (!isRecord(value)) return false;
     switch (value.type) {
@@ -140,24 +196,43 @@ export function parseToWebview(value: unknown, log: (message: string) => void = 
           isRunReport(value.view.report) &&
           (value.view.levers === null || isLevers(value.view.levers)) &&
           isStringOrNull(value.view.source) &&
-          (value.view.compared === null || (isRecord(value.view.compared) && isRunReport(value.view.compared.report) && isComparison(value.view.compared.comparison)))
+          (value.view.compared === null ||
+            (isRecord(value.view.compared) &&
+              isRunReport(value.view.compared.report) &&
+              isComparison(value.view.compared.comparison)))
         );
       case "problems":
-        return isString(value.file) && isStringOrNull(value.source) && isArrayOf(value.problems, isProblem);
+        return (
+          isString(value.file) &&
+          isStringOrNull(value.source) &&
+          isArrayOf(value.problems, isProblem)
+        );
       case "whatIfResult":
-        return isRequestId(value.requestId) && isRunReport(value.variant) && isComparison(value.comparison);
+        return (
+          isRequestId(value.requestId) &&
+          isRunReport(value.variant) &&
+          isComparison(value.comparison)
+        );
       case "reply":
-        return isRequestId(value.requestId) && typeof value.ok === "boolean" && isString(value.message);
+        return (
+          isRequestId(value.requestId) && typeof value.ok === "boolean" && isString(value.message)
+        );
       default:
         return false;
     }
   })();
-  if (!ok) log(`palette-inspector: ignored a malformed or unknown message from the host (${describe(value)})`);
+  if (!ok)
+    log(
+      `palette-inspector: ignored a malformed or unknown message from the host (${describe(value)})`,
+    );
   return ok ? (value as ToWebview) : null;
 }
 
 /** A message the webview sent, or null (after logging) when it is not one this protocol knows. */
-export function parseFromWebview(value: unknown, log: (message: string) => void = console.warn): FromWebview | null {
+export function parseFromWebview(
+  value: unknown,
+  log: (message: string) => void = console.warn,
+): FromWebview | null {
   const ok = ((): boolean => {
     if (!isRecord(value)) return false;
     switch (value.type) {
@@ -176,18 +251,30 @@ export function parseFromWebview(value: unknown, log: (message: string) => void 
         return false;
     }
   })();
-  if (!ok) log(`palette-inspector: ignored a malformed or unknown message from the webview (${describe(value)})`);
+  if (!ok)
+    log(
+      `palette-inspector: ignored a malformed or unknown message from the webview (${describe(value)})`,
+    );
   return ok ? (value as FromWebview) : null;
 }
 
 /** The persisted state if it has the expected shape; anything else starts fresh. */
 export function parsePanelState(value: unknown): PanelState | null {
   if (!isRecord(value)) return null;
-  if (!isStringOrNull(value.source) || !isStringOrNull(value.selectedTool) || typeof value.scrollY !== "number" || typeof value.matrix !== "boolean" || !isWhatIf(value.edit)) return null;
+  if (
+    !isStringOrNull(value.source) ||
+    !isStringOrNull(value.selectedTool) ||
+    typeof value.scrollY !== "number" ||
+    typeof value.matrix !== "boolean" ||
+    !isWhatIf(value.edit)
+  )
+    return null;
   return value as unknown as PanelState;
 }
 
 function describe(value: unknown): string {
   const type = isRecord(value) && isString(value.type) ? value.type : null;
-  return type === null ? `a ${value === null ? "null" : Array.isArray(value) ? "array" : typeof value}` : `type ${JSON.stringify(type.slice(0, 40))}`;
+  return type === null
+    ? `a ${value === null ? "null" : Array.isArray(value) ? "array" : typeof value}`
+    : `type ${JSON.stringify(type.slice(0, 40))}`;
 }

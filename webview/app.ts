@@ -1,8 +1,19 @@
 import type { Comparison } from "../src/core/compare.js";
-import { lineageMatrix, toolLineage, waterfallRows, type LineageMatrix } from "../src/core/lineage.js";
+import {
+  lineageMatrix,
+  toolLineage,
+  waterfallRows,
+  type LineageMatrix,
+} from "../src/core/lineage.js";
 import type { RunReport } from "../src/core/report.js";
 import { whatIfSize, type WhatIf, type WhatIfLevers } from "../src/core/whatif.js";
-import { parsePanelState, type PanelState, type ProblemView, type ToWebview, type TraceView } from "../src/protocol.js";
+import {
+  parsePanelState,
+  type PanelState,
+  type ProblemView,
+  type ToWebview,
+  type TraceView,
+} from "../src/protocol.js";
 import type { ChipContext } from "./chips.js";
 import { renderComparison } from "./compare-view.js";
 import { el, icon } from "./dom.js";
@@ -33,7 +44,10 @@ export class App {
     status: el("p", { class: "status", role: "status", attrs: { "aria-live": "polite" } }),
     whatIfBar: el("div"),
     compare: el("div"),
-    lineageAnswer: el("p", { class: "lineage-answer", attrs: { "aria-live": "polite", id: "lineage-answer" } }),
+    lineageAnswer: el("p", {
+      class: "lineage-answer",
+      attrs: { "aria-live": "polite", id: "lineage-answer" },
+    }),
     main: el("div", { class: "region-main" }),
     modelSees: el("div"),
     whatIf: el("div"),
@@ -46,23 +60,43 @@ export class App {
   /** The what-if controls are built when first opened: toolkit elements cost time the first screen must not pay. */
   private controlsBuilt = false;
 
-  constructor(private readonly root: HTMLElement, private readonly channel: HostChannel) {
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly channel: HostChannel,
+  ) {
     this.ui = parsePanelState(channel.state) ?? FRESH;
-    this.matrixToggle = el(Tag.checkbox, { attrs: { "data-action": "matrix" } }, ["Tools × stages matrix"]);
+    this.matrixToggle = el(Tag.checkbox, { attrs: { "data-action": "matrix" } }, [
+      "Tools × stages matrix",
+    ]);
     (this.matrixToggle as HTMLInputElement).checked = this.ui.matrix;
     this.matrixToggle.addEventListener("change", () => {
       this.save({ matrix: controlChecked(this.matrixToggle) });
       this.renderMain();
     });
-    this.saveButton = el(Tag.button, { attrs: { appearance: "secondary", "data-action": "save" }, on: { click: () => void this.saveVariant() } }, [icon("save"), " Save as fixture…"]);
+    this.saveButton = el(
+      Tag.button,
+      {
+        attrs: { appearance: "secondary", "data-action": "save" },
+        on: { click: () => void this.saveVariant() },
+      },
+      [icon("save"), " Save as fixture…"],
+    );
     this.toolbar = el("div", { class: "toolbar", role: "toolbar", label: "Trace actions" }, [
-      el(Tag.button, { attrs: { "data-action": "copy" }, on: { click: () => void this.copyMarkdown() } }, [icon("copy"), " Copy as Markdown"]),
+      el(
+        Tag.button,
+        { attrs: { "data-action": "copy" }, on: { click: () => void this.copyMarkdown() } },
+        [icon("copy"), " Copy as Markdown"],
+      ),
       this.saveButton,
       this.matrixToggle,
     ]);
-    this.whatIfSection = el("details", { class: "whatif" }, [el("summary", {}, [icon("beaker"), " What-if"]), this.regions.whatIf]);
+    this.whatIfSection = el("details", { class: "whatif" }, [
+      el("summary", {}, [icon("beaker"), " What-if"]),
+      this.regions.whatIf,
+    ]);
     this.whatIfSection.addEventListener("toggle", () => {
-      if (this.whatIfSection.open && !this.controlsBuilt && this.base?.levers) this.renderControls(this.base.levers, this.ui.edit);
+      if (this.whatIfSection.open && !this.controlsBuilt && this.base?.levers)
+        this.renderControls(this.base.levers, this.ui.edit);
     });
     this.lineage = lineageSection((name) => {
       const report = this.shown;
@@ -82,21 +116,29 @@ export class App {
     );
     this.whatIfSection.open = whatIfSize(this.ui.edit) > 0;
     let frame = 0;
-    window.addEventListener("scroll", () => {
-      cancelAnimationFrame(frame);
-      frame = requestAnimationFrame(() => this.save({ scrollY: Math.round(window.scrollY) }));
-    }, { passive: true });
+    window.addEventListener(
+      "scroll",
+      () => {
+        cancelAnimationFrame(frame);
+        frame = requestAnimationFrame(() => this.save({ scrollY: Math.round(window.scrollY) }));
+      },
+      { passive: true },
+    );
   }
 
   receive(message: Exclude<ToWebview, { requestId: number }>): void {
-    if (message.type === "problems") this.showProblems(message.file, message.source, message.problems);
+    if (message.type === "problems")
+      this.showProblems(message.file, message.source, message.problems);
     else this.show(message.view);
   }
 
   private show(view: TraceView): void {
     this.base = view;
     this.root.classList.remove("is-invalid");
-    this.save({ source: view.source, edit: view.levers ? keepKnown(this.ui.edit, view.levers) : {} });
+    this.save({
+      source: view.source,
+      edit: view.levers ? keepKnown(this.ui.edit, view.levers) : {},
+    });
     this.saveButton.hidden = view.levers === null;
     this.whatIfSection.hidden = view.levers === null;
     this.controlsBuilt = false;
@@ -111,13 +153,25 @@ export class App {
     }
   }
 
-  private showProblems(file: string, source: string | null, problems: readonly ProblemView[]): void {
+  private showProblems(
+    file: string,
+    source: string | null,
+    problems: readonly ProblemView[],
+  ): void {
     this.base = null;
     this.variant = null;
     this.save({ source });
     this.root.classList.add("is-invalid");
     this.regions.header.replaceChildren(renderProblems(file, problems));
-    for (const region of [this.regions.banner, this.regions.whatIfBar, this.regions.compare, this.regions.lineageAnswer, this.regions.main, this.regions.modelSees]) region.replaceChildren();
+    for (const region of [
+      this.regions.banner,
+      this.regions.whatIfBar,
+      this.regions.compare,
+      this.regions.lineageAnswer,
+      this.regions.main,
+      this.regions.modelSees,
+    ])
+      region.replaceChildren();
   }
 
   /** The run on screen: the what-if's when one is active, else the fixture's. */
@@ -129,9 +183,15 @@ export class App {
     const report = this.shown;
     if (report === null) return;
     this.regions.header.replaceChildren(
-      renderHeader(report, this.variant === null ? null : this.base?.compared ? "second trace" : "what-if", () => this.channel.post({ type: "openSource", compared: this.variant !== null })),
+      renderHeader(
+        report,
+        this.variant === null ? null : this.base?.compared ? "second trace" : "what-if",
+        () => this.channel.post({ type: "openSource", compared: this.variant !== null }),
+      ),
     );
-    this.regions.banner.replaceChildren(...[renderErrorBanner(report)].filter((node): node is HTMLElement => node !== null));
+    this.regions.banner.replaceChildren(
+      ...[renderErrorBanner(report)].filter((node): node is HTMLElement => node !== null),
+    );
     this.regions.modelSees.replaceChildren(renderModelSees(report, (tool) => this.select(tool)));
     this.renderWhatIfState();
     this.renderLineage();
@@ -140,10 +200,28 @@ export class App {
 
   private renderWhatIfState(): void {
     const size = whatIfSize(this.ui.edit);
-    this.regions.whatIfBar.replaceChildren(...(this.base?.levers && size > 0 ? [whatIfBar(size, () => this.reset())] : []));
+    this.regions.whatIfBar.replaceChildren(
+      ...(this.base?.levers && size > 0 ? [whatIfBar(size, () => this.reset())] : []),
+    );
     const compared = this.base?.compared ?? null;
-    if (compared) this.regions.compare.replaceChildren(renderComparison(compared.comparison, "Compared with the first trace", ["First trace", "Second trace"]));
-    else this.regions.compare.replaceChildren(...(this.variant && size > 0 ? [renderComparison(this.variant.comparison, "Compared with the unmodified run", ["Unmodified run", "What-if"])] : []));
+    if (compared)
+      this.regions.compare.replaceChildren(
+        renderComparison(compared.comparison, "Compared with the first trace", [
+          "First trace",
+          "Second trace",
+        ]),
+      );
+    else
+      this.regions.compare.replaceChildren(
+        ...(this.variant && size > 0
+          ? [
+              renderComparison(this.variant.comparison, "Compared with the unmodified run", [
+                "Unmodified run",
+                "What-if",
+              ]),
+            ]
+          : []),
+      );
   }
 
   private renderLineage(): void {
@@ -151,10 +229,22 @@ export class App {
     if (report === null) return;
     const selected = this.ui.selectedTool;
     const lineage = selected === null ? null : toolLineage(report, selected);
-    if (selected !== null && document.activeElement !== this.lineage.field) this.lineage.field.value = selected;
+    if (selected !== null && document.activeElement !== this.lineage.field)
+      this.lineage.field.value = selected;
     fillLineageAnswer(this.regions.lineageAnswer, lineage, selected !== null);
     if (selected !== null && report.origin.kind === "fixture" && lineage?.known) {
-      this.regions.lineageAnswer.append(" ", el("button", { class: "link", attrs: { type: "button", "data-action": "reveal" }, on: { click: () => this.channel.post({ type: "revealTool", tool: selected }) } }, [icon("go-to-file"), " Reveal in fixture"]));
+      this.regions.lineageAnswer.append(
+        " ",
+        el(
+          "button",
+          {
+            class: "link",
+            attrs: { type: "button", "data-action": "reveal" },
+            on: { click: () => this.channel.post({ type: "revealTool", tool: selected }) },
+          },
+          [icon("go-to-file"), " Reveal in fixture"],
+        ),
+      );
     }
   }
 
@@ -162,12 +252,27 @@ export class App {
     const report = this.shown;
     if (report === null) return;
     const focus = focusKey();
-    const context: ChipContext = { selected: this.ui.selectedTool, select: (tool) => this.select(tool), expanded: this.expanded };
+    const context: ChipContext = {
+      selected: this.ui.selectedTool,
+      select: (tool) => this.select(tool),
+      expanded: this.expanded,
+    };
     if (this.ui.matrix) {
-      if (this.matrixCache?.report !== report) this.matrixCache = { report, matrix: lineageMatrix(report) };
-      this.regions.main.replaceChildren(renderMatrix(this.matrixCache.matrix, this.ui.selectedTool, (tool) => this.select(tool), this.matrixShown));
+      if (this.matrixCache?.report !== report)
+        this.matrixCache = { report, matrix: lineageMatrix(report) };
+      this.regions.main.replaceChildren(
+        renderMatrix(
+          this.matrixCache.matrix,
+          this.ui.selectedTool,
+          (tool) => this.select(tool),
+          this.matrixShown,
+        ),
+      );
     } else {
-      this.regions.main.replaceChildren(el("h2", { class: "sr-only", text: "Waterfall" }), renderWaterfall(report, waterfallRows(report), context));
+      this.regions.main.replaceChildren(
+        el("h2", { class: "sr-only", text: "Waterfall" }),
+        renderWaterfall(report, waterfallRows(report), context),
+      );
     }
     restoreFocus(this.regions.main, focus);
   }
@@ -214,7 +319,10 @@ export class App {
   }
 
   private async copyMarkdown(): Promise<void> {
-    const reply = await this.channel.request({ type: "copyMarkdown", edit: whatIfSize(this.ui.edit) > 0 ? this.ui.edit : null });
+    const reply = await this.channel.request({
+      type: "copyMarkdown",
+      edit: whatIfSize(this.ui.edit) > 0 ? this.ui.edit : null,
+    });
     if (reply.type === "reply") this.status(reply.message);
   }
 
@@ -237,16 +345,26 @@ export class App {
 function resolveName(report: RunReport, name: string): string {
   if (name === "" || toolLineage(report, name).known) return name;
   const lower = name.toLowerCase();
-  const matches = new Set([...report.offered, ...report.names, ...report.trace.flatMap((record) => record.added)].filter((tool) => tool.toLowerCase() === lower));
+  const matches = new Set(
+    [...report.offered, ...report.names, ...report.trace.flatMap((record) => record.added)].filter(
+      (tool) => tool.toLowerCase() === lower,
+    ),
+  );
   return matches.size === 1 ? [...matches][0]! : name;
 }
 
 /** Drops what-if levers for stages the re-run fixture no longer has. */
 function keepKnown(edit: WhatIf, levers: WhatIfLevers): WhatIf {
   const names = new Set(levers.stages.map((stage) => stage.name));
-  const pick = <T>(record: Readonly<Record<string, T>> | undefined) => (record ? Object.fromEntries(Object.entries(record).filter(([name]) => names.has(name))) : undefined);
+  const pick = <T>(record: Readonly<Record<string, T>> | undefined) =>
+    record
+      ? Object.fromEntries(Object.entries(record).filter(([name]) => names.has(name)))
+      : undefined;
   const out: { -readonly [K in keyof WhatIf]: WhatIf[K] } = {};
-  const enabled = pick(edit.enabled), verdicts = pick(edit.verdicts), forcedTools = pick(edit.forcedTools), policies = pick(edit.policies);
+  const enabled = pick(edit.enabled),
+    verdicts = pick(edit.verdicts),
+    forcedTools = pick(edit.forcedTools),
+    policies = pick(edit.policies);
   if (enabled && Object.keys(enabled).length) out.enabled = enabled;
   if (edit.role !== undefined) out.role = edit.role;
   if (verdicts && Object.keys(verdicts).length) out.verdicts = verdicts;
@@ -265,13 +383,21 @@ interface FocusKey {
 function focusKey(): FocusKey | null {
   const active = document.activeElement;
   if (!(active instanceof HTMLElement) || !active.dataset.tool) return null;
-  return { stage: active.closest<HTMLElement>("[data-stage]")?.dataset.stage ?? null, tool: active.dataset.tool, kind: active.dataset.kind ?? null };
+  return {
+    stage: active.closest<HTMLElement>("[data-stage]")?.dataset.stage ?? null,
+    tool: active.dataset.tool,
+    kind: active.dataset.kind ?? null,
+  };
 }
 
 function restoreFocus(region: HTMLElement, key: FocusKey | null): void {
   if (key === null) return;
   for (const candidate of region.querySelectorAll<HTMLElement>("[data-tool]")) {
-    if (candidate.dataset.tool === key.tool && (candidate.dataset.kind ?? null) === key.kind && (candidate.closest<HTMLElement>("[data-stage]")?.dataset.stage ?? null) === key.stage) {
+    if (
+      candidate.dataset.tool === key.tool &&
+      (candidate.dataset.kind ?? null) === key.kind &&
+      (candidate.closest<HTMLElement>("[data-stage]")?.dataset.stage ?? null) === key.stage
+    ) {
       candidate.focus();
       return;
     }

@@ -6,13 +6,19 @@ export interface Props {
   readonly label?: string;
   readonly role?: string;
   readonly attrs?: Readonly<Record<string, string>>;
-  readonly on?: { readonly [K in keyof HTMLElementEventMap]?: (event: HTMLElementEventMap[K]) => void };
+  readonly on?: {
+    readonly [K in keyof HTMLElementEventMap]?: (event: HTMLElementEventMap[K]) => void;
+  };
 }
 
 export type Child = Node | string | null | false | undefined;
 
 /** Builds an element; strings become text nodes, so untrusted names can never become markup. */
-export function el<K extends keyof HTMLElementTagNameMap>(tag: K, props?: Props, children?: readonly Child[]): HTMLElementTagNameMap[K];
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props?: Props,
+  children?: readonly Child[],
+): HTMLElementTagNameMap[K];
 export function el(tag: string, props?: Props, children?: readonly Child[]): HTMLElement;
 export function el(tag: string, props: Props = {}, children: readonly Child[] = []): HTMLElement {
   const node = document.createElement(tag);
@@ -22,7 +28,8 @@ export function el(tag: string, props: Props = {}, children: readonly Child[] = 
   if (props.label !== undefined) node.setAttribute("aria-label", props.label);
   if (props.role !== undefined) node.setAttribute("role", props.role);
   for (const [name, value] of Object.entries(props.attrs ?? {})) node.setAttribute(name, value);
-  for (const [type, listener] of Object.entries(props.on ?? {})) node.addEventListener(type, listener as EventListener);
+  for (const [type, listener] of Object.entries(props.on ?? {}))
+    node.addEventListener(type, listener as EventListener);
   append(node, children);
   return node;
 }

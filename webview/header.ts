@@ -11,23 +11,50 @@ export function baseName(file: string): string {
  * `variant` labels a run shown in place of the fixture's own (a what-if, or the second of two
  * traces); `openSource` goes back to the log line a logged trace came from.
  */
-export function renderHeader(report: RunReport, variant: string | null, openSource: () => void): HTMLElement {
+export function renderHeader(
+  report: RunReport,
+  variant: string | null,
+  openSource: () => void,
+): HTMLElement {
   const origin = report.origin;
   const forced = report.forcedChoice;
   return el("header", { class: "header" }, [
-    el("h1", {}, [icon(origin.kind === "log" ? "output" : "json"), nameText(baseName(report.file), "file-name"), variant ? el("span", { class: "tag tag-variant", text: variant }) : null]),
+    el("h1", {}, [
+      icon(origin.kind === "log" ? "output" : "json"),
+      nameText(baseName(report.file), "file-name"),
+      variant ? el("span", { class: "tag tag-variant", text: variant }) : null,
+    ]),
     origin.kind === "log"
       ? el("p", { class: "origin" }, [
           `Logged trace ${origin.index + 1} in the file, read-only — `,
-          el("button", { class: "link", attrs: { type: "button", "data-action": "open-source" }, on: { click: openSource } }, [icon("go-to-file"), ` Open ${baseName(report.file)} at line ${origin.line}`]),
+          el(
+            "button",
+            {
+              class: "link",
+              attrs: { type: "button", "data-action": "open-source" },
+              on: { click: openSource },
+            },
+            [icon("go-to-file"), ` Open ${baseName(report.file)} at line ${origin.line}`],
+          ),
         ])
       : null,
     report.description ? el("p", { class: "description", text: report.description }) : null,
     el("p", { class: "stats" }, [
-      el("span", { class: "stat", attrs: { "data-stat": "flow" } }, [`Offered ${count(report.offered.length)} → final ${count(report.names.length)}`]),
-      el("span", { class: "stat", attrs: { "data-stat": "forced" } }, forced === null ? ["No forced choice"] : [icon("pinned"), "Forced: ", nameText(forced)]),
+      el("span", { class: "stat", attrs: { "data-stat": "flow" } }, [
+        `Offered ${count(report.offered.length)} → final ${count(report.names.length)}`,
+      ]),
+      el(
+        "span",
+        { class: "stat", attrs: { "data-stat": "forced" } },
+        forced === null ? ["No forced choice"] : [icon("pinned"), "Forced: ", nameText(forced)],
+      ),
       // A logged trace was not run here: it has no run time to show.
-      origin.kind === "log" ? null : el("span", { class: "stat", attrs: { "data-stat": "time" } }, [icon("watch"), `Ran in ${report.durationMs.toFixed(report.durationMs < 10 ? 2 : 0)} ms`]),
+      origin.kind === "log"
+        ? null
+        : el("span", { class: "stat", attrs: { "data-stat": "time" } }, [
+            icon("watch"),
+            `Ran in ${report.durationMs.toFixed(report.durationMs < 10 ? 2 : 0)} ms`,
+          ]),
     ]),
   ]);
 }
@@ -44,7 +71,11 @@ export function renderErrorBanner(report: RunReport): HTMLElement | null {
       " is the forced choice but is not in the final palette. ",
       ...(error.droppedBy === null
         ? ["It was never offered to the pipeline."]
-        : ["It was dropped by the stage ", nameText(error.droppedBy), ", which does not protect the forced choice (a hard filter)."]),
+        : [
+            "It was dropped by the stage ",
+            nameText(error.droppedBy),
+            ", which does not protect the forced choice (a hard filter).",
+          ]),
     ]),
   ]);
 }
@@ -53,15 +84,21 @@ export function renderErrorBanner(report: RunReport): HTMLElement | null {
 export function renderProblems(file: string, problems: readonly ProblemView[]): HTMLElement {
   return el("section", { class: "problems", label: "Fixture problems" }, [
     el("h1", {}, [icon("error"), nameText(baseName(file), "file-name")]),
-    el("p", { text: `The fixture cannot run: ${problems.length} problem${problems.length === 1 ? "" : "s"}. Fix ${problems.length === 1 ? "it" : "them"} and the panel re-runs.` }),
-    el("ul", { class: "problem-list" }, problems.map((problem) =>
-      el("li", { class: `problem problem-${problem.severity}` }, [
-        icon(problem.severity === "error" ? "error" : "warning"),
-        el("span", { class: "where", text: `${problem.file}:${problem.line}:${problem.column}` }),
-        ` ${problem.severity}: `,
-        el("span", { class: "message", text: problem.message }),
-      ]),
-    )),
+    el("p", {
+      text: `The fixture cannot run: ${problems.length} problem${problems.length === 1 ? "" : "s"}. Fix ${problems.length === 1 ? "it" : "them"} and the panel re-runs.`,
+    }),
+    el(
+      "ul",
+      { class: "problem-list" },
+      problems.map((problem) =>
+        el("li", { class: `problem problem-${problem.severity}` }, [
+          icon(problem.severity === "error" ? "error" : "warning"),
+          el("span", { class: "where", text: `${problem.file}:${problem.line}:${problem.column}` }),
+          ` ${problem.severity}: `,
+          el("span", { class: "message", text: problem.message }),
+        ]),
+      ),
+    ),
   ]);
 }
 
@@ -76,13 +113,33 @@ export function renderModelSees(report: RunReport, select: (tool: string) => voi
   const item = (name: string) => {
     const summary = summaries.get(name);
     return el("li", {}, [
-      el("button", { class: "link", attrs: { type: "button", "data-tool": name }, label: `Where did ${name} go?`, on: { click: () => select(name) } }, [nameText(name)]),
-      summary === undefined ? el("span", { class: "muted", text: " — not in the agent-facing manifest (internal or not catalogued)" }) : summary ? el("span", { text: ` — ${summary}` }) : null,
+      el(
+        "button",
+        {
+          class: "link",
+          attrs: { type: "button", "data-tool": name },
+          label: `Where did ${name} go?`,
+          on: { click: () => select(name) },
+        },
+        [nameText(name)],
+      ),
+      summary === undefined
+        ? el("span", {
+            class: "muted",
+            text: " — not in the agent-facing manifest (internal or not catalogued)",
+          })
+        : summary
+          ? el("span", { text: ` — ${summary}` })
+          : null,
     ]);
   };
   list.append(...report.names.slice(0, MODEL_TOOLS_SHOWN).map(item));
   if (report.names.length > MODEL_TOOLS_SHOWN) {
-    const more = el("button", { class: "expander", text: `Show all ${count(report.names.length)} tools`, attrs: { type: "button" } });
+    const more = el("button", {
+      class: "expander",
+      text: `Show all ${count(report.names.length)} tools`,
+      attrs: { type: "button" },
+    });
     more.addEventListener("click", () => {
       more.parentElement!.replaceWith(...report.names.slice(MODEL_TOOLS_SHOWN).map(item));
     });
@@ -91,6 +148,11 @@ export function renderModelSees(report: RunReport, select: (tool: string) => voi
   return el("section", { class: "model-sees", label: "What the model sees" }, [
     el("h2", { text: "What the model sees" }),
     report.names.length === 0 ? el("p", { class: "muted", text: "No tools are bound." }) : list,
-    el("p", { class: "tool-choice" }, ["tool_choice: ", forced === null ? "auto (the model chooses)" : el("span", {}, ["forced to ", nameText(forced)])]),
+    el("p", { class: "tool-choice" }, [
+      "tool_choice: ",
+      forced === null
+        ? "auto (the model chooses)"
+        : el("span", {}, ["forced to ", nameText(forced)]),
+    ]),
   ]);
 }

@@ -1,4 +1,9 @@
-import { parseToWebview, type FromWebview, type PanelState, type ToWebview } from "../src/protocol.js";
+import {
+  parseToWebview,
+  type FromWebview,
+  type PanelState,
+  type ToWebview,
+} from "../src/protocol.js";
 
 interface VsCodeApi {
   postMessage(message: FromWebview): void;
@@ -27,7 +32,10 @@ export class HostChannel {
         const resolve = this.pending.get(message.requestId);
         this.pending.delete(message.requestId);
         if (resolve) resolve(message);
-        else console.warn(`palette-inspector: ignored a reply to no pending request (${message.requestId})`);
+        else
+          console.warn(
+            `palette-inspector: ignored a reply to no pending request (${message.requestId})`,
+          );
       } else this.onMessage(message);
     });
   }

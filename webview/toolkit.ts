@@ -2,9 +2,22 @@
  * The only module that imports @vscode/webview-ui-toolkit (deprecated, pinned at 1.4.0), so that
  * moving to @vscode-elements/elements is a change to this file alone.
  */
-import { provideVSCodeDesignSystem, vsCodeButton, vsCodeCheckbox, vsCodeDropdown, vsCodeOption, vsCodeTextField } from "@vscode/webview-ui-toolkit";
+import {
+  provideVSCodeDesignSystem,
+  vsCodeButton,
+  vsCodeCheckbox,
+  vsCodeDropdown,
+  vsCodeOption,
+  vsCodeTextField,
+} from "@vscode/webview-ui-toolkit";
 
-provideVSCodeDesignSystem().register(vsCodeButton(), vsCodeCheckbox(), vsCodeDropdown(), vsCodeOption(), vsCodeTextField());
+provideVSCodeDesignSystem().register(
+  vsCodeButton(),
+  vsCodeCheckbox(),
+  vsCodeDropdown(),
+  vsCodeOption(),
+  vsCodeTextField(),
+);
 
 /** The toolkit's element names, so other modules never spell a tag of a particular library. */
 export const Tag = {

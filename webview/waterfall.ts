@@ -3,8 +3,26 @@ import type { RunReport } from "../src/core/report.js";
 import { chipGroup, type ChipContext } from "./chips.js";
 import { count, el, icon, nameText, type Child } from "./dom.js";
 
-const ACTION_ICON: Record<string, string> = { abstain: "dash", select: "filter", force: "pinned", error: "error", disabled: "circle-slash", routed: "type-hierarchy-sub", refused: "circle-slash", none: "dash", applied: "check", no_change: "dash" };
-const CELL_TEXT: Record<CellState, string> = { kept: "kept", dropped: "dropped here", added: "added here", reinstated: "reinstated here", absent: "not in the set", disabled: "stage disabled" };
+const ACTION_ICON: Record<string, string> = {
+  abstain: "dash",
+  select: "filter",
+  force: "pinned",
+  error: "error",
+  disabled: "circle-slash",
+  routed: "type-hierarchy-sub",
+  refused: "circle-slash",
+  none: "dash",
+  applied: "check",
+  no_change: "dash",
+};
+const CELL_TEXT: Record<CellState, string> = {
+  kept: "kept",
+  dropped: "dropped here",
+  added: "added here",
+  reinstated: "reinstated here",
+  absent: "not in the set",
+  disabled: "stage disabled",
+};
 
 /** Rows whose chips render at once; below them, a large trace fills a row's chips when it nears the viewport. */
 const EAGER_ROWS = 6;
@@ -12,15 +30,27 @@ const EAGER_ROWS = 6;
 const LAZY_FROM_TOOLS = 200;
 
 /** The waterfall: one row per stage, the candidate count flowing as a bar from row to row. */
-export function renderWaterfall(report: RunReport, rows: readonly WaterfallRow[], context: ChipContext): HTMLElement {
+export function renderWaterfall(
+  report: RunReport,
+  rows: readonly WaterfallRow[],
+  context: ChipContext,
+): HTMLElement {
   const lazy = report.offered.length >= LAZY_FROM_TOOLS ? lazyFiller() : null;
-  const widest = Math.max(1, report.offered.length, report.capability?.registered.length ?? 0, ...rows.map((row) => row.output));
+  const widest = Math.max(
+    1,
+    report.offered.length,
+    report.capability?.registered.length ?? 0,
+    ...rows.map((row) => row.output),
+  );
   const list = el("ol", { class: "waterfall", label: "Stages in pipeline order" });
   const capability = report.capability;
   if (capability) {
     const router = capability.router;
     const routed = router.state === "routed" ? report.offered : [];
-    const notRouted = router.state === "routed" ? capability.registered.filter((name) => !routed.includes(name)) : [];
+    const notRouted =
+      router.state === "routed"
+        ? capability.registered.filter((name) => !routed.includes(name))
+        : [];
     list.append(
       rowElement({
         key: "router",
@@ -30,12 +60,29 @@ export function renderWaterfall(report: RunReport, rows: readonly WaterfallRow[]
         action: router.state,
         counts: [capability.registered.length, report.offered.length],
         widest,
-        detail: router.state === "routed" ? `routed ${count(routed.length)} of ${count(capability.registered.length)} registered tools` : `${capability.routerReason}: the stages run over every registered tool`,
-        groups: [chipGroup("router:routed", "routed", "Routed", routed, {}, context), chipGroup("router:dropped", "dropped", "Not routed", notRouted, Object.fromEntries(notRouted.map((name) => [name, "not routed by the router"])), context)],
+        detail:
+          router.state === "routed"
+            ? `routed ${count(routed.length)} of ${count(capability.registered.length)} registered tools`
+            : `${capability.routerReason}: the stages run over every registered tool`,
+        groups: [
+          chipGroup("router:routed", "routed", "Routed", routed, {}, context),
+          chipGroup(
+            "router:dropped",
+            "dropped",
+            "Not routed",
+            notRouted,
+            Object.fromEntries(notRouted.map((name) => [name, "not routed by the router"])),
+            context,
+          ),
+        ],
       }),
     );
   }
-  rows.forEach((row, index) => list.append(stageRow(row, index, widest, context, lazy !== null && index >= EAGER_ROWS ? lazy : null)));
+  rows.forEach((row, index) =>
+    list.append(
+      stageRow(row, index, widest, context, lazy !== null && index >= EAGER_ROWS ? lazy : null),
+    ),
+  );
   if (capability) {
     const palette = capability.palette;
     list.append(
@@ -49,7 +96,13 @@ export function renderWaterfall(report: RunReport, rows: readonly WaterfallRow[]
         counts: palette.names ? [palette.names.length, palette.names.length] : null,
         widest,
         detail: palette.reason,
-        pin: palette.forced ? el("span", { class: "pin", label: `forced choice: ${palette.forced}` }, [icon("pinned"), "forced: ", nameText(palette.forced)]) : null,
+        pin: palette.forced
+          ? el("span", { class: "pin", label: `forced choice: ${palette.forced}` }, [
+              icon("pinned"),
+              "forced: ",
+              nameText(palette.forced),
+            ])
+          : null,
         groups: [chipGroup("palette:names", "kept", "Palette", palette.names ?? [], {}, context)],
       }),
     );
@@ -60,37 +113,95 @@ export function renderWaterfall(report: RunReport, rows: readonly WaterfallRow[]
 /** Fills a row's chip groups the first time it comes near the viewport. */
 function lazyFiller(): (row: HTMLElement, fill: () => readonly (HTMLElement | null)[]) => void {
   const pending = new WeakMap<Element, () => readonly (HTMLElement | null)[]>();
-  const observer = new IntersectionObserver((entries) => {
-    for (const entry of entries) {
-      const fill = entry.isIntersecting ? pending.get(entry.target) : undefined;
-      if (!fill) continue;
-      pending.delete(entry.target);
-      observer.unobserve(entry.target);
-      entry.target.querySelector(".chips-pending")?.replaceWith(...fill().filter((group): group is HTMLElement => group !== null));
-    }
-  }, { rootMargin: "600px 0px" });
+  const observer = new IntersectionObserver(
+    (entries) => {
+      for (const entry of entries) {
+        const fill = entry.isIntersecting ? pending.get(entry.target) : undefined;
+        if (!fill) continue;
+        pending.delete(entry.target);
+        observer.unobserve(entry.target);
+        entry.target
+          .querySelector(".chips-pending")
+          ?.replaceWith(...fill().filter((group): group is HTMLElement => group !== null));
+      }
+    },
+    { rootMargin: "600px 0px" },
+  );
   return (row, fill) => {
     pending.set(row, fill);
     observer.observe(row);
   };
 }
 
-function stageRow(row: WaterfallRow, index: number, widest: number, context: ChipContext, lazy: ((row: HTMLElement, fill: () => readonly (HTMLElement | null)[]) => void) | null): HTMLElement {
+function stageRow(
+  row: WaterfallRow,
+  index: number,
+  widest: number,
+  context: ChipContext,
+  lazy: ((row: HTMLElement, fill: () => readonly (HTMLElement | null)[]) => void) | null,
+): HTMLElement {
   const { info, record } = row;
   const key = `${index}:${info.name}`;
   const tags: Child[] = [];
-  if (!info.protectsForced) tags.push(el("span", { class: "tag tag-hard", title: "a hard filter: this stage does not protect the forced choice" }, [icon("lock"), "hard filter"]));
-  if (info.kind === "logged") tags.push(el("span", { class: "tag", title: "known only from a logged trace: its configuration is not known" }, [icon("output"), "logged"]));
+  if (!info.protectsForced)
+    tags.push(
+      el(
+        "span",
+        {
+          class: "tag tag-hard",
+          title: "a hard filter: this stage does not protect the forced choice",
+        },
+        [icon("lock"), "hard filter"],
+      ),
+    );
+  if (info.kind === "logged")
+    tags.push(
+      el(
+        "span",
+        { class: "tag", title: "known only from a logged trace: its configuration is not known" },
+        [icon("output"), "logged"],
+      ),
+    );
   if (record === null) {
-    return rowElement({ key, className: "stage-row is-disabled", name: info.name, kind: info.kind, action: "disabled", counts: null, widest, detail: "not run: the stage is disabled", tags, selected: context.selected === null ? null : cellLabel(context.selected, "disabled", false), groups: [] });
+    return rowElement({
+      key,
+      className: "stage-row is-disabled",
+      name: info.name,
+      kind: info.kind,
+      action: "disabled",
+      counts: null,
+      widest,
+      detail: "not run: the stage is disabled",
+      tags,
+      selected: context.selected === null ? null : cellLabel(context.selected, "disabled", false),
+      groups: [],
+    });
   }
-  if (record.degraded) tags.push(el("span", { class: "tag tag-degraded", title: "the stage could not do its job properly and fell back", label: "degraded" }, [icon("warning"), "degraded"]));
+  if (record.degraded)
+    tags.push(
+      el(
+        "span",
+        {
+          class: "tag tag-degraded",
+          title: "the stage could not do its job properly and fell back",
+          label: "degraded",
+        },
+        [icon("warning"), "degraded"],
+      ),
+    );
   const selected = context.selected;
   const groups = () => [
     chipGroup(`${key}:kept`, "kept", "Kept", record.kept, record.reasons, context),
     chipGroup(`${key}:dropped`, "dropped", "Dropped", record.dropped, record.reasons, context),
     chipGroup(`${key}:added`, "added", "Added", record.added, record.reasons, context),
-    chipGroup(`${key}:reinstated`, "reinstated", "Reinstated (protected forced choice)", record.reinstated, record.reasons, context),
+    chipGroup(
+      `${key}:reinstated`,
+      "reinstated",
+      "Reinstated (protected forced choice)",
+      record.reinstated,
+      record.reasons,
+      context,
+    ),
   ];
   const element = rowElement({
     key,
@@ -103,8 +214,18 @@ function stageRow(row: WaterfallRow, index: number, widest: number, context: Chi
     detail: record.detail,
     tags,
     pin: row.pin === null ? null : pin(row.pin, record.forcedChoice, row.forcedBefore),
-    selected: selected === null ? null : cellLabel(selected, cellState(row, selected), record.forcedChoice === selected),
-    groups: lazy ? [el("div", { class: "chips-pending", text: `${count(record.kept.length)} kept, ${count(record.dropped.length)} dropped, ${count(record.added.length)} added` })] : groups(),
+    selected:
+      selected === null
+        ? null
+        : cellLabel(selected, cellState(row, selected), record.forcedChoice === selected),
+    groups: lazy
+      ? [
+          el("div", {
+            class: "chips-pending",
+            text: `${count(record.kept.length)} kept, ${count(record.dropped.length)} dropped, ${count(record.added.length)} added`,
+          }),
+        ]
+      : groups(),
   });
   lazy?.(element, groups);
   return element;
@@ -112,15 +233,32 @@ function stageRow(row: WaterfallRow, index: number, widest: number, context: Chi
 
 function pin(kind: PinKind, after: string | null, before: string | null): HTMLElement {
   const text: Child[] =
-    kind === "released" ? ["force released", before ? " (was " : "", before ? nameText(before) : null, before ? ")" : ""]
-    : kind === "changed" ? ["forced: ", nameText(after!), " (was ", nameText(before!), ")"]
-    : [kind === "set" ? "forced: " : "forced again: ", nameText(after!)];
+    kind === "released"
+      ? [
+          "force released",
+          before ? " (was " : "",
+          before ? nameText(before) : null,
+          before ? ")" : "",
+        ]
+      : kind === "changed"
+        ? ["forced: ", nameText(after!), " (was ", nameText(before!), ")"]
+        : [kind === "set" ? "forced: " : "forced again: ", nameText(after!)];
   const label = kind === "released" ? "forced choice released" : `forced choice ${kind}: ${after}`;
-  return el("span", { class: `pin pin-${kind}`, label, title: label }, [icon(kind === "released" ? "pin" : "pinned"), ...text]);
+  return el("span", { class: `pin pin-${kind}`, label, title: label }, [
+    icon(kind === "released" ? "pin" : "pinned"),
+    ...text,
+  ]);
 }
 
 function cellLabel(tool: string, state: CellState, forced: boolean): HTMLElement {
-  return el("span", { class: `cell cell-${state}`, label: `${tool} here: ${CELL_TEXT[state]}${forced ? ", forced" : ""}` }, [icon("target"), nameText(tool), `: ${CELL_TEXT[state]}${forced ? " (forced)" : ""}`]);
+  return el(
+    "span",
+    {
+      class: `cell cell-${state}`,
+      label: `${tool} here: ${CELL_TEXT[state]}${forced ? ", forced" : ""}`,
+    },
+    [icon("target"), nameText(tool), `: ${CELL_TEXT[state]}${forced ? " (forced)" : ""}`],
+  );
 }
 
 interface RowSpec {
@@ -141,17 +279,39 @@ interface RowSpec {
 
 function rowElement(spec: RowSpec): HTMLElement {
   const actionText = spec.actionText ?? spec.action;
-  const bar = el("div", { class: "bar", attrs: { "aria-hidden": "true" } }, [el("div", { class: "bar-fill" })]);
-  if (spec.counts) (bar.firstChild as HTMLElement).style.width = `${(100 * spec.counts[1]) / spec.widest}%`;
+  const bar = el("div", { class: "bar", attrs: { "aria-hidden": "true" } }, [
+    el("div", { class: "bar-fill" }),
+  ]);
+  if (spec.counts)
+    (bar.firstChild as HTMLElement).style.width = `${(100 * spec.counts[1]) / spec.widest}%`;
   const countText = spec.counts ? `${count(spec.counts[0])} → ${count(spec.counts[1])}` : "—";
   return el("li", { class: spec.className, attrs: { "data-stage": spec.name } }, [
     el("div", { class: "row-head" }, [
       nameText(spec.name, "stage-name"),
       el("span", { class: "stage-kind", text: spec.kind }),
-      el("span", { class: `badge badge-${spec.action}`, label: `action: ${actionText}`, role: "img" }, [icon(ACTION_ICON[spec.action] ?? "dash"), el("span", { text: actionText, attrs: { "aria-hidden": "true" } })]),
+      el(
+        "span",
+        { class: `badge badge-${spec.action}`, label: `action: ${actionText}`, role: "img" },
+        [
+          icon(ACTION_ICON[spec.action] ?? "dash"),
+          el("span", { text: actionText, attrs: { "aria-hidden": "true" } }),
+        ],
+      ),
       ...(spec.tags ?? []),
       spec.pin ?? null,
-      el("span", { class: "flow", label: spec.counts ? `${spec.counts[0]} in, ${spec.counts[1]} out` : "no candidates counted" }, [bar, el("span", { class: "flow-count", text: countText, attrs: { "aria-hidden": "true" } })]),
+      el(
+        "span",
+        {
+          class: "flow",
+          label: spec.counts
+            ? `${spec.counts[0]} in, ${spec.counts[1]} out`
+            : "no candidates counted",
+        },
+        [
+          bar,
+          el("span", { class: "flow-count", text: countText, attrs: { "aria-hidden": "true" } }),
+        ],
+      ),
     ]),
     spec.detail ? el("p", { class: "detail", text: spec.detail }) : null,
     spec.selected ?? null,

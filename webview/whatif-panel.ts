@@ -7,7 +7,11 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 const TYPING_MS = 150;
 
 /** The what-if controls; every change hands the whole edit (levers the user moved, nothing else) to `onEdit`. */
-export function renderWhatIf(levers: WhatIfLevers, initial: WhatIf, onEdit: (edit: WhatIf) => void): HTMLElement {
+export function renderWhatIf(
+  levers: WhatIfLevers,
+  initial: WhatIf,
+  onEdit: (edit: WhatIf) => void,
+): HTMLElement {
   const edit = {
     enabled: { ...initial.enabled },
     role: initial.role,
@@ -36,7 +40,10 @@ export function renderWhatIf(levers: WhatIfLevers, initial: WhatIf, onEdit: (edi
   const stages = el("fieldset", { class: "whatif-group" }, [el("legend", { text: "Stages" })]);
   for (const stage of levers.stages) {
     const on = edit.enabled[stage.name] ?? stage.enabled;
-    const box = el(Tag.checkbox, { attrs: { "data-lever": `stage:${stage.name}` } }, [nameText(stage.name), el("span", { class: "muted", text: ` (${stage.kind})` })]);
+    const box = el(Tag.checkbox, { attrs: { "data-lever": `stage:${stage.name}` } }, [
+      nameText(stage.name),
+      el("span", { class: "muted", text: ` (${stage.kind})` }),
+    ]);
     (box as HTMLInputElement).checked = on;
     box.addEventListener("change", () => {
       const checked = controlChecked(box);
@@ -55,44 +62,91 @@ export function renderWhatIf(levers: WhatIfLevers, initial: WhatIf, onEdit: (edi
   const turn = el("fieldset", { class: "whatif-group" }, [
     el("legend", { text: "Turn" }),
     role,
-    levers.roles.length > 0 ? el("p", { class: "hint", text: `Roles with a palette: ${levers.roles.join(", ")}` }) : null,
+    levers.roles.length > 0
+      ? el("p", { class: "hint", text: `Roles with a palette: ${levers.roles.join(", ")}` })
+      : null,
   ]);
 
   const verdicts = levers.verdicts.map(({ stage, verdict }) => {
     const current = Object.hasOwn(edit.verdicts, stage) ? edit.verdicts[stage]! : verdict;
-    const label = field("Verdict label", current?.label ?? "", `verdict:${stage}:label`, "knowledge, ambiguous, or an action label; empty: no verdict");
-    const keywords = field("Matched tool keywords", current?.matchedToolKeywords.join(", ") ?? "", `verdict:${stage}:keywords`, "tool names, comma-separated");
+    const label = field(
+      "Verdict label",
+      current?.label ?? "",
+      `verdict:${stage}:label`,
+      "knowledge, ambiguous, or an action label; empty: no verdict",
+    );
+    const keywords = field(
+      "Matched tool keywords",
+      current?.matchedToolKeywords.join(", ") ?? "",
+      `verdict:${stage}:keywords`,
+      "tool names, comma-separated",
+    );
     const apply = () => {
       const text = controlValue(label).trim();
-      const next: VerdictEdit | null = text === "" ? null : { label: text, matchedToolKeywords: controlValue(keywords).split(",").map((k) => k.trim()).filter(Boolean) };
+      const next: VerdictEdit | null =
+        text === ""
+          ? null
+          : {
+              label: text,
+              matchedToolKeywords: controlValue(keywords)
+                .split(",")
+                .map((k) => k.trim())
+                .filter(Boolean),
+            };
       if (sameVerdict(next, verdict)) delete edit.verdicts[stage];
       else edit.verdicts[stage] = next;
     };
     typed(label, apply);
     typed(keywords, apply);
-    return el("fieldset", { class: "whatif-group" }, [el("legend", {}, ["Intent verdict: ", nameText(stage)]), label, keywords]);
+    return el("fieldset", { class: "whatif-group" }, [
+      el("legend", {}, ["Intent verdict: ", nameText(stage)]),
+      label,
+      keywords,
+    ]);
   });
 
   const forced = levers.forced.map(({ stage, tool, resolver }) => {
     const current = Object.hasOwn(edit.forcedTools, stage) ? edit.forcedTools[stage] : tool;
-    const hint = resolver !== null && resolver !== "fixed" ? `now a ${resolver} resolver; a tool name replaces it with a fixed one` : "empty: no resolver";
+    const hint =
+      resolver !== null && resolver !== "fixed"
+        ? `now a ${resolver} resolver; a tool name replaces it with a fixed one`
+        : "empty: no resolver";
     const input = field("Forced tool", current ?? "", `forced:${stage}`, hint);
     typed(input, () => {
       const value = controlValue(input).trim();
-      if (value === (tool ?? "") || (value === "" && resolver !== "fixed")) delete edit.forcedTools[stage];
+      if (value === (tool ?? "") || (value === "" && resolver !== "fixed"))
+        delete edit.forcedTools[stage];
       else edit.forcedTools[stage] = value === "" ? null : value;
     });
-    return el("fieldset", { class: "whatif-group" }, [el("legend", {}, ["Forced resolver: ", nameText(stage)]), input]);
+    return el("fieldset", { class: "whatif-group" }, [
+      el("legend", {}, ["Forced resolver: ", nameText(stage)]),
+      input,
+    ]);
   });
 
   const policies = levers.policies.map(({ stage, maxSafetyLevel, budgetUsd }) => {
     const current: PolicyEdit = edit.policies[stage] ?? {};
     const level = current.maxSafetyLevel !== undefined ? current.maxSafetyLevel : maxSafetyLevel;
-    const dropdown = el(Tag.dropdown, { attrs: { "aria-label": "Max safety level", "data-lever": `policy:${stage}:level`, "data-initial": level ?? "" } }, [
-      option("", "no ceiling", level === null),
-      ...levers.safetyLevels.map((name) => option(name, name, name === level)),
-    ]);
-    const budget = field("Budget (USD)", numberText(current.budgetUsd !== undefined ? current.budgetUsd : budgetUsd), `policy:${stage}:budget`, "empty: no budget");
+    const dropdown = el(
+      Tag.dropdown,
+      {
+        attrs: {
+          "aria-label": "Max safety level",
+          "data-lever": `policy:${stage}:level`,
+          "data-initial": level ?? "",
+        },
+      },
+      [
+        option("", "no ceiling", level === null),
+        ...levers.safetyLevels.map((name) => option(name, name, name === level)),
+      ],
+    );
+    const budget = field(
+      "Budget (USD)",
+      numberText(current.budgetUsd !== undefined ? current.budgetUsd : budgetUsd),
+      `policy:${stage}:budget`,
+      "empty: no budget",
+    );
     const apply = () => {
       const levelValue = controlValue(dropdown) || null;
       const budgetText = controlValue(budget).trim();
@@ -107,19 +161,35 @@ export function renderWhatIf(levers: WhatIfLevers, initial: WhatIf, onEdit: (edi
     };
     dropdown.addEventListener("change", () => (apply(), emit()));
     typed(budget, apply);
-    return el("fieldset", { class: "whatif-group" }, [el("legend", {}, ["Policy: ", nameText(stage)]), el("label", { class: "field-label", text: "Max safety level" }), dropdown, budget]);
+    return el("fieldset", { class: "whatif-group" }, [
+      el("legend", {}, ["Policy: ", nameText(stage)]),
+      el("label", { class: "field-label", text: "Max safety level" }),
+      dropdown,
+      budget,
+    ]);
   });
 
-  return el("div", { class: "whatif-controls" }, [stages, turn, ...verdicts, ...forced, ...policies]);
+  return el("div", { class: "whatif-controls" }, [
+    stages,
+    turn,
+    ...verdicts,
+    ...forced,
+    ...policies,
+  ]);
 }
 
 /** Dropdowns take their value only once connected, so the caller calls this after inserting the controls. */
 export function settleControls(container: HTMLElement): void {
-  for (const dropdown of container.querySelectorAll<HTMLElement>(`${Tag.dropdown}[data-initial]`)) (dropdown as HTMLInputElement).value = dropdown.dataset.initial!;
+  for (const dropdown of container.querySelectorAll<HTMLElement>(`${Tag.dropdown}[data-initial]`))
+    (dropdown as HTMLInputElement).value = dropdown.dataset.initial!;
 }
 
 function field(label: string, value: string, lever: string, hint?: string): HTMLElement {
-  const input = el(Tag.textField, { attrs: { "data-lever": lever, ...(hint ? { placeholder: hint, title: hint } : {}) } }, [label]);
+  const input = el(
+    Tag.textField,
+    { attrs: { "data-lever": lever, ...(hint ? { placeholder: hint, title: hint } : {}) } },
+    [label],
+  );
   (input as HTMLInputElement).value = value;
   return input;
 }
@@ -134,11 +204,20 @@ function numberText(value: number | null | undefined): string {
 
 function sameVerdict(a: VerdictEdit | null, b: VerdictEdit | null): boolean {
   if (a === null || b === null) return a === b;
-  return a.label === b.label && a.matchedToolKeywords.join("\u0000") === b.matchedToolKeywords.join("\u0000");
+  return (
+    a.label === b.label &&
+    a.matchedToolKeywords.join("\u0000") === b.matchedToolKeywords.join("\u0000")
+  );
 }
 
 /** Only the levers that moved, so an edit put back by hand counts as no edit. */
-function normalised(edit: { enabled: Record<string, boolean>; role: string | undefined; verdicts: Record<string, VerdictEdit | null>; forcedTools: Record<string, string | null>; policies: Record<string, PolicyEdit> }): WhatIf {
+function normalised(edit: {
+  enabled: Record<string, boolean>;
+  role: string | undefined;
+  verdicts: Record<string, VerdictEdit | null>;
+  forcedTools: Record<string, string | null>;
+  policies: Record<string, PolicyEdit>;
+}): WhatIf {
   const out: Mutable<WhatIf> = {};
   if (Object.keys(edit.enabled).length) out.enabled = { ...edit.enabled };
   if (edit.role !== undefined) out.role = edit.role;
@@ -153,6 +232,10 @@ export function whatIfBar(size: number, reset: () => void): HTMLElement {
   return el("div", { class: "whatif-bar", role: "status" }, [
     icon("beaker"),
     `What-if: ${size} lever${size === 1 ? "" : "s"} moved. The waterfall shows the variant; the comparison is against the unmodified run.`,
-    el(Tag.button, { attrs: { appearance: "secondary", "data-action": "reset" }, on: { click: reset } }, ["Reset"]),
+    el(
+      Tag.button,
+      { attrs: { appearance: "secondary", "data-action": "reset" }, on: { click: reset } },
+      ["Reset"],
+    ),
   ]);
 }

@@ -13,9 +13,12 @@ export async function checkCommand(args: readonly string[], io: CliIO): Promise<
   try {
     files = findFixtures(positional.length > 0 ? positional : [io.cwd]);
   } catch (error) {
-    throw new UsageError(`cannot read ${(error as NodeJS.ErrnoException).path ?? "path"}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new UsageError(
+      `cannot read ${(error as NodeJS.ErrnoException).path ?? "path"}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+    );
   }
-  if (files.length === 0) throw new UsageError(`no *.turn.json fixtures found under ${positional.join(", ") || io.cwd}`);
+  if (files.length === 0)
+    throw new UsageError(`no *.turn.json fixtures found under ${positional.join(", ") || io.cwd}`);
 
   const outcomes: FixtureOutcome[] = [];
   for (const file of files) outcomes.push(await runFixtureFile(file));
@@ -24,7 +27,10 @@ export async function checkCommand(args: readonly string[], io: CliIO): Promise<
   const failed = outcomes.length - passed;
 
   if (flags.has("--json")) {
-    io.stdout(JSON.stringify({ fixtures: outcomes.map(outcomeJson), passed, failed, invalid }, null, 2) + "\n");
+    io.stdout(
+      JSON.stringify({ fixtures: outcomes.map(outcomeJson), passed, failed, invalid }, null, 2) +
+        "\n",
+    );
   } else {
     for (const outcome of outcomes) io.stdout(outcomeLines(outcome, io.color));
     if (invalid > 0) io.stdout(`${invalid} invalid\n`);
@@ -39,24 +45,47 @@ export async function checkCommand(args: readonly string[], io: CliIO): Promise<
 function outcomeLines(outcome: FixtureOutcome, color: boolean): string {
   const paint = (code: string, text: string) => (color ? `\x1b[${code}m${text}\x1b[0m` : text);
   if (outcome.status === "invalid") {
-    return `${paint("31", "INVALID")} ${outcome.file}\n` + outcome.problems.filter((p) => p.severity === "error").map((p) => `  ${formatProblem(p)}\n`).join("");
+    return (
+      `${paint("31", "INVALID")} ${outcome.file}\n` +
+      outcome.problems
+        .filter((p) => p.severity === "error")
+        .map((p) => `  ${formatProblem(p)}\n`)
+        .join("")
+    );
   }
   if (outcome.status === "passed") {
     const note = outcome.expects ? "" : " (no expect: ran without error)";
     return `${paint("32", "PASS")} ${outcome.file}${note}\n`;
   }
-  return `${paint("31", "FAIL")} ${outcome.file}\n` + outcome.mismatches.map((m) => `  ${formatMismatch(outcome.file, m)}\n`).join("");
+  return (
+    `${paint("31", "FAIL")} ${outcome.file}\n` +
+    outcome.mismatches.map((m) => `  ${formatMismatch(outcome.file, m)}\n`).join("")
+  );
 }
 
 function outcomeJson(outcome: FixtureOutcome) {
   if (outcome.status === "invalid") {
-    return { file: outcome.file, status: outcome.status, problems: outcome.problems.map((p) => ({ ...p, path: formatJsonPath(p.path), text: formatProblem(p) })) };
+    return {
+      file: outcome.file,
+      status: outcome.status,
+      problems: outcome.problems.map((p) => ({
+        ...p,
+        path: formatJsonPath(p.path),
+        text: formatProblem(p),
+      })),
+    };
   }
   return {
     file: outcome.file,
     status: outcome.status,
     names: outcome.report.names,
     forced_choice: outcome.report.forcedChoice,
-    mismatches: outcome.mismatches.map((m) => ({ key: m.key, path: formatJsonPath(m.path), expected: m.expected, actual: m.actual, message: m.message })),
+    mismatches: outcome.mismatches.map((m) => ({
+      key: m.key,
+      path: formatJsonPath(m.path),
+      expected: m.expected,
+      actual: m.actual,
+      message: m.message,
+    })),
   };
 }

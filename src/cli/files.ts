@@ -21,16 +21,22 @@ export function isInside(folder: string, file: string): boolean {
 export const readCatalogFile: CatalogReader = async (ref, fixtureFile) => {
   const boundary = fixtureBoundary(fixtureFile);
   const target = resolve(dirname(fixtureFile), ref);
-  if (!existsSync(target)) throw new Error(`catalogue file '${ref}' does not exist (looked for ${target})`);
+  if (!existsSync(target))
+    throw new Error(`catalogue file '${ref}' does not exist (looked for ${target})`);
   const real = realpathSync(target);
   if (!isInside(boundary, real)) {
-    throw new Error(`catalogue file '${ref}' is outside ${boundary}; a fixture may only read files in its own repository`);
+    throw new Error(
+      `catalogue file '${ref}' is outside ${boundary}; a fixture may only read files in its own repository`,
+    );
   }
   if (!statSync(real).isFile()) throw new Error(`catalogue '${ref}' is not a file`);
   try {
     return { file: displayPath(real), text: readFileSync(real, "utf8") };
   } catch (error) {
-    throw new Error(`catalogue file '${ref}' cannot be read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new Error(
+      `catalogue file '${ref}' cannot be read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+      { cause: error },
+    );
   }
 };
 
@@ -52,7 +58,8 @@ export function findFixtures(paths: readonly string[]): string[] {
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       if (entry.isDirectory() && !SKIPPED.has(entry.name)) walk(join(dir, entry.name));
-      else if (entry.isFile() && entry.name.endsWith(".turn.json")) found.add(join(dir, entry.name));
+      else if (entry.isFile() && entry.name.endsWith(".turn.json"))
+        found.add(join(dir, entry.name));
     }
   };
   for (const path of paths) {

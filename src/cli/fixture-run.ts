@@ -8,7 +8,14 @@ import { UsageError } from "./io.js";
 
 export type FixtureOutcome =
   | { readonly status: "invalid"; readonly file: string; readonly problems: readonly Problem[] }
-  | { readonly status: "passed" | "failed"; readonly file: string; readonly report: RunReport; readonly mismatches: readonly Mismatch[]; readonly problems: readonly Problem[]; readonly expects: boolean };
+  | {
+      readonly status: "passed" | "failed";
+      readonly file: string;
+      readonly report: RunReport;
+      readonly mismatches: readonly Mismatch[];
+      readonly problems: readonly Problem[];
+      readonly expects: boolean;
+    };
 
 /** Loads, runs and checks one fixture file, as both `run` and `check` do. */
 export async function runFixtureFile(path: string): Promise<FixtureOutcome> {
@@ -16,7 +23,9 @@ export async function runFixtureFile(path: string): Promise<FixtureOutcome> {
   try {
     source = readSource(path);
   } catch (error) {
-    throw new UsageError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new UsageError(
+      `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+    );
   }
   const loaded = await loadFixture(source, readCatalogFile);
   if (!loaded.ok) return { status: "invalid", file: source.file, problems: loaded.problems };

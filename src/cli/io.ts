@@ -6,13 +6,22 @@ export interface CliIO {
   readonly cwd: string;
 }
 
-export const EXIT = { ok: 0, expectationFailed: 1, invalidInput: 2, forcedToolUnavailable: 3 } as const;
+export const EXIT = {
+  ok: 0,
+  expectationFailed: 1,
+  invalidInput: 2,
+  forcedToolUnavailable: 3,
+} as const;
 
 /** Thrown for bad arguments or unreadable input: printed as one line, exit 2, never a stack. */
 export class UsageError extends Error {}
 
 /** Splits `--flag` and `--option value` from positional arguments. */
-export function parseArgs(args: readonly string[], flags: readonly string[], options: readonly string[] = []) {
+export function parseArgs(
+  args: readonly string[],
+  flags: readonly string[],
+  options: readonly string[] = [],
+) {
   const positional: string[] = [];
   const set = new Set<string>();
   const values = new Map<string, string>();

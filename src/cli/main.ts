@@ -56,7 +56,9 @@ if (require.main === module) {
       process.exitCode = code;
     },
     (error: unknown) => {
-      process.stderr.write(`palette-inspector: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(
+        `palette-inspector: internal error: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
       process.exitCode = 70;
     },
   );

@@ -7,7 +7,8 @@ import { EXIT, parseArgs, UsageError, type CliIO } from "./io.js";
 /** `palette-inspector run FIXTURE [--json]`. */
 export async function runCommand(args: readonly string[], io: CliIO): Promise<number> {
   const { positional, flags } = parseArgs(args, ["--json"]);
-  if (positional.length !== 1) throw new UsageError("usage: palette-inspector run FIXTURE [--json]");
+  if (positional.length !== 1)
+    throw new UsageError("usage: palette-inspector run FIXTURE [--json]");
   const outcome = await runFixtureFile(positional[0]!);
   for (const problem of outcome.problems) io.stderr(formatProblem(problem) + "\n");
   if (outcome.status === "invalid") return EXIT.invalidInput;
@@ -17,6 +18,7 @@ export async function runCommand(args: readonly string[], io: CliIO): Promise<nu
   else io.stdout(renderWaterfall(report, { color: io.color }));
   for (const mismatch of mismatches) io.stderr(formatMismatch(outcome.file, mismatch) + "\n");
 
-  if (mismatches.some((m) => m.key === "error" && m.actual !== null)) return EXIT.forcedToolUnavailable;
+  if (mismatches.some((m) => m.key === "error" && m.actual !== null))
+    return EXIT.forcedToolUnavailable;
   return mismatches.length > 0 ? EXIT.expectationFailed : EXIT.ok;
 }

@@ -20,13 +20,19 @@ export async function tracesCommand(args: readonly string[], io: CliIO): Promise
   const path = absolute(file, io);
   if (flags.has("--json")) {
     const writer = new JsonListWriter(io.stdout);
-    const scan = await scanOrExit(path, io, { keep: false, onTrace: (summary) => writer.item(summaryToJson(summary)) });
+    const scan = await scanOrExit(path, io, {
+      keep: false,
+      onTrace: (summary) => writer.item(summaryToJson(summary)),
+    });
     if (!scan) return EXIT.invalidInput;
     writer.end(scan.problems);
     return EXIT.ok;
   }
   const table = new TraceTable(io.stdout);
-  const scan = await scanOrExit(path, io, { keep: false, onTrace: (summary) => table.row(summary) });
+  const scan = await scanOrExit(path, io, {
+    keep: false,
+    onTrace: (summary) => table.row(summary),
+  });
   if (!scan) return EXIT.invalidInput;
   table.end(file, scan);
   return EXIT.ok;
@@ -38,7 +44,10 @@ export async function showCommand(args: readonly string[], io: CliIO): Promise<n
   if (positional.length < 1 || positional.length > 2) throw new UsageError(SHOW_USAGE);
   const file = positional[0]!;
   const indexText = positional[1] ?? "0";
-  if (!/^\d+$/.test(indexText)) throw new UsageError(`INDEX must be a trace number (0, 1, …), not '${indexText}'\n${SHOW_USAGE}`);
+  if (!/^\d+$/.test(indexText))
+    throw new UsageError(
+      `INDEX must be a trace number (0, 1, …), not '${indexText}'\n${SHOW_USAGE}`,
+    );
   const index = Number(indexText);
   const path = absolute(file, io);
 
@@ -57,7 +66,9 @@ export async function showCommand(args: readonly string[], io: CliIO): Promise<n
   if (!scan) return EXIT.invalidInput;
   if (wanted === null) {
     const count = scan.traceCount;
-    io.stderr(`palette-inspector: ${count === 0 ? `no selection trace found in ${safe(file)}` : `${safe(file)} holds ${count} trace${count === 1 ? "" : "s"} (0–${count - 1}); there is no trace ${index}`}\n`);
+    io.stderr(
+      `palette-inspector: ${count === 0 ? `no selection trace found in ${safe(file)}` : `${safe(file)} holds ${count} trace${count === 1 ? "" : "s"} (0–${count - 1}); there is no trace ${index}`}\n`,
+    );
     return EXIT.invalidInput;
   }
   let report;
@@ -67,7 +78,11 @@ export async function showCommand(args: readonly string[], io: CliIO): Promise<n
     io.stderr(`palette-inspector: ${error instanceof Error ? error.message : String(error)}\n`);
     return EXIT.invalidInput;
   }
-  io.stdout(flags.has("--json") ? JSON.stringify(reportToJson(report), null, 2) + "\n" : renderWaterfall(report, { color: io.color }));
+  io.stdout(
+    flags.has("--json")
+      ? JSON.stringify(reportToJson(report), null, 2) + "\n"
+      : renderWaterfall(report, { color: io.color }),
+  );
   return EXIT.ok;
 }
 
@@ -75,7 +90,11 @@ function absolute(file: string, io: CliIO): string {
   return isAbsolute(file) ? file : resolve(io.cwd, file);
 }
 
-async function scanOrExit(path: string, io: CliIO, options: Parameters<typeof scanLogFile>[1]): Promise<LogScan | null> {
+async function scanOrExit(
+  path: string,
+  io: CliIO,
+  options: Parameters<typeof scanLogFile>[1],
+): Promise<LogScan | null> {
   try {
     return await scanLogFile(path, options);
   } catch (error) {
@@ -121,25 +140,42 @@ class TraceTable {
     const out: string[] = [];
     if (scan.problemCount > 0) {
       out.push("", `problems (${scan.problemCount}):`);
-      for (const problem of scan.problems) out.push(`${safe(file)}:${problem.line}: ${safe(problem.message)}`);
-      if (scan.problemCount > scan.problems.length) out.push(`… and ${scan.problemCount - scan.problems.length} more`);
+      for (const problem of scan.problems)
+        out.push(`${safe(file)}:${problem.line}: ${safe(problem.message)}`);
+      if (scan.problemCount > scan.problems.length)
+        out.push(`… and ${scan.problemCount - scan.problems.length} more`);
     }
-    out.push("", `${scan.traceCount} trace${scan.traceCount === 1 ? "" : "s"}, ${scan.problemCount} problem${scan.problemCount === 1 ? "" : "s"}`);
+    out.push(
+      "",
+      `${scan.traceCount} trace${scan.traceCount === 1 ? "" : "s"}, ${scan.problemCount} problem${scan.problemCount === 1 ? "" : "s"}`,
+    );
     this.write(out.join("\n") + "\n");
   }
 
   private flush(): void {
     if (this.widths) return;
     const widths = TraceTable.HEADER.map((title) => title.length);
-    for (const cells of this.pending) cells.forEach((cell, c) => (widths[c] = Math.max(widths[c]!, [...cell].length)));
+    for (const cells of this.pending)
+      cells.forEach((cell, c) => (widths[c] = Math.max(widths[c]!, [...cell].length)));
     this.widths = widths;
-    this.write(this.line(TraceTable.HEADER) + this.pending.map((cells) => this.line(cells)).join(""));
+    this.write(
+      this.line(TraceTable.HEADER) + this.pending.map((cells) => this.line(cells)).join(""),
+    );
     this.pending = [];
   }
 
   private line(cells: readonly string[]): string {
     const widths = this.widths!;
-    return cells.map((cell, c) => (c === cells.length - 1 ? cell : cell + " ".repeat(Math.max(0, widths[c]! - [...cell].length)))).join("  ").trimEnd() + "\n";
+    return (
+      cells
+        .map((cell, c) =>
+          c === cells.length - 1
+            ? cell
+            : cell + " ".repeat(Math.max(0, widths[c]! - [...cell].length)),
+        )
+        .join("  ")
+        .trimEnd() + "\n"
+    );
   }
 }
 
@@ -163,12 +199,16 @@ class JsonListWriter {
   constructor(private readonly write: (text: string) => void) {}
 
   item(value: unknown): void {
-    this.write(`${this.count++ === 0 ? '{\n  "traces": [\n' : ",\n"}${indent(JSON.stringify(value, null, 2), "    ")}`);
+    this.write(
+      `${this.count++ === 0 ? '{\n  "traces": [\n' : ",\n"}${indent(JSON.stringify(value, null, 2), "    ")}`,
+    );
   }
 
   end(problems: readonly unknown[]): void {
     const list = JSON.stringify(problems, null, 2).replace(/\n/g, "\n  ");
-    this.write(`${this.count === 0 ? '{\n  "traces": [],\n' : "\n  ],\n"}  "problems": ${list}\n}\n`);
+    this.write(
+      `${this.count === 0 ? '{\n  "traces": [],\n' : "\n  ],\n"}  "problems": ${list}\n}\n`,
+    );
   }
 }
 

@@ -20,7 +20,10 @@ export function routedName(entry: RoutingEntry): string {
 }
 
 /** Resolves the palette from routing rows; `entries === null` means no router was composed. */
-export function resolveRouter(entries: readonly RoutingEntry[] | null, registered: readonly string[]): RouterOutcome {
+export function resolveRouter(
+  entries: readonly RoutingEntry[] | null,
+  registered: readonly string[],
+): RouterOutcome {
   if (entries === null) return { state: "none" };
   if (entries.length === 0) return { state: "refused", reason: "the router returned no entries" };
   const known = new Set(registered);
@@ -35,8 +38,18 @@ export function routerReason(outcome: RouterOutcome): string {
 
 /** What the capability contributes to the model call. */
 export type PaletteOutcome =
-  | { readonly outcome: "applied"; readonly names: readonly string[] | null; readonly forced: string | null; readonly reason: string }
-  | { readonly outcome: "no_change"; readonly names: null; readonly forced: null; readonly reason: string };
+  | {
+      readonly outcome: "applied";
+      readonly names: readonly string[] | null;
+      readonly forced: string | null;
+      readonly reason: string;
+    }
+  | {
+      readonly outcome: "no_change";
+      readonly names: null;
+      readonly forced: null;
+      readonly reason: string;
+    };
 
 export interface CapabilityRun {
   readonly router: RouterOutcome;
@@ -47,7 +60,10 @@ export interface CapabilityRun {
 }
 
 /** What the stages run over: sorted(routed) when routed, else every registered name. */
-export function capabilityCandidates(router: RouterOutcome, registered: readonly string[]): string[] {
+export function capabilityCandidates(
+  router: RouterOutcome,
+  registered: readonly string[],
+): string[] {
   return router.state === "routed" ? [...router.names].sort(compareCodePoints) : [...registered];
 }
 
@@ -76,8 +92,12 @@ export function runCapability(
 function paletteOf(selection: SelectionResult, routed: boolean, reason: string): PaletteOutcome {
   const names = routed || selection.names.length > 0 ? [...new Set(selection.names)] : null;
   if (names === null && selection.forcedChoice === null) {
-    return { outcome: "no_change", names: null, forced: null, reason: reason || "selection narrowed nothing" };
+    return {
+      outcome: "no_change",
+      names: null,
+      forced: null,
+      reason: reason || "selection narrowed nothing",
+    };
   }
   return { outcome: "applied", names, forced: selection.forcedChoice, reason: "selection applied" };
 }
-

@@ -1,5 +1,11 @@
 /** The default safety scale, lowest first. */
-export const DEFAULT_SAFETY_LEVELS: readonly string[] = ["none", "low", "medium", "high", "critical"];
+export const DEFAULT_SAFETY_LEVELS: readonly string[] = [
+  "none",
+  "low",
+  "medium",
+  "high",
+  "critical",
+];
 
 export type Visibility = "agent" | "internal";
 
@@ -35,7 +41,9 @@ export class ToolCatalog {
     for (const entry of entries) {
       if (this.byName.has(entry.name)) throw new Error(`duplicate catalogue entry '${entry.name}'`);
       if (entry.safetyLevel !== null && !this.ranks.has(entry.safetyLevel)) {
-        throw new Error(`safety level '${entry.safetyLevel}' of '${entry.name}' is not on the scale`);
+        throw new Error(
+          `safety level '${entry.safetyLevel}' of '${entry.name}' is not on the scale`,
+        );
       }
       this.byName.set(entry.name, entry);
     }

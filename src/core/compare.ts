@@ -29,7 +29,11 @@ export interface StageComparison {
 export interface Comparison {
   readonly stages: readonly StageComparison[];
   readonly final: NameDiff & { readonly orderChanged: boolean };
-  readonly forced: { readonly base: string | null; readonly variant: string | null; readonly changed: boolean };
+  readonly forced: {
+    readonly base: string | null;
+    readonly variant: string | null;
+    readonly changed: boolean;
+  };
   readonly error: { readonly base: string | null; readonly variant: string | null };
   readonly changed: boolean;
 }
@@ -40,10 +44,21 @@ export function compareReports(base: RunReport, variant: RunReport): Comparison 
   const keys = [...baseRows.keys()];
   for (const key of variantRows.keys()) if (!baseRows.has(key)) keys.push(key);
   const stages = keys.map((key) => compareStage(baseRows.get(key), variantRows.get(key)));
-  const final = { ...diff(base.names, variant.names), orderChanged: base.names.join("\u0000") !== variant.names.join("\u0000") };
-  const forced = { base: base.forcedChoice, variant: variant.forcedChoice, changed: base.forcedChoice !== variant.forcedChoice };
+  const final = {
+    ...diff(base.names, variant.names),
+    orderChanged: base.names.join("\u0000") !== variant.names.join("\u0000"),
+  };
+  const forced = {
+    base: base.forcedChoice,
+    variant: variant.forcedChoice,
+    changed: base.forcedChoice !== variant.forcedChoice,
+  };
   const error = { base: base.error?.message ?? null, variant: variant.error?.message ?? null };
-  const changed = stages.some((stage) => stage.changed) || final.orderChanged || forced.changed || error.base !== error.variant;
+  const changed =
+    stages.some((stage) => stage.changed) ||
+    final.orderChanged ||
+    forced.changed ||
+    error.base !== error.variant;
   return { stages, final, forced, error, changed };
 }
 
@@ -59,23 +74,59 @@ function keyed(rows: readonly WaterfallRow[]): Map<string, WaterfallRow> {
   return out;
 }
 
-function compareStage(base: WaterfallRow | undefined, variant: WaterfallRow | undefined): StageComparison {
-  const state = (row: WaterfallRow | undefined): StageState => (row === undefined ? "absent" : (row.record?.action ?? "disabled"));
-  const names = (row: WaterfallRow | undefined, pick: (record: NonNullable<WaterfallRow["record"]>) => readonly string[]) => (row?.record ? pick(row.record) : []);
-  const dropped = diff(names(base, (r) => r.dropped), names(variant, (r) => r.dropped));
-  const added = diff(names(base, (r) => r.added), names(variant, (r) => r.added));
-  const reinstated = diff(names(base, (r) => r.reinstated), names(variant, (r) => r.reinstated));
+function compareStage(
+  base: WaterfallRow | undefined,
+  variant: WaterfallRow | undefined,
+): StageComparison {
+  const state = (row: WaterfallRow | undefined): StageState =>
+    row === undefined ? "absent" : (row.record?.action ?? "disabled");
+  const names = (
+    row: WaterfallRow | undefined,
+    pick: (record: NonNullable<WaterfallRow["record"]>) => readonly string[],
+  ) => (row?.record ? pick(row.record) : []);
+  const dropped = diff(
+    names(base, (r) => r.dropped),
+    names(variant, (r) => r.dropped),
+  );
+  const added = diff(
+    names(base, (r) => r.added),
+    names(variant, (r) => r.added),
+  );
+  const reinstated = diff(
+    names(base, (r) => r.reinstated),
+    names(variant, (r) => r.reinstated),
+  );
   const output = diff(names(base, outputNames), names(variant, outputNames));
-  const forced = { base: base?.record?.forcedChoice ?? null, variant: variant?.record?.forcedChoice ?? null };
+  const forced = {
+    base: base?.record?.forcedChoice ?? null,
+    variant: variant?.record?.forcedChoice ?? null,
+  };
   const actionChanged = state(base) !== state(variant);
-  const changed = actionChanged || [dropped, added, reinstated, output].some(nonEmpty) || forced.base !== forced.variant;
-  return { stage: (base ?? variant)!.info.name, base: state(base), variant: state(variant), actionChanged, dropped, added, reinstated, output, forced, changed };
+  const changed =
+    actionChanged ||
+    [dropped, added, reinstated, output].some(nonEmpty) ||
+    forced.base !== forced.variant;
+  return {
+    stage: (base ?? variant)!.info.name,
+    base: state(base),
+    variant: state(variant),
+    actionChanged,
+    dropped,
+    added,
+    reinstated,
+    output,
+    forced,
+    changed,
+  };
 }
 
 function diff(base: readonly string[], variant: readonly string[]): NameDiff {
   const inBase = new Set(base);
   const inVariant = new Set(variant);
-  return { onlyBase: base.filter((name) => !inVariant.has(name)), onlyVariant: variant.filter((name) => !inBase.has(name)) };
+  return {
+    onlyBase: base.filter((name) => !inVariant.has(name)),
+    onlyVariant: variant.filter((name) => !inBase.has(name)),
+  };
 }
 
 function nonEmpty(names: NameDiff): boolean {

@@ -1,3 +1,5 @@
+import type { SelectionResult } from "./values.js";
+
 /** Two parts of a composition disagree, or a composition names a tool that does not exist. */
 export class ContractViolationError extends Error {
   override readonly name: string = "ContractViolationError";
@@ -9,7 +11,7 @@ export class ForcedToolUnavailable extends ContractViolationError {
   constructor(
     readonly tool: string,
     /** The selection up to the failure, still shown to the user. */
-    readonly partial: import("./values.js").SelectionResult,
+    readonly partial: SelectionResult,
   ) {
     super(`forced tool '${tool}' is not among the final tools`);
   }

@@ -28,24 +28,51 @@ export function checkExpectations(expect: ExpectJson | undefined, report: RunRep
       path: expect?.error !== undefined ? ["expect", "error"] : ["expect"],
       expected: expectedError,
       actual: actualError,
-      message: actualError ? `the run failed: ${report.error!.message}` : `expected the run to fail with ${expectedError}, but it succeeded`,
+      message: actualError
+        ? `the run failed: ${report.error!.message}`
+        : `expected the run to fail with ${expectedError}, but it succeeded`,
     });
   }
   if (!expect) return out;
   if (expect.names !== undefined && !same(expect.names, report.names)) {
-    out.push({ key: "names", path: ["expect", "names"], expected: expect.names, actual: report.names, message: "final names differ" });
+    out.push({
+      key: "names",
+      path: ["expect", "names"],
+      expected: expect.names,
+      actual: report.names,
+      message: "final names differ",
+    });
   }
   if (expect.forced_choice !== undefined && expect.forced_choice !== report.forcedChoice) {
-    out.push({ key: "forced_choice", path: ["expect", "forced_choice"], expected: expect.forced_choice, actual: report.forcedChoice, message: "forced choice differs" });
+    out.push({
+      key: "forced_choice",
+      path: ["expect", "forced_choice"],
+      expected: expect.forced_choice,
+      actual: report.forcedChoice,
+      message: "forced choice differs",
+    });
   }
   for (const [stage, action] of Object.entries(expect.actions ?? {})) {
     const actual = report.trace.find((record) => record.stage === stage)?.action ?? "not run";
-    if (actual !== action) out.push({ key: "actions", path: ["expect", "actions", stage], expected: action, actual, message: `stage '${stage}' did ${actual}, not ${action}` });
+    if (actual !== action)
+      out.push({
+        key: "actions",
+        path: ["expect", "actions", stage],
+        expected: action,
+        actual,
+        message: `stage '${stage}' did ${actual}, not ${action}`,
+      });
   }
   for (const [tool, stage] of Object.entries(expect.dropped_by ?? {})) {
     const actual = droppedBy(report.trace, tool);
     if (actual !== stage) {
-      out.push({ key: "dropped_by", path: ["expect", "dropped_by", tool], expected: stage, actual, message: `'${tool}' was ${actual ? `dropped last by '${actual}'` : "never dropped"}, not ${stage ? `by '${stage}'` : "kept"}` });
+      out.push({
+        key: "dropped_by",
+        path: ["expect", "dropped_by", tool],
+        expected: stage,
+        actual,
+        message: `'${tool}' was ${actual ? `dropped last by '${actual}'` : "never dropped"}, not ${stage ? `by '${stage}'` : "kept"}`,
+      });
     }
   }
   return out;

@@ -35,7 +35,14 @@ export function waterfallRows(report: RunReport): WaterfallRow[] {
   const push = (info: StageInfo, record: StageRecord | null) => {
     const input = record ? inputCount(record) : count;
     const output = record ? outputNames(record).length : count;
-    rows.push({ info, record, input, output, forcedBefore: forced, pin: record ? pinKind(record, forced) : null });
+    rows.push({
+      info,
+      record,
+      input,
+      output,
+      forcedBefore: forced,
+      pin: record ? pinKind(record, forced) : null,
+    });
     if (record) forced = record.forcedChoice;
     count = output;
   };
@@ -55,7 +62,8 @@ export function waterfallRows(report: RunReport): WaterfallRow[] {
 
 function pinKind(record: StageRecord, before: string | null): PinKind | null {
   const after = record.forcedChoice;
-  if (after === before) return record.action === "force" ? (after === null ? "released" : "confirmed") : null;
+  if (after === before)
+    return record.action === "force" ? (after === null ? "released" : "confirmed") : null;
   if (after === null) return "released";
   return before === null ? "set" : "changed";
 }
@@ -93,7 +101,9 @@ export function lineageMatrix(report: RunReport): LineageMatrix {
   const cells: MatrixCell[][] = tools.map(() => []);
   rows.forEach((row, r) => {
     const record = row.record;
-    const fill: CellState[] = new Array<CellState>(tools.length).fill(record === null ? "disabled" : "absent");
+    const fill: CellState[] = new Array<CellState>(tools.length).fill(
+      record === null ? "disabled" : "absent",
+    );
     if (record) {
       const mark = (names: readonly string[], state: CellState) => {
         for (const name of names) {
@@ -107,15 +117,24 @@ export function lineageMatrix(report: RunReport): LineageMatrix {
       mark(record.dropped, "dropped");
     }
     const forced = record?.forcedChoice ?? null;
-    fill.forEach((state, i) => (cells[i]![r] = { state, forced: forced !== null && tools[i] === forced }));
+    fill.forEach(
+      (state, i) => (cells[i]![r] = { state, forced: forced !== null && tools[i] === forced }),
+    );
   });
   return { tools, rows, cells };
 }
 
 /** Every tool name the run mentions, offered first, in first-seen order. */
-export function runTools(report: RunReport, rows: readonly WaterfallRow[] = waterfallRows(report)): string[] {
+export function runTools(
+  report: RunReport,
+  rows: readonly WaterfallRow[] = waterfallRows(report),
+): string[] {
   const tools = new Set<string>(report.offered);
-  for (const row of rows) for (const name of row.record ? [...row.record.added, ...row.record.dropped, ...row.record.kept] : []) tools.add(name);
+  for (const row of rows)
+    for (const name of row.record
+      ? [...row.record.added, ...row.record.dropped, ...row.record.kept]
+      : [])
+      tools.add(name);
   for (const name of report.names) tools.add(name);
   for (const name of report.capability?.registered ?? []) tools.add(name);
   return [...tools];
@@ -123,7 +142,11 @@ export function runTools(report: RunReport, rows: readonly WaterfallRow[] = wate
 
 /** One thing that happened to a tool on its way through the stages. */
 export type LineageEvent =
-  | { readonly kind: "dropped" | "added" | "re-added"; readonly stage: string; readonly reason: string | null }
+  | {
+      readonly kind: "dropped" | "added" | "re-added";
+      readonly stage: string;
+      readonly reason: string | null;
+    }
   | { readonly kind: "reinstated"; readonly stage: string }
   | { readonly kind: "forced" | "released"; readonly stage: string }
   | { readonly kind: "replaced"; readonly stage: string; readonly by: string };
@@ -158,38 +181,86 @@ export function toolLineage(report: RunReport, tool: string): Lineage {
     else if (record.dropped.includes(tool)) {
       events.push({ kind: "dropped", stage: record.stage, reason });
       droppedBefore = true;
-    } else if (record.added.includes(tool)) events.push({ kind: droppedBefore ? "re-added" : "added", stage: record.stage, reason });
+    } else if (record.added.includes(tool))
+      events.push({ kind: droppedBefore ? "re-added" : "added", stage: record.stage, reason });
     const after = record.forcedChoice;
-    if (after === tool && (forcedBefore !== tool || record.action === "force")) events.push({ kind: "forced", stage: record.stage });
-    else if (forcedBefore === tool && after !== tool) events.push(after === null ? { kind: "released", stage: record.stage } : { kind: "replaced", stage: record.stage, by: after });
+    if (after === tool && (forcedBefore !== tool || record.action === "force"))
+      events.push({ kind: "forced", stage: record.stage });
+    else if (forcedBefore === tool && after !== tool)
+      events.push(
+        after === null
+          ? { kind: "released", stage: record.stage }
+          : { kind: "replaced", stage: record.stage, by: after },
+      );
   }
   const final = report.names.includes(tool);
   const forced = report.forcedChoice === tool || report.error?.tool === tool;
-  const known = offered || final || forced || events.length > 0 || (report.capability?.registered.includes(tool) ?? false);
+  const known =
+    offered ||
+    final ||
+    forced ||
+    events.length > 0 ||
+    (report.capability?.registered.includes(tool) ?? false);
   const parts = sentence(report, tool, { known, offered, events, final });
-  return { tool, known, offered, events, final, forced, sentence: parts.map((part) => (typeof part === "string" ? part : `\`${part.name}\``)).join(""), parts };
+  return {
+    tool,
+    known,
+    offered,
+    events,
+    final,
+    forced,
+    sentence: parts.map((part) => (typeof part === "string" ? part : `\`${part.name}\``)).join(""),
+    parts,
+  };
 }
 
-function sentence(report: RunReport, tool: string, lineage: { known: boolean; offered: boolean; events: readonly LineageEvent[]; final: boolean }): SentencePart[] {
+function sentence(
+  report: RunReport,
+  tool: string,
+  lineage: { known: boolean; offered: boolean; events: readonly LineageEvent[]; final: boolean },
+): SentencePart[] {
   const name = (n: string) => ({ name: n });
   if (!lineage.known) return [name(tool), " is not a tool of this run."];
   const clauses: SentencePart[][] = [];
   if (!lineage.offered) {
     const capability = report.capability;
-    if (capability?.registered.includes(tool)) clauses.push([capability.router.state === "routed" ? "registered but not routed by the router" : "registered"]);
+    if (capability?.registered.includes(tool))
+      clauses.push([
+        capability.router.state === "routed"
+          ? "registered but not routed by the router"
+          : "registered",
+      ]);
     else clauses.push(["never offered to the pipeline"]);
-  } else if (!lineage.events.some((event) => event.kind === "dropped" || event.kind === "reinstated")) {
+  } else if (
+    !lineage.events.some((event) => event.kind === "dropped" || event.kind === "reinstated")
+  ) {
     clauses.push([report.trace.length === 0 ? "offered; no stage ran" : "kept by every stage"]);
   }
   for (const event of lineage.events) clauses.push(describe(event));
   const error = report.error;
   let end: SentencePart[];
   if (error?.tool === tool) {
-    end = ["the run failed: it is the forced choice but not in the final palette (ForcedToolUnavailable"];
-    end.push(...(error.droppedBy ? [", dropped by ", name(error.droppedBy), ", which does not protect the forced choice)"] : [")"]));
-  } else if (lineage.final) end = [report.forcedChoice === tool ? "in the final palette, as the forced tool_choice" : "in the final palette"];
+    end = [
+      "the run failed: it is the forced choice but not in the final palette (ForcedToolUnavailable",
+    ];
+    end.push(
+      ...(error.droppedBy
+        ? [", dropped by ", name(error.droppedBy), ", which does not protect the forced choice)"]
+        : [")"]),
+    );
+  } else if (lineage.final)
+    end = [
+      report.forcedChoice === tool
+        ? "in the final palette, as the forced tool_choice"
+        : "in the final palette",
+    ];
   else end = ["not in the final palette"];
-  return [...clauses.flatMap((clause, i) => (i === 0 ? clause : [", ", ...clause])), "; ", ...end, "."];
+  return [
+    ...clauses.flatMap((clause, i) => (i === 0 ? clause : [", ", ...clause])),
+    "; ",
+    ...end,
+    ".",
+  ];
 }
 
 function describe(event: LineageEvent): SentencePart[] {

@@ -44,7 +44,8 @@ export class ToolSelectionPipeline {
       trace,
     };
     const forced = context.forcedChoice;
-    if (forced !== null && !result.names.includes(forced)) throw new ForcedToolUnavailable(forced, result);
+    if (forced !== null && !result.names.includes(forced))
+      throw new ForcedToolUnavailable(forced, result);
     return result;
   }
 }
@@ -64,8 +65,16 @@ interface StageStep {
 }
 
 /** One stage, contained; names travel with the tools so no stage re-derives them. */
-function runStage(stage: SelectionStage, { tools: input, names: inputNames, unique }: StageInput, context: SelectionContext): StageStep {
-  const untouched = (action: StageRecord["action"], detail: string, degraded: boolean): StageRecord => ({
+function runStage(
+  stage: SelectionStage,
+  { tools: input, names: inputNames, unique }: StageInput,
+  context: SelectionContext,
+): StageStep {
+  const untouched = (
+    action: StageRecord["action"],
+    detail: string,
+    degraded: boolean,
+  ): StageRecord => ({
     stage: stage.name,
     action,
     kept: inputNames,
@@ -83,17 +92,29 @@ function runStage(stage: SelectionStage, { tools: input, names: inputNames, uniq
     outcome = stage.apply(input, context);
   } catch (error) {
     // Contained: one broken stage must not take the turn down with it.
-    return { record: untouched("error", errorMessage(error), true), output: input, outputNames: [...inputNames], unique };
+    return {
+      record: untouched("error", errorMessage(error), true),
+      output: input,
+      outputNames: [...inputNames],
+      unique,
+    };
   }
   if (outcome.setsForcedChoice) context.forcedChoice = outcome.forcedChoice;
   if (outcome.tools === null) {
     const action = outcome.setsForcedChoice ? "force" : "abstain";
-    return { record: untouched(action, outcome.detail, outcome.degraded), output: input, outputNames: [...inputNames], unique };
+    return {
+      record: untouched(action, outcome.detail, outcome.degraded),
+      output: input,
+      outputNames: [...inputNames],
+      unique,
+    };
   }
 
   const forced = context.forcedChoice;
   const protect = stage.protectsForced ? forced : null;
-  const changes = (unique && filtered(input, outcome.tools, protect)) || compared(input, inputNames, outcome.tools, protect);
+  const changes =
+    (unique && filtered(input, outcome.tools, protect)) ||
+    compared(input, inputNames, outcome.tools, protect);
   return {
     record: {
       stage: stage.name,
@@ -107,8 +128,12 @@ function runStage(stage: SelectionStage, { tools: input, names: inputNames, uniq
       degraded: outcome.degraded,
       reasons: outcome.reasons,
     },
-    output: changes.reinstated === null ? outcome.tools : [...outcome.tools, changes.reinstated.tool],
-    outputNames: changes.reinstated === null ? changes.outputNames : [...changes.outputNames, changes.reinstated.name],
+    output:
+      changes.reinstated === null ? outcome.tools : [...outcome.tools, changes.reinstated.tool],
+    outputNames:
+      changes.reinstated === null
+        ? changes.outputNames
+        : [...changes.outputNames, changes.reinstated.name],
     unique: changes.unique,
   };
 }
@@ -128,7 +153,11 @@ interface Changes {
  * Most stages only filter: the output is the input with tools left out, in order. With unique
  * input names one walk then classifies every name without hashing; null when the output is anything else.
  */
-function filtered(input: readonly Tool[], output: readonly Tool[], protect: string | null): Changes | null {
+function filtered(
+  input: readonly Tool[],
+  output: readonly Tool[],
+  protect: string | null,
+): Changes | null {
   const kept: string[] = [];
   const dropped: string[] = [];
   let reinstated: Changes["reinstated"] = null;
@@ -148,7 +177,12 @@ function filtered(input: readonly Tool[], output: readonly Tool[], protect: stri
 }
 
 /** The general case (reordered, added or repeated names): by name, as §3 states it. */
-function compared(input: readonly Tool[], inputNames: readonly string[], output: readonly Tool[], protect: string | null): Changes {
+function compared(
+  input: readonly Tool[],
+  inputNames: readonly string[],
+  output: readonly Tool[],
+  protect: string | null,
+): Changes {
   const outputNames = toolNames(output);
   const outputSet = new Set(outputNames);
   const unique = outputSet.size === outputNames.length;
@@ -178,7 +212,12 @@ function errorMessage(error: unknown): string {
 export function runSelection(
   pipeline: ToolSelectionPipeline,
   tools: readonly Tool[],
-  turn: { state?: Record<string, unknown>; messages?: readonly unknown[]; query?: string; role?: string } = {},
+  turn: {
+    state?: Record<string, unknown>;
+    messages?: readonly unknown[];
+    query?: string;
+    role?: string;
+  } = {},
 ): SelectionResult {
   return pipeline.run(tools, selectionContext(turn));
 }

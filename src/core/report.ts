@@ -1,4 +1,12 @@
-import { capabilityCandidates, routerReason, resolveRouter, runCapability, type PaletteOutcome, type RouterOutcome, type RoutingEntry } from "./capability.js";
+import {
+  capabilityCandidates,
+  routerReason,
+  resolveRouter,
+  runCapability,
+  type PaletteOutcome,
+  type RouterOutcome,
+  type RoutingEntry,
+} from "./capability.js";
 import type { ManifestEntry } from "./catalog.js";
 import { ForcedToolUnavailable } from "./errors.js";
 import { buildStage, offeredTools } from "./fixture/build.js";
@@ -36,7 +44,9 @@ export interface CapabilityReport {
 /** Everything a run decided, in the form every view (table, panel, JSON, tests) reads. */
 export interface RunReport {
   /** A fixture run (editable, what-if), or a trace read from a log (read-only) at a 1-based line. */
-  readonly origin: { readonly kind: "fixture" } | { readonly kind: "log"; readonly line: number; readonly index: number };
+  readonly origin:
+    | { readonly kind: "fixture" }
+    | { readonly kind: "log"; readonly line: number; readonly index: number };
   readonly file: string;
   readonly description: string;
   /** The names the stages ran over, in order (in capability mode: what the router left). */
@@ -52,7 +62,10 @@ export interface RunReport {
   readonly durationMs: number;
 }
 
-const clock: () => number = (globalThis as { performance?: { now(): number } }).performance?.now.bind(globalThis.performance) ?? Date.now;
+const clock: () => number =
+  (globalThis as { performance?: { now(): number } }).performance?.now.bind(
+    globalThis.performance,
+  ) ?? Date.now;
 
 /** Runs a loaded fixture; `json` runs a variant of it (what-if) against the same catalogue. */
 export function runFixture(fixture: Fixture, json: FixtureJson = fixture.json): RunReport {
@@ -65,7 +78,13 @@ export function runFixture(fixture: Fixture, json: FixtureJson = fixture.json): 
     enabled: stage.enabled ?? true,
     protectsForced: stage.protects_forced ?? true,
   }));
-  const pipeline = new ToolSelectionPipeline(stagesJson.filter((stage) => stage.enabled ?? true).map((stage) => buildStage(stage, catalog, fixture.hasCatalog, json.routing?.registered ?? [])));
+  const pipeline = new ToolSelectionPipeline(
+    stagesJson
+      .filter((stage) => stage.enabled ?? true)
+      .map((stage) =>
+        buildStage(stage, catalog, fixture.hasCatalog, json.routing?.registered ?? []),
+      ),
+  );
   const turn = json.turn ?? {};
   const context = selectionContext({
     query: turn.query,
@@ -81,16 +100,32 @@ export function runFixture(fixture: Fixture, json: FixtureJson = fixture.json): 
   let outcome: { selection: SelectionResult; error: RunError | null };
   if (json.routing) {
     const registered = json.routing.registered;
-    const router = resolveRouter((json.routing.entries ?? null) as RoutingEntry[] | null, registered);
+    const router = resolveRouter(
+      (json.routing.entries ?? null) as RoutingEntry[] | null,
+      registered,
+    );
     let run;
     try {
       run = runCapability(router, registered, pipeline, context);
-      outcome = { selection: run.selection ?? { tools: run.candidates, names: run.candidates, forcedChoice: null, trace: [] }, error: null };
+      outcome = {
+        selection: run.selection ?? {
+          tools: run.candidates,
+          names: run.candidates,
+          forcedChoice: null,
+          trace: [],
+        },
+        error: null,
+      };
     } catch (thrown) {
       outcome = failure(thrown);
     }
     offered = capabilityCandidates(router, registered);
-    const palette: PaletteOutcome = run?.palette ?? { outcome: "no_change", names: null, forced: null, reason: "the run failed: ForcedToolUnavailable" };
+    const palette: PaletteOutcome = run?.palette ?? {
+      outcome: "no_change",
+      names: null,
+      forced: null,
+      reason: "the run failed: ForcedToolUnavailable",
+    };
     capability = { registered, router, routerReason: routerReason(router), palette };
   } else {
     offered = offeredTools(json, catalog);
@@ -124,12 +159,18 @@ function failure(thrown: unknown): { selection: SelectionResult; error: RunError
   const selection = thrown.partial;
   return {
     selection,
-    error: { kind: "ForcedToolUnavailable", message: thrown.message, tool: thrown.tool, droppedBy: droppedBy(selection.trace, thrown.tool) },
+    error: {
+      kind: "ForcedToolUnavailable",
+      message: thrown.message,
+      tool: thrown.tool,
+      droppedBy: droppedBy(selection.trace, thrown.tool),
+    },
   };
 }
 
 /** The stage that dropped `tool` last, or null when none did. */
 export function droppedBy(trace: readonly StageRecord[], tool: string): string | null {
-  for (let i = trace.length - 1; i >= 0; i--) if (trace[i]!.dropped.includes(tool)) return trace[i]!.stage;
+  for (let i = trace.length - 1; i >= 0; i--)
+    if (trace[i]!.dropped.includes(tool)) return trace[i]!.stage;
   return null;
 }

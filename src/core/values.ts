@@ -28,14 +28,28 @@ export function reasonTable(): Record<string, string> {
 
 export const StageOutcome = {
   abstain(detail = "", degraded = false): StageOutcome {
-    return { tools: null, forcedChoice: null, setsForcedChoice: false, degraded, detail, reasons: NO_REASONS };
+    return {
+      tools: null,
+      forcedChoice: null,
+      setsForcedChoice: false,
+      degraded,
+      detail,
+      reasons: NO_REASONS,
+    };
   },
   select(tools: readonly Tool[], detail = "", reasons: Reasons = NO_REASONS): StageOutcome {
     return { tools, forcedChoice: null, setsForcedChoice: false, degraded: false, detail, reasons };
   },
   /** Decide the forced choice without touching the set; a null choice releases the force. */
   force(choice: string | null, detail = "", degraded = false): StageOutcome {
-    return { tools: null, forcedChoice: choice, setsForcedChoice: true, degraded, detail, reasons: NO_REASONS };
+    return {
+      tools: null,
+      forcedChoice: choice,
+      setsForcedChoice: true,
+      degraded,
+      detail,
+      reasons: NO_REASONS,
+    };
   },
 };
 

@@ -34,14 +34,26 @@ export class WhatIfError extends Error {
 
 /** The current value of every lever, for the panel's controls. */
 export interface WhatIfLevers {
-  readonly stages: readonly { readonly name: string; readonly kind: StageJson["kind"]; readonly enabled: boolean }[];
+  readonly stages: readonly {
+    readonly name: string;
+    readonly kind: StageJson["kind"];
+    readonly enabled: boolean;
+  }[];
   readonly role: string;
   /** Roles some role stage has a palette for, so the panel can offer them. */
   readonly roles: readonly string[];
   readonly verdicts: readonly { readonly stage: string; readonly verdict: VerdictEdit | null }[];
   /** The tool a fixed resolver forces; null for no resolver; `other` for a resolver that is not fixed. */
-  readonly forced: readonly { readonly stage: string; readonly tool: string | null; readonly resolver: string | null }[];
-  readonly policies: readonly { readonly stage: string; readonly maxSafetyLevel: string | null; readonly budgetUsd: number | null }[];
+  readonly forced: readonly {
+    readonly stage: string;
+    readonly tool: string | null;
+    readonly resolver: string | null;
+  }[];
+  readonly policies: readonly {
+    readonly stage: string;
+    readonly maxSafetyLevel: string | null;
+    readonly budgetUsd: number | null;
+  }[];
   readonly safetyLevels: readonly string[];
 }
 
@@ -58,18 +70,38 @@ export function whatIfLevers(json: FixtureJson, safetyLevels: readonly string[])
         for (const role of Object.keys(stage.role_tools ?? {})) roles.add(role);
         break;
       case "intent":
-        verdicts.push({ stage: name, verdict: stage.verdict ? { label: stage.verdict.label, matchedToolKeywords: stage.verdict.matched_tool_keywords ?? [] } : null });
+        verdicts.push({
+          stage: name,
+          verdict: stage.verdict
+            ? {
+                label: stage.verdict.label,
+                matchedToolKeywords: stage.verdict.matched_tool_keywords ?? [],
+              }
+            : null,
+        });
         break;
       case "forced":
-        forced.push({ stage: name, tool: stage.resolver?.kind === "fixed" ? stage.resolver.tool : null, resolver: stage.resolver?.kind ?? null });
+        forced.push({
+          stage: name,
+          tool: stage.resolver?.kind === "fixed" ? stage.resolver.tool : null,
+          resolver: stage.resolver?.kind ?? null,
+        });
         break;
       case "policy":
-        policies.push({ stage: name, maxSafetyLevel: stage.max_safety_level ?? null, budgetUsd: stage.budget_usd ?? null });
+        policies.push({
+          stage: name,
+          maxSafetyLevel: stage.max_safety_level ?? null,
+          budgetUsd: stage.budget_usd ?? null,
+        });
         break;
     }
   }
   return {
-    stages: stages.map((stage) => ({ name: stageName(stage), kind: stage.kind, enabled: stage.enabled ?? true })),
+    stages: stages.map((stage) => ({
+      name: stageName(stage),
+      kind: stage.kind,
+      enabled: stage.enabled ?? true,
+    })),
     role: json.turn?.role ?? "",
     roles: [...roles],
     verdicts,
@@ -87,7 +119,8 @@ export function applyWhatIf(json: FixtureJson, edit: WhatIf): FixtureJson {
   const at = (name: string, kind: StageJson["kind"] | null): number => {
     const index = byName.get(name);
     if (index === undefined) throw new WhatIfError(`no stage named '${name}' in the pipeline`);
-    if (kind !== null && pipeline[index]!.kind !== kind) throw new WhatIfError(`stage '${name}' is a ${pipeline[index]!.kind} stage, not ${kind}`);
+    if (kind !== null && pipeline[index]!.kind !== kind)
+      throw new WhatIfError(`stage '${name}' is a ${pipeline[index]!.kind} stage, not ${kind}`);
     return index;
   };
 
@@ -97,11 +130,20 @@ export function applyWhatIf(json: FixtureJson, edit: WhatIf): FixtureJson {
   }
   for (const [name, verdict] of Object.entries(edit.verdicts ?? {})) {
     const index = at(name, "intent");
-    pipeline[index] = { ...(pipeline[index] as Extract<StageJson, { kind: "intent" }>), verdict: verdict && { label: verdict.label, matched_tool_keywords: [...verdict.matchedToolKeywords] } };
+    pipeline[index] = {
+      ...(pipeline[index] as Extract<StageJson, { kind: "intent" }>),
+      verdict: verdict && {
+        label: verdict.label,
+        matched_tool_keywords: [...verdict.matchedToolKeywords],
+      },
+    };
   }
   for (const [name, tool] of Object.entries(edit.forcedTools ?? {})) {
     const index = at(name, "forced");
-    pipeline[index] = { ...(pipeline[index] as Extract<StageJson, { kind: "forced" }>), resolver: tool === null ? null : { kind: "fixed", tool } };
+    pipeline[index] = {
+      ...(pipeline[index] as Extract<StageJson, { kind: "forced" }>),
+      resolver: tool === null ? null : { kind: "fixed", tool },
+    };
   }
   for (const [name, policy] of Object.entries(edit.policies ?? {})) {
     const index = at(name, "policy");
@@ -121,12 +163,21 @@ export function applyWhatIf(json: FixtureJson, edit: WhatIf): FixtureJson {
 /** How many levers the what-if moves (0: the unmodified run). */
 export function whatIfSize(edit: WhatIf): number {
   const count = (record: object | undefined) => (record ? Object.keys(record).length : 0);
-  return count(edit.enabled) + (edit.role !== undefined ? 1 : 0) + count(edit.verdicts) + count(edit.forcedTools) + count(edit.policies);
+  return (
+    count(edit.enabled) +
+    (edit.role !== undefined ? 1 : 0) +
+    count(edit.verdicts) +
+    count(edit.forcedTools) +
+    count(edit.policies)
+  );
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
-const isStringArray = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === "string");
-const recordOf = (value: unknown, item: (v: unknown) => boolean): boolean => value === undefined || (isRecord(value) && Object.values(value).every(item));
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+const isStringArray = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every((item) => typeof item === "string");
+const recordOf = (value: unknown, item: (v: unknown) => boolean): boolean =>
+  value === undefined || (isRecord(value) && Object.values(value).every(item));
 
 /** Whether an untrusted value (a message from the webview) is a well-formed what-if. */
 export function isWhatIf(value: unknown): value is WhatIf {
@@ -136,14 +187,23 @@ export function isWhatIf(value: unknown): value is WhatIf {
   return (
     recordOf(value.enabled, (v) => typeof v === "boolean") &&
     (value.role === undefined || typeof value.role === "string") &&
-    recordOf(value.verdicts, (v) => v === null || (isRecord(v) && typeof v.label === "string" && isStringArray(v.matchedToolKeywords))) &&
+    recordOf(
+      value.verdicts,
+      (v) =>
+        v === null ||
+        (isRecord(v) && typeof v.label === "string" && isStringArray(v.matchedToolKeywords)),
+    ) &&
     recordOf(value.forcedTools, (v) => v === null || (typeof v === "string" && v !== "")) &&
     recordOf(
       value.policies,
       (v) =>
         isRecord(v) &&
-        (v.maxSafetyLevel === undefined || v.maxSafetyLevel === null || typeof v.maxSafetyLevel === "string") &&
-        (v.budgetUsd === undefined || v.budgetUsd === null || (typeof v.budgetUsd === "number" && Number.isFinite(v.budgetUsd) && v.budgetUsd >= 0)),
+        (v.maxSafetyLevel === undefined ||
+          v.maxSafetyLevel === null ||
+          typeof v.maxSafetyLevel === "string") &&
+        (v.budgetUsd === undefined ||
+          v.budgetUsd === null ||
+          (typeof v.budgetUsd === "number" && Number.isFinite(v.budgetUsd) && v.budgetUsd >= 0)),
     )
   );
 }

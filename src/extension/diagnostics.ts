@@ -33,7 +33,9 @@ export class FixtureDiagnostics implements vscode.Disposable {
   constructor(private readonly delayMs = 300) {
     this.subscriptions = [
       vscode.workspace.onDidOpenTextDocument((doc) => this.schedule(doc, 0)),
-      vscode.workspace.onDidChangeTextDocument((event) => this.schedule(event.document, this.delayMs)),
+      vscode.workspace.onDidChangeTextDocument((event) =>
+        this.schedule(event.document, this.delayMs),
+      ),
       vscode.workspace.onDidCloseTextDocument((doc) => this.clear(doc.uri)),
     ];
     for (const doc of vscode.workspace.textDocuments) this.schedule(doc, 0);
@@ -43,7 +45,10 @@ export class FixtureDiagnostics implements vscode.Disposable {
     if (!isFixture(document.uri) && !isCatalog(document.uri)) return;
     const key = document.uri.toString();
     clearTimeout(this.timers.get(key));
-    this.timers.set(key, setTimeout(() => void this.refresh(document), delay));
+    this.timers.set(
+      key,
+      setTimeout(() => void this.refresh(document), delay),
+    );
   }
 
   /** Validates one document now and publishes its problems, grouped by the file they are in. */
@@ -60,8 +65,10 @@ export class FixtureDiagnostics implements vscode.Disposable {
       list.push(toDiagnostic(problem));
       byFile.set(problem.file, list);
     }
-    for (const stale of this.reported.get(key) ?? []) if (!byFile.has(stale)) this.collection.delete(vscode.Uri.parse(stale));
-    for (const [file, diagnostics] of byFile) this.collection.set(vscode.Uri.parse(file), diagnostics);
+    for (const stale of this.reported.get(key) ?? [])
+      if (!byFile.has(stale)) this.collection.delete(vscode.Uri.parse(stale));
+    for (const [file, diagnostics] of byFile)
+      this.collection.set(vscode.Uri.parse(file), diagnostics);
     this.reported.set(key, new Set(byFile.keys()));
   }
 
@@ -69,7 +76,8 @@ export class FixtureDiagnostics implements vscode.Disposable {
     const key = uri.toString();
     clearTimeout(this.timers.get(key));
     this.generation.set(key, (this.generation.get(key) ?? 0) + 1);
-    for (const file of this.reported.get(key) ?? [key]) this.collection.delete(vscode.Uri.parse(file));
+    for (const file of this.reported.get(key) ?? [key])
+      this.collection.delete(vscode.Uri.parse(file));
     this.reported.delete(key);
   }
 

@@ -1,6 +1,11 @@
 import { realpath } from "node:fs/promises";
 import * as vscode from "vscode";
-import { loadFixture, type CatalogReader, type LoadResult, type SourceFile } from "../core/fixture/load.js";
+import {
+  loadFixture,
+  type CatalogReader,
+  type LoadResult,
+  type SourceFile,
+} from "../core/fixture/load.js";
 
 /** The text of a file as the user sees it: the open editor's (unsaved edits included), else the disk's. */
 export async function readSource(uri: vscode.Uri): Promise<SourceFile> {
@@ -37,12 +42,16 @@ export const readWorkspaceCatalog: CatalogReader = async (ref, fixtureFile) => {
   const boundary = fixtureBoundary(fixture);
   const [inside, folder] = [await canonical(target), await canonical(boundary)];
   if (!contains(folder, inside)) {
-    throw new Error(`catalogue file '${ref}' is outside the workspace folder; a fixture may only read files in its workspace`);
+    throw new Error(
+      `catalogue file '${ref}' is outside the workspace folder; a fixture may only read files in its workspace`,
+    );
   }
   try {
     return await readSource(target);
   } catch {
-    throw new Error(`catalogue file '${ref}' does not exist or cannot be read (looked for ${target.fsPath || target.toString()})`);
+    throw new Error(
+      `catalogue file '${ref}' does not exist or cannot be read (looked for ${target.fsPath || target.toString()})`,
+    );
   }
 };
 

@@ -2,7 +2,14 @@ import * as vscode from "vscode";
 import { RunSelectionCodeLens } from "./codelens.js";
 import { FixtureDiagnostics } from "./diagnostics.js";
 import { loadFixtureFromUri } from "./fixtures.js";
-import { compareTraces, compareWithReplay, inspectLog, LOG_EXTENSIONS, openTrace, turnIntoFixture } from "./logs/log-commands.js";
+import {
+  compareTraces,
+  compareWithReplay,
+  inspectLog,
+  LOG_EXTENSIONS,
+  openTrace,
+  turnIntoFixture,
+} from "./logs/log-commands.js";
 import { LogTraceCodeLens } from "./logs/log-codelens.js";
 import { registerTraceFilters } from "./logs/filter-commands.js";
 import { TraceTree, type TraceNode } from "./logs/trace-tree.js";
@@ -12,7 +19,9 @@ import { FixtureTests } from "./testing/fixture-tests.js";
 import { updateExpectation } from "./testing/update-expectation.js";
 
 const FIXTURE_SELECTOR: vscode.DocumentSelector = { pattern: "**/*.turn.json" };
-const LOG_SELECTOR: vscode.DocumentSelector = LOG_EXTENSIONS.map((extension) => ({ pattern: `**/*.${extension}` }));
+const LOG_SELECTOR: vscode.DocumentSelector = LOG_EXTENSIONS.map((extension) => ({
+  pattern: `**/*.${extension}`,
+}));
 
 /** The fixture a command means: the one it was invoked on, else the active editor's, else one the user picks. */
 async function targetFixture(arg: unknown): Promise<vscode.Uri | undefined> {
@@ -21,7 +30,9 @@ async function targetFixture(arg: unknown): Promise<vscode.Uri | undefined> {
   if (active?.path.endsWith(".turn.json")) return active;
   const found = await vscode.workspace.findFiles("**/*.turn.json", "**/node_modules/**", 500);
   if (found.length === 0) {
-    void vscode.window.showInformationMessage("Palette Inspector: no *.turn.json fixture in this workspace. Create one with 'Palette Inspector: New Turn Fixture'.");
+    void vscode.window.showInformationMessage(
+      "Palette Inspector: no *.turn.json fixture in this workspace. Create one with 'Palette Inspector: New Turn Fixture'.",
+    );
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(
@@ -33,11 +44,17 @@ async function targetFixture(arg: unknown): Promise<vscode.Uri | undefined> {
 
 export function activate(context: vscode.ExtensionContext): void {
   const output = vscode.window.createOutputChannel("Palette Inspector", { log: true });
-  const panels = new TracePanels(context.extensionUri, loadFixtureFromUri, (message) => output.warn(message));
+  const panels = new TracePanels(context.extensionUri, loadFixtureFromUri, (message) =>
+    output.warn(message),
+  );
   const tests = new FixtureTests();
   void tests.discover();
   const traces = new TraceTree();
-  const traceView = vscode.window.createTreeView("paletteInspector.traces", { treeDataProvider: traces, canSelectMany: true, showCollapseAll: true });
+  const traceView = vscode.window.createTreeView("paletteInspector.traces", {
+    treeDataProvider: traces,
+    canSelectMany: true,
+    showCollapseAll: true,
+  });
 
   context.subscriptions.push(
     output,
@@ -57,21 +74,36 @@ export function activate(context: vscode.ExtensionContext): void {
     traces,
     traceView,
     vscode.languages.registerCodeLensProvider(LOG_SELECTOR, new LogTraceCodeLens()),
-    vscode.commands.registerCommand("paletteInspector.inspectLog", (arg?: unknown) => inspectLog(arg, traces)),
-    vscode.commands.registerCommand("paletteInspector.openTrace", (arg?: unknown, line?: number) => openTrace(arg, line, panels)),
-    vscode.commands.registerCommand("paletteInspector.showMoreTraces", (uri: vscode.Uri) => traces.showMore(uri)),
-    vscode.commands.registerCommand("paletteInspector.traceToFixture", (node?: TraceNode) => turnIntoFixture(node ?? traceView.selection[0], panels)),
-    // Invoked on one item with the view's selection as the second argument.
-    vscode.commands.registerCommand("paletteInspector.compareTraces", (node?: TraceNode, selected?: readonly TraceNode[]) =>
-      compareTraces(selected ?? (node ? [node] : traceView.selection), panels),
+    vscode.commands.registerCommand("paletteInspector.inspectLog", (arg?: unknown) =>
+      inspectLog(arg, traces),
     ),
-    vscode.commands.registerCommand("paletteInspector.compareWithReplay", (node?: TraceNode) => compareWithReplay(node ?? traceView.selection[0], panels)),
+    vscode.commands.registerCommand("paletteInspector.openTrace", (arg?: unknown, line?: number) =>
+      openTrace(arg, line, panels),
+    ),
+    vscode.commands.registerCommand("paletteInspector.showMoreTraces", (uri: vscode.Uri) =>
+      traces.showMore(uri),
+    ),
+    vscode.commands.registerCommand("paletteInspector.traceToFixture", (node?: TraceNode) =>
+      turnIntoFixture(node ?? traceView.selection[0], panels),
+    ),
+    // Invoked on one item with the view's selection as the second argument.
+    vscode.commands.registerCommand(
+      "paletteInspector.compareTraces",
+      (node?: TraceNode, selected?: readonly TraceNode[]) =>
+        compareTraces(selected ?? (node ? [node] : traceView.selection), panels),
+    ),
+    vscode.commands.registerCommand("paletteInspector.compareWithReplay", (node?: TraceNode) =>
+      compareWithReplay(node ?? traceView.selection[0], panels),
+    ),
     ...registerTraceFilters(traces),
     // From a failed test's message: the waterfall of the run that failed.
-    vscode.commands.registerCommand("paletteInspector.showTestRun", async (arg?: { test?: vscode.TestItem }) => {
-      const uri = arg?.test?.uri;
-      if (uri) await panels.showFixture(uri);
-    }),
+    vscode.commands.registerCommand(
+      "paletteInspector.showTestRun",
+      async (arg?: { test?: vscode.TestItem }) => {
+        const uri = arg?.test?.uri;
+        if (uri) await panels.showFixture(uri);
+      },
+    ),
   );
 }
 

@@ -11,7 +11,11 @@ export function starterFixture(catalogRef: string | null, names: readonly string
     ...(catalogRef ? { catalog: catalogRef } : {}),
     turn: { query: "", role: "", state: {}, messages: [] },
     pipeline: [
-      { kind: "intent", verdict: { label: "action", matched_tool_keywords: [] }, always_include: finalTool ? [finalTool] : [] },
+      {
+        kind: "intent",
+        verdict: { label: "action", matched_tool_keywords: [] },
+        always_include: finalTool ? [finalTool] : [],
+      },
       { kind: "forced", resolver: null },
       { kind: "policy", max_safety_level: null, budget_usd: null },
       { kind: "allowlist", always_include: finalTool ? [finalTool] : [] },
@@ -27,26 +31,36 @@ export async function newFixture(): Promise<vscode.Uri | undefined> {
   if (catalogs.length > 1) {
     const picked = await vscode.window.showQuickPick(
       catalogs.map((uri) => ({ label: vscode.workspace.asRelativePath(uri), uri })),
-      { title: "New Turn Fixture: which catalogue?", placeHolder: "The fixture is written next to it" },
+      {
+        title: "New Turn Fixture: which catalogue?",
+        placeHolder: "The fixture is written next to it",
+      },
     );
     if (!picked) return undefined;
     catalog = picked.uri;
   }
-  const folder = catalog ? vscode.Uri.joinPath(catalog, "..") : vscode.workspace.workspaceFolders?.[0]?.uri;
+  const folder = catalog
+    ? vscode.Uri.joinPath(catalog, "..")
+    : vscode.workspace.workspaceFolders?.[0]?.uri;
   if (!folder) {
-    void vscode.window.showErrorMessage("Palette Inspector: open a folder first; a fixture lives in a workspace.");
+    void vscode.window.showErrorMessage(
+      "Palette Inspector: open a folder first; a fixture lives in a workspace.",
+    );
     return undefined;
   }
   const name = await vscode.window.showInputBox({
     title: "New Turn Fixture",
     prompt: `File name in ${vscode.workspace.asRelativePath(folder)}`,
     value: "new-turn.turn.json",
-    validateInput: (value) => (/^[^/\\]+\.turn\.json$/.test(value) ? undefined : "A file name ending in .turn.json"),
+    validateInput: (value) =>
+      /^[^/\\]+\.turn\.json$/.test(value) ? undefined : "A file name ending in .turn.json",
   });
   if (!name) return undefined;
   const target = vscode.Uri.joinPath(folder, name);
   if (await exists(target)) {
-    void vscode.window.showErrorMessage(`Palette Inspector: ${vscode.workspace.asRelativePath(target)} already exists; choose another name.`);
+    void vscode.window.showErrorMessage(
+      `Palette Inspector: ${vscode.workspace.asRelativePath(target)} already exists; choose another name.`,
+    );
     return undefined;
   }
   let names: string[] = [];

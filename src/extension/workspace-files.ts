@@ -21,11 +21,20 @@ export const FIXTURE_FILTERS: Record<string, string[]> = { "Turn fixture": ["jso
  * Asks where to write a new file; an existing file is replaced only after the user says so.
  * Undefined when the user cancels at either step.
  */
-export async function chooseNewFile(options: { defaultUri: vscode.Uri; title: string; saveLabel: string; filters: Record<string, string[]> }): Promise<vscode.Uri | undefined> {
+export async function chooseNewFile(options: {
+  defaultUri: vscode.Uri;
+  title: string;
+  saveLabel: string;
+  filters: Record<string, string[]>;
+}): Promise<vscode.Uri | undefined> {
   const target = await vscode.window.showSaveDialog(options);
   if (target === undefined) return undefined;
   if (await exists(target)) {
-    const choice = await vscode.window.showWarningMessage(`${vscode.workspace.asRelativePath(target)} already exists. Replace it?`, { modal: true }, "Replace");
+    const choice = await vscode.window.showWarningMessage(
+      `${vscode.workspace.asRelativePath(target)} already exists. Replace it?`,
+      { modal: true },
+      "Replace",
+    );
     if (choice !== "Replace") return undefined;
   }
   return target;

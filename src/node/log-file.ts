@@ -5,7 +5,14 @@
  */
 import { createReadStream } from "node:fs";
 import { open } from "node:fs/promises";
-import { scanText, ScanCancelled, TraceScanner, type Cancellation, type FoundTrace, type ScanProblem } from "../core/traces/scan.js";
+import {
+  scanText,
+  ScanCancelled,
+  TraceScanner,
+  type Cancellation,
+  type FoundTrace,
+  type ScanProblem,
+} from "../core/traces/scan.js";
 import { summarizeTrace, type TraceSummary } from "../core/traces/summary.js";
 
 export const CHUNK_BYTES = 1024 * 1024;
@@ -58,7 +65,14 @@ export async function scanLogFile(file: string, options: LogScanOptions = {}): P
     },
   });
   const stream = createReadStream(file, { highWaterMark: CHUNK_BYTES });
-  const result = (cancelled: boolean): LogScan => ({ traces, problems, problemCount, traceCount, bytes, cancelled });
+  const result = (cancelled: boolean): LogScan => ({
+    traces,
+    problems,
+    problemCount,
+    traceCount,
+    bytes,
+    cancelled,
+  });
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       scanner.push(chunk);
@@ -68,7 +82,7 @@ export async function scanLogFile(file: string, options: LogScanOptions = {}): P
     scanner.end();
   } catch (error) {
     if (error instanceof ScanCancelled) return result(true);
-    throw new Error(`cannot read ${file}: ${reason(error)}`);
+    throw new Error(`cannot read ${file}: ${reason(error)}`, { cause: error });
   } finally {
     stream.destroy();
   }
@@ -76,7 +90,10 @@ export async function scanLogFile(file: string, options: LogScanOptions = {}): P
 }
 
 /** Re-reads one trace from the byte range its summary recorded; rejects if the file changed since. */
-export async function readTraceAt(file: string, summary: Pick<TraceSummary, "index" | "line" | "offset" | "length" | "ordinal">): Promise<FoundTrace> {
+export async function readTraceAt(
+  file: string,
+  summary: Pick<TraceSummary, "index" | "line" | "offset" | "length" | "ordinal">,
+): Promise<FoundTrace> {
   let bytes: Uint8Array;
   try {
     const handle = await open(file, "r");
@@ -88,10 +105,15 @@ export async function readTraceAt(file: string, summary: Pick<TraceSummary, "ind
       await handle.close();
     }
   } catch (error) {
-    throw new Error(`cannot read ${file}: ${reason(error)}`);
+    throw new Error(`cannot read ${file}: ${reason(error)}`, { cause: error });
   }
-  const found = scanText(bytes, { firstLine: summary.line, firstOffset: summary.offset }).traces[summary.ordinal];
-  if (!found || found.line !== summary.line) throw new Error(`${file} changed: the trace of line ${summary.line} is no longer there; scan the file again`);
+  const found = scanText(bytes, { firstLine: summary.line, firstOffset: summary.offset }).traces[
+    summary.ordinal
+  ];
+  if (!found || found.line !== summary.line)
+    throw new Error(
+      `${file} changed: the trace of line ${summary.line} is no longer there; scan the file again`,
+    );
   return { ...found, index: summary.index };
 }
 

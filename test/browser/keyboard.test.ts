@@ -7,10 +7,16 @@ test("keyboard: Tab reaches the toolbar and every chip; Enter and Space select; 
   const page = await openPanel(browser);
   await send(page, showFixture(await load(EXAMPLE)));
   await page.waitForSelector(".waterfall .chip");
-  const focused = () => page.evaluate(() => {
-    const active = document.activeElement as HTMLElement;
-    return { tool: active.dataset.tool ?? null, action: active.dataset.action ?? null, stage: active.closest<HTMLElement>("[data-stage]")?.dataset.stage ?? null, outline: getComputedStyle(active).outlineStyle };
-  });
+  const focused = () =>
+    page.evaluate(() => {
+      const active = document.activeElement as HTMLElement;
+      return {
+        tool: active.dataset.tool ?? null,
+        action: active.dataset.action ?? null,
+        stage: active.closest<HTMLElement>("[data-stage]")?.dataset.stage ?? null,
+        outline: getComputedStyle(active).outlineStyle,
+      };
+    });
   const seen: string[] = [];
   for (let i = 0; i < 40; i++) {
     await page.keyboard.press("Tab");
@@ -28,6 +34,9 @@ test("keyboard: Tab reaches the toolbar and every chip; Enter and Space select; 
   await page.keyboard.press("Tab");
   await page.keyboard.press("Space");
   await page.waitForSelector('.chip.is-selected[data-tool="delete_rows"]');
-  assert.match(await page.locator("#lineage-answer").innerText(), /^delete_rows: dropped by intent/);
+  assert.match(
+    await page.locator("#lineage-answer").innerText(),
+    /^delete_rows: dropped by intent/,
+  );
   await page.close();
 });

@@ -15,7 +15,10 @@ test("large: 2,000 tools × 20 stages render their first screen in under 500 ms,
   const expander = page.locator('.stage-row[data-stage="stage_00"] .group-kept .expander');
   assert.match(await expander.innerText(), /^\+1,\d{3} more$/);
   await expander.click();
-  assert.equal(await page.locator('.stage-row[data-stage="stage_00"] .group-kept .chip').count(), COLLAPSED_CHIPS + 500);
+  assert.equal(
+    await page.locator('.stage-row[data-stage="stage_00"] .group-kept .chip').count(),
+    COLLAPSED_CHIPS + 500,
+  );
   await page.close();
 });
 
@@ -29,12 +32,18 @@ test("large: a selected tool deep in a collapsed group still shows its chip in e
   assert.equal(await page.locator(".stage-row .cell").count(), 20);
   // Off-screen rows fill their chips as they come into view: scroll through them all.
   await page.evaluate(async () => {
-    for (let pending = document.querySelector(".chips-pending"); pending; pending = document.querySelector(".chips-pending")) {
+    for (
+      let pending = document.querySelector(".chips-pending");
+      pending;
+      pending = document.querySelector(".chips-pending")
+    ) {
       pending.scrollIntoView();
       await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
     }
   });
-  const rows = await page.locator('.stage-row:has(.chip.is-selected[data-tool="tool_1999_query"])').count();
+  const rows = await page
+    .locator('.stage-row:has(.chip.is-selected[data-tool="tool_1999_query"])')
+    .count();
   assert.equal(rows, 20);
   await page.close();
 });

@@ -10,15 +10,27 @@ test("lineage: clicking a chip answers in one sentence and marks the tool in eve
   const fixture = await load(EXAMPLE);
   const report = runFixture(fixture);
   await send(page, showFixture(fixture, report));
-  await page.locator('.stage-row[data-stage="role"] .chip-dropped[data-tool="final_answer"]').click();
+  await page
+    .locator('.stage-row[data-stage="role"] .chip-dropped[data-tool="final_answer"]')
+    .click();
   const answer = page.locator("#lineage-answer");
   const expected = toolLineage(report, "final_answer").sentence.replace(/`/g, "");
-  assert.equal((await answer.innerText()).replace(/\s+Reveal in fixture$/, ""), `final_answer: ${expected}`);
+  assert.equal(
+    (await answer.innerText()).replace(/\s+Reveal in fixture$/, ""),
+    `final_answer: ${expected}`,
+  );
   assert.match(expected, /^dropped by role \(.+\), re-added by allowlist/);
-  const cells = await page.evaluate(() => Array.from(document.querySelectorAll(".stage-row .cell"), (cell) => cell.className.replace("cell ", "")));
+  const cells = await page.evaluate(() =>
+    Array.from(document.querySelectorAll(".stage-row .cell"), (cell) =>
+      cell.className.replace("cell ", ""),
+    ),
+  );
   assert.deepEqual(cells, ["cell-kept", "cell-kept", "cell-dropped", "cell-absent", "cell-added"]);
   assert.equal(await page.locator('.chip.is-selected[aria-pressed="true"]').count(), 4);
-  const state = (await page.evaluate(() => (globalThis as unknown as PageGlobals).__state)) as { selectedTool: string; source: string };
+  const state = (await page.evaluate(() => (globalThis as unknown as PageGlobals).__state)) as {
+    selectedTool: string;
+    source: string;
+  };
   assert.equal(state.selectedTool, "final_answer");
   assert.equal(state.source, "file:///work/weather.turn.json");
   await page.close();
@@ -31,10 +43,15 @@ test("lineage: typing a name (any case) and Enter answers; an unknown name says 
   await input.fill("SQL");
   await input.press("Enter");
   await page.waitForSelector('.chip.is-selected[data-tool="sql"]');
-  assert.match(await page.locator("#lineage-answer").innerText(), /^sql: dropped by intent \(.+\); not in the final palette\./);
+  assert.match(
+    await page.locator("#lineage-answer").innerText(),
+    /^sql: dropped by intent \(.+\); not in the final palette\./,
+  );
   await input.fill("nope");
   await input.press("Enter");
-  await page.waitForFunction(() => document.querySelector("#lineage-answer")?.textContent?.includes("is not a tool of this run"));
+  await page.waitForFunction(() =>
+    document.querySelector("#lineage-answer")?.textContent?.includes("is not a tool of this run"),
+  );
   await page.close();
 });
 
@@ -54,31 +71,67 @@ test("matrix: the toggle shows tools × stages with each cell's state, and is ke
   await page.locator('[data-action="matrix"]').click();
   await page.waitForSelector(".matrix-table");
   const row = await page.evaluate(() => {
-    const tr = Array.from(document.querySelectorAll(".matrix-table tbody tr")).find((r) => r.querySelector("th")?.textContent === "final_answer")!;
+    const tr = Array.from(document.querySelectorAll(".matrix-table tbody tr")).find(
+      (r) => r.querySelector("th")?.textContent === "final_answer",
+    )!;
     return Array.from(tr.querySelectorAll("td"), (td) => td.className);
   });
   assert.deepEqual(row, ["cell-kept", "cell-kept", "cell-dropped", "cell-absent", "cell-added"]);
-  assert.equal(((await page.evaluate(() => (globalThis as unknown as PageGlobals).__state)) as { matrix: boolean }).matrix, true);
+  assert.equal(
+    (
+      (await page.evaluate(() => (globalThis as unknown as PageGlobals).__state)) as {
+        matrix: boolean;
+      }
+    ).matrix,
+    true,
+  );
   assert.equal(await page.locator(".waterfall").count(), 0);
   await page.close();
 });
 
 test("state: a restored panel keeps the selected tool, the matrix toggle and the what-if, and re-asks the host for data", async (browser) => {
   const fixture = await load(EXAMPLE);
-  const page = await openPanel(browser, { state: { source: "file:///work/weather.turn.json", selectedTool: "sql", scrollY: 0, matrix: false, edit: { enabled: { policy: false } } } });
+  const page = await openPanel(browser, {
+    state: {
+      source: "file:///work/weather.turn.json",
+      selectedTool: "sql",
+      scrollY: 0,
+      matrix: false,
+      edit: { enabled: { policy: false } },
+    },
+  });
   await send(page, showFixture(fixture));
   await page.waitForSelector('.chip.is-selected[data-tool="sql"]');
   const messages = await page.evaluate(() => (globalThis as unknown as PageGlobals).__posted);
-  assert.deepEqual(messages.map((m) => m.type), ["ready", "whatIf"]);
+  assert.deepEqual(
+    messages.map((m) => m.type),
+    ["ready", "whatIf"],
+  );
   assert.deepEqual((messages[1] as { edit: unknown }).edit, { enabled: { policy: false } });
   await page.close();
 });
 
 test("problems: an invalid fixture shows file:line:col and the message, nothing else", async (browser) => {
   const page = await openPanel(browser);
-  await send(page, { type: "problems", file: "/ws/bad.turn.json", source: "file:///ws/bad.turn.json", problems: [{ severity: "error", file: "/ws/bad.turn.json", line: 3, column: 15, message: 'unknown stage kind "intnet"' }] });
+  await send(page, {
+    type: "problems",
+    file: "/ws/bad.turn.json",
+    source: "file:///ws/bad.turn.json",
+    problems: [
+      {
+        severity: "error",
+        file: "/ws/bad.turn.json",
+        line: 3,
+        column: 15,
+        message: 'unknown stage kind "intnet"',
+      },
+    ],
+  });
   await page.waitForSelector(".problems");
-  assert.equal(await page.locator(".problem").textContent(), '/ws/bad.turn.json:3:15 error: unknown stage kind "intnet"');
+  assert.equal(
+    await page.locator(".problem").textContent(),
+    '/ws/bad.turn.json:3:15 error: unknown stage kind "intnet"',
+  );
   assert.equal(await page.locator(".waterfall").count(), 0);
   assert.equal(await page.locator(".toolbar").isVisible(), false);
   await page.close();
@@ -102,11 +155,19 @@ test("protocol: a malformed host message is ignored and logged", async (browser)
 
 test("origin: a logged trace links back to its log line", async (browser) => {
   const page = await openPanel(browser);
-  const report = { ...runFixture(await load(EXAMPLE)), origin: { kind: "log" as const, line: 42, index: 6 }, file: "file:///ws/logs/agent.log" };
+  const report = {
+    ...runFixture(await load(EXAMPLE)),
+    origin: { kind: "log" as const, line: 42, index: 6 },
+    file: "file:///ws/logs/agent.log",
+  };
   await send(page, { type: "show", view: { report, levers: null, source: null, compared: null } });
   const link = page.locator('[data-action="open-source"]');
   assert.equal((await link.innerText()).trim(), "Open agent.log at line 42");
-  assert.equal(await page.locator('.header [data-stat="time"]').count(), 0, "a logged trace was not run here: no run time");
+  assert.equal(
+    await page.locator('.header [data-stat="time"]').count(),
+    0,
+    "a logged trace was not run here: no run time",
+  );
   await link.click();
   const messages = await page.evaluate(() => (globalThis as unknown as PageGlobals).__posted);
   assert.deepEqual(messages.at(-1), { type: "openSource", compared: false });

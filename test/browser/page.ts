@@ -15,57 +15,181 @@ const ROOT = process.cwd();
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
 }
 
 /** `--vscode-*` values of VS Code's default themes, for the test page. */
 export const THEMES: Record<string, Record<string, string>> = {
   dark: {
-    "foreground": "#cccccc", "editor-background": "#1f1f1f", "descriptionForeground": "#9d9d9d", "focusBorder": "#0078d4",
-    "badge-background": "#616161", "badge-foreground": "#f8f8f8", "errorForeground": "#f85149", "editorWarning-foreground": "#cca700",
-    "inputValidation-errorBackground": "#5a1d1d", "inputValidation-errorBorder": "#be1100", "input-background": "#313131", "input-border": "#3c3c3c",
-    "input-foreground": "#cccccc", "input-placeholderForeground": "#989898", "textLink-foreground": "#4daafc", "textBlockQuote-background": "#2b2b2b",
-    "panel-border": "#2b2b2b", "widget-border": "#313131", "editorWidget-background": "#202020", "charts-blue": "#3794ff", "charts-purple": "#b180d7",
-    "charts-green": "#89d185", "progressBar-background": "#0078d4", "list-hoverBackground": "#2a2d2e", "editor-findMatchHighlightBackground": "#623315",
-    "editor-findMatchBorder": "#9e6a03", "disabledForeground": "#6e7681", "textCodeBlock-background": "#2b2b2b",
-    "button-background": "#0078d4", "button-foreground": "#ffffff", "button-hoverBackground": "#026ec1", "button-secondaryBackground": "#313131",
-    "button-secondaryForeground": "#cccccc", "button-secondaryHoverBackground": "#3c3c3c", "button-border": "#ffffff12", "checkbox-background": "#313131",
-    "checkbox-border": "#3c3c3c", "checkbox-foreground": "#cccccc", "dropdown-background": "#313131", "dropdown-border": "#3c3c3c", "dropdown-foreground": "#cccccc",
-    "dropdown-listBackground": "#1f1f1f", "list-activeSelectionBackground": "#04395e", "list-activeSelectionForeground": "#ffffff", "settings-textInputBackground": "#313131",
-    "font-family": "sans-serif", "font-size": "13px", "editor-font-family": "monospace",
+    foreground: "#cccccc",
+    "editor-background": "#1f1f1f",
+    descriptionForeground: "#9d9d9d",
+    focusBorder: "#0078d4",
+    "badge-background": "#616161",
+    "badge-foreground": "#f8f8f8",
+    errorForeground: "#f85149",
+    "editorWarning-foreground": "#cca700",
+    "inputValidation-errorBackground": "#5a1d1d",
+    "inputValidation-errorBorder": "#be1100",
+    "input-background": "#313131",
+    "input-border": "#3c3c3c",
+    "input-foreground": "#cccccc",
+    "input-placeholderForeground": "#989898",
+    "textLink-foreground": "#4daafc",
+    "textBlockQuote-background": "#2b2b2b",
+    "panel-border": "#2b2b2b",
+    "widget-border": "#313131",
+    "editorWidget-background": "#202020",
+    "charts-blue": "#3794ff",
+    "charts-purple": "#b180d7",
+    "charts-green": "#89d185",
+    "progressBar-background": "#0078d4",
+    "list-hoverBackground": "#2a2d2e",
+    "editor-findMatchHighlightBackground": "#623315",
+    "editor-findMatchBorder": "#9e6a03",
+    disabledForeground: "#6e7681",
+    "textCodeBlock-background": "#2b2b2b",
+    "button-background": "#0078d4",
+    "button-foreground": "#ffffff",
+    "button-hoverBackground": "#026ec1",
+    "button-secondaryBackground": "#313131",
+    "button-secondaryForeground": "#cccccc",
+    "button-secondaryHoverBackground": "#3c3c3c",
+    "button-border": "#ffffff12",
+    "checkbox-background": "#313131",
+    "checkbox-border": "#3c3c3c",
+    "checkbox-foreground": "#cccccc",
+    "dropdown-background": "#313131",
+    "dropdown-border": "#3c3c3c",
+    "dropdown-foreground": "#cccccc",
+    "dropdown-listBackground": "#1f1f1f",
+    "list-activeSelectionBackground": "#04395e",
+    "list-activeSelectionForeground": "#ffffff",
+    "settings-textInputBackground": "#313131",
+    "font-family": "sans-serif",
+    "font-size": "13px",
+    "editor-font-family": "monospace",
   },
   light: {
-    "foreground": "#3b3b3b", "editor-background": "#ffffff", "descriptionForeground": "#717171", "focusBorder": "#005fb8",
-    "badge-background": "#cccccc", "badge-foreground": "#3b3b3b", "errorForeground": "#e51400", "editorWarning-foreground": "#bf8803",
-    "inputValidation-errorBackground": "#f2dede", "inputValidation-errorBorder": "#be1100", "input-background": "#ffffff", "input-border": "#cecece",
-    "input-foreground": "#3b3b3b", "input-placeholderForeground": "#767676", "textLink-foreground": "#005fb8", "textBlockQuote-background": "#f8f8f8",
-    "panel-border": "#e5e5e5", "widget-border": "#e5e5e5", "editorWidget-background": "#f8f8f8", "charts-blue": "#1a85ff", "charts-purple": "#652d90",
-    "charts-green": "#388a34", "progressBar-background": "#005fb8", "list-hoverBackground": "#f2f2f2", "editor-findMatchHighlightBackground": "#ea5c0055",
-    "editor-findMatchBorder": "#b45600", "disabledForeground": "#8a8a8a", "textCodeBlock-background": "#f0f0f0",
-    "button-background": "#005fb8", "button-foreground": "#ffffff", "button-hoverBackground": "#0258a8", "button-secondaryBackground": "#e5e5e5",
-    "button-secondaryForeground": "#3b3b3b", "button-secondaryHoverBackground": "#cccccc", "button-border": "#0000001a", "checkbox-background": "#f8f8f8",
-    "checkbox-border": "#cecece", "checkbox-foreground": "#3b3b3b", "dropdown-background": "#ffffff", "dropdown-border": "#cecece", "dropdown-foreground": "#3b3b3b",
-    "dropdown-listBackground": "#ffffff", "list-activeSelectionBackground": "#e8e8e8", "list-activeSelectionForeground": "#000000", "settings-textInputBackground": "#ffffff",
-    "font-family": "sans-serif", "font-size": "13px", "editor-font-family": "monospace",
+    foreground: "#3b3b3b",
+    "editor-background": "#ffffff",
+    descriptionForeground: "#717171",
+    focusBorder: "#005fb8",
+    "badge-background": "#cccccc",
+    "badge-foreground": "#3b3b3b",
+    errorForeground: "#e51400",
+    "editorWarning-foreground": "#bf8803",
+    "inputValidation-errorBackground": "#f2dede",
+    "inputValidation-errorBorder": "#be1100",
+    "input-background": "#ffffff",
+    "input-border": "#cecece",
+    "input-foreground": "#3b3b3b",
+    "input-placeholderForeground": "#767676",
+    "textLink-foreground": "#005fb8",
+    "textBlockQuote-background": "#f8f8f8",
+    "panel-border": "#e5e5e5",
+    "widget-border": "#e5e5e5",
+    "editorWidget-background": "#f8f8f8",
+    "charts-blue": "#1a85ff",
+    "charts-purple": "#652d90",
+    "charts-green": "#388a34",
+    "progressBar-background": "#005fb8",
+    "list-hoverBackground": "#f2f2f2",
+    "editor-findMatchHighlightBackground": "#ea5c0055",
+    "editor-findMatchBorder": "#b45600",
+    disabledForeground: "#8a8a8a",
+    "textCodeBlock-background": "#f0f0f0",
+    "button-background": "#005fb8",
+    "button-foreground": "#ffffff",
+    "button-hoverBackground": "#0258a8",
+    "button-secondaryBackground": "#e5e5e5",
+    "button-secondaryForeground": "#3b3b3b",
+    "button-secondaryHoverBackground": "#cccccc",
+    "button-border": "#0000001a",
+    "checkbox-background": "#f8f8f8",
+    "checkbox-border": "#cecece",
+    "checkbox-foreground": "#3b3b3b",
+    "dropdown-background": "#ffffff",
+    "dropdown-border": "#cecece",
+    "dropdown-foreground": "#3b3b3b",
+    "dropdown-listBackground": "#ffffff",
+    "list-activeSelectionBackground": "#e8e8e8",
+    "list-activeSelectionForeground": "#000000",
+    "settings-textInputBackground": "#ffffff",
+    "font-family": "sans-serif",
+    "font-size": "13px",
+    "editor-font-family": "monospace",
   },
   "high-contrast": {
-    "foreground": "#ffffff", "editor-background": "#000000", "descriptionForeground": "#ffffff", "focusBorder": "#f38518", "contrastBorder": "#6fc3df",
-    "badge-background": "#000000", "badge-foreground": "#ffffff", "errorForeground": "#f48771", "editorWarning-foreground": "#ffd370",
-    "inputValidation-errorBackground": "#000000", "inputValidation-errorBorder": "#f48771", "input-background": "#000000", "input-border": "#6fc3df",
-    "input-foreground": "#ffffff", "input-placeholderForeground": "#ffffffb3", "textLink-foreground": "#21a6ff", "textBlockQuote-background": "#000000",
-    "panel-border": "#6fc3df", "widget-border": "#6fc3df", "editorWidget-background": "#0c141f", "charts-blue": "#3794ff", "charts-purple": "#b180d7",
-    "charts-green": "#89d185", "progressBar-background": "#6fc3df", "list-hoverBackground": "#000000", "editor-findMatchHighlightBackground": "#000000",
-    "editor-findMatchBorder": "#f38518", "editor-findMatchHighlightBorder": "#f38518", "disabledForeground": "#a5a5a5", "textCodeBlock-background": "#000000",
-    "button-background": "#000000", "button-foreground": "#ffffff", "button-hoverBackground": "#000000", "button-secondaryBackground": "#000000",
-    "button-secondaryForeground": "#ffffff", "button-secondaryHoverBackground": "#000000", "button-border": "#6fc3df", "checkbox-background": "#000000",
-    "checkbox-border": "#6fc3df", "checkbox-foreground": "#ffffff", "dropdown-background": "#000000", "dropdown-border": "#6fc3df", "dropdown-foreground": "#ffffff",
-    "dropdown-listBackground": "#000000", "list-activeSelectionBackground": "#000000", "list-activeSelectionForeground": "#ffffff", "settings-textInputBackground": "#000000",
-    "font-family": "sans-serif", "font-size": "13px", "editor-font-family": "monospace",
+    foreground: "#ffffff",
+    "editor-background": "#000000",
+    descriptionForeground: "#ffffff",
+    focusBorder: "#f38518",
+    contrastBorder: "#6fc3df",
+    "badge-background": "#000000",
+    "badge-foreground": "#ffffff",
+    errorForeground: "#f48771",
+    "editorWarning-foreground": "#ffd370",
+    "inputValidation-errorBackground": "#000000",
+    "inputValidation-errorBorder": "#f48771",
+    "input-background": "#000000",
+    "input-border": "#6fc3df",
+    "input-foreground": "#ffffff",
+    "input-placeholderForeground": "#ffffffb3",
+    "textLink-foreground": "#21a6ff",
+    "textBlockQuote-background": "#000000",
+    "panel-border": "#6fc3df",
+    "widget-border": "#6fc3df",
+    "editorWidget-background": "#0c141f",
+    "charts-blue": "#3794ff",
+    "charts-purple": "#b180d7",
+    "charts-green": "#89d185",
+    "progressBar-background": "#6fc3df",
+    "list-hoverBackground": "#000000",
+    "editor-findMatchHighlightBackground": "#000000",
+    "editor-findMatchBorder": "#f38518",
+    "editor-findMatchHighlightBorder": "#f38518",
+    disabledForeground: "#a5a5a5",
+    "textCodeBlock-background": "#000000",
+    "button-background": "#000000",
+    "button-foreground": "#ffffff",
+    "button-hoverBackground": "#000000",
+    "button-secondaryBackground": "#000000",
+    "button-secondaryForeground": "#ffffff",
+    "button-secondaryHoverBackground": "#000000",
+    "button-border": "#6fc3df",
+    "checkbox-background": "#000000",
+    "checkbox-border": "#6fc3df",
+    "checkbox-foreground": "#ffffff",
+    "dropdown-background": "#000000",
+    "dropdown-border": "#6fc3df",
+    "dropdown-foreground": "#ffffff",
+    "dropdown-listBackground": "#000000",
+    "list-activeSelectionBackground": "#000000",
+    "list-activeSelectionForeground": "#ffffff",
+    "settings-textInputBackground": "#000000",
+    "font-family": "sans-serif",
+    "font-size": "13px",
+    "editor-font-family": "monospace",
   },
 };
 
-const TYPES: Record<string, string> = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".ttf": "font/ttf", ".map": "application/json" };
+const TYPES: Record<string, string> = {
+  ".html": "text/html",
+  ".js": "text/javascript",
+  ".css": "text/css",
+  ".ttf": "font/ttf",
+  ".map": "application/json",
+};
 
 export interface OpenOptions {
   readonly theme?: keyof typeof THEMES;
@@ -86,38 +210,76 @@ export interface PageGlobals {
 }
 
 export async function openPanel(browser: Browser, options: OpenOptions = {}): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: options.width ?? 1100, height: options.height ?? 800 } });
+  const page = await browser.newPage({
+    viewport: { width: options.width ?? 1100, height: options.height ?? 800 },
+  });
   const theme = THEMES[options.theme ?? "dark"]!;
-  const themeCss = `html { ${Object.entries(theme).map(([name, value]) => `--vscode-${name}: ${value};`).join(" ")} }`;
-  let html = panelHtml({ cspSource: ORIGIN, script: `${ORIGIN}/dist/webview.js`, style: `${ORIGIN}/media/panel.css`, codicons: `${ORIGIN}/dist/codicons/codicon.css` });
+  const themeCss = `html { ${Object.entries(theme)
+    .map(([name, value]) => `--vscode-${name}: ${value};`)
+    .join(" ")} }`;
+  let html = panelHtml({
+    cspSource: ORIGIN,
+    script: `${ORIGIN}/dist/webview.js`,
+    style: `${ORIGIN}/media/panel.css`,
+    codicons: `${ORIGIN}/dist/codicons/codicon.css`,
+  });
   html = html.replace("</head>", `<link rel="stylesheet" href="${ORIGIN}/theme.css">\n</head>`);
-  if (options.withoutCsp) html = html.replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, "");
+  if (options.withoutCsp)
+    html = html.replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, "");
   await page.route(`${ORIGIN}/**`, async (route) => {
     const path = new URL(route.request().url()).pathname;
     if (path === "/index.html") return route.fulfill({ contentType: "text/html", body: html });
     if (path === "/theme.css") return route.fulfill({ contentType: "text/css", body: themeCss });
     if (!/^\/(dist|media)\//.test(path)) return route.fulfill({ status: 404, body: "" });
     try {
-      return route.fulfill({ contentType: TYPES[extname(path)] ?? "application/octet-stream", body: await readFile(join(ROOT, path)) });
+      return route.fulfill({
+        contentType: TYPES[extname(path)] ?? "application/octet-stream",
+        body: await readFile(join(ROOT, path)),
+      });
     } catch {
       return route.fulfill({ status: 404, body: "" });
     }
   });
   await page.addInitScript((state) => {
-    const w = globalThis as unknown as PageGlobals & { acquireVsCodeApi(): unknown; addEventListener: (type: string, listener: (event: { violatedDirective: string; blockedURI: string; sourceFile: string; lineNumber: number }) => void) => void };
+    const w = globalThis as unknown as PageGlobals & {
+      acquireVsCodeApi(): unknown;
+      addEventListener: (
+        type: string,
+        listener: (event: {
+          violatedDirective: string;
+          blockedURI: string;
+          sourceFile: string;
+          lineNumber: number;
+        }) => void,
+      ) => void;
+    };
     w.__posted = [];
     w.__state = state;
     w.__violations = [];
     w.__pwned = 0;
     w.__errors = [];
     w.acquireVsCodeApi = () => ({
-      postMessage: (message: FromWebview) => w.__posted.push(JSON.parse(JSON.stringify(message)) as FromWebview),
+      postMessage: (message: FromWebview) =>
+        w.__posted.push(JSON.parse(JSON.stringify(message)) as FromWebview),
       getState: () => w.__state,
       setState: (next: unknown) => (w.__state = next),
     });
-    w.addEventListener("securitypolicyviolation", (event) => w.__violations.push(`${event.violatedDirective} ${event.blockedURI} ${event.sourceFile}:${event.lineNumber}`));
+    w.addEventListener("securitypolicyviolation", (event) =>
+      w.__violations.push(
+        `${event.violatedDirective} ${event.blockedURI} ${event.sourceFile}:${event.lineNumber}`,
+      ),
+    );
   }, options.state ?? null);
-  page.on("pageerror", (error) => void page.evaluate((text) => (globalThis as unknown as PageGlobals).__errors.push(text), String(error)).catch(() => undefined));
+  page.on(
+    "pageerror",
+    (error) =>
+      void page
+        .evaluate(
+          (text) => (globalThis as unknown as PageGlobals).__errors.push(text),
+          String(error),
+        )
+        .catch(() => undefined),
+  );
   await page.goto(`${ORIGIN}/index.html`);
   await waitForPosted(page, "ready");
   return page;
@@ -125,7 +287,13 @@ export async function openPanel(browser: Browser, options: OpenOptions = {}): Pr
 
 /** Posts a host message into the page, as VS Code delivers one. */
 export async function send(page: Page, message: ToWebview): Promise<void> {
-  await page.evaluate((m) => (globalThis as unknown as { postMessage(message: unknown, target: string): void }).postMessage(m, "*"), message);
+  await page.evaluate(
+    (m) =>
+      (
+        globalThis as unknown as { postMessage(message: unknown, target: string): void }
+      ).postMessage(m, "*"),
+    message,
+  );
 }
 
 export async function posted(page: Page): Promise<FromWebview[]> {
@@ -133,9 +301,17 @@ export async function posted(page: Page): Promise<FromWebview[]> {
 }
 
 /** Waits for the webview to post a message of this type, and returns the newest one. */
-export async function waitForPosted<T extends FromWebview["type"]>(page: Page, type: T, after = 0): Promise<Extract<FromWebview, { type: T }>> {
+export async function waitForPosted<T extends FromWebview["type"]>(
+  page: Page,
+  type: T,
+  after = 0,
+): Promise<Extract<FromWebview, { type: T }>> {
   const handle = await page.waitForFunction(
-    ([t, n]) => (globalThis as unknown as PageGlobals).__posted.slice(n as number).reverse().find((m) => m.type === t) ?? false,
+    ([t, n]) =>
+      (globalThis as unknown as PageGlobals).__posted
+        .slice(n as number)
+        .reverse()
+        .find((m) => m.type === t) ?? false,
     [type, after] as const,
     { timeout: 5000 },
   );
@@ -148,12 +324,19 @@ export async function waitForPosted<T extends FromWebview["type"]>(page: Page, t
  */
 export async function timeFirstScreen(page: Page, message: ToWebview): Promise<number> {
   return page.evaluate((m) => {
-    const w = globalThis as unknown as { postMessage(message: unknown, target: string): void; requestAnimationFrame(callback: () => void): void; document: { querySelector(selector: string): unknown } };
+    const w = globalThis as unknown as {
+      postMessage(message: unknown, target: string): void;
+      requestAnimationFrame(callback: () => void): void;
+      document: { querySelector(selector: string): unknown };
+    };
     return new Promise<number>((resolve) => {
       const started = performance.now();
       w.postMessage(m, "*");
       const poll = () => {
-        if (w.document.querySelector(".waterfall .stage-row")) w.requestAnimationFrame(() => w.requestAnimationFrame(() => resolve(performance.now() - started)));
+        if (w.document.querySelector(".waterfall .stage-row"))
+          w.requestAnimationFrame(() =>
+            w.requestAnimationFrame(() => resolve(performance.now() - started)),
+          );
         else setTimeout(poll, 0);
       };
       setTimeout(poll, 0);

@@ -7,26 +7,58 @@ import { applyWhatIf, whatIfLevers, type WhatIf } from "../../src/core/whatif.js
 import type { ToWebview } from "../../src/protocol.js";
 
 export async function load(json: FixtureJson, file = "weather.turn.json"): Promise<Fixture> {
-  const loaded = await loadFixture({ file, text: JSON.stringify(json, null, 2) }, async () => { throw new Error("inline catalogues only"); });
+  const loaded = await loadFixture({ file, text: JSON.stringify(json, null, 2) }, async () => {
+    throw new Error("inline catalogues only");
+  });
   if (!loaded.ok) throw new Error(loaded.problems.map((p) => p.message).join("; "));
   return loaded.fixture;
 }
 
 /** The `show` message the host posts for a fixture run. */
 export function showFixture(fixture: Fixture, report: RunReport = runFixture(fixture)): ToWebview {
-  return { type: "show", view: { report, levers: whatIfLevers(fixture.json, fixture.catalog.safetyLevels), source: `file:///work/${fixture.file}`, compared: null } };
+  return {
+    type: "show",
+    view: {
+      report,
+      levers: whatIfLevers(fixture.json, fixture.catalog.safetyLevels),
+      source: `file:///work/${fixture.file}`,
+      compared: null,
+    },
+  };
 }
 
 export function whatIfResult(fixture: Fixture, edit: WhatIf, requestId: number): ToWebview {
   const variant = runFixture(fixture, applyWhatIf(fixture.json, edit));
-  return { type: "whatIfResult", requestId, variant, comparison: compareReports(runFixture(fixture), variant) };
+  return {
+    type: "whatIfResult",
+    requestId,
+    variant,
+    comparison: compareReports(runFixture(fixture), variant),
+  };
 }
 
 export const CATALOG = [
   { name: "search", summary: "Search the web.", safety_level: "low", cost_usd: 0.01 },
-  { name: "get_weather", summary: "Current weather for a city.", safety_level: "low", cost_usd: 0.01, trigger_keywords: ["weather"] },
-  { name: "sql", summary: "Run a read-only SQL query.", safety_level: "high", cost_usd: 0.02, trigger_keywords: ["sql"] },
-  { name: "delete_rows", summary: "Delete rows from a table.", safety_level: "critical", trigger_keywords: ["delete"] },
+  {
+    name: "get_weather",
+    summary: "Current weather for a city.",
+    safety_level: "low",
+    cost_usd: 0.01,
+    trigger_keywords: ["weather"],
+  },
+  {
+    name: "sql",
+    summary: "Run a read-only SQL query.",
+    safety_level: "high",
+    cost_usd: 0.02,
+    trigger_keywords: ["sql"],
+  },
+  {
+    name: "delete_rows",
+    summary: "Delete rows from a table.",
+    safety_level: "critical",
+    trigger_keywords: ["delete"],
+  },
   { name: "final_answer", summary: "Answer the user." },
 ];
 
@@ -36,9 +68,19 @@ export const EXAMPLE: FixtureJson = {
   catalog: CATALOG,
   turn: { query: "what's the weather in Lyon?", role: "analyst" },
   pipeline: [
-    { kind: "intent", verdict: { label: "action", matched_tool_keywords: ["get_weather"] }, always_include: ["final_answer"] },
+    {
+      kind: "intent",
+      verdict: { label: "action", matched_tool_keywords: ["get_weather"] },
+      always_include: ["final_answer"],
+    },
     { kind: "forced", resolver: { kind: "fixed", tool: "get_weather" } },
-    { kind: "role", role_tools: { analyst: ["search", "get_weather", "sql"], admin: ["search", "get_weather", "sql", "delete_rows"] } },
+    {
+      kind: "role",
+      role_tools: {
+        analyst: ["search", "get_weather", "sql"],
+        admin: ["search", "get_weather", "sql", "delete_rows"],
+      },
+    },
     { kind: "policy", max_safety_level: "medium", budget_usd: 0.05 },
     { kind: "allowlist", always_include: ["final_answer"] },
   ],
@@ -55,7 +97,12 @@ export const EVERY_ACTION: FixtureJson = {
     { kind: "role", role_tools: { nobody: [] } },
     { kind: "scripted", name: "flaky", outcome: { raise: "upstream timed out" } },
     { kind: "policy", max_safety_level: "medium" },
-    { kind: "scripted", name: "adopter", outcome: { select: ["search", "sql", "final_answer"] }, detail: "adopter's own narrowing" },
+    {
+      kind: "scripted",
+      name: "adopter",
+      outcome: { select: ["search", "sql", "final_answer"] },
+      detail: "adopter's own narrowing",
+    },
     { kind: "scripted", name: "release", outcome: { force: null }, detail: "let the model choose" },
     { kind: "allowlist", always_include: ["final_answer"], enabled: false },
   ],
@@ -74,45 +121,72 @@ export const FORCED_UNAVAILABLE: FixtureJson = {
 export const CAPABILITY: FixtureJson = {
   description: "capability mode: the router first, the palette outcome last",
   catalog: CATALOG,
-  routing: { registered: ["search", "get_weather", "sql", "final_answer"], entries: [{ content: "weather", metadata: { action_tool: "get_weather" } }, { content: "search" }] },
+  routing: {
+    registered: ["search", "get_weather", "sql", "final_answer"],
+    entries: [
+      { content: "weather", metadata: { action_tool: "get_weather" } },
+      { content: "search" },
+    ],
+  },
   pipeline: [{ kind: "allowlist", always_include: ["final_answer"] }],
 };
 
 /** Untrusted strings that must render as literal text and run nothing. */
 export const XSS = [
   "<script>window.__pwned++</script>",
-  "<img src=x onerror=\"window.__pwned++\">",
+  '<img src=x onerror="window.__pwned++">',
   "</script><script>window.__pwned++</script>",
   "javascript:window.__pwned++",
   "line\u2028separator\u2029paragraph",
   "\u202Eevil\u202C-bidi-\u2066isolate\u2069",
   "x".repeat(10_000),
-  "\" onmouseover=\"window.__pwned++\" x=\"",
+  '" onmouseover="window.__pwned++" x="',
   "{{constructor.constructor('window.__pwned++')()}}",
 ];
 
 export const XSS_FIXTURE: FixtureJson = {
-  description: "<img src=x onerror=\"window.__pwned++\"> description",
+  description: '<img src=x onerror="window.__pwned++"> description',
   offered: XSS,
   pipeline: [
-    { kind: "scripted", name: "<b>stage</b><script>window.__pwned++</script>", outcome: { select: XSS.slice(0, 5) }, detail: "<img src=x onerror=\"window.__pwned++\">\u2028detail", reasons: Object.fromEntries(XSS.slice(5).map((name) => [name, "<script>window.__pwned++</script> reason"])) },
+    {
+      kind: "scripted",
+      name: "<b>stage</b><script>window.__pwned++</script>",
+      outcome: { select: XSS.slice(0, 5) },
+      detail: '<img src=x onerror="window.__pwned++">\u2028detail',
+      reasons: Object.fromEntries(
+        XSS.slice(5).map((name) => [name, "<script>window.__pwned++</script> reason"]),
+      ),
+    },
     { kind: "forced", name: "javascript:alert(1)", resolver: { kind: "fixed", tool: XSS[0]! } },
   ],
 };
 
 /** `tools` tools through `stages` stages, each narrowing a little and one re-adding: the large-trace case. */
 export function largeFixture(tools: number, stages: number): FixtureJson {
-  const names = Array.from({ length: tools }, (_, i) => `tool_${String(i).padStart(4, "0")}_${["search", "fetch", "write", "query"][i % 4]}`);
+  const names = Array.from(
+    { length: tools },
+    (_, i) => `tool_${String(i).padStart(4, "0")}_${["search", "fetch", "write", "query"][i % 4]}`,
+  );
   const pipeline: StageJson[] = [];
   let current = names;
   for (let s = 0; s < stages; s++) {
     if (s === Math.floor(stages / 2)) {
-      pipeline.push({ kind: "allowlist", name: `mandate_${s}`, always_include: names.slice(0, 10) });
+      pipeline.push({
+        kind: "allowlist",
+        name: `mandate_${s}`,
+        always_include: names.slice(0, 10),
+      });
       continue;
     }
     const drop = new Set(current.filter((_, i) => i % (stages + 7 - s) === 3));
     current = current.filter((name) => !drop.has(name));
-    pipeline.push({ kind: "scripted", name: `stage_${String(s).padStart(2, "0")}`, outcome: { select: current }, detail: `narrowed to ${current.length} tools`, reasons: Object.fromEntries([...drop].map((name) => [name, `stage ${s} rule`])) });
+    pipeline.push({
+      kind: "scripted",
+      name: `stage_${String(s).padStart(2, "0")}`,
+      outcome: { select: current },
+      detail: `narrowed to ${current.length} tools`,
+      reasons: Object.fromEntries([...drop].map((name) => [name, `stage ${s} rule`])),
+    });
   }
   return { description: `${tools} tools through ${stages} stages`, offered: names, pipeline };
 }

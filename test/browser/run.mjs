@@ -8,7 +8,9 @@ import * as esbuild from "esbuild";
 
 execFileSync(process.execPath, ["esbuild.mjs"], { stdio: "inherit" });
 
-const files = readdirSync("test/browser").filter((file) => file.endsWith(".test.ts")).sort();
+const files = readdirSync("test/browser")
+  .filter((file) => file.endsWith(".test.ts"))
+  .sort();
 const only = process.argv[2];
 // Inside the repository, so the bundle resolves playwright-core from node_modules.
 mkdirSync("node_modules/.cache", { recursive: true });
@@ -16,7 +18,10 @@ const dir = mkdtempSync(join("node_modules/.cache", "palette-browser-"));
 const outfile = join(dir, "tests.cjs");
 await esbuild.build({
   stdin: {
-    contents: [...files.map((file) => `import "./${file}";`), `export { registered } from "./harness.ts"; export { launchChromium } from "./page.ts";`].join("\n"),
+    contents: [
+      ...files.map((file) => `import "./${file}";`),
+      `export { registered } from "./harness.ts"; export { launchChromium } from "./page.ts";`,
+    ].join("\n"),
     resolveDir: "test/browser",
     loader: "ts",
   },
@@ -43,7 +48,12 @@ for (const { name, run } of registered) {
     console.log(`✓ ${name} (${Date.now() - started} ms)`);
   } catch (error) {
     failed++;
-    console.log(`✗ ${name}: ${String(error?.stack ?? error).split("\n").slice(0, 6).join("\n    ")}`);
+    console.log(
+      `✗ ${name}: ${String(error?.stack ?? error)
+        .split("\n")
+        .slice(0, 6)
+        .join("\n    ")}`,
+    );
   }
 }
 await browser.close();

@@ -2,9 +2,17 @@ import assert from "node:assert/strict";
 import { runFixture } from "../../src/core/report.js";
 import { test } from "./harness.js";
 import { openPanel, send, type PageGlobals } from "./page.js";
-import { CAPABILITY, EVERY_ACTION, EXAMPLE, FORCED_UNAVAILABLE, load, showFixture } from "./reports.js";
+import {
+  CAPABILITY,
+  EVERY_ACTION,
+  EXAMPLE,
+  FORCED_UNAVAILABLE,
+  load,
+  showFixture,
+} from "./reports.js";
 
-const texts = (selector: string) => `Array.from(document.querySelectorAll(${JSON.stringify(selector)}), (e) => e.textContent.trim())`;
+const texts = (selector: string) =>
+  `Array.from(document.querySelectorAll(${JSON.stringify(selector)}), (e) => e.textContent.trim())`;
 
 test("waterfall: one row per stage with action badges, counts, chips, reasons and the forced pin", async (browser) => {
   const page = await openPanel(browser);
@@ -12,20 +20,53 @@ test("waterfall: one row per stage with action badges, counts, chips, reasons an
   const report = runFixture(fixture);
   await send(page, showFixture(fixture, report));
   await page.waitForSelector(".waterfall .stage-row");
-  assert.deepEqual(await page.evaluate(texts(".stage-row .stage-name")), ["intent", "forced", "role", "policy", "allowlist"]);
-  assert.deepEqual(await page.evaluate(`Array.from(document.querySelectorAll(".stage-row .badge"), (e) => e.getAttribute("aria-label"))`), ["action: select", "action: force", "action: select", "action: select", "action: select"]);
-  assert.deepEqual(await page.evaluate(texts(".stage-row .flow-count")), ["5 → 3", "3 → 3", "3 → 2", "2 → 2", "2 → 3"]);
+  assert.deepEqual(await page.evaluate(texts(".stage-row .stage-name")), [
+    "intent",
+    "forced",
+    "role",
+    "policy",
+    "allowlist",
+  ]);
+  assert.deepEqual(
+    await page.evaluate(
+      `Array.from(document.querySelectorAll(".stage-row .badge"), (e) => e.getAttribute("aria-label"))`,
+    ),
+    ["action: select", "action: force", "action: select", "action: select", "action: select"],
+  );
+  assert.deepEqual(await page.evaluate(texts(".stage-row .flow-count")), [
+    "5 → 3",
+    "3 → 3",
+    "3 → 2",
+    "2 → 2",
+    "2 → 3",
+  ]);
   const dropped = page.locator('.stage-row[data-stage="intent"] .chip-dropped[data-tool="sql"]');
   const reason = report.trace[0]!.reasons.sql!;
   assert.ok(reason);
   assert.equal(await dropped.getAttribute("aria-label"), `sql, dropped: ${reason}`);
   assert.equal(await dropped.getAttribute("title"), `sql — dropped: ${reason}`);
-  assert.equal(await page.locator('.stage-row[data-stage="allowlist"] .chip-added').getAttribute("data-tool"), "final_answer");
-  assert.equal(await page.locator('.stage-row[data-stage="forced"] .pin').getAttribute("aria-label"), "forced choice set: get_weather");
+  assert.equal(
+    await page.locator('.stage-row[data-stage="allowlist"] .chip-added').getAttribute("data-tool"),
+    "final_answer",
+  );
+  assert.equal(
+    await page.locator('.stage-row[data-stage="forced"] .pin').getAttribute("aria-label"),
+    "forced choice set: get_weather",
+  );
   assert.equal(await page.locator(".header h1").textContent(), "weather.turn.json");
-  assert.deepEqual(await page.evaluate(texts(".header .stat")), ["Offered 5 → final 3", "Forced: get_weather", `Ran in ${report.durationMs.toFixed(2)} ms`]);
-  assert.match(await page.locator(".model-sees").innerText(), /get_weather — Current weather for a city\.[\s\S]*tool_choice: forced to get_weather/);
-  assert.deepEqual(await page.evaluate(() => (globalThis as unknown as PageGlobals).__violations), []);
+  assert.deepEqual(await page.evaluate(texts(".header .stat")), [
+    "Offered 5 → final 3",
+    "Forced: get_weather",
+    `Ran in ${report.durationMs.toFixed(2)} ms`,
+  ]);
+  assert.match(
+    await page.locator(".model-sees").innerText(),
+    /get_weather — Current weather for a city\.[\s\S]*tool_choice: forced to get_weather/,
+  );
+  assert.deepEqual(
+    await page.evaluate(() => (globalThis as unknown as PageGlobals).__violations),
+    [],
+  );
   await page.close();
 });
 
@@ -33,18 +74,31 @@ test("waterfall: abstain, error, degraded, reinstated, released and disabled row
   const page = await openPanel(browser);
   await send(page, showFixture(await load(EVERY_ACTION)));
   await page.waitForSelector(".waterfall .stage-row");
-  const badge = (stage: string) => page.locator(`.stage-row[data-stage="${stage}"] .badge`).getAttribute("aria-label");
+  const badge = (stage: string) =>
+    page.locator(`.stage-row[data-stage="${stage}"] .badge`).getAttribute("aria-label");
   assert.equal(await badge("lazy"), "action: abstain");
   assert.equal(await badge("flaky"), "action: error");
   assert.equal(await badge("allowlist"), "action: disabled");
-  assert.match((await page.locator('.stage-row[data-stage="allowlist"]').getAttribute("class"))!, /is-disabled/);
+  assert.match(
+    (await page.locator('.stage-row[data-stage="allowlist"]').getAttribute("class"))!,
+    /is-disabled/,
+  );
   assert.equal(await page.locator('.stage-row[data-stage="role"] .tag-degraded').count(), 1);
   assert.equal(await page.locator('.stage-row[data-stage="flaky"] .tag-degraded').count(), 1);
-  assert.match(await page.locator('.stage-row[data-stage="flaky"] .detail').innerText(), /upstream timed out/);
+  assert.match(
+    await page.locator('.stage-row[data-stage="flaky"] .detail').innerText(),
+    /upstream timed out/,
+  );
   const reinstated = page.locator('.stage-row[data-stage="policy"] .chip-reinstated');
   assert.equal(await reinstated.getAttribute("data-tool"), "sql");
-  assert.match((await reinstated.getAttribute("aria-label"))!, /^sql, reinstated as the protected forced choice/);
-  assert.equal(await page.locator('.stage-row[data-stage="release"] .pin').getAttribute("aria-label"), "forced choice released");
+  assert.match(
+    (await reinstated.getAttribute("aria-label"))!,
+    /^sql, reinstated as the protected forced choice/,
+  );
+  assert.equal(
+    await page.locator('.stage-row[data-stage="release"] .pin').getAttribute("aria-label"),
+    "forced choice released",
+  );
   await page.close();
 });
 
@@ -53,7 +107,10 @@ test("banner: ForcedToolUnavailable names the tool, the stage and that it does n
   await send(page, showFixture(await load(FORCED_UNAVAILABLE)));
   const banner = page.locator('.banner[role="alert"]');
   await banner.waitFor();
-  assert.equal(await banner.innerText(), "ForcedToolUnavailable: sql is the forced choice but is not in the final palette. It was dropped by the stage policy, which does not protect the forced choice (a hard filter).");
+  assert.equal(
+    await banner.innerText(),
+    "ForcedToolUnavailable: sql is the forced choice but is not in the final palette. It was dropped by the stage policy, which does not protect the forced choice (a hard filter).",
+  );
   assert.equal(await page.locator('.stage-row[data-stage="policy"] .tag-hard').count(), 1);
   await page.close();
 });
@@ -62,10 +119,28 @@ test("capability mode: the router is the first row and the palette outcome the l
   const page = await openPanel(browser);
   await send(page, showFixture(await load(CAPABILITY)));
   await page.waitForSelector(".waterfall .stage-row");
-  assert.deepEqual(await page.evaluate(texts(".stage-row .stage-name")), ["router", "allowlist", "palette"]);
-  assert.equal(await page.locator('.stage-row[data-stage="router"] .badge').getAttribute("aria-label"), "action: routed");
-  assert.equal(await page.locator('.stage-row[data-stage="router"] .chip-dropped[data-tool="sql"]').getAttribute("aria-label"), "sql, dropped: not routed by the router");
-  assert.equal(await page.locator('.stage-row[data-stage="palette"] .badge').getAttribute("aria-label"), "action: applied");
-  assert.match(await page.locator('.stage-row[data-stage="palette"] .detail').innerText(), /selection applied/);
+  assert.deepEqual(await page.evaluate(texts(".stage-row .stage-name")), [
+    "router",
+    "allowlist",
+    "palette",
+  ]);
+  assert.equal(
+    await page.locator('.stage-row[data-stage="router"] .badge').getAttribute("aria-label"),
+    "action: routed",
+  );
+  assert.equal(
+    await page
+      .locator('.stage-row[data-stage="router"] .chip-dropped[data-tool="sql"]')
+      .getAttribute("aria-label"),
+    "sql, dropped: not routed by the router",
+  );
+  assert.equal(
+    await page.locator('.stage-row[data-stage="palette"] .badge').getAttribute("aria-label"),
+    "action: applied",
+  );
+  assert.match(
+    await page.locator('.stage-row[data-stage="palette"] .detail').innerText(),
+    /selection applied/,
+  );
   await page.close();
 });

@@ -13,16 +13,30 @@ test("what-if: turning a stage off re-runs at once, shows the variant and the co
   assert.deepEqual(request.edit, { enabled: { allowlist: false } });
   await send(page, whatIfResult(fixture, request.edit, request.requestId));
   await page.waitForSelector(".comparison");
-  assert.match(await page.locator('.stage-row[data-stage="allowlist"]').getAttribute("class") ?? "", /is-disabled/);
+  assert.match(
+    (await page.locator('.stage-row[data-stage="allowlist"]').getAttribute("class")) ?? "",
+    /is-disabled/,
+  );
   assert.equal(await page.locator(".header .tag-variant").textContent(), "what-if");
-  assert.equal(await page.locator('.header [data-stat="flow"]').textContent(), "Offered 5 → final 2");
-  const changed = await page.evaluate(() => Array.from(document.querySelectorAll(".compare-table tr.is-changed"), (tr) => tr.textContent));
+  assert.equal(
+    await page.locator('.header [data-stat="flow"]').textContent(),
+    "Offered 5 → final 2",
+  );
+  const changed = await page.evaluate(() =>
+    Array.from(document.querySelectorAll(".compare-table tr.is-changed"), (tr) => tr.textContent),
+  );
   assert.equal(changed.length, 1);
-  assert.match(changed[0]!, /^allowlistselectdisabled.*added only in the unmodified run: final_answer/);
+  assert.match(
+    changed[0]!,
+    /^allowlistselectdisabled.*added only in the unmodified run: final_answer/,
+  );
   assert.match(await page.locator(".compare-summary").innerText(), /Final loses final_answer/);
   await page.locator('[data-action="reset"]').click();
   await page.waitForSelector(".comparison", { state: "detached" });
-  assert.doesNotMatch(await page.locator('.stage-row[data-stage="allowlist"]').getAttribute("class") ?? "", /is-disabled/);
+  assert.doesNotMatch(
+    (await page.locator('.stage-row[data-stage="allowlist"]').getAttribute("class")) ?? "",
+    /is-disabled/,
+  );
   await page.close();
 });
 
@@ -39,13 +53,20 @@ test("what-if: role, verdict, forced tool and policy numbers each post the lever
     return waitForPosted(page, "whatIf", before);
   };
   assert.deepEqual((await type("role", "admin")).edit, { role: "admin" });
-  assert.deepEqual((await type("verdict:intent:label", "knowledge")).edit, { role: "admin", verdicts: { intent: { label: "knowledge", matchedToolKeywords: ["get_weather"] } } });
+  assert.deepEqual((await type("verdict:intent:label", "knowledge")).edit, {
+    role: "admin",
+    verdicts: { intent: { label: "knowledge", matchedToolKeywords: ["get_weather"] } },
+  });
   assert.deepEqual((await type("forced:forced", "search")).edit.forcedTools, { forced: "search" });
-  assert.deepEqual((await type("policy:policy:budget", "0.5")).edit.policies, { policy: { budgetUsd: 0.5 } });
+  assert.deepEqual((await type("policy:policy:budget", "0.5")).edit.policies, {
+    policy: { budgetUsd: 0.5 },
+  });
   const before = (await posted(page)).length;
   await page.locator('[data-lever="policy:policy:level"]').click();
   await page.locator('[data-lever="policy:policy:level"] vscode-option[value="critical"]').click();
-  assert.deepEqual((await waitForPosted(page, "whatIf", before)).edit.policies, { policy: { maxSafetyLevel: "critical", budgetUsd: 0.5 } });
+  assert.deepEqual((await waitForPosted(page, "whatIf", before)).edit.policies, {
+    policy: { maxSafetyLevel: "critical", budgetUsd: 0.5 },
+  });
   assert.deepEqual((await type("role", "analyst")).edit.role, undefined);
   await page.close();
 });
@@ -57,20 +78,42 @@ test("what-if: a refused what-if shows the host's reason; Save as fixture… and
   await page.locator("details.whatif > summary").click();
   await page.locator('[data-lever="stage:policy"]').click();
   const request = await waitForPosted(page, "whatIf");
-  await send(page, { type: "reply", requestId: request.requestId, ok: false, message: "This what-if is not a valid fixture: x" });
-  await page.waitForFunction(() => document.querySelector(".status")?.textContent === "This what-if is not a valid fixture: x");
+  await send(page, {
+    type: "reply",
+    requestId: request.requestId,
+    ok: false,
+    message: "This what-if is not a valid fixture: x",
+  });
+  await page.waitForFunction(
+    () =>
+      document.querySelector(".status")?.textContent === "This what-if is not a valid fixture: x",
+  );
 
   await page.locator('[data-action="save"]').click();
   const save = await waitForPosted(page, "saveVariant");
   assert.deepEqual(save.edit, { enabled: { policy: false } });
-  await send(page, { type: "reply", requestId: save.requestId, ok: true, message: "Saved weather.whatif.turn.json." });
-  await page.waitForFunction(() => document.querySelector(".status")?.textContent === "Saved weather.whatif.turn.json.");
+  await send(page, {
+    type: "reply",
+    requestId: save.requestId,
+    ok: true,
+    message: "Saved weather.whatif.turn.json.",
+  });
+  await page.waitForFunction(
+    () => document.querySelector(".status")?.textContent === "Saved weather.whatif.turn.json.",
+  );
 
   await page.locator('[data-action="copy"]').click();
   const copy = await waitForPosted(page, "copyMarkdown");
   assert.deepEqual(copy.edit, { enabled: { policy: false } });
-  await send(page, { type: "reply", requestId: copy.requestId, ok: true, message: "Copied the waterfall as Markdown." });
-  await page.waitForFunction(() => document.querySelector(".status")?.textContent === "Copied the waterfall as Markdown.");
+  await send(page, {
+    type: "reply",
+    requestId: copy.requestId,
+    ok: true,
+    message: "Copied the waterfall as Markdown.",
+  });
+  await page.waitForFunction(
+    () => document.querySelector(".status")?.textContent === "Copied the waterfall as Markdown.",
+  );
   await page.close();
 });
 

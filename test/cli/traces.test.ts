@@ -10,7 +10,12 @@ import { workspace } from "./helpers.js";
 async function run(command: typeof tracesCommand, args: string[], color = false) {
   let stdout = "";
   let stderr = "";
-  const code = await command(args, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), color, cwd: process.cwd() });
+  const code = await command(args, {
+    stdout: (s) => (stdout += s),
+    stderr: (s) => (stderr += s),
+    color,
+    cwd: process.cwd(),
+  });
   return { code, stdout, stderr };
 }
 
@@ -18,20 +23,50 @@ const ENTRY_KEYS = ["index", "line", "time", "id", "stage_count", "names", "forc
 
 describe("palette-inspector traces", () => {
   it("--json prints exactly { traces: [{ index, line, time, id, stage_count, names, forced_choice }], problems: [{ line, message }] }", async () => {
-    const { code, stdout, stderr } = await run(tracesCommand, ["examples/logs/broken.log", "--json"]);
+    const { code, stdout, stderr } = await run(tracesCommand, [
+      "examples/logs/broken.log",
+      "--json",
+    ]);
     expect([code, stderr]).toEqual([0, ""]);
     const json = JSON.parse(stdout);
     expect(stdout).toBe(JSON.stringify(json, null, 2) + "\n");
     expect(Object.keys(json)).toEqual(["traces", "problems"]);
     expect(json.traces).toEqual([
-      { index: 0, line: 1, time: "2025-03-14 09:26:50,011", id: "t-4f1c2a", stage_count: 5, names: ["get_weather", "final_answer"], forced_choice: "get_weather" },
-      { index: 1, line: 7, time: "2025-03-14 09:27:26,566", id: "t-4f1c77", stage_count: 5, names: ["calendar_lookup", "final_answer"], forced_choice: "calendar_lookup" },
+      {
+        index: 0,
+        line: 1,
+        time: "2025-03-14 09:26:50,011",
+        id: "t-4f1c2a",
+        stage_count: 5,
+        names: ["get_weather", "final_answer"],
+        forced_choice: "get_weather",
+      },
+      {
+        index: 1,
+        line: 7,
+        time: "2025-03-14 09:27:26,566",
+        id: "t-4f1c77",
+        stage_count: 5,
+        names: ["calendar_lookup", "final_answer"],
+        forced_choice: "calendar_lookup",
+      },
     ]);
     expect(json.problems).toEqual([
       { line: 2, message: "truncated JSON: the object opened at column 75 is not closed" },
-      { line: 4, message: "invalid JSON: Expected double-quoted property name in JSON at column 468" },
-      { line: 5, message: "trace record 0 (stage 'intent'): 'action' must be one of abstain, select, force, error, found 'keep'" },
-      { line: 6, message: "trace record 0 (stage 'intent'): 'kept' must be a list of tool names, found a string" },
+      {
+        line: 4,
+        message: "invalid JSON: Expected double-quoted property name in JSON at column 468",
+      },
+      {
+        line: 5,
+        message:
+          "trace record 0 (stage 'intent'): 'action' must be one of abstain, select, force, error, found 'keep'",
+      },
+      {
+        line: 6,
+        message:
+          "trace record 0 (stage 'intent'): 'kept' must be a list of tool names, found a string",
+      },
     ]);
   });
 
@@ -63,17 +98,25 @@ describe("palette-inspector traces", () => {
     expect(code).toBe(0);
     const lines = stdout.split("\n");
     expect(lines[0]).toMatch(/^# +line +time +id +stages +final +forced$/);
-    expect(lines[1]).toMatch(/^0 +3 +2025-03-14 09:26:50,011 +t-4f1c2a +5 +2: get_weather, final_answer +get_weather$/);
+    expect(lines[1]).toMatch(
+      /^0 +3 +2025-03-14 09:26:50,011 +t-4f1c2a +5 +2: get_weather, final_answer +get_weather$/,
+    );
     expect(stdout).toMatch(/^4 +19 .* t-4f1c8b +5 +1: final_answer +delete_rows \(unavailable\)$/m);
-    expect(stdout).toMatch(/^5 +24 .* t-4f1c9d +5 \(degraded\) +7: search, get_weather, calendar_lookup, … \+4$/m);
+    expect(stdout).toMatch(
+      /^5 +24 .* t-4f1c9d +5 \(degraded\) +7: search, get_weather, calendar_lookup, … \+4$/m,
+    );
     expect(stdout.endsWith("\n6 traces, 0 problems\n")).toBe(true);
     const broken = await run(tracesCommand, ["examples/logs/broken.log"]);
-    expect(broken.stdout).toContain("problems (4):\nexamples/logs/broken.log:2: truncated JSON: the object opened at column 75 is not closed\n");
+    expect(broken.stdout).toContain(
+      "problems (4):\nexamples/logs/broken.log:2: truncated JSON: the object opened at column 75 is not closed\n",
+    );
     expect(broken.stdout.endsWith("\n2 traces, 4 problems\n")).toBe(true);
   });
 
   it("streams a long table: widths from the first rows, every trace a line", async () => {
-    const log = Array.from({ length: 1500 }, (_, i) => JSON.stringify({ turn_id: `t-${i}`, trace: [], tools: ["search"] })).join("\n");
+    const log = Array.from({ length: 1500 }, (_, i) =>
+      JSON.stringify({ turn_id: `t-${i}`, trace: [], tools: ["search"] }),
+    ).join("\n");
     const root = workspace({ "many.log": log });
     const { stdout } = await run(tracesCommand, [join(root, "many.log")]);
     const lines = stdout.split("\n");
@@ -83,7 +126,9 @@ describe("palette-inspector traces", () => {
   });
 
   it("keeps a log's control characters away from the terminal", async () => {
-    const root = workspace({ "evil.log": `${JSON.stringify({ turn_id: "\u001b[31mred", trace: [] })}\n` });
+    const root = workspace({
+      "evil.log": `${JSON.stringify({ turn_id: "\u001b[31mred", trace: [] })}\n`,
+    });
     const { stdout } = await run(tracesCommand, [join(root, "evil.log")]);
     expect(stdout).not.toContain("\u001b");
     expect(stdout).toContain("\\u001b[31mred");
@@ -105,33 +150,67 @@ describe("palette-inspector show", () => {
     const { code, stdout } = await run(showCommand, ["examples/logs/agent.log", "2"]);
     expect(code).toBe(0);
     const lines = stdout.split("\n");
-    expect(lines[0]).toBe("examples/logs/agent.log — trace 2, line 11 · id t-4f1c77 · 2025-03-14 09:27:04,633");
+    expect(lines[0]).toBe(
+      "examples/logs/agent.log — trace 2, line 11 · id t-4f1c77 · 2025-03-14 09:27:04,633",
+    );
     expect(lines[1]).toBe("offered 10 → final 2 · forced tool_choice: calendar_lookup");
-    expect(stdout).toMatch(/^3 +role +select +3→1 +final_answer, ask_human +calendar_lookup +palette of role 'support'$/m);
+    expect(stdout).toMatch(
+      /^3 +role +select +3→1 +final_answer, ask_human +calendar_lookup +palette of role 'support'$/m,
+    );
   });
 
   it("shows the first trace without an INDEX, in a pretty JSON file too", async () => {
     const { code, stdout } = await run(showCommand, ["examples/logs/traces.json"]);
     expect(code).toBe(0);
-    expect(stdout.split("\n")[0]).toBe("examples/logs/traces.json — trace 0, line 2 · id t-4f1c2a · 2025-03-14T09:26:50.011Z");
+    expect(stdout.split("\n")[0]).toBe(
+      "examples/logs/traces.json — trace 0, line 2 · id t-4f1c2a · 2025-03-14T09:26:50.011Z",
+    );
   });
 
   it("--json prints the keys of run --json", async () => {
-    const { code, stdout } = await run(showCommand, ["examples/logs/selection.jsonl", "1", "--json"]);
+    const { code, stdout } = await run(showCommand, [
+      "examples/logs/selection.jsonl",
+      "1",
+      "--json",
+    ]);
     expect(code).toBe(0);
     const json = JSON.parse(stdout);
-    expect(Object.keys(json)).toEqual(["names", "tools", "forced_choice", "trace", "error", "manifest"]);
+    expect(Object.keys(json)).toEqual([
+      "names",
+      "tools",
+      "forced_choice",
+      "trace",
+      "error",
+      "manifest",
+    ]);
     expect(json.names).toEqual(["final_answer"]);
-    expect(json.trace[3]).toMatchObject({ stage: "policy", action: "select", dropped: ["sql"], reasons: { sql: expect.stringContaining("high") } });
-    const failed = JSON.parse((await run(showCommand, ["examples/logs/agent.log", "4", "--json"])).stdout);
-    expect(failed.error).toEqual({ kind: "ForcedToolUnavailable", message: "forced tool 'delete_rows' is not among the final tools" });
+    expect(json.trace[3]).toMatchObject({
+      stage: "policy",
+      action: "select",
+      dropped: ["sql"],
+      reasons: { sql: expect.stringContaining("high") },
+    });
+    const failed = JSON.parse(
+      (await run(showCommand, ["examples/logs/agent.log", "4", "--json"])).stdout,
+    );
+    expect(failed.error).toEqual({
+      kind: "ForcedToolUnavailable",
+      message: "forced tool 'delete_rows' is not among the final tools",
+    });
   });
 
   it("exits 2 for an index out of range, a log without traces, an unreadable file; bad INDEX is a usage error", async () => {
     const out = await run(showCommand, ["examples/logs/broken.log", "2"]);
-    expect(out).toEqual({ code: 2, stdout: "", stderr: "palette-inspector: examples/logs/broken.log holds 2 traces (0–1); there is no trace 2\n" });
+    expect(out).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        "palette-inspector: examples/logs/broken.log holds 2 traces (0–1); there is no trace 2\n",
+    });
     const root = workspace({ "none.log": "nothing here\n" });
-    expect((await run(showCommand, [join(root, "none.log")])).stderr).toMatch(/no selection trace found in .*none\.log\n$/);
+    expect((await run(showCommand, [join(root, "none.log")])).stderr).toMatch(
+      /no selection trace found in .*none\.log\n$/,
+    );
     expect((await run(showCommand, ["examples/logs/missing.log"])).code).toBe(2);
     await expect(run(showCommand, ["examples/logs/agent.log", "-1"])).rejects.toThrow(UsageError);
     await expect(run(showCommand, ["examples/logs/agent.log", "one"])).rejects.toThrow(UsageError);
@@ -147,7 +226,8 @@ describe("log files", () => {
       const whole = scanText(readFileSync(path));
       expect(scan.traces.map((t) => t.index)).toEqual(whole.traces.map((t) => t.index));
       expect(scan.problems).toEqual(whole.problems);
-      for (const summary of scan.traces) expect(await readTraceAt(path, summary)).toEqual(whole.traces[summary.index]);
+      for (const summary of scan.traces)
+        expect(await readTraceAt(path, summary)).toEqual(whole.traces[summary.index]);
     }
   });
 
@@ -156,13 +236,19 @@ describe("log files", () => {
     const file = join(root, "a.log");
     const [summary] = (await scanLogFile(file)).traces;
     writeFileSync(file, "{}\n");
-    await expect(readTraceAt(file, summary!)).rejects.toThrow(/a\.log changed: the trace of line 1 is no longer there/);
+    await expect(readTraceAt(file, summary!)).rejects.toThrow(
+      /a\.log changed: the trace of line 1 is no longer there/,
+    );
   });
 
   it("stops when cancelled, keeps what it found, and streams without keeping when asked", async () => {
     const signal = { aborted: false };
     const seen: number[] = [];
-    const scan = await scanLogFile("examples/logs/agent.log", { signal, keep: false, onTrace: (t) => seen.push(t.index) });
+    const scan = await scanLogFile("examples/logs/agent.log", {
+      signal,
+      keep: false,
+      onTrace: (t) => seen.push(t.index),
+    });
     expect([scan.cancelled, scan.traces, seen.length, scan.traceCount]).toEqual([false, [], 6, 6]);
     signal.aborted = true;
     expect((await scanLogFile("examples/logs/agent.log", { signal })).cancelled).toBe(true);

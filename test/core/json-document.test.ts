@@ -11,7 +11,7 @@ function parsed(text: string) {
 describe("JsonDocument: the structural pass over parsed JSON", () => {
   it("finds a duplicate key even when the two are escaped differently", () => {
     const { duplicates } = parsed('{"a\\"b": 1, "x": "\\\\", "a\\u0022b": 2}');
-    expect(duplicates.map((d) => [d.path, d.offset])).toEqual([[["a\"b"], 23]]);
+    expect(duplicates.map((d) => [d.path, d.offset])).toEqual([[['a"b'], 23]]);
   });
 
   it("is not fooled by quotes, brackets and backslashes inside strings", () => {
@@ -36,12 +36,15 @@ describe("JsonDocument: the structural pass over parsed JSON", () => {
         const walk = (v: unknown, path: (string | number)[]) => {
           paths.push(path);
           if (Array.isArray(v)) v.forEach((item, i) => walk(item, [...path, i]));
-          else if (v !== null && typeof v === "object") for (const [k, item] of Object.entries(v)) walk(item, [...path, k]);
+          else if (v !== null && typeof v === "object")
+            for (const [k, item] of Object.entries(v)) walk(item, [...path, k]);
         };
         walk(reparsed, []);
         const located = document.locateAll(paths);
         for (const path of paths) {
-          const pointer = path.map((s) => "/" + String(s).replace(/~/g, "~0").replace(/\//g, "~1")).join("");
+          const pointer = path
+            .map((s) => "/" + String(s).replace(/~/g, "~0").replace(/\//g, "~1"))
+            .join("");
           const at = located.get(pointer)!;
           const written = text.slice(at.value.offset, at.value.offset + at.value.length);
           let expected: unknown = reparsed;

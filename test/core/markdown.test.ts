@@ -5,7 +5,12 @@ import { inline, reportMarkdown } from "../../src/core/render/markdown.js";
 import { runFixture, type RunReport } from "../../src/core/report.js";
 
 async function run(json: FixtureJson): Promise<RunReport> {
-  const loaded = await loadFixture({ file: "t.turn.json", text: JSON.stringify(json) }, async () => { throw new Error("none"); });
+  const loaded = await loadFixture(
+    { file: "t.turn.json", text: JSON.stringify(json) },
+    async () => {
+      throw new Error("none");
+    },
+  );
   if (!loaded.ok) throw new Error(loaded.problems.map((p) => p.message).join("; "));
   return runFixture(loaded.fixture);
 }
@@ -17,7 +22,10 @@ describe("reportMarkdown", () => {
   it("renders one row per stage with counts, names, reasons, pins and disabled stages", async () => {
     const markdown = await run({
       description: "weather turn",
-      catalog: [{ name: "a", safety_level: "low" }, { name: "b", safety_level: "high" }],
+      catalog: [
+        { name: "a", safety_level: "low" },
+        { name: "b", safety_level: "high" },
+      ],
       pipeline: [
         { kind: "forced", resolver: { kind: "fixed", tool: "a" } },
         { kind: "policy", max_safety_level: "medium" },
@@ -37,27 +45,49 @@ describe("reportMarkdown", () => {
   });
 
   it("names the ForcedToolUnavailable, degraded and hard-filter stages", async () => {
-    const markdown = reportMarkdown(await run({
-      offered: ["a", "b"],
-      pipeline: [
-        { kind: "forced", resolver: { kind: "fixed", tool: "a" } },
-        { kind: "scripted", name: "cut", outcome: { select: ["b"] }, protects_forced: false, degraded: true },
-      ],
-    }));
-    expect(markdown).toContain("**ForcedToolUnavailable:** a is forced but not in the final palette (dropped by cut, which does not protect the forced choice).");
-    expect(markdown).toMatch(/\| cut \| scripted \(hard filter\) \| select \(degraded\) \| 2 → 1 \| b \| a \|/);
+    const markdown = reportMarkdown(
+      await run({
+        offered: ["a", "b"],
+        pipeline: [
+          { kind: "forced", resolver: { kind: "fixed", tool: "a" } },
+          {
+            kind: "scripted",
+            name: "cut",
+            outcome: { select: ["b"] },
+            protects_forced: false,
+            degraded: true,
+          },
+        ],
+      }),
+    );
+    expect(markdown).toContain(
+      "**ForcedToolUnavailable:** a is forced but not in the final palette (dropped by cut, which does not protect the forced choice).",
+    );
+    expect(markdown).toMatch(
+      /\| cut \| scripted \(hard filter\) \| select \(degraded\) \| 2 → 1 \| b \| a \|/,
+    );
   });
 
   it("shows the router first and the palette outcome last in capability mode", async () => {
-    const markdown = reportMarkdown(await run({ routing: { registered: ["a", "b"], entries: [{ content: "a" }] }, pipeline: [{ kind: "lazy", allowed_names: null }] }));
-    const rows = markdown.split("\n").filter((line) => line.startsWith("| ") && !line.startsWith("| #"));
+    const markdown = reportMarkdown(
+      await run({
+        routing: { registered: ["a", "b"], entries: [{ content: "a" }] },
+        pipeline: [{ kind: "lazy", allowed_names: null }],
+      }),
+    );
+    const rows = markdown
+      .split("\n")
+      .filter((line) => line.startsWith("| ") && !line.startsWith("| #"));
     expect(cells(rows[0]!).slice(1, 5)).toEqual(["router", "capability", "routed", "2 → 1"]);
     expect(cells(rows.at(-1)!).slice(1, 4)).toEqual(["palette", "capability", "applied"]);
   });
 
   it("collapses long name lists", async () => {
     const offered = Array.from({ length: 40 }, (_, i) => `t${i}`);
-    const markdown = reportMarkdown(await run({ offered, pipeline: [{ kind: "lazy", allowed_names: offered }] }), { maxNames: 3 });
+    const markdown = reportMarkdown(
+      await run({ offered, pipeline: [{ kind: "lazy", allowed_names: offered }] }),
+      { maxNames: 3 },
+    );
     expect(markdown).toContain("t0, t1, t2, … and 37 more");
   });
 });
@@ -69,7 +99,9 @@ describe("inline", () => {
     expect(inline("line\nbreak\r\nand\u2028sep")).toBe("line break and sep");
     expect(inline("<script>alert(1)</script>")).toBe("&lt;script&gt;alert(1)&lt;/script&gt;");
     expect(inline("<img src=x onerror=alert(1)>")).not.toMatch(/</);
-    expect(inline("**bold** _it_ [l](javascript:x) $x$")).toBe("\\*\\*bold\\*\\* \\_it\\_ \\[l\\](javascript:x) \\$x\\$");
+    expect(inline("**bold** _it_ [l](javascript:x) $x$")).toBe(
+      "\\*\\*bold\\*\\* \\_it\\_ \\[l\\](javascript:x) \\$x\\$",
+    );
     expect(inline("\u202Eevil")).toBe("U+202Eevil");
     expect(inline("a&amp;")).toBe("a&amp;amp;");
   });

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { FixtureJson } from "../../src/core/fixture/schema.js";
-import { applyWhatIf, isWhatIf, whatIfLevers, whatIfSize, WhatIfError } from "../../src/core/whatif.js";
+import {
+  applyWhatIf,
+  isWhatIf,
+  whatIfLevers,
+  whatIfSize,
+  WhatIfError,
+} from "../../src/core/whatif.js";
 
 const fixture: FixtureJson = {
   turn: { query: "q", role: "analyst", state: { tenant: "acme" } },
@@ -35,7 +41,11 @@ describe("applyWhatIf", () => {
   });
 
   it("removes a verdict and a resolver with null, and keeps policy numbers not mentioned", () => {
-    const variant = applyWhatIf(fixture, { verdicts: { intent: null }, forcedTools: { forced: null }, policies: { ceiling: { budgetUsd: 1 } } });
+    const variant = applyWhatIf(fixture, {
+      verdicts: { intent: null },
+      forcedTools: { forced: null },
+      policies: { ceiling: { budgetUsd: 1 } },
+    });
     expect(variant.pipeline![0]).toEqual({ kind: "intent", verdict: null });
     expect(variant.pipeline![1]).toEqual({ kind: "forced", resolver: null });
     expect(variant.pipeline![3]).toMatchObject({ max_safety_level: "medium", budget_usd: 1 });
@@ -43,7 +53,9 @@ describe("applyWhatIf", () => {
 
   it("refuses a stage that is not there or of another kind", () => {
     expect(() => applyWhatIf(fixture, { enabled: { ghost: false } })).toThrow(WhatIfError);
-    expect(() => applyWhatIf(fixture, { policies: { role: { budgetUsd: 1 } } })).toThrow("stage 'role' is a role stage, not policy");
+    expect(() => applyWhatIf(fixture, { policies: { role: { budgetUsd: 1 } } })).toThrow(
+      "stage 'role' is a role stage, not policy",
+    );
   });
 });
 
@@ -68,7 +80,13 @@ describe("whatIfLevers", () => {
 
 describe("isWhatIf and whatIfSize", () => {
   it("accepts well-formed edits and counts their levers", () => {
-    const edit = { enabled: { a: true }, role: "x", verdicts: { i: null }, forcedTools: { f: "t" }, policies: { p: { budgetUsd: 0 } } };
+    const edit = {
+      enabled: { a: true },
+      role: "x",
+      verdicts: { i: null },
+      forcedTools: { f: "t" },
+      policies: { p: { budgetUsd: 0 } },
+    };
     expect(isWhatIf(edit)).toBe(true);
     expect(whatIfSize(edit)).toBe(5);
     expect(whatIfSize({})).toBe(0);

@@ -10,19 +10,19 @@
 //   PI_E2E_KEEP_TMP       keep the sessions' temp dirs (user data, logs)
 // A scenario file: `export const name = '…'; export async function run(ctx) { … }`, optionally
 // `export const settings = {…}` (user settings), `trust = false`, `timeoutMs = …`.
-import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import * as fs from 'node:fs/promises';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { installExtension, startSession, withTimeout } from './harness.mjs';
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs/promises";
+import * as os from "node:os";
+import * as path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { installExtension, startSession, withTimeout } from "./harness.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '..', '..');
-const scenariosDir = path.join(here, 'scenarios');
-const screenshotsDir = path.join(root, 'docs', 'screenshots');
-const artifactsDir = path.join(root, '.e2e'); // git-ignored: logs and failure screenshots
+const root = path.resolve(here, "..", "..");
+const scenariosDir = path.join(here, "scenarios");
+const screenshotsDir = path.join(root, "docs", "screenshots");
+const artifactsDir = path.join(root, ".e2e"); // git-ignored: logs and failure screenshots
 const RUN_BUDGET_MS = Number(process.env.PI_E2E_TIMEOUT_MS ?? 480_000);
 const SCENARIO_TIMEOUT_MS = 120_000;
 const started = Date.now();
@@ -31,7 +31,11 @@ const say = (line) => process.stdout.write(`${line}\n`);
 
 function sh(cmd, args, what) {
   const res = spawnSync(cmd, args, {
-    cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 600_000, maxBuffer: 64 * 1024 * 1024,
+    cwd: root,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    timeout: 600_000,
+    maxBuffer: 64 * 1024 * 1024,
   });
   if (res.status !== 0) {
     process.stderr.write(`${res.stdout}${res.stderr}`);
@@ -42,11 +46,13 @@ function sh(cmd, args, what) {
 
 async function listScenarios(args) {
   const all = (await fs.readdir(scenariosDir).catch(() => []))
-    .filter((f) => f.endsWith('.mjs')).sort().map((f) => path.join(scenariosDir, f));
+    .filter((f) => f.endsWith(".mjs"))
+    .sort()
+    .map((f) => path.join(scenariosDir, f));
   if (args.length === 0) return all;
   const picked = [];
   for (const a of args) {
-    if (a.endsWith('.mjs')) picked.push(path.resolve(a));
+    if (a.endsWith(".mjs")) picked.push(path.resolve(a));
     else picked.push(...all.filter((f) => path.basename(f).includes(a)));
   }
   return [...new Set(picked)];
@@ -54,92 +60,129 @@ async function listScenarios(args) {
 
 async function main() {
   const files = await listScenarios(process.argv.slice(2));
-  if (files.length === 0) throw new Error('no scenario matched');
+  if (files.length === 0) throw new Error("no scenario matched");
 
   let t0 = Date.now();
-  const setupOut = sh('bash', [path.join(root, 'scripts', 'setup-code-server.sh')], 'scripts/setup-code-server.sh');
-  const codeServer = setupOut.trim().split('\n').pop();
+  const setupOut = sh(
+    "bash",
+    [path.join(root, "scripts", "setup-code-server.sh")],
+    "scripts/setup-code-server.sh",
+  );
+  const codeServer = setupOut.trim().split("\n").pop();
   say(`# code-server ready: ${codeServer} (${elapsed(t0)})`);
 
   t0 = Date.now();
   let vsix = process.env.PI_E2E_VSIX;
   if (vsix) vsix = path.resolve(vsix);
   else {
-    vsix = path.join(root, 'dist', 'palette-inspector.vsix');
+    vsix = path.join(root, "dist", "palette-inspector.vsix");
     // "files": ["dist"] would pack a previous .vsix into the new one, and vsce fails on it.
     await fs.rm(vsix, { force: true });
-    sh('npm', ['run', '--silent', 'package'], 'npm run package');
+    sh("npm", ["run", "--silent", "package"], "npm run package");
   }
   await fs.access(vsix);
   say(`# extension: ${path.relative(root, vsix) || vsix} (${elapsed(t0)})`);
 
-  const runTmp = await fs.mkdtemp(path.join(os.tmpdir(), 'pi-e2e-run-'));
-  const extensionsDir = path.join(runTmp, 'extensions');
+  const runTmp = await fs.mkdtemp(path.join(os.tmpdir(), "pi-e2e-run-"));
+  const extensionsDir = path.join(runTmp, "extensions");
   await fs.mkdir(extensionsDir, { recursive: true });
   // Installed once for the run; every session reads the same extensions folder.
-  installExtension({ codeServer, vsix, extensionsDir, userDataDir: path.join(runTmp, 'install-user-data'), envDir: runTmp });
+  installExtension({
+    codeServer,
+    vsix,
+    extensionsDir,
+    userDataDir: path.join(runTmp, "install-user-data"),
+    envDir: runTmp,
+  });
   await fs.rm(artifactsDir, { recursive: true, force: true });
   await fs.mkdir(artifactsDir, { recursive: true });
 
   let passed = 0;
   let failed = 0;
   let active; // the session in use, so a signal can stop it
-  const stop = async (sig) => { await active?.close(); process.exit(sig === 'SIGINT' ? 130 : 143); };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  const stop = async (sig) => {
+    await active?.close();
+    process.exit(sig === "SIGINT" ? 130 : 143);
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
 
   try {
     for (const [i, file] of files.entries()) {
-      const id = path.basename(file, '.mjs');
+      const id = path.basename(file, ".mjs");
       const t1 = Date.now();
       const left = RUN_BUDGET_MS - (Date.now() - started);
-      if (left <= 0) { failed++; say(`FAIL ${id}: not run, the e2e budget of ${RUN_BUDGET_MS} ms is spent`); continue; }
+      if (left <= 0) {
+        failed++;
+        say(`FAIL ${id}: not run, the e2e budget of ${RUN_BUDGET_MS} ms is spent`);
+        continue;
+      }
       let scenario = { name: id };
       let session;
       try {
         scenario = await import(pathToFileURL(file).href);
-        if (typeof scenario.run !== 'function') throw new Error(`${file} exports no run(ctx)`);
+        if (typeof scenario.run !== "function") throw new Error(`${file} exports no run(ctx)`);
         const workspace = path.join(runTmp, `workspace-${i}`);
-        await fs.cp(path.join(root, 'examples'), workspace, { recursive: true }).catch(async (e) => {
-          if (e.code !== 'ENOENT') throw e;
-          await fs.mkdir(workspace, { recursive: true });
-        });
+        await fs
+          .cp(path.join(root, "examples"), workspace, { recursive: true })
+          .catch(async (e) => {
+            if (e.code !== "ENOENT") throw e;
+            await fs.mkdir(workspace, { recursive: true });
+          });
         const logDir = path.join(artifactsDir, id);
         const timeout = Math.min(scenario.timeoutMs ?? SCENARIO_TIMEOUT_MS, left);
         let timedOut = false;
-        await withTimeout((async () => {
-          session = await startSession({
-            codeServer, workspace, extensionsDir, logDir,
-            settings: scenario.settings ?? {}, trust: scenario.trust ?? true,
-          });
-          active = session;
-          if (timedOut) { await session.close(); return; }
-          say(`  ${id}: VS Code ready in ${elapsed(t1)}`);
-          const ctx = {
-            ...session,
-            page: session.page,
-            workspace,
-            root,
-            vsix,
-            assert,
-            screenshotsDir,
-            artifactsDir: logDir,
-            /** Saves docs/screenshots/NAME (PNG). */
-            shot: (name) => session.screenshot(path.join(screenshotsDir, name)),
-            log: (msg) => say(`  ${id}: ${msg}`),
-          };
-          await scenario.run(ctx);
-        })(), timeout, `timed out after ${timeout} ms`, () => { timedOut = true; });
+        await withTimeout(
+          (async () => {
+            session = await startSession({
+              codeServer,
+              workspace,
+              extensionsDir,
+              logDir,
+              settings: scenario.settings ?? {},
+              trust: scenario.trust ?? true,
+            });
+            active = session;
+            if (timedOut) {
+              await session.close();
+              return;
+            }
+            say(`  ${id}: VS Code ready in ${elapsed(t1)}`);
+            const ctx = {
+              ...session,
+              page: session.page,
+              workspace,
+              root,
+              vsix,
+              assert,
+              screenshotsDir,
+              artifactsDir: logDir,
+              /** Saves docs/screenshots/NAME (PNG). */
+              shot: (name) => session.screenshot(path.join(screenshotsDir, name)),
+              log: (msg) => say(`  ${id}: ${msg}`),
+            };
+            await scenario.run(ctx);
+          })(),
+          timeout,
+          `timed out after ${timeout} ms`,
+          () => {
+            timedOut = true;
+          },
+        );
         passed++;
         say(`ok   ${id} — ${scenario.name} (${elapsed(t1)})`);
       } catch (err) {
         failed++;
         const logDir = path.join(artifactsDir, id);
         if (session?.page) {
-          await session.screenshot(path.join(logDir, 'failure.png')).catch(() => {});
+          await session.screenshot(path.join(logDir, "failure.png")).catch(() => {});
         }
         if (session?.userDataDir) {
-          await fs.cp(path.join(session.userDataDir, 'logs'), path.join(logDir, 'vscode-logs'), { recursive: true }).catch(() => {});
+          await fs
+            .cp(path.join(session.userDataDir, "logs"), path.join(logDir, "vscode-logs"), {
+              recursive: true,
+            })
+            .catch(() => {});
         }
         say(`FAIL ${id} — ${scenario.name} (${elapsed(t1)}): ${err?.stack ?? err}`);
         say(`     logs: ${path.relative(root, logDir)}/`);
@@ -149,7 +192,8 @@ async function main() {
       }
     }
   } finally {
-    if (!process.env.PI_E2E_KEEP_TMP) await fs.rm(runTmp, { recursive: true, force: true }).catch(() => {});
+    if (!process.env.PI_E2E_KEEP_TMP)
+      await fs.rm(runTmp, { recursive: true, force: true }).catch(() => {});
   }
 
   say(`# e2e took ${elapsed(started)}`);
@@ -158,10 +202,12 @@ async function main() {
 }
 
 main().then(
-  (code) => { process.exitCode = code; },
+  (code) => {
+    process.exitCode = code;
+  },
   (err) => {
     say(`e2e setup failed: ${err?.stack ?? err}`);
-    say('0 passed, 1 failed');
+    say("0 passed, 1 failed");
     process.exitCode = 1;
   },
 );

@@ -13,16 +13,25 @@ beforeEach(() => {
 
 describe("activation", () => {
   it("registers every command the manifest contributes, and nothing it does not", () => {
-    const context = { subscriptions: [] as { dispose(): unknown }[], extensionUri: Uri.file("/ext") };
+    const context = {
+      subscriptions: [] as { dispose(): unknown }[],
+      extensionUri: Uri.file("/ext"),
+    };
     activate(context as unknown as vscode.ExtensionContext);
-    const contributed = manifest.contributes.commands.map((c: { command: string }) => c.command).sort();
+    const contributed = manifest.contributes.commands
+      .map((c: { command: string }) => c.command)
+      .sort();
     expect([...fake.commands.keys()].sort()).toEqual(contributed);
     expect(fake.treeViews.has("paletteInspector.traces")).toBe(true);
     for (const subscription of context.subscriptions) subscription.dispose();
   });
 
   it("activates on fixtures, restored panels and the traces view, never on '*'", () => {
-    expect(manifest.activationEvents).toEqual(["workspaceContains:**/*.turn.json", "onWebviewPanel:paletteInspector.trace", "onView:paletteInspector.traces"]);
+    expect(manifest.activationEvents).toEqual([
+      "workspaceContains:**/*.turn.json",
+      "onWebviewPanel:paletteInspector.trace",
+      "onView:paletteInspector.traces",
+    ]);
     expect(manifest.capabilities.untrustedWorkspaces).toEqual({ supported: true });
     expect(manifest.engines.vscode).toBe("^1.100.0");
   });

@@ -22,14 +22,23 @@ describe("Problems panel", () => {
     fake.editDocument(doc, '{\n  "pipeline": [\n    {"kind": "lazy", "alowed_names": []}\n  ]\n}');
     await settle();
     const [problem] = fake.diagnostics(uri)!;
-    expect(problem!.message).toBe("unknown key 'alowed_names'; did you mean 'allowed_names'? ($.pipeline[0].alowed_names)");
+    expect(problem!.message).toBe(
+      "unknown key 'alowed_names'; did you mean 'allowed_names'? ($.pipeline[0].alowed_names)",
+    );
     expect(problem!.severity).toBe(DiagnosticSeverity.Error);
-    expect([problem!.range.start.line, problem!.range.start.character, problem!.range.end.character]).toEqual([2, 21, 35]);
+    expect([
+      problem!.range.start.line,
+      problem!.range.start.character,
+      problem!.range.end.character,
+    ]).toEqual([2, 21, 35]);
   });
 
   it("shows warnings a schema cannot express: a stage naming a tool nobody offers", async () => {
     const uri = Uri.file("/ws/w.turn.json");
-    fake.openDocument(uri, '{"offered": ["search"], "pipeline": [{"kind": "lazy", "allowed_names": ["serch"]}]}');
+    fake.openDocument(
+      uri,
+      '{"offered": ["search"], "pipeline": [{"kind": "lazy", "allowed_names": ["serch"]}]}',
+    );
     await settle();
     const [warning] = fake.diagnostics(uri)!;
     expect(warning!.severity).toBe(DiagnosticSeverity.Warning);
@@ -42,7 +51,9 @@ describe("Problems panel", () => {
     const other = Uri.file("/ws/package.json");
     fake.openDocument(other, "{ not json");
     await settle();
-    expect(fake.diagnostics(catalog)!.map((d) => d.message)).toEqual(["duplicate tool name 'a' in the catalogue ($[1].name)"]);
+    expect(fake.diagnostics(catalog)!.map((d) => d.message)).toEqual([
+      "duplicate tool name 'a' in the catalogue ($[1].name)",
+    ]);
     expect(fake.diagnostics(other)).toBeUndefined();
   });
 
@@ -80,10 +91,14 @@ describe("Problems panel, out-of-order validations", () => {
       await new Promise((resolve) => setTimeout(resolve, 10));
       fake.editDocument(doc, '{"catalog": "./tools.catalog.json", "pipeline": [{"kind": "nope"}]}');
       await new Promise((resolve) => setTimeout(resolve, 10));
-      expect(fake.diagnostics(uri)!.map((d) => d.message)).toEqual([expect.stringMatching(/unknown stage kind "nope"/)]);
+      expect(fake.diagnostics(uri)!.map((d) => d.message)).toEqual([
+        expect.stringMatching(/unknown stage kind "nope"/),
+      ]);
       release();
       await new Promise((resolve) => setTimeout(resolve, 10));
-      expect(fake.diagnostics(uri)!.map((d) => d.message)).toEqual([expect.stringMatching(/unknown stage kind "nope"/)]);
+      expect(fake.diagnostics(uri)!.map((d) => d.message)).toEqual([
+        expect.stringMatching(/unknown stage kind "nope"/),
+      ]);
       late.dispose();
     } finally {
       workspace.fs.readFile = readFile;

@@ -1,16 +1,32 @@
 import type * as vscode from "vscode";
 import { beforeEach, describe, expect, it } from "vitest";
-import { FixtureTests, FAILURE_CONTEXT, isRegressionTest } from "../../src/extension/testing/fixture-tests.js";
+import {
+  FixtureTests,
+  FAILURE_CONTEXT,
+  isRegressionTest,
+} from "../../src/extension/testing/fixture-tests.js";
 import { fake, TestRunRequest, testRuns, Uri, type FakeTestItem } from "../fakes/vscode.js";
 
 const token = { isCancellationRequested: false } as vscode.CancellationToken;
 const settle = (ms = 30) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const passing = { offered: ["a", "b"], pipeline: [{ kind: "lazy", allowed_names: ["a"] }], expect: { names: ["a"] } };
-const failing = { offered: ["a", "b"], pipeline: [{ kind: "lazy", allowed_names: ["a"] }], expect: { names: ["a", "b"], forced_choice: null } };
+const passing = {
+  offered: ["a", "b"],
+  pipeline: [{ kind: "lazy", allowed_names: ["a"] }],
+  expect: { names: ["a"] },
+};
+const failing = {
+  offered: ["a", "b"],
+  pipeline: [{ kind: "lazy", allowed_names: ["a"] }],
+  expect: { names: ["a", "b"], forced_choice: null },
+};
 
 let tests: FixtureTests;
-const items = () => tests.controller.items as unknown as { forEach(cb: (item: FakeTestItem) => void): void; get(id: string): FakeTestItem | undefined };
+const items = () =>
+  tests.controller.items as unknown as {
+    forEach(cb: (item: FakeTestItem) => void): void;
+    get(id: string): FakeTestItem | undefined;
+  };
 const leaf = (path: string) => {
   let found: FakeTestItem | undefined;
   items().forEach((group) => (found ??= group.children.get(Uri.file(path).toString())));
@@ -28,7 +44,10 @@ beforeEach(async () => {
   fake.writeFile("/ws/a/pass.turn.json", JSON.stringify(passing, null, 2));
   fake.writeFile("/ws/a/fail.turn.json", JSON.stringify(failing, null, 2));
   fake.writeFile("/ws/b/no-expect.turn.json", JSON.stringify({ offered: ["a"] }));
-  fake.writeFile("/ws/b/broken.turn.json", '{\n  "pipeline": [{"kind": "lazzy"}],\n  "expect": {}\n}');
+  fake.writeFile(
+    "/ws/b/broken.turn.json",
+    '{\n  "pipeline": [{"kind": "lazzy"}],\n  "expect": {}\n}',
+  );
   tests = new FixtureTests(1);
   await tests.discover();
 });
@@ -36,7 +55,14 @@ beforeEach(async () => {
 describe("Testing view", () => {
   it("lists fixtures with expect, grouped by folder, and leaves out those without", () => {
     const groups: string[] = [];
-    items().forEach((group) => groups.push(`${group.label}: ${[...group.children].map(([, child]) => child.label).sort().join(", ")}`));
+    items().forEach((group) =>
+      groups.push(
+        `${group.label}: ${[...group.children]
+          .map(([, child]) => child.label)
+          .sort()
+          .join(", ")}`,
+      ),
+    );
     expect(groups.sort()).toEqual(["a: fail, pass", "b: broken"]);
     expect(isRegressionTest('{"expect": {}}')).toBe(true);
     expect(isRegressionTest('{"offered": []}')).toBe(false);
@@ -74,13 +100,18 @@ describe("Testing view", () => {
   it("reports an invalid fixture as errored with the validation message at its position", async () => {
     const result = await run([leaf("/ws/b/broken.turn.json")!]);
     const errored = result.results.find((r) => r.state === "errored")!;
-    expect(errored.messages[0]!.message).toMatch(/^unknown stage kind "lazzy"; expected one of intent, .* \(\$\.pipeline\[0\]\.kind\)$/);
+    expect(errored.messages[0]!.message).toMatch(
+      /^unknown stage kind "lazzy"; expected one of intent, .* \(\$\.pipeline\[0\]\.kind\)$/,
+    );
     expect(errored.messages[0]!.location!.range.start).toMatchObject({ line: 1, character: 24 });
   });
 
   it("runs every fixture when the request names none", async () => {
     const result = await run();
-    const finals = result.results.filter((r) => r.state !== "started").map((r) => `${r.item.label}:${r.state}`).sort();
+    const finals = result.results
+      .filter((r) => r.state !== "started")
+      .map((r) => `${r.item.label}:${r.state}`)
+      .sort();
     expect(finals).toEqual(["broken:errored", "fail:failed", "pass:passed"]);
   });
 
@@ -102,10 +133,19 @@ describe("Testing view", () => {
   });
 
   it("re-runs a continuous request when a fixture changes", async () => {
-    await tests.run(new TestRunRequest(undefined, undefined, undefined, true) as unknown as vscode.TestRunRequest, token);
+    await tests.run(
+      new TestRunRequest(undefined, undefined, undefined, true) as unknown as vscode.TestRunRequest,
+      token,
+    );
     expect(testRuns).toHaveLength(0);
-    fake.writeFile("/ws/a/pass.turn.json", JSON.stringify({ ...passing, expect: { names: ["b"] } }));
+    fake.writeFile(
+      "/ws/a/pass.turn.json",
+      JSON.stringify({ ...passing, expect: { names: ["b"] } }),
+    );
     await settle();
-    expect(testRuns.at(-1)!.results.map((r) => `${r.item.label}:${r.state}`)).toEqual(["pass:started", "pass:failed"]);
+    expect(testRuns.at(-1)!.results.map((r) => `${r.item.label}:${r.state}`)).toEqual([
+      "pass:started",
+      "pass:failed",
+    ]);
   });
 });

@@ -22,7 +22,10 @@ describe("fixtures as the editor shows them", () => {
   });
 
   it("loads a fixture with its catalogue from the workspace", async () => {
-    const uri = fake.writeFile("/ws/a.turn.json", '{"catalog": "./tools.catalog.json", "pipeline": [{"kind": "policy", "max_safety_level": "low"}]}');
+    const uri = fake.writeFile(
+      "/ws/a.turn.json",
+      '{"catalog": "./tools.catalog.json", "pipeline": [{"kind": "policy", "max_safety_level": "low"}]}',
+    );
     const loaded = await loadFixtureFromUri(real(uri));
     expect(loaded.ok).toBe(true);
     if (loaded.ok) expect(loaded.fixture.catalog.names).toEqual(["search", "sql"]);
@@ -39,7 +42,9 @@ describe("fixtures as the editor shows them", () => {
   it("reports a missing catalogue file at the catalog key", async () => {
     const uri = fake.writeFile("/ws/a.turn.json", '{"catalog": "./missing.catalog.json"}');
     const loaded = await loadFixtureFromUri(real(uri));
-    expect(loaded.problems.map((p) => p.message)).toEqual([expect.stringMatching(/'\.\/missing\.catalog\.json' does not exist/)]);
+    expect(loaded.problems.map((p) => p.message)).toEqual([
+      expect.stringMatching(/'\.\/missing\.catalog\.json' does not exist/),
+    ]);
   });
 
   it("reports catalogue problems in the catalogue file", async () => {

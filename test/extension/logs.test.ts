@@ -10,7 +10,13 @@ import type { TraceSummary } from "../../src/core/traces/summary.js";
 import { readWorkspaceCatalog } from "../../src/extension/fixtures.js";
 import { matchesFilter } from "../../src/extension/logs/filter.js";
 import { LogTraceCodeLens } from "../../src/extension/logs/log-codelens.js";
-import { compareWithReplay, inspectLog, openTrace, suggestedFixturePath, turnIntoFixture } from "../../src/extension/logs/log-commands.js";
+import {
+  compareWithReplay,
+  inspectLog,
+  openTrace,
+  suggestedFixturePath,
+  turnIntoFixture,
+} from "../../src/extension/logs/log-commands.js";
 import { compareReports } from "../../src/core/compare.js";
 import { PAGE_SIZE, TraceTree, type TraceNode } from "../../src/extension/logs/trace-tree.js";
 import type { TracePanels } from "../../src/extension/panel/panels.js";
@@ -33,7 +39,21 @@ function exampleLog(name: string): Uri {
 }
 
 function summary(stages: TraceSummary["stages"], extra: Partial<TraceSummary> = {}): TraceSummary {
-  return { index: 0, line: 1, offset: 0, length: 1, ordinal: 0, time: null, id: null, stages, names: [], forcedChoice: null, error: false, degraded: false, ...extra };
+  return {
+    index: 0,
+    line: 1,
+    offset: 0,
+    length: 1,
+    ordinal: 0,
+    time: null,
+    id: null,
+    stages,
+    names: [],
+    forcedChoice: null,
+    error: false,
+    degraded: false,
+    ...extra,
+  };
 }
 
 beforeEach(() => {
@@ -48,7 +68,9 @@ describe("Selection Traces view", () => {
     expect(matchesFilter(s, { kind: "dropped", tool: "sql" })).toBe(true);
     expect(matchesFilter(s, { kind: "dropped", tool: "search" })).toBe(false);
     expect(matchesFilter(s, { kind: "stageAction", stage: "policy", action: "select" })).toBe(true);
-    expect(matchesFilter(s, { kind: "stageAction", stage: "policy", action: "abstain" })).toBe(false);
+    expect(matchesFilter(s, { kind: "stageAction", stage: "policy", action: "abstain" })).toBe(
+      false,
+    );
     expect(matchesFilter(s, { kind: "errors" })).toBe(false);
     expect(matchesFilter({ ...s, degraded: true }, { kind: "errors" })).toBe(true);
   });
@@ -56,8 +78,17 @@ describe("Selection Traces view", () => {
   it("lists traces a page at a time, with the problems last", () => {
     const tree = new TraceTree();
     const uri = real(Uri.file("/logs/big.log"));
-    const traces = Array.from({ length: PAGE_SIZE * 2 + 3 }, (_, index) => summary([], { index, line: index + 1 }));
-    const scan: LogScan = { traces, problems: [{ line: 7, message: "broken JSON" }], problemCount: 1, traceCount: traces.length, bytes: 1, cancelled: false };
+    const traces = Array.from({ length: PAGE_SIZE * 2 + 3 }, (_, index) =>
+      summary([], { index, line: index + 1 }),
+    );
+    const scan: LogScan = {
+      traces,
+      problems: [{ line: 7, message: "broken JSON" }],
+      problemCount: 1,
+      traceCount: traces.length,
+      bytes: 1,
+      cancelled: false,
+    };
     tree.setScan(uri, scan);
     const [log] = tree.getChildren();
     let children = tree.getChildren(log);
@@ -69,7 +100,9 @@ describe("Selection Traces view", () => {
     expect(children.filter((c) => c.kind === "trace")).toHaveLength(PAGE_SIZE * 2);
     tree.setFilter({ kind: "errors" });
     expect(tree.getChildren(log).map((c) => c.kind)).toEqual(["problems"]);
-    expect(tree.getTreeItem(log!).description).toBe(`with errors or degraded stages: 0 of ${traces.length} traces`);
+    expect(tree.getTreeItem(log!).description).toBe(
+      `with errors or degraded stages: 0 of ${traces.length} traces`,
+    );
   });
 
   it("finds the traces of an example log with progress and lists them", async () => {
@@ -80,14 +113,19 @@ describe("Selection Traces view", () => {
     const kinds = tree.getChildren(log).map((node) => node.kind);
     expect(kinds.filter((k) => k === "trace").length).toBeGreaterThan(0);
     expect(kinds.at(-1)).toBe("problems");
-    expect(fake.shown.at(-1)!.message).toMatch(/^Palette Inspector: \d+ selection trace\(s\) in .*broken\.log, \d+ broken line\(s\)\.$/);
+    expect(fake.shown.at(-1)!.message).toMatch(
+      /^Palette Inspector: \d+ selection trace\(s\) in .*broken\.log, \d+ broken line\(s\)\.$/,
+    );
   });
 
   it("reports an unreadable file and lists nothing", async () => {
     const tree = new TraceTree();
     await inspectLog(real(Uri.file("/nowhere/app.log")), tree);
     expect(tree.getChildren()).toEqual([]);
-    expect(fake.shown.at(-1)).toEqual({ kind: "error", message: "Palette Inspector: cannot read /nowhere/app.log." });
+    expect(fake.shown.at(-1)).toEqual({
+      kind: "error",
+      message: "Palette Inspector: cannot read /nowhere/app.log.",
+    });
   });
 
   it("opens a listed trace read-only in the panel, with its file and line", async () => {
@@ -96,19 +134,30 @@ describe("Selection Traces view", () => {
     await inspectLog(real(uri), tree);
     const node = tree.getChildren(tree.getChildren()[0]).find((n) => n.kind === "trace")!;
     await openTrace(node, undefined, panels);
-    expect(shown.reports[0]!.origin).toMatchObject({ kind: "log", line: (node as Extract<TraceNode, { kind: "trace" }>).summary.line });
+    expect(shown.reports[0]!.origin).toMatchObject({
+      kind: "log",
+      line: (node as Extract<TraceNode, { kind: "trace" }>).summary.line,
+    });
     expect(shown.reports[0]!.file).toBe(uri.toString());
   });
 
   it("puts a CodeLens on every line holding a trace, which opens that trace", async () => {
     const uri = exampleLog("agent.log");
-    const text = fake.files.get(uri.toString()) ?? (await import("node:fs")).readFileSync(uri.fsPath, "utf8");
+    const text =
+      fake.files.get(uri.toString()) ?? (await import("node:fs")).readFileSync(uri.fsPath, "utf8");
     const document = fake.openDocument(uri, text);
-    const lenses = new LogTraceCodeLens().provideCodeLenses(document as unknown as vscode.TextDocument, { isCancellationRequested: false } as vscode.CancellationToken);
+    const lenses = new LogTraceCodeLens().provideCodeLenses(
+      document as unknown as vscode.TextDocument,
+      { isCancellationRequested: false } as vscode.CancellationToken,
+    );
     const lines = scanText(text).traces.map((t) => t.line - 1);
     expect(lenses.map((lens) => lens.range.start.line)).toEqual(lines);
     expect(lenses[0]!.command!.title).toBe("$(type-hierarchy) Inspect selection trace");
-    await openTrace(lenses[1]!.command!.arguments![0], lenses[1]!.command!.arguments![1] as number, panels);
+    await openTrace(
+      lenses[1]!.command!.arguments![0],
+      lenses[1]!.command!.arguments![1] as number,
+      panels,
+    );
     expect(shown.reports[0]!.origin).toMatchObject({ line: lines[1]! + 1 });
   });
 
@@ -117,14 +166,20 @@ describe("Selection Traces view", () => {
     fake.addWorkspaceFolder(uri.path.slice(0, uri.path.lastIndexOf("/")));
     const tree = new TraceTree();
     await inspectLog(real(uri), tree);
-    const node = tree.getChildren(tree.getChildren()[0]).find((n) => n.kind === "trace") as Extract<TraceNode, { kind: "trace" }>;
+    const node = tree.getChildren(tree.getChildren()[0]).find((n) => n.kind === "trace") as Extract<
+      TraceNode,
+      { kind: "trace" }
+    >;
     const target = Uri.file(suggestedFixturePath(uri.path, node.summary));
     expect(target.path).toMatch(/selection\.trace-0\.turn\.json$/);
     fake.answers.saveDialog.push(target);
     const written = await turnIntoFixture(node, panels);
     expect(written?.toString()).toBe(target.toString());
     expect(shown.fixtures).toEqual([target.toString()]);
-    const loaded = await loadFixture({ file: target.toString(), text: fake.files.get(target.toString())! }, readWorkspaceCatalog);
+    const loaded = await loadFixture(
+      { file: target.toString(), text: fake.files.get(target.toString())! },
+      readWorkspaceCatalog,
+    );
     if (!loaded.ok) throw new Error(JSON.stringify(loaded.problems));
     expect(runFixture(loaded.fixture).names).toEqual(node.summary.names);
   });
@@ -133,12 +188,15 @@ describe("Selection Traces view", () => {
     const uri = exampleLog("selection.jsonl");
     const tree = new TraceTree();
     await inspectLog(real(uri), tree);
-    const node = tree.getChildren(tree.getChildren()[0]).find((n) => n.kind === "trace") as Extract<TraceNode, { kind: "trace" }>;
-    const target = fake.writeFile("/elsewhere/mine.turn.json", "{\"description\": \"keep me\"}");
+    const node = tree.getChildren(tree.getChildren()[0]).find((n) => n.kind === "trace") as Extract<
+      TraceNode,
+      { kind: "trace" }
+    >;
+    const target = fake.writeFile("/elsewhere/mine.turn.json", '{"description": "keep me"}');
     fake.answers.saveDialog.push(target);
     fake.answers.message.push(undefined);
     expect(await turnIntoFixture(node, panels)).toBeUndefined();
-    expect(fake.files.get(target.toString())).toBe("{\"description\": \"keep me\"}");
+    expect(fake.files.get(target.toString())).toBe('{"description": "keep me"}');
   });
 });
 
@@ -149,7 +207,9 @@ describe("Compare with Replay", () => {
     await inspectLog(real(uri), tree);
     const node = tree.getChildren(tree.getChildren()[0]).filter((n) => n.kind === "trace")[2]!;
     const compared: [RunReport, RunReport][] = [];
-    const spy = { showComparison: (a: RunReport, b: RunReport) => compared.push([a, b]) } as unknown as TracePanels;
+    const spy = {
+      showComparison: (a: RunReport, b: RunReport) => compared.push([a, b]),
+    } as unknown as TracePanels;
     await compareWithReplay(node, spy);
     const [[logged, replay]] = compared as [[RunReport, RunReport]];
     expect(logged.origin.kind).toBe("log");

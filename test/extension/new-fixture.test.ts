@@ -7,7 +7,10 @@ import { readWorkspaceCatalog } from "../../src/extension/fixtures.js";
 beforeEach(() => {
   fake.reset();
   fake.addWorkspaceFolder("/ws");
-  fake.writeFile("/ws/agents/tools.catalog.json", JSON.stringify([{ name: "search" }, { name: "final_answer" }]));
+  fake.writeFile(
+    "/ws/agents/tools.catalog.json",
+    JSON.stringify([{ name: "search" }, { name: "final_answer" }]),
+  );
 });
 
 describe("New Turn Fixture", () => {
@@ -23,10 +26,12 @@ describe("New Turn Fixture", () => {
   });
 
   it("never overwrites an existing file", async () => {
-    fake.writeFile("/ws/agents/taken.turn.json", "{\"description\": \"mine\"}");
+    fake.writeFile("/ws/agents/taken.turn.json", '{"description": "mine"}');
     fake.answers.inputBox.push("taken.turn.json");
     expect(await newFixture()).toBeUndefined();
-    expect(fake.files.get(Uri.file("/ws/agents/taken.turn.json").toString())).toBe("{\"description\": \"mine\"}");
+    expect(fake.files.get(Uri.file("/ws/agents/taken.turn.json").toString())).toBe(
+      '{"description": "mine"}',
+    );
     expect(fake.shown.at(-1)?.message).toMatch(/already exists/);
   });
 

@@ -3,11 +3,26 @@ import { loadFixture } from "../../src/core/fixture/load.js";
 import { runFixture } from "../../src/core/report.js";
 import { whatIfLevers } from "../../src/core/whatif.js";
 import { contentSecurityPolicy, newNonce, panelHtml } from "../../src/extension/panel/html.js";
-import { findToolMention, suggestedVariantPath, variantFixtureText } from "../../src/extension/panel/variant-file.js";
+import {
+  findToolMention,
+  suggestedVariantPath,
+  variantFixtureText,
+} from "../../src/extension/panel/variant-file.js";
 import { parseFromWebview, parsePanelState, parseToWebview } from "../../src/protocol.js";
 
 async function report() {
-  const loaded = await loadFixture({ file: "t.turn.json", text: JSON.stringify({ offered: ["a", "b"], pipeline: [{ kind: "lazy", allowed_names: ["a"] }] }) }, async () => { throw new Error(); });
+  const loaded = await loadFixture(
+    {
+      file: "t.turn.json",
+      text: JSON.stringify({
+        offered: ["a", "b"],
+        pipeline: [{ kind: "lazy", allowed_names: ["a"] }],
+      }),
+    },
+    async () => {
+      throw new Error();
+    },
+  );
   if (!loaded.ok) throw new Error();
   return { fixture: loaded.fixture, report: runFixture(loaded.fixture) };
 }
@@ -41,28 +56,63 @@ describe("parseFromWebview", () => {
 describe("parseToWebview", () => {
   it("accepts a show, a what-if result, problems and a reply", async () => {
     const { fixture, report: run } = await report();
-    const show = { type: "show", view: { report: run, levers: whatIfLevers(fixture.json, []), source: "file:///t.turn.json", compared: null } };
+    const show = {
+      type: "show",
+      view: {
+        report: run,
+        levers: whatIfLevers(fixture.json, []),
+        source: "file:///t.turn.json",
+        compared: null,
+      },
+    };
     expect(parseToWebview(show, () => {})).toBe(show);
-    expect(parseToWebview({ type: "problems", file: "t", source: null, problems: [{ severity: "error", file: "t", line: 1, column: 2, message: "m" }] }, () => {})).not.toBeNull();
-    expect(parseToWebview({ type: "reply", requestId: 1, ok: true, message: "" }, () => {})).not.toBeNull();
+    expect(
+      parseToWebview(
+        {
+          type: "problems",
+          file: "t",
+          source: null,
+          problems: [{ severity: "error", file: "t", line: 1, column: 2, message: "m" }],
+        },
+        () => {},
+      ),
+    ).not.toBeNull();
+    expect(
+      parseToWebview({ type: "reply", requestId: 1, ok: true, message: "" }, () => {}),
+    ).not.toBeNull();
   });
 
   it("rejects a report whose records are malformed, so the webview never renders half a shape", async () => {
     const { report: run } = await report();
     const logged: string[] = [];
     const broken = { ...run, trace: [{ ...run.trace[0], kept: "a" }] };
-    expect(parseToWebview({ type: "show", view: { report: broken, levers: null, source: null, compared: null } }, (line) => logged.push(line))).toBeNull();
-    expect(parseToWebview({ type: "whatIfResult", requestId: 1, variant: run }, (line) => logged.push(line))).toBeNull();
+    expect(
+      parseToWebview(
+        { type: "show", view: { report: broken, levers: null, source: null, compared: null } },
+        (line) => logged.push(line),
+      ),
+    ).toBeNull();
+    expect(
+      parseToWebview({ type: "whatIfResult", requestId: 1, variant: run }, (line) =>
+        logged.push(line),
+      ),
+    ).toBeNull();
     expect(logged).toEqual([
-      "palette-inspector: ignored a malformed or unknown message from the host (type \"show\")",
-      "palette-inspector: ignored a malformed or unknown message from the host (type \"whatIfResult\")",
+      'palette-inspector: ignored a malformed or unknown message from the host (type "show")',
+      'palette-inspector: ignored a malformed or unknown message from the host (type "whatIfResult")',
     ]);
   });
 });
 
 describe("parsePanelState", () => {
   it("keeps a well-formed state and starts fresh on anything else", () => {
-    const state = { source: "file:///a.turn.json", selectedTool: "sql", scrollY: 10, matrix: true, edit: { role: "x" } };
+    const state = {
+      source: "file:///a.turn.json",
+      selectedTool: "sql",
+      scrollY: 10,
+      matrix: true,
+      edit: { role: "x" },
+    };
     expect(parsePanelState(state)).toEqual(state);
     expect(parsePanelState({ ...state, scrollY: "10" })).toBeNull();
     expect(parsePanelState(undefined)).toBeNull();
@@ -71,7 +121,15 @@ describe("parsePanelState", () => {
 
 describe("panelHtml", () => {
   it("carries the CSP with default-src 'none' and a nonce, and escapes what it interpolates", () => {
-    const html = panelHtml({ cspSource: "https://x", script: 'https://x/a.js"><script>', style: "https://x/s.css", codicons: "https://x/c.css" }, "abc");
+    const html = panelHtml(
+      {
+        cspSource: "https://x",
+        script: 'https://x/a.js"><script>',
+        style: "https://x/s.css",
+        codicons: "https://x/c.css",
+      },
+      "abc",
+    );
     expect(html).toContain(`content="${contentSecurityPolicy("https://x", "abc")}"`);
     expect(html).toContain('src="https://x/a.js&quot;>&lt;script>"');
     expect(html.match(/<script/g)).toHaveLength(1);
@@ -86,16 +144,28 @@ describe("panelHtml", () => {
 
 describe("variant files", () => {
   it("re-points a relative catalogue path from the new location, leaving inline catalogues alone", () => {
-    const text = variantFixtureText({ catalog: "./tools.catalog.json", offered: [] }, "/ws/turns/a.turn.json", "/ws/turns/what/b.turn.json");
+    const text = variantFixtureText(
+      { catalog: "./tools.catalog.json", offered: [] },
+      "/ws/turns/a.turn.json",
+      "/ws/turns/what/b.turn.json",
+    );
     expect(JSON.parse(text).catalog).toBe("../tools.catalog.json");
-    expect(JSON.parse(variantFixtureText({ catalog: "./c.json" }, "/ws/a.turn.json", "/ws/b.turn.json")).catalog).toBe("./c.json");
-    expect(JSON.parse(variantFixtureText({ catalog: [] }, "/a/x.turn.json", "/b/y.turn.json")).catalog).toEqual([]);
+    expect(
+      JSON.parse(variantFixtureText({ catalog: "./c.json" }, "/ws/a.turn.json", "/ws/b.turn.json"))
+        .catalog,
+    ).toBe("./c.json");
+    expect(
+      JSON.parse(variantFixtureText({ catalog: [] }, "/a/x.turn.json", "/b/y.turn.json")).catalog,
+    ).toEqual([]);
     expect(text.endsWith("}\n")).toBe(true);
   });
 
   it("suggests a sibling name and finds a tool's mention", () => {
     expect(suggestedVariantPath("/ws/weather.turn.json")).toBe("/ws/weather.whatif.turn.json");
-    expect(findToolMention('{"offered": ["a\\"b", "sql"]}', "sql")).toEqual({ offset: 21, length: 5 });
+    expect(findToolMention('{"offered": ["a\\"b", "sql"]}', "sql")).toEqual({
+      offset: 21,
+      length: 5,
+    });
     expect(findToolMention('{"offered": ["a\\"b"]}', 'a"b')).toEqual({ offset: 13, length: 6 });
     expect(findToolMention("{}", "x")).toBeNull();
   });

@@ -23,7 +23,9 @@ const FIXTURE = {
 
 /** The loader the lead's `loadFixtureFromUri` stands for: open document first, then the fake disk. */
 async function load(uri: Uri): Promise<LoadResult> {
-  const text = (uri: Uri) => fake.documents.find((d) => d.uri.toString() === uri.toString())?.getText() ?? fake.files.get(uri.toString());
+  const text = (uri: Uri) =>
+    fake.documents.find((d) => d.uri.toString() === uri.toString())?.getText() ??
+    fake.files.get(uri.toString());
   const source = text(uri);
   if (source === undefined) throw new Error(`cannot read ${uri.fsPath}`);
   return loadFixture({ file: uri.fsPath, text: source }, async (ref, from) => {
@@ -59,7 +61,10 @@ async function openReady(): Promise<FakeWebviewPanel> {
   await flush();
   return panel;
 }
-async function request(panel: FakeWebviewPanel, message: Record<string, unknown>): Promise<ToWebview> {
+async function request(
+  panel: FakeWebviewPanel,
+  message: Record<string, unknown>,
+): Promise<ToWebview> {
   const before = panel.webview.posted.length;
   panel.webview.receive(message);
   await vi.waitFor(() => expect(panel.webview.posted.length).toBeGreaterThan(before));
@@ -72,14 +77,29 @@ describe("TracePanels.showFixture", () => {
     const panel = webviewFake.panels[0]!;
     expect(panel.viewType).toBe(TRACE_VIEW_TYPE);
     expect(panel.title).toBe("Selection Trace: weather.turn.json");
-    const options = panel.webview.options as { enableScripts: boolean; localResourceRoots: Uri[]; retainContextWhenHidden?: boolean };
+    const options = panel.webview.options as {
+      enableScripts: boolean;
+      localResourceRoots: Uri[];
+      retainContextWhenHidden?: boolean;
+    };
     expect(options.enableScripts).toBe(true);
-    expect(options.localResourceRoots.map(String)).toEqual(["file:///ext/dist", "file:///ext/media"]);
-    expect((panel.createOptions as { retainContextWhenHidden?: boolean }).retainContextWhenHidden).toBeUndefined();
+    expect(options.localResourceRoots.map(String)).toEqual([
+      "file:///ext/dist",
+      "file:///ext/media",
+    ]);
+    expect(
+      (panel.createOptions as { retainContextWhenHidden?: boolean }).retainContextWhenHidden,
+    ).toBeUndefined();
     const html = panel.webview.html;
     const nonce = /script-src 'nonce-([^']+)'/.exec(html)![1]!;
-    expect(html).toContain(`default-src 'none'; img-src https://webview.fake; style-src https://webview.fake 'nonce-${nonce}'; font-src https://webview.fake; script-src 'nonce-${nonce}'`);
-    expect(html).toMatch(new RegExp(`<script nonce="${nonce.replace(/[+/=]/g, "\\$&")}" src="[^"]*/ext/dist/webview\\.js"></script>`));
+    expect(html).toContain(
+      `default-src 'none'; img-src https://webview.fake; style-src https://webview.fake 'nonce-${nonce}'; font-src https://webview.fake; script-src 'nonce-${nonce}'`,
+    );
+    expect(html).toMatch(
+      new RegExp(
+        `<script nonce="${nonce.replace(/[+/=]/g, "\\$&")}" src="[^"]*/ext/dist/webview\\.js"></script>`,
+      ),
+    );
     expect(html).toMatch(/<link rel="stylesheet" href="[^"]*\/ext\/media\/panel\.css">/);
     expect(html.match(/<script/g)).toHaveLength(1);
   });
@@ -95,7 +115,9 @@ describe("TracePanels.showFixture", () => {
     if (show.type !== "show") throw new Error(show.type);
     expect(show.view.report.names).toEqual(["search", "final_answer"]);
     expect(show.view.report.trace.map((r) => r.action)).toEqual(["force", "select"]);
-    expect(show.view.levers?.policies).toEqual([{ stage: "policy", maxSafetyLevel: "medium", budgetUsd: null }]);
+    expect(show.view.levers?.policies).toEqual([
+      { stage: "policy", maxSafetyLevel: "medium", budgetUsd: null },
+    ]);
     expect(show.view.source).toBe("file:///ws/turns/weather.turn.json");
   });
 
@@ -121,7 +143,11 @@ describe("an invalid fixture", () => {
     fake.writeFile("/ws/turns/weather.turn.json", '{\n  "pipeline": [ { "kind": "intnet" } ]\n}');
     const panel = await openReady();
     const message = posted(panel)[0]!;
-    expect(message).toMatchObject({ type: "problems", file: "/ws/turns/weather.turn.json", source: "file:///ws/turns/weather.turn.json" });
+    expect(message).toMatchObject({
+      type: "problems",
+      file: "/ws/turns/weather.turn.json",
+      source: "file:///ws/turns/weather.turn.json",
+    });
     if (message.type !== "problems") throw new Error();
     expect(message.problems[0]).toMatchObject({ severity: "error", line: 2, column: 27 });
     expect(message.problems[0]!.message).toMatch(/unknown stage kind "intnet"/);
@@ -132,7 +158,15 @@ describe("an invalid fixture", () => {
     const panel = await openReady();
     const message = posted(panel)[0]!;
     if (message.type !== "problems") throw new Error(message.type);
-    expect(message.problems).toEqual([{ severity: "error", file: "/ws/turns/missing.turn.json", line: 1, column: 1, message: "cannot read /ws/turns/missing.turn.json" }]);
+    expect(message.problems).toEqual([
+      {
+        severity: "error",
+        file: "/ws/turns/missing.turn.json",
+        line: 1,
+        column: 1,
+        message: "cannot read /ws/turns/missing.turn.json",
+      },
+    ]);
     expect(JSON.stringify(message)).not.toMatch(/\n\s+at /);
   });
 });
@@ -173,7 +207,9 @@ describe("live re-run", () => {
       await own.open[0]!.refresh();
       release();
       await older;
-      const last = posted(panel).filter((m) => m.type === "show").at(-1)!;
+      const last = posted(panel)
+        .filter((m) => m.type === "show")
+        .at(-1)!;
       if (last.type !== "show") throw new Error();
       expect(last.view.report.trace).toEqual([]);
     } finally {
@@ -188,7 +224,13 @@ describe("live re-run", () => {
     await vi.advanceTimersByTimeAsync(RERUN_DEBOUNCE_MS + 10);
     expect(posted(panel)).toHaveLength(1);
     const catalog = fake.openDocument(Uri.file("/ws/catalog/tools.catalog.json"));
-    fake.editDocument(catalog, JSON.stringify([{ name: "search", safety_level: "low" }, { name: "sql", safety_level: "low" }]));
+    fake.editDocument(
+      catalog,
+      JSON.stringify([
+        { name: "search", safety_level: "low" },
+        { name: "sql", safety_level: "low" },
+      ]),
+    );
     await vi.advanceTimersByTimeAsync(RERUN_DEBOUNCE_MS + 10);
     const last = posted(panel).at(-1)!;
     if (last.type !== "show") throw new Error(last.type);
@@ -198,7 +240,10 @@ describe("live re-run", () => {
   it("re-runs when the fixture changes on disk", async () => {
     const panel = await openReady();
     vi.useFakeTimers();
-    fake.writeFile("/ws/turns/weather.turn.json", JSON.stringify({ ...FIXTURE, description: "changed on disk" }));
+    fake.writeFile(
+      "/ws/turns/weather.turn.json",
+      JSON.stringify({ ...FIXTURE, description: "changed on disk" }),
+    );
     await vi.advanceTimersByTimeAsync(RERUN_DEBOUNCE_MS + 10);
     const last = posted(panel).at(-1)!;
     if (last.type !== "show") throw new Error(last.type);
@@ -209,21 +254,41 @@ describe("live re-run", () => {
 describe("what-if", () => {
   it("answers with the variant's run and its comparison with the unmodified run", async () => {
     const panel = await openReady();
-    const reply = await request(panel, { type: "whatIf", requestId: 7, edit: { policies: { policy: { maxSafetyLevel: "high" } } } });
+    const reply = await request(panel, {
+      type: "whatIf",
+      requestId: 7,
+      edit: { policies: { policy: { maxSafetyLevel: "high" } } },
+    });
     if (reply.type !== "whatIfResult") throw new Error(reply.type);
     expect(reply.requestId).toBe(7);
     expect(reply.variant.names).toEqual(["search", "sql", "final_answer"]);
     expect(reply.comparison.final.onlyVariant).toEqual(["sql"]);
-    expect(reply.comparison.stages[1]).toMatchObject({ stage: "policy", dropped: { onlyBase: ["sql"], onlyVariant: [] } });
+    expect(reply.comparison.stages[1]).toMatchObject({
+      stage: "policy",
+      dropped: { onlyBase: ["sql"], onlyVariant: [] },
+    });
   });
 
   it("refuses an edit naming a stage the fixture lacks, or one that makes an invalid fixture", async () => {
     const panel = await openReady();
-    expect(await request(panel, { type: "whatIf", requestId: 1, edit: { enabled: { ghost: false } } })).toEqual({ type: "reply", requestId: 1, ok: false, message: "no stage named 'ghost' in the pipeline" });
-    const invalid = await request(panel, { type: "whatIf", requestId: 2, edit: { policies: { policy: { maxSafetyLevel: "extreme" } } } });
+    expect(
+      await request(panel, { type: "whatIf", requestId: 1, edit: { enabled: { ghost: false } } }),
+    ).toEqual({
+      type: "reply",
+      requestId: 1,
+      ok: false,
+      message: "no stage named 'ghost' in the pipeline",
+    });
+    const invalid = await request(panel, {
+      type: "whatIf",
+      requestId: 2,
+      edit: { policies: { policy: { maxSafetyLevel: "extreme" } } },
+    });
     expect(invalid).toMatchObject({ type: "reply", requestId: 2, ok: false });
     if (invalid.type !== "reply") throw new Error();
-    expect(invalid.message).toMatch(/not a valid fixture: safety level 'extreme' is not on the scale/);
+    expect(invalid.message).toMatch(
+      /not a valid fixture: safety level 'extreme' is not on the scale/,
+    );
   });
 
   it("ignores and logs malformed or unknown messages", async () => {
@@ -234,17 +299,28 @@ describe("what-if", () => {
     await flush();
     expect(panel.webview.posted).toHaveLength(1);
     expect(logged).toHaveLength(3);
-    expect(logged[1]).toMatch(/ignored a malformed or unknown message from the webview \(type "rm -rf"\)/);
+    expect(logged[1]).toMatch(
+      /ignored a malformed or unknown message from the webview \(type "rm -rf"\)/,
+    );
   });
 });
 
 describe("Copy as Markdown", () => {
   it("puts the waterfall of the run (or of the what-if) on the clipboard", async () => {
     const panel = await openReady();
-    expect(await request(panel, { type: "copyMarkdown", requestId: 3, edit: null })).toEqual({ type: "reply", requestId: 3, ok: true, message: "Copied the waterfall as Markdown." });
+    expect(await request(panel, { type: "copyMarkdown", requestId: 3, edit: null })).toEqual({
+      type: "reply",
+      requestId: 3,
+      ok: true,
+      message: "Copied the waterfall as Markdown.",
+    });
     expect(fake.clipboard).toMatch(/^### Selection trace: \/ws\/turns\/weather\.turn\.json\n/);
     expect(fake.clipboard).toMatch(/\| 2 \| policy \| policy \| select \| 3 → 2 \|/);
-    await request(panel, { type: "copyMarkdown", requestId: 4, edit: { enabled: { policy: false } } });
+    await request(panel, {
+      type: "copyMarkdown",
+      requestId: 4,
+      edit: { enabled: { policy: false } },
+    });
     expect(fake.clipboard).toMatch(/\| 2 \| policy \| policy \| disabled \|/);
   });
 });
@@ -255,7 +331,11 @@ describe("Save as fixture…", () => {
   it("writes the variant to a new file, with the catalogue path still pointing at the catalogue", async () => {
     const panel = await openReady();
     fake.answers.saveDialog.push(Uri.file("/ws/variants/high.turn.json"));
-    expect(await request(panel, { type: "saveVariant", requestId: 5, edit })).toMatchObject({ type: "reply", requestId: 5, ok: true });
+    expect(await request(panel, { type: "saveVariant", requestId: 5, edit })).toMatchObject({
+      type: "reply",
+      requestId: 5,
+      ok: true,
+    });
     const saved = JSON.parse(fake.files.get("file:///ws/variants/high.turn.json")!);
     expect(saved.catalog).toBe("../catalog/tools.catalog.json");
     expect(saved.pipeline[1]).toEqual({ kind: "policy", max_safety_level: "high" });
@@ -266,12 +346,20 @@ describe("Save as fixture…", () => {
     const panel = await openReady();
     const before = new Map(fake.files);
     fake.answers.saveDialog.push(undefined);
-    expect(await request(panel, { type: "saveVariant", requestId: 1, edit })).toMatchObject({ ok: false, message: "Not saved." });
+    expect(await request(panel, { type: "saveVariant", requestId: 1, edit })).toMatchObject({
+      ok: false,
+      message: "Not saved.",
+    });
     fake.answers.saveDialog.push(fixtureUri);
-    expect(await request(panel, { type: "saveVariant", requestId: 2, edit })).toMatchObject({ ok: false });
+    expect(await request(panel, { type: "saveVariant", requestId: 2, edit })).toMatchObject({
+      ok: false,
+    });
     fake.answers.saveDialog.push(Uri.file("/ws/catalog/tools.catalog.json"));
     fake.answers.message.push(undefined);
-    expect(await request(panel, { type: "saveVariant", requestId: 3, edit })).toMatchObject({ ok: false, message: "Not saved." });
+    expect(await request(panel, { type: "saveVariant", requestId: 3, edit })).toMatchObject({
+      ok: false,
+      message: "Not saved.",
+    });
     expect(fake.shown.at(-1)!.message).toMatch(/already exists\. Replace it\?/);
     expect(fake.files).toEqual(before);
   });
@@ -281,8 +369,12 @@ describe("Save as fixture…", () => {
     fake.writeFile("/ws/turns/old.turn.json", "{}");
     fake.answers.saveDialog.push(Uri.file("/ws/turns/old.turn.json"));
     fake.answers.message.push("Replace");
-    expect(await request(panel, { type: "saveVariant", requestId: 1, edit })).toMatchObject({ ok: true });
-    expect(JSON.parse(fake.files.get("file:///ws/turns/old.turn.json")!).catalog).toBe("../catalog/tools.catalog.json");
+    expect(await request(panel, { type: "saveVariant", requestId: 1, edit })).toMatchObject({
+      ok: true,
+    });
+    expect(JSON.parse(fake.files.get("file:///ws/turns/old.turn.json")!).catalog).toBe(
+      "../catalog/tools.catalog.json",
+    );
   });
 });
 
@@ -291,14 +383,24 @@ describe("showReport (a logged trace)", () => {
     const loaded = await load(fixtureUri);
     if (!loaded.ok) throw new Error();
     const { runFixture } = await import("../../src/core/report.js");
-    const report = { ...runFixture(loaded.fixture), origin: { kind: "log" as const, line: 12, index: 3 }, file: "/ws/app.log" };
+    const report = {
+      ...runFixture(loaded.fixture),
+      origin: { kind: "log" as const, line: 12, index: 3 },
+      file: "/ws/app.log",
+    };
     panels.showReport(report);
     const panel = webviewFake.panels[0]!;
     expect(panel.title).toBe("Selection Trace: app.log:12");
     panel.webview.receive({ type: "ready" });
     await flush();
-    expect(posted(panel)[0]).toEqual({ type: "show", view: { report, levers: null, source: null, compared: null } });
-    expect(await request(panel, { type: "whatIf", requestId: 1, edit: {} })).toMatchObject({ type: "reply", ok: false });
+    expect(posted(panel)[0]).toEqual({
+      type: "show",
+      view: { report, levers: null, source: null, compared: null },
+    });
+    expect(await request(panel, { type: "whatIf", requestId: 1, edit: {} })).toMatchObject({
+      type: "reply",
+      ok: false,
+    });
   });
 });
 
@@ -310,7 +412,14 @@ describe("showComparison (two logged traces)", () => {
     const { applyWhatIf } = await import("../../src/core/whatif.js");
     const log = (line: number) => ({ kind: "log" as const, line, index: 0 });
     const base = { ...runFixture(loaded.fixture), origin: log(3), file: "/ws/app.log" };
-    const variant = { ...runFixture(loaded.fixture, applyWhatIf(loaded.fixture.json, { enabled: { policy: false } })), origin: log(9), file: "/ws/app.log" };
+    const variant = {
+      ...runFixture(
+        loaded.fixture,
+        applyWhatIf(loaded.fixture.json, { enabled: { policy: false } }),
+      ),
+      origin: log(9),
+      file: "/ws/app.log",
+    };
     panels.showComparison(base, variant);
     const panel = webviewFake.panels[0]!;
     expect(panel.title).toBe("Selection Trace: app.log:3 ↔ app.log:9");
@@ -320,14 +429,23 @@ describe("showComparison (two logged traces)", () => {
     if (show.type !== "show") throw new Error(show.type);
     expect(show.view.levers).toBeNull();
     expect(show.view.compared?.report.origin).toEqual(log(9));
-    expect(show.view.compared?.comparison.stages[1]).toMatchObject({ stage: "policy", base: "select", variant: "disabled", actionChanged: true });
+    expect(show.view.compared?.comparison.stages[1]).toMatchObject({
+      stage: "policy",
+      base: "select",
+      variant: "disabled",
+      actionChanged: true,
+    });
   });
 
   it("goes back to the log line of either trace", async () => {
     const loaded = await load(fixtureUri);
     if (!loaded.ok) throw new Error();
     const { runFixture } = await import("../../src/core/report.js");
-    const at = (line: number) => ({ ...runFixture(loaded.fixture), origin: { kind: "log" as const, line, index: 0 }, file: "file:///ws/app.log" });
+    const at = (line: number) => ({
+      ...runFixture(loaded.fixture),
+      origin: { kind: "log" as const, line, index: 0 },
+      file: "file:///ws/app.log",
+    });
     panels.showComparison(at(3), at(9));
     const panel = webviewFake.panels[0]!;
     panel.webview.receive({ type: "openSource", compared: true });
@@ -344,15 +462,30 @@ describe("the serializer", () => {
   it("restores a panel from the fixture URI its webview kept, and drops one without", async () => {
     const serializer = webviewFake.serializers.get(TRACE_VIEW_TYPE)!;
     const restored = webviewFake.create(TRACE_VIEW_TYPE, "old title", {});
-    await serializer.deserializeWebviewPanel(restored, { source: fixtureUri.toString(), selectedTool: "sql", scrollY: 40, matrix: false, edit: {} });
+    await serializer.deserializeWebviewPanel(restored, {
+      source: fixtureUri.toString(),
+      selectedTool: "sql",
+      scrollY: 40,
+      matrix: false,
+      edit: {},
+    });
     expect(restored.webview.html).toContain("webview.js");
     restored.webview.receive({ type: "ready" });
     await vi.waitFor(() => expect(posted(restored)[0]?.type).toBe("show"));
     expect(restored.title).toBe("Selection Trace: weather.turn.json");
     const orphan = webviewFake.create(TRACE_VIEW_TYPE, "log", {});
-    await serializer.deserializeWebviewPanel(orphan, { source: null, selectedTool: null, scrollY: 0, matrix: false, edit: {} });
+    await serializer.deserializeWebviewPanel(orphan, {
+      source: null,
+      selectedTool: null,
+      scrollY: 0,
+      matrix: false,
+      edit: {},
+    });
     expect(orphan.disposed).toBe(true);
-    await serializer.deserializeWebviewPanel(webviewFake.create(TRACE_VIEW_TYPE, "junk", {}), "junk");
+    await serializer.deserializeWebviewPanel(
+      webviewFake.create(TRACE_VIEW_TYPE, "junk", {}),
+      "junk",
+    );
     expect(webviewFake.panels.at(-1)!.disposed).toBe(true);
   });
 

@@ -23,8 +23,14 @@ describe("Update Expectation from Current Result", () => {
     fake.answers.message.push("Update Expectation");
     expect(await updateExpectation(uri as unknown as vscode.Uri)).toBe(true);
     const text = fake.documents[0]!.getText();
-    expect(text.split("\n").slice(0, 4).join("\n")).toBe(FIXTURE.split("\n").slice(0, 4).join("\n"));
-    expect(JSON.parse(text).expect).toEqual({ names: ["a"], forced_choice: null, actions: { lazy: "select" } });
+    expect(text.split("\n").slice(0, 4).join("\n")).toBe(
+      FIXTURE.split("\n").slice(0, 4).join("\n"),
+    );
+    expect(JSON.parse(text).expect).toEqual({
+      names: ["a"],
+      forced_choice: null,
+      actions: { lazy: "select" },
+    });
     expect(text).toContain('    "expect": {\n        "names": [\n            "a"\n        ],');
     expect(fake.appliedEdits).toHaveLength(1);
   });
@@ -39,24 +45,39 @@ describe("Update Expectation from Current Result", () => {
   it("refuses an invalid fixture with its first error and changes nothing", async () => {
     const uri = fake.writeFile("/ws/f.turn.json", '{"pipeline": [{"kind": "x"}]}');
     expect(await updateExpectation(uri as unknown as vscode.Uri)).toBe(false);
-    expect(fake.shown.at(-1)!.message).toMatch(/invalid.*f\.turn\.json:1:24: error: unknown stage kind "x"/);
+    expect(fake.shown.at(-1)!.message).toMatch(
+      /invalid.*f\.turn\.json:1:24: error: unknown stage kind "x"/,
+    );
     expect(fake.appliedEdits).toHaveLength(0);
   });
 
   it("adds an expect block to a fixture that has none, keeping CRLF line ends", () => {
     const text = '{\r\n  "offered": ["a"]\r\n}\r\n';
     const [change] = expectChanges(text, { names: ["a"] });
-    const next = text.slice(0, change!.offset) + change!.content + text.slice(change!.offset + change!.length);
-    expect(next).toBe('{\r\n  "offered": ["a"],\r\n  "expect": {\r\n    "names": [\r\n      "a"\r\n    ]\r\n  }\r\n}\r\n');
+    const next =
+      text.slice(0, change!.offset) + change!.content + text.slice(change!.offset + change!.length);
+    expect(next).toBe(
+      '{\r\n  "offered": ["a"],\r\n  "expect": {\r\n    "names": [\r\n      "a"\r\n    ]\r\n  }\r\n}\r\n',
+    );
   });
 
   it("records an expected ForcedToolUnavailable", async () => {
     const uri = fake.writeFile(
       "/ws/g.turn.json",
-      JSON.stringify({ offered: ["a", "b"], pipeline: [{ kind: "forced", resolver: { kind: "fixed", tool: "b" } }, { kind: "lazy", allowed_names: ["a"], protects_forced: false }] }),
+      JSON.stringify({
+        offered: ["a", "b"],
+        pipeline: [
+          { kind: "forced", resolver: { kind: "fixed", tool: "b" } },
+          { kind: "lazy", allowed_names: ["a"], protects_forced: false },
+        ],
+      }),
     );
     fake.answers.message.push("Update Expectation");
     await updateExpectation(uri as unknown as vscode.Uri);
-    expect(JSON.parse(fake.documents[0]!.getText()).expect).toMatchObject({ error: "ForcedToolUnavailable", forced_choice: "b", names: ["a"] });
+    expect(JSON.parse(fake.documents[0]!.getText()).expect).toMatchObject({
+      error: "ForcedToolUnavailable",
+      forced_choice: "b",
+      names: ["a"],
+    });
   });
 });

@@ -71,7 +71,12 @@ export class Position {
 export class Range {
   readonly start: Position;
   readonly end: Position;
-  constructor(startLine: number | Position, startCharacter: number | Position, endLine?: number, endCharacter?: number) {
+  constructor(
+    startLine: number | Position,
+    startCharacter: number | Position,
+    endLine?: number,
+    endCharacter?: number,
+  ) {
     if (startLine instanceof Position && startCharacter instanceof Position) {
       this.start = startLine;
       this.end = startCharacter;
@@ -217,7 +222,12 @@ export const fake = {
   commands: new Map<string, (...args: unknown[]) => unknown>(),
   shown: [] as { kind: "info" | "warning" | "error"; message: string }[],
   /** Queued answers for dialogs, taken in order; undefined means the user cancelled. */
-  answers: { inputBox: [] as (string | undefined)[], quickPick: [] as unknown[], message: [] as (string | undefined)[], saveDialog: [] as (Uri | undefined)[] },
+  answers: {
+    inputBox: [] as (string | undefined)[],
+    quickPick: [] as unknown[],
+    message: [] as (string | undefined)[],
+    saveDialog: [] as (Uri | undefined)[],
+  },
   clipboard: "",
   appliedEdits: [] as WorkspaceEdit[],
   outputs: new Map<string, string[]>(),
@@ -266,13 +276,19 @@ export const fake = {
   },
   addWorkspaceFolder(path: string): Uri {
     const uri = Uri.file(path);
-    this.workspaceFolders.push({ uri, name: path.split("/").pop()!, index: this.workspaceFolders.length });
+    this.workspaceFolders.push({
+      uri,
+      name: path.split("/").pop()!,
+      index: this.workspaceFolders.length,
+    });
     return uri;
   },
 };
 
 function notFound(uri: Uri): Error {
-  return Object.assign(new Error(`EntryNotFound (FileSystemError): ${uri.toString()}`), { code: "FileNotFound" });
+  return Object.assign(new Error(`EntryNotFound (FileSystemError): ${uri.toString()}`), {
+    code: "FileNotFound",
+  });
 }
 
 export const workspace = {
@@ -292,17 +308,25 @@ export const workspace = {
   },
   async findFiles(include: string): Promise<Uri[]> {
     const suffix = include.replace(/^\*\*\/\*/, "");
-    return [...fake.files.keys()].filter((key) => key.endsWith(suffix) && !key.includes("/node_modules/")).sort().map((key) => Uri.parse(key));
+    return [...fake.files.keys()]
+      .filter((key) => key.endsWith(suffix) && !key.includes("/node_modules/"))
+      .sort()
+      .map((key) => Uri.parse(key));
   },
   async openTextDocument(uri: Uri): Promise<FakeDocument> {
-    return fake.documents.find((doc) => doc.uri.toString() === uri.toString()) ?? fake.openDocument(uri);
+    return (
+      fake.documents.find((doc) => doc.uri.toString() === uri.toString()) ?? fake.openDocument(uri)
+    );
   },
   async applyEdit(edit: WorkspaceEdit): Promise<boolean> {
     fake.appliedEdits.push(edit);
     for (const { uri, edit: textEdit } of edit.edits) {
       const document = await workspace.openTextDocument(uri);
       const text = document.getText();
-      const next = text.slice(0, document.offsetAt(textEdit.range.start)) + textEdit.newText + text.slice(document.offsetAt(textEdit.range.end));
+      const next =
+        text.slice(0, document.offsetAt(textEdit.range.start)) +
+        textEdit.newText +
+        text.slice(document.offsetAt(textEdit.range.end));
       fake.editDocument(document, next);
     }
     return true;
@@ -366,7 +390,8 @@ export const window = {
     return picked ? [picked] : undefined;
   },
   async showTextDocument(target: Uri | FakeDocument, options?: { selection?: Range }) {
-    const document = target instanceof FakeDocument ? target : await workspace.openTextDocument(target);
+    const document =
+      target instanceof FakeDocument ? target : await workspace.openTextDocument(target);
     fake.shownDocuments.push({ uri: document.uri, selection: options?.selection });
     return { document };
   },
@@ -375,19 +400,46 @@ export const window = {
     const lines: string[] = [];
     fake.outputs.set(name, lines);
     const log = (line: string) => void lines.push(line);
-    return { name, lines, appendLine: log, info: log, warn: log, error: log, debug: log, trace: log, show() {}, dispose() {} };
+    return {
+      name,
+      lines,
+      appendLine: log,
+      info: log,
+      warn: log,
+      error: log,
+      debug: log,
+      trace: log,
+      show() {},
+      dispose() {},
+    };
   },
   createTreeView(id: string, options: { treeDataProvider: unknown }) {
     fake.treeViews.set(id, options.treeDataProvider);
     return { selection: [] as unknown[], reveal: async () => {}, dispose() {} };
   },
-  createWebviewPanel: (viewType: string, title: string, _column?: unknown, options?: unknown) => webviewFake.create(viewType, title, options),
-  registerWebviewPanelSerializer: (viewType: string, serializer: { deserializeWebviewPanel(panel: FakeWebviewPanel, state: unknown): Promise<void> }) => {
+  createWebviewPanel: (viewType: string, title: string, _column?: unknown, options?: unknown) =>
+    webviewFake.create(viewType, title, options),
+  registerWebviewPanelSerializer: (
+    viewType: string,
+    serializer: { deserializeWebviewPanel(panel: FakeWebviewPanel, state: unknown): Promise<void> },
+  ) => {
     webviewFake.serializers.set(viewType, serializer);
     return new Disposable(() => webviewFake.serializers.delete(viewType));
   },
-  async withProgress<T>(_options: unknown, task: (progress: { report(value: unknown): void }, token: { isCancellationRequested: boolean; onCancellationRequested: EventEmitter<void>["event"] }) => Promise<T>): Promise<T> {
-    return task({ report() {} }, { isCancellationRequested: false, onCancellationRequested: new EventEmitter<void>().event });
+  async withProgress<T>(
+    _options: unknown,
+    task: (
+      progress: { report(value: unknown): void },
+      token: {
+        isCancellationRequested: boolean;
+        onCancellationRequested: EventEmitter<void>["event"];
+      },
+    ) => Promise<T>,
+  ): Promise<T> {
+    return task(
+      { report() {} },
+      { isCancellationRequested: false, onCancellationRequested: new EventEmitter<void>().event },
+    );
   },
 };
 
@@ -503,7 +555,11 @@ class FakeTestItemCollection {
 /** One recorded test run: what each item ended as, with its messages. */
 export interface FakeTestRun {
   readonly request: TestRunRequest;
-  readonly results: { item: FakeTestItem; state: "started" | "passed" | "failed" | "errored" | "skipped"; messages: TestMessage[] }[];
+  readonly results: {
+    item: FakeTestItem;
+    state: "started" | "passed" | "failed" | "errored" | "skipped";
+    messages: TestMessage[];
+  }[];
   readonly output: { output: string; item?: FakeTestItem }[];
   ended: boolean;
 }
@@ -516,11 +572,23 @@ export const tests = {
       id,
       label,
       items: new FakeTestItemCollection(null),
-      profiles: [] as { kind: TestRunProfileKind; runHandler: (request: TestRunRequest, token: unknown) => unknown; supportsContinuousRun: boolean }[],
+      profiles: [] as {
+        kind: TestRunProfileKind;
+        runHandler: (request: TestRunRequest, token: unknown) => unknown;
+        supportsContinuousRun: boolean;
+      }[],
       invalidated: [] as (FakeTestItem | undefined)[],
       refreshHandler: undefined as (() => unknown) | undefined,
-      createTestItem: (itemId: string, itemLabel: string, uri?: Uri) => new FakeTestItem(itemId, itemLabel, uri),
-      createRunProfile(_label: string, kind: TestRunProfileKind, runHandler: (request: TestRunRequest, token: unknown) => unknown, _isDefault?: boolean, _tag?: unknown, supportsContinuousRun = false) {
+      createTestItem: (itemId: string, itemLabel: string, uri?: Uri) =>
+        new FakeTestItem(itemId, itemLabel, uri),
+      createRunProfile(
+        _label: string,
+        kind: TestRunProfileKind,
+        runHandler: (request: TestRunRequest, token: unknown) => unknown,
+        _isDefault?: boolean,
+        _tag?: unknown,
+        supportsContinuousRun = false,
+      ) {
         const profile = { kind, runHandler, supportsContinuousRun, dispose() {} };
         controller.profiles.push(profile);
         return profile;
@@ -528,9 +596,15 @@ export const tests = {
       createTestRun(request: TestRunRequest) {
         const record: FakeTestRun = { request, results: [], output: [], ended: false };
         testRuns.push(record);
-        const set = (state: FakeTestRun["results"][number]["state"]) => (item: FakeTestItem, message?: TestMessage | TestMessage[]) => {
-          record.results.push({ item, state, messages: message === undefined ? [] : Array.isArray(message) ? message : [message] });
-        };
+        const set =
+          (state: FakeTestRun["results"][number]["state"]) =>
+          (item: FakeTestItem, message?: TestMessage | TestMessage[]) => {
+            record.results.push({
+              item,
+              state,
+              messages: message === undefined ? [] : Array.isArray(message) ? message : [message],
+            });
+          };
         return {
           started: set("started"),
           passed: set("passed"),
@@ -616,7 +690,10 @@ export class FakeWebviewPanel {
 /** Panels the host created and serializers it registered. */
 export const webviewFake = {
   panels: [] as FakeWebviewPanel[],
-  serializers: new Map<string, { deserializeWebviewPanel(panel: FakeWebviewPanel, state: unknown): Promise<void> }>(),
+  serializers: new Map<
+    string,
+    { deserializeWebviewPanel(panel: FakeWebviewPanel, state: unknown): Promise<void> }
+  >(),
   create(viewType: string, title: string, options: unknown): FakeWebviewPanel {
     const panel = new FakeWebviewPanel(viewType, title, options);
     this.panels.push(panel);

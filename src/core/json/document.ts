@@ -37,7 +37,11 @@ export class JsonDocument {
   }
 
   /** Parses `text` (a leading UTF-8 BOM is accepted); a syntax error is located exactly. */
-  static parse(raw: string): { document: JsonDocument; duplicates: DuplicateKey[] } | { error: JsonSyntaxError; lines: LineIndex; text: string } {
+  static parse(
+    raw: string,
+  ):
+    | { document: JsonDocument; duplicates: DuplicateKey[] }
+    | { error: JsonSyntaxError; lines: LineIndex; text: string } {
     const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
     let value: unknown;
     try {
@@ -52,7 +56,8 @@ export class JsonDocument {
   /** Locates many paths in one pass; a path that is absent maps to its nearest present ancestor. */
   locateAll(paths: readonly (readonly PathSegment[])[]): Map<string, Located> {
     const wanted = new Set<string>();
-    for (const path of paths) for (let n = 0; n <= path.length; n++) wanted.add(pointerOf(path.slice(0, n)));
+    for (const path of paths)
+      for (let n = 0; n <= path.length; n++) wanted.add(pointerOf(path.slice(0, n)));
     return scanStructure(this.text, wanted).located;
   }
 
@@ -71,15 +76,25 @@ export class JsonDocument {
 }
 
 export function pointerOf(path: readonly PathSegment[]): string {
-  return path.map((segment) => "/" + String(segment).replace(/~/g, "~0").replace(/\//g, "~1")).join("");
+  return path
+    .map((segment) => "/" + String(segment).replace(/~/g, "~0").replace(/\//g, "~1"))
+    .join("");
 }
 
 function syntaxError(text: string): JsonSyntaxError {
   const errors: ParseError[] = [];
-  parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  parseTree(text, errors, {
+    disallowComments: true,
+    allowTrailingComma: false,
+    allowEmptyContent: false,
+  });
   const first = errors[0];
   if (!first) return { offset: 0, length: 0, message: "malformed JSON" };
-  return { offset: first.offset, length: first.length, message: `malformed JSON: ${describeParseError(printParseErrorCode(first.error))}` };
+  return {
+    offset: first.offset,
+    length: first.length,
+    message: `malformed JSON: ${describeParseError(printParseErrorCode(first.error))}`,
+  };
 }
 
 function describeParseError(code: string): string {
@@ -127,11 +142,15 @@ interface Frame {
 const SMALL_OBJECT = 16;
 
 function escapeSegment(segment: string | number): string {
-  return typeof segment === "number" ? String(segment) : segment.replace(/~/g, "~0").replace(/\//g, "~1");
+  return typeof segment === "number"
+    ? String(segment)
+    : segment.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
 function framePointer(frame: Frame): string {
-  return (frame.pointer ??= frame.parent ? `${framePointer(frame.parent)}/${escapeSegment(frame.segment)}` : "");
+  return (frame.pointer ??= frame.parent
+    ? `${framePointer(frame.parent)}/${escapeSegment(frame.segment)}`
+    : "");
 }
 
 /** Records `key` in the frame; false when the object already had it. */
@@ -152,17 +171,26 @@ function addKey(frame: Frame, key: string): boolean {
  * One pass over text that JSON.parse has accepted: finds duplicate keys (which JSON.parse
  * would silently collapse) and, when asked, where each wanted pointer's value stands.
  */
-function scanStructure(text: string, wanted: Set<string> | null): { duplicates: DuplicateKey[]; located: Map<string, Located> } {
+function scanStructure(
+  text: string,
+  wanted: Set<string> | null,
+): { duplicates: DuplicateKey[]; located: Map<string, Located> } {
   const duplicates: DuplicateKey[] = [];
   const located = new Map<string, Located>();
   const stack: Frame[] = [];
   const open: ({ pointer: string; offset: number; key: Located["key"] } | null)[] = [];
   const n = text.length;
 
-  const childSegment = (frame: Frame | undefined): string | number => (frame === undefined ? "" : frame.array ? frame.index : frame.key);
-  const childPointer = (frame: Frame | undefined): string => (frame === undefined ? "" : `${framePointer(frame)}/${escapeSegment(childSegment(frame))}`);
-  const keyOf = (frame: Frame | undefined) => (frame && !frame.array ? { offset: frame.keyOffset, length: frame.keyLength } : undefined);
-  const pathOf = (frame: Frame): PathSegment[] => [...pointerToPath(framePointer(frame)), frame.key];
+  const childSegment = (frame: Frame | undefined): string | number =>
+    frame === undefined ? "" : frame.array ? frame.index : frame.key;
+  const childPointer = (frame: Frame | undefined): string =>
+    frame === undefined ? "" : `${framePointer(frame)}/${escapeSegment(childSegment(frame))}`;
+  const keyOf = (frame: Frame | undefined) =>
+    frame && !frame.array ? { offset: frame.keyOffset, length: frame.keyLength } : undefined;
+  const pathOf = (frame: Frame): PathSegment[] => [
+    ...pointerToPath(framePointer(frame)),
+    frame.key,
+  ];
 
   // The next backslash at or after the cursor, found once and reused: most strings have none.
   let backslash = -1;
@@ -178,7 +206,11 @@ function scanStructure(text: string, wanted: Set<string> | null): { duplicates: 
     if (c === 125 /* } */ || c === 93 /* ] */) {
       stack.pop();
       const start = open.pop();
-      if (start) located.set(start.pointer, { key: start.key, value: { offset: start.offset, length: i + 1 - start.offset } });
+      if (start)
+        located.set(start.pointer, {
+          key: start.key,
+          value: { offset: start.offset, length: i + 1 - start.offset },
+        });
       continue;
     }
     if (c === 34 /* " */) {
@@ -194,7 +226,8 @@ function scanStructure(text: string, wanted: Set<string> | null): { duplicates: 
         if (!addKey(top, key)) duplicates.push({ path: pathOf(top), offset: i, length: j + 1 - i });
       } else if (wanted) {
         const pointer = childPointer(top);
-        if (wanted.has(pointer)) located.set(pointer, { key: keyOf(top), value: { offset: i, length: j + 1 - i } });
+        if (wanted.has(pointer))
+          located.set(pointer, { key: keyOf(top), value: { offset: i, length: j + 1 - i } });
       }
       i = j;
       continue;
@@ -202,8 +235,23 @@ function scanStructure(text: string, wanted: Set<string> | null): { duplicates: 
     if (c === 123 /* { */ || c === 91 /* [ */) {
       const array = c === 91;
       const pointer = wanted ? childPointer(top) : undefined;
-      open.push(pointer !== undefined && wanted!.has(pointer) ? { pointer, offset: i, key: keyOf(top) } : null);
-      stack.push({ array, parent: top, segment: childSegment(top), pointer, keys: array ? null : [], index: 0, key: "", keyOffset: 0, keyLength: 0, expectKey: !array });
+      open.push(
+        pointer !== undefined && wanted!.has(pointer)
+          ? { pointer, offset: i, key: keyOf(top) }
+          : null,
+      );
+      stack.push({
+        array,
+        parent: top,
+        segment: childSegment(top),
+        pointer,
+        keys: array ? null : [],
+        index: 0,
+        key: "",
+        keyOffset: 0,
+        keyLength: 0,
+        expectKey: !array,
+      });
       continue;
     }
     // A number, true, false or null: runs to the next delimiter.
@@ -211,10 +259,10 @@ function scanStructure(text: string, wanted: Set<string> | null): { duplicates: 
     while (j < n && !isDelimiter(text.charCodeAt(j))) j++;
     if (wanted) {
       const pointer = childPointer(top);
-      if (wanted.has(pointer)) located.set(pointer, { key: keyOf(top), value: { offset: i, length: j - i } });
+      if (wanted.has(pointer))
+        located.set(pointer, { key: keyOf(top), value: { offset: i, length: j - i } });
     }
     i = j - 1;
   }
   return { duplicates, located };
 }
-

@@ -9,44 +9,123 @@ export interface MarkdownOptions {
 /** The waterfall as a GitHub-flavoured Markdown table, for pull requests and issues. */
 export function reportMarkdown(report: RunReport, options: MarkdownOptions = {}): string {
   const max = options.maxNames ?? 30;
-  const title = report.origin.kind === "log" ? `${report.file}, line ${report.origin.line}` : report.file;
+  const title =
+    report.origin.kind === "log" ? `${report.file}, line ${report.origin.line}` : report.file;
   const lines = [`### Selection trace: ${inline(title)}`, ""];
   if (report.description) lines.push(inline(report.description), "");
-  lines.push(`Offered ${report.offered.length} → final ${report.names.length}; forced choice: ${report.forcedChoice === null ? "none" : inline(report.forcedChoice)}.`);
+  lines.push(
+    `Offered ${report.offered.length} → final ${report.names.length}; forced choice: ${report.forcedChoice === null ? "none" : inline(report.forcedChoice)}.`,
+  );
   if (report.error) {
-    const by = report.error.droppedBy === null ? "it was never offered" : `dropped by ${inline(report.error.droppedBy)}, which does not protect the forced choice`;
-    lines.push("", `**ForcedToolUnavailable:** ${inline(report.error.tool)} is forced but not in the final palette (${by}).`);
+    const by =
+      report.error.droppedBy === null
+        ? "it was never offered"
+        : `dropped by ${inline(report.error.droppedBy)}, which does not protect the forced choice`;
+    lines.push(
+      "",
+      `**ForcedToolUnavailable:** ${inline(report.error.tool)} is forced but not in the final palette (${by}).`,
+    );
   }
-  lines.push("", "| # | Stage | Kind | Action | Tools | Kept | Dropped | Added | Reinstated | Forced | Detail |", "|---:|---|---|---|---:|---|---|---|---|---|---|");
+  lines.push(
+    "",
+    "| # | Stage | Kind | Action | Tools | Kept | Dropped | Added | Reinstated | Forced | Detail |",
+    "|---:|---|---|---|---:|---|---|---|---|---|---|",
+  );
   const capability = report.capability;
   if (capability) {
     const router = capability.router;
     const routed = router.state === "routed" ? names(router.names, max) : "";
-    lines.push(row(["", "router", "capability", router.state, `${capability.registered.length} → ${report.offered.length}`, routed, "", "", "", "", inline(router.state === "routed" ? "routed" : capability.routerReason)]));
+    lines.push(
+      row([
+        "",
+        "router",
+        "capability",
+        router.state,
+        `${capability.registered.length} → ${report.offered.length}`,
+        routed,
+        "",
+        "",
+        "",
+        "",
+        inline(router.state === "routed" ? "routed" : capability.routerReason),
+      ]),
+    );
   }
   waterfallRows(report).forEach((stage, i) => lines.push(stageRow(stage, i + 1, max)));
   if (capability) {
     const palette = capability.palette;
-    lines.push(row(["", "palette", "capability", palette.outcome === "applied" ? "applied" : "no change", palette.names ? String(palette.names.length) : "", "", "", "", "", palette.forced ? inline(palette.forced) : "", inline(palette.reason)]));
+    lines.push(
+      row([
+        "",
+        "palette",
+        "capability",
+        palette.outcome === "applied" ? "applied" : "no change",
+        palette.names ? String(palette.names.length) : "",
+        "",
+        "",
+        "",
+        "",
+        palette.forced ? inline(palette.forced) : "",
+        inline(palette.reason),
+      ]),
+    );
   }
   lines.push("", `Final: ${report.names.length === 0 ? "none" : names(report.names, max)}`);
   return lines.join("\n") + "\n";
 }
 
-function stageRow({ info, record, input, output, pin }: WaterfallRow, index: number, max: number): string {
+function stageRow(
+  { info, record, input, output, pin }: WaterfallRow,
+  index: number,
+  max: number,
+): string {
   const kind = info.protectsForced ? info.kind : `${info.kind} (hard filter)`;
-  if (record === null) return row([String(index), inline(info.name), inline(kind), "disabled", "", "", "", "", "", "", ""]);
+  if (record === null)
+    return row([
+      String(index),
+      inline(info.name),
+      inline(kind),
+      "disabled",
+      "",
+      "",
+      "",
+      "",
+      "",
+      "",
+      "",
+    ]);
   const action = record.degraded ? `${record.action} (degraded)` : record.action;
-  const dropped = names(record.dropped, max, (name) => (Object.hasOwn(record.reasons, name) ? ` (${record.reasons[name]})` : ""));
-  const forced = pin === null ? "" : `${pin}: ${record.forcedChoice === null ? "none" : inline(record.forcedChoice)}`;
-  return row([String(index), inline(info.name), inline(kind), action, `${input} → ${output}`, names(record.kept, max), dropped, names(record.added, max), names(record.reinstated, max), forced, inline(record.detail)]);
+  const dropped = names(record.dropped, max, (name) =>
+    Object.hasOwn(record.reasons, name) ? ` (${record.reasons[name]})` : "",
+  );
+  const forced =
+    pin === null
+      ? ""
+      : `${pin}: ${record.forcedChoice === null ? "none" : inline(record.forcedChoice)}`;
+  return row([
+    String(index),
+    inline(info.name),
+    inline(kind),
+    action,
+    `${input} → ${output}`,
+    names(record.kept, max),
+    dropped,
+    names(record.added, max),
+    names(record.reinstated, max),
+    forced,
+    inline(record.detail),
+  ]);
 }
 
 function row(cells: readonly string[]): string {
   return `| ${cells.join(" | ")} |`;
 }
 
-function names(list: readonly string[], max: number, suffix: (name: string) => string = () => ""): string {
+function names(
+  list: readonly string[],
+  max: number,
+  suffix: (name: string) => string = () => "",
+): string {
   const shown = list.slice(0, max).map((name) => inline(name + suffix(name)));
   if (list.length > max) shown.push(`… and ${list.length - max} more`);
   return shown.join(", ");
@@ -59,7 +138,10 @@ function names(list: readonly string[], max: number, suffix: (name: string) => s
 export function inline(text: string): string {
   return text
     .replace(/[\r\n\u2028\u2029\u0085\t]+/g, " ")
-    .replace(/[\u0000-\u001f\u007f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`)
+    .replace(
+      /[\u0000-\u001f\u007f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
+      (c) => `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`,
+    )
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")
     .replace(/>/g, "&gt;")

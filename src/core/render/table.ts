@@ -13,22 +13,51 @@ type Paint = (code: string, text: string) => string;
 
 /** The waterfall of a run as a plain-text table, for terminals and CI logs. */
 export function renderWaterfall(report: RunReport, options: TableOptions): string {
-  const paint: Paint = options.color ? (code, text) => `\x1b[${code}m${text}\x1b[0m` : (_code, text) => text;
+  const paint: Paint = options.color
+    ? (code, text) => `\x1b[${code}m${text}\x1b[0m`
+    : (_code, text) => text;
   const width = options.listWidth ?? 40;
   const out: string[] = [];
-  const title = report.description ? `${safe(report.file)} — ${safe(report.description)}` : safe(report.file);
+  const title = report.description
+    ? `${safe(report.file)} — ${safe(report.description)}`
+    : safe(report.file);
   out.push(paint("1", title));
   const forced = report.forcedChoice === null ? "none" : safe(report.forcedChoice);
-  out.push(`offered ${report.offered.length} → final ${report.names.length} · forced tool_choice: ${forced}`);
+  out.push(
+    `offered ${report.offered.length} → final ${report.names.length} · forced tool_choice: ${forced}`,
+  );
   out.push("");
 
-  const header = ["#", "stage", "action", "tools", "dropped", "added", "reinstated", "forced", "detail"];
+  const header = [
+    "#",
+    "stage",
+    "action",
+    "tools",
+    "dropped",
+    "added",
+    "reinstated",
+    "forced",
+    "detail",
+  ];
   const rows: string[][] = [];
   const styles: (string | null)[] = [];
   const capability = report.capability;
   if (capability) {
-    const routed = capability.router.state === "routed" ? `${capability.registered.length}→${capability.router.names.length}` : `${capability.registered.length}`;
-    rows.push(["0", "router", capability.router.state, routed, "", "", "", "", safe(capability.router.state === "routed" ? "routed" : capability.routerReason)]);
+    const routed =
+      capability.router.state === "routed"
+        ? `${capability.registered.length}→${capability.router.names.length}`
+        : `${capability.registered.length}`;
+    rows.push([
+      "0",
+      "router",
+      capability.router.state,
+      routed,
+      "",
+      "",
+      "",
+      "",
+      safe(capability.router.state === "routed" ? "routed" : capability.routerReason),
+    ]);
     styles.push(null);
   }
   const records = new Map(report.trace.map((record) => [record.stage, record]));
@@ -36,7 +65,17 @@ export function renderWaterfall(report: RunReport, options: TableOptions): strin
   report.stages.forEach((stage, index) => {
     const record = records.get(stage.name);
     if (!record) {
-      rows.push([String(index + 1), safe(stage.name), "disabled", "", "", "", "", "", `${stage.kind} stage not run`]);
+      rows.push([
+        String(index + 1),
+        safe(stage.name),
+        "disabled",
+        "",
+        "",
+        "",
+        "",
+        "",
+        `${stage.kind} stage not run`,
+      ]);
       styles.push("2");
       return;
     }
@@ -45,40 +84,77 @@ export function renderWaterfall(report: RunReport, options: TableOptions): strin
     previousForced = record.forcedChoice;
   });
 
-  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((row) => displayWidth(row[c]!))));
-  const line = (cells: string[]) => cells.map((cell, c) => (c === cells.length - 1 ? cell : pad(cell, widths[c]!))).join("  ").trimEnd();
+  const widths = header.map((h, c) =>
+    Math.max(h.length, ...rows.map((row) => displayWidth(row[c]!))),
+  );
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, c) => (c === cells.length - 1 ? cell : pad(cell, widths[c]!)))
+      .join("  ")
+      .trimEnd();
   out.push(paint("1", line(header)));
   rows.forEach((row, i) => {
     const text = line(row);
     out.push(styles[i] ? paint(styles[i]!, text) : text);
   });
 
-  const reasons = report.trace.flatMap((record) => Object.entries(record.reasons).map(([tool, why]) => ({ record, tool, why })));
+  const reasons = report.trace.flatMap((record) =>
+    Object.entries(record.reasons).map(([tool, why]) => ({ record, tool, why })),
+  );
   if (reasons.length > 0) {
     out.push("", paint("1", "why"));
-    for (const { record, tool, why } of reasons) out.push(`  ${safe(record.stage)}: ${fate(record, tool)} ${safe(tool)} — ${safe(why)}`);
+    for (const { record, tool, why } of reasons)
+      out.push(`  ${safe(record.stage)}: ${fate(record, tool)} ${safe(tool)} — ${safe(why)}`);
   }
 
-  out.push("", `${paint("1", `final (${report.names.length}):`)} ${report.names.map(safe).join(", ") || "(none)"}`);
+  out.push(
+    "",
+    `${paint("1", `final (${report.names.length}):`)} ${report.names.map(safe).join(", ") || "(none)"}`,
+  );
   out.push(`${paint("1", "forced tool_choice:")} ${forced}`);
   if (capability) {
     const p = capability.palette;
-    const palette = p.outcome === "applied" ? `applied${p.names ? ` (${p.names.length} names)` : " (all tools)"}${p.forced ? `, forcing ${safe(p.forced)}` : ""}` : `no change — ${safe(p.reason)}`;
+    const palette =
+      p.outcome === "applied"
+        ? `applied${p.names ? ` (${p.names.length} names)` : " (all tools)"}${p.forced ? `, forcing ${safe(p.forced)}` : ""}`
+        : `no change — ${safe(p.reason)}`;
     out.push(`${paint("1", "palette:")} ${palette}`);
   }
   if (report.error) {
     const e = report.error;
-    const by = e.droppedBy ? `it was dropped by '${safe(e.droppedBy)}', which does not protect the forced choice` : "it was never offered";
-    out.push("", paint("1;31", `ForcedToolUnavailable: forced tool '${safe(e.tool)}' is not among the final tools: ${by}.`));
+    const by = e.droppedBy
+      ? `it was dropped by '${safe(e.droppedBy)}', which does not protect the forced choice`
+      : "it was never offered";
+    out.push(
+      "",
+      paint(
+        "1;31",
+        `ForcedToolUnavailable: forced tool '${safe(e.tool)}' is not among the final tools: ${by}.`,
+      ),
+    );
   }
   return out.join("\n") + "\n";
 }
 
-function recordRow(index: number, stage: StageInfo, record: StageRecord, previousForced: string | null, width: number): string[] {
+function recordRow(
+  index: number,
+  stage: StageInfo,
+  record: StageRecord,
+  previousForced: string | null,
+  width: number,
+): string[] {
   const input = inputCount(record);
   const output = outputNames(record).length;
-  const action = record.action + (record.degraded ? " (degraded)" : "") + (stage.protectsForced ? "" : " [hard]");
-  const forced = record.forcedChoice === previousForced ? "" : record.forcedChoice === null ? "released" : `⚑ ${record.forcedChoice}`;
+  const action =
+    record.action +
+    (record.degraded ? " (degraded)" : "") +
+    (stage.protectsForced ? "" : " [hard]");
+  const forced =
+    record.forcedChoice === previousForced
+      ? ""
+      : record.forcedChoice === null
+        ? "released"
+        : `⚑ ${record.forcedChoice}`;
   return [
     String(index),
     safe(record.stage),
@@ -110,7 +186,8 @@ function list(names: readonly string[], width: number): string {
   let length = 0;
   for (const [i, name] of names.entries()) {
     const shown = clip(safe(name), width);
-    if (parts.length > 0 && length + 2 + shown.length > width) return `${parts.join(", ")}, … +${names.length - i}`;
+    if (parts.length > 0 && length + 2 + shown.length > width)
+      return `${parts.join(", ")}, … +${names.length - i}`;
     length += (parts.length > 0 ? 2 : 0) + shown.length;
     parts.push(shown);
   }
@@ -123,7 +200,10 @@ function clip(text: string, width: number): string {
 
 /** Untrusted names reach a terminal without their control characters: no escape sequences, no bidi tricks. */
 export function safe(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2028\u2029\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return text.replace(
+    /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2028\u2029\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
 function displayWidth(text: string): number {

@@ -1,6 +1,11 @@
 import type { ToolCatalog } from "../catalog.js";
 import { toolName, toolNames, type Tool } from "../tools.js";
-import { reasonTable, StageOutcome, type SelectionContext, type SelectionStage } from "../values.js";
+import {
+  reasonTable,
+  StageOutcome,
+  type SelectionContext,
+  type SelectionStage,
+} from "../values.js";
 
 export interface AllowlistOptions {
   name?: string;
@@ -37,6 +42,10 @@ export class AllowlistStage implements SelectionStage {
       reasons[name] = "mandated by the allowlist";
     }
     if (readded.length === 0) return StageOutcome.abstain("nothing to re-add");
-    return StageOutcome.select([...tools, ...readded], `re-added ${readded.length} mandated tool(s)`, reasons);
+    return StageOutcome.select(
+      [...tools, ...readded],
+      `re-added ${readded.length} mandated tool(s)`,
+      reasons,
+    );
   }
 }

@@ -1,5 +1,10 @@
 import type { Tool } from "../tools.js";
-import { resolvedMessages, StageOutcome, type SelectionContext, type SelectionStage } from "../values.js";
+import {
+  resolvedMessages,
+  StageOutcome,
+  type SelectionContext,
+  type SelectionStage,
+} from "../values.js";
 
 /** Chooses the tool to force, or null; re-run on every run. May throw. */
 export type ForcedResolver = (context: SelectionContext) => string | null;
@@ -49,12 +54,16 @@ export class ForcedChoiceStage implements SelectionStage {
         const message = error instanceof Error ? error.message : String(error);
         return StageOutcome.force(null, `resolver raised (${message}): force released`, true);
       }
-      if (choice === null) return StageOutcome.force(null, "resolver chose no tool: the model chooses");
+      if (choice === null)
+        return StageOutcome.force(null, "resolver chose no tool: the model chooses");
       source = "resolver";
     }
     // The release check runs on whichever path chose: once a tool message names it, the force is spent.
-    const spent = resolvedMessages(context).some((message) => isToolMessage(message) && message.name === choice);
-    if (spent) return StageOutcome.force(null, `force of '${choice}' spent: a tool message names it`);
+    const spent = resolvedMessages(context).some(
+      (message) => isToolMessage(message) && message.name === choice,
+    );
+    if (spent)
+      return StageOutcome.force(null, `force of '${choice}' spent: a tool message names it`);
     return StageOutcome.force(choice, `${source} forces '${choice}'`);
   }
 }

@@ -41,12 +41,17 @@ export class IntentRoutingStage implements SelectionStage {
   apply(tools: readonly Tool[]): StageOutcome {
     if (tools.length === 0) return StageOutcome.abstain("no candidate tools");
     const verdict = this.verdict;
-    if (verdict === null || verdict.label === "ambiguous") return StageOutcome.abstain("no actionable verdict");
+    if (verdict === null || verdict.label === "ambiguous")
+      return StageOutcome.abstain("no actionable verdict");
 
     const always = new Set(this.alwaysInclude);
     if (verdict.label === "knowledge") {
       const kept = filterByNames(tools, always);
-      return StageOutcome.select(kept, "knowledge turn: always-include only", reasonsForDropped(tools, always, () => "knowledge turn: not always-include"));
+      return StageOutcome.select(
+        kept,
+        "knowledge turn: always-include only",
+        reasonsForDropped(tools, always, () => "knowledge turn: not always-include"),
+      );
     }
 
     const keep = new Set(always);
@@ -63,7 +68,11 @@ export class IntentRoutingStage implements SelectionStage {
   }
 }
 
-function reasonsForDropped(tools: readonly Tool[], keep: ReadonlySet<string>, why: (name: string) => string): Record<string, string> {
+function reasonsForDropped(
+  tools: readonly Tool[],
+  keep: ReadonlySet<string>,
+  why: (name: string) => string,
+): Record<string, string> {
   const reasons = reasonTable();
   for (const tool of tools) {
     const name = toolName(tool);

@@ -28,6 +28,10 @@ export class LazyRoutingStage implements SelectionStage {
       const name = toolName(tool);
       if (name !== null && !allowed.has(name)) reasons[name] = "not routed by procedural routing";
     }
-    return StageOutcome.select(filterByNames(tools, allowed), `routed to ${allowed.size} name(s)`, reasons);
+    return StageOutcome.select(
+      filterByNames(tools, allowed),
+      `routed to ${allowed.size} name(s)`,
+      reasons,
+    );
   }
 }

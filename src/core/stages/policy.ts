@@ -34,10 +34,12 @@ export class PolicyStage implements SelectionStage {
     this.protectsForced = options.protectsForced ?? true;
     this.catalog = options.catalog;
     this.maxSafetyLevel = options.maxSafetyLevel ?? null;
-    this.maxRank = this.maxSafetyLevel === null ? null : rankOn(options.catalog, this.maxSafetyLevel);
+    this.maxRank =
+      this.maxSafetyLevel === null ? null : rankOn(options.catalog, this.maxSafetyLevel);
     this.budgetUsd = options.budgetUsd ?? null;
     this.includeUnknownCost = options.includeUnknownCost ?? true;
-    this.capabilities = options.availableCapabilities == null ? null : new Set(options.availableCapabilities);
+    this.capabilities =
+      options.availableCapabilities == null ? null : new Set(options.availableCapabilities);
     this.agentVisibleOnly = options.agentVisibleOnly ?? false;
     this.categories = options.categories == null ? null : new Set(options.categories);
   }
@@ -65,25 +67,42 @@ export class PolicyStage implements SelectionStage {
       else reasons[name!] = why.join("; ");
     }
     const dropped = Object.keys(reasons).length;
-    return StageOutcome.select(kept, dropped === 0 ? "policy allows every tool" : `policy forbids ${dropped} tool(s)`, reasons);
+    return StageOutcome.select(
+      kept,
+      dropped === 0 ? "policy allows every tool" : `policy forbids ${dropped} tool(s)`,
+      reasons,
+    );
   }
 
   /** Every rule the entry breaks, in words; empty when it is allowed. */
   private violations(entry: CatalogEntry): string[] {
     const why: string[] = [];
-    if (entry.safetyLevel !== null && this.maxRank !== null && rankOn(this.catalog, entry.safetyLevel) > this.maxRank) {
+    if (
+      entry.safetyLevel !== null &&
+      this.maxRank !== null &&
+      rankOn(this.catalog, entry.safetyLevel) > this.maxRank
+    ) {
       why.push(`safety ${entry.safetyLevel} > ${this.maxSafetyLevel}`);
     }
     if (entry.costUsd !== null && this.budgetUsd !== null && entry.costUsd > this.budgetUsd) {
       why.push(`cost $${entry.costUsd} > budget $${this.budgetUsd}`);
     }
     if (entry.costUsd === null && !this.includeUnknownCost) why.push("cost unknown");
-    if (entry.requiresCapability !== null && this.capabilities !== null && !this.capabilities.has(entry.requiresCapability)) {
+    if (
+      entry.requiresCapability !== null &&
+      this.capabilities !== null &&
+      !this.capabilities.has(entry.requiresCapability)
+    ) {
       why.push(`requires capability '${entry.requiresCapability}'`);
     }
     if (entry.visibility !== "agent" && this.agentVisibleOnly) why.push("not agent-visible");
-    if (this.categories !== null && (entry.category === null || !this.categories.has(entry.category))) {
-      why.push(entry.category === null ? "no category" : `category '${entry.category}' not allowed`);
+    if (
+      this.categories !== null &&
+      (entry.category === null || !this.categories.has(entry.category))
+    ) {
+      why.push(
+        entry.category === null ? "no category" : `category '${entry.category}' not allowed`,
+      );
     }
     return why;
   }
@@ -91,6 +110,7 @@ export class PolicyStage implements SelectionStage {
 
 function rankOn(catalog: ToolCatalog, level: string): number {
   const rank = catalog.rank(level);
-  if (rank === undefined) throw new Error(`safety level '${level}' is not on the catalogue's scale`);
+  if (rank === undefined)
+    throw new Error(`safety level '${level}' is not on the catalogue's scale`);
   return rank;
 }

@@ -1,5 +1,10 @@
 import { filterByNames, toolName, type Tool } from "../tools.js";
-import { reasonTable, StageOutcome, type SelectionContext, type SelectionStage } from "../values.js";
+import {
+  reasonTable,
+  StageOutcome,
+  type SelectionContext,
+  type SelectionStage,
+} from "../values.js";
 
 /** Maps a role to its palette: null means no policy for that role. May throw. */
 export type RoleResolver = (role: string, context: SelectionContext) => readonly string[] | null;
@@ -33,7 +38,10 @@ export class RolePaletteStage implements SelectionStage {
     if (palette === null) return StageOutcome.abstain(`no palette for role '${role}'`);
     if (palette.length === 0) {
       // An empty palette must never silently bind nothing: abstain to every tool and say so.
-      return StageOutcome.abstain(`role '${role}' resolved an empty palette; abstaining to all tools`, true);
+      return StageOutcome.abstain(
+        `role '${role}' resolved an empty palette; abstaining to all tools`,
+        true,
+      );
     }
     const allowed = new Set(palette);
     const reasons = reasonTable();

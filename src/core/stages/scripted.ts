@@ -40,7 +40,10 @@ export class ScriptedStage implements SelectionStage {
     }
     const chosen = outcome.select.map((name) => {
       const tool = byName.get(name) ?? this.options.lookup(name, context);
-      if (tool === undefined) throw new Error(`scripted stage '${this.name}' selects '${name}', which is neither offered nor catalogued`);
+      if (tool === undefined)
+        throw new Error(
+          `scripted stage '${this.name}' selects '${name}', which is neither offered nor catalogued`,
+        );
       return tool;
     });
     const selected = StageOutcome.select(chosen, detail, this.options.reasons);

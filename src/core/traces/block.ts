@@ -19,7 +19,7 @@ export interface BlockValue {
 export type FeedResult = "open" | "closed" | "broken";
 
 /** The first characters a line of pretty-printed JSON can start with. */
-const JSON_LINE_START = new Set([..."{}[]\",-0123456789tfn"].map((c) => c.charCodeAt(0)));
+const JSON_LINE_START = new Set([...'{}[]",-0123456789tfn'].map((c) => c.charCodeAt(0)));
 
 /** True for a line that opens a pretty-printed value: only `{` or `[`, maybe with blanks around. */
 export function opensBlock(text: string, from: number, to: number): boolean {
@@ -61,7 +61,13 @@ export class JsonBlock {
    * Reads one line (without its line break). `bytesBefore(i)` is the byte length of text[0, i).
    * "broken": the line cannot be part of pretty-printed JSON; the caller reads it as a plain line.
    */
-  feed(text: string, line: number, lineOffset: number, lineBytes: number, bytesBefore: (i: number) => number): FeedResult {
+  feed(
+    text: string,
+    line: number,
+    lineOffset: number,
+    lineBytes: number,
+    bytesBefore: (i: number) => number,
+  ): FeedResult {
     if (this.top !== 0 && !this.plausible(text)) return "broken";
     let from = this.start ? 0 : -1;
     for (let i = 0; i < text.length; i++) {
@@ -119,7 +125,13 @@ export class JsonBlock {
 
   private close(endOffset: number): void {
     const start = this.start!;
-    this.onValue({ text: this.tooLong ? "" : this.parts.join(""), line: start.line, offset: start.offset, length: endOffset - start.offset, tooLong: this.tooLong });
+    this.onValue({
+      text: this.tooLong ? "" : this.parts.join(""),
+      line: start.line,
+      offset: start.offset,
+      length: endOffset - start.offset,
+      tooLong: this.tooLong,
+    });
     this.parts = [];
     this.start = null;
     this.size = 0;

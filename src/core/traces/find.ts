@@ -1,4 +1,13 @@
-import { ID_KEYS, isJsonObject, isTraceCandidate, own, TIME_KEYS, validateTrace, type LoggedTrace, type TraceContext } from "./trace.js";
+import {
+  ID_KEYS,
+  isJsonObject,
+  isTraceCandidate,
+  own,
+  TIME_KEYS,
+  validateTrace,
+  type LoggedTrace,
+  type TraceContext,
+} from "./trace.js";
 
 /** How deep inside a log event a trace may sit (`{"event": …, "selection": {…}}` is one level). */
 export const MAX_NESTING = 2;
@@ -24,12 +33,18 @@ function visit(value: unknown, level: number, context: TraceContext, found: Foun
     return;
   }
   if (level === MAX_NESTING) return;
-  const inner = { time: scalar(value, TIME_KEYS) ?? context.time, id: scalar(value, ID_KEYS) ?? context.id };
+  const inner = {
+    time: scalar(value, TIME_KEYS) ?? context.time,
+    id: scalar(value, ID_KEYS) ?? context.id,
+  };
   for (const child of Object.values(value)) visit(child, level + 1, inner, found);
 }
 
 /** An event's time or id, read leniently: an envelope's odd field is not the trace's problem. */
-function scalar(object: { readonly [key: string]: unknown }, keys: readonly string[]): string | number | null {
+function scalar(
+  object: { readonly [key: string]: unknown },
+  keys: readonly string[],
+): string | number | null {
   for (const key of keys) {
     const value = own(object, key);
     if (typeof value === "string" || typeof value === "number") return value;

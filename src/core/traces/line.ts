@@ -6,7 +6,11 @@ const KEY = '"trace"';
 
 /** The index of the first `"trace"` key whose value opens a list, in text[from, to); -1 if none. */
 export function traceKeyIn(text: string, from: number, to: number): number {
-  for (let hit = text.indexOf(KEY, from); hit !== -1 && hit < to; hit = text.indexOf(KEY, hit + 1)) {
+  for (
+    let hit = text.indexOf(KEY, from);
+    hit !== -1 && hit < to;
+    hit = text.indexOf(KEY, hit + 1)
+  ) {
     if (opensList(text, hit + KEY.length, to)) return hit;
   }
   return -1;
@@ -29,7 +33,8 @@ function skipBlanks(text: string, i: number, to: number): number {
 }
 
 /** A timestamp at the start of a text line: `2024-05-01 12:00:00,123`, `[2024-05-01T12:00:00Z]`, … */
-const PREFIX_TIME = /^\s*\[?(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?)/;
+const PREFIX_TIME =
+  /^\s*\[?(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?)/;
 
 const MAX_ATTEMPTS = 16;
 
@@ -44,7 +49,12 @@ export function tracesInLine(text: string, hit: number): Found[] {
   const first = skipBlanks(text, 0, end);
   const starts: number[] = [];
   if (text.charCodeAt(first) === 0x5b) starts.push(first);
-  for (let at = text.indexOf("{"); at !== -1 && at < hit && starts.length < MAX_ATTEMPTS; at = text.indexOf("{", at + 1)) starts.push(at);
+  for (
+    let at = text.indexOf("{");
+    at !== -1 && at < hit && starts.length < MAX_ATTEMPTS;
+    at = text.indexOf("{", at + 1)
+  )
+    starts.push(at);
 
   let failure: string | null = null;
   for (const start of starts) {
@@ -56,14 +66,21 @@ export function tracesInLine(text: string, hit: number): Found[] {
   return [{ problem: failure ?? "the trace's JSON could not be found on this line" }];
 }
 
-function parse(text: string, start: number, end: number): { value: unknown } | { problem: string; closesBefore: number } {
+function parse(
+  text: string,
+  start: number,
+  end: number,
+): { value: unknown } | { problem: string; closesBefore: number } {
   try {
     return { value: JSON.parse(text.slice(start, end)) };
   } catch (error) {
     const close = closingIndex(text, start, end);
     if (close === -1) {
       const what = text.charCodeAt(start) === 0x7b ? "object" : "list";
-      return { problem: `truncated JSON: the ${what} opened at column ${start + 1} is not closed`, closesBefore: -1 };
+      return {
+        problem: `truncated JSON: the ${what} opened at column ${start + 1} is not closed`,
+        closesBefore: -1,
+      };
     }
     if (close < end - 1) {
       // A suffix after the JSON ("… took 3 ms"): read up to the matching bracket.
@@ -109,5 +126,8 @@ function isBlank(c: number): boolean {
 /** The parser's message, its position in the JSON turned into a column of the line. */
 function message(error: unknown, start: number): string {
   const text = error instanceof Error ? error.message : String(error);
-  return text.replace(/at position (\d+)/, (_, position: string) => `at column ${start + Number(position) + 1}`);
+  return text.replace(
+    /at position (\d+)/,
+    (_, position: string) => `at column ${start + Number(position) + 1}`,
+  );
 }

@@ -24,7 +24,11 @@ interface Segment {
   readonly consumers: number[];
 }
 
-export function nameOrder(records: readonly LoggedRecord[], offered: readonly string[] | null, final: readonly string[] | null): NameOrder {
+export function nameOrder(
+  records: readonly LoggedRecord[],
+  offered: readonly string[] | null,
+  final: readonly string[] | null,
+): NameOrder {
   const segments: Segment[] = [];
   let current: Segment = { producer: -1, consumers: [] };
   records.forEach((record, k) => {
@@ -67,9 +71,14 @@ export function nameOrder(records: readonly LoggedRecord[], offered: readonly st
 }
 
 /** One order of every name in `ranked`, satisfying each chain, earliest-ranked first when free. */
-function merge(ranked: readonly (readonly string[])[], chains: readonly (readonly string[])[], excluded: ReadonlySet<string>): { order: string[]; consistent: boolean } {
+function merge(
+  ranked: readonly (readonly string[])[],
+  chains: readonly (readonly string[])[],
+  excluded: ReadonlySet<string>,
+): { order: string[]; consistent: boolean } {
   const rank = new Map<string, number>();
-  for (const list of ranked) for (const name of list) if (!excluded.has(name) && !rank.has(name)) rank.set(name, rank.size);
+  for (const list of ranked)
+    for (const name of list) if (!excluded.has(name) && !rank.has(name)) rank.set(name, rank.size);
   const after = new Map<string, Set<string>>();
   const blockers = new Map<string, number>();
   for (const name of rank.keys()) {
@@ -90,10 +99,11 @@ function merge(ranked: readonly (readonly string[])[], chains: readonly (readonl
   let consistent = true;
   while (left.size > 0) {
     let next: string | undefined;
-    for (const name of left) if (blockers.get(name) === 0) {
-      next = name;
-      break;
-    }
+    for (const name of left)
+      if (blockers.get(name) === 0) {
+        next = name;
+        break;
+      }
     if (next === undefined) {
       // A cycle: the log contradicts itself; take the earliest-ranked name and go on.
       consistent = false;

@@ -8,10 +8,15 @@ import type { LoggedRecord, LoggedTrace } from "./trace.js";
 /** A logged trace as the RunReport every view reads: read-only, its stages known only by name. */
 export function reportFromTrace(found: FoundTrace, file: string): RunReport {
   const { trace } = found;
-  const order = nameOrder(trace.records, trace.offered && toolNames(trace.offered), trace.tools && toolNames(trace.tools));
+  const order = nameOrder(
+    trace.records,
+    trace.offered && toolNames(trace.offered),
+    trace.tools && toolNames(trace.tools),
+  );
   const records = trace.records.map(stageRecord);
   const names = trace.tools ? toolNames(trace.tools) : order.final;
-  const forcedChoice = trace.forcedChoice !== undefined ? trace.forcedChoice : (records.at(-1)?.forcedChoice ?? null);
+  const forcedChoice =
+    trace.forcedChoice !== undefined ? trace.forcedChoice : (records.at(-1)?.forcedChoice ?? null);
   return {
     origin: { kind: "log", line: found.line, index: found.index },
     file,
@@ -21,7 +26,12 @@ export function reportFromTrace(found: FoundTrace, file: string): RunReport {
     names,
     forcedChoice,
     trace: records,
-    stages: records.map((record) => ({ name: record.stage, kind: "logged", enabled: true, protectsForced: true })),
+    stages: records.map((record) => ({
+      name: record.stage,
+      kind: "logged",
+      enabled: true,
+      protectsForced: true,
+    })),
     error: runError(trace, records, forcedChoice),
     manifest: [],
     capability: null,
@@ -53,10 +63,15 @@ export function describeTrace(found: FoundTrace): string {
   return parts.join(" · ");
 }
 
-function runError(trace: LoggedTrace, records: readonly StageRecord[], forcedChoice: string | null): RunError | null {
+function runError(
+  trace: LoggedTrace,
+  records: readonly StageRecord[],
+  forcedChoice: string | null,
+): RunError | null {
   const error = trace.error;
   if (!error) return null;
   const tool = error.tool ?? forcedChoice ?? "";
-  const message = error.kind === "ForcedToolUnavailable" ? error.message : `${error.kind}: ${error.message}`;
+  const message =
+    error.kind === "ForcedToolUnavailable" ? error.message : `${error.kind}: ${error.message}`;
   return { kind: "ForcedToolUnavailable", message, tool, droppedBy: droppedBy(records, tool) };
 }

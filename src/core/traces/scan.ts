@@ -31,7 +31,8 @@ export interface ScanProblem {
 }
 
 /** An AbortSignal, or anything shaped like VS Code's CancellationToken. */
-export type Cancellation = { readonly aborted: boolean } | { readonly isCancellationRequested: boolean };
+export type Cancellation =
+  { readonly aborted: boolean } | { readonly isCancellationRequested: boolean };
 
 export class ScanCancelled extends Error {
   override readonly name = "ScanCancelled";
@@ -138,7 +139,11 @@ export class TraceScanner {
     }
     const block = this.block;
     if (block?.openLine != null && traceKeyIn(block.openText, 0, Infinity) !== -1) {
-      this.options.onProblem({ line: block.openLine, message: "truncated JSON: the value opened on this line is not closed at the end of the input" });
+      this.options.onProblem({
+        line: block.openLine,
+        message:
+          "truncated JSON: the value opened on this line is not closed at the end of the input",
+      });
     }
     this.block = null;
   }
@@ -146,7 +151,8 @@ export class TraceScanner {
   private checkCancelled(): void {
     const signal = this.options.signal;
     if (!signal) return;
-    if ("aborted" in signal ? signal.aborted : signal.isCancellationRequested) throw new ScanCancelled();
+    if ("aborted" in signal ? signal.aborted : signal.isCancellationRequested)
+      throw new ScanCancelled();
   }
 
   /** UTF-8 of a string chunk; a high surrogate at its end waits for its pair in the next chunk. */
@@ -176,7 +182,10 @@ export class TraceScanner {
   }
 
   private tooLong(line: number): void {
-    this.options.onProblem({ line, message: `the line is longer than ${this.maxLineBytes} bytes; it was not read` });
+    this.options.onProblem({
+      line,
+      message: `the line is longer than ${this.maxLineBytes} bytes; it was not read`,
+    });
   }
 
   /** Complete lines, each ending with "\n". */
@@ -188,7 +197,7 @@ export class TraceScanner {
     let nextBad = ascii ? -1 : text.indexOf(REPLACEMENT);
     let bytePos = 0;
     let count = 0;
-    for (let s = 0; s < text.length; ) {
+    for (let s = 0; s < text.length;) {
       const e = text.indexOf("\n", s);
       const byteStart = ascii ? s : bytePos;
       const byteEnd = ascii ? e : bytes.indexOf(10, bytePos);
@@ -211,7 +220,11 @@ export class TraceScanner {
           length -= 3;
         }
         if (nextBad !== -1 && nextBad < e) {
-          if (!this.validUtf8(bytes.subarray(byteStart, byteEnd))) this.options.onProblem({ line: this.lineNo, message: "invalid UTF-8: the bad bytes were replaced by U+FFFD" });
+          if (!this.validUtf8(bytes.subarray(byteStart, byteEnd)))
+            this.options.onProblem({
+              line: this.lineNo,
+              message: "invalid UTF-8: the bad bytes were replaced by U+FFFD",
+            });
           nextBad = text.indexOf(REPLACEMENT, e);
         }
         if (nextKey !== -1 && nextKey < from) nextKey = text.indexOf(KEY, from);
@@ -225,7 +238,15 @@ export class TraceScanner {
     }
   }
 
-  private line(text: string, from: number, to: number, offset: number, length: number, ascii: boolean, mayHoldKey: boolean): void {
+  private line(
+    text: string,
+    from: number,
+    to: number,
+    offset: number,
+    length: number,
+    ascii: boolean,
+    mayHoldKey: boolean,
+  ): void {
     if (this.block) {
       const slice = text.slice(from, to);
       const bytesBefore = ascii ? (i: number) => i : (i: number) => utf8Length(slice, 0, i);
@@ -235,13 +256,22 @@ export class TraceScanner {
       this.block = null;
       if (result === "closed") return;
       if (broken.openLine !== null && traceKeyIn(broken.openText, 0, Infinity) !== -1) {
-        this.options.onProblem({ line: broken.openLine, message: `truncated JSON: the value opened on this line breaks off at line ${this.lineNo}` });
+        this.options.onProblem({
+          line: broken.openLine,
+          message: `truncated JSON: the value opened on this line breaks off at line ${this.lineNo}`,
+        });
       }
     }
     if (to - from <= OPENER_MAX && opensBlock(text, from, to)) {
       this.block = new JsonBlock(this.maxLineBytes, (value) => this.blockValue(value));
       const slice = text.slice(from, to);
-      this.block.feed(slice, this.lineNo, offset, length, ascii ? (i) => i : (i) => utf8Length(slice, 0, i));
+      this.block.feed(
+        slice,
+        this.lineNo,
+        offset,
+        length,
+        ascii ? (i) => i : (i) => utf8Length(slice, 0, i),
+      );
       return;
     }
     if (!mayHoldKey) return;
@@ -252,7 +282,10 @@ export class TraceScanner {
 
   private blockValue(value: BlockValue): void {
     if (value.tooLong) {
-      this.options.onProblem({ line: value.line, message: `the JSON value is longer than ${this.maxLineBytes} bytes; it was not read` });
+      this.options.onProblem({
+        line: value.line,
+        message: `the JSON value is longer than ${this.maxLineBytes} bytes; it was not read`,
+      });
       return;
     }
     if (traceKeyIn(value.text, 0, value.text.length) === -1) return;
@@ -260,7 +293,9 @@ export class TraceScanner {
     try {
       found = tracesInValue(JSON.parse(value.text), { time: null, id: null });
     } catch (error) {
-      found = [{ problem: `invalid JSON: ${error instanceof Error ? error.message : String(error)}` }];
+      found = [
+        { problem: `invalid JSON: ${error instanceof Error ? error.message : String(error)}` },
+      ];
     }
     this.emit(found, value.line, value.offset, value.length);
   }
@@ -268,7 +303,15 @@ export class TraceScanner {
   private emit(found: readonly Found[], line: number, offset: number, length: number): void {
     let ordinal = 0;
     for (const item of found) {
-      if ("trace" in item) this.options.onTrace({ index: this.index++, line, offset, length, ordinal: ordinal++, trace: item.trace });
+      if ("trace" in item)
+        this.options.onTrace({
+          index: this.index++,
+          line,
+          offset,
+          length,
+          ordinal: ordinal++,
+          trace: item.trace,
+        });
       else this.options.onProblem({ line, message: item.problem });
     }
   }
@@ -290,7 +333,11 @@ export function scanText(
 ): { traces: FoundTrace[]; problems: ScanProblem[] } {
   const traces: FoundTrace[] = [];
   const problems: ScanProblem[] = [];
-  const scanner = new TraceScanner({ ...options, onTrace: (found) => traces.push(found), onProblem: (problem) => problems.push(problem) });
+  const scanner = new TraceScanner({
+    ...options,
+    onTrace: (found) => traces.push(found),
+    onProblem: (problem) => problems.push(problem),
+  });
   scanner.push(input);
   scanner.end();
   return { traces, problems };
@@ -303,7 +350,12 @@ export function utf8Length(text: string, from: number, to: number): number {
     const c = text.charCodeAt(i);
     if (c < 0x80) bytes += 1;
     else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < to && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+    else if (
+      c >= 0xd800 &&
+      c <= 0xdbff &&
+      i + 1 < to &&
+      (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00
+    ) {
       bytes += 4;
       i++;
     } else bytes += 3;

@@ -13,7 +13,11 @@ export interface TraceSummary {
   readonly ordinal: number;
   readonly time: string | number | null;
   readonly id: string | number | null;
-  readonly stages: readonly { readonly stage: string; readonly action: StageAction; readonly dropped: readonly string[] }[];
+  readonly stages: readonly {
+    readonly stage: string;
+    readonly action: StageAction;
+    readonly dropped: readonly string[];
+  }[];
   readonly names: readonly string[];
   readonly forcedChoice: string | null;
   readonly error: boolean;
@@ -23,7 +27,9 @@ export interface TraceSummary {
 export function summarizeTrace(found: FoundTrace): TraceSummary {
   const { trace } = found;
   const { records } = trace;
-  const names = trace.tools ? toolNames(trace.tools) : nameOrder(records, trace.offered && toolNames(trace.offered), null).final;
+  const names = trace.tools
+    ? toolNames(trace.tools)
+    : nameOrder(records, trace.offered && toolNames(trace.offered), null).final;
   return {
     index: found.index,
     line: found.line,
@@ -32,9 +38,16 @@ export function summarizeTrace(found: FoundTrace): TraceSummary {
     ordinal: found.ordinal,
     time: trace.time,
     id: trace.id,
-    stages: records.map((record) => ({ stage: record.stage, action: record.action, dropped: record.dropped })),
+    stages: records.map((record) => ({
+      stage: record.stage,
+      action: record.action,
+      dropped: record.dropped,
+    })),
     names,
-    forcedChoice: trace.forcedChoice !== undefined ? trace.forcedChoice : (records.at(-1)?.forced_choice ?? null),
+    forcedChoice:
+      trace.forcedChoice !== undefined
+        ? trace.forcedChoice
+        : (records.at(-1)?.forced_choice ?? null),
     error: trace.error !== null,
     degraded: records.some((record) => record.degraded ?? record.action === "error"),
   };

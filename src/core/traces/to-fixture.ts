@@ -17,11 +17,21 @@ export interface TraceFixture {
 
 type ScriptedJson = Extract<StageJson, { kind: "scripted" }>;
 
-export function traceToFixture(trace: LoggedTrace, source: { readonly file: string; readonly line: number }): TraceFixture {
+export function traceToFixture(
+  trace: LoggedTrace,
+  source: { readonly file: string; readonly line: number },
+): TraceFixture {
   const caveats: string[] = [];
   const { records } = trace;
-  const order = nameOrder(records, trace.offered && toolNames(trace.offered), trace.tools && toolNames(trace.tools));
-  if (!order.consistent) caveats.push("the trace's lists of kept, dropped and added tools contradict each other; the order of tools may differ");
+  const order = nameOrder(
+    records,
+    trace.offered && toolNames(trace.offered),
+    trace.tools && toolNames(trace.tools),
+  );
+  if (!order.consistent)
+    caveats.push(
+      "the trace's lists of kept, dropped and added tools contradict each other; the order of tools may differ",
+    );
   const offered = trace.offered ? [...trace.offered] : [...(order.inputs[0] ?? order.final)];
   const offeredNames = new Set(toolNames(offered));
 
@@ -33,12 +43,22 @@ export function traceToFixture(trace: LoggedTrace, source: { readonly file: stri
     const output = order.inputs[k + 1] ?? order.final;
     pipeline.push(scripted(record, name, output));
     if (record.action !== "force" && record.forced_choice !== forced) {
-      caveats.push(`stage '${record.stage}' (${record.action}) changed the forced choice to ${show(record.forced_choice)}; a scripted stage changes it only with a force, so the replay does not`);
+      caveats.push(
+        `stage '${record.stage}' (${record.action}) changed the forced choice to ${show(record.forced_choice)}; a scripted stage changes it only with a force, so the replay does not`,
+      );
     }
-    if (record.action !== "select" && record.dropped.length + record.added.length + record.reinstated.length > 0) {
-      caveats.push(`stage '${record.stage}' (${record.action}) dropped, added or reinstated tools; the replay leaves the tools alone as the engine does`);
+    if (
+      record.action !== "select" &&
+      record.dropped.length + record.added.length + record.reinstated.length > 0
+    ) {
+      caveats.push(
+        `stage '${record.stage}' (${record.action}) dropped, added or reinstated tools; the replay leaves the tools alone as the engine does`,
+      );
     }
-    if (record.action === "error" && record.degraded === false) caveats.push(`stage '${record.stage}' raised but is not marked degraded; the replay marks it degraded as the engine does`);
+    if (record.action === "error" && record.degraded === false)
+      caveats.push(
+        `stage '${record.stage}' raised but is not marked degraded; the replay marks it degraded as the engine does`,
+      );
     forced = record.forced_choice;
   });
 
@@ -46,7 +66,8 @@ export function traceToFixture(trace: LoggedTrace, source: { readonly file: stri
   const extra: string[] = [];
   for (const record of records) {
     if (record.action !== "select") continue;
-    for (const name of record.added) if (!offeredNames.has(name) && !extra.includes(name)) extra.push(name);
+    for (const name of record.added)
+      if (!offeredNames.has(name) && !extra.includes(name)) extra.push(name);
   }
 
   const fixture: FixtureJson = {
@@ -57,7 +78,10 @@ export function traceToFixture(trace: LoggedTrace, source: { readonly file: stri
     pipeline,
     expect: {
       names: [...(trace.tools ? toolNames(trace.tools) : order.final)],
-      forced_choice: trace.forcedChoice !== undefined ? trace.forcedChoice : (records.at(-1)?.forced_choice ?? null),
+      forced_choice:
+        trace.forcedChoice !== undefined
+          ? trace.forcedChoice
+          : (records.at(-1)?.forced_choice ?? null),
       ...(trace.error ? { error: "ForcedToolUnavailable" as const } : {}),
     },
   };
@@ -69,10 +93,12 @@ function scripted(record: LoggedRecord, name: string, output: readonly string[])
   const stage: ScriptedJson = { kind: "scripted", name, outcome: outcome(record, output) };
   // The forced tool (in effect during a select) left the set and the pipeline did not put it back: a hard filter.
   const forced = record.forced_choice;
-  if (record.action === "select" && forced !== null && record.dropped.includes(forced)) stage.protects_forced = false;
+  if (record.action === "select" && forced !== null && record.dropped.includes(forced))
+    stage.protects_forced = false;
   if (record.action !== "error" && record.detail !== "") stage.detail = record.detail;
   if (record.action !== "error" && record.degraded === true) stage.degraded = true;
-  if (record.action === "select" && record.reasons && Object.keys(record.reasons).length > 0) stage.reasons = { ...record.reasons };
+  if (record.action === "select" && record.reasons && Object.keys(record.reasons).length > 0)
+    stage.reasons = { ...record.reasons };
   return stage;
 }
 
@@ -93,7 +119,10 @@ function outcome(record: LoggedRecord, output: readonly string[]): ScriptedOutco
 function uniqueName(stage: string, k: number, taken: Set<string>, caveats: string[]): string {
   let name = stage === "" ? `stage ${k + 1}` : stage;
   for (let n = 2; taken.has(name); n++) name = `${stage} (${n})`;
-  if (name !== stage) caveats.push(`stage ${k + 1} is renamed '${name}': a fixture needs unique, non-empty stage names`);
+  if (name !== stage)
+    caveats.push(
+      `stage ${k + 1} is renamed '${name}': a fixture needs unique, non-empty stage names`,
+    );
   taken.add(name);
   return name;
 }

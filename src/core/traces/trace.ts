@@ -73,7 +73,10 @@ export function isTraceCandidate(value: unknown): value is JsonObject {
 class Invalid extends Error {}
 
 /** Validates a candidate; the problem is a sentence naming the field and what was found. */
-export function validateTrace(candidate: JsonObject, context: TraceContext = { time: null, id: null }): { trace: LoggedTrace } | { problem: string } {
+export function validateTrace(
+  candidate: JsonObject,
+  context: TraceContext = { time: null, id: null },
+): { trace: LoggedTrace } | { problem: string } {
   try {
     return { trace: readTrace(candidate, context) };
   } catch (error) {
@@ -94,32 +97,47 @@ function readTrace(candidate: JsonObject, context: TraceContext): LoggedTrace {
     time: firstScalar(candidate, TIME_KEYS, "time") ?? context.time,
     id: firstScalar(candidate, ID_KEYS, "id") ?? context.id,
   };
-  if (Object.hasOwn(candidate, "forced_choice")) trace.forcedChoice = nameOrNull(own(candidate, "forced_choice"), "'forced_choice'");
+  if (Object.hasOwn(candidate, "forced_choice"))
+    trace.forcedChoice = nameOrNull(own(candidate, "forced_choice"), "'forced_choice'");
   return trace;
 }
 
 function readRecord(value: unknown, index: number): LoggedRecord {
   const where = `trace record ${index}`;
-  if (!isJsonObject(value)) throw new Invalid(`${where} must be an object, found ${describe(value)}`);
+  if (!isJsonObject(value))
+    throw new Invalid(`${where} must be an object, found ${describe(value)}`);
   const stage = own(value, "stage");
-  if (typeof stage !== "string") throw new Invalid(`${where}: 'stage' must be a string, found ${describe(stage)}`);
+  if (typeof stage !== "string")
+    throw new Invalid(`${where}: 'stage' must be a string, found ${describe(stage)}`);
   const named = `${where} (stage '${stage}')`;
   const action = own(value, "action");
   if (!STAGE_ACTIONS.includes(action as StageAction)) {
-    throw new Invalid(`${named}: 'action' must be one of ${STAGE_ACTIONS.join(", ")}, found ${typeof action === "string" ? `'${action}'` : describe(action)}`);
+    throw new Invalid(
+      `${named}: 'action' must be one of ${STAGE_ACTIONS.join(", ")}, found ${typeof action === "string" ? `'${action}'` : describe(action)}`,
+    );
   }
   let complete = true;
-  for (const field of LIST_FIELDS) complete = nameList(own(value, field), `${named}: '${field}'`) && complete;
+  for (const field of LIST_FIELDS)
+    complete = nameList(own(value, field), `${named}: '${field}'`) && complete;
   const forced = own(value, "forced_choice");
   if (forced !== undefined) nameOrNull(forced, `${named}: 'forced_choice'`);
   const detail = own(value, "detail");
-  if (detail !== undefined && typeof detail !== "string") throw new Invalid(`${named}: 'detail' must be a string, found ${describe(detail)}`);
+  if (detail !== undefined && typeof detail !== "string")
+    throw new Invalid(`${named}: 'detail' must be a string, found ${describe(detail)}`);
   const degraded = own(value, "degraded");
-  if (degraded !== undefined && degraded !== null && typeof degraded !== "boolean") throw new Invalid(`${named}: 'degraded' must be true or false, found ${describe(degraded)}`);
+  if (degraded !== undefined && degraded !== null && typeof degraded !== "boolean")
+    throw new Invalid(`${named}: 'degraded' must be true or false, found ${describe(degraded)}`);
   const reasons = own(value, "reasons");
   if (reasons !== undefined && reasons !== null) checkReasons(reasons, named);
   // The usual record is complete and is kept as parsed; one with gaps is copied with its defaults.
-  if (complete && forced !== undefined && detail !== undefined && degraded !== null && reasons !== null) return value as unknown as LoggedRecord;
+  if (
+    complete &&
+    forced !== undefined &&
+    detail !== undefined &&
+    degraded !== null &&
+    reasons !== null
+  )
+    return value as unknown as LoggedRecord;
   const record: { -readonly [K in keyof LoggedRecord]: LoggedRecord[K] } = {
     stage,
     action: action as StageAction,
@@ -137,19 +155,29 @@ function readRecord(value: unknown, index: number): LoggedRecord {
 
 /** Parsed JSON holds a "__proto__" key as an own data property, so the object is safe to keep as it is. */
 function checkReasons(value: unknown, named: string): void {
-  if (!isJsonObject(value)) throw new Invalid(`${named}: 'reasons' must be an object of tool name → reason, found ${describe(value)}`);
+  if (!isJsonObject(value))
+    throw new Invalid(
+      `${named}: 'reasons' must be an object of tool name → reason, found ${describe(value)}`,
+    );
   for (const tool of Object.keys(value)) {
     const reason = value[tool];
-    if (typeof reason !== "string") throw new Invalid(`${named}: the reason for '${tool}' must be a string, found ${describe(reason)}`);
+    if (typeof reason !== "string")
+      throw new Invalid(
+        `${named}: the reason for '${tool}' must be a string, found ${describe(reason)}`,
+      );
   }
 }
 
 /** Checks a list of names; false when it is missing (an empty list by default). */
 function nameList(value: unknown, what: string): boolean {
   if (value === undefined || value === null) return false;
-  if (!Array.isArray(value)) throw new Invalid(`${what} must be a list of tool names, found ${describe(value)}`);
+  if (!Array.isArray(value))
+    throw new Invalid(`${what} must be a list of tool names, found ${describe(value)}`);
   for (let i = 0; i < value.length; i++) {
-    if (typeof value[i] !== "string") throw new Invalid(`${what} must be a list of tool names, found ${describe(value[i])} at position ${i}`);
+    if (typeof value[i] !== "string")
+      throw new Invalid(
+        `${what} must be a list of tool names, found ${describe(value[i])} at position ${i}`,
+      );
   }
   return true;
 }
@@ -162,9 +190,13 @@ function nameOrNull(value: unknown, what: string): string | null {
 function readTools(candidate: JsonObject, key: "tools" | "offered"): Tool[] | null {
   const value = own(candidate, key);
   if (value === undefined || value === null) return null;
-  if (!Array.isArray(value)) throw new Invalid(`'${key}' must be a list of tool names or objects, found ${describe(value)}`);
+  if (!Array.isArray(value))
+    throw new Invalid(`'${key}' must be a list of tool names or objects, found ${describe(value)}`);
   value.forEach((tool, i) => {
-    if (typeof tool !== "string" && !isJsonObject(tool)) throw new Invalid(`'${key}' must be a list of tool names or objects, found ${describe(tool)} at position ${i}`);
+    if (typeof tool !== "string" && !isJsonObject(tool))
+      throw new Invalid(
+        `'${key}' must be a list of tool names or objects, found ${describe(tool)} at position ${i}`,
+      );
     if (isJsonObject(tool)) assertShallow(tool, `'${key}' position ${i}`);
   });
   return value as Tool[];
@@ -172,13 +204,19 @@ function readTools(candidate: JsonObject, key: "tools" | "offered"): Tool[] | nu
 
 function readError(value: unknown): LoggedError | null {
   if (value === undefined || value === null) return null;
-  if (typeof value === "string") return { kind: "ForcedToolUnavailable", message: value, tool: null };
-  if (!isJsonObject(value)) throw new Invalid(`'error' must be null, a message or { kind, message }, found ${describe(value)}`);
+  if (typeof value === "string")
+    return { kind: "ForcedToolUnavailable", message: value, tool: null };
+  if (!isJsonObject(value))
+    throw new Invalid(
+      `'error' must be null, a message or { kind, message }, found ${describe(value)}`,
+    );
   const kind = own(value, "kind") ?? "ForcedToolUnavailable";
   const message = own(value, "message") ?? "";
   const tool = own(value, "tool") ?? null;
-  if (typeof kind !== "string") throw new Invalid(`'error.kind' must be a string, found ${describe(kind)}`);
-  if (typeof message !== "string") throw new Invalid(`'error.message' must be a string, found ${describe(message)}`);
+  if (typeof kind !== "string")
+    throw new Invalid(`'error.kind' must be a string, found ${describe(kind)}`);
+  if (typeof message !== "string")
+    throw new Invalid(`'error.message' must be a string, found ${describe(message)}`);
   return { kind, message, tool: nameOrNull(tool, "'error.tool'") };
 }
 
@@ -189,29 +227,38 @@ function readTurn(value: unknown): LoggedTurn | null {
   for (const key of ["query", "role"] as const) {
     const text = own(value, key);
     if (text === undefined || text === null) continue;
-    if (typeof text !== "string") throw new Invalid(`'turn.${key}' must be a string, found ${describe(text)}`);
+    if (typeof text !== "string")
+      throw new Invalid(`'turn.${key}' must be a string, found ${describe(text)}`);
     turn[key] = text;
   }
   const state = own(value, "state");
   if (state !== undefined && state !== null) {
-    if (!isJsonObject(state)) throw new Invalid(`'turn.state' must be an object, found ${describe(state)}`);
+    if (!isJsonObject(state))
+      throw new Invalid(`'turn.state' must be an object, found ${describe(state)}`);
     turn.state = state;
   }
   const messages = own(value, "messages");
   if (messages !== undefined && messages !== null) {
-    if (!Array.isArray(messages)) throw new Invalid(`'turn.messages' must be a list, found ${describe(messages)}`);
+    if (!Array.isArray(messages))
+      throw new Invalid(`'turn.messages' must be a list, found ${describe(messages)}`);
     turn.messages = messages;
   }
   assertShallow(turn, "'turn'");
   return turn;
 }
 
-function firstScalar(candidate: JsonObject, keys: readonly string[], what: string): string | number | null {
+function firstScalar(
+  candidate: JsonObject,
+  keys: readonly string[],
+  what: string,
+): string | number | null {
   for (const key of keys) {
     const value = own(candidate, key);
     if (value === undefined || value === null) continue;
     if (typeof value === "string" || typeof value === "number") return value;
-    throw new Invalid(`the ${what} '${key}' must be a string or a number, found ${describe(value)}`);
+    throw new Invalid(
+      `the ${what} '${key}' must be a string or a number, found ${describe(value)}`,
+    );
   }
   return null;
 }
@@ -222,7 +269,8 @@ function assertShallow(value: unknown, what: string): void {
   while (stack.length > 0) {
     const [item, depth] = stack.pop()!;
     if (typeof item !== "object" || item === null) continue;
-    if (depth > MAX_VALUE_DEPTH) throw new Invalid(`${what} is nested deeper than ${MAX_VALUE_DEPTH} levels`);
+    if (depth > MAX_VALUE_DEPTH)
+      throw new Invalid(`${what} is nested deeper than ${MAX_VALUE_DEPTH} levels`);
     for (const child of Array.isArray(item) ? item : Object.values(item)) {
       if (typeof child === "object" && child !== null) stack.push([child, depth + 1]);
     }

@@ -13,7 +13,9 @@ export function matchesFilter(summary: TraceSummary, filter: TraceFilter | null)
     case "dropped":
       return summary.stages.some((stage) => stage.dropped.includes(filter.tool));
     case "stageAction":
-      return summary.stages.some((stage) => stage.stage === filter.stage && stage.action === filter.action);
+      return summary.stages.some(
+        (stage) => stage.stage === filter.stage && stage.action === filter.action,
+      );
     case "errors":
       return summary.error || summary.degraded;
   }

@@ -6,7 +6,10 @@ const MAX_LENS_CHARS = 20 * 1024 * 1024;
 
 /** "Inspect selection trace" on every line of an open log that holds one. */
 export class LogTraceCodeLens implements vscode.CodeLensProvider {
-  provideCodeLenses(document: vscode.TextDocument, token: vscode.CancellationToken): vscode.CodeLens[] {
+  provideCodeLenses(
+    document: vscode.TextDocument,
+    token: vscode.CancellationToken,
+  ): vscode.CodeLens[] {
     const text = document.getText();
     if (text.length > MAX_LENS_CHARS || !text.includes('"trace"')) return [];
     let traces;
@@ -17,7 +20,11 @@ export class LogTraceCodeLens implements vscode.CodeLensProvider {
     }
     return traces.map((found) => {
       const range = new vscode.Range(found.line - 1, 0, found.line - 1, 0);
-      return new vscode.CodeLens(range, { title: "$(type-hierarchy) Inspect selection trace", command: "paletteInspector.openTrace", arguments: [document.uri, found.line] });
+      return new vscode.CodeLens(range, {
+        title: "$(type-hierarchy) Inspect selection trace",
+        command: "paletteInspector.openTrace",
+        arguments: [document.uri, found.line],
+      });
     });
   }
 }

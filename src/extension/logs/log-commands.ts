@@ -19,7 +19,11 @@ async function targetLog(arg: unknown): Promise<vscode.Uri | undefined> {
   if (arg instanceof vscode.Uri) return arg;
   const active = vscode.window.activeTextEditor?.document.uri;
   if (active && active.scheme === "file") return active;
-  const picked = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { Logs: LOG_EXTENSIONS, "All files": ["*"] }, title: "Find Selection Traces in File" });
+  const picked = await vscode.window.showOpenDialog({
+    canSelectMany: false,
+    filters: { Logs: LOG_EXTENSIONS, "All files": ["*"] },
+    title: "Find Selection Traces in File",
+  });
   return picked?.[0];
 }
 
@@ -37,7 +41,11 @@ export async function inspectLog(arg: unknown, tree: TraceTree): Promise<void> {
     return;
   }
   await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `Finding selection traces in ${name}`, cancellable: true },
+    {
+      location: vscode.ProgressLocation.Notification,
+      title: `Finding selection traces in ${name}`,
+      cancellable: true,
+    },
     async (progress, token) => {
       let reported = 0;
       try {
@@ -45,7 +53,8 @@ export async function inspectLog(arg: unknown, tree: TraceTree): Promise<void> {
           signal: token,
           onProgress: (bytes) => {
             const percent = size > 0 ? Math.floor((bytes / size) * 100) : 100;
-            if (percent > reported) progress.report({ increment: percent - reported, message: `${percent}%` });
+            if (percent > reported)
+              progress.report({ increment: percent - reported, message: `${percent}%` });
             reported = percent;
           },
         });
@@ -53,9 +62,13 @@ export async function inspectLog(arg: unknown, tree: TraceTree): Promise<void> {
         await vscode.commands.executeCommand("paletteInspector.traces.focus");
         const problems = scan.problemCount > 0 ? `, ${scan.problemCount} broken line(s)` : "";
         const cancelled = scan.cancelled ? " (cancelled: partial list)" : "";
-        void vscode.window.showInformationMessage(`Palette Inspector: ${scan.traceCount} selection trace(s) in ${name}${problems}${cancelled}.`);
+        void vscode.window.showInformationMessage(
+          `Palette Inspector: ${scan.traceCount} selection trace(s) in ${name}${problems}${cancelled}.`,
+        );
       } catch (error) {
-        void vscode.window.showErrorMessage(`Palette Inspector: ${error instanceof Error ? error.message : String(error)}`);
+        void vscode.window.showErrorMessage(
+          `Palette Inspector: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
     },
   );
@@ -77,7 +90,11 @@ export function reportOf(found: FoundTrace, uri: vscode.Uri): RunReport {
 }
 
 /** Opens a logged trace, read-only, in the Selection Trace panel. */
-export async function openTrace(arg: unknown, line: number | undefined, panels: TracePanels): Promise<void> {
+export async function openTrace(
+  arg: unknown,
+  line: number | undefined,
+  panels: TracePanels,
+): Promise<void> {
   try {
     if (arg instanceof vscode.Uri && line !== undefined) {
       const found = await traceAtLine(arg, line);
@@ -89,28 +106,41 @@ export async function openTrace(arg: unknown, line: number | undefined, panels: 
     if (node?.kind !== "trace") return;
     panels.showReport(reportOf(await traceOf(node), node.uri));
   } catch (error) {
-    void vscode.window.showErrorMessage(`Palette Inspector: ${error instanceof Error ? error.message : String(error)}`);
+    void vscode.window.showErrorMessage(
+      `Palette Inspector: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 
 /** `app.log` + trace 3 → `app.trace-3.turn.json`, next to the log. */
-export function suggestedFixturePath(logPath: string, summary: Pick<TraceSummary, "index">): string {
+export function suggestedFixturePath(
+  logPath: string,
+  summary: Pick<TraceSummary, "index">,
+): string {
   const slash = logPath.lastIndexOf("/");
   const base = logPath.slice(slash + 1).replace(/\.(log|jsonl|ndjson|json|txt)$/i, "");
   return `${logPath.slice(0, slash + 1)}${base}.trace-${summary.index}.turn.json`;
 }
 
 /** "Turn into Fixture": writes a fixture that replays the trace, then runs it. */
-export async function turnIntoFixture(node: TraceNode | undefined, panels: TracePanels): Promise<vscode.Uri | undefined> {
+export async function turnIntoFixture(
+  node: TraceNode | undefined,
+  panels: TracePanels,
+): Promise<vscode.Uri | undefined> {
   if (node?.kind !== "trace") return undefined;
   let found: FoundTrace;
   try {
     found = await traceOf(node);
   } catch (error) {
-    void vscode.window.showErrorMessage(`Palette Inspector: ${error instanceof Error ? error.message : String(error)}`);
+    void vscode.window.showErrorMessage(
+      `Palette Inspector: ${error instanceof Error ? error.message : String(error)}`,
+    );
     return undefined;
   }
-  const { fixture, caveats } = traceToFixture(found.trace, { file: vscode.workspace.asRelativePath(node.uri), line: found.line });
+  const { fixture, caveats } = traceToFixture(found.trace, {
+    file: vscode.workspace.asRelativePath(node.uri),
+    line: found.line,
+  });
   const target = await chooseNewFile({
     defaultUri: node.uri.with({ path: suggestedFixturePath(node.uri.path, node.summary) }),
     filters: FIXTURE_FILTERS,
@@ -118,39 +148,72 @@ export async function turnIntoFixture(node: TraceNode | undefined, panels: Trace
     title: "Turn the logged trace into a fixture",
   });
   if (!target) return undefined;
-  await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(JSON.stringify(fixture, null, 2) + "\n"));
+  await vscode.workspace.fs.writeFile(
+    target,
+    new TextEncoder().encode(JSON.stringify(fixture, null, 2) + "\n"),
+  );
   await vscode.window.showTextDocument(target, { preview: false });
   await panels.showFixture(target);
-  if (caveats.length > 0) void vscode.window.showWarningMessage(`Palette Inspector: the replay differs from the log: ${caveats.join("; ")}.`);
+  if (caveats.length > 0)
+    void vscode.window.showWarningMessage(
+      `Palette Inspector: the replay differs from the log: ${caveats.join("; ")}.`,
+    );
   return target;
 }
 
 /** "Compare with Replay": the logged trace against a run of the fixture that replays it. */
-export async function compareWithReplay(node: TraceNode | undefined, panels: TracePanels): Promise<void> {
+export async function compareWithReplay(
+  node: TraceNode | undefined,
+  panels: TracePanels,
+): Promise<void> {
   if (node?.kind !== "trace") return;
   try {
     const found = await traceOf(node);
-    const { fixture } = traceToFixture(found.trace, { file: vscode.workspace.asRelativePath(node.uri), line: found.line });
-    const replayFile = node.uri.with({ path: suggestedFixturePath(node.uri.path, node.summary) }).toString();
-    const loaded = await loadFixture({ file: replayFile, text: JSON.stringify(fixture) }, readWorkspaceCatalog);
-    if (!loaded.ok) throw new Error(`the replay fixture is invalid: ${loaded.problems[0]?.message ?? "unknown problem"}`);
+    const { fixture } = traceToFixture(found.trace, {
+      file: vscode.workspace.asRelativePath(node.uri),
+      line: found.line,
+    });
+    const replayFile = node.uri
+      .with({ path: suggestedFixturePath(node.uri.path, node.summary) })
+      .toString();
+    const loaded = await loadFixture(
+      { file: replayFile, text: JSON.stringify(fixture) },
+      readWorkspaceCatalog,
+    );
+    if (!loaded.ok)
+      throw new Error(
+        `the replay fixture is invalid: ${loaded.problems[0]?.message ?? "unknown problem"}`,
+      );
     panels.showComparison(reportOf(found, node.uri), runFixture(loaded.fixture));
   } catch (error) {
-    void vscode.window.showErrorMessage(`Palette Inspector: ${error instanceof Error ? error.message : String(error)}`);
+    void vscode.window.showErrorMessage(
+      `Palette Inspector: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 
 /** "Compare Traces": two selected traces side by side, stage by stage. */
-export async function compareTraces(selected: readonly TraceNode[] | undefined, panels: TracePanels): Promise<void> {
-  const traces = (selected ?? []).filter((node): node is Extract<TraceNode, { kind: "trace" }> => node.kind === "trace");
+export async function compareTraces(
+  selected: readonly TraceNode[] | undefined,
+  panels: TracePanels,
+): Promise<void> {
+  const traces = (selected ?? []).filter(
+    (node): node is Extract<TraceNode, { kind: "trace" }> => node.kind === "trace",
+  );
   if (traces.length !== 2) {
-    void vscode.window.showInformationMessage("Palette Inspector: select exactly two traces (Ctrl/Cmd+click) to compare them.");
+    void vscode.window.showInformationMessage(
+      "Palette Inspector: select exactly two traces (Ctrl/Cmd+click) to compare them.",
+    );
     return;
   }
   try {
-    const [base, variant] = await Promise.all(traces.map(async (node) => reportOf(await traceOf(node), node.uri)));
+    const [base, variant] = await Promise.all(
+      traces.map(async (node) => reportOf(await traceOf(node), node.uri)),
+    );
     panels.showComparison(base!, variant!);
   } catch (error) {
-    void vscode.window.showErrorMessage(`Palette Inspector: ${error instanceof Error ? error.message : String(error)}`);
+    void vscode.window.showErrorMessage(
+      `Palette Inspector: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }

@@ -10,7 +10,12 @@ export const PAGE_SIZE = 500;
 export type TraceNode =
   | { readonly kind: "log"; readonly uri: vscode.Uri; readonly scan: LogScan }
   | { readonly kind: "trace"; readonly uri: vscode.Uri; readonly summary: TraceSummary }
-  | { readonly kind: "more"; readonly uri: vscode.Uri; readonly shown: number; readonly remaining: number }
+  | {
+      readonly kind: "more";
+      readonly uri: vscode.Uri;
+      readonly shown: number;
+      readonly remaining: number;
+    }
   | { readonly kind: "problems"; readonly uri: vscode.Uri; readonly scan: LogScan }
   | { readonly kind: "problem"; readonly uri: vscode.Uri; readonly problem: ScanProblem };
 
@@ -61,7 +66,9 @@ export class TraceTree implements vscode.TreeDataProvider<TraceNode> {
 
   /** Every trace of a log that the filter lets through, in file order. */
   visibleTraces(uri: vscode.Uri): TraceSummary[] {
-    return (this.logs.get(uri.toString())?.scan.traces ?? []).filter((summary) => matchesFilter(summary, this.filterValue));
+    return (this.logs.get(uri.toString())?.scan.traces ?? []).filter((summary) =>
+      matchesFilter(summary, this.filterValue),
+    );
   }
 
   getChildren(node?: TraceNode): TraceNode[] {
@@ -70,22 +77,40 @@ export class TraceTree implements vscode.TreeDataProvider<TraceNode> {
       const pages = this.logs.get(node.uri.toString())?.pages ?? 1;
       const visible = this.visibleTraces(node.uri);
       const shown = visible.slice(0, pages * PAGE_SIZE);
-      const children: TraceNode[] = shown.map((summary) => ({ kind: "trace", uri: node.uri, summary }));
-      if (visible.length > shown.length) children.push({ kind: "more", uri: node.uri, shown: shown.length, remaining: visible.length - shown.length });
-      if (node.scan.problemCount > 0) children.push({ kind: "problems", uri: node.uri, scan: node.scan });
+      const children: TraceNode[] = shown.map((summary) => ({
+        kind: "trace",
+        uri: node.uri,
+        summary,
+      }));
+      if (visible.length > shown.length)
+        children.push({
+          kind: "more",
+          uri: node.uri,
+          shown: shown.length,
+          remaining: visible.length - shown.length,
+        });
+      if (node.scan.problemCount > 0)
+        children.push({ kind: "problems", uri: node.uri, scan: node.scan });
       return children;
     }
-    if (node.kind === "problems") return node.scan.problems.map((problem) => ({ kind: "problem", uri: node.uri, problem }));
+    if (node.kind === "problems")
+      return node.scan.problems.map((problem) => ({ kind: "problem", uri: node.uri, problem }));
     return [];
   }
 
   getTreeItem(node: TraceNode): vscode.TreeItem {
     switch (node.kind) {
       case "log": {
-        const item = new vscode.TreeItem(vscode.workspace.asRelativePath(node.uri), vscode.TreeItemCollapsibleState.Expanded);
+        const item = new vscode.TreeItem(
+          vscode.workspace.asRelativePath(node.uri),
+          vscode.TreeItemCollapsibleState.Expanded,
+        );
         const shown = this.visibleTraces(node.uri).length;
-        const filtered = this.filterValue ? ` ${describeFilter(this.filterValue)}: ${shown} of` : "";
-        item.description = `${filtered} ${node.scan.traceCount} traces${node.scan.cancelled ? " (scan cancelled)" : ""}`.trim();
+        const filtered = this.filterValue
+          ? ` ${describeFilter(this.filterValue)}: ${shown} of`
+          : "";
+        item.description =
+          `${filtered} ${node.scan.traceCount} traces${node.scan.cancelled ? " (scan cancelled)" : ""}`.trim();
         item.iconPath = new vscode.ThemeIcon("output");
         item.resourceUri = node.uri;
         item.contextValue = "paletteInspector.log";
@@ -102,24 +127,46 @@ export class TraceTree implements vscode.TreeDataProvider<TraceNode> {
             ? new vscode.ThemeIcon("warning", new vscode.ThemeColor("list.warningForeground"))
             : new vscode.ThemeIcon("type-hierarchy");
         item.contextValue = "paletteInspector.trace";
-        item.command = { command: "paletteInspector.openTrace", title: "Open Selection Trace", arguments: [node] };
-        item.accessibilityInformation = { label: `Trace ${summary.index} at line ${summary.line}, ${traceDescription(summary)}${summary.error ? ", failed" : ""}${summary.degraded ? ", degraded" : ""}` };
+        item.command = {
+          command: "paletteInspector.openTrace",
+          title: "Open Selection Trace",
+          arguments: [node],
+        };
+        item.accessibilityInformation = {
+          label: `Trace ${summary.index} at line ${summary.line}, ${traceDescription(summary)}${summary.error ? ", failed" : ""}${summary.degraded ? ", degraded" : ""}`,
+        };
         return item;
       }
       case "more": {
-        const item = new vscode.TreeItem(`Show ${Math.min(PAGE_SIZE, node.remaining)} more (${node.remaining} not shown)`);
-        item.command = { command: "paletteInspector.showMoreTraces", title: "Show more", arguments: [node.uri] };
+        const item = new vscode.TreeItem(
+          `Show ${Math.min(PAGE_SIZE, node.remaining)} more (${node.remaining} not shown)`,
+        );
+        item.command = {
+          command: "paletteInspector.showMoreTraces",
+          title: "Show more",
+          arguments: [node.uri],
+        };
         item.iconPath = new vscode.ThemeIcon("ellipsis");
         return item;
       }
       case "problems": {
-        const item = new vscode.TreeItem(`Problems (${node.scan.problemCount})`, vscode.TreeItemCollapsibleState.Collapsed);
+        const item = new vscode.TreeItem(
+          `Problems (${node.scan.problemCount})`,
+          vscode.TreeItemCollapsibleState.Collapsed,
+        );
         item.iconPath = new vscode.ThemeIcon("warning");
         return item;
       }
       case "problem": {
         const item = new vscode.TreeItem(`line ${node.problem.line}: ${node.problem.message}`);
-        item.command = { command: "vscode.open", title: "Go to line", arguments: [node.uri, { selection: new vscode.Range(node.problem.line - 1, 0, node.problem.line - 1, 0) }] };
+        item.command = {
+          command: "vscode.open",
+          title: "Go to line",
+          arguments: [
+            node.uri,
+            { selection: new vscode.Range(node.problem.line - 1, 0, node.problem.line - 1, 0) },
+          ],
+        };
         return item;
       }
     }

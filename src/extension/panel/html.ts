@@ -16,12 +16,19 @@ export function newNonce(): string {
 
 export function contentSecurityPolicy(cspSource: string, nonce: string): string {
   // The toolkit probes :focus-visible with one <style> carrying the nonce it reads from `csp-nonce`.
-  return [`default-src 'none'`, `img-src ${cspSource}`, `style-src ${cspSource} 'nonce-${nonce}'`, `font-src ${cspSource}`, `script-src 'nonce-${nonce}'`].join("; ");
+  return [
+    `default-src 'none'`,
+    `img-src ${cspSource}`,
+    `style-src ${cspSource} 'nonce-${nonce}'`,
+    `font-src ${cspSource}`,
+    `script-src 'nonce-${nonce}'`,
+  ].join("; ");
 }
 
 /** The panel's page: a root the script fills; no data here (it comes by message after `ready`). */
 export function panelHtml(assets: PanelAssets, nonce: string = newNonce()): string {
-  const attr = (value: string) => value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+  const attr = (value: string) =>
+    value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
   return `<!DOCTYPE html>
 <html lang="en">
 <head>

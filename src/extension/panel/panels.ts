@@ -31,7 +31,10 @@ export class TracePanels implements vscode.Disposable {
 
   /** Opens (or reveals and re-runs) the panel for a fixture. */
   async showFixture(uri: vscode.Uri): Promise<void> {
-    const existing = [...this.sessions].find((session) => session.source.kind === "fixture" && session.source.uri.toString() === uri.toString());
+    const existing = [...this.sessions].find(
+      (session) =>
+        session.source.kind === "fixture" && session.source.uri.toString() === uri.toString(),
+    );
     if (existing) {
       existing.panel.reveal(undefined, true);
       return existing.refresh();
@@ -40,14 +43,26 @@ export class TracePanels implements vscode.Disposable {
   }
 
   /** Opens a read-only panel for a report that did not come from a fixture (a logged trace). */
-  showReport(report: RunReport, label = report.origin.kind === "log" ? `${baseName(report.file)}:${report.origin.line}` : baseName(report.file)): void {
+  showReport(
+    report: RunReport,
+    label = report.origin.kind === "log"
+      ? `${baseName(report.file)}:${report.origin.line}`
+      : baseName(report.file),
+  ): void {
     this.adopt(this.createPanel(`Selection Trace: ${label}`), { kind: "report", report });
   }
 
   /** Opens a read-only panel showing `variant` against `base`, stage by stage (two logged traces). */
   showComparison(base: RunReport, variant: RunReport): void {
-    const label = (report: RunReport) => (report.origin.kind === "log" ? `${baseName(report.file)}:${report.origin.line}` : baseName(report.file));
-    this.adopt(this.createPanel(`Selection Trace: ${label(base)} ↔ ${label(variant)}`), { kind: "comparison", base, variant });
+    const label = (report: RunReport) =>
+      report.origin.kind === "log"
+        ? `${baseName(report.file)}:${report.origin.line}`
+        : baseName(report.file);
+    this.adopt(this.createPanel(`Selection Trace: ${label(base)} ↔ ${label(variant)}`), {
+      kind: "comparison",
+      base,
+      variant,
+    });
   }
 
   /** The panels open now, for tests and for commands that act on the active one. */
@@ -56,10 +71,18 @@ export class TracePanels implements vscode.Disposable {
   }
 
   private createPanel(label: string): vscode.WebviewPanel {
-    return vscode.window.createWebviewPanel(TRACE_VIEW_TYPE, label, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
-      enableScripts: true,
-      localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, "dist"), vscode.Uri.joinPath(this.extensionUri, "media")],
-    });
+    return vscode.window.createWebviewPanel(
+      TRACE_VIEW_TYPE,
+      label,
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+      {
+        enableScripts: true,
+        localResourceRoots: [
+          vscode.Uri.joinPath(this.extensionUri, "dist"),
+          vscode.Uri.joinPath(this.extensionUri, "media"),
+        ],
+      },
+    );
   }
 
   private adopt(panel: vscode.WebviewPanel, source: TraceSource): TraceSession {

@@ -5,7 +5,12 @@ import { semanticIssues } from "../../core/fixture/semantics.js";
 import { reportMarkdown } from "../../core/render/markdown.js";
 import { runFixture, type RunReport } from "../../core/report.js";
 import { applyWhatIf, whatIfLevers, WhatIfError, type WhatIf } from "../../core/whatif.js";
-import { parseFromWebview, type FromWebview, type ProblemView, type ToWebview } from "../../protocol.js";
+import {
+  parseFromWebview,
+  type FromWebview,
+  type ProblemView,
+  type ToWebview,
+} from "../../protocol.js";
 import { chooseNewFile, FIXTURE_FILTERS } from "../workspace-files.js";
 import { panelHtml } from "./html.js";
 import { findToolMention, suggestedVariantPath, variantFixtureText } from "./variant-file.js";
@@ -42,7 +47,13 @@ export class TraceSession implements vscode.Disposable {
     log: (message: string) => void,
   ) {
     const webview = panel.webview;
-    webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(extensionUri, "dist"), vscode.Uri.joinPath(extensionUri, "media")] };
+    webview.options = {
+      enableScripts: true,
+      localResourceRoots: [
+        vscode.Uri.joinPath(extensionUri, "dist"),
+        vscode.Uri.joinPath(extensionUri, "media"),
+      ],
+    };
     this.render();
     this.disposables.push(
       webview.onDidReceiveMessage((raw: unknown) => {
@@ -52,7 +63,9 @@ export class TraceSession implements vscode.Disposable {
       panel.onDidDispose(() => this.dispose()),
     );
     if (source.kind === "fixture") {
-      this.disposables.push(vscode.workspace.onDidChangeTextDocument((event) => this.touched(event.document.uri)));
+      this.disposables.push(
+        vscode.workspace.onDidChangeTextDocument((event) => this.touched(event.document.uri)),
+      );
       this.watchFiles([source.uri]);
     }
   }
@@ -60,22 +73,39 @@ export class TraceSession implements vscode.Disposable {
   /** A fresh page (and nonce); the webview then says `ready` and gets the data again. */
   render(): void {
     const webview = this.panel.webview;
-    const asset = (...path: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, ...path)).toString();
+    const asset = (...path: string[]) =>
+      webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, ...path)).toString();
     this.ready = false;
-    webview.html = panelHtml({ cspSource: webview.cspSource, script: asset("dist", "webview.js"), style: asset("media", "panel.css"), codicons: asset("dist", "codicons", "codicon.css") });
+    webview.html = panelHtml({
+      cspSource: webview.cspSource,
+      script: asset("dist", "webview.js"),
+      style: asset("media", "panel.css"),
+      codicons: asset("dist", "codicons", "codicon.css"),
+    });
   }
 
   /** Runs the fixture again (after an edit, or when asked to show it again) and posts the result. */
   async refresh(): Promise<void> {
     if (this.source.kind === "report") {
       this.base = this.source.report;
-      this.post({ type: "show", view: { report: this.base, levers: null, source: null, compared: null } });
+      this.post({
+        type: "show",
+        view: { report: this.base, levers: null, source: null, compared: null },
+      });
       return;
     }
     if (this.source.kind === "comparison") {
       const { base, variant } = this.source;
       this.base = base;
-      this.post({ type: "show", view: { report: base, levers: null, source: null, compared: { report: variant, comparison: compareReports(base, variant) } } });
+      this.post({
+        type: "show",
+        view: {
+          report: base,
+          levers: null,
+          source: null,
+          compared: { report: variant, comparison: compareReports(base, variant) },
+        },
+      });
       return;
     }
     const uri = this.source.uri;
@@ -84,21 +114,46 @@ export class TraceSession implements vscode.Disposable {
     try {
       loaded = await this.load(uri);
     } catch (error) {
-      loaded = { ok: false, problems: [{ severity: "error", file: uri.fsPath, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, path: [], message: error instanceof Error ? error.message : String(error) }] };
+      loaded = {
+        ok: false,
+        problems: [
+          {
+            severity: "error",
+            file: uri.fsPath,
+            range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+            path: [],
+            message: error instanceof Error ? error.message : String(error),
+          },
+        ],
+      };
     }
     // Loading reads files asynchronously: a run of older text that ends late must not replace a newer one.
     if (generation !== this.generation) return;
     if (!loaded.ok) {
       this.fixture = null;
       this.base = null;
-      const problems: ProblemView[] = loaded.problems.map((p) => ({ severity: p.severity, file: p.file, line: p.range.start.line + 1, column: p.range.start.character + 1, message: p.message }));
+      const problems: ProblemView[] = loaded.problems.map((p) => ({
+        severity: p.severity,
+        file: p.file,
+        line: p.range.start.line + 1,
+        column: p.range.start.character + 1,
+        message: p.message,
+      }));
       this.post({ type: "problems", file: uri.fsPath, source: uri.toString(), problems });
       return;
     }
     this.fixture = loaded.fixture;
     this.base = runFixture(loaded.fixture);
     if (loaded.fixture.catalogFile) this.watchFiles([uri, fileUri(loaded.fixture.catalogFile)]);
-    this.post({ type: "show", view: { report: this.base, levers: whatIfLevers(loaded.fixture.json, loaded.fixture.catalog.safetyLevels), source: uri.toString(), compared: null } });
+    this.post({
+      type: "show",
+      view: {
+        report: this.base,
+        levers: whatIfLevers(loaded.fixture.json, loaded.fixture.catalog.safetyLevels),
+        source: uri.toString(),
+        compared: null,
+      },
+    });
   }
 
   private async handle(message: FromWebview): Promise<void> {
@@ -108,17 +163,43 @@ export class TraceSession implements vscode.Disposable {
         return this.refresh();
       case "whatIf": {
         const variant = this.variant(message.edit);
-        if ("error" in variant) return this.post({ type: "reply", requestId: message.requestId, ok: false, message: variant.error });
-        return this.post({ type: "whatIfResult", requestId: message.requestId, variant: variant.report, comparison: compareReports(this.base!, variant.report) });
+        if ("error" in variant)
+          return this.post({
+            type: "reply",
+            requestId: message.requestId,
+            ok: false,
+            message: variant.error,
+          });
+        return this.post({
+          type: "whatIfResult",
+          requestId: message.requestId,
+          variant: variant.report,
+          comparison: compareReports(this.base!, variant.report),
+        });
       }
       case "copyMarkdown": {
         const report = message.edit === null ? { report: this.base } : this.variant(message.edit);
-        if ("error" in report || report.report === null) return this.post({ type: "reply", requestId: message.requestId, ok: false, message: "error" in report ? report.error : "Nothing to copy yet." });
+        if ("error" in report || report.report === null)
+          return this.post({
+            type: "reply",
+            requestId: message.requestId,
+            ok: false,
+            message: "error" in report ? report.error : "Nothing to copy yet.",
+          });
         await vscode.env.clipboard.writeText(reportMarkdown(report.report));
-        return this.post({ type: "reply", requestId: message.requestId, ok: true, message: "Copied the waterfall as Markdown." });
+        return this.post({
+          type: "reply",
+          requestId: message.requestId,
+          ok: true,
+          message: "Copied the waterfall as Markdown.",
+        });
       }
       case "saveVariant":
-        return this.post({ type: "reply", requestId: message.requestId, ...(await this.saveVariant(message.edit)) });
+        return this.post({
+          type: "reply",
+          requestId: message.requestId,
+          ...(await this.saveVariant(message.edit)),
+        });
       case "revealTool":
         return this.reveal(message.tool);
       case "openSource":
@@ -129,19 +210,36 @@ export class TraceSession implements vscode.Disposable {
   /** Back from a logged trace to its line in the log. */
   private async openSource(compared: boolean): Promise<void> {
     const source = this.source;
-    const report = source.kind === "report" ? source.report : source.kind === "comparison" ? (compared ? source.variant : source.base) : null;
+    const report =
+      source.kind === "report"
+        ? source.report
+        : source.kind === "comparison"
+          ? compared
+            ? source.variant
+            : source.base
+          : null;
     if (report === null || report.origin.kind !== "log") return;
     const line = report.origin.line - 1;
-    await vscode.window.showTextDocument(fileUri(report.file), { selection: new vscode.Range(line, 0, line, 0), viewColumn: vscode.ViewColumn.One, preserveFocus: false });
+    await vscode.window.showTextDocument(fileUri(report.file), {
+      selection: new vscode.Range(line, 0, line, 0),
+      viewColumn: vscode.ViewColumn.One,
+      preserveFocus: false,
+    });
   }
 
   /** The what-if run, or why it cannot run (the variant must pass the same checks as a fixture). */
   private variant(edit: WhatIf): { report: RunReport } | { error: string } {
-    if (this.fixture === null || this.base === null) return { error: "The fixture has problems; fix them before asking what-if." };
+    if (this.fixture === null || this.base === null)
+      return { error: "The fixture has problems; fix them before asking what-if." };
     try {
       const json = applyWhatIf(this.fixture.json, edit);
-      const errors = semanticIssues(json, this.fixture.catalog).filter((issue) => issue.severity === "error");
-      if (errors.length > 0) return { error: `This what-if is not a valid fixture: ${errors.map((issue) => issue.message).join("; ")}` };
+      const errors = semanticIssues(json, this.fixture.catalog).filter(
+        (issue) => issue.severity === "error",
+      );
+      if (errors.length > 0)
+        return {
+          error: `This what-if is not a valid fixture: ${errors.map((issue) => issue.message).join("; ")}`,
+        };
       return { report: runFixture(this.fixture, json) };
     } catch (error) {
       if (error instanceof WhatIfError) return { error: error.message };
@@ -150,7 +248,8 @@ export class TraceSession implements vscode.Disposable {
   }
 
   private async saveVariant(edit: WhatIf): Promise<{ ok: boolean; message: string }> {
-    if (this.fixture === null || this.source.kind !== "fixture") return { ok: false, message: "Only a valid fixture can be saved as a what-if." };
+    if (this.fixture === null || this.source.kind !== "fixture")
+      return { ok: false, message: "Only a valid fixture can be saved as a what-if." };
     const check = this.variant(edit);
     if ("error" in check) return { ok: false, message: check.error };
     const from = this.source.uri;
@@ -161,7 +260,8 @@ export class TraceSession implements vscode.Disposable {
       title: "Save the what-if as a new fixture",
     });
     if (target === undefined) return { ok: false, message: "Not saved." };
-    if (target.toString() === from.toString()) return { ok: false, message: "Not saved: that is the fixture itself; choose a new name." };
+    if (target.toString() === from.toString())
+      return { ok: false, message: "Not saved: that is the fixture itself; choose a new name." };
     const text = variantFixtureText(applyWhatIf(this.fixture.json, edit), from.path, target.path);
     await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
     return { ok: true, message: `Saved ${vscode.workspace.asRelativePath(target)}.` };
@@ -172,11 +272,20 @@ export class TraceSession implements vscode.Disposable {
     const document = await vscode.workspace.openTextDocument(this.source.uri);
     const found = findToolMention(document.getText(), tool);
     if (found === null) {
-      void vscode.window.showInformationMessage(`The fixture does not name '${tool}' itself (it comes from the catalogue).`);
+      void vscode.window.showInformationMessage(
+        `The fixture does not name '${tool}' itself (it comes from the catalogue).`,
+      );
       return;
     }
-    const selection = new vscode.Selection(document.positionAt(found.offset), document.positionAt(found.offset + found.length));
-    await vscode.window.showTextDocument(document, { selection, viewColumn: vscode.ViewColumn.One, preserveFocus: false });
+    const selection = new vscode.Selection(
+      document.positionAt(found.offset),
+      document.positionAt(found.offset + found.length),
+    );
+    await vscode.window.showTextDocument(document, {
+      selection,
+      viewColumn: vscode.ViewColumn.One,
+      preserveFocus: false,
+    });
   }
 
   private post(message: ToWebview): void {
@@ -201,11 +310,18 @@ export class TraceSession implements vscode.Disposable {
   private watchFiles(uris: readonly vscode.Uri[]): void {
     for (const watcher of this.watchers) watcher.dispose();
     this.watchers = uris.map((uri) => {
-      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.joinPath(uri, ".."), uri.path.split("/").pop()!));
+      const watcher = vscode.workspace.createFileSystemWatcher(
+        new vscode.RelativePattern(vscode.Uri.joinPath(uri, ".."), uri.path.split("/").pop()!),
+      );
       const onChange = (changed: vscode.Uri) => {
         if (changed.toString() === uri.toString()) this.schedule();
       };
-      return vscode.Disposable.from(watcher, watcher.onDidChange(onChange), watcher.onDidCreate(onChange), watcher.onDidDelete(onChange));
+      return vscode.Disposable.from(
+        watcher,
+        watcher.onDidChange(onChange),
+        watcher.onDidCreate(onChange),
+        watcher.onDidDelete(onChange),
+      );
     });
   }
 

@@ -19,7 +19,12 @@ export function isRegressionTest(text: string): boolean {
   const parsed = JsonDocument.parse(text);
   if ("error" in parsed) return true;
   const value = parsed.document.value;
-  return typeof value === "object" && value !== null && !Array.isArray(value) && Object.hasOwn(value, "expect");
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.hasOwn(value, "expect")
+  );
 }
 
 /** The expected and actual side of one mismatch, as JSON the diff view can show. */
@@ -32,12 +37,18 @@ function diffText(value: unknown): string {
  * itself (`asRelativePath` returns a workspace folder's own absolute path unchanged).
  */
 function folderLabel(folder: vscode.Uri): string {
-  const root = vscode.workspace.workspaceFolders?.find((candidate) => candidate.uri.toString() === folder.toString());
+  const root = vscode.workspace.workspaceFolders?.find(
+    (candidate) => candidate.uri.toString() === folder.toString(),
+  );
   return root?.name ?? (vscode.workspace.asRelativePath(folder) || folder.path.split("/").pop()!);
 }
 
 function failureMessage(uri: vscode.Uri, fixture: Fixture, mismatch: Mismatch): vscode.TestMessage {
-  const message = vscode.TestMessage.diff(`${formatJsonPath(mismatch.path)}: ${mismatch.message}`, diffText(mismatch.expected), diffText(mismatch.actual));
+  const message = vscode.TestMessage.diff(
+    `${formatJsonPath(mismatch.path)}: ${mismatch.message}`,
+    diffText(mismatch.expected),
+    diffText(mismatch.actual),
+  );
   message.location = new vscode.Location(uri, toRange(fixture.locate(mismatch.path, true)));
   message.contextValue = FAILURE_CONTEXT;
   return message;
@@ -48,13 +59,26 @@ function failureMessage(uri: vscode.Uri, fixture: Fixture, mismatch: Mismatch): 
  * kept in step with files on disk and with unsaved edits.
  */
 export class FixtureTests implements vscode.Disposable {
-  readonly controller = vscode.tests.createTestController("paletteInspector.fixtures", "Palette Inspector fixtures");
-  private readonly continuous = new Set<{ request: vscode.TestRunRequest; token: vscode.CancellationToken }>();
+  readonly controller = vscode.tests.createTestController(
+    "paletteInspector.fixtures",
+    "Palette Inspector fixtures",
+  );
+  private readonly continuous = new Set<{
+    request: vscode.TestRunRequest;
+    token: vscode.CancellationToken;
+  }>();
   private readonly subscriptions: vscode.Disposable[] = [];
   private readonly typing = new Map<string, ReturnType<typeof setTimeout>>();
 
   constructor(private readonly typingDelayMs = 250) {
-    this.controller.createRunProfile("Run fixtures", vscode.TestRunProfileKind.Run, (request, token) => this.run(request, token), true, undefined, true);
+    this.controller.createRunProfile(
+      "Run fixtures",
+      vscode.TestRunProfileKind.Run,
+      (request, token) => this.run(request, token),
+      true,
+      undefined,
+      true,
+    );
     this.controller.refreshHandler = () => this.discover();
     const watcher = vscode.workspace.createFileSystemWatcher(FIXTURES);
     this.subscriptions.push(
@@ -88,15 +112,28 @@ export class FixtureTests implements vscode.Disposable {
     const group = this.groupFor(uri);
     let item = group.children.get(uri.toString());
     if (!item) {
-      item = this.controller.createTestItem(uri.toString(), uri.path.split("/").pop()!.replace(/\.turn\.json$/, ""), uri);
+      item = this.controller.createTestItem(
+        uri.toString(),
+        uri.path
+          .split("/")
+          .pop()!
+          .replace(/\.turn\.json$/, ""),
+        uri,
+      );
       group.children.add(item);
     }
     item.range = new vscode.Range(0, 0, 0, 0);
     this.controller.invalidateTestResults(item);
     for (const entry of this.continuous) {
       if (entry.token.isCancellationRequested) this.continuous.delete(entry);
-      else if (!entry.request.include || entry.request.include.some((included) => included === item || included === item!.parent)) {
-        await this.run(new vscode.TestRunRequest([item], undefined, entry.request.profile), entry.token);
+      else if (
+        !entry.request.include ||
+        entry.request.include.some((included) => included === item || included === item!.parent)
+      ) {
+        await this.run(
+          new vscode.TestRunRequest([item], undefined, entry.request.profile),
+          entry.token,
+        );
       }
     }
   }
@@ -168,8 +205,13 @@ export class FixtureTests implements vscode.Disposable {
       run.errored(
         item,
         errors.map((problem) => {
-          const message = new vscode.TestMessage(`${problem.message}${problem.path.length ? ` (${formatJsonPath(problem.path)})` : ""}`);
-          message.location = new vscode.Location(vscode.Uri.parse(problem.file), toRange(problem.range));
+          const message = new vscode.TestMessage(
+            `${problem.message}${problem.path.length ? ` (${formatJsonPath(problem.path)})` : ""}`,
+          );
+          message.location = new vscode.Location(
+            vscode.Uri.parse(problem.file),
+            toRange(problem.range),
+          );
           return message;
         }),
       );
@@ -177,10 +219,19 @@ export class FixtureTests implements vscode.Disposable {
     }
     const report = runFixture(loaded.fixture);
     // The Test Results terminal shows the run's waterfall beside the verdict (it wants CRLF).
-    run.appendOutput(renderWaterfall(report, { color: true }).replace(/\n/g, "\r\n"), undefined, item);
+    run.appendOutput(
+      renderWaterfall(report, { color: true }).replace(/\n/g, "\r\n"),
+      undefined,
+      item,
+    );
     const mismatches = checkExpectations(loaded.fixture.json.expect, report);
     if (mismatches.length === 0) run.passed(item, report.durationMs);
-    else run.failed(item, mismatches.map((mismatch) => failureMessage(uri, loaded.fixture, mismatch)), report.durationMs);
+    else
+      run.failed(
+        item,
+        mismatches.map((mismatch) => failureMessage(uri, loaded.fixture, mismatch)),
+        report.durationMs,
+      );
   }
 
   dispose(): void {

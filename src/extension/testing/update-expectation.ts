@@ -13,7 +13,9 @@ export async function updateExpectation(uri: vscode.Uri): Promise<boolean> {
   const loaded = await loadFixtureFromUri(uri);
   if (!loaded.ok) {
     const first = loaded.problems.find((problem) => problem.severity === "error");
-    void vscode.window.showErrorMessage(`Palette Inspector: the fixture is invalid, so it has no result to record. ${first ? formatProblem(first) : ""}`);
+    void vscode.window.showErrorMessage(
+      `Palette Inspector: the fixture is invalid, so it has no result to record. ${first ? formatProblem(first) : ""}`,
+    );
     return false;
   }
   const report = runFixture(loaded.fixture);
@@ -28,7 +30,14 @@ export async function updateExpectation(uri: vscode.Uri): Promise<boolean> {
   const document = await vscode.workspace.openTextDocument(uri);
   const edit = new vscode.WorkspaceEdit();
   for (const change of expectChanges(document.getText(), expect)) {
-    edit.replace(uri, new vscode.Range(document.positionAt(change.offset), document.positionAt(change.offset + change.length)), change.content);
+    edit.replace(
+      uri,
+      new vscode.Range(
+        document.positionAt(change.offset),
+        document.positionAt(change.offset + change.length),
+      ),
+      change.content,
+    );
   }
   return vscode.workspace.applyEdit(edit);
 }

@@ -8,9 +8,21 @@ import type { CatalogReader } from "../../../src/core/fixture/load.js";
 import { at, catalogFiles, FILE, load, positionOf, problemsOf } from "./helpers.js";
 
 /** The one problem at `path`, checked for file, severity, start position and message. */
-function expectOne(problems: readonly Problem[], want: { path: (string | number)[]; at: string; message: RegExp; file?: string; severity?: "error" | "warning" }): Problem {
+function expectOne(
+  problems: readonly Problem[],
+  want: {
+    path: (string | number)[];
+    at: string;
+    message: RegExp;
+    file?: string;
+    severity?: "error" | "warning";
+  },
+): Problem {
   const matching = problems.filter((p) => JSON.stringify(p.path) === JSON.stringify(want.path));
-  expect(matching, `problems at ${JSON.stringify(want.path)} among ${JSON.stringify(problems.map((p) => [p.path, p.message]))}`).toHaveLength(1);
+  expect(
+    matching,
+    `problems at ${JSON.stringify(want.path)} among ${JSON.stringify(problems.map((p) => [p.path, p.message]))}`,
+  ).toHaveLength(1);
   const problem = matching[0]!;
   expect(problem.file).toBe(want.file ?? FILE);
   expect(problem.severity).toBe(want.severity ?? "error");
@@ -21,48 +33,109 @@ function expectOne(problems: readonly Problem[], want: { path: (string | number)
 
 describe("FORMATS.md fixture errors: malformed JSON", () => {
   it.each([
-    ["a missing value before '}'", '{\n  "offered": ["a",\n}', "3:1", /malformed JSON: a value was expected/],
-    ["a missing comma", '{\n  "offered": ["a"]\n  "turn": {}\n}', "3:3", /malformed JSON: comma expected/],
+    [
+      "a missing value before '}'",
+      '{\n  "offered": ["a",\n}',
+      "3:1",
+      /malformed JSON: a value was expected/,
+    ],
+    [
+      "a missing comma",
+      '{\n  "offered": ["a"]\n  "turn": {}\n}',
+      "3:3",
+      /malformed JSON: comma expected/,
+    ],
     ["text after the value", '{"offered": []} x', "1:17", /malformed JSON/],
     ["an empty file", "", "1:1", /malformed JSON: a value was expected/],
     ["a comment (JSON has none)", '{\n  // note\n  "offered": []\n}', "2:3", /malformed JSON/],
     ["a trailing comma", '{\n  "offered": [],\n}', "3:1", /malformed JSON/],
-  ])("malformed JSON (%s) is reported at its exact line:column with path $", async (_what, text, position, message) => {
-    const problems = await problemsOf(text);
-    expect(problems).toHaveLength(1);
-    expectOne(problems, { path: [], at: position, message });
-  });
+  ])(
+    "malformed JSON (%s) is reported at its exact line:column with path $",
+    async (_what, text, position, message) => {
+      const problems = await problemsOf(text);
+      expect(problems).toHaveLength(1);
+      expectOne(problems, { path: [], at: position, message });
+    },
+  );
 
   it("a problem prints as file:line:column: severity: message (at $.path), one-based", async () => {
     const problems = await problemsOf('{\n  "ofered": []\n}');
-    expect(formatProblem(problems[0]!)).toBe(`${FILE}:2:3: error: unknown key 'ofered'; did you mean 'offered'? (at $.ofered)`);
+    expect(formatProblem(problems[0]!)).toBe(
+      `${FILE}:2:3: error: unknown key 'ofered'; did you mean 'offered'? (at $.ofered)`,
+    );
   });
 
   it("the top level must be an object", async () => {
-    expectOne(await problemsOf("[1]"), { path: [], at: "1:1", message: /expected object, found an array/ });
+    expectOne(await problemsOf("[1]"), {
+      path: [],
+      at: "1:1",
+      message: /expected object, found an array/,
+    });
   });
 });
 
 describe("FORMATS.md fixture errors: unknown keys", () => {
   it.each([
-    ["top level", '{\n  "ofered": ["a"]\n}', ["ofered"], "2:3", /unknown key 'ofered'; did you mean 'offered'\?/],
-    ["turn", '{\n  "turn": {"qeury": "x"}\n}', ["turn", "qeury"], "2:12", /unknown key 'qeury'; did you mean 'query'\?/],
-    ["a stage", '{\n  "pipeline": [\n    {"kind": "policy", "max_safty_level": "low"}\n  ]\n}', ["pipeline", 0, "max_safty_level"], "3:24", /did you mean 'max_safety_level'\?/],
-    ["a catalogue entry", '{\n  "catalog": [{"name": "a", "cost": 1}]\n}', ["catalog", 0, "cost"], "2:29", /unknown key 'cost'/],
-    ["a verdict", '{"pipeline": [{"kind": "intent", "verdict": {"label": "action", "matched_tool_keyword": []}}]}', ["pipeline", 0, "verdict", "matched_tool_keyword"], "1:65", /did you mean 'matched_tool_keywords'\?/],
+    [
+      "top level",
+      '{\n  "ofered": ["a"]\n}',
+      ["ofered"],
+      "2:3",
+      /unknown key 'ofered'; did you mean 'offered'\?/,
+    ],
+    [
+      "turn",
+      '{\n  "turn": {"qeury": "x"}\n}',
+      ["turn", "qeury"],
+      "2:12",
+      /unknown key 'qeury'; did you mean 'query'\?/,
+    ],
+    [
+      "a stage",
+      '{\n  "pipeline": [\n    {"kind": "policy", "max_safty_level": "low"}\n  ]\n}',
+      ["pipeline", 0, "max_safty_level"],
+      "3:24",
+      /did you mean 'max_safety_level'\?/,
+    ],
+    [
+      "a catalogue entry",
+      '{\n  "catalog": [{"name": "a", "cost": 1}]\n}',
+      ["catalog", 0, "cost"],
+      "2:29",
+      /unknown key 'cost'/,
+    ],
+    [
+      "a verdict",
+      '{"pipeline": [{"kind": "intent", "verdict": {"label": "action", "matched_tool_keyword": []}}]}',
+      ["pipeline", 0, "verdict", "matched_tool_keyword"],
+      "1:65",
+      /did you mean 'matched_tool_keywords'\?/,
+    ],
     ["expect", '{"expect": {"name": []}}', ["expect", "name"], "1:13", /did you mean 'names'\?/],
-  ])("an unknown key in %s is an error at the key, with a suggestion for a typo", async (_where, text, path, position, message) => {
-    expectOne(await problemsOf(text), { path, at: position, message });
-  });
+  ])(
+    "an unknown key in %s is an error at the key, with a suggestion for a typo",
+    async (_where, text, path, position, message) => {
+      expectOne(await problemsOf(text), { path, at: position, message });
+    },
+  );
 
   it("a typo in a scripted outcome (a union of shapes) says what was expected and suggests the key", async () => {
     const text = '{"pipeline": [{"kind": "scripted", "name": "s", "outcome": {"selekt": ["a"]}}]}';
-    const problem = expectOne(await problemsOf(text), { path: ["pipeline", 0, "outcome"], at: "1:60", message: /^expected one of \{ "abstain": true \}.*found an object: unknown key 'selekt'; did you mean 'select'\?$/ });
+    const problem = expectOne(await problemsOf(text), {
+      path: ["pipeline", 0, "outcome"],
+      at: "1:60",
+      message:
+        /^expected one of \{ "abstain": true \}.*found an object: unknown key 'selekt'; did you mean 'select'\?$/,
+    });
     expect(problem.message).toContain('{ "select": [names] }');
   });
 
   it("an unknown key that resembles nothing lists the keys that are expected", async () => {
-    expectOne(await problemsOf('{"zzzzzzzz": 1}'), { path: ["zzzzzzzz"], at: "1:2", message: /expected one of description, catalog, offered, routing, turn, pipeline, expect/ });
+    expectOne(await problemsOf('{"zzzzzzzz": 1}'), {
+      path: ["zzzzzzzz"],
+      at: "1:2",
+      message: /expected one of description, catalog, offered, routing, turn, pipeline, expect/,
+    });
   });
 
   it("keys starting with $ or x- are accepted everywhere", async () => {
@@ -71,7 +144,10 @@ describe("FORMATS.md fixture errors: unknown keys", () => {
       "x-owner": "team",
       catalog: [{ name: "a", "x-note": 1 }],
       turn: { "x-a": 1 },
-      pipeline: [{ kind: "lazy", $comment: "c" }, { kind: "forced", resolver: { kind: "fixed", tool: "a", "x-why": "y" } }],
+      pipeline: [
+        { kind: "lazy", $comment: "c" },
+        { kind: "forced", resolver: { kind: "fixed", tool: "a", "x-why": "y" } },
+      ],
       expect: { "x-todo": true },
     });
     expect(loaded.problems).toEqual([]);
@@ -79,42 +155,144 @@ describe("FORMATS.md fixture errors: unknown keys", () => {
   });
 
   it("the x- exception is case-sensitive: 'X-note' is an unknown key", async () => {
-    expectOne(await problemsOf('{"X-note": 1}'), { path: ["X-note"], at: "1:2", message: /unknown key 'X-note'/ });
+    expectOne(await problemsOf('{"X-note": 1}'), {
+      path: ["X-note"],
+      at: "1:2",
+      message: /unknown key 'X-note'/,
+    });
   });
 });
 
 describe("FORMATS.md fixture errors: wrong types and shapes", () => {
   it.each([
-    ["offered not a list", '{\n  "offered": "a"\n}', ["offered"], "2:14", /expected array, found the string "a"/],
-    ["budget a string", '{"pipeline": [{"kind": "policy", "budget_usd": "cheap"}]}', ["pipeline", 0, "budget_usd"], "1:48", /expected number or null, found the string "cheap"/],
-    ["a boolean given as a string", '{"pipeline": [{"kind": "policy", "include_unknown_cost": "no"}]}', ["pipeline", 0, "include_unknown_cost"], "1:58", /expected boolean, found the string "no"/],
-    ["a negative cost", '{"catalog": [{"name": "a", "cost_usd": -1}]}', ["catalog", 0, "cost_usd"], "1:40", /expected a number ≥ 0, found -1/],
-    ["visibility off its enum", '{"catalog": [{"name": "a", "visibility": "public"}]}', ["catalog", 0, "visibility"], "1:42", /expected/],
-    ["an empty tool name in the catalogue", '{"catalog": [{"name": ""}]}', ["catalog", 0, "name"], "1:23", /expected a non-empty string/],
-    ["a verdict without a label", '{"pipeline": [{"kind": "intent", "verdict": {"matched_tool_keywords": []}}]}', ["pipeline", 0, "verdict"], "1:45", /missing required key 'label'/],
-    ["a fixed resolver without a tool", '{"pipeline": [{"kind": "forced", "resolver": {"kind": "fixed"}}]}', ["pipeline", 0, "resolver"], "1:46", /missing required key 'tool'/],
-    ["a scripted stage without a name", '{"pipeline": [{"kind": "scripted", "outcome": {"abstain": true}}]}', ["pipeline", 0], "1:15", /missing required key 'name'/],
-    ["a scripted outcome of no known shape", '{"pipeline": [{"kind": "scripted", "name": "s", "outcome": {"selekt": []}}]}', ["pipeline", 0, "outcome"], "1:60", /expected one of \{ "abstain": true \}/],
-    ["expect.error other than ForcedToolUnavailable", '{"expect": {"error": "Other"}}', ["expect", "error"], "1:22", /expected "ForcedToolUnavailable", found "Other"/],
-    ["an expected action that is not an action", '{"pipeline": [{"kind": "lazy"}], "expect": {"actions": {"lazy": "skip"}}}', ["expect", "actions", "lazy"], "1:65", /expected/],
-    ["routing without registered", '{"routing": {"entries": []}}', ["routing"], "1:13", /missing required key 'registered'/],
-  ])("a wrong type (%s) names the path, the position and what was expected", async (_what, text, path, position, message) => {
-    expectOne(await problemsOf(text), { path, at: position, message });
-  });
+    [
+      "offered not a list",
+      '{\n  "offered": "a"\n}',
+      ["offered"],
+      "2:14",
+      /expected array, found the string "a"/,
+    ],
+    [
+      "budget a string",
+      '{"pipeline": [{"kind": "policy", "budget_usd": "cheap"}]}',
+      ["pipeline", 0, "budget_usd"],
+      "1:48",
+      /expected number or null, found the string "cheap"/,
+    ],
+    [
+      "a boolean given as a string",
+      '{"pipeline": [{"kind": "policy", "include_unknown_cost": "no"}]}',
+      ["pipeline", 0, "include_unknown_cost"],
+      "1:58",
+      /expected boolean, found the string "no"/,
+    ],
+    [
+      "a negative cost",
+      '{"catalog": [{"name": "a", "cost_usd": -1}]}',
+      ["catalog", 0, "cost_usd"],
+      "1:40",
+      /expected a number ≥ 0, found -1/,
+    ],
+    [
+      "visibility off its enum",
+      '{"catalog": [{"name": "a", "visibility": "public"}]}',
+      ["catalog", 0, "visibility"],
+      "1:42",
+      /expected/,
+    ],
+    [
+      "an empty tool name in the catalogue",
+      '{"catalog": [{"name": ""}]}',
+      ["catalog", 0, "name"],
+      "1:23",
+      /expected a non-empty string/,
+    ],
+    [
+      "a verdict without a label",
+      '{"pipeline": [{"kind": "intent", "verdict": {"matched_tool_keywords": []}}]}',
+      ["pipeline", 0, "verdict"],
+      "1:45",
+      /missing required key 'label'/,
+    ],
+    [
+      "a fixed resolver without a tool",
+      '{"pipeline": [{"kind": "forced", "resolver": {"kind": "fixed"}}]}',
+      ["pipeline", 0, "resolver"],
+      "1:46",
+      /missing required key 'tool'/,
+    ],
+    [
+      "a scripted stage without a name",
+      '{"pipeline": [{"kind": "scripted", "outcome": {"abstain": true}}]}',
+      ["pipeline", 0],
+      "1:15",
+      /missing required key 'name'/,
+    ],
+    [
+      "a scripted outcome of no known shape",
+      '{"pipeline": [{"kind": "scripted", "name": "s", "outcome": {"selekt": []}}]}',
+      ["pipeline", 0, "outcome"],
+      "1:60",
+      /expected one of \{ "abstain": true \}/,
+    ],
+    [
+      "expect.error other than ForcedToolUnavailable",
+      '{"expect": {"error": "Other"}}',
+      ["expect", "error"],
+      "1:22",
+      /expected "ForcedToolUnavailable", found "Other"/,
+    ],
+    [
+      "an expected action that is not an action",
+      '{"pipeline": [{"kind": "lazy"}], "expect": {"actions": {"lazy": "skip"}}}',
+      ["expect", "actions", "lazy"],
+      "1:65",
+      /expected/,
+    ],
+    [
+      "routing without registered",
+      '{"routing": {"entries": []}}',
+      ["routing"],
+      "1:13",
+      /missing required key 'registered'/,
+    ],
+  ])(
+    "a wrong type (%s) names the path, the position and what was expected",
+    async (_what, text, path, position, message) => {
+      expectOne(await problemsOf(text), { path, at: position, message });
+    },
+  );
 
   it("each offered item of the wrong type gets its own message saying a string or an object was expected", async () => {
     const problems = await problemsOf('{"offered": [1, "ok", null, ["x"]]}');
     expect(problems).toHaveLength(3);
-    expectOne(problems, { path: ["offered", 0], at: "1:14", message: /^expected string or object, found number 1$/ });
-    expectOne(problems, { path: ["offered", 2], at: "1:23", message: /^expected string or object, found null$/ });
-    expectOne(problems, { path: ["offered", 3], at: "1:29", message: /^expected string or object, found an array$/ });
+    expectOne(problems, {
+      path: ["offered", 0],
+      at: "1:14",
+      message: /^expected string or object, found number 1$/,
+    });
+    expectOne(problems, {
+      path: ["offered", 2],
+      at: "1:23",
+      message: /^expected string or object, found null$/,
+    });
+    expectOne(problems, {
+      path: ["offered", 3],
+      at: "1:29",
+      message: /^expected string or object, found an array$/,
+    });
   });
 
   it("every schema problem of one fixture is reported, not just the first", async () => {
-    const text = '{\n  "ofered": [],\n  "turn": {"query": 1},\n  "pipeline": [{"kind": "lazy", "allowed_names": "a"}]\n}';
+    const text =
+      '{\n  "ofered": [],\n  "turn": {"query": 1},\n  "pipeline": [{"kind": "lazy", "allowed_names": "a"}]\n}';
     const problems = await problemsOf(text);
     expect(problems.map((p) => [JSON.stringify(p.path), at(p)])).toEqual(
-      expect.arrayContaining([['["ofered"]', "2:3"], ['["turn","query"]', "3:21"], ['["pipeline",0,"allowed_names"]', "4:50"]]),
+      expect.arrayContaining([
+        ['["ofered"]', "2:3"],
+        ['["turn","query"]', "3:21"],
+        ['["pipeline",0,"allowed_names"]', "4:50"],
+      ]),
     );
     expect(problems).toHaveLength(3);
   });
@@ -126,103 +304,184 @@ describe("FORMATS.md fixture errors: stage kinds and names", () => {
     expectOne(await problemsOf(text), {
       path: ["pipeline", 0, "kind"],
       at: "3:14",
-      message: /unknown stage kind "intnet"; expected one of intent, lazy, allowlist, role, forced, policy, scripted/,
+      message:
+        /unknown stage kind "intnet"; expected one of intent, lazy, allowlist, role, forced, policy, scripted/,
     });
   });
 
   it("a stage without a kind is an error saying a kind is expected", async () => {
-    expectOne(await problemsOf('{"pipeline": [{"name": "x"}]}'), { path: ["pipeline", 0], at: "1:15", message: /missing 'kind'; expected one of intent/ });
+    expectOne(await problemsOf('{"pipeline": [{"name": "x"}]}'), {
+      path: ["pipeline", 0],
+      at: "1:15",
+      message: /missing 'kind'; expected one of intent/,
+    });
   });
 
   it("an unknown forced resolver kind is an error listing the resolver kinds", async () => {
-    expectOne(await problemsOf('{"pipeline": [{"kind": "forced", "resolver": {"kind": "magic"}}]}'), {
-      path: ["pipeline", 0, "resolver", "kind"],
-      at: "1:55",
-      message: /unknown resolver kind "magic"; expected one of fixed, state, keyword, raise/,
-    });
+    expectOne(
+      await problemsOf('{"pipeline": [{"kind": "forced", "resolver": {"kind": "magic"}}]}'),
+      {
+        path: ["pipeline", 0, "resolver", "kind"],
+        at: "1:55",
+        message: /unknown resolver kind "magic"; expected one of fixed, state, keyword, raise/,
+      },
+    );
   });
 
   it("§4 duplicate stage names: two stages of one kind without names clash on the default name (error at the second's kind)", async () => {
     const text = '{\n  "pipeline": [\n    {"kind": "lazy"},\n    {"kind": "lazy"}\n  ]\n}';
-    expectOne(await problemsOf(text), { path: ["pipeline", 1, "kind"], at: "4:14", message: /duplicate stage name 'lazy' \(also stage 1\); give one a distinct 'name'/ });
+    expectOne(await problemsOf(text), {
+      path: ["pipeline", 1, "kind"],
+      at: "4:14",
+      message: /duplicate stage name 'lazy' \(also stage 1\); give one a distinct 'name'/,
+    });
   });
 
   it("§4 duplicate stage names: an explicit name clashing with another stage's is an error at the name", async () => {
-    const text = '{\n  "pipeline": [\n    {"kind": "role", "name": "r"},\n    {"kind": "policy", "name": "r"}\n  ]\n}';
-    expectOne(await problemsOf(text), { path: ["pipeline", 1, "name"], at: "4:32", message: /duplicate stage name 'r'/ });
+    const text =
+      '{\n  "pipeline": [\n    {"kind": "role", "name": "r"},\n    {"kind": "policy", "name": "r"}\n  ]\n}';
+    expectOne(await problemsOf(text), {
+      path: ["pipeline", 1, "name"],
+      at: "4:32",
+      message: /duplicate stage name 'r'/,
+    });
   });
 
   it("§4 an explicit name equal to another stage's default name clashes too", async () => {
     const text = '{"pipeline": [{"kind": "lazy"}, {"kind": "policy", "name": "lazy"}]}';
-    expectOne(await problemsOf(text), { path: ["pipeline", 1, "name"], at: "1:60", message: /duplicate stage name 'lazy'/ });
+    expectOne(await problemsOf(text), {
+      path: ["pipeline", 1, "name"],
+      at: "1:60",
+      message: /duplicate stage name 'lazy'/,
+    });
   });
 
   it("expect.actions naming a stage that is not in the pipeline is an error at that key", async () => {
-    expectOne(await problemsOf('{"pipeline": [], "expect": {"actions": {"nope": "select"}}}'), { path: ["expect", "actions", "nope"], at: "1:41", message: /no stage named 'nope'/ });
+    expectOne(await problemsOf('{"pipeline": [], "expect": {"actions": {"nope": "select"}}}'), {
+      path: ["expect", "actions", "nope"],
+      at: "1:41",
+      message: /no stage named 'nope'/,
+    });
   });
 
   it("a role stage with both role_tools and resolver is an error", async () => {
-    expectOne(await problemsOf('{"pipeline": [{"kind": "role", "role_tools": {}, "resolver": {"kind": "raise", "message": "x"}}]}'), {
-      path: ["pipeline", 0, "resolver"],
-      at: "1:50",
-      message: /either 'role_tools' or 'resolver', not both/,
-    });
+    expectOne(
+      await problemsOf(
+        '{"pipeline": [{"kind": "role", "role_tools": {}, "resolver": {"kind": "raise", "message": "x"}}]}',
+      ),
+      {
+        path: ["pipeline", 0, "resolver"],
+        at: "1:50",
+        message: /either 'role_tools' or 'resolver', not both/,
+      },
+    );
   });
 
   it("a forced-choice stamp in state that is not a string or null is an error", async () => {
-    expectOne(await problemsOf('{"turn": {"state": {"forced_tool_choice": 3}}, "pipeline": [{"kind": "forced"}]}'), {
-      path: ["turn", "state", "forced_tool_choice"],
-      at: "1:43",
-      message: /a forced-choice stamp must be a tool name or null, found number/,
-    });
+    expectOne(
+      await problemsOf(
+        '{"turn": {"state": {"forced_tool_choice": 3}}, "pipeline": [{"kind": "forced"}]}',
+      ),
+      {
+        path: ["turn", "state", "forced_tool_choice"],
+        at: "1:43",
+        message: /a forced-choice stamp must be a tool name or null, found number/,
+      },
+    );
   });
 });
 
 describe("§2 safety levels not on the scale", () => {
   it("§2 an inline catalogue entry whose level is not on the default scale", async () => {
     const text = '{\n  "catalog": [{"name": "a", "safety_level": "extreme"}]\n}';
-    expectOne(await problemsOf(text), { path: ["catalog", 0, "safety_level"], at: positionOf(text, '"extreme"'), message: /safety level 'extreme' is not on the scale \(none, low, medium, high, critical\)/ });
+    expectOne(await problemsOf(text), {
+      path: ["catalog", 0, "safety_level"],
+      at: positionOf(text, '"extreme"'),
+      message: /safety level 'extreme' is not on the scale \(none, low, medium, high, critical\)/,
+    });
   });
 
   it("§2 an inline catalogue with its own scale rejects a default-scale level", async () => {
-    const text = '{\n  "catalog": {"safety_levels": ["green", "red"],\n    "tools": [{"name": "a", "safety_level": "high"}]}\n}';
-    expectOne(await problemsOf(text), { path: ["catalog", "tools", 0, "safety_level"], at: "3:45", message: /'high' is not on the scale \(green, red\)/ });
+    const text =
+      '{\n  "catalog": {"safety_levels": ["green", "red"],\n    "tools": [{"name": "a", "safety_level": "high"}]}\n}';
+    expectOne(await problemsOf(text), {
+      path: ["catalog", "tools", 0, "safety_level"],
+      at: "3:45",
+      message: /'high' is not on the scale \(green, red\)/,
+    });
   });
 
   it("§2 a policy max_safety_level not on the catalogue's scale", async () => {
-    const text = '{\n  "catalog": {"safety_levels": ["green", "red"], "tools": []},\n  "pipeline": [{"kind": "policy", "max_safety_level": "medium"}]\n}';
-    expectOne(await problemsOf(text), { path: ["pipeline", 0, "max_safety_level"], at: "3:55", message: /safety level 'medium' is not on the scale \(green, red\)/ });
+    const text =
+      '{\n  "catalog": {"safety_levels": ["green", "red"], "tools": []},\n  "pipeline": [{"kind": "policy", "max_safety_level": "medium"}]\n}';
+    expectOne(await problemsOf(text), {
+      path: ["pipeline", 0, "max_safety_level"],
+      at: "3:55",
+      message: /safety level 'medium' is not on the scale \(green, red\)/,
+    });
   });
 
   it("§2 a policy max_safety_level not on the default scale when the fixture has no catalogue", async () => {
     const text = '{"pipeline": [{"kind": "policy", "max_safety_level": "extreme"}]}';
-    expectOne(await problemsOf(text), { path: ["pipeline", 0, "max_safety_level"], at: "1:54", message: /'extreme' is not on the scale/ });
+    expectOne(await problemsOf(text), {
+      path: ["pipeline", 0, "max_safety_level"],
+      at: "1:54",
+      message: /'extreme' is not on the scale/,
+    });
   });
 
   it("§2 a level in a catalogue file is reported in that file, at its own line and column", async () => {
-    const reader = catalogFiles({ "lvl.catalog.json": '{\n  "tools": [{"name": "a", "safety_level": "ultra"}]\n}' });
+    const reader = catalogFiles({
+      "lvl.catalog.json": '{\n  "tools": [{"name": "a", "safety_level": "ultra"}]\n}',
+    });
     const problems = await problemsOf('{"catalog": "lvl.catalog.json"}', reader);
-    expectOne(problems, { path: ["tools", 0, "safety_level"], at: "2:43", message: /'ultra' is not on the scale/, file: "lvl.catalog.json" });
+    expectOne(problems, {
+      path: ["tools", 0, "safety_level"],
+      at: "2:43",
+      message: /'ultra' is not on the scale/,
+      file: "lvl.catalog.json",
+    });
   });
 
   it("§2 catalogue names are unique: a duplicate is an error at the second name", async () => {
-    expectOne(await problemsOf('{"catalog": [{"name": "a"}, {"name": "a"}]}'), { path: ["catalog", 1, "name"], at: "1:38", message: /duplicate tool name 'a' in the catalogue/ });
+    expectOne(await problemsOf('{"catalog": [{"name": "a"}, {"name": "a"}]}'), {
+      path: ["catalog", 1, "name"],
+      at: "1:38",
+      message: /duplicate tool name 'a' in the catalogue/,
+    });
   });
 
   it("§2 a custom scale must be non-empty and have no repeated level", async () => {
-    expectOne(await problemsOf('{"catalog": {"safety_levels": [], "tools": []}}'), { path: ["catalog", "safety_levels"], at: "1:31", message: /at least 1/ });
-    expectOne(await problemsOf('{"catalog": {"safety_levels": ["a", "a"], "tools": []}}'), { path: ["catalog", "safety_levels", 1], at: "1:37", message: /duplicate item "a"/ });
+    expectOne(await problemsOf('{"catalog": {"safety_levels": [], "tools": []}}'), {
+      path: ["catalog", "safety_levels"],
+      at: "1:31",
+      message: /at least 1/,
+    });
+    expectOne(await problemsOf('{"catalog": {"safety_levels": ["a", "a"], "tools": []}}'), {
+      path: ["catalog", "safety_levels", 1],
+      at: "1:37",
+      message: /duplicate item "a"/,
+    });
   });
 });
 
 describe("FORMATS.md scripted stage: a selected name found nowhere", () => {
   it("a scripted select naming a tool neither offered nor catalogued is an error at that name", async () => {
-    const text = '{\n  "offered": ["a"],\n  "pipeline": [{"kind": "scripted", "name": "s", "outcome": {"select": ["a", "ghost"]}}]\n}';
-    expectOne(await problemsOf(text), { path: ["pipeline", 0, "outcome", "select", 1], at: positionOf(text, '"ghost"'), message: /selects 'ghost', which is neither offered nor in the catalogue/ });
+    const text =
+      '{\n  "offered": ["a"],\n  "pipeline": [{"kind": "scripted", "name": "s", "outcome": {"select": ["a", "ghost"]}}]\n}';
+    expectOne(await problemsOf(text), {
+      path: ["pipeline", 0, "outcome", "select", 1],
+      at: positionOf(text, '"ghost"'),
+      message: /selects 'ghost', which is neither offered nor in the catalogue/,
+    });
   });
 
   it("a scripted select naming a catalogued (not offered) tool is valid", async () => {
-    const loaded = await load({ catalog: [{ name: "c" }], offered: ["a"], pipeline: [{ kind: "scripted", name: "s", outcome: { select: ["c"] } }] });
+    const loaded = await load({
+      catalog: [{ name: "c" }],
+      offered: ["a"],
+      pipeline: [{ kind: "scripted", name: "s", outcome: { select: ["c"] } }],
+    });
     expect(loaded.ok).toBe(true);
   });
 });
@@ -231,30 +490,59 @@ describe("FORMATS.md catalogue references", () => {
   it("a catalogue reader that rejects is an error at the fixture's catalog value, with the reader's sentence", async () => {
     const text = '{\n  "catalog": "../../.ssh/id_rsa"\n}';
     const reader: CatalogReader = async (ref) => {
-      throw new Error(`catalogue '${ref}' is outside the workspace; a fixture may only read files inside it`);
+      throw new Error(
+        `catalogue '${ref}' is outside the workspace; a fixture may only read files inside it`,
+      );
     };
-    expectOne(await problemsOf(text, reader), { path: ["catalog"], at: "2:14", message: /is outside the workspace/ });
+    expectOne(await problemsOf(text, reader), {
+      path: ["catalog"],
+      at: "2:14",
+      message: /is outside the workspace/,
+    });
   });
 
   it("a missing catalogue file is an error at the catalog value", async () => {
-    expectOne(await problemsOf('{"catalog": "./missing.catalog.json"}', catalogFiles({})), { path: ["catalog"], at: "1:13", message: /no such file/ });
+    expectOne(await problemsOf('{"catalog": "./missing.catalog.json"}', catalogFiles({})), {
+      path: ["catalog"],
+      at: "1:13",
+      message: /no such file/,
+    });
   });
 
   it("a malformed catalogue file is reported in the catalogue file", async () => {
-    const problems = await problemsOf('{"catalog": "bad.catalog.json"}', catalogFiles({ "bad.catalog.json": '[\n  {"name": "a",}\n]' }));
-    expectOne(problems, { path: [], at: "2:16", message: /malformed JSON/, file: "bad.catalog.json" });
+    const problems = await problemsOf(
+      '{"catalog": "bad.catalog.json"}',
+      catalogFiles({ "bad.catalog.json": '[\n  {"name": "a",}\n]' }),
+    );
+    expectOne(problems, {
+      path: [],
+      at: "2:16",
+      message: /malformed JSON/,
+      file: "bad.catalog.json",
+    });
   });
 
   it("a catalogue file with an unknown key is reported in the catalogue file with a suggestion", async () => {
-    const problems = await problemsOf('{"catalog": "c.catalog.json"}', catalogFiles({ "c.catalog.json": '[{"name": "a", "sumary": "x"}]' }));
-    expectOne(problems, { path: [0, "sumary"], at: "1:16", message: /did you mean 'summary'\?/, file: "c.catalog.json" });
+    const problems = await problemsOf(
+      '{"catalog": "c.catalog.json"}',
+      catalogFiles({ "c.catalog.json": '[{"name": "a", "sumary": "x"}]' }),
+    );
+    expectOne(problems, {
+      path: [0, "sumary"],
+      at: "1:16",
+      message: /did you mean 'summary'\?/,
+      file: "c.catalog.json",
+    });
   });
 
   it("a catalogue file is read through the reader with the fixture's file name", async () => {
     const calls: [string, string][] = [];
     const reader: CatalogReader = async (ref, fixtureFile) => {
       calls.push([ref, fixtureFile]);
-      return { file: "/ws/tools.catalog.json", text: '{"safety_levels": ["lo", "hi"], "tools": [{"name": "a", "safety_level": "hi"}]}' };
+      return {
+        file: "/ws/tools.catalog.json",
+        text: '{"safety_levels": ["lo", "hi"], "tools": [{"name": "a", "safety_level": "hi"}]}',
+      };
     };
     const loaded = await load({ catalog: "./tools.catalog.json" }, reader);
     expect(calls).toEqual([["./tools.catalog.json", FILE]]);
@@ -266,36 +554,61 @@ describe("FORMATS.md catalogue references", () => {
 describe("FORMATS.md duplicate keys, BOM, offered + routing", () => {
   it("a duplicate JSON key is an error at the second key (JSON would silently keep the last)", async () => {
     const text = '{\n  "offered": ["a"],\n  "offered": ["b"]\n}';
-    expectOne(await problemsOf(text), { path: ["offered"], at: "3:3", message: /duplicate key 'offered'/ });
+    expectOne(await problemsOf(text), {
+      path: ["offered"],
+      at: "3:3",
+      message: /duplicate key 'offered'/,
+    });
   });
 
   it("a duplicate key nested in a stage is reported with its full path", async () => {
     const text = '{"pipeline": [{"kind": "lazy", "allowed_names": [], "allowed_names": ["a"]}]}';
-    expectOne(await problemsOf(text), { path: ["pipeline", 0, "allowed_names"], at: "1:53", message: /duplicate key 'allowed_names'/ });
+    expectOne(await problemsOf(text), {
+      path: ["pipeline", 0, "allowed_names"],
+      at: "1:53",
+      message: /duplicate key 'allowed_names'/,
+    });
   });
 
   it("a UTF-8 BOM is accepted", async () => {
-    const loaded = await load('\ufeff{"offered": ["a"], "pipeline": [{"kind": "lazy", "allowed_names": ["a"]}]}');
+    const loaded = await load(
+      '\ufeff{"offered": ["a"], "pipeline": [{"kind": "lazy", "allowed_names": ["a"]}]}',
+    );
     expect(loaded.ok).toBe(true);
     expect(loaded.problems).toEqual([]);
   });
 
   it("a UTF-8 BOM does not shift the columns of the problems on the first line", async () => {
-    expectOne(await problemsOf('\ufeff{"ofered": []}'), { path: ["ofered"], at: "1:2", message: /did you mean 'offered'/ });
+    expectOne(await problemsOf('\ufeff{"ofered": []}'), {
+      path: ["ofered"],
+      at: "1:2",
+      message: /did you mean 'offered'/,
+    });
   });
 
   it("a UTF-8 BOM in a catalogue file is accepted", async () => {
-    const loaded = await load({ catalog: "c.catalog.json" }, catalogFiles({ "c.catalog.json": '\ufeff[{"name": "a"}]' }));
+    const loaded = await load(
+      { catalog: "c.catalog.json" },
+      catalogFiles({ "c.catalog.json": '\ufeff[{"name": "a"}]' }),
+    );
     expect(loaded.ok).toBe(true);
   });
 
   it("§5 'offered' and 'routing' together is an error at the routing key", async () => {
     const text = '{\n  "offered": ["a"],\n  "routing": {"registered": ["a"]}\n}';
-    expectOne(await problemsOf(text), { path: ["routing"], at: "3:3", message: /either 'offered' or 'routing'/ });
+    expectOne(await problemsOf(text), {
+      path: ["routing"],
+      at: "3:3",
+      message: /either 'offered' or 'routing'/,
+    });
   });
 
   it("CRLF line endings give the same line numbers", async () => {
-    expectOne(await problemsOf('{\r\n  "turn": {},\r\n  "ofered": []\r\n}'), { path: ["ofered"], at: "3:3", message: /unknown key/ });
+    expectOne(await problemsOf('{\r\n  "turn": {},\r\n  "ofered": []\r\n}'), {
+      path: ["ofered"],
+      at: "3:3",
+      message: /unknown key/,
+    });
   });
 });
 
@@ -305,13 +618,19 @@ describe("FORMATS.md every error says what was expected", () => {
       ofered: [],
       offered: [1],
       turn: { state: [] },
-      pipeline: [{ kind: "nope" }, { kind: "lazy", allowed_names: [3] }, { kind: "policy", budget_usd: -1 }],
+      pipeline: [
+        { kind: "nope" },
+        { kind: "lazy", allowed_names: [3] },
+        { kind: "policy", budget_usd: -1 },
+      ],
     });
     const problems = await problemsOf(text);
     expect(problems.length).toBeGreaterThanOrEqual(5);
     for (const problem of problems) {
       expect(problem.file).toBe(FILE);
-      expect(problem.message).toMatch(/expected|did you mean|unknown|missing|duplicate|not on|neither|either/);
+      expect(problem.message).toMatch(
+        /expected|did you mean|unknown|missing|duplicate|not on|neither|either/,
+      );
       expect(problem.message).not.toMatch(/expected ,|expected $|undefined/);
     }
   });
@@ -331,14 +650,20 @@ describe("FORMATS.md nothing runs for an invalid fixture", () => {
   });
 
   it("a semantic error (after a valid schema) yields no fixture to run, warnings included in the problems", async () => {
-    const loaded = await load({ offered: ["a"], pipeline: [{ kind: "lazy", allowed_names: ["ghost"] }, { kind: "lazy" }] });
+    const loaded = await load({
+      offered: ["a"],
+      pipeline: [{ kind: "lazy", allowed_names: ["ghost"] }, { kind: "lazy" }],
+    });
     expect(loaded.ok).toBe(false);
     expect("fixture" in loaded).toBe(false);
     expect(loaded.problems.map((p) => p.severity).sort()).toEqual(["error", "warning"]);
   });
 
   it("a catalogue error yields no fixture to run", async () => {
-    const loaded = await load({ catalog: [{ name: "a", safety_level: "ultra" }], pipeline: [{ kind: "forced", resolver: { kind: "raise", message: "x" } }] });
+    const loaded = await load({
+      catalog: [{ name: "a", safety_level: "ultra" }],
+      pipeline: [{ kind: "forced", resolver: { kind: "raise", message: "x" } }],
+    });
     expect(loaded.ok).toBe(false);
     expect("fixture" in loaded).toBe(false);
   });

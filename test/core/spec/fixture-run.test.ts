@@ -4,9 +4,20 @@ import { at, load, positionOf, run } from "./helpers.js";
 
 const CATALOG = [
   { name: "search", summary: "Search the web", safety_level: "low", cost_usd: 0.01 },
-  { name: "get_weather", summary: "Weather", safety_level: "low", cost_usd: 0.01, trigger_keywords: ["weather"] },
+  {
+    name: "get_weather",
+    summary: "Weather",
+    safety_level: "low",
+    cost_usd: 0.01,
+    trigger_keywords: ["weather"],
+  },
   { name: "sql", summary: "SQL", safety_level: "high", cost_usd: 0.02, trigger_keywords: ["sql"] },
-  { name: "delete_rows", summary: "Delete", safety_level: "critical", trigger_keywords: ["delete"] },
+  {
+    name: "delete_rows",
+    summary: "Delete",
+    safety_level: "critical",
+    trigger_keywords: ["delete"],
+  },
   { name: "final_answer", summary: "Answer", visibility: "internal" },
 ];
 
@@ -26,19 +37,33 @@ describe("FORMATS.md fixture composition", () => {
   });
 
   it("offered may hold tool objects, named or unnamed; the run keeps them as given", async () => {
-    const report = await run({ offered: ["a", { name: "b", schema: {} }, { description: "unnamed" }], pipeline: [{ kind: "lazy", allowed_names: ["b"] }] });
+    const report = await run({
+      offered: ["a", { name: "b", schema: {} }, { description: "unnamed" }],
+      pipeline: [{ kind: "lazy", allowed_names: ["b"] }],
+    });
     expect(report.tools).toEqual([{ name: "b", schema: {} }, { description: "unnamed" }]);
     expect(report.names).toEqual(["b"]);
   });
 
   it("turn defaults: query '', role '', state {}, messages []", async () => {
-    const report = await run({ offered: ["a"], pipeline: [{ kind: "role", role_tools: { "": ["a"] } }, { kind: "forced", resolver: { kind: "keyword", rules: [{ keywords: [""], tool: "a" }] } }] });
+    const report = await run({
+      offered: ["a"],
+      pipeline: [
+        { kind: "role", role_tools: { "": ["a"] } },
+        { kind: "forced", resolver: { kind: "keyword", rules: [{ keywords: [""], tool: "a" }] } },
+      ],
+    });
     expect(report.trace.map((r) => r.action)).toEqual(["select", "force"]);
     expect(report.forcedChoice).toBe("a");
   });
 
   it("§4 intent in a fixture reads trigger keywords from the catalogue when the stage gives none", async () => {
-    const report = await run({ catalog: CATALOG, pipeline: [{ kind: "intent", verdict: { label: "action", matched_tool_keywords: ["get_weather"] } }] });
+    const report = await run({
+      catalog: CATALOG,
+      pipeline: [
+        { kind: "intent", verdict: { label: "action", matched_tool_keywords: ["get_weather"] } },
+      ],
+    });
     expect(report.names).toEqual(["search", "get_weather", "final_answer"]);
     expect(report.trace[0]!.dropped).toEqual(["sql", "delete_rows"]);
   });
@@ -46,13 +71,25 @@ describe("FORMATS.md fixture composition", () => {
   it("§4 intent in a fixture: a given trigger_keywords map is used instead of the catalogue's", async () => {
     const report = await run({
       catalog: CATALOG,
-      pipeline: [{ kind: "intent", verdict: { label: "action", matched_tool_keywords: [] }, trigger_keywords: { search: ["find"] } }],
+      pipeline: [
+        {
+          kind: "intent",
+          verdict: { label: "action", matched_tool_keywords: [] },
+          trigger_keywords: { search: ["find"] },
+        },
+      ],
     });
     expect(report.names).toEqual(["get_weather", "sql", "delete_rows", "final_answer"]);
   });
 
   it("§4 intent in a fixture: a null verdict abstains; always_include defaults to empty", async () => {
-    const report = await run({ catalog: CATALOG, pipeline: [{ kind: "intent", verdict: null }, { kind: "intent", name: "k", verdict: { label: "knowledge" } }] });
+    const report = await run({
+      catalog: CATALOG,
+      pipeline: [
+        { kind: "intent", verdict: null },
+        { kind: "intent", name: "k", verdict: { label: "knowledge" } },
+      ],
+    });
     expect(report.trace.map((r) => r.action)).toEqual(["abstain", "select"]);
     expect(report.names).toEqual([]);
   });
@@ -61,7 +98,10 @@ describe("FORMATS.md fixture composition", () => {
     const report = await run({
       catalog: CATALOG,
       offered: ["search", "extra"],
-      pipeline: [{ kind: "lazy", allowed_names: [] }, { kind: "allowlist", always_include: ["extra", "search"] }],
+      pipeline: [
+        { kind: "lazy", allowed_names: [] },
+        { kind: "allowlist", always_include: ["extra", "search"] },
+      ],
     });
     expect(report.names).toEqual(["search"]);
   });
@@ -70,31 +110,56 @@ describe("FORMATS.md fixture composition", () => {
     const report = await run({
       catalog: CATALOG,
       offered: ["search", "extra"],
-      pipeline: [{ kind: "lazy", allowed_names: [] }, { kind: "allowlist", always_include: ["extra", "search"], use_catalog: false }],
+      pipeline: [
+        { kind: "lazy", allowed_names: [] },
+        { kind: "allowlist", always_include: ["extra", "search"], use_catalog: false },
+      ],
     });
     expect(report.names).toEqual(["search", "extra"]);
     expect(report.trace[1]!.added).toEqual(["search", "extra"]);
   });
 
   it("allowlist without a catalogue re-adds any offered mandated name", async () => {
-    const report = await run({ offered: ["a", "b"], pipeline: [{ kind: "lazy", allowed_names: [] }, { kind: "allowlist", always_include: ["b"] }] });
+    const report = await run({
+      offered: ["a", "b"],
+      pipeline: [
+        { kind: "lazy", allowed_names: [] },
+        { kind: "allowlist", always_include: ["b"] },
+      ],
+    });
     expect(report.names).toEqual(["b"]);
   });
 
   it("a stage with enabled false is not run but is listed (greyed)", async () => {
-    const report = await run({ offered: ["a", "b"], pipeline: [{ kind: "lazy", allowed_names: ["a"], enabled: false }, { kind: "policy", budget_usd: 1 }] });
+    const report = await run({
+      offered: ["a", "b"],
+      pipeline: [
+        { kind: "lazy", allowed_names: ["a"], enabled: false },
+        { kind: "policy", budget_usd: 1 },
+      ],
+    });
     expect(report.trace.map((r) => r.stage)).toEqual(["policy"]);
-    expect(report.stages.map((s) => [s.name, s.enabled])).toEqual([["lazy", false], ["policy", true]]);
+    expect(report.stages.map((s) => [s.name, s.enabled])).toEqual([
+      ["lazy", false],
+      ["policy", true],
+    ]);
     expect(report.names).toEqual(["a", "b"]);
   });
 
   it("§3 protects_forced false in a fixture is a hard filter: visible in the stage list and no reinstatement", async () => {
     const report = await run({
       offered: ["a", "b"],
-      pipeline: [{ kind: "forced", resolver: { kind: "fixed", tool: "b" } }, { kind: "lazy", allowed_names: ["a"], protects_forced: false }],
+      pipeline: [
+        { kind: "forced", resolver: { kind: "fixed", tool: "b" } },
+        { kind: "lazy", allowed_names: ["a"], protects_forced: false },
+      ],
     });
     expect(report.stages.map((s) => s.protectsForced)).toEqual([true, false]);
-    expect(report.error).toMatchObject({ kind: "ForcedToolUnavailable", tool: "b", droppedBy: "lazy" });
+    expect(report.error).toMatchObject({
+      kind: "ForcedToolUnavailable",
+      tool: "b",
+      droppedBy: "lazy",
+    });
     expect(report.trace).toHaveLength(2);
     expect(report.names).toEqual(["a"]);
   });
@@ -102,7 +167,10 @@ describe("FORMATS.md fixture composition", () => {
   it("§3 protecting stage in a fixture: the forced tool is reinstated at the end", async () => {
     const report = await run({
       offered: ["a", "b", "c"],
-      pipeline: [{ kind: "forced", resolver: { kind: "fixed", tool: "a" } }, { kind: "role", role_tools: { x: ["c", "b"] }, role: "x" }],
+      pipeline: [
+        { kind: "forced", resolver: { kind: "fixed", tool: "a" } },
+        { kind: "role", role_tools: { x: ["c", "b"] }, role: "x" },
+      ],
     });
     expect(report.names).toEqual(["b", "c", "a"]);
     expect(report.trace[1]).toMatchObject({ reinstated: ["a"], kept: ["b", "c"] });
@@ -110,20 +178,46 @@ describe("FORMATS.md fixture composition", () => {
   });
 
   it("ForcedToolUnavailable of a tool never offered: droppedBy null, the trace is still reported", async () => {
-    const report = await run({ offered: ["a"], catalog: [{ name: "z" }], pipeline: [{ kind: "forced", resolver: { kind: "fixed", tool: "z" } }] });
-    expect(report.error).toMatchObject({ kind: "ForcedToolUnavailable", tool: "z", droppedBy: null });
+    const report = await run({
+      offered: ["a"],
+      catalog: [{ name: "z" }],
+      pipeline: [{ kind: "forced", resolver: { kind: "fixed", tool: "z" } }],
+    });
+    expect(report.error).toMatchObject({
+      kind: "ForcedToolUnavailable",
+      tool: "z",
+      droppedBy: null,
+    });
     expect(report.trace.map((r) => r.action)).toEqual(["force"]);
   });
 
   it("§4 forced resolver kinds: state reads a key of turn.state; keyword takes the first matching rule, case-insensitively", async () => {
     const report = await run({
       offered: ["a", "b", "c"],
-      turn: { query: "Please check the WEATHER and the SQL", state: { pick: "c", nonstring: null } },
+      turn: {
+        query: "Please check the WEATHER and the SQL",
+        state: { pick: "c", nonstring: null },
+      },
       pipeline: [
         { kind: "forced", name: "st", resolver: { kind: "state", key: "pick" } },
         { kind: "forced", name: "st_missing", resolver: { kind: "state", key: "absent" } },
-        { kind: "forced", name: "kw", resolver: { kind: "keyword", rules: [{ keywords: ["nothing"], tool: "c" }, { keywords: ["sql"], tool: "b" }, { keywords: ["weather"], tool: "a" }] } },
-        { kind: "forced", name: "kw_none", resolver: { kind: "keyword", rules: [{ keywords: ["zzz"], tool: "a" }] } },
+        {
+          kind: "forced",
+          name: "kw",
+          resolver: {
+            kind: "keyword",
+            rules: [
+              { keywords: ["nothing"], tool: "c" },
+              { keywords: ["sql"], tool: "b" },
+              { keywords: ["weather"], tool: "a" },
+            ],
+          },
+        },
+        {
+          kind: "forced",
+          name: "kw_none",
+          resolver: { kind: "keyword", rules: [{ keywords: ["zzz"], tool: "a" }] },
+        },
         { kind: "forced", name: "nul", resolver: null },
         { kind: "forced", name: "raise", resolver: { kind: "raise", message: "resolver down" } },
       ],
@@ -140,7 +234,11 @@ describe("FORMATS.md fixture composition", () => {
   });
 
   it("§4 forced in a fixture: the stamp comes from turn.state[state_key] and a tool message in turn.messages spends it", async () => {
-    const stamped = await run({ offered: ["a", "b"], turn: { state: { pin: "b" } }, pipeline: [{ kind: "forced", state_key: "pin", resolver: { kind: "fixed", tool: "a" } }] });
+    const stamped = await run({
+      offered: ["a", "b"],
+      turn: { state: { pin: "b" } },
+      pipeline: [{ kind: "forced", state_key: "pin", resolver: { kind: "fixed", tool: "a" } }],
+    });
     expect(stamped.forcedChoice).toBe("b");
     const spent = await run({
       offered: ["a", "b"],
@@ -169,7 +267,12 @@ describe("FORMATS.md fixture composition", () => {
         { kind: "role", name: "r_empty", role_tools: { analyst: [] } },
         { kind: "role", name: "r_constructor", role: "constructor", role_tools: {} },
         { kind: "role", name: "r_raise", resolver: { kind: "raise", message: "no directory" } },
-        { kind: "role", name: "r_own", role: "other", role_tools: { other: ["b"], analyst: ["a"] } },
+        {
+          kind: "role",
+          name: "r_own",
+          role: "other",
+          role_tools: { other: ["b"], analyst: ["a"] },
+        },
       ],
     });
     expect(report.trace.map((r) => [r.stage, r.action, r.degraded])).toEqual([
@@ -184,14 +287,23 @@ describe("FORMATS.md fixture composition", () => {
   });
 
   it("§4 policy in a fixture without a catalogue keeps every tool (all unknown)", async () => {
-    const report = await run({ offered: ["a", "b"], pipeline: [{ kind: "policy", include_unknown_cost: false, max_safety_level: "none" }] });
+    const report = await run({
+      offered: ["a", "b"],
+      pipeline: [{ kind: "policy", include_unknown_cost: false, max_safety_level: "none" }],
+    });
     expect(report.trace[0]).toMatchObject({ action: "select", dropped: [] });
     expect(report.names).toEqual(["a", "b"]);
   });
 
   it("§4 policy in a fixture uses the catalogue's custom scale", async () => {
     const report = await run({
-      catalog: { safety_levels: ["green", "amber", "red"], tools: [{ name: "g", safety_level: "green" }, { name: "r", safety_level: "red" }] },
+      catalog: {
+        safety_levels: ["green", "amber", "red"],
+        tools: [
+          { name: "g", safety_level: "green" },
+          { name: "r", safety_level: "red" },
+        ],
+      },
       pipeline: [{ kind: "policy", max_safety_level: "amber" }],
     });
     expect(report.names).toEqual(["g"]);
@@ -199,15 +311,36 @@ describe("FORMATS.md fixture composition", () => {
   });
 
   it("scripted in a fixture: select takes a catalogued, not offered tool (added), in the order listed", async () => {
-    const report = await run({ catalog: [{ name: "c" }], offered: ["a", "b"], pipeline: [{ kind: "scripted", name: "mine", outcome: { select: ["c", "a"] }, detail: "adopter stage" }] });
+    const report = await run({
+      catalog: [{ name: "c" }],
+      offered: ["a", "b"],
+      pipeline: [
+        {
+          kind: "scripted",
+          name: "mine",
+          outcome: { select: ["c", "a"] },
+          detail: "adopter stage",
+        },
+      ],
+    });
     expect(report.names).toEqual(["c", "a"]);
-    expect(report.trace[0]).toMatchObject({ stage: "mine", action: "select", kept: ["a"], dropped: ["b"], added: ["c"], detail: "adopter stage" });
+    expect(report.trace[0]).toMatchObject({
+      stage: "mine",
+      action: "select",
+      kept: ["a"],
+      dropped: ["b"],
+      added: ["c"],
+      detail: "adopter stage",
+    });
   });
 
   it("scripted in a fixture: select takes an offered tool an earlier stage dropped (added), as the offered object", async () => {
     const report = await run({
       offered: ["a", { name: "b", v: 1 }],
-      pipeline: [{ kind: "lazy", allowed_names: ["a"] }, { kind: "scripted", name: "mine", outcome: { select: ["b"] } }],
+      pipeline: [
+        { kind: "lazy", allowed_names: ["a"] },
+        { kind: "scripted", name: "mine", outcome: { select: ["b"] } },
+      ],
     });
     expect(report.tools).toEqual([{ name: "b", v: 1 }]);
     expect(report.trace[1]).toMatchObject({ added: ["b"], dropped: ["a"] });
@@ -223,13 +356,27 @@ describe("FORMATS.md fixture composition", () => {
   });
 
   it("scripted in a fixture: raise is contained as an error record with the message as detail", async () => {
-    const report = await run({ offered: ["a"], pipeline: [{ kind: "scripted", name: "mine", outcome: { raise: "kaboom" } }] });
-    expect(report.trace[0]).toMatchObject({ action: "error", detail: "kaboom", degraded: true, kept: ["a"] });
+    const report = await run({
+      offered: ["a"],
+      pipeline: [{ kind: "scripted", name: "mine", outcome: { raise: "kaboom" } }],
+    });
+    expect(report.trace[0]).toMatchObject({
+      action: "error",
+      detail: "kaboom",
+      degraded: true,
+      kept: ["a"],
+    });
   });
 
   it("§2 the report's manifest lists the final agent-visible catalogued tools as {name, summary}", async () => {
-    const report = await run({ catalog: CATALOG, offered: ["final_answer", "sql", "unknown", "search"] });
-    expect(report.manifest).toEqual([{ name: "sql", summary: "SQL" }, { name: "search", summary: "Search the web" }]);
+    const report = await run({
+      catalog: CATALOG,
+      offered: ["final_answer", "sql", "unknown", "search"],
+    });
+    expect(report.manifest).toEqual([
+      { name: "sql", summary: "SQL" },
+      { name: "search", summary: "Search the web" },
+    ]);
   });
 
   it("the FORMATS.md example fixture runs as the pipeline's rules say", async () => {
@@ -241,10 +388,17 @@ describe("FORMATS.md fixture composition", () => {
         query: "what's the weather in Lyon?",
         role: "analyst",
         state: { tenant: "acme" },
-        messages: [{ type: "human", content: "what's the weather in Lyon?" }, { type: "tool", name: "search", content: "..." }],
+        messages: [
+          { type: "human", content: "what's the weather in Lyon?" },
+          { type: "tool", name: "search", content: "..." },
+        ],
       },
       pipeline: [
-        { kind: "intent", verdict: { label: "action", matched_tool_keywords: ["get_weather"] }, always_include: ["final_answer"] },
+        {
+          kind: "intent",
+          verdict: { label: "action", matched_tool_keywords: ["get_weather"] },
+          always_include: ["final_answer"],
+        },
         { kind: "forced", resolver: { kind: "fixed", tool: "get_weather" } },
         { kind: "role", role_tools: { analyst: ["search", "get_weather", "sql"] } },
         { kind: "policy", max_safety_level: "medium", budget_usd: 0.05 },
@@ -268,12 +422,21 @@ describe("FORMATS.md warnings: a stage names a tool neither offered nor catalogu
     catalog: [{ name: "cat" }],
     offered: ["off"],
     pipeline: [
-      { kind: "intent", verdict: { label: "action", matched_tool_keywords: ["w_matched", "cat"] }, always_include: ["w_intent_always"], trigger_keywords: { w_trigger: ["k"], off: ["k"] } },
+      {
+        kind: "intent",
+        verdict: { label: "action", matched_tool_keywords: ["w_matched", "cat"] },
+        always_include: ["w_intent_always"],
+        trigger_keywords: { w_trigger: ["k"], off: ["k"] },
+      },
       { kind: "lazy", allowed_names: ["off", "w_lazy"] },
       { kind: "allowlist", always_include: ["w_allow"] },
       { kind: "role", role_tools: { analyst: ["w_role", "cat"], other: null } },
       { kind: "forced", resolver: { kind: "fixed", tool: "w_fixed" } },
-      { kind: "forced", name: "kw", resolver: { kind: "keyword", rules: [{ keywords: ["x"], tool: "w_keyword" }] } },
+      {
+        kind: "forced",
+        name: "kw",
+        resolver: { kind: "keyword", rules: [{ keywords: ["x"], tool: "w_keyword" }] },
+      },
     ],
   };
 
@@ -284,7 +447,16 @@ describe("FORMATS.md warnings: a stage names a tool neither offered nor catalogu
     const warnings = loaded.problems.filter((p) => p.severity === "warning");
     expect(loaded.problems.every((p) => p.severity === "warning")).toBe(true);
     const byName = Object.fromEntries(warnings.map((w) => [w.message.match(/'([^']+)'/)![1]!, w]));
-    expect(Object.keys(byName).sort()).toEqual(["w_allow", "w_fixed", "w_intent_always", "w_keyword", "w_lazy", "w_matched", "w_role", "w_trigger"]);
+    expect(Object.keys(byName).sort()).toEqual([
+      "w_allow",
+      "w_fixed",
+      "w_intent_always",
+      "w_keyword",
+      "w_lazy",
+      "w_matched",
+      "w_role",
+      "w_trigger",
+    ]);
     for (const [name, warning] of Object.entries(byName)) {
       expect(warning.message).toBe(`'${name}' is neither offered nor in the catalogue`);
       expect(at(warning)).toBe(positionOf(text, `"${name}"`));
@@ -300,7 +472,10 @@ describe("FORMATS.md warnings: a stage names a tool neither offered nor catalogu
   });
 
   it("§5 in capability mode registered names are known (no warning)", async () => {
-    const loaded = await load({ routing: { registered: ["r"] }, pipeline: [{ kind: "lazy", allowed_names: ["r"] }] });
+    const loaded = await load({
+      routing: { registered: ["r"] },
+      pipeline: [{ kind: "lazy", allowed_names: ["r"] }],
+    });
     expect(loaded.problems).toEqual([]);
   });
 });

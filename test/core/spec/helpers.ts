@@ -1,6 +1,10 @@
 /** Small builders shared by the conformance tests (SELECTION.md, FORMATS.md). */
 import { catalogEntry, ToolCatalog, type CatalogEntry } from "../../../src/core/catalog.js";
-import { loadFixture, type CatalogReader, type LoadResult } from "../../../src/core/fixture/load.js";
+import {
+  loadFixture,
+  type CatalogReader,
+  type LoadResult,
+} from "../../../src/core/fixture/load.js";
 import type { Problem } from "../../../src/core/fixture/problems.js";
 import { ToolSelectionPipeline } from "../../../src/core/pipeline.js";
 import { runFixture, type RunReport } from "../../../src/core/report.js";
@@ -35,14 +39,22 @@ export function pipelineOf(...stages: SelectionStage[]): ToolSelectionPipeline {
 /** A fresh context, with `offered` set as the pipeline sets it, for calling a stage directly. */
 export function contextFor(
   offered: readonly Tool[] = [],
-  init: { state?: Record<string, unknown>; messages?: readonly unknown[]; role?: string; query?: string } = {},
+  init: {
+    state?: Record<string, unknown>;
+    messages?: readonly unknown[];
+    role?: string;
+    query?: string;
+  } = {},
 ): SelectionContext {
   const context = selectionContext(init);
   context.offered = offered;
   return context;
 }
 
-export function catalogOf(entries: (Partial<CatalogEntry> & { name: string })[], levels?: readonly string[]): ToolCatalog {
+export function catalogOf(
+  entries: (Partial<CatalogEntry> & { name: string })[],
+  levels?: readonly string[],
+): ToolCatalog {
   return new ToolCatalog(entries.map(catalogEntry), levels);
 }
 
@@ -61,20 +73,30 @@ export function catalogFiles(files: Record<string, string>): CatalogReader {
 
 export const FILE = "case.turn.json";
 
-export async function load(json: unknown, reader: CatalogReader = noCatalogFile): Promise<LoadResult> {
+export async function load(
+  json: unknown,
+  reader: CatalogReader = noCatalogFile,
+): Promise<LoadResult> {
   const text = typeof json === "string" ? json : JSON.stringify(json, null, 2);
   return loadFixture({ file: FILE, text }, reader);
 }
 
 /** Loads a fixture that must be valid and runs it. */
-export async function run(json: unknown, reader: CatalogReader = noCatalogFile): Promise<RunReport> {
+export async function run(
+  json: unknown,
+  reader: CatalogReader = noCatalogFile,
+): Promise<RunReport> {
   const loaded = await load(json, reader);
-  if (!loaded.ok) throw new Error(`fixture invalid: ${loaded.problems.map((p) => p.message).join("; ")}`);
+  if (!loaded.ok)
+    throw new Error(`fixture invalid: ${loaded.problems.map((p) => p.message).join("; ")}`);
   return runFixture(loaded.fixture);
 }
 
 /** The problems of a fixture that must be invalid. */
-export async function problemsOf(json: unknown, reader: CatalogReader = noCatalogFile): Promise<readonly Problem[]> {
+export async function problemsOf(
+  json: unknown,
+  reader: CatalogReader = noCatalogFile,
+): Promise<readonly Problem[]> {
   const loaded = await load(json, reader);
   if (loaded.ok) throw new Error("fixture unexpectedly valid");
   return loaded.problems;

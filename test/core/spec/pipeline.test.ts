@@ -5,9 +5,15 @@ import type { Tool } from "../../../src/core/tools.js";
 import { selectionContext, StageOutcome, type SelectionContext } from "../../../src/core/values.js";
 import { pipelineOf, raising, stub } from "./helpers.js";
 
-const keep = (...names: string[]) => (tools: readonly Tool[]) =>
-  StageOutcome.select(tools.filter((t) => typeof t !== "string" || names.includes(t)), "kept some");
-const force = (choice: string | null) => () => StageOutcome.force(choice, `force ${String(choice)}`);
+const keep =
+  (...names: string[]) =>
+  (tools: readonly Tool[]) =>
+    StageOutcome.select(
+      tools.filter((t) => typeof t !== "string" || names.includes(t)),
+      "kept some",
+    );
+const force = (choice: string | null) => () =>
+  StageOutcome.force(choice, `force ${String(choice)}`);
 
 function failure(run: () => unknown): ForcedToolUnavailable {
   try {
@@ -28,7 +34,10 @@ describe("§3 the pipeline: order and records", () => {
         return keep(...kept)(tools);
       });
     const result = runSelection(pipelineOf(spy("one", "a", "b"), spy("two", "b")), ["a", "b", "c"]);
-    expect(seen).toEqual([["a", "b", "c"], ["a", "b"]]);
+    expect(seen).toEqual([
+      ["a", "b", "c"],
+      ["a", "b"],
+    ]);
     expect(result.trace.map((r) => r.stage)).toEqual(["one", "two"]);
     expect(result.names).toEqual(["b"]);
   });
@@ -40,22 +49,41 @@ describe("§3 the pipeline: order and records", () => {
   });
 
   it("§4 stage names within one pipeline are unique", () => {
-    expect(() => pipelineOf(stub("s", () => StageOutcome.abstain()), stub("s", () => StageOutcome.abstain()))).toThrow(/duplicate stage name/);
+    expect(() =>
+      pipelineOf(
+        stub("s", () => StageOutcome.abstain()),
+        stub("s", () => StageOutcome.abstain()),
+      ),
+    ).toThrow(/duplicate stage name/);
   });
 
   it("§3 abstain records action abstain, kept = input names, and leaves the set (by identity) alone", () => {
     const tools: Tool[] = ["a", { name: "b" }, { anonymous: true }];
-    const result = runSelection(pipelineOf(stub("s", () => StageOutcome.abstain("nothing to say", true))), tools);
+    const result = runSelection(
+      pipelineOf(stub("s", () => StageOutcome.abstain("nothing to say", true))),
+      tools,
+    );
     expect(result.tools).toEqual(tools);
     expect(result.tools[1]).toBe(tools[1]);
     expect(result.trace[0]).toEqual({
-      stage: "s", action: "abstain", kept: ["a", "b"], dropped: [], added: [], reinstated: [],
-      forcedChoice: null, detail: "nothing to say", degraded: true, reasons: {},
+      stage: "s",
+      action: "abstain",
+      kept: ["a", "b"],
+      dropped: [],
+      added: [],
+      reinstated: [],
+      forcedChoice: null,
+      detail: "nothing to say",
+      degraded: true,
+      reasons: {},
     });
   });
 
   it("§1/§3 abstain ≠ empty select: an empty select drops everything named, an abstain drops nothing", () => {
-    const empty = runSelection(pipelineOf(stub("s", () => StageOutcome.select([], "none survived"))), ["a", "b"]);
+    const empty = runSelection(
+      pipelineOf(stub("s", () => StageOutcome.select([], "none survived"))),
+      ["a", "b"],
+    );
     expect(empty.names).toEqual([]);
     expect(empty.trace[0]).toMatchObject({ action: "select", kept: [], dropped: ["a", "b"] });
     const abstain = runSelection(pipelineOf(stub("s", () => StageOutcome.abstain())), ["a", "b"]);
@@ -64,30 +92,60 @@ describe("§3 the pipeline: order and records", () => {
   });
 
   it("§3 select record: kept/dropped in input order, added in output order, detail and reasons carried", () => {
-    const stage = stub("s", () => StageOutcome.select(["z", "c", "a", "y"], "why", { b: "not wanted", z: "wanted" }));
+    const stage = stub("s", () =>
+      StageOutcome.select(["z", "c", "a", "y"], "why", { b: "not wanted", z: "wanted" }),
+    );
     const result = runSelection(pipelineOf(stage), ["a", "b", "c", "d"]);
     expect(result.trace[0]).toEqual({
-      stage: "s", action: "select", kept: ["a", "c"], dropped: ["b", "d"], added: ["z", "y"], reinstated: [],
-      forcedChoice: null, detail: "why", degraded: false, reasons: { b: "not wanted", z: "wanted" },
+      stage: "s",
+      action: "select",
+      kept: ["a", "c"],
+      dropped: ["b", "d"],
+      added: ["z", "y"],
+      reinstated: [],
+      forcedChoice: null,
+      detail: "why",
+      degraded: false,
+      reasons: { b: "not wanted", z: "wanted" },
     });
     expect(result.names).toEqual(["z", "c", "a", "y"]);
   });
 
   it("§3 select even when nothing changes is recorded as select, not abstain", () => {
-    const result = runSelection(pipelineOf(stub("s", (tools) => StageOutcome.select(tools, "same"))), ["a"]);
-    expect(result.trace[0]).toMatchObject({ action: "select", kept: ["a"], dropped: [], added: [] });
+    const result = runSelection(
+      pipelineOf(stub("s", (tools) => StageOutcome.select(tools, "same"))),
+      ["a"],
+    );
+    expect(result.trace[0]).toMatchObject({
+      action: "select",
+      kept: ["a"],
+      dropped: [],
+      added: [],
+    });
   });
 
   it("§3 force records action force, tools untouched, forced_choice = the choice", () => {
     const result = runSelection(pipelineOf(stub("f", force("a"))), ["a", "b"]);
-    expect(result.trace[0]).toMatchObject({ action: "force", kept: ["a", "b"], dropped: [], added: [], forcedChoice: "a", detail: "force a" });
+    expect(result.trace[0]).toMatchObject({
+      action: "force",
+      kept: ["a", "b"],
+      dropped: [],
+      added: [],
+      forcedChoice: "a",
+      detail: "force a",
+    });
     expect(result.forcedChoice).toBe("a");
     expect(result.names).toEqual(["a", "b"]);
   });
 
   it("§1/§3 force with null releases an earlier force (forced_choice null after it)", () => {
-    const result = runSelection(pipelineOf(stub("f1", force("zzz")), stub("f2", force(null))), ["a"]);
-    expect(result.trace.map((r) => [r.action, r.forcedChoice])).toEqual([["force", "zzz"], ["force", null]]);
+    const result = runSelection(pipelineOf(stub("f1", force("zzz")), stub("f2", force(null))), [
+      "a",
+    ]);
+    expect(result.trace.map((r) => [r.action, r.forcedChoice])).toEqual([
+      ["force", "zzz"],
+      ["force", null],
+    ]);
     expect(result.forcedChoice).toBeNull();
   });
 
@@ -97,7 +155,9 @@ describe("§3 the pipeline: order and records", () => {
         stub("before", () => StageOutcome.abstain()),
         stub("f", force("b")),
         stub("sel", keep("a", "b")),
-        stub("boom", () => { throw new Error("x"); }),
+        stub("boom", () => {
+          throw new Error("x");
+        }),
         stub("release", force(null)),
         stub("after", keep("a")),
       ),
@@ -110,7 +170,11 @@ describe("§3 the pipeline: order and records", () => {
     const context: SelectionContext = selectionContext({});
     context.forcedChoice = "stale";
     const seen: (string | null)[] = [];
-    const observe = (name: string) => stub(name, (_t, c) => { seen.push(c.forcedChoice); return StageOutcome.abstain(); });
+    const observe = (name: string) =>
+      stub(name, (_t, c) => {
+        seen.push(c.forcedChoice);
+        return StageOutcome.abstain();
+      });
     pipelineOf(observe("o1"), stub("f", force("a")), observe("o2")).run(["a"], context);
     expect(seen).toEqual([null, "a"]);
     expect(context.forcedChoice).toBe("a");
@@ -119,10 +183,22 @@ describe("§3 the pipeline: order and records", () => {
 
 describe("§3 error containment", () => {
   it("§3 a raising stage is recorded as error: kept = input, dropped/added [], detail = message, degraded true", () => {
-    const result = runSelection(pipelineOf(raising("boom", "resolver exploded")), ["a", { name: "b" }, { anonymous: true }]);
+    const result = runSelection(pipelineOf(raising("boom", "resolver exploded")), [
+      "a",
+      { name: "b" },
+      { anonymous: true },
+    ]);
     expect(result.trace[0]).toEqual({
-      stage: "boom", action: "error", kept: ["a", "b"], dropped: [], added: [], reinstated: [],
-      forcedChoice: null, detail: "resolver exploded", degraded: true, reasons: {},
+      stage: "boom",
+      action: "error",
+      kept: ["a", "b"],
+      dropped: [],
+      added: [],
+      reinstated: [],
+      forcedChoice: null,
+      detail: "resolver exploded",
+      degraded: true,
+      reasons: {},
     });
   });
 
@@ -146,39 +222,78 @@ describe("§3 error containment", () => {
   });
 
   it("§3 a thrown non-Error value is contained too, its detail being its text", () => {
-    const result = runSelection(pipelineOf(stub("boom", () => { throw "plain string"; })), ["a"]);
-    expect(result.trace[0]).toMatchObject({ action: "error", detail: "plain string", degraded: true });
+    const result = runSelection(
+      pipelineOf(
+        stub("boom", () => {
+          throw "plain string";
+        }),
+      ),
+      ["a"],
+    );
+    expect(result.trace[0]).toMatchObject({
+      action: "error",
+      detail: "plain string",
+      degraded: true,
+    });
   });
 });
 
 describe("§3 protects_forced: reinstatement of the forced tool", () => {
   it("§3 protects_forced: a protecting stage that drops the forced tool has it reinstated, appended at the end", () => {
-    const result = runSelection(pipelineOf(stub("f", force("b")), stub("narrow", keep("c", "a"))), ["a", "b", "c"]);
+    const result = runSelection(pipelineOf(stub("f", force("b")), stub("narrow", keep("c", "a"))), [
+      "a",
+      "b",
+      "c",
+    ]);
     expect(result.names).toEqual(["a", "c", "b"]);
-    expect(result.trace[1]).toMatchObject({ action: "select", kept: ["a", "c"], dropped: [], added: [], reinstated: ["b"], forcedChoice: "b" });
+    expect(result.trace[1]).toMatchObject({
+      action: "select",
+      kept: ["a", "c"],
+      dropped: [],
+      added: [],
+      reinstated: ["b"],
+      forcedChoice: "b",
+    });
     expect(result.forcedChoice).toBe("b");
   });
 
   it("§3 reinstatement appends the input's own tool object named f (the first one)", () => {
     const b1 = { name: "b", v: 1 };
     const b2 = { name: "b", v: 2 };
-    const result = runSelection(pipelineOf(stub("f", force("b")), stub("drop", () => StageOutcome.select(["a"]))), ["a", b1, b2]);
+    const result = runSelection(
+      pipelineOf(
+        stub("f", force("b")),
+        stub("drop", () => StageOutcome.select(["a"])),
+      ),
+      ["a", b1, b2],
+    );
     expect(result.tools).toEqual(["a", b1]);
     expect(result.tools[1]).toBe(b1);
   });
 
   it("§3 reinstated names are excluded from `kept` and not listed in `dropped`", () => {
-    const result = runSelection(pipelineOf(stub("f", force("a")), stub("drop-all", () => StageOutcome.select([]))), ["a", "b"]);
+    const result = runSelection(
+      pipelineOf(
+        stub("f", force("a")),
+        stub("drop-all", () => StageOutcome.select([])),
+      ),
+      ["a", "b"],
+    );
     expect(result.trace[1]).toMatchObject({ kept: [], dropped: ["b"], reinstated: ["a"] });
   });
 
   it("§3 no reinstatement when the stage keeps the forced tool", () => {
-    const result = runSelection(pipelineOf(stub("f", force("a")), stub("s", keep("a"))), ["a", "b"]);
+    const result = runSelection(pipelineOf(stub("f", force("a")), stub("s", keep("a"))), [
+      "a",
+      "b",
+    ]);
     expect(result.trace[1]).toMatchObject({ kept: ["a"], dropped: ["b"], reinstated: [] });
   });
 
   it("§3 no reinstatement when f was not in the stage's input (then the run fails)", () => {
-    const error = failure(() => runSelection(pipelineOf(stub("f", force("ghost")), stub("s", keep("a"))), ["a", "b"]));
+    const error = failure(() =>
+      runSelection(pipelineOf(stub("f", force("ghost")), stub("s", keep("a"))), ["a", "b"]),
+    );
     expect(error.partial.trace[1]).toMatchObject({ reinstated: [], dropped: ["b"] });
   });
 
@@ -190,20 +305,37 @@ describe("§3 protects_forced: reinstatement of the forced tool", () => {
   });
 
   it("§3 no reinstatement when no force is in effect (f null), including after a release", () => {
-    const result = runSelection(pipelineOf(stub("f", force("b")), stub("r", force(null)), stub("s", keep("a"))), ["a", "b"]);
+    const result = runSelection(
+      pipelineOf(stub("f", force("b")), stub("r", force(null)), stub("s", keep("a"))),
+      ["a", "b"],
+    );
     expect(result.trace[2]).toMatchObject({ dropped: ["b"], reinstated: [] });
     expect(result.names).toEqual(["a"]);
   });
 
   it("§3 a stage that sets the force and selects sees its own force protected (force applied before reinstatement)", () => {
-    const both = stub("both", (tools) => ({ ...StageOutcome.select(tools.filter((t) => t !== "b")), forcedChoice: "b", setsForcedChoice: true }));
+    const both = stub("both", (tools) => ({
+      ...StageOutcome.select(tools.filter((t) => t !== "b")),
+      forcedChoice: "b",
+      setsForcedChoice: true,
+    }));
     const result = runSelection(pipelineOf(both), ["a", "b"]);
-    expect(result.trace[0]).toMatchObject({ action: "select", reinstated: ["b"], forcedChoice: "b" });
+    expect(result.trace[0]).toMatchObject({
+      action: "select",
+      reinstated: ["b"],
+      forcedChoice: "b",
+    });
     expect(result.names).toEqual(["a", "b"]);
   });
 
   it("§3 when the output already holds f (added from elsewhere), nothing is reinstated", () => {
-    const result = runSelection(pipelineOf(stub("f", force("b")), stub("s", () => StageOutcome.select(["b"]))), ["a", "b"]);
+    const result = runSelection(
+      pipelineOf(
+        stub("f", force("b")),
+        stub("s", () => StageOutcome.select(["b"])),
+      ),
+      ["a", "b"],
+    );
     expect(result.trace[1]).toMatchObject({ kept: ["b"], dropped: ["a"], reinstated: [] });
   });
 });
@@ -219,16 +351,31 @@ describe("§3 ForcedToolUnavailable", () => {
 
   it("§3 ForcedToolUnavailable carries the partial trace (every stage's record) and the final set", () => {
     const error = failure(() =>
-      runSelection(pipelineOf(stub("f", force("b")), stub("hard", keep("a"), false), stub("after", () => StageOutcome.abstain("a"))), ["a", "b"]),
+      runSelection(
+        pipelineOf(
+          stub("f", force("b")),
+          stub("hard", keep("a"), false),
+          stub("after", () => StageOutcome.abstain("a")),
+        ),
+        ["a", "b"],
+      ),
     );
-    expect(error.partial.trace.map((r) => [r.stage, r.action])).toEqual([["f", "force"], ["hard", "select"], ["after", "abstain"]]);
+    expect(error.partial.trace.map((r) => [r.stage, r.action])).toEqual([
+      ["f", "force"],
+      ["hard", "select"],
+      ["after", "abstain"],
+    ]);
     expect(error.partial.forcedChoice).toBe("b");
     expect(error.partial.names).toEqual(["a"]);
   });
 
   it("§3 the check runs after the last stage only: a force dropped and then re-added succeeds", () => {
     const result = runSelection(
-      pipelineOf(stub("f", force("b")), stub("hard", keep("a"), false), stub("readd", (tools) => StageOutcome.select([...tools, "b"]))),
+      pipelineOf(
+        stub("f", force("b")),
+        stub("hard", keep("a"), false),
+        stub("readd", (tools) => StageOutcome.select([...tools, "b"])),
+      ),
       ["a", "b"],
     );
     expect(result.names).toEqual(["a", "b"]);
@@ -236,7 +383,9 @@ describe("§3 ForcedToolUnavailable", () => {
   });
 
   it("§3 a force of a tool never offered fails even with no narrowing stage", () => {
-    expect(() => runSelection(pipelineOf(stub("f", force("x"))), ["a"])).toThrow(ForcedToolUnavailable);
+    expect(() => runSelection(pipelineOf(stub("f", force("x"))), ["a"])).toThrow(
+      ForcedToolUnavailable,
+    );
   });
 
   it("§3 a released force (null) never fails", () => {
@@ -249,9 +398,21 @@ describe("§3 run_selection", () => {
     const state = { k: 1 };
     const messages = [{ type: "human" }];
     let seen: SelectionContext | undefined;
-    runSelection(new ToolSelectionPipeline([stub("spy", (_t, c) => { seen = c; return StageOutcome.abstain(); })]), ["a"], {
-      state, messages, query: "q", role: "r",
-    });
+    runSelection(
+      new ToolSelectionPipeline([
+        stub("spy", (_t, c) => {
+          seen = c;
+          return StageOutcome.abstain();
+        }),
+      ]),
+      ["a"],
+      {
+        state,
+        messages,
+        query: "q",
+        role: "r",
+      },
+    );
     expect(seen!.state).toBe(state);
     expect(seen!.messages).toBe(messages);
     expect(seen!.query).toBe("q");

@@ -4,7 +4,11 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_SAFETY_LEVELS, type CatalogEntry, type ToolCatalog } from "../../../src/core/catalog.js";
+import {
+  DEFAULT_SAFETY_LEVELS,
+  type CatalogEntry,
+  type ToolCatalog,
+} from "../../../src/core/catalog.js";
 import { ForcedToolUnavailable } from "../../../src/core/errors.js";
 import { loadFixture } from "../../../src/core/fixture/load.js";
 import { ToolSelectionPipeline } from "../../../src/core/pipeline.js";
@@ -57,12 +61,27 @@ const catalogArb: fc.Arbitrary<ToolCatalog> = fc
 
 /** A stage described as data, so a failing case prints readably; built per run. */
 type StageSpec =
-  | { kind: "intent"; protects: boolean; verdict: { label: string; matched: string[] } | null; always: string[]; trigger: [string, string[]][] | null }
+  | {
+      kind: "intent";
+      protects: boolean;
+      verdict: { label: string; matched: string[] } | null;
+      always: string[];
+      trigger: [string, string[]][] | null;
+    }
   | { kind: "lazy"; protects: boolean; allowed: string[] | null }
   | { kind: "allowlist"; protects: boolean; always: string[]; useCatalog: boolean }
   | { kind: "role"; protects: boolean; role: string; palette: string[] | null | "raise" }
   | { kind: "forced"; protects: boolean; resolver: string | null | "raise" | "none" }
-  | { kind: "policy"; protects: boolean; max: string | null; budget: number | null; unknown: boolean; caps: string[] | null; agentOnly: boolean; categories: string[] | null }
+  | {
+      kind: "policy";
+      protects: boolean;
+      max: string | null;
+      budget: number | null;
+      unknown: boolean;
+      caps: string[] | null;
+      agentOnly: boolean;
+      categories: string[] | null;
+    }
   | { kind: "scripted"; protects: boolean; outcome: ScriptedOutcome }
   | { kind: "raise"; protects: boolean; message: string };
 
@@ -71,24 +90,53 @@ const stageSpecArb: fc.Arbitrary<StageSpec> = fc.oneof(
   fc.record({
     kind: fc.constant("intent" as const),
     protects,
-    verdict: fc.option(fc.record({ label: fc.constantFrom("knowledge", "ambiguous", "action", "lookup"), matched: namesArb }), { nil: null }),
+    verdict: fc.option(
+      fc.record({
+        label: fc.constantFrom("knowledge", "ambiguous", "action", "lookup"),
+        matched: namesArb,
+      }),
+      { nil: null },
+    ),
     always: namesArb,
-    trigger: fc.option(fc.array(fc.tuple(nameArb, fc.array(fc.constantFrom("k1", "k2"), { maxLength: 2 })), { maxLength: 4 }), { nil: null }),
+    trigger: fc.option(
+      fc.array(fc.tuple(nameArb, fc.array(fc.constantFrom("k1", "k2"), { maxLength: 2 })), {
+        maxLength: 4,
+      }),
+      { nil: null },
+    ),
   }),
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant("lazy" as const), protects, allowed: fc.option(namesArb, { nil: null }) }) },
-  fc.record({ kind: fc.constant("allowlist" as const), protects, always: namesArb, useCatalog: fc.boolean() }),
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant("lazy" as const),
+      protects,
+      allowed: fc.option(namesArb, { nil: null }),
+    }),
+  },
+  fc.record({
+    kind: fc.constant("allowlist" as const),
+    protects,
+    always: namesArb,
+    useCatalog: fc.boolean(),
+  }),
   fc.record({
     kind: fc.constant("role" as const),
     protects,
     role: fc.constantFrom("", "analyst", "admin"),
-    palette: fc.oneof({ weight: 1, arbitrary: fc.constantFrom(null, "raise" as const) }, { weight: 4, arbitrary: namesArb }),
+    palette: fc.oneof(
+      { weight: 1, arbitrary: fc.constantFrom(null, "raise" as const) },
+      { weight: 4, arbitrary: namesArb },
+    ),
   }),
   {
     weight: 4,
     arbitrary: fc.record({
       kind: fc.constant("forced" as const),
       protects,
-      resolver: fc.oneof({ weight: 4, arbitrary: nameArb }, { weight: 1, arbitrary: fc.constantFrom(null, "raise" as const, "none" as const) }),
+      resolver: fc.oneof(
+        { weight: 4, arbitrary: nameArb },
+        { weight: 1, arbitrary: fc.constantFrom(null, "raise" as const, "none" as const) },
+      ),
     }),
   },
   fc.record({
@@ -99,7 +147,9 @@ const stageSpecArb: fc.Arbitrary<StageSpec> = fc.oneof(
     unknown: fc.boolean(),
     caps: fc.option(fc.array(fc.constantFrom("gpu", "net"), { maxLength: 2 }), { nil: null }),
     agentOnly: fc.boolean(),
-    categories: fc.option(fc.array(fc.constantFrom("read", "write"), { maxLength: 2 }), { nil: null }),
+    categories: fc.option(fc.array(fc.constantFrom("read", "write"), { maxLength: 2 }), {
+      nil: null,
+    }),
   }),
   fc.record({
     kind: fc.constant("scripted" as const),
@@ -111,7 +161,14 @@ const stageSpecArb: fc.Arbitrary<StageSpec> = fc.oneof(
       fc.constant({ raise: "scripted failure" }),
     ),
   }),
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("raise" as const), protects, message: fc.constantFrom("", "boom") }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant("raise" as const),
+      protects,
+      message: fc.constantFrom("", "boom"),
+    }),
+  },
 );
 
 const messageArb = fc.oneof(
@@ -150,14 +207,21 @@ function build(spec: StageSpec, index: number, catalog: ToolCatalog): SelectionS
       return new IntentRoutingStage({
         ...common,
         catalog,
-        verdict: spec.verdict && { label: spec.verdict.label, matchedToolKeywords: spec.verdict.matched },
+        verdict: spec.verdict && {
+          label: spec.verdict.label,
+          matchedToolKeywords: spec.verdict.matched,
+        },
         alwaysInclude: spec.always,
         triggerKeywords: spec.trigger && new Map(spec.trigger),
       });
     case "lazy":
       return new LazyRoutingStage({ ...common, allowedNames: spec.allowed });
     case "allowlist":
-      return new AllowlistStage({ ...common, alwaysInclude: spec.always, catalog: spec.useCatalog ? catalog : null });
+      return new AllowlistStage({
+        ...common,
+        alwaysInclude: spec.always,
+        catalog: spec.useCatalog ? catalog : null,
+      });
     case "role": {
       const palette = spec.palette;
       return new RolePaletteStage({
@@ -173,10 +237,13 @@ function build(spec: StageSpec, index: number, catalog: ToolCatalog): SelectionS
       const r = spec.resolver;
       return new ForcedChoiceStage({
         ...common,
-        resolver: r === "none" ? null : () => {
-          if (r === "raise") throw new Error("resolver down");
-          return r;
-        },
+        resolver:
+          r === "none"
+            ? null
+            : () => {
+                if (r === "raise") throw new Error("resolver down");
+                return r;
+              },
       });
     }
     case "policy":
@@ -194,7 +261,9 @@ function build(spec: StageSpec, index: number, catalog: ToolCatalog): SelectionS
       return new ScriptedStage({
         ...common,
         outcome: spec.outcome,
-        lookup: (tool: string, context: SelectionContext) => context.offered.find((t) => toolName(t) === tool) ?? (catalog.has(tool) ? tool : undefined),
+        lookup: (tool: string, context: SelectionContext) =>
+          context.offered.find((t) => toolName(t) === tool) ??
+          (catalog.has(tool) ? tool : undefined),
       });
     case "raise":
       return { ...raising(name, spec.message), protectsForced: spec.protects };
@@ -208,7 +277,11 @@ interface Observed {
 }
 
 /** Runs a case, observing each stage's input and raw outcome. */
-function runCase(c: Case): { result: SelectionResult; failed: ForcedToolUnavailable | null; observed: Observed[] } {
+function runCase(c: Case): {
+  result: SelectionResult;
+  failed: ForcedToolUnavailable | null;
+  observed: Observed[];
+} {
   const observed: Observed[] = [];
   const stages = c.specs.map((spec, i) => {
     const stage = build(spec, i, c.catalog);
@@ -231,9 +304,17 @@ function runCase(c: Case): { result: SelectionResult; failed: ForcedToolUnavaila
   const state: Record<string, unknown> = {};
   if (c.turn.stamp !== null) state.forced_tool_choice = c.turn.stamp;
   if (c.turn.messagesOnState) state.messages = c.turn.messages;
-  const context = selectionContext({ state, role: c.turn.role, messages: c.turn.messagesOnState ? [] : c.turn.messages });
+  const context = selectionContext({
+    state,
+    role: c.turn.role,
+    messages: c.turn.messagesOnState ? [] : c.turn.messages,
+  });
   try {
-    return { result: new ToolSelectionPipeline(stages).run(c.offered, context), failed: null, observed };
+    return {
+      result: new ToolSelectionPipeline(stages).run(c.offered, context),
+      failed: null,
+      observed,
+    };
   } catch (error) {
     if (!(error instanceof ForcedToolUnavailable)) throw error;
     return { result: error.partial, failed: error, observed };
@@ -242,7 +323,9 @@ function runCase(c: Case): { result: SelectionResult; failed: ForcedToolUnavaila
 
 /** The tools each stage handed on: the next stage's input, or the final set. */
 function outputs(run: ReturnType<typeof runCase>): (readonly Tool[])[] {
-  return run.observed.map((_o, i) => (i + 1 < run.observed.length ? run.observed[i + 1]!.input : run.result.tools));
+  return run.observed.map((_o, i) =>
+    i + 1 < run.observed.length ? run.observed[i + 1]!.input : run.result.tools,
+  );
 }
 
 const sorted = (names: readonly string[]) => [...names].sort();
@@ -274,7 +357,8 @@ describe("§3 properties over random pipelines", () => {
         const accounted = [...record.kept, ...record.dropped, ...record.reinstated];
         expect(new Set(accounted)).toEqual(new Set(input));
         const f = record.reinstated[0];
-        if (f === undefined || input.filter((n) => n === f).length === 1) expect(sorted(accounted)).toEqual(sorted(input));
+        if (f === undefined || input.filter((n) => n === f).length === 1)
+          expect(sorted(accounted)).toEqual(sorted(input));
         // The orders the spec gives: kept and dropped follow the input order.
         expect(isSubsequence(record.kept, input)).toBe(true);
         expect(isSubsequence(record.dropped, input)).toBe(true);
@@ -370,7 +454,12 @@ describe("§3 properties over random pipelines", () => {
         const { stage, input, raw } = run.observed[i]!;
         const f = record.forcedChoice;
         const expected =
-          raw !== "threw" && raw.tools !== null && stage.protectsForced && f !== null && toolNames(input).includes(f) && !toolNames(raw.tools).includes(f);
+          raw !== "threw" &&
+          raw.tools !== null &&
+          stage.protectsForced &&
+          f !== null &&
+          toolNames(input).includes(f) &&
+          !toolNames(raw.tools).includes(f);
         expect(record.reinstated).toEqual(expected ? [f] : []);
         if (expected) {
           const out = outs[i]!;
@@ -418,7 +507,8 @@ describe("§3 properties over random pipelines", () => {
       const offered = new Set(toolNames(c.offered));
       run.result.trace.forEach((record, i) => {
         const kind = c.specs[i]!.kind;
-        if (kind === "allowlist") for (const name of record.added) expect(offered.has(name)).toBe(true);
+        if (kind === "allowlist")
+          for (const name of record.added) expect(offered.has(name)).toBe(true);
         else if (kind !== "scripted") expect(record.added).toEqual([]);
       });
     });
@@ -427,7 +517,17 @@ describe("§3 properties over random pipelines", () => {
 
 describe("the random pipelines are not vacuous", () => {
   it("a sample exercises every action, reinstatement, ForcedToolUnavailable, additions and unnamed tools", () => {
-    const seen = { abstain: 0, select: 0, force: 0, error: 0, reinstated: 0, failed: 0, added: 0, unnamedKept: 0, duplicateReinstated: 0 };
+    const seen = {
+      abstain: 0,
+      select: 0,
+      force: 0,
+      error: 0,
+      reinstated: 0,
+      failed: 0,
+      added: 0,
+      unnamedKept: 0,
+      duplicateReinstated: 0,
+    };
     for (const c of fc.sample(caseArb, { numRuns: 1000, seed: 42 })) {
       const run = runCase(c);
       if (run.failed) seen.failed++;
@@ -435,7 +535,11 @@ describe("the random pipelines are not vacuous", () => {
       run.result.trace.forEach((record, i) => {
         seen[record.action]++;
         if (record.reinstated.length > 0) seen.reinstated++;
-        if (record.reinstated.length > 0 && toolNames(run.observed[i]!.input).filter((n) => n === record.reinstated[0]).length > 1) seen.duplicateReinstated++;
+        if (
+          record.reinstated.length > 0 &&
+          toolNames(run.observed[i]!.input).filter((n) => n === record.reinstated[0]).length > 1
+        )
+          seen.duplicateReinstated++;
         if (record.added.length > 0) seen.added++;
       });
     }
@@ -444,8 +548,24 @@ describe("the random pipelines are not vacuous", () => {
 });
 
 describe("FORMATS.md fixture loading never throws, and every problem is placed in the text", () => {
-  const stageKinds = fc.constantFrom("intent", "lazy", "allowlist", "role", "forced", "policy", "scripted", "intnet");
-  const anyValue = fc.oneof(fc.string({ maxLength: 4 }), fc.integer(), fc.boolean(), fc.constant(null), namesArb, fc.dictionary(fc.constantFrom("a", "kind", "name", "select", "x-y"), nameArb, { maxKeys: 2 }));
+  const stageKinds = fc.constantFrom(
+    "intent",
+    "lazy",
+    "allowlist",
+    "role",
+    "forced",
+    "policy",
+    "scripted",
+    "intnet",
+  );
+  const anyValue = fc.oneof(
+    fc.string({ maxLength: 4 }),
+    fc.integer(),
+    fc.boolean(),
+    fc.constant(null),
+    namesArb,
+    fc.dictionary(fc.constantFrom("a", "kind", "name", "select", "x-y"), nameArb, { maxKeys: 2 }),
+  );
   const stageArb = fc.record(
     {
       kind: stageKinds,
@@ -453,8 +573,16 @@ describe("FORMATS.md fixture loading never throws, and every problem is placed i
       allowed_names: fc.option(namesArb, { nil: null }),
       always_include: anyValue,
       max_safety_level: fc.constantFrom("low", "extreme", null),
-      outcome: fc.oneof(namesArb.map((select) => ({ select })), fc.constant({ abstain: true }), fc.constant({ selekt: [] })),
-      resolver: fc.oneof(fc.constant(null), nameArb.map((tool) => ({ kind: "fixed", tool })), fc.constant({ kind: "magic" })),
+      outcome: fc.oneof(
+        namesArb.map((select) => ({ select })),
+        fc.constant({ abstain: true }),
+        fc.constant({ selekt: [] }),
+      ),
+      resolver: fc.oneof(
+        fc.constant(null),
+        nameArb.map((tool) => ({ kind: "fixed", tool })),
+        fc.constant({ kind: "magic" }),
+      ),
       protects_forced: fc.oneof(fc.boolean(), fc.constant("no")),
       mystery: anyValue,
     },
@@ -462,17 +590,52 @@ describe("FORMATS.md fixture loading never throws, and every problem is placed i
   );
   const fixtureArb = fc.record(
     {
-      catalog: fc.oneof(fc.array(fc.record({ name: nameArb, safety_level: fc.constantFrom("low", "ultra", null) }), { maxLength: 3 }), fc.constant("./x.catalog.json"), anyValue),
-      offered: fc.oneof(fc.array(fc.oneof(nameArb, fc.constant({ description: "u" }), fc.integer()), { maxLength: 4 }), anyValue),
-      turn: fc.record({ query: anyValue, role: fc.string({ maxLength: 3 }), state: fc.dictionary(fc.constantFrom("forced_tool_choice", "k"), anyValue, { maxKeys: 2 }) }, { requiredKeys: [] }),
+      catalog: fc.oneof(
+        fc.array(
+          fc.record({ name: nameArb, safety_level: fc.constantFrom("low", "ultra", null) }),
+          { maxLength: 3 },
+        ),
+        fc.constant("./x.catalog.json"),
+        anyValue,
+      ),
+      offered: fc.oneof(
+        fc.array(fc.oneof(nameArb, fc.constant({ description: "u" }), fc.integer()), {
+          maxLength: 4,
+        }),
+        anyValue,
+      ),
+      turn: fc.record(
+        {
+          query: anyValue,
+          role: fc.string({ maxLength: 3 }),
+          state: fc.dictionary(fc.constantFrom("forced_tool_choice", "k"), anyValue, {
+            maxKeys: 2,
+          }),
+        },
+        { requiredKeys: [] },
+      ),
       pipeline: fc.array(stageArb, { maxLength: 4 }),
       ofered: anyValue,
     },
     { requiredKeys: [] },
   );
   const textArb = fc.oneof(
-    { weight: 4, arbitrary: fixtureArb.chain((value) => fc.constantFrom(JSON.stringify(value), JSON.stringify(value, null, 2), "\ufeff" + JSON.stringify(value, null, 1))) },
-    { weight: 1, arbitrary: fixtureArb.chain((value) => fc.nat(200).map((cut) => JSON.stringify(value, null, 2).slice(0, cut))) },
+    {
+      weight: 4,
+      arbitrary: fixtureArb.chain((value) =>
+        fc.constantFrom(
+          JSON.stringify(value),
+          JSON.stringify(value, null, 2),
+          "\ufeff" + JSON.stringify(value, null, 1),
+        ),
+      ),
+    },
+    {
+      weight: 1,
+      arbitrary: fixtureArb.chain((value) =>
+        fc.nat(200).map((cut) => JSON.stringify(value, null, 2).slice(0, cut)),
+      ),
+    },
   );
 
   it("every problem of a random (often invalid) fixture has a file, a range inside the text, a path and a message", async () => {

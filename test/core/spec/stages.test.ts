@@ -28,7 +28,9 @@ describe("§4 IntentRoutingStage (seed: decide)", () => {
   });
 
   it("§4 intent: no candidate tools → abstain (even with an actionable verdict)", () => {
-    const outcome = new IntentRoutingStage({ verdict: { label: "knowledge", matchedToolKeywords: [] } }).apply([]);
+    const outcome = new IntentRoutingStage({
+      verdict: { label: "knowledge", matchedToolKeywords: [] },
+    }).apply([]);
     expect(outcome.tools).toBeNull();
     expect(outcome.setsForcedChoice).toBe(false);
   });
@@ -38,22 +40,39 @@ describe("§4 IntentRoutingStage (seed: decide)", () => {
   });
 
   it("§4 intent: label 'ambiguous' → abstain", () => {
-    expect(new IntentRoutingStage({ catalog, verdict: { label: "ambiguous", matchedToolKeywords: ["sql"] } }).apply(tools).tools).toBeNull();
+    expect(
+      new IntentRoutingStage({
+        catalog,
+        verdict: { label: "ambiguous", matchedToolKeywords: ["sql"] },
+      }).apply(tools).tools,
+    ).toBeNull();
   });
 
   it("§4 intent: 'knowledge' → select filter_by_names(tools, always_include) (unnamed tools survive)", () => {
-    const stage = new IntentRoutingStage({ catalog, alwaysInclude: ["final_answer", "not_offered"], verdict: { label: "knowledge", matchedToolKeywords: ["sql"] } });
+    const stage = new IntentRoutingStage({
+      catalog,
+      alwaysInclude: ["final_answer", "not_offered"],
+      verdict: { label: "knowledge", matchedToolKeywords: ["sql"] },
+    });
     const outcome = stage.apply(tools);
     expect(outcome.tools).toEqual(["final_answer", UNNAMED]);
     expect(outcome.detail).toBe("knowledge turn: always-include only");
   });
 
   it("§4 intent: 'knowledge' with empty always_include (the default) keeps only unnamed tools", () => {
-    expect(new IntentRoutingStage({ catalog, verdict: { label: "knowledge", matchedToolKeywords: [] } }).apply(tools).tools).toEqual([UNNAMED]);
+    expect(
+      new IntentRoutingStage({
+        catalog,
+        verdict: { label: "knowledge", matchedToolKeywords: [] },
+      }).apply(tools).tools,
+    ).toEqual([UNNAMED]);
   });
 
   it("§4 intent: action label → always_include ∪ matched ∪ every named tool with no trigger keywords (from the catalogue)", () => {
-    const stage = new IntentRoutingStage({ catalog, verdict: { label: "action", matchedToolKeywords: ["get_weather"] } });
+    const stage = new IntentRoutingStage({
+      catalog,
+      verdict: { label: "action", matchedToolKeywords: ["get_weather"] },
+    });
     const outcome = stage.apply(tools);
     expect(outcome.tools).toEqual(["search", "get_weather", "final_answer", UNNAMED]);
     expect(outcome.detail).toBe("action turn: keyword intersection");
@@ -61,41 +80,69 @@ describe("§4 IntentRoutingStage (seed: decide)", () => {
   });
 
   it("§4 intent: any label other than knowledge/ambiguous takes the action path (label in the detail)", () => {
-    const outcome = new IntentRoutingStage({ catalog, alwaysInclude: ["sql"], verdict: { label: "lookup", matchedToolKeywords: [] } }).apply(tools);
+    const outcome = new IntentRoutingStage({
+      catalog,
+      alwaysInclude: ["sql"],
+      verdict: { label: "lookup", matchedToolKeywords: [] },
+    }).apply(tools);
     expect(outcome.tools).toEqual(["search", "sql", "final_answer", UNNAMED]);
     expect(outcome.detail).toBe("lookup turn: keyword intersection");
   });
 
   it("§4 intent: a tool not in the catalogue has no trigger keywords, so an action turn keeps it", () => {
-    const outcome = new IntentRoutingStage({ catalog, verdict: { label: "action", matchedToolKeywords: [] } }).apply(["uncatalogued", "sql"]);
+    const outcome = new IntentRoutingStage({
+      catalog,
+      verdict: { label: "action", matchedToolKeywords: [] },
+    }).apply(["uncatalogued", "sql"]);
     expect(outcome.tools).toEqual(["uncatalogued"]);
   });
 
   it("§4 intent: a given trigger_keywords map replaces the catalogue's; a tool with no entry or an empty one has none", () => {
-    const map = new Map<string, readonly string[]>([["search", ["find"]], ["sql", []]]);
-    const outcome = new IntentRoutingStage({ catalog, triggerKeywords: map, verdict: { label: "action", matchedToolKeywords: [] } }).apply(tools);
+    const map = new Map<string, readonly string[]>([
+      ["search", ["find"]],
+      ["sql", []],
+    ]);
+    const outcome = new IntentRoutingStage({
+      catalog,
+      triggerKeywords: map,
+      verdict: { label: "action", matchedToolKeywords: [] },
+    }).apply(tools);
     // search has keywords in the map (dropped); get_weather has none in the map (kept, although the catalogue has some);
     // sql has an empty entry (kept); final_answer has no entry (kept).
     expect(outcome.tools).toEqual(["get_weather", "sql", "final_answer", UNNAMED]);
   });
 
   it("§4 intent: an empty trigger_keywords map means every tool has none (as symfonic's dict({}) does)", () => {
-    const outcome = new IntentRoutingStage({ catalog, triggerKeywords: new Map(), verdict: { label: "action", matchedToolKeywords: [] } }).apply(tools);
+    const outcome = new IntentRoutingStage({
+      catalog,
+      triggerKeywords: new Map(),
+      verdict: { label: "action", matchedToolKeywords: [] },
+    }).apply(tools);
     expect(outcome.tools).toEqual(tools);
   });
 
   it("§4 intent: without a catalogue or map, every tool is keyless, so an action turn keeps all", () => {
-    const outcome = new IntentRoutingStage({ verdict: { label: "action", matchedToolKeywords: [] } }).apply(["a", "b"]);
+    const outcome = new IntentRoutingStage({
+      verdict: { label: "action", matchedToolKeywords: [] },
+    }).apply(["a", "b"]);
     expect(outcome.tools).toEqual(["a", "b"]);
   });
 
   it("§4 intent: empty names in always_include are ignored (seed: `name for name in always_include if name`)", () => {
-    const outcome = new IntentRoutingStage({ catalog, alwaysInclude: [""], verdict: { label: "knowledge", matchedToolKeywords: [] } }).apply(["", "sql"]);
+    const outcome = new IntentRoutingStage({
+      catalog,
+      alwaysInclude: [""],
+      verdict: { label: "knowledge", matchedToolKeywords: [] },
+    }).apply(["", "sql"]);
     expect(outcome.tools).toEqual([]);
   });
 
   it("§4 intent: duplicates of a kept name all survive, in input order", () => {
-    const outcome = new IntentRoutingStage({ catalog, alwaysInclude: ["sql"], verdict: { label: "knowledge", matchedToolKeywords: [] } }).apply(["sql", "search", "sql"]);
+    const outcome = new IntentRoutingStage({
+      catalog,
+      alwaysInclude: ["sql"],
+      verdict: { label: "knowledge", matchedToolKeywords: [] },
+    }).apply(["sql", "search", "sql"]);
     expect(outcome.tools).toEqual(["sql", "sql"]);
   });
 });
@@ -108,13 +155,20 @@ describe("§4 LazyRoutingStage", () => {
   });
 
   it("§4 lazy: a list → select filter_by_names(tools, allowed_names), unnamed tools kept", () => {
-    const outcome = new LazyRoutingStage({ allowedNames: ["c", "a", "zzz"] }).apply(["a", "b", UNNAMED, "c"]);
+    const outcome = new LazyRoutingStage({ allowedNames: ["c", "a", "zzz"] }).apply([
+      "a",
+      "b",
+      UNNAMED,
+      "c",
+    ]);
     expect(outcome.tools).toEqual(["a", UNNAMED, "c"]);
     expect(Object.keys(outcome.reasons)).toEqual(["b"]);
   });
 
   it("§4 lazy: an empty list is a policy that keeps nothing named (not an abstain)", () => {
-    expect(new LazyRoutingStage({ allowedNames: [] }).apply(["a", UNNAMED]).tools).toEqual([UNNAMED]);
+    expect(new LazyRoutingStage({ allowedNames: [] }).apply(["a", UNNAMED]).tools).toEqual([
+      UNNAMED,
+    ]);
   });
 });
 
@@ -128,57 +182,90 @@ describe("§4 AllowlistStage", () => {
   });
 
   it("§4 allowlist: re-adds a mandated name an earlier stage dropped, appended after the current set", () => {
-    const outcome = new AllowlistStage({ alwaysInclude: ["final_answer"], catalog }).apply(["a"], contextFor(offered));
+    const outcome = new AllowlistStage({ alwaysInclude: ["final_answer"], catalog }).apply(
+      ["a"],
+      contextFor(offered),
+    );
     expect(outcome.tools).toEqual(["a", "final_answer"]);
     expect(outcome.reasons).toHaveProperty("final_answer");
   });
 
   it("§4 allowlist: re-added tools come in offered order, not always_include order", () => {
-    const outcome = new AllowlistStage({ alwaysInclude: ["b", "final_answer"], catalog }).apply([], contextFor(offered));
+    const outcome = new AllowlistStage({ alwaysInclude: ["b", "final_answer"], catalog }).apply(
+      [],
+      contextFor(offered),
+    );
     expect(outcome.tools).toEqual(["final_answer", "b"]);
   });
 
   it("§4 allowlist: never fabricates: a mandated name that was not offered is not added", () => {
-    const outcome = new AllowlistStage({ alwaysInclude: ["final_answer"], catalog }).apply(["a"], contextFor(["a", "b"]));
+    const outcome = new AllowlistStage({ alwaysInclude: ["final_answer"], catalog }).apply(
+      ["a"],
+      contextFor(["a", "b"]),
+    );
     expect(outcome.tools).toBeNull();
   });
 
   it("§4 allowlist: with a catalogue, an offered mandated name the catalogue lacks is not re-added", () => {
-    expect(new AllowlistStage({ alwaysInclude: ["x"], catalog }).apply([], contextFor(offered)).tools).toBeNull();
+    expect(
+      new AllowlistStage({ alwaysInclude: ["x"], catalog }).apply([], contextFor(offered)).tools,
+    ).toBeNull();
   });
 
   it("§4 allowlist: without a catalogue, any offered mandated name is re-added", () => {
-    expect(new AllowlistStage({ alwaysInclude: ["x"] }).apply([], contextFor(offered)).tools).toEqual(["x"]);
+    expect(
+      new AllowlistStage({ alwaysInclude: ["x"] }).apply([], contextFor(offered)).tools,
+    ).toEqual(["x"]);
   });
 
   it("§4 allowlist: a mandated name still in the current set is not re-added; nothing to re-add → abstain", () => {
-    const outcome = new AllowlistStage({ alwaysInclude: ["a"], catalog }).apply(["a"], contextFor(offered));
+    const outcome = new AllowlistStage({ alwaysInclude: ["a"], catalog }).apply(
+      ["a"],
+      contextFor(offered),
+    );
     expect(outcome.tools).toBeNull();
     expect(outcome.degraded).toBe(false);
   });
 
   it("§4 allowlist: empty names in always_include are ignored (seed: `name for name in always_include if name`)", () => {
-    expect(new AllowlistStage({ alwaysInclude: [""] }).apply([], contextFor(["", "a"])).tools).toBeNull();
+    expect(
+      new AllowlistStage({ alwaysInclude: [""] }).apply([], contextFor(["", "a"])).tools,
+    ).toBeNull();
   });
 
   it("§4 allowlist: a name offered twice is re-added once (the first offered tool object)", () => {
     const first = { name: "a", v: 1 };
-    const outcome = new AllowlistStage({ alwaysInclude: ["a"] }).apply([], contextFor([first, { name: "a", v: 2 }]));
+    const outcome = new AllowlistStage({ alwaysInclude: ["a"] }).apply(
+      [],
+      contextFor([first, { name: "a", v: 2 }]),
+    );
     expect(outcome.tools).toEqual([first]);
   });
 
   it("§4 allowlist in a pipeline: the re-added name shows as added, after the kept ones", () => {
     const result = runSelection(
-      pipelineOf(new LazyRoutingStage({ allowedNames: ["a"] }), new AllowlistStage({ alwaysInclude: ["final_answer", "b"], catalog })),
+      pipelineOf(
+        new LazyRoutingStage({ allowedNames: ["a"] }),
+        new AllowlistStage({ alwaysInclude: ["final_answer", "b"], catalog }),
+      ),
       offered,
     );
     expect(result.names).toEqual(["a", "final_answer", "b"]);
-    expect(result.trace[1]).toMatchObject({ action: "select", kept: ["a"], dropped: [], added: ["final_answer", "b"] });
+    expect(result.trace[1]).toMatchObject({
+      action: "select",
+      kept: ["a"],
+      dropped: [],
+      added: ["final_answer", "b"],
+    });
   });
 });
 
 describe("§4 RolePaletteStage", () => {
-  const palettes: Record<string, readonly string[] | null> = { analyst: ["b", "a", "zzz"], empty: [], none: null };
+  const palettes: Record<string, readonly string[] | null> = {
+    analyst: ["b", "a", "zzz"],
+    empty: [],
+    none: null,
+  };
   const resolver = (role: string) => (Object.hasOwn(palettes, role) ? palettes[role]! : null);
   const tools: Tool[] = ["a", "b", "c", UNNAMED];
 
@@ -188,91 +275,162 @@ describe("§4 RolePaletteStage", () => {
   });
 
   it("§4 role: the context's role is used when the stage has none", () => {
-    const outcome = new RolePaletteStage({ resolver }).apply(tools, contextFor(tools, { role: "analyst" }));
+    const outcome = new RolePaletteStage({ resolver }).apply(
+      tools,
+      contextFor(tools, { role: "analyst" }),
+    );
     expect(outcome.tools).toEqual(["a", "b", UNNAMED]);
   });
 
   it("§4 role: the stage's own non-empty role wins over the context's", () => {
     const seen: string[] = [];
-    new RolePaletteStage({ role: "analyst", resolver: (role) => { seen.push(role); return null; } }).apply(tools, contextFor(tools, { role: "other" }));
+    new RolePaletteStage({
+      role: "analyst",
+      resolver: (role) => {
+        seen.push(role);
+        return null;
+      },
+    }).apply(tools, contextFor(tools, { role: "other" }));
     expect(seen).toEqual(["analyst"]);
   });
 
   it("§4 role: an empty stage role falls back to the context's role", () => {
     const seen: string[] = [];
-    new RolePaletteStage({ role: "", resolver: (role) => { seen.push(role); return null; } }).apply(tools, contextFor(tools, { role: "ctx" }));
+    new RolePaletteStage({
+      role: "",
+      resolver: (role) => {
+        seen.push(role);
+        return null;
+      },
+    }).apply(tools, contextFor(tools, { role: "ctx" }));
     expect(seen).toEqual(["ctx"]);
   });
 
   it("§4 role: resolver answers null → abstain, not degraded", () => {
-    const outcome = new RolePaletteStage({ resolver }).apply(tools, contextFor(tools, { role: "none" }));
+    const outcome = new RolePaletteStage({ resolver }).apply(
+      tools,
+      contextFor(tools, { role: "none" }),
+    );
     expect(outcome.tools).toBeNull();
     expect(outcome.degraded).toBe(false);
   });
 
   it("§4 role: resolver answers [] → abstain with degraded true and a warning detail (never binds nothing)", () => {
-    const outcome = new RolePaletteStage({ resolver }).apply(tools, contextFor(tools, { role: "empty" }));
+    const outcome = new RolePaletteStage({ resolver }).apply(
+      tools,
+      contextFor(tools, { role: "empty" }),
+    );
     expect(outcome.tools).toBeNull();
     expect(outcome.degraded).toBe(true);
     expect(outcome.detail).toMatch(/empty palette/);
   });
 
   it("§4 role: a palette can only narrow: names it returns that were not offered to the stage are not honoured", () => {
-    const result = runSelection(pipelineOf(new RolePaletteStage({ resolver })), ["a", "c"], { role: "analyst" });
+    const result = runSelection(pipelineOf(new RolePaletteStage({ resolver })), ["a", "c"], {
+      role: "analyst",
+    });
     expect(result.names).toEqual(["a"]);
-    expect(result.trace[0]).toMatchObject({ action: "select", kept: ["a"], dropped: ["c"], added: [] });
+    expect(result.trace[0]).toMatchObject({
+      action: "select",
+      kept: ["a"],
+      dropped: ["c"],
+      added: [],
+    });
   });
 
   it("§4 role: no resolver → abstain", () => {
-    expect(new RolePaletteStage().apply(tools, contextFor(tools, { role: "analyst" })).tools).toBeNull();
+    expect(
+      new RolePaletteStage().apply(tools, contextFor(tools, { role: "analyst" })).tools,
+    ).toBeNull();
   });
 
   it("§4 role: a raising resolver propagates, so the pipeline records the stage as error", () => {
-    const stage = new RolePaletteStage({ resolver: () => { throw new Error("directory down"); } });
+    const stage = new RolePaletteStage({
+      resolver: () => {
+        throw new Error("directory down");
+      },
+    });
     const result = runSelection(pipelineOf(stage), ["a"], { role: "analyst" });
-    expect(result.trace[0]).toMatchObject({ action: "error", detail: "directory down", degraded: true, kept: ["a"] });
+    expect(result.trace[0]).toMatchObject({
+      action: "error",
+      detail: "directory down",
+      degraded: true,
+      kept: ["a"],
+    });
   });
 });
 
 describe("§4 ForcedChoiceStage", () => {
-  const apply = (stage: ForcedChoiceStage, init: Parameters<typeof contextFor>[1] = {}) => stage.apply([], contextFor([], init));
+  const apply = (stage: ForcedChoiceStage, init: Parameters<typeof contextFor>[1] = {}) =>
+    stage.apply([], contextFor([], init));
   const fixed = (tool: string | null) => () => tool;
 
   it("§4 forced: default name 'forced', state_key 'forced_tool_choice', protects_forced true", () => {
     const stage = new ForcedChoiceStage();
-    expect([stage.name, stage.stateKey, stage.protectsForced]).toEqual(["forced", "forced_tool_choice", true]);
+    expect([stage.name, stage.stateKey, stage.protectsForced]).toEqual([
+      "forced",
+      "forced_tool_choice",
+      true,
+    ]);
   });
 
   it("§4 forced: always answers force(...) with tools untouched, even with nothing to force", () => {
     const outcome = apply(new ForcedChoiceStage());
-    expect(outcome).toMatchObject({ tools: null, setsForcedChoice: true, forcedChoice: null, degraded: false });
+    expect(outcome).toMatchObject({
+      tools: null,
+      setsForcedChoice: true,
+      forcedChoice: null,
+      degraded: false,
+    });
   });
 
   it("§4 forced precedence (1): a state stamp wins over the resolver", () => {
     let called = false;
-    const outcome = apply(new ForcedChoiceStage({ resolver: () => { called = true; return "b"; } }), { state: { forced_tool_choice: "a" } });
+    const outcome = apply(
+      new ForcedChoiceStage({
+        resolver: () => {
+          called = true;
+          return "b";
+        },
+      }),
+      { state: { forced_tool_choice: "a" } },
+    );
     expect(outcome.forcedChoice).toBe("a");
     expect(called).toBe(false);
   });
 
   it("§4 forced: the stamp is read from the configured state_key", () => {
-    const outcome = apply(new ForcedChoiceStage({ stateKey: "pin" }), { state: { pin: "a", forced_tool_choice: "b" } });
+    const outcome = apply(new ForcedChoiceStage({ stateKey: "pin" }), {
+      state: { pin: "a", forced_tool_choice: "b" },
+    });
     expect(outcome.forcedChoice).toBe("a");
   });
 
   it("§4 forced precedence (2): a stamp that is null or absent falls to the resolver", () => {
-    expect(apply(new ForcedChoiceStage({ resolver: fixed("b") }), { state: { forced_tool_choice: null } }).forcedChoice).toBe("b");
+    expect(
+      apply(new ForcedChoiceStage({ resolver: fixed("b") }), {
+        state: { forced_tool_choice: null },
+      }).forcedChoice,
+    ).toBe("b");
     expect(apply(new ForcedChoiceStage({ resolver: fixed("b") })).forcedChoice).toBe("b");
   });
 
   it("§4 forced precedence (3): no stamp, resolver answers null → force(null)", () => {
-    expect(apply(new ForcedChoiceStage({ resolver: fixed(null) }))).toMatchObject({ setsForcedChoice: true, forcedChoice: null });
+    expect(apply(new ForcedChoiceStage({ resolver: fixed(null) }))).toMatchObject({
+      setsForcedChoice: true,
+      forcedChoice: null,
+    });
   });
 
   it("§4 forced: the resolver receives the context, with state by identity, and is re-run on every run", () => {
     const state = { who: "a" };
     const states: unknown[] = [];
-    const stage = new ForcedChoiceStage({ resolver: (c: SelectionContext) => { states.push(c.state); return c.state.who as string; } });
+    const stage = new ForcedChoiceStage({
+      resolver: (c: SelectionContext) => {
+        states.push(c.state);
+        return c.state.who as string;
+      },
+    });
     const pipeline = pipelineOf(stage);
     expect(runSelection(pipeline, ["a", "b"], { state }).forcedChoice).toBe("a");
     state.who = "b";
@@ -282,42 +440,84 @@ describe("§4 ForcedChoiceStage", () => {
   });
 
   it("§4 forced: a resolver that raises → force(null) with degraded true (released, not an error record)", () => {
-    const stage = new ForcedChoiceStage({ resolver: () => { throw new Error("lookup failed"); } });
+    const stage = new ForcedChoiceStage({
+      resolver: () => {
+        throw new Error("lookup failed");
+      },
+    });
     const outcome = apply(stage);
-    expect(outcome).toMatchObject({ tools: null, setsForcedChoice: true, forcedChoice: null, degraded: true });
+    expect(outcome).toMatchObject({
+      tools: null,
+      setsForcedChoice: true,
+      forcedChoice: null,
+      degraded: true,
+    });
     expect(outcome.detail).toContain("lookup failed");
     const result = runSelection(pipelineOf(stage), ["a"]);
     expect(result.trace[0]).toMatchObject({ action: "force", forcedChoice: null, degraded: true });
   });
 
   it("§4 forced: a raising resolver releases an earlier stage's force", () => {
-    const result = runSelection(pipelineOf(stub("first", () => StageOutcome.force("a")), new ForcedChoiceStage({ resolver: () => { throw new Error("x"); } })), ["a"]);
+    const result = runSelection(
+      pipelineOf(
+        stub("first", () => StageOutcome.force("a")),
+        new ForcedChoiceStage({
+          resolver: () => {
+            throw new Error("x");
+          },
+        }),
+      ),
+      ["a"],
+    );
     expect(result.forcedChoice).toBeNull();
   });
 
   it.each([
     ["type", { type: "tool", name: "a" }],
     ["role", { role: "tool", name: "a" }],
-  ])("§4 forced release: a tool message (by `%s`) naming the resolver's choice spends the force → null", (_by, message) => {
-    const outcome = apply(new ForcedChoiceStage({ resolver: fixed("a") }), { messages: [{ type: "human", content: "hi" }, message] });
-    expect(outcome).toMatchObject({ setsForcedChoice: true, forcedChoice: null, degraded: false });
-  });
+  ])(
+    "§4 forced release: a tool message (by `%s`) naming the resolver's choice spends the force → null",
+    (_by, message) => {
+      const outcome = apply(new ForcedChoiceStage({ resolver: fixed("a") }), {
+        messages: [{ type: "human", content: "hi" }, message],
+      });
+      expect(outcome).toMatchObject({
+        setsForcedChoice: true,
+        forcedChoice: null,
+        degraded: false,
+      });
+    },
+  );
 
   it("§4 forced release: a stamped choice is spent by a tool message too", () => {
-    const outcome = apply(new ForcedChoiceStage(), { state: { forced_tool_choice: "a" }, messages: [{ type: "tool", name: "a" }] });
+    const outcome = apply(new ForcedChoiceStage(), {
+      state: { forced_tool_choice: "a" },
+      messages: [{ type: "tool", name: "a" }],
+    });
     expect(outcome.forcedChoice).toBeNull();
   });
 
   it("§4 forced: a spent stamp does not fall through to the resolver", () => {
     let called = false;
-    const stage = new ForcedChoiceStage({ resolver: () => { called = true; return "b"; } });
-    const outcome = apply(stage, { state: { forced_tool_choice: "a" }, messages: [{ role: "tool", name: "a" }] });
+    const stage = new ForcedChoiceStage({
+      resolver: () => {
+        called = true;
+        return "b";
+      },
+    });
+    const outcome = apply(stage, {
+      state: { forced_tool_choice: "a" },
+      messages: [{ role: "tool", name: "a" }],
+    });
     expect(outcome.forcedChoice).toBeNull();
     expect(called).toBe(false);
   });
 
   it("§4 forced release: messages are taken from state.messages when `messages` is empty", () => {
-    const outcome = apply(new ForcedChoiceStage({ resolver: fixed("a") }), { messages: [], state: { messages: [{ type: "tool", name: "a" }] } });
+    const outcome = apply(new ForcedChoiceStage({ resolver: fixed("a") }), {
+      messages: [],
+      state: { messages: [{ type: "tool", name: "a" }] },
+    });
     expect(outcome.forcedChoice).toBeNull();
   });
 
@@ -336,13 +536,23 @@ describe("§4 ForcedChoiceStage", () => {
     ["a string", "a"],
     ["null", null],
   ])("§4 forced release: %s does not spend the force", (_what, message) => {
-    expect(apply(new ForcedChoiceStage({ resolver: fixed("a") }), { messages: [message] }).forcedChoice).toBe("a");
+    expect(
+      apply(new ForcedChoiceStage({ resolver: fixed("a") }), { messages: [message] }).forcedChoice,
+    ).toBe("a");
   });
 
   it("§4 a tool message is an object whose `type` or `role` is 'tool'", () => {
-    expect([{ type: "tool" }, { role: "tool" }, { type: "human", role: "tool" }, { type: "ai" }, "tool", null, 1].map(isToolMessage)).toEqual([
-      true, true, true, false, false, false, false,
-    ]);
+    expect(
+      [
+        { type: "tool" },
+        { role: "tool" },
+        { type: "human", role: "tool" },
+        { type: "ai" },
+        "tool",
+        null,
+        1,
+      ].map(isToolMessage),
+    ).toEqual([true, true, true, false, false, false, false]);
   });
 });
 
@@ -356,10 +566,22 @@ describe("§4 PolicyStage", () => {
     { name: "internal", visibility: "internal", costUsd: 0 },
     { name: "no_level", costUsd: 0, category: "read" },
   ]);
-  const all: Tool[] = ["safe", "risky", "pricey", "unknown_cost", "needs_gpu", "internal", "no_level", "absent", UNNAMED];
+  const all: Tool[] = [
+    "safe",
+    "risky",
+    "pricey",
+    "unknown_cost",
+    "needs_gpu",
+    "internal",
+    "no_level",
+    "absent",
+    UNNAMED,
+  ];
   const names = (options: Omit<PolicyOptions, "catalog">, cat = catalog) => {
     const outcome = new PolicyStage({ catalog: cat, ...options }).apply(all);
-    return outcome.tools === null ? null : outcome.tools.map((t) => (typeof t === "string" ? t : "<unnamed>"));
+    return outcome.tools === null
+      ? null
+      : outcome.tools.map((t) => (typeof t === "string" ? t : "<unnamed>"));
   };
   const dropped = (options: Omit<PolicyOptions, "catalog">) => {
     const kept = names(options);
@@ -373,7 +595,16 @@ describe("§4 PolicyStage", () => {
 
   it("§4 policy: no constraint configured → abstain", () => {
     expect(names({})).toBeNull();
-    expect(names({ maxSafetyLevel: null, budgetUsd: null, includeUnknownCost: true, availableCapabilities: null, agentVisibleOnly: false, categories: null })).toBeNull();
+    expect(
+      names({
+        maxSafetyLevel: null,
+        budgetUsd: null,
+        includeUnknownCost: true,
+        availableCapabilities: null,
+        agentVisibleOnly: false,
+        categories: null,
+      }),
+    ).toBeNull();
   });
 
   it("§4 policy: max_safety_level drops a catalogued tool whose level ranks above it (no level: kept)", () => {
@@ -408,11 +639,26 @@ describe("§4 PolicyStage", () => {
 
   it("§4 policy: categories set → a catalogued tool whose category (possibly none) is not in it is dropped", () => {
     expect(dropped({ categories: ["read"] })).toEqual(["risky", "needs_gpu", "internal"]);
-    expect(dropped({ categories: [] })).toEqual(["safe", "risky", "pricey", "unknown_cost", "needs_gpu", "internal", "no_level"]);
+    expect(dropped({ categories: [] })).toEqual([
+      "safe",
+      "risky",
+      "pricey",
+      "unknown_cost",
+      "needs_gpu",
+      "internal",
+      "no_level",
+    ]);
   });
 
   it("§4 policy: a tool absent from the catalogue, and an unnamed tool, are kept under every constraint", () => {
-    const kept = names({ maxSafetyLevel: "none", budgetUsd: 0, includeUnknownCost: false, availableCapabilities: [], agentVisibleOnly: true, categories: [] });
+    const kept = names({
+      maxSafetyLevel: "none",
+      budgetUsd: 0,
+      includeUnknownCost: false,
+      availableCapabilities: [],
+      agentVisibleOnly: true,
+      categories: [],
+    });
     expect(kept).toEqual(["absent", "<unnamed>"]);
   });
 
@@ -423,47 +669,84 @@ describe("§4 PolicyStage", () => {
   });
 
   it("§4 policy: each dropped tool gets a reason", () => {
-    const outcome = new PolicyStage({ catalog, maxSafetyLevel: "medium", budgetUsd: 0.5 }).apply(all);
+    const outcome = new PolicyStage({ catalog, maxSafetyLevel: "medium", budgetUsd: 0.5 }).apply(
+      all,
+    );
     expect(Object.keys(outcome.reasons).sort()).toEqual(["pricey", "risky"]);
   });
 
   it("§4 policy: without a catalogue every tool is unknown, so all are kept", () => {
-    expect(names({ maxSafetyLevel: "none", includeUnknownCost: false }, catalogOf([]))).toEqual(all.map((t) => (typeof t === "string" ? t : "<unnamed>")));
+    expect(names({ maxSafetyLevel: "none", includeUnknownCost: false }, catalogOf([]))).toEqual(
+      all.map((t) => (typeof t === "string" ? t : "<unnamed>")),
+    );
   });
 
   it("§2/§4 policy: ranks come from the catalogue's own safety scale", () => {
-    const custom = catalogOf([{ name: "g", safetyLevel: "green" }, { name: "a", safetyLevel: "amber" }, { name: "r", safetyLevel: "red" }], ["green", "amber", "red"]);
-    expect(new PolicyStage({ catalog: custom, maxSafetyLevel: "amber" }).apply(["g", "a", "r"]).tools).toEqual(["g", "a"]);
-    expect(() => new PolicyStage({ catalog: custom, maxSafetyLevel: "medium" })).toThrow(/not on the catalogue's scale/);
+    const custom = catalogOf(
+      [
+        { name: "g", safetyLevel: "green" },
+        { name: "a", safetyLevel: "amber" },
+        { name: "r", safetyLevel: "red" },
+      ],
+      ["green", "amber", "red"],
+    );
+    expect(
+      new PolicyStage({ catalog: custom, maxSafetyLevel: "amber" }).apply(["g", "a", "r"]).tools,
+    ).toEqual(["g", "a"]);
+    expect(() => new PolicyStage({ catalog: custom, maxSafetyLevel: "medium" })).toThrow(
+      /not on the catalogue's scale/,
+    );
   });
 });
 
 describe("scripted stage (FORMATS.md: an adopter's own stage played back)", () => {
-  const lookup = (name: string, context: SelectionContext) => context.offered.find((t) => t === name) ?? (name === "catalogued" ? name : undefined);
-  const scripted = (outcome: ConstructorParameters<typeof ScriptedStage>[0]["outcome"], extra: { detail?: string; degraded?: boolean } = {}) =>
-    new ScriptedStage({ name: "mine", outcome, lookup, ...extra });
+  const lookup = (name: string, context: SelectionContext) =>
+    context.offered.find((t) => t === name) ?? (name === "catalogued" ? name : undefined);
+  const scripted = (
+    outcome: ConstructorParameters<typeof ScriptedStage>[0]["outcome"],
+    extra: { detail?: string; degraded?: boolean } = {},
+  ) => new ScriptedStage({ name: "mine", outcome, lookup, ...extra });
 
   it("scripted select returns the named tools in the order listed", () => {
     const result = runSelection(pipelineOf(scripted({ select: ["c", "a"] })), ["a", "b", "c"]);
     expect(result.names).toEqual(["c", "a"]);
-    expect(result.trace[0]).toMatchObject({ action: "select", kept: ["a", "c"], dropped: ["b"], added: [] });
+    expect(result.trace[0]).toMatchObject({
+      action: "select",
+      kept: ["a", "c"],
+      dropped: ["b"],
+      added: [],
+    });
   });
 
   it("scripted select of a name not offered to it takes it from the offered set or the catalogue (shows as added)", () => {
-    const result = runSelection(pipelineOf(new LazyRoutingStage({ allowedNames: ["a"] }), scripted({ select: ["b", "a", "catalogued"] })), ["a", "b"]);
+    const result = runSelection(
+      pipelineOf(
+        new LazyRoutingStage({ allowedNames: ["a"] }),
+        scripted({ select: ["b", "a", "catalogued"] }),
+      ),
+      ["a", "b"],
+    );
     expect(result.names).toEqual(["b", "a", "catalogued"]);
     expect(result.trace[1]).toMatchObject({ kept: ["a"], dropped: [], added: ["b", "catalogued"] });
   });
 
   it("scripted select drops unnamed tools (it is not a name filter)", () => {
-    expect(runSelection(pipelineOf(scripted({ select: ["a"] })), ["a", UNNAMED]).tools).toEqual(["a"]);
+    expect(runSelection(pipelineOf(scripted({ select: ["a"] })), ["a", UNNAMED]).tools).toEqual([
+      "a",
+    ]);
   });
 
   it("scripted abstain / force / force null / raise map to the pipeline's actions, with detail and degraded", () => {
     const tools = ["a", "b"];
     const trace = runSelection(
       new ToolSelectionPipeline([
-        new ScriptedStage({ name: "s1", outcome: { abstain: true }, lookup, detail: "d1", degraded: true }),
+        new ScriptedStage({
+          name: "s1",
+          outcome: { abstain: true },
+          lookup,
+          detail: "d1",
+          degraded: true,
+        }),
         new ScriptedStage({ name: "s2", outcome: { force: "a" }, lookup, detail: "d2" }),
         new ScriptedStage({ name: "s3", outcome: { raise: "boom" }, lookup }),
         new ScriptedStage({ name: "s4", outcome: { force: null }, lookup }),
@@ -479,6 +762,8 @@ describe("scripted stage (FORMATS.md: an adopter's own stage played back)", () =
   });
 
   it("scripted select carries degraded when configured", () => {
-    expect(scripted({ select: ["a"] }, { degraded: true }).apply(["a"], contextFor(["a"])).degraded).toBe(true);
+    expect(
+      scripted({ select: ["a"] }, { degraded: true }).apply(["a"], contextFor(["a"])).degraded,
+    ).toBe(true);
   });
 });

@@ -47,7 +47,12 @@ describe("§1 filter_by_names", () => {
 describe("§1 StageOutcome constructors", () => {
   it("§1 abstain: tools null (leave the set alone), no force, degraded defaults to false", () => {
     const outcome = StageOutcome.abstain("why");
-    expect(outcome).toMatchObject({ tools: null, setsForcedChoice: false, degraded: false, detail: "why" });
+    expect(outcome).toMatchObject({
+      tools: null,
+      setsForcedChoice: false,
+      degraded: false,
+      detail: "why",
+    });
     expect(StageOutcome.abstain("w", true).degraded).toBe(true);
   });
 
@@ -59,18 +64,34 @@ describe("§1 StageOutcome constructors", () => {
   });
 
   it("§1 force: sets the forced choice without touching the set; degraded defaults to false", () => {
-    expect(StageOutcome.force("x", "d")).toMatchObject({ tools: null, forcedChoice: "x", setsForcedChoice: true, degraded: false, detail: "d" });
+    expect(StageOutcome.force("x", "d")).toMatchObject({
+      tools: null,
+      forcedChoice: "x",
+      setsForcedChoice: true,
+      degraded: false,
+      detail: "d",
+    });
     expect(StageOutcome.force("x", "d", true).degraded).toBe(true);
   });
 
   it("§1 force with a null choice is a release: sets_forced_choice is still true", () => {
-    expect(StageOutcome.force(null, "release")).toMatchObject({ tools: null, forcedChoice: null, setsForcedChoice: true });
+    expect(StageOutcome.force(null, "release")).toMatchObject({
+      tools: null,
+      forcedChoice: null,
+      setsForcedChoice: true,
+    });
   });
 });
 
 describe("§1 SelectionContext", () => {
   it("§1 SelectionContext defaults: state {}, messages [], role '', query '', forced_choice null", () => {
-    expect(selectionContext({})).toMatchObject({ state: {}, messages: [], role: "", query: "", forcedChoice: null });
+    expect(selectionContext({})).toMatchObject({
+      state: {},
+      messages: [],
+      role: "",
+      query: "",
+      forcedChoice: null,
+    });
   });
 
   it("§1 SelectionContext: state is kept by identity, never copied", () => {
@@ -80,12 +101,16 @@ describe("§1 SelectionContext", () => {
 
   it("§1 resolved messages: `messages` when non-empty", () => {
     const messages = [{ type: "human" }];
-    expect(resolvedMessages(selectionContext({ messages, state: { messages: [{ type: "tool" }] } }))).toBe(messages);
+    expect(
+      resolvedMessages(selectionContext({ messages, state: { messages: [{ type: "tool" }] } })),
+    ).toBe(messages);
   });
 
   it("§1 resolved messages: state.messages when `messages` is empty", () => {
     const onState = [{ type: "tool", name: "x" }];
-    expect(resolvedMessages(selectionContext({ messages: [], state: { messages: onState } }))).toBe(onState);
+    expect(resolvedMessages(selectionContext({ messages: [], state: { messages: onState } }))).toBe(
+      onState,
+    );
   });
 
   it("§1 resolved messages: nothing when both are absent or state.messages is not a list", () => {

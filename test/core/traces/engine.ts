@@ -5,7 +5,15 @@ import type { FixtureJson, StageJson } from "../../../src/core/fixture/schema.js
 import { recordToJson } from "../../../src/core/report-json.js";
 import { runFixture, type RunReport } from "../../../src/core/report.js";
 
-export const TOOLS = ["search", "get_weather", "sql", "delete_rows", "final_answer", "send_email", "calendar"] as const;
+export const TOOLS = [
+  "search",
+  "get_weather",
+  "sql",
+  "delete_rows",
+  "final_answer",
+  "send_email",
+  "calendar",
+] as const;
 
 export const noCatalogFile = async (): Promise<never> => {
   throw new Error("no catalogue files in these tests");
@@ -29,22 +37,24 @@ const stage = fc.record({
 
 /** A fixture whose catalogue holds every tool, so that a scripted stage may add any of them. */
 export const engineFixture: fc.Arbitrary<FixtureJson> = fc
-  .record({ offered: fc.shuffledSubarray([...TOOLS]), stages: fc.array(stage, { maxLength: 7 }), query: fc.string({ maxLength: 12 }) })
+  .record({
+    offered: fc.shuffledSubarray([...TOOLS]),
+    stages: fc.array(stage, { maxLength: 7 }),
+    query: fc.string({ maxLength: 12 }),
+  })
   .map(({ offered, stages, query }) => ({
     catalog: TOOLS.map((name) => ({ name })),
     offered,
     turn: { query, role: "analyst", state: { tenant: "acme" } },
-    pipeline: stages.map(
-      (s, i): StageJson => ({
-        kind: "scripted",
-        name: `stage_${i}`,
-        outcome: s.outcome,
-        protects_forced: s.protects_forced,
-        detail: s.detail,
-        degraded: s.degraded,
-        ...("select" in s.outcome ? { reasons: s.reasons } : {}),
-      }),
-    ),
+    pipeline: stages.map((s, i): StageJson => ({
+      kind: "scripted",
+      name: `stage_${i}`,
+      outcome: s.outcome,
+      protects_forced: s.protects_forced,
+      detail: s.detail,
+      degraded: s.degraded,
+      ...("select" in s.outcome ? { reasons: s.reasons } : {}),
+    })),
   }));
 
 export async function runJson(json: FixtureJson, file = "generated.turn.json"): Promise<RunReport> {
@@ -61,7 +71,12 @@ export interface LogShape {
 }
 
 /** The trace as a service logs it: snake_case records, the turn, an id and a time. */
-export function logged(report: RunReport, turn: FixtureJson["turn"], shape: LogShape, id = "turn-1"): Record<string, unknown> {
+export function logged(
+  report: RunReport,
+  turn: FixtureJson["turn"],
+  shape: LogShape,
+  id = "turn-1",
+): Record<string, unknown> {
   const trace = report.trace.map((record) => {
     const json: Record<string, unknown> = { ...recordToJson(record) };
     if (!shape.extras) {

@@ -7,17 +7,25 @@ import { traceToFixture } from "../../../src/core/traces/to-fixture.js";
 import { runJson } from "./engine.js";
 
 describe("examples/logs", () => {
-  it.each(["agent.log", "selection.jsonl", "traces.json", "broken.log"])("%s holds traces the engine reproduces exactly", async (file) => {
-    const path = `examples/logs/${file}`;
-    const { traces } = scanText(readFileSync(path));
-    expect(traces.length).toBeGreaterThan(0);
-    for (const found of traces) {
-      const { fixture, caveats } = traceToFixture(found.trace, { file: path, line: found.line });
-      expect(caveats).toEqual([]);
-      const replay = await runJson(fixture);
-      const logged = reportFromTrace(found, path);
-      expect(replay.trace.map(recordToJson)).toEqual(logged.trace.map(recordToJson));
-      expect([replay.names, replay.forcedChoice, replay.error?.message ?? null]).toEqual([logged.names, logged.forcedChoice, logged.error?.message ?? null]);
-    }
-  }, 30_000);
+  it.each(["agent.log", "selection.jsonl", "traces.json", "broken.log"])(
+    "%s holds traces the engine reproduces exactly",
+    async (file) => {
+      const path = `examples/logs/${file}`;
+      const { traces } = scanText(readFileSync(path));
+      expect(traces.length).toBeGreaterThan(0);
+      for (const found of traces) {
+        const { fixture, caveats } = traceToFixture(found.trace, { file: path, line: found.line });
+        expect(caveats).toEqual([]);
+        const replay = await runJson(fixture);
+        const logged = reportFromTrace(found, path);
+        expect(replay.trace.map(recordToJson)).toEqual(logged.trace.map(recordToJson));
+        expect([replay.names, replay.forcedChoice, replay.error?.message ?? null]).toEqual([
+          logged.names,
+          logged.forcedChoice,
+          logged.error?.message ?? null,
+        ]);
+      }
+    },
+    30_000,
+  );
 });

@@ -8,26 +8,39 @@ import { engineFixture, logged, runJson } from "./engine.js";
 const PROPERTY_TIMEOUT = 60_000;
 
 describe("reportFromTrace", () => {
-  it("shows a logged trace as the run that logged it: records, names, offered, forced choice, error", async () => {
-    await fc.assert(
-      fc.asyncProperty(engineFixture, fc.boolean(), async (json, lists) => {
-        const original = await runJson(json);
-        const text = `2025-03-14 09:26:53 INFO agent ${JSON.stringify(logged(original, json.turn, { lists, extras: true }))}`;
-        const found = scanText(`\n${text}`).traces[0]!;
-        const report = reportFromTrace(found, "app.log");
-        expect(report.origin).toEqual({ kind: "log", line: 2, index: 0 });
-        expect(report.trace).toEqual(original.trace);
-        expect(report.forcedChoice).toBe(original.forcedChoice);
-        expect(report.error && { ...report.error }).toEqual(original.error && { ...original.error });
-        expect(report.stages).toEqual(original.trace.map((r) => ({ name: r.stage, kind: "logged", enabled: true, protectsForced: true })));
-        if (lists) {
-          expect(report.names).toEqual(original.names);
-          expect(report.offered).toEqual(original.offered);
-        }
-      }),
-      { numRuns: 150 },
-    );
-  }, PROPERTY_TIMEOUT);
+  it(
+    "shows a logged trace as the run that logged it: records, names, offered, forced choice, error",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(engineFixture, fc.boolean(), async (json, lists) => {
+          const original = await runJson(json);
+          const text = `2025-03-14 09:26:53 INFO agent ${JSON.stringify(logged(original, json.turn, { lists, extras: true }))}`;
+          const found = scanText(`\n${text}`).traces[0]!;
+          const report = reportFromTrace(found, "app.log");
+          expect(report.origin).toEqual({ kind: "log", line: 2, index: 0 });
+          expect(report.trace).toEqual(original.trace);
+          expect(report.forcedChoice).toBe(original.forcedChoice);
+          expect(report.error && { ...report.error }).toEqual(
+            original.error && { ...original.error },
+          );
+          expect(report.stages).toEqual(
+            original.trace.map((r) => ({
+              name: r.stage,
+              kind: "logged",
+              enabled: true,
+              protectsForced: true,
+            })),
+          );
+          if (lists) {
+            expect(report.names).toEqual(original.names);
+            expect(report.offered).toEqual(original.offered);
+          }
+        }),
+        { numRuns: 150 },
+      );
+    },
+    PROPERTY_TIMEOUT,
+  );
 
   it("fills what a Python record lacks and rebuilds the lists a log leaves out", () => {
     const found = scanText(
@@ -35,9 +48,36 @@ describe("reportFromTrace", () => {
         turn_id: "t-7",
         ts: "2025-03-14T09:26:53Z",
         trace: [
-          { stage: "intent", action: "select", kept: ["search", "final_answer"], dropped: ["sql"], added: [], reinstated: [], forced_choice: null, detail: "action" },
-          { stage: "scorer", action: "error", kept: ["search", "final_answer"], dropped: [], added: [], reinstated: [], forced_choice: null, detail: "timeout" },
-          { stage: "allowlist", action: "select", kept: ["search", "final_answer"], dropped: [], added: ["send_email"], reinstated: [], forced_choice: null, detail: "" },
+          {
+            stage: "intent",
+            action: "select",
+            kept: ["search", "final_answer"],
+            dropped: ["sql"],
+            added: [],
+            reinstated: [],
+            forced_choice: null,
+            detail: "action",
+          },
+          {
+            stage: "scorer",
+            action: "error",
+            kept: ["search", "final_answer"],
+            dropped: [],
+            added: [],
+            reinstated: [],
+            forced_choice: null,
+            detail: "timeout",
+          },
+          {
+            stage: "allowlist",
+            action: "select",
+            kept: ["search", "final_answer"],
+            dropped: [],
+            added: ["send_email"],
+            reinstated: [],
+            forced_choice: null,
+            detail: "",
+          },
         ],
       }),
     ).traces[0]!;
@@ -46,7 +86,16 @@ describe("reportFromTrace", () => {
     expect(report.offered).toEqual(["search", "final_answer", "sql"]);
     expect(report.names).toEqual(["search", "final_answer", "send_email"]);
     expect(report.tools).toEqual(report.names);
-    expect(report.trace.map((r) => [r.degraded, r.reasons])).toEqual([[false, {}], [true, {}], [false, {}]]);
-    expect([report.manifest, report.capability, report.durationMs, report.error]).toEqual([[], null, 0, null]);
+    expect(report.trace.map((r) => [r.degraded, r.reasons])).toEqual([
+      [false, {}],
+      [true, {}],
+      [false, {}],
+    ]);
+    expect([report.manifest, report.capability, report.durationMs, report.error]).toEqual([
+      [],
+      null,
+      0,
+      null,
+    ]);
   });
 });

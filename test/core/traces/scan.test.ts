@@ -1,12 +1,29 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { scanText, ScanCancelled, TraceScanner, utf8Length, type FoundTrace, type ScanProblem } from "../../../src/core/traces/scan.js";
+import {
+  scanText,
+  ScanCancelled,
+  TraceScanner,
+  utf8Length,
+  type FoundTrace,
+  type ScanProblem,
+} from "../../../src/core/traces/scan.js";
 
 /** Property runs on a busy 2-core machine can take seconds. */
 const PROPERTY_TIMEOUT = 60_000;
 
-const record = (stage: string, action = "abstain") => ({ stage, action, kept: ["search", "sql"], dropped: [], added: [], reinstated: [], forced_choice: null, detail: "" });
-const trace = (id: string, extra: Record<string, unknown> = {}) => JSON.stringify({ turn_id: id, trace: [record("intent")], ...extra });
+const record = (stage: string, action = "abstain") => ({
+  stage,
+  action,
+  kept: ["search", "sql"],
+  dropped: [],
+  added: [],
+  reinstated: [],
+  forced_choice: null,
+  detail: "",
+});
+const trace = (id: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ turn_id: id, trace: [record("intent")], ...extra });
 
 function ids(result: { traces: FoundTrace[] }) {
   return result.traces.map((t) => ({ index: t.index, line: t.line, id: t.trace.id }));
@@ -48,7 +65,11 @@ function bytesOf(text: string): Uint8Array {
 function scanChunks(bytes: Uint8Array, cuts: number[], maxLineBytes?: number) {
   const traces: FoundTrace[] = [];
   const problems: ScanProblem[] = [];
-  const scanner = new TraceScanner({ maxLineBytes, onTrace: (t) => traces.push(t), onProblem: (p) => problems.push(p) });
+  const scanner = new TraceScanner({
+    maxLineBytes,
+    onTrace: (t) => traces.push(t),
+    onProblem: (p) => problems.push(p),
+  });
   let at = 0;
   for (const cut of cuts) {
     if (at >= bytes.length) break;
@@ -76,7 +97,16 @@ describe("TraceScanner", () => {
     expect(whole.traces[0]!.trace.time).toBe("2025-03-14 09:26:53,589");
     expect(whole.traces[1]!.trace.time).toBe("2025-03-14T09:26:54Z");
     expect(whole.traces[4]!.trace.time).toBe(1710408414);
-    expect(whole.traces[2]!.trace.records[0]).toEqual({ stage: "intent", action: "select", kept: ["search"], dropped: ["sql"], added: [], reinstated: [], forced_choice: null, detail: "" });
+    expect(whole.traces[2]!.trace.records[0]).toEqual({
+      stage: "intent",
+      action: "select",
+      kept: ["search"],
+      dropped: ["sql"],
+      added: [],
+      reinstated: [],
+      forced_choice: null,
+      detail: "",
+    });
   });
 
   it("reports broken lines with their line numbers and goes on", () => {
@@ -90,47 +120,64 @@ describe("TraceScanner", () => {
 
   it("gives each trace the byte range that re-reads it", () => {
     for (const found of whole.traces) {
-      const again = scanText(bytes.subarray(found.offset, found.offset + found.length), { firstLine: found.line, firstOffset: found.offset });
+      const again = scanText(bytes.subarray(found.offset, found.offset + found.length), {
+        firstLine: found.line,
+        firstOffset: found.offset,
+      });
       expect(again.traces[found.ordinal]).toEqual({ ...found, index: found.ordinal });
     }
   });
 
-  it("gives the same result whatever the chunk boundaries, from 1 byte up", () => {
-    fc.assert(
-      fc.property(fc.array(fc.integer({ min: 1, max: 64 }), { maxLength: 200 }), (cuts) => {
-        expect(scanChunks(bytes, cuts, 400)).toEqual(whole);
-      }),
-      { numRuns: 300 },
-    );
-    expect(scanChunks(bytes, Array<number>(bytes.length).fill(1), 400)).toEqual(whole);
-  }, PROPERTY_TIMEOUT);
+  it(
+    "gives the same result whatever the chunk boundaries, from 1 byte up",
+    () => {
+      fc.assert(
+        fc.property(fc.array(fc.integer({ min: 1, max: 64 }), { maxLength: 200 }), (cuts) => {
+          expect(scanChunks(bytes, cuts, 400)).toEqual(whole);
+        }),
+        { numRuns: 300 },
+      );
+      expect(scanChunks(bytes, Array<number>(bytes.length).fill(1), 400)).toEqual(whole);
+    },
+    PROPERTY_TIMEOUT,
+  );
 
-  it("gives the same result for string chunks, even cut inside a surrogate pair", () => {
-    const text = CORPUS.replace("\xff", "");
-    const reference = scanText(text, { maxLineBytes: 400 });
-    fc.assert(
-      fc.property(fc.array(fc.integer({ min: 1, max: 40 }), { maxLength: 100 }), (cuts) => {
-        const traces: FoundTrace[] = [];
-        const problems: ScanProblem[] = [];
-        const scanner = new TraceScanner({ maxLineBytes: 400, onTrace: (t) => traces.push(t), onProblem: (p) => problems.push(p) });
-        let at = 0;
-        for (const cut of cuts) {
-          scanner.push(text.slice(at, at + cut));
-          at += cut;
-        }
-        scanner.push(text.slice(at));
-        scanner.end();
-        expect({ traces, problems }).toEqual(reference);
-      }),
-    );
-  }, PROPERTY_TIMEOUT);
+  it(
+    "gives the same result for string chunks, even cut inside a surrogate pair",
+    () => {
+      const text = CORPUS.replace("\xff", "");
+      const reference = scanText(text, { maxLineBytes: 400 });
+      fc.assert(
+        fc.property(fc.array(fc.integer({ min: 1, max: 40 }), { maxLength: 100 }), (cuts) => {
+          const traces: FoundTrace[] = [];
+          const problems: ScanProblem[] = [];
+          const scanner = new TraceScanner({
+            maxLineBytes: 400,
+            onTrace: (t) => traces.push(t),
+            onProblem: (p) => problems.push(p),
+          });
+          let at = 0;
+          for (const cut of cuts) {
+            scanner.push(text.slice(at, at + cut));
+            at += cut;
+          }
+          scanner.push(text.slice(at));
+          scanner.end();
+          expect({ traces, problems }).toEqual(reference);
+        }),
+      );
+    },
+    PROPERTY_TIMEOUT,
+  );
 
   it("is deterministic", () => {
     expect(scanChunks(bytes, [], 400)).toEqual(whole);
   });
 
   it("skips lines without a trace silently, including a log level named trace", () => {
-    expect(scanText('{"level":"trace","msg":"x"}\nhello\n{"trace": "4bf92f3577b34da6"}\n')).toEqual({ traces: [], problems: [] });
+    expect(scanText('{"level":"trace","msg":"x"}\nhello\n{"trace": "4bf92f3577b34da6"}\n')).toEqual(
+      { traces: [], problems: [] },
+    );
   });
 
   it("reads a trace after a prefix holding braces, and before a suffix", () => {
@@ -140,9 +187,17 @@ describe("TraceScanner", () => {
 
   it("reads a whole JSON file: an array on one line, concatenated pretty values", () => {
     const oneLine = scanText(`[${trace("a")}, ${trace("b")}]`);
-    expect(oneLine.traces.map((t) => [t.line, t.ordinal, t.trace.id])).toEqual([[1, 0, "a"], [1, 1, "b"]]);
-    const jq = scanText(`${JSON.stringify(JSON.parse(trace("a")), null, 2)}\n${JSON.stringify(JSON.parse(trace("b")), null, 2)}\n`);
-    expect(jq.traces.map((t) => [t.line, t.trace.id])).toEqual([[1, "a"], [19, "b"]]);
+    expect(oneLine.traces.map((t) => [t.line, t.ordinal, t.trace.id])).toEqual([
+      [1, 0, "a"],
+      [1, 1, "b"],
+    ]);
+    const jq = scanText(
+      `${JSON.stringify(JSON.parse(trace("a")), null, 2)}\n${JSON.stringify(JSON.parse(trace("b")), null, 2)}\n`,
+    );
+    expect(jq.traces.map((t) => [t.line, t.trace.id])).toEqual([
+      [1, "a"],
+      [19, "b"],
+    ]);
   });
 
   it("looks one and two levels into an event, not three; takes time and id from the event when the trace has none", () => {
@@ -153,14 +208,25 @@ describe("TraceScanner", () => {
       JSON.stringify({ a: { b: { c: inner } } }),
     ].join("\n");
     const { traces, problems } = scanText(text);
-    expect(traces.map((t) => [t.line, t.trace.time, t.trace.id])).toEqual([[1, "t1", "r1"], [2, "t2", "r2"]]);
+    expect(traces.map((t) => [t.line, t.trace.time, t.trace.id])).toEqual([
+      [1, "t1", "r1"],
+      [2, "t2", "r2"],
+    ]);
     expect(problems).toEqual([]);
   });
 
   it("reports a pretty value the file ends inside of, or that breaks off", () => {
-    expect(scanText('{\n  "trace": [\n').problems).toEqual([{ line: 1, message: "truncated JSON: the value opened on this line is not closed at the end of the input" }]);
+    expect(scanText('{\n  "trace": [\n').problems).toEqual([
+      {
+        line: 1,
+        message:
+          "truncated JSON: the value opened on this line is not closed at the end of the input",
+      },
+    ]);
     const broken = scanText(`[\n  {"trace": [\nINFO next line\n${trace("z")}\n`);
-    expect(broken.problems).toEqual([{ line: 2, message: "truncated JSON: the value opened on this line breaks off at line 3" }]);
+    expect(broken.problems).toEqual([
+      { line: 2, message: "truncated JSON: the value opened on this line breaks off at line 3" },
+    ]);
     expect(broken.traces.map((t) => [t.line, t.trace.id])).toEqual([[4, "z"]]);
   });
 
@@ -197,8 +263,12 @@ describe("TraceScanner", () => {
     const long = `${trace("long")}${" ".repeat(5000)}`;
     const text = new TextEncoder().encode(`${long}\n${trace("next")}\n`);
     const result = scanChunks(text, Array<number>(100).fill(97), 1000);
-    expect(result.problems).toEqual([{ line: 1, message: "the line is longer than 1000 bytes; it was not read" }]);
-    expect(result.traces.map((t) => [t.line, t.trace.id, t.offset])).toEqual([[2, "next", long.length + 1]]);
+    expect(result.problems).toEqual([
+      { line: 1, message: "the line is longer than 1000 bytes; it was not read" },
+    ]);
+    expect(result.traces.map((t) => [t.line, t.trace.id, t.offset])).toEqual([
+      [2, "next", long.length + 1],
+    ]);
   });
 
   it("keeps a legitimate U+FFFD without a problem, and counts its bytes", () => {
@@ -210,11 +280,17 @@ describe("TraceScanner", () => {
 
   it("stops when cancelled", () => {
     const controller = new AbortController();
-    const scanner = new TraceScanner({ signal: controller.signal, onTrace: () => {}, onProblem: () => {} });
+    const scanner = new TraceScanner({
+      signal: controller.signal,
+      onTrace: () => {},
+      onProblem: () => {},
+    });
     scanner.push(trace("a") + "\n");
     controller.abort();
     expect(() => scanner.push(trace("b"))).toThrow(ScanCancelled);
     const token = { isCancellationRequested: true };
-    expect(() => new TraceScanner({ signal: token, onTrace: () => {}, onProblem: () => {} }).push("x")).toThrow(ScanCancelled);
+    expect(() =>
+      new TraceScanner({ signal: token, onTrace: () => {}, onProblem: () => {} }).push("x"),
+    ).toThrow(ScanCancelled);
   });
 });

@@ -16,58 +16,105 @@ function onlyTrace(text: string): LoggedTrace {
 }
 
 describe("traceToFixture", () => {
-  it("replays a logged trace exactly: every record, the final names, the forced choice, the error", async () => {
-    await fc.assert(
-      fc.asyncProperty(engineFixture, fc.boolean(), async (json, lists) => {
-        const original = await runJson(json);
-        const trace = onlyTrace(JSON.stringify(logged(original, json.turn, { lists, extras: true })));
-        const { fixture, caveats } = traceToFixture(trace, { file: "app.log", line: 1 });
-        expect(caveats).toEqual([]);
-        const replay = await runJson(fixture);
-        expect(replay.trace).toEqual(original.trace);
-        expect(replay.forcedChoice).toBe(original.forcedChoice);
-        expect(replay.error?.kind ?? null).toBe(original.error?.kind ?? null);
-        if (lists) {
-          expect(replay.names).toEqual(original.names);
-          expect(replay.offered).toEqual(original.offered);
-        }
-        expect(fixture.expect?.names).toEqual(replay.names);
-      }),
-      { numRuns: 300 },
-    );
-  }, PROPERTY_TIMEOUT);
+  it(
+    "replays a logged trace exactly: every record, the final names, the forced choice, the error",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(engineFixture, fc.boolean(), async (json, lists) => {
+          const original = await runJson(json);
+          const trace = onlyTrace(
+            JSON.stringify(logged(original, json.turn, { lists, extras: true })),
+          );
+          const { fixture, caveats } = traceToFixture(trace, { file: "app.log", line: 1 });
+          expect(caveats).toEqual([]);
+          const replay = await runJson(fixture);
+          expect(replay.trace).toEqual(original.trace);
+          expect(replay.forcedChoice).toBe(original.forcedChoice);
+          expect(replay.error?.kind ?? null).toBe(original.error?.kind ?? null);
+          if (lists) {
+            expect(replay.names).toEqual(original.names);
+            expect(replay.offered).toEqual(original.offered);
+          }
+          expect(fixture.expect?.names).toEqual(replay.names);
+        }),
+        { numRuns: 300 },
+      );
+    },
+    PROPERTY_TIMEOUT,
+  );
 
-  it("the generated pipelines reach the cases the reinstatement rule is about (a fixed sample, so the count is stable)", async () => {
-    const seen = { reinstated: 0, hardFilter: 0, error: 0 };
-    for (const json of fc.sample(engineFixture, { numRuns: 300, seed: 20261130 })) {
-      const original = await runJson(json);
-      if (original.trace.some((r) => r.reinstated.length > 0)) seen.reinstated++;
-      if (original.trace.some((r) => r.forcedChoice !== null && r.dropped.includes(r.forcedChoice))) seen.hardFilter++;
-      if (original.error) seen.error++;
-    }
-    for (const [what, count] of Object.entries(seen)) expect(count, what).toBeGreaterThan(5);
-  }, PROPERTY_TIMEOUT);
-
-  it("replays a Python record (no degraded, no reasons) action for action and name for name", async () => {
-    await fc.assert(
-      fc.asyncProperty(engineFixture, async (json) => {
+  it(
+    "the generated pipelines reach the cases the reinstatement rule is about (a fixed sample, so the count is stable)",
+    async () => {
+      const seen = { reinstated: 0, hardFilter: 0, error: 0 };
+      for (const json of fc.sample(engineFixture, { numRuns: 300, seed: 20261130 })) {
         const original = await runJson(json);
-        const trace = onlyTrace(JSON.stringify(logged(original, json.turn, { lists: false, extras: false })));
-        const replay = await runJson(traceToFixture(trace, { file: "app.log", line: 1 }).fixture);
-        const strip = (r: (typeof original.trace)[number]) => ({ ...r, degraded: r.action === "error", reasons: {} });
-        expect(replay.trace.map(strip)).toEqual(original.trace.map(strip));
-      }),
-      { numRuns: 150 },
-    );
-  }, PROPERTY_TIMEOUT);
+        if (original.trace.some((r) => r.reinstated.length > 0)) seen.reinstated++;
+        if (
+          original.trace.some((r) => r.forcedChoice !== null && r.dropped.includes(r.forcedChoice))
+        )
+          seen.hardFilter++;
+        if (original.error) seen.error++;
+      }
+      for (const [what, count] of Object.entries(seen)) expect(count, what).toBeGreaterThan(5);
+    },
+    PROPERTY_TIMEOUT,
+  );
+
+  it(
+    "replays a Python record (no degraded, no reasons) action for action and name for name",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(engineFixture, async (json) => {
+          const original = await runJson(json);
+          const trace = onlyTrace(
+            JSON.stringify(logged(original, json.turn, { lists: false, extras: false })),
+          );
+          const replay = await runJson(traceToFixture(trace, { file: "app.log", line: 1 }).fixture);
+          const strip = (r: (typeof original.trace)[number]) => ({
+            ...r,
+            degraded: r.action === "error",
+            reasons: {},
+          });
+          expect(replay.trace.map(strip)).toEqual(original.trace.map(strip));
+        }),
+        { numRuns: 150 },
+      );
+    },
+    PROPERTY_TIMEOUT,
+  );
 
   it("plays a reinstated tool back from a protecting stage whose own answer lacked it", () => {
     const trace = onlyTrace(
       JSON.stringify({
         trace: [
-          { stage: "forced", action: "force", kept: ["search", "sql"], forced_choice: "sql", detail: "" },
-          { stage: "role", action: "select", kept: ["search"], dropped: [], added: [], reinstated: ["sql"], forced_choice: "sql", detail: "analyst" },
-          { stage: "hard", action: "select", kept: [], dropped: ["search", "sql"], added: ["final_answer"], reinstated: [], forced_choice: "sql", detail: "" },
+          {
+            stage: "forced",
+            action: "force",
+            kept: ["search", "sql"],
+            forced_choice: "sql",
+            detail: "",
+          },
+          {
+            stage: "role",
+            action: "select",
+            kept: ["search"],
+            dropped: [],
+            added: [],
+            reinstated: ["sql"],
+            forced_choice: "sql",
+            detail: "analyst",
+          },
+          {
+            stage: "hard",
+            action: "select",
+            kept: [],
+            dropped: ["search", "sql"],
+            added: ["final_answer"],
+            reinstated: [],
+            forced_choice: "sql",
+            detail: "",
+          },
         ],
       }),
     );
@@ -77,7 +124,12 @@ describe("traceToFixture", () => {
     expect(fixture.pipeline).toEqual([
       { kind: "scripted", name: "forced", outcome: { force: "sql" } },
       { kind: "scripted", name: "role", outcome: { select: ["search"] }, detail: "analyst" },
-      { kind: "scripted", name: "hard", outcome: { select: ["final_answer"] }, protects_forced: false },
+      {
+        kind: "scripted",
+        name: "hard",
+        outcome: { select: ["final_answer"] },
+        protects_forced: false,
+      },
     ]);
     expect(fixture.expect).toEqual({ names: ["final_answer"], forced_choice: "sql" });
   });
@@ -85,15 +137,34 @@ describe("traceToFixture", () => {
   it("carries the logged turn and names what a scripted stage cannot replay", () => {
     const trace = onlyTrace(
       JSON.stringify({
-        turn: { query: "weather in Lyon?", role: "analyst", state: { tenant: "acme" }, messages: [] },
+        turn: {
+          query: "weather in Lyon?",
+          role: "analyst",
+          state: { tenant: "acme" },
+          messages: [],
+        },
         trace: [
-          { stage: "custom", action: "select", kept: ["search"], dropped: [], added: [], reinstated: [], forced_choice: "search", detail: "" },
+          {
+            stage: "custom",
+            action: "select",
+            kept: ["search"],
+            dropped: [],
+            added: [],
+            reinstated: [],
+            forced_choice: "search",
+            detail: "",
+          },
           { stage: "custom", action: "abstain", kept: ["search"], forced_choice: "search" },
         ],
       }),
     );
     const { fixture, caveats } = traceToFixture(trace, { file: "app.log", line: 3 });
-    expect(fixture.turn).toEqual({ query: "weather in Lyon?", role: "analyst", state: { tenant: "acme" }, messages: [] });
+    expect(fixture.turn).toEqual({
+      query: "weather in Lyon?",
+      role: "analyst",
+      state: { tenant: "acme" },
+      messages: [],
+    });
     expect(fixture.pipeline!.map((stage) => stage.name)).toEqual(["custom", "custom (2)"]);
     expect(caveats).toEqual([
       "stage 'custom' (select) changed the forced choice to 'search'; a scripted stage changes it only with a force, so the replay does not",

@@ -1,95 +1,172 @@
 // Issue 4 in real VS Code: find the selection traces in an example log, list them in the
 // Selection Traces view, open one read-only in the panel, turn it into a fixture and run it.
-import * as fs from 'node:fs/promises';
-import * as path from 'node:path';
+import * as fs from "node:fs/promises";
+import * as path from "node:path";
 
-export const name = 'logs: find traces, open one, turn it into a fixture, run it';
+export const name = "logs: find traces, open one, turn it into a fixture, run it";
 
-const LOG = 'logs/agent.log';
-const NEW_FIXTURE = 'agent.trace-2.turn.json';
-const STAGES = ['intent', 'forced', 'role', 'policy', 'allowlist'];
-const ACTIONS = ['action: select', 'action: force', 'action: select', 'action: select', 'action: select'];
+const LOG = "logs/agent.log";
+const NEW_FIXTURE = "agent.trace-2.turn.json";
+const STAGES = ["intent", "forced", "role", "policy", "allowlist"];
+const ACTIONS = [
+  "action: select",
+  "action: force",
+  "action: select",
+  "action: select",
+  "action: select",
+];
 
-export async function run({ page, workspace, openFile, runCommand, findWebviewFrame, notifications, assert, log }) {
+export async function run({
+  page,
+  workspace,
+  openFile,
+  runCommand,
+  findWebviewFrame,
+  notifications,
+  assert,
+  log,
+}) {
   await openFile(LOG);
-  await runCommand('Palette Inspector: Find Selection Traces in File');
+  await runCommand("Palette Inspector: Find Selection Traces in File");
 
   // The Selection Traces view (in the Explorer): the log with its six traces.
   const tree = page.locator('.monaco-list[aria-label="Selection Traces"]');
   const logRow = tree.locator('.monaco-list-row[aria-level="1"]');
-  await logRow.filter({ hasText: '6 traces' }).waitFor({ state: 'visible', timeout: 30_000 });
-  assert.equal((await logRow.locator('.label-name').innerText()).trim(), LOG);
+  await logRow.filter({ hasText: "6 traces" }).waitFor({ state: "visible", timeout: 30_000 });
+  assert.equal((await logRow.locator(".label-name").innerText()).trim(), LOG);
   // Room for every row: fold the file tree above the view.
   const folders = page.locator('.pane-header[aria-label^="Explorer Section"]');
-  if ((await folders.getAttribute('aria-expanded')) === 'true') await folders.click();
+  if ((await folders.getAttribute("aria-expanded")) === "true") await folders.click();
   const traceRows = tree.locator('.monaco-list-row[aria-label^="Trace "]');
-  await traceRows.nth(5).waitFor({ state: 'visible', timeout: 10_000 });
-  const rowLabels = await traceRows.evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label')));
-  assert.equal(rowLabels.length, 6, rowLabels.join('\n'));
-  assert.deepEqual(rowLabels.map((l) => l.match(/^Trace (\d+) at line (\d+)/).slice(1).join(':')), ['0:3', '1:7', '2:11', '3:15', '4:19', '5:24']);
+  await traceRows.nth(5).waitFor({ state: "visible", timeout: 10_000 });
+  const rowLabels = await traceRows.evaluateAll((rows) =>
+    rows.map((r) => r.getAttribute("aria-label")),
+  );
+  assert.equal(rowLabels.length, 6, rowLabels.join("\n"));
+  assert.deepEqual(
+    rowLabels.map((l) =>
+      l
+        .match(/^Trace (\d+) at line (\d+)/)
+        .slice(1)
+        .join(":"),
+    ),
+    ["0:3", "1:7", "2:11", "3:15", "4:19", "5:24"],
+  );
   assert.match(rowLabels[0], /5 stages · 2 tools · forced get_weather/);
   assert.match(rowLabels[4], /, failed$/); // the forced tool was unavailable
   assert.match(rowLabels[5], /, degraded$/);
-  assert.ok((await notifications()).some((n) => /6 selection trace\(s\) in logs\/agent\.log/.test(n)), 'a notification says how many traces were found');
+  assert.ok(
+    (await notifications()).some((n) => /6 selection trace\(s\) in logs\/agent\.log/.test(n)),
+    "a notification says how many traces were found",
+  );
 
   // Open trace 2: the panel shows it read-only, with its line.
   const row = traceRows.nth(2);
   await row.click();
-  const logged = await findWebviewFrame('.header .origin', 60_000);
-  assert.match(await logged.locator('.header .origin').innerText(), /^Logged trace 3 in the file, read-only\b[\s\S]*Open agent\.log at line 11$/);
-  assert.equal(await logged.locator('.header .file-name').innerText(), 'agent.log');
-  assert.equal(await logged.locator('.header [data-stat="time"]').count(), 0, 'a logged trace shows no run time');
-  const texts = (frame, selector) => frame.locator(selector).evaluateAll((els) => els.map((e) => e.textContent.trim()));
-  const badges = (frame) => frame.locator('.waterfall .stage-row .badge').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
-  assert.deepEqual(await texts(logged, '.waterfall .stage-row .stage-name'), STAGES);
+  const logged = await findWebviewFrame(".header .origin", 60_000);
+  assert.match(
+    await logged.locator(".header .origin").innerText(),
+    /^Logged trace 3 in the file, read-only\b[\s\S]*Open agent\.log at line 11$/,
+  );
+  assert.equal(await logged.locator(".header .file-name").innerText(), "agent.log");
+  assert.equal(
+    await logged.locator('.header [data-stat="time"]').count(),
+    0,
+    "a logged trace shows no run time",
+  );
+  const texts = (frame, selector) =>
+    frame.locator(selector).evaluateAll((els) => els.map((e) => e.textContent.trim()));
+  const badges = (frame) =>
+    frame
+      .locator(".waterfall .stage-row .badge")
+      .evaluateAll((els) => els.map((e) => e.getAttribute("aria-label")));
+  assert.deepEqual(await texts(logged, ".waterfall .stage-row .stage-name"), STAGES);
   assert.deepEqual(await badges(logged), ACTIONS);
-  const loggedFlow = await texts(logged, '.waterfall .stage-row .flow-count');
-  assert.equal(await logged.locator('.header [data-stat="flow"]').innerText(), 'Offered 10 → final 2');
-  assert.equal(await logged.locator('.stage-row[data-stage="role"] .chip-reinstated').getAttribute('data-tool'), 'calendar_lookup');
+  const loggedFlow = await texts(logged, ".waterfall .stage-row .flow-count");
+  assert.equal(
+    await logged.locator('.header [data-stat="flow"]').innerText(),
+    "Offered 10 → final 2",
+  );
+  assert.equal(
+    await logged
+      .locator('.stage-row[data-stage="role"] .chip-reinstated')
+      .getAttribute("data-tool"),
+    "calendar_lookup",
+  );
   // Read-only: no what-if and no saving a variant of a logged trace.
-  assert.equal(await logged.locator('.whatif').isVisible(), false);
+  assert.equal(await logged.locator(".whatif").isVisible(), false);
   assert.equal(await logged.locator('[data-action="save"]').isVisible(), false);
   // Lineage works on a logged trace too.
   await logged.locator('.stage-row[data-stage="intent"] .chip-dropped[data-tool="sql"]').click();
-  await logged.locator('#lineage-answer', { hasText: /^sql: dropped by intent/ }).waitFor({ state: 'visible', timeout: 10_000 });
+  await logged
+    .locator("#lineage-answer", { hasText: /^sql: dropped by intent/ })
+    .waitFor({ state: "visible", timeout: 10_000 });
 
   // The link back to the log: agent.log, line 11.
   await logged.locator('.header .origin [data-action="open-source"]').click();
-  await page.locator('.tabs-container .tab.active[aria-label^="agent.log"]').waitFor({ state: 'visible', timeout: 10_000 });
-  await page.locator('#status\\.editor\\.selection', { hasText: /Ln 11\b/ }).waitFor({ state: 'visible', timeout: 10_000 });
+  await page
+    .locator('.tabs-container .tab.active[aria-label^="agent.log"]')
+    .waitFor({ state: "visible", timeout: 10_000 });
+  await page
+    .locator("#status\\.editor\\.selection", { hasText: /Ln 11\b/ })
+    .waitFor({ state: "visible", timeout: 10_000 });
 
   // Turn it into a fixture: the row's inline action, then the save dialog's default name.
   await row.hover();
   const action = row.locator('.action-label[aria-label="Turn into Fixture"]');
-  await action.waitFor({ state: 'visible', timeout: 10_000 });
+  await action.waitFor({ state: "visible", timeout: 10_000 });
   await action.click();
-  const dialogInput = page.locator('.quick-input-widget .quick-input-box input');
-  await dialogInput.waitFor({ state: 'visible', timeout: 15_000 });
+  const dialogInput = page.locator(".quick-input-widget .quick-input-box input");
+  await dialogInput.waitFor({ state: "visible", timeout: 15_000 });
   // The simple dialog shows the folder first, then fills in the suggested name.
-  await page.waitForFunction((name) => document.querySelector('.quick-input-widget .quick-input-box input')?.value.endsWith(`/logs/${name}`),
-    NEW_FIXTURE, { timeout: 10_000 });
-  await dialogInput.press('Enter');
-  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 15_000 });
+  await page.waitForFunction(
+    (name) =>
+      document
+        .querySelector(".quick-input-widget .quick-input-box input")
+        ?.value.endsWith(`/logs/${name}`),
+    NEW_FIXTURE,
+    { timeout: 10_000 },
+  );
+  await dialogInput.press("Enter");
+  await page.locator(".quick-input-widget").waitFor({ state: "hidden", timeout: 15_000 });
 
   // The new fixture is written next to the log, opens in the editor, and its run shows in the panel.
-  await page.locator(`.tabs-container .tab[aria-label^="${NEW_FIXTURE}"]`).waitFor({ state: 'visible', timeout: 20_000 });
-  const written = JSON.parse(await fs.readFile(path.join(workspace, 'logs', NEW_FIXTURE), 'utf8'));
-  assert.deepEqual(written.pipeline.map((stage) => stage.kind), STAGES.map(() => 'scripted'));
+  await page
+    .locator(`.tabs-container .tab[aria-label^="${NEW_FIXTURE}"]`)
+    .waitFor({ state: "visible", timeout: 20_000 });
+  const written = JSON.parse(await fs.readFile(path.join(workspace, "logs", NEW_FIXTURE), "utf8"));
+  assert.deepEqual(
+    written.pipeline.map((stage) => stage.kind),
+    STAGES.map(() => "scripted"),
+  );
   const run = await findWebviewFrame(`.header .file-name:text-is("${NEW_FIXTURE}")`, 60_000);
-  await run.locator('.waterfall .stage-row').first().waitFor({ state: 'visible', timeout: 10_000 });
-  assert.equal(await run.locator('.header .origin').count(), 0, 'a fixture run, not a logged trace');
+  await run.locator(".waterfall .stage-row").first().waitFor({ state: "visible", timeout: 10_000 });
+  assert.equal(
+    await run.locator(".header .origin").count(),
+    0,
+    "a fixture run, not a logged trace",
+  );
   assert.match(await run.locator('.header [data-stat="time"]').textContent(), /^Ran in [\d.]+ ms$/);
   // The replay reproduces the logged trace.
-  assert.deepEqual(await texts(run, '.waterfall .stage-row .stage-name'), STAGES);
+  assert.deepEqual(await texts(run, ".waterfall .stage-row .stage-name"), STAGES);
   assert.deepEqual(await badges(run), ACTIONS);
-  assert.deepEqual(await texts(run, '.waterfall .stage-row .flow-count'), loggedFlow);
-  assert.equal(await run.locator('.header [data-stat="flow"]').innerText(), 'Offered 10 → final 2');
-  assert.match(await run.locator('.header [data-stat="forced"]').textContent(), /Forced: calendar_lookup/);
-  assert.equal(await run.locator('.stage-row[data-stage="role"] .chip-reinstated').getAttribute('data-tool'), 'calendar_lookup');
-  assert.deepEqual(await texts(run, '.model-sees .model-tools [data-tool]'), ['calendar_lookup', 'final_answer']);
+  assert.deepEqual(await texts(run, ".waterfall .stage-row .flow-count"), loggedFlow);
+  assert.equal(await run.locator('.header [data-stat="flow"]').innerText(), "Offered 10 → final 2");
+  assert.match(
+    await run.locator('.header [data-stat="forced"]').textContent(),
+    /Forced: calendar_lookup/,
+  );
+  assert.equal(
+    await run.locator('.stage-row[data-stage="role"] .chip-reinstated').getAttribute("data-tool"),
+    "calendar_lookup",
+  );
+  assert.deepEqual(await texts(run, ".model-sees .model-tools [data-tool]"), [
+    "calendar_lookup",
+    "final_answer",
+  ]);
   // A fixture, unlike a logged trace, can be varied.
   assert.equal(await run.locator('[data-action="save"]').isVisible(), true);
   const warnings = (await notifications()).filter((n) => /replay differs/.test(n));
-  assert.deepEqual(warnings, [], 'the replay matches the log');
+  assert.deepEqual(warnings, [], "the replay matches the log");
   log(`turned trace 2 into logs/${NEW_FIXTURE}`);
 }

@@ -1,65 +1,112 @@
 // Issue 5 in real VS Code: the Testing view lists the example fixtures that have `expect`,
 // "Run All Tests" passes eleven of them and fails the deliberately stale one with its diff.
-export const name = 'Testing view: run all, the stale expectation fails with its diff';
+export const name = "Testing view: run all, the stale expectation fails with its diff";
 
-const FAILING = 'stale-expectation';
+const FAILING = "stale-expectation";
 const PASSING = [
-  'capability-refused-router', 'capability-routed', 'empty-role-palette', 'failing-stage', 'forced-reinstated',
-  'hard-filter-unavailable', 'keyword-intersection', 'knowledge-turn', 'policy-budget', 'spent-force', 'weather-forecast',
+  "capability-refused-router",
+  "capability-routed",
+  "empty-role-palette",
+  "failing-stage",
+  "forced-reinstated",
+  "hard-filter-unavailable",
+  "keyword-intersection",
+  "knowledge-turn",
+  "policy-budget",
+  "spent-force",
+  "weather-forecast",
 ];
 
 export async function run({ page, runCommand, findWebviewFrame, shot, assert, log }) {
   await page.setViewportSize({ width: 1600, height: 1000 });
   // The Testing view appears once the extension registered its test controller.
-  await page.locator('.activitybar .action-item a[aria-label^="Testing"]').click({ timeout: 60_000 });
+  await page
+    .locator('.activitybar .action-item a[aria-label^="Testing"]')
+    .click({ timeout: 60_000 });
   const explorer = page.locator('.test-explorer .monaco-list[role="tree"]');
-  const rows = explorer.locator('.monaco-list-row');
-  await rows.filter({ hasText: 'regressions' }).waitFor({ state: 'visible', timeout: 30_000 });
+  const rows = explorer.locator(".monaco-list-row");
+  await rows.filter({ hasText: "regressions" }).waitFor({ state: "visible", timeout: 30_000 });
 
   const t0 = Date.now();
-  await runCommand('Test: Run All Tests');
+  await runCommand("Test: Run All Tests");
   // The summary above the tree counts passed of all when the run ends.
-  await page.locator('.test-explorer .result-summary', { hasText: '11/12' }).waitFor({ state: 'visible', timeout: 30_000 });
+  await page
+    .locator(".test-explorer .result-summary", { hasText: "11/12" })
+    .waitFor({ state: "visible", timeout: 30_000 });
   log(`ran all tests in ${Date.now() - t0} ms`);
 
   // Every fixture with its state: unfold both folder groups (the workspace root and regressions).
   for (let guard = 0; guard < 5; guard++) {
-    const folded = rows.locator('.monaco-tl-twistie.collapsible.collapsed');
+    const folded = rows.locator(".monaco-tl-twistie.collapsible.collapsed");
     if ((await folded.count()) === 0) break;
     await folded.first().click();
   }
-  await rows.filter({ hasText: FAILING }).waitFor({ state: 'visible', timeout: 10_000 });
-  const labels = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+  await rows.filter({ hasText: FAILING }).waitFor({ state: "visible", timeout: 10_000 });
+  const labels = await rows.evaluateAll((els) => els.map((e) => e.getAttribute("aria-label")));
   const leaves = labels.filter((l) => l && !/^(workspace-\d+|regressions) \(/.test(l));
-  const state = (label) => label.match(/^(.+?) \((Passed|Failed|Errored|Queued|Running|Skipped|Unset)\)/)?.slice(1) ?? [label, '?'];
+  const state = (label) =>
+    label.match(/^(.+?) \((Passed|Failed|Errored|Queued|Running|Skipped|Unset)\)/)?.slice(1) ?? [
+      label,
+      "?",
+    ];
   const byName = Object.fromEntries(leaves.map((l) => state(l)));
-  assert.deepEqual(Object.keys(byName).sort(), [...PASSING, FAILING].sort(), labels.join('\n'));
-  assert.equal(byName[FAILING], 'Failed');
-  for (const name of PASSING) assert.equal(byName[name], 'Passed', `${name} passes`);
+  assert.deepEqual(Object.keys(byName).sort(), [...PASSING, FAILING].sort(), labels.join("\n"));
+  assert.equal(byName[FAILING], "Failed");
+  for (const name of PASSING) assert.equal(byName[name], "Passed", `${name} passes`);
   // The groups: the workspace folder by its name, regressions/ failing.
-  assert.ok(labels.some((l) => /^workspace-\d+ \(Passed\)/.test(l)), labels.join('\n'));
-  assert.ok(labels.some((l) => /^regressions \(Failed\)/.test(l)), labels.join('\n'));
+  assert.ok(
+    labels.some((l) => /^workspace-\d+ \(Passed\)/.test(l)),
+    labels.join("\n"),
+  );
+  assert.ok(
+    labels.some((l) => /^regressions \(Failed\)/.test(l)),
+    labels.join("\n"),
+  );
 
   // Its failure, located at the expect key, with the expected/actual diff of the names.
   await rows.filter({ hasText: FAILING }).click();
-  await runCommand('Test: Go to Next Test Failure');
-  const peek = page.locator('.test-output-peek');
-  await peek.waitFor({ state: 'visible', timeout: 20_000 });
-  await page.locator('.tabs-container .tab.active[aria-label^="stale-expectation.turn.json"]').waitFor({ state: 'visible', timeout: 10_000 });
-  const heading = await peek.locator('.peekview-title').innerText();
+  await runCommand("Test: Go to Next Test Failure");
+  const peek = page.locator(".test-output-peek");
+  await peek.waitFor({ state: "visible", timeout: 20_000 });
+  await page
+    .locator('.tabs-container .tab.active[aria-label^="stale-expectation.turn.json"]')
+    .waitFor({ state: "visible", timeout: 10_000 });
+  const heading = await peek.locator(".peekview-title").innerText();
   assert.match(heading, /\$\.expect\.names: final names differ/);
-  const diff = peek.locator('.monaco-diff-editor');
-  await diff.waitFor({ state: 'visible', timeout: 10_000 });
-  const side = (which) => diff.locator(`.editor.${which} .view-lines`).innerText().then((t) => t.replace(/\u00a0/g, ' ').replace(/\s+/g, ''));
-  assert.equal(await side('original'), '["search","sql","final_answer"]');
-  assert.equal(await side('modified'), '["search","final_answer"]');
-  await shot('e2e-testing.png');
+  const diff = peek.locator(".monaco-diff-editor");
+  await diff.waitFor({ state: "visible", timeout: 10_000 });
+  const side = (which) =>
+    diff
+      .locator(`.editor.${which} .view-lines`)
+      .innerText()
+      .then((t) => t.replace(/\u00a0/g, " ").replace(/\s+/g, ""));
+  assert.equal(await side("original"), '["search","sql","final_answer"]');
+  assert.equal(await side("modified"), '["search","final_answer"]');
+  await shot("e2e-testing.png");
 
   // One click from the failure opens the waterfall of that run: policy dropped sql.
-  await peek.locator('.floating-click-widget', { hasText: 'Show Selection Trace' }).first().click({ timeout: 10_000 });
-  const frame = await findWebviewFrame('.header .file-name:text-is("stale-expectation.turn.json")', 60_000);
-  await frame.locator('.waterfall .stage-row').first().waitFor({ state: 'visible', timeout: 10_000 });
-  assert.deepEqual(await frame.locator('.waterfall .stage-row .stage-name').allTextContents(), ['role', 'policy']);
-  assert.equal(await frame.locator('.stage-row[data-stage="policy"] .chip-dropped[data-tool="sql"]').count(), 1);
-  assert.equal(await frame.locator('.header [data-stat="flow"]').textContent(), 'Offered 3 → final 2');
+  await peek
+    .locator(".floating-click-widget", { hasText: "Show Selection Trace" })
+    .first()
+    .click({ timeout: 10_000 });
+  const frame = await findWebviewFrame(
+    '.header .file-name:text-is("stale-expectation.turn.json")',
+    60_000,
+  );
+  await frame
+    .locator(".waterfall .stage-row")
+    .first()
+    .waitFor({ state: "visible", timeout: 10_000 });
+  assert.deepEqual(await frame.locator(".waterfall .stage-row .stage-name").allTextContents(), [
+    "role",
+    "policy",
+  ]);
+  assert.equal(
+    await frame.locator('.stage-row[data-stage="policy"] .chip-dropped[data-tool="sql"]').count(),
+    1,
+  );
+  assert.equal(
+    await frame.locator('.header [data-stat="flow"]').textContent(),
+    "Offered 3 → final 2",
+  );
 }

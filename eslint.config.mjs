@@ -1,0 +1,85 @@
+// Lint: the layer boundaries the compiler cannot see, plus typescript-eslint's recommended rules.
+import js from "@eslint/js";
+import globals from "globals";
+import tseslint from "typescript-eslint";
+
+const nodeBuiltins = { group: ["node:*"], message: "this layer may not touch Node APIs" };
+const noVscode = { name: "vscode", message: "this layer runs outside VS Code" };
+
+export default tseslint.config(
+  { ignores: ["dist/", "out/", ".e2e/", "reports/", "test-results/", "node_modules/"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      "@typescript-eslint/consistent-type-imports": "error",
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_" }],
+      // Escaping control characters is what several modules are for.
+      "no-control-regex": "off",
+    },
+  },
+  {
+    // Browser and e2e tests hand functions to the page, which run there.
+    files: ["test/browser/**", "test/e2e/**"],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
+    // The engine is pure: no VS Code, no Node, nothing from the layers that use it.
+    files: ["src/core/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [noVscode],
+          patterns: [
+            nodeBuiltins,
+            { regex: "^\\.\\./\\.\\./\\.\\.", message: "src/core imports only from src/core" },
+            {
+              group: ["**/extension/**", "**/cli/**", "**/node/**", "**/webview/**", "**/protocol"],
+              message: "src/core imports only from src/core",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The webview runs in a browser sandbox.
+    files: ["webview/**/*.ts"],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [noVscode],
+          patterns: [
+            nodeBuiltins,
+            {
+              group: ["**/extension/**", "**/cli/**", "**/node/**"],
+              message: "the webview imports only the protocol and src/core",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The CLI runs in a terminal, without VS Code.
+    files: ["src/cli/**/*.ts", "src/node/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [noVscode],
+          patterns: [
+            {
+              group: ["**/extension/**", "**/webview/**"],
+              message: "the CLI does not import the extension",
+            },
+          ],
+        },
+      ],
+    },
+  },
+);
