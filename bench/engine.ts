@@ -7,7 +7,7 @@ import { IntentRoutingStage } from "../src/core/stages/intent.js";
 import { LazyRoutingStage } from "../src/core/stages/lazy.js";
 import { PolicyStage } from "../src/core/stages/policy.js";
 import { RolePaletteStage } from "../src/core/stages/role.js";
-import { selectionContext } from "../src/core/values.js";
+import { selectionContext } from "../src/core/contract.js";
 import { fmt, interleavedMedians, medianMs, verdict } from "./measure.js";
 
 const LEVELS = ["none", "low", "medium", "high", "critical"];

@@ -4,7 +4,7 @@ import { readCatalogFile, readSource } from "../src/cli/files.js";
 import { compareReports } from "../src/core/compare.js";
 import { loadFixture } from "../src/core/fixture/load.js";
 import { semanticIssues } from "../src/core/fixture/semantics.js";
-import { runFixture } from "../src/core/report.js";
+import { runFixture } from "../src/core/run-fixture.js";
 import { applyWhatIf } from "../src/core/whatif.js";
 import { fmt, medianMs } from "./measure.js";
 

@@ -2,7 +2,8 @@ import { checkExpectations, type Mismatch } from "../core/expect.js";
 import { loadFixture } from "../core/fixture/load.js";
 import type { Problem } from "../core/fixture/problems.js";
 import { formatJsonPath } from "../core/json/positions.js";
-import { runFixture, type RunReport } from "../core/report.js";
+import { type RunReport } from "../core/report.js";
+import { runFixture } from "../core/run-fixture.js";
 import { readCatalogFile, readSource } from "./files.js";
 import { UsageError } from "./io.js";
 

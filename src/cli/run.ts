@@ -1,5 +1,5 @@
 import { formatProblem } from "../core/fixture/problems.js";
-import { renderWaterfall } from "../core/render/table.js";
+import { formatWaterfallTable } from "../core/render/table.js";
 import { reportToJson } from "../core/report-json.js";
 import { formatMismatch, runFixtureFile } from "./fixture-run.js";
 import { EXIT, parseArgs, UsageError, type CliIO } from "./io.js";
@@ -15,7 +15,7 @@ export async function runCommand(args: readonly string[], io: CliIO): Promise<nu
 
   const { report, mismatches } = outcome;
   if (flags.has("--json")) io.stdout(JSON.stringify(reportToJson(report), null, 2) + "\n");
-  else io.stdout(renderWaterfall(report, { color: io.color }));
+  else io.stdout(formatWaterfallTable(report, { color: io.color }));
   for (const mismatch of mismatches) io.stderr(formatMismatch(outcome.file, mismatch) + "\n");
 
   if (mismatches.some((m) => m.key === "error" && m.actual !== null))

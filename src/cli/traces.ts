@@ -1,6 +1,6 @@
 /** `palette-inspector traces LOGFILE [--json]` and `palette-inspector show LOGFILE [INDEX] [--json]` (FORMATS.md). */
 import { isAbsolute, resolve } from "node:path";
-import { renderWaterfall, safe } from "../core/render/table.js";
+import { formatWaterfallTable, safe } from "../core/render/table.js";
 import { reportToJson } from "../core/report-json.js";
 import { reportFromTrace } from "../core/traces/report.js";
 import { summaryToJson, type TraceSummary } from "../core/traces/summary.js";
@@ -81,7 +81,7 @@ export async function showCommand(args: readonly string[], io: CliIO): Promise<n
   io.stdout(
     flags.has("--json")
       ? JSON.stringify(reportToJson(report), null, 2) + "\n"
-      : renderWaterfall(report, { color: io.color }),
+      : formatWaterfallTable(report, { color: io.color }),
   );
   return EXIT.ok;
 }

@@ -1,6 +1,6 @@
 import type { ToolSelectionPipeline } from "./pipeline.js";
 import { compareCodePoints } from "./tools.js";
-import type { SelectionContext, SelectionResult } from "./values.js";
+import type { SelectionContext, SelectionResult } from "./contract.js";
 
 /** One routing row: names `metadata.action_tool` when that is a non-empty string, else `content`. */
 export interface RoutingEntry {

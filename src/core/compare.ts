@@ -1,6 +1,6 @@
 import { outputNames, waterfallRows, type WaterfallRow } from "./lineage.js";
 import type { RunReport } from "./report.js";
-import type { StageAction } from "./values.js";
+import type { StageAction } from "./contract.js";
 
 /** Names on one side only. */
 export interface NameDiff {

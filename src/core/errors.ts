@@ -1,4 +1,4 @@
-import type { SelectionResult } from "./values.js";
+import type { SelectionResult } from "./contract.js";
 
 /** Two parts of a composition disagree, or a composition names a tool that does not exist. */
 export class ContractViolationError extends Error {

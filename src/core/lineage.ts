@@ -1,5 +1,5 @@
 import type { RunReport, StageInfo } from "./report.js";
-import type { StageRecord } from "./values.js";
+import type { StageRecord } from "./contract.js";
 
 /** How the forced choice moved at a stage: the waterfall shows a pin there. */
 export type PinKind = "set" | "changed" | "released" | "confirmed";

@@ -7,7 +7,7 @@ import {
   type SelectionResult,
   type SelectionStage,
   type StageRecord,
-} from "./values.js";
+} from "./contract.js";
 
 /** Composes stages in a list you can read: its order is the order of execution. */
 export class ToolSelectionPipeline {

@@ -1,5 +1,5 @@
 import type { RunReport } from "./report.js";
-import type { StageRecord } from "./values.js";
+import type { StageRecord } from "./contract.js";
 
 /** A StageRecord in the snake_case of symfonic's logs and of the public JSON formats. */
 export interface StageRecordJson {

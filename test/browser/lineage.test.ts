@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { toolLineage } from "../../src/core/lineage.js";
-import { runFixture } from "../../src/core/report.js";
+import { runFixture } from "../../src/core/run-fixture.js";
 import { test } from "./harness.js";
 import { openPanel, send, type PageGlobals } from "./page.js";
 import { EXAMPLE, load, showFixture } from "./reports.js";

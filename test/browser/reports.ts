@@ -2,7 +2,8 @@
 import { compareReports } from "../../src/core/compare.js";
 import { loadFixture, type Fixture } from "../../src/core/fixture/load.js";
 import type { FixtureJson, StageJson } from "../../src/core/fixture/schema.js";
-import { runFixture, type RunReport } from "../../src/core/report.js";
+import { type RunReport } from "../../src/core/report.js";
+import { runFixture } from "../../src/core/run-fixture.js";
 import { applyWhatIf, whatIfLevers, type WhatIf } from "../../src/core/whatif.js";
 import type { ToWebview } from "../../src/protocol.js";
 

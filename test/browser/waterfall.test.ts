@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { runFixture } from "../../src/core/report.js";
+import { runFixture } from "../../src/core/run-fixture.js";
 import { test } from "./harness.js";
 import { openPanel, send, type PageGlobals } from "./page.js";
 import {

@@ -2,8 +2,9 @@ import { describe, expect, it } from "vitest";
 import { compareReports } from "../../src/core/compare.js";
 import { loadFixture } from "../../src/core/fixture/load.js";
 import type { FixtureJson } from "../../src/core/fixture/schema.js";
-import { runFixture, type RunReport } from "../../src/core/report.js";
-import type { StageRecord } from "../../src/core/values.js";
+import { type RunReport } from "../../src/core/report.js";
+import { runFixture } from "../../src/core/run-fixture.js";
+import type { StageRecord } from "../../src/core/contract.js";
 import { applyWhatIf } from "../../src/core/whatif.js";
 
 const base: FixtureJson = {

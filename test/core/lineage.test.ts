@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { loadFixture } from "../../src/core/fixture/load.js";
 import type { FixtureJson } from "../../src/core/fixture/schema.js";
 import { cellState, lineageMatrix, toolLineage, waterfallRows } from "../../src/core/lineage.js";
-import { runFixture, type RunReport } from "../../src/core/report.js";
+import { type RunReport } from "../../src/core/report.js";
+import { runFixture } from "../../src/core/run-fixture.js";
 
 async function run(json: FixtureJson): Promise<RunReport> {
   const loaded = await loadFixture(

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { loadFixture } from "../../src/core/fixture/load.js";
 import type { FixtureJson } from "../../src/core/fixture/schema.js";
 import { inline, reportMarkdown } from "../../src/core/render/markdown.js";
-import { runFixture, type RunReport } from "../../src/core/report.js";
+import { type RunReport } from "../../src/core/report.js";
+import { runFixture } from "../../src/core/run-fixture.js";
 
 async function run(json: FixtureJson): Promise<RunReport> {
   const loaded = await loadFixture(

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type * as vscode from "vscode";
 import { beforeEach, describe, expect, it } from "vitest";
 import { loadFixture } from "../../src/core/fixture/load.js";
-import { runFixture } from "../../src/core/report.js";
+import { runFixture } from "../../src/core/run-fixture.js";
 import { scanText } from "../../src/core/traces/scan.js";
 import type { TraceSummary } from "../../src/core/traces/summary.js";
 import { readWorkspaceCatalog } from "../../src/extension/fixtures.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { loadFixture } from "../../src/core/fixture/load.js";
-import { runFixture } from "../../src/core/report.js";
+import { runFixture } from "../../src/core/run-fixture.js";
 import { whatIfLevers } from "../../src/core/whatif.js";
 import { contentSecurityPolicy, newNonce, panelHtml } from "../../src/extension/panel/html.js";
 import {

@@ -382,7 +382,7 @@ describe("showReport (a logged trace)", () => {
   it("shows the report read-only: no levers, no source, no what-if", async () => {
     const loaded = await load(fixtureUri);
     if (!loaded.ok) throw new Error();
-    const { runFixture } = await import("../../src/core/report.js");
+    const { runFixture } = await import("../../src/core/run-fixture.js");
     const report = {
       ...runFixture(loaded.fixture),
       origin: { kind: "log" as const, line: 12, index: 3 },
@@ -408,7 +408,7 @@ describe("showComparison (two logged traces)", () => {
   it("shows the second run against the first, stage by stage, read-only", async () => {
     const loaded = await load(fixtureUri);
     if (!loaded.ok) throw new Error();
-    const { runFixture } = await import("../../src/core/report.js");
+    const { runFixture } = await import("../../src/core/run-fixture.js");
     const { applyWhatIf } = await import("../../src/core/whatif.js");
     const log = (line: number) => ({ kind: "log" as const, line, index: 0 });
     const base = { ...runFixture(loaded.fixture), origin: log(3), file: "/ws/app.log" };
@@ -440,7 +440,7 @@ describe("showComparison (two logged traces)", () => {
   it("goes back to the log line of either trace", async () => {
     const loaded = await load(fixtureUri);
     if (!loaded.ok) throw new Error();
-    const { runFixture } = await import("../../src/core/report.js");
+    const { runFixture } = await import("../../src/core/run-fixture.js");
     const at = (line: number) => ({
       ...runFixture(loaded.fixture),
       origin: { kind: "log" as const, line, index: 0 },

@@ -1,6 +1,6 @@
 import { inputCount, outputNames } from "../lineage.js";
 import type { RunReport, StageInfo } from "../report.js";
-import type { StageRecord } from "../values.js";
+import type { StageRecord } from "../contract.js";
 
 export interface TableOptions {
   /** ANSI colours (a TTY without NO_COLOR). */
@@ -12,7 +12,7 @@ export interface TableOptions {
 type Paint = (code: string, text: string) => string;
 
 /** The waterfall of a run as a plain-text table, for terminals and CI logs. */
-export function renderWaterfall(report: RunReport, options: TableOptions): string {
+export function formatWaterfallTable(report: RunReport, options: TableOptions): string {
   const paint: Paint = options.color
     ? (code, text) => `\x1b[${code}m${text}\x1b[0m`
     : (_code, text) => text;

@@ -5,7 +5,7 @@ import {
   StageOutcome,
   type SelectionContext,
   type SelectionStage,
-} from "../values.js";
+} from "../contract.js";
 
 export interface AllowlistOptions {
   name?: string;

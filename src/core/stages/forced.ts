@@ -4,7 +4,7 @@ import {
   StageOutcome,
   type SelectionContext,
   type SelectionStage,
-} from "../values.js";
+} from "../contract.js";
 
 /** Chooses the tool to force, or null; re-run on every run. May throw. */
 export type ForcedResolver = (context: SelectionContext) => string | null;

@@ -1,6 +1,6 @@
 import type { ToolCatalog } from "../catalog.js";
 import { filterByNames, toolName, type Tool } from "../tools.js";
-import { reasonTable, StageOutcome, type SelectionStage } from "../values.js";
+import { reasonTable, StageOutcome, type SelectionStage } from "../contract.js";
 
 /** An IntentVerdict-shaped object. */
 export interface IntentVerdict {

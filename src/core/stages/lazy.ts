@@ -1,5 +1,5 @@
 import { filterByNames, toolName, type Tool } from "../tools.js";
-import { reasonTable, StageOutcome, type SelectionStage } from "../values.js";
+import { reasonTable, StageOutcome, type SelectionStage } from "../contract.js";
 
 export interface LazyRoutingOptions {
   name?: string;

@@ -1,6 +1,6 @@
 import type { CatalogEntry, ToolCatalog } from "../catalog.js";
 import { toolName, type Tool } from "../tools.js";
-import { reasonTable, StageOutcome, type SelectionStage } from "../values.js";
+import { reasonTable, StageOutcome, type SelectionStage } from "../contract.js";
 
 export interface PolicyOptions {
   name?: string;

@@ -4,7 +4,7 @@ import {
   StageOutcome,
   type SelectionContext,
   type SelectionStage,
-} from "../values.js";
+} from "../contract.js";
 
 /** Maps a role to its palette: null means no policy for that role. May throw. */
 export type RoleResolver = (role: string, context: SelectionContext) => readonly string[] | null;

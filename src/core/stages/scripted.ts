@@ -1,5 +1,5 @@
 import { toolName, type Tool } from "../tools.js";
-import { StageOutcome, type SelectionContext, type SelectionStage } from "../values.js";
+import { StageOutcome, type SelectionContext, type SelectionStage } from "../contract.js";
 
 /** An adopter's own stage, played back from a fixture or a logged trace. */
 export type ScriptedOutcome =

@@ -1,6 +1,6 @@
 import { droppedBy, type RunError, type RunReport } from "../report.js";
 import { toolNames } from "../tools.js";
-import type { StageRecord } from "../values.js";
+import type { StageRecord } from "../contract.js";
 import { nameOrder } from "./order.js";
 import type { FoundTrace } from "./scan.js";
 import type { LoggedRecord, LoggedTrace } from "./trace.js";

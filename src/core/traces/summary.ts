@@ -1,5 +1,5 @@
 import { toolNames } from "../tools.js";
-import type { StageAction } from "../values.js";
+import type { StageAction } from "../contract.js";
 import { nameOrder } from "./order.js";
 import type { FoundTrace } from "./scan.js";
 

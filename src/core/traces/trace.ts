@@ -5,7 +5,7 @@
  */
 import type { StageRecordJson } from "../report-json.js";
 import type { Tool } from "../tools.js";
-import { STAGE_ACTIONS, type StageAction } from "../values.js";
+import { STAGE_ACTIONS, type StageAction } from "../contract.js";
 
 /** A logged record: the snake_case StageRecord, where `degraded` and `reasons` may be absent (symfonic's Python record lacks them). */
 export type LoggedRecord = Readonly<Omit<StageRecordJson, "degraded" | "reasons">> & {

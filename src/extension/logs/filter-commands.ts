@@ -1,5 +1,5 @@
 import * as vscode from "vscode";
-import { STAGE_ACTIONS, type StageAction } from "../../core/values.js";
+import { STAGE_ACTIONS, type StageAction } from "../../core/contract.js";
 import type { TraceTree } from "./trace-tree.js";
 
 /** The Selection Traces view's filters: a tool dropped, a stage's action, errors; and clearing them. */

@@ -1,5 +1,5 @@
 import type { TraceSummary } from "../../core/traces/summary.js";
-import type { StageAction } from "../../core/values.js";
+import type { StageAction } from "../../core/contract.js";
 
 /** What the trace list is narrowed to. */
 export type TraceFilter =

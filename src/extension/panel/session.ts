@@ -3,7 +3,8 @@ import { compareReports } from "../../core/compare.js";
 import type { Fixture, LoadResult } from "../../core/fixture/load.js";
 import { semanticIssues } from "../../core/fixture/semantics.js";
 import { reportMarkdown } from "../../core/render/markdown.js";
-import { runFixture, type RunReport } from "../../core/report.js";
+import { type RunReport } from "../../core/report.js";
+import { runFixture } from "../../core/run-fixture.js";
 import { applyWhatIf, whatIfLevers, WhatIfError, type WhatIf } from "../../core/whatif.js";
 import {
   parseFromWebview,

@@ -3,8 +3,8 @@ import { checkExpectations, type Mismatch } from "../../core/expect.js";
 import type { Fixture } from "../../core/fixture/load.js";
 import { formatJsonPath } from "../../core/json/positions.js";
 import { JsonDocument } from "../../core/json/document.js";
-import { renderWaterfall } from "../../core/render/table.js";
-import { runFixture } from "../../core/report.js";
+import { formatWaterfallTable } from "../../core/render/table.js";
+import { runFixture } from "../../core/run-fixture.js";
 import { toRange } from "../convert.js";
 import { loadFixtureFromUri, readSource } from "../fixtures.js";
 
@@ -220,7 +220,7 @@ export class FixtureTests implements vscode.Disposable {
     const report = runFixture(loaded.fixture);
     // The Test Results terminal shows the run's waterfall beside the verdict (it wants CRLF).
     run.appendOutput(
-      renderWaterfall(report, { color: true }).replace(/\n/g, "\r\n"),
+      formatWaterfallTable(report, { color: true }).replace(/\n/g, "\r\n"),
       undefined,
       item,
     );

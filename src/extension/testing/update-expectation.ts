@@ -2,7 +2,7 @@ import * as vscode from "vscode";
 import { expectationOf } from "../../core/expect.js";
 import { expectChanges } from "../../core/fixture/edit-expect.js";
 import { formatProblem } from "../../core/fixture/problems.js";
-import { runFixture } from "../../core/report.js";
+import { runFixture } from "../../core/run-fixture.js";
 import { loadFixtureFromUri } from "../fixtures.js";
 
 /**

@@ -8,7 +8,7 @@ import {
 } from "../../../src/core/capability.js";
 import { ForcedToolUnavailable } from "../../../src/core/errors.js";
 import { LazyRoutingStage } from "../../../src/core/stages/lazy.js";
-import { StageOutcome, selectionContext } from "../../../src/core/values.js";
+import { StageOutcome, selectionContext } from "../../../src/core/contract.js";
 import { load, pipelineOf, run, stub } from "./helpers.js";
 
 const row = (content: string, action?: unknown) =>

@@ -7,14 +7,15 @@ import {
 } from "../../../src/core/fixture/load.js";
 import type { Problem } from "../../../src/core/fixture/problems.js";
 import { ToolSelectionPipeline } from "../../../src/core/pipeline.js";
-import { runFixture, type RunReport } from "../../../src/core/report.js";
+import { type RunReport } from "../../../src/core/report.js";
+import { runFixture } from "../../../src/core/run-fixture.js";
 import type { Tool } from "../../../src/core/tools.js";
 import {
   selectionContext,
   type SelectionContext,
   type SelectionStage,
   type StageOutcome,
-} from "../../../src/core/values.js";
+} from "../../../src/core/contract.js";
 
 /** A stage whose answer the test decides. */
 export function stub(

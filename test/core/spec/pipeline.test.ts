@@ -2,7 +2,11 @@ import { describe, expect, it } from "vitest";
 import { ContractViolationError, ForcedToolUnavailable } from "../../../src/core/errors.js";
 import { runSelection, ToolSelectionPipeline } from "../../../src/core/pipeline.js";
 import type { Tool } from "../../../src/core/tools.js";
-import { selectionContext, StageOutcome, type SelectionContext } from "../../../src/core/values.js";
+import {
+  selectionContext,
+  StageOutcome,
+  type SelectionContext,
+} from "../../../src/core/contract.js";
 import { pipelineOf, raising, stub } from "./helpers.js";
 
 const keep =

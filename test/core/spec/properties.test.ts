@@ -12,7 +12,7 @@ import {
 import { ForcedToolUnavailable } from "../../../src/core/errors.js";
 import { loadFixture } from "../../../src/core/fixture/load.js";
 import { ToolSelectionPipeline } from "../../../src/core/pipeline.js";
-import { runFixture } from "../../../src/core/report.js";
+import { runFixture } from "../../../src/core/run-fixture.js";
 import { AllowlistStage } from "../../../src/core/stages/allowlist.js";
 import { ForcedChoiceStage } from "../../../src/core/stages/forced.js";
 import { IntentRoutingStage } from "../../../src/core/stages/intent.js";
@@ -28,7 +28,7 @@ import {
   type SelectionStage,
   type StageOutcome,
   type StageRecord,
-} from "../../../src/core/values.js";
+} from "../../../src/core/contract.js";
 import { catalogFiles, catalogOf, raising } from "./helpers.js";
 
 const RUNS = { numRuns: 200 } as const;

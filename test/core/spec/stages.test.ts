@@ -8,7 +8,7 @@ import { PolicyStage, type PolicyOptions } from "../../../src/core/stages/policy
 import { RolePaletteStage } from "../../../src/core/stages/role.js";
 import { ScriptedStage } from "../../../src/core/stages/scripted.js";
 import type { Tool } from "../../../src/core/tools.js";
-import { StageOutcome, type SelectionContext } from "../../../src/core/values.js";
+import { StageOutcome, type SelectionContext } from "../../../src/core/contract.js";
 import { catalogOf, contextFor, pipelineOf, stub } from "./helpers.js";
 
 const UNNAMED = Object.freeze({ description: "an unnamed tool" });

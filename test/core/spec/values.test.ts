@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { catalogEntry, DEFAULT_SAFETY_LEVELS, ToolCatalog } from "../../../src/core/catalog.js";
 import { compareCodePoints, filterByNames, toolName, toolNames } from "../../../src/core/tools.js";
-import { resolvedMessages, selectionContext, StageOutcome } from "../../../src/core/values.js";
+import { resolvedMessages, selectionContext, StageOutcome } from "../../../src/core/contract.js";
 import { catalogOf } from "./helpers.js";
 
 describe("§1 Tool and tool_name", () => {

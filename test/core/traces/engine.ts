@@ -3,7 +3,8 @@ import fc from "fast-check";
 import { loadFixture } from "../../../src/core/fixture/load.js";
 import type { FixtureJson, StageJson } from "../../../src/core/fixture/schema.js";
 import { recordToJson } from "../../../src/core/report-json.js";
-import { runFixture, type RunReport } from "../../../src/core/report.js";
+import { type RunReport } from "../../../src/core/report.js";
+import { runFixture } from "../../../src/core/run-fixture.js";
 
 export const TOOLS = [
   "search",
