@@ -1,0 +1,17 @@
+from .values import (
+    ContractViolationError,
+    ForcedToolUnavailable,
+    SelectionContext,
+    SelectionResult,
+    StageOutcome,
+    StageRecord,
+)
+
+__all__ = [
+    "ContractViolationError",
+    "ForcedToolUnavailable",
+    "SelectionContext",
+    "SelectionResult",
+    "StageOutcome",
+    "StageRecord",
+]
