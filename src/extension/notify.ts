@@ -1,0 +1,107 @@
+import * as vscode from "vscode";
+
+/**
+ * The only way the extension speaks in notifications and progress titles. VS Code turns
+ * `[label](command:…)` there into a link that runs a command, so text read from a workspace file,
+ * a log or a debuggee enters only through `notice`, which neutralises every interpolated value;
+ * whole problem messages and details go to the "Palette Inspector" log channel instead.
+ */
+export interface NoticeText {
+  readonly text: string;
+  readonly brand: "NoticeText";
+}
+
+const NAME_LIMIT = 60;
+// C0/C1 controls, line and paragraph separators, bidi embeddings/overrides/isolates, BOM.
+const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]+/g;
+
+/** A short, single-line rendering of hostile text that no renderer can turn into a link. */
+export function neutralise(value: unknown, limit = NAME_LIMIT): string {
+  const flat = String(value)
+    .replace(INVISIBLE, " ")
+    .replace(/\s+/g, " ")
+    .trim()
+    // Square brackets are what make `[label](target)` a link; their full-width forms read the same.
+    .replace(/\[/g, "\uff3b")
+    .replace(/\]/g, "\uff3d");
+  const chars = Array.from(flat);
+  return chars.length <= limit ? flat : `${chars.slice(0, limit - 1).join("")}…`;
+}
+
+/** Fixed wording with neutralised values: `notice\`Cannot read ${name}.\``. */
+export function notice(strings: TemplateStringsArray, ...values: unknown[]): NoticeText {
+  let text = strings[0]!;
+  values.forEach((value, i) => (text += neutralise(value) + strings[i + 1]!));
+  return { text, brand: "NoticeText" };
+}
+
+let channel: vscode.LogOutputChannel | undefined;
+
+/** The extension's log: where details too long or too hostile for a notification go. */
+export function log(): vscode.LogOutputChannel {
+  return (channel ??= vscode.window.createOutputChannel("Palette Inspector", { log: true }));
+}
+
+/** Disposes the log channel when the extension deactivates. */
+export function disposeLog(): void {
+  channel?.dispose();
+  channel = undefined;
+}
+
+type Level = "info" | "warning" | "error";
+const SHOW = {
+  info: (text: string, ...items: string[]) => vscode.window.showInformationMessage(text, ...items),
+  warning: (text: string, ...items: string[]) => vscode.window.showWarningMessage(text, ...items),
+  error: (text: string, ...items: string[]) => vscode.window.showErrorMessage(text, ...items),
+} as const;
+
+/**
+ * Shows a notification. `details` (problem messages, file paths, anything long) are written to
+ * the log channel, and the notification offers "Show Log" to open it.
+ */
+export async function notify(
+  level: Level,
+  message: NoticeText,
+  options: { details?: readonly string[]; actions?: readonly string[] } = {},
+): Promise<string | undefined> {
+  const details = options.details ?? [];
+  const logLine = [message.text, ...details].join("\n  ");
+  if (level === "error") log().error(logLine);
+  else if (level === "warning") log().warn(logLine);
+  else log().info(logLine);
+  const items = [...(options.actions ?? []), ...(details.length > 0 ? ["Show Log"] : [])];
+  const choice = await SHOW[level](`Palette Inspector: ${message.text}`, ...items);
+  if (choice === "Show Log") {
+    log().show(true);
+    return undefined;
+  }
+  return choice;
+}
+
+/** A modal question with fixed wording; `detail` is shown as plain text below it, neutralised. */
+export async function ask(
+  message: NoticeText,
+  detail: readonly string[],
+  ...actions: string[]
+): Promise<string | undefined> {
+  return vscode.window.showWarningMessage(
+    message.text,
+    { modal: true, detail: detail.map((line) => neutralise(line, 200)).join("\n") },
+    ...actions,
+  );
+}
+
+/** Progress with a fixed title; `report` messages pass through `notice` too. */
+export function withProgress<T>(
+  title: NoticeText,
+  task: (
+    report: (message: NoticeText, increment?: number) => void,
+    token: vscode.CancellationToken,
+  ) => Thenable<T>,
+): Thenable<T> {
+  return vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: title.text, cancellable: true },
+    (progress, token) =>
+      task((message, increment) => progress.report({ message: message.text, increment }), token),
+  );
+}
