@@ -187,6 +187,10 @@ export class App {
         report,
         this.variant === null ? null : this.base?.compared ? "second trace" : "what-if",
         () => this.channel.post({ type: "openSource", compared: this.variant !== null }),
+        {
+          stale: this.base?.stale === true,
+          act: (action) => this.channel.post({ type: "debugAction", action }),
+        },
       ),
     );
     this.regions.banner.replaceChildren(

@@ -9,8 +9,13 @@ export interface MarkdownOptions {
 /** The waterfall as a GitHub-flavoured Markdown table, for pull requests and issues. */
 export function reportMarkdown(report: RunReport, options: MarkdownOptions = {}): string {
   const max = options.maxNames ?? 30;
+  const origin = report.origin;
   const title =
-    report.origin.kind === "log" ? `${report.file}, line ${report.origin.line}` : report.file;
+    origin.kind === "log"
+      ? `${report.file}, line ${origin.line}`
+      : origin.kind === "debug"
+        ? `${origin.expression} in ${origin.frame}`
+        : report.file;
   const lines = [`### Selection trace: ${inline(title)}`, ""];
   if (report.description) lines.push(inline(report.description), "");
   lines.push(
