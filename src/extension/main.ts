@@ -1,5 +1,6 @@
 import * as vscode from "vscode";
 import { RunSelectionCodeLens } from "./codelens.js";
+import { DebugCommands } from "./debug/commands.js";
 import { FixtureDiagnostics } from "./diagnostics.js";
 import { loadFixtureFromUri } from "./fixtures.js";
 import {
@@ -96,6 +97,7 @@ export function activate(context: vscode.ExtensionContext): void {
       compareWithReplay(node ?? traceView.selection[0], panels),
     ),
     ...registerTraceFilters(traces),
+    ...new DebugCommands(panels).register(),
     // From a failed test's message: the waterfall of the run that failed.
     vscode.commands.registerCommand(
       "paletteInspector.showTestRun",

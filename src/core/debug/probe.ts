@@ -253,6 +253,13 @@ def turn(frame):
     return out
 
 
+def selection_trace(value):
+    found = inspect(value)
+    if found["kind"] != "trace":
+        raise Shape("a " + type_name(value) + "; capturing a turn needs its SelectionResult or StageRecords")
+    return found["trace"]
+
+
 def capture(frame, pipeline, selection):
     if pipeline is MISSING:
         found = [(text(k), v) for k, v in dict.items(frame) if isinstance(k, str) and is_pipeline(v)]
@@ -273,7 +280,7 @@ def capture(frame, pipeline, selection):
         "stages": [stage(s) for s in stages],
         "offered": None if offered is None else [tool(t) for t in offered],
         "turn": turn(frame),
-        "trace": None if selection is MISSING else inspect(selection)["trace"],
+        "trace": None if selection is MISSING else selection_trace(selection),
     }
 
 

@@ -10,7 +10,7 @@ import { runFixture } from "../../core/run-fixture.js";
 import { readTraceAt, scanLogFile } from "../../node/log-file.js";
 import { readSource, readWorkspaceCatalog } from "../fixtures.js";
 import type { TracePanels } from "../panel/panels.js";
-import { chooseNewFile, FIXTURE_FILTERS } from "../workspace-files.js";
+import { saveNewFixture } from "../save-fixture.js";
 import type { TraceTree, TraceNode } from "./trace-tree.js";
 
 export const LOG_EXTENSIONS = ["log", "jsonl", "ndjson", "json"];
@@ -142,19 +142,15 @@ export async function turnIntoFixture(
     file: vscode.workspace.asRelativePath(node.uri),
     line: found.line,
   });
-  const target = await chooseNewFile({
-    defaultUri: node.uri.with({ path: suggestedFixturePath(node.uri.path, node.summary) }),
-    filters: FIXTURE_FILTERS,
-    saveLabel: "Save fixture",
-    title: "Turn the logged trace into a fixture",
-  });
-  if (!target) return undefined;
-  await vscode.workspace.fs.writeFile(
-    target,
-    new TextEncoder().encode(JSON.stringify(fixture, null, 2) + "\n"),
+  const target = await saveNewFixture(
+    fixture,
+    {
+      defaultUri: node.uri.with({ path: suggestedFixturePath(node.uri.path, node.summary) }),
+      title: "Turn the logged trace into a fixture",
+    },
+    panels,
   );
-  await vscode.window.showTextDocument(target, { preview: false });
-  await panels.showFixture(target);
+  if (!target) return undefined;
   if (caveats.length > 0)
     void vscode.window.showWarningMessage(
       `Palette Inspector: the replay differs from the log: ${caveats.join("; ")}.`,

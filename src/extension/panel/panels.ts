@@ -52,12 +52,19 @@ export class TracePanels implements vscode.Disposable {
     this.adopt(this.createPanel(`Selection Trace: ${label}`), { kind: "report", report });
   }
 
+  /** Opens a read-only panel for a value read from a paused debug session. */
+  showDebug(source: Extract<TraceSource, { kind: "debug" }>): TraceSession {
+    return this.adopt(this.createPanel(`Selection Trace: ${source.inspection.expression}`), source);
+  }
+
   /** Opens a read-only panel showing `variant` against `base`, stage by stage (two logged traces). */
   showComparison(base: RunReport, variant: RunReport): void {
     const label = (report: RunReport) =>
       report.origin.kind === "log"
         ? `${baseName(report.file)}:${report.origin.line}`
-        : baseName(report.file);
+        : report.origin.kind === "debug"
+          ? report.origin.expression
+          : baseName(report.file);
     this.adopt(this.createPanel(`Selection Trace: ${label(base)} ↔ ${label(variant)}`), {
       kind: "comparison",
       base,

@@ -8,10 +8,12 @@ import { runFixture } from "../../core/run-fixture.js";
 import { applyWhatIf, whatIfLevers, WhatIfError, type WhatIf } from "../../core/whatif.js";
 import {
   parseFromWebview,
+  type DebugAction,
   type FromWebview,
   type ProblemView,
   type ToWebview,
 } from "../../protocol.js";
+import type { DebugInspection } from "../debug/inspection.js";
 import { chooseNewFile, FIXTURE_FILTERS } from "../workspace-files.js";
 import { panelHtml } from "./html.js";
 import { findToolMention, suggestedVariantPath, variantFixtureText } from "./variant-file.js";
@@ -24,7 +26,13 @@ export type TraceSource =
   | { readonly kind: "fixture"; readonly uri: vscode.Uri }
   | { readonly kind: "report"; readonly report: RunReport }
   /** Two runs (logged traces) stage by stage: `variant` shown against `base`. */
-  | { readonly kind: "comparison"; readonly base: RunReport; readonly variant: RunReport };
+  | { readonly kind: "comparison"; readonly base: RunReport; readonly variant: RunReport }
+  /** A value read from a paused debug session (read-only); `act` runs the panel's debug buttons. */
+  | {
+      readonly kind: "debug";
+      readonly inspection: DebugInspection;
+      readonly act: (action: DebugAction, inspection: DebugInspection) => Promise<void>;
+    };
 
 /** Edits settle this long before a live re-run. */
 export const RERUN_DEBOUNCE_MS = 200;
@@ -69,6 +77,11 @@ export class TraceSession implements vscode.Disposable {
       );
       this.watchFiles([source.uri]);
     }
+    if (source.kind === "debug")
+      this.disposables.push(
+        source.inspection,
+        source.inspection.onDidChange(() => void this.refresh()),
+      );
   }
 
   /** A fresh page (and nonce); the webview then says `ready` and gets the data again. */
@@ -92,6 +105,21 @@ export class TraceSession implements vscode.Disposable {
       this.post({
         type: "show",
         view: { report: this.base, levers: null, source: null, compared: null },
+      });
+      return;
+    }
+    if (this.source.kind === "debug") {
+      const { inspection } = this.source;
+      this.base = inspection.report;
+      this.post({
+        type: "show",
+        view: {
+          report: this.base,
+          levers: null,
+          source: null,
+          compared: null,
+          stale: inspection.stale,
+        },
       });
       return;
     }
@@ -205,6 +233,10 @@ export class TraceSession implements vscode.Disposable {
         return this.reveal(message.tool);
       case "openSource":
         return this.openSource(message.compared);
+      case "debugAction":
+        if (this.source.kind === "debug")
+          return this.source.act(message.action, this.source.inspection);
+        return;
     }
   }
 
