@@ -48,7 +48,8 @@ def turn(query, role, verdict, messages=()):
     tools = list(TOOLS)
     context = SelectionContext(state={"tenant": "acme"}, messages=tuple(messages), role=role, query=query)
     result = pipeline.run(tools, context)
-    print("turn:", query, "->", [t["name"] for t in result.tools], result.forced_choice)  # pause here
+    names = tuple(tool["name"] for tool in result.tools)
+    print("turn:", query, "->", names, result.forced_choice)  # pause here
     return result
 
 

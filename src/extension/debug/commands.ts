@@ -12,7 +12,7 @@ import { notice, notify } from "../notify.js";
 import type { TracePanels } from "../panel/panels.js";
 import { saveNewFixture } from "../save-fixture.js";
 import { DebugFailure, evaluateInFrame, pausedPythonFrame, type PausedFrame } from "./frame.js";
-import { DebugInspection, readExpression } from "./inspection.js";
+import { DebugInspection, readExpression, watchProgramMoves } from "./inspection.js";
 import { problemFailure } from "./problems.js";
 
 /** What the Variables and Watch views hand a context-menu command: the expression to evaluate. */
@@ -61,11 +61,13 @@ async function report(error: unknown): Promise<void> {
 /** Inspect in Palette Inspector, Inspect Selection in Debug Session…, Capture Turn Fixture. */
 export class DebugCommands {
   private lastExpression: string | undefined;
+  private readonly moves = watchProgramMoves();
 
   constructor(private readonly panels: TracePanels) {}
 
   register(): vscode.Disposable[] {
     return [
+      ...this.moves.disposables,
       vscode.commands.registerCommand("paletteInspector.inspectVariable", (arg?: unknown) =>
         this.inspectVariable(arg),
       ),
@@ -111,7 +113,7 @@ export class DebugCommands {
       this.lastExpression = expression;
       this.panels.showDebug({
         kind: "debug",
-        inspection: new DebugInspection(read, expression),
+        inspection: new DebugInspection(read, expression, this.moves.event),
         act: this.act,
       });
     } catch (error) {

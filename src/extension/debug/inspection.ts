@@ -4,7 +4,12 @@ import { readInspectReply } from "../../core/debug/reply.js";
 import type { RunReport } from "../../core/report.js";
 import { reportFromLoggedTrace } from "../../core/traces/report.js";
 import type { LoggedTrace } from "../../core/traces/trace.js";
-import { evaluateInFrame, pausedPythonFrame, type PausedFrame } from "./frame.js";
+import {
+  evaluateInFrame,
+  pausedPythonFrame,
+  PYTHON_DEBUG_TYPES,
+  type PausedFrame,
+} from "./frame.js";
 import { problemFailure } from "./problems.js";
 
 /** A value read from a paused frame: its trace, as the panel shows it. */
@@ -25,7 +30,8 @@ export async function readExpression(expression: string): Promise<DebugRead> {
     read.value,
     { kind: "debug", session: frame.session.name, frame: frame.label, expression },
     file,
-    `${expression} in ${frame.label}, debug session ${frame.session.name}`,
+    // The header's debug line says where it came from; nothing to repeat.
+    "",
   );
   return { trace: read.value, report, frame };
 }
@@ -43,14 +49,18 @@ export class DebugInspection implements vscode.Disposable {
   constructor(
     private current: DebugRead,
     readonly expression: string,
+    moved: vscode.Event<string>,
   ) {
     this.subscriptions = [
+      moved((sessionId) => {
+        if (sessionId === this.current.frame.session.id) this.mark(true);
+      }),
       vscode.debug.onDidChangeActiveStackItem((item) => {
         const here =
           item instanceof vscode.DebugStackFrame &&
           item.session.id === this.current.frame.session.id &&
           item.frameId === this.current.frame.frameId;
-        this.mark(!here);
+        if (!here) this.mark(true);
       }),
       vscode.debug.onDidTerminateDebugSession((session) => {
         if (session.id === this.current.frame.session.id) this.mark(true);
@@ -79,8 +89,9 @@ export class DebugInspection implements vscode.Disposable {
     this.changed.fire();
   }
 
-  private mark(stale: boolean): void {
-    if (stale === this.stale) return;
+  /** Only Refresh makes a value current again: a frame id can be reused by the next stop. */
+  private mark(stale: true): void {
+    if (this.stale) return;
     this.stale = stale;
     this.changed.fire();
   }
@@ -88,4 +99,52 @@ export class DebugInspection implements vscode.Disposable {
   dispose(): void {
     for (const subscription of this.subscriptions) subscription.dispose();
   }
+}
+
+/** DAP requests that let the program run on; after one, a value read before is stale. */
+const RESUMING = new Set([
+  "continue",
+  "next",
+  "stepIn",
+  "stepOut",
+  "stepBack",
+  "reverseContinue",
+  "goto",
+  "restartFrame",
+  "restart",
+]);
+
+/**
+ * Fires a session's id whenever its program runs on or stops again. Seen on the DAP messages
+ * themselves: the focused frame alone cannot tell, since the next stop may reuse its id.
+ */
+export function watchProgramMoves(): {
+  event: vscode.Event<string>;
+  disposables: vscode.Disposable[];
+} {
+  const moved = new vscode.EventEmitter<string>();
+  const factory: vscode.DebugAdapterTrackerFactory = {
+    createDebugAdapterTracker: (session) => ({
+      onWillReceiveMessage: (message: { type?: string; command?: string }) => {
+        if (message.type === "request" && RESUMING.has(message.command ?? ""))
+          moved.fire(session.id);
+      },
+      onDidSendMessage: (message: { type?: string; event?: string }) => {
+        if (
+          message.type === "event" &&
+          (message.event === "continued" || message.event === "stopped")
+        )
+          moved.fire(session.id);
+      },
+    }),
+  };
+  return {
+    event: moved.event,
+    disposables: [
+      moved,
+      ...PYTHON_DEBUG_TYPES.map((type) =>
+        vscode.debug.registerDebugAdapterTrackerFactory(type, factory),
+      ),
+    ],
+  };
 }
