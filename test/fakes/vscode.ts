@@ -233,6 +233,8 @@ export const fake = {
   outputs: new Map<string, string[]>(),
   shownDocuments: [] as { uri: Uri; selection: Range | undefined }[],
   treeViews: new Map<string, unknown>(),
+  /** Progress notifications shown, newest last; `cancel` presses their Cancel button. */
+  progress: [] as { title: string; cancel: () => void }[],
   diagnostics(uri: Uri): Diagnostic[] | undefined {
     for (const collection of diagnosticCollections) {
       const found = collection.get(uri);
@@ -252,6 +254,7 @@ export const fake = {
     this.outputs.clear();
     this.shownDocuments.length = 0;
     this.treeViews.clear();
+    this.progress.length = 0;
     diagnosticCollections.length = 0;
   },
   writeFile(path: string, text: string): Uri {
@@ -436,9 +439,14 @@ export const window = {
       },
     ) => Promise<T>,
   ): Promise<T> {
+    const cancel = new EventEmitter<void>();
+    fake.progress.push({
+      title: (_options as { title?: string }).title ?? "",
+      cancel: () => cancel.fire(),
+    });
     return task(
       { report() {} },
-      { isCancellationRequested: false, onCancellationRequested: new EventEmitter<void>().event },
+      { isCancellationRequested: false, onCancellationRequested: cancel.event },
     );
   },
 };
@@ -724,3 +732,84 @@ export class TreeItem {
     readonly collapsibleState: TreeItemCollapsibleState = TreeItemCollapsibleState.None,
   ) {}
 }
+
+/** A paused frame, as `debug.activeStackItem` holds it. */
+export class DebugStackFrame {
+  constructor(
+    readonly session: FakeDebugSession,
+    readonly threadId: number,
+    readonly frameId: number,
+  ) {}
+}
+
+/** A running thread: what `debug.activeStackItem` holds after Continue. */
+export class DebugThread {
+  constructor(
+    readonly session: FakeDebugSession,
+    readonly threadId: number,
+  ) {}
+}
+
+/** A debug session whose adapter answers `customRequest` with `answer` (a never-settling promise plays a hung adapter). */
+export class FakeDebugSession {
+  readonly requests: { command: string; args: unknown }[] = [];
+  constructor(
+    readonly id: string,
+    readonly name: string,
+    readonly type: string,
+    public answer: (command: string, args: unknown) => Promise<unknown>,
+  ) {}
+  customRequest(command: string, args: unknown): Promise<unknown> {
+    this.requests.push({ command, args });
+    return this.answer(command, args);
+  }
+}
+
+type TrackerFactory = {
+  createDebugAdapterTracker(session: FakeDebugSession): {
+    onWillReceiveMessage?(message: unknown): void;
+    onDidSendMessage?(message: unknown): void;
+  };
+};
+
+/** The debugger as tests drive it: the focused item, and the DAP messages trackers see. */
+export const debugFake = {
+  trackers: new Map<string, TrackerFactory[]>(),
+  stackItem: new EventEmitter<DebugStackFrame | DebugThread | undefined>(),
+  terminated: new EventEmitter<FakeDebugSession>(),
+  /** Focuses an item, as pausing or continuing does. */
+  focus(item: DebugStackFrame | DebugThread | undefined): void {
+    debug.activeStackItem = item;
+    debug.activeDebugSession = item?.session;
+    this.stackItem.fire(item);
+  },
+  /** A DAP message from VS Code to the adapter (`request`) or back (`event`). */
+  message(session: FakeDebugSession, message: { type: string; [key: string]: unknown }): void {
+    for (const factory of this.trackers.get(session.type) ?? []) {
+      const tracker = factory.createDebugAdapterTracker(session);
+      if (message.type === "request") tracker.onWillReceiveMessage?.(message);
+      else tracker.onDidSendMessage?.(message);
+    }
+  },
+  reset(): void {
+    this.trackers.clear();
+    debug.activeStackItem = undefined;
+    debug.activeDebugSession = undefined;
+  },
+};
+
+export const debug = {
+  activeStackItem: undefined as DebugStackFrame | DebugThread | undefined,
+  activeDebugSession: undefined as FakeDebugSession | undefined,
+  onDidChangeActiveStackItem: debugFake.stackItem.event,
+  onDidTerminateDebugSession: debugFake.terminated.event,
+  registerDebugAdapterTrackerFactory(type: string, factory: TrackerFactory) {
+    debugFake.trackers.set(type, [...(debugFake.trackers.get(type) ?? []), factory]);
+    return new Disposable(() =>
+      debugFake.trackers.set(
+        type,
+        (debugFake.trackers.get(type) ?? []).filter((known) => known !== factory),
+      ),
+    );
+  },
+};

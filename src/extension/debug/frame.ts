@@ -8,6 +8,9 @@ export const PYTHON_DEBUG_TYPES: readonly string[] = ["debugpy", "python"];
 /** How long the adapter may take to answer before the read is given up. */
 export const EVALUATE_TIMEOUT_MS = 30_000;
 
+/** The frame's name and place are a courtesy: not worth waiting long for. */
+const LABEL_TIMEOUT_MS = 2_000;
+
 /** A paused Python frame: where a value is read from. */
 export interface PausedFrame {
   readonly session: vscode.DebugSession;
@@ -58,11 +61,11 @@ async function frameLabel(
   frameId: number,
 ): Promise<string> {
   try {
-    const trace = (await session.customRequest("stackTrace", {
-      threadId,
-      startFrame: 0,
-      levels: 50,
-    })) as {
+    // A hung adapter must not hang the command here: the read that follows has the timeout and Cancel.
+    const trace = (await Promise.race([
+      session.customRequest("stackTrace", { threadId, startFrame: 0, levels: 50 }),
+      new Promise((resolve) => setTimeout(resolve, LABEL_TIMEOUT_MS, {})),
+    ])) as {
       stackFrames?: {
         id: number;
         name?: string;
@@ -100,31 +103,30 @@ export async function evaluateInFrame(
       format: { rawString: true },
     }) as Thenable<EvaluateReply>,
   );
+  type Outcome = { reply: EvaluateReply } | { failed: unknown } | "cancelled" | "timeout";
   const outcome = await withProgress(
     notice`Reading ${what} from the debug session…`,
-    (_report, token) =>
-      new Promise<{ reply: EvaluateReply } | { failed: unknown } | "cancelled" | "timeout">(
-        (resolve) => {
-          const timer = setTimeout(() => resolve("timeout"), timeoutMs);
-          const cancelled = token.onCancellationRequested(() => resolve("cancelled"));
-          request.then(
-            (reply) => resolve({ reply }),
-            (failed: unknown) => resolve({ failed }),
-          );
-          void request
-            .finally(() => {
-              clearTimeout(timer);
-              cancelled.dispose();
-            })
-            .catch(() => {});
-        },
-      ),
+    (_report, token) => {
+      const cleanup: (() => void)[] = [];
+      return new Promise<Outcome>((resolve) => {
+        const timer = setTimeout(() => resolve("timeout"), timeoutMs);
+        const cancelled = token.onCancellationRequested(() => resolve("cancelled"));
+        cleanup.push(
+          () => clearTimeout(timer),
+          () => cancelled.dispose(),
+        );
+        request.then(
+          (reply) => resolve({ reply }),
+          (failed: unknown) => resolve({ failed }),
+        );
+      }).finally(() => cleanup.forEach((undo) => undo()));
+    },
   );
   if (outcome === "cancelled")
     throw new DebugFailure(notice`Stopped waiting for ${what}; nothing was read.`, [], "info");
   if (outcome === "timeout")
     throw new DebugFailure(
-      notice`The debug adapter did not answer within ${Math.round(timeoutMs / 1000)} s while reading ${what}; nothing was read.`,
+      notice`The debug adapter did not answer within ${timeoutMs / 1000} s while reading ${what}; nothing was read.`,
     );
   if ("failed" in outcome) {
     const message =
