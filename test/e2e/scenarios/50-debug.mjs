@@ -85,6 +85,7 @@ export async function run({
     "final_answer",
   ]);
   assert.equal(await panel.locator(".tag-stale").count(), 0);
+  await page.mouse.move(700, 800); // no hover tooltip in the picture
   await shot("e2e-debug-panel.png");
   log("inspected result from the Variables view");
 
