@@ -103,6 +103,42 @@ describe("Inspect in Palette Inspector", () => {
     );
   });
 
+  it("Turn into Fixture, Copy as Markdown and Compare with its replay, from the panel", async () => {
+    fake.workspaceFolders.push({ uri: Uri.file("/ws"), name: "ws", index: 0 });
+    debugFake.focus(new DebugStackFrame(pythonSession(), 1, 2));
+    await inspect(variable("result"));
+    const panel = webviewFake.panels.at(-1)!;
+    panel.webview.receive({ type: "ready" });
+    await vi.waitFor(() => expect(panel.webview.posted).toHaveLength(1));
+
+    panel.webview.receive({ type: "copyMarkdown", requestId: 1, edit: null });
+    await vi.waitFor(() =>
+      expect(fake.clipboard).toMatch(/^### Selection trace: result in turn \(agent\.py:52\)/),
+    );
+
+    fake.answers.saveDialog.push(Uri.file("/ws/result.turn.json"));
+    panel.webview.receive({ type: "debugAction", action: "turnIntoFixture" });
+    await vi.waitFor(() => expect(fake.files.has("file:///ws/result.turn.json")).toBe(true));
+    const written = JSON.parse(fake.files.get("file:///ws/result.turn.json")!);
+    expect(written.pipeline.map((stage: { kind: string }) => stage.kind)).toEqual([
+      "scripted",
+      "scripted",
+    ]);
+    expect(written.description).toBe(
+      "replay of result read in turn (agent.py:52), debug session agent",
+    );
+    expect(written.expect).toEqual({ names: ["a"], forced_choice: null });
+
+    fake.answers.quickPick.push((items: { label: string }[]) =>
+      items.find((item) => item.label === "Its replay"),
+    );
+    panel.webview.receive({ type: "debugAction", action: "compare" });
+    await vi.waitFor(() =>
+      expect(webviewFake.panels.at(-1)!.title).toBe("Selection Trace: result ↔ result.turn.json"),
+    );
+    expect(errors()).toEqual([]);
+  });
+
   it("takes the expression from a Variables or Watch argument", () => {
     expect(expressionOf(variable("result.trace[0]"))).toBe("result.trace[0]");
     expect(expressionOf({ variable: { name: "x" } })).toBeUndefined();

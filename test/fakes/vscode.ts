@@ -386,7 +386,11 @@ export const window = {
     return items.length > 0 ? answer(fake.answers.message) : undefined;
   },
   showInputBox: (_options?: unknown) => answer(fake.answers.inputBox),
-  showQuickPick: (_items: unknown, _options?: unknown) => answer(fake.answers.quickPick),
+  /** A queued function answers by picking from the items it is given. */
+  showQuickPick: async (items: unknown, _options?: unknown) => {
+    const picked = await answer(fake.answers.quickPick);
+    return typeof picked === "function" ? picked(await items) : picked;
+  },
   showSaveDialog: (_options?: unknown) => answer(fake.answers.saveDialog),
   showOpenDialog: async (_options?: unknown) => {
     const picked = await answer(fake.answers.saveDialog);
