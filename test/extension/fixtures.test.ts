@@ -18,7 +18,10 @@ describe("fixtures as the editor shows them", () => {
   it("reads an open document's unsaved text before the disk's", async () => {
     const uri = fake.writeFile("/ws/a.turn.json", '{"offered": ["on-disk"]}');
     fake.openDocument(uri, '{"offered": ["unsaved"]}');
-    expect((await readSource(real(uri))).text).toBe('{"offered": ["unsaved"]}');
+    expect(await readSource(real(uri))).toEqual({
+      file: uri.toString(),
+      text: '{"offered": ["unsaved"]}',
+    });
   });
 
   it("loads a fixture with its catalogue from the workspace", async () => {
