@@ -54,7 +54,7 @@ export interface JsonSyntaxError {
   readonly message: string;
 }
 
-export const tooDeepMessage = `nested deeper than ${MAX_JSON_DEPTH} levels; a fixture or catalogue may nest at most ${MAX_JSON_DEPTH}`;
+export const tooDeepMessage = `nested deeper than ${MAX_JSON_DEPTH} levels; the limit is ${MAX_JSON_DEPTH}`;
 
 /** The scanner's errors by ScanError value (1, an unclosed comment, shows as the comment). */
 const SCAN_ERRORS: Partial<Record<Scan, Code>> = {
