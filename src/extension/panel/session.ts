@@ -12,6 +12,7 @@ import {
   type ProblemView,
   type ToWebview,
 } from "../../protocol.js";
+import { notice, notify } from "../notify.js";
 import { chooseNewFile, FIXTURE_FILTERS } from "../workspace-files.js";
 import { panelHtml } from "./html.js";
 import { findToolMention, suggestedVariantPath, variantFixtureText } from "./variant-file.js";
@@ -273,8 +274,9 @@ export class TraceSession implements vscode.Disposable {
     const document = await vscode.workspace.openTextDocument(this.source.uri);
     const found = findToolMention(document.getText(), tool);
     if (found === null) {
-      void vscode.window.showInformationMessage(
-        `The fixture does not name '${tool}' itself (it comes from the catalogue).`,
+      void notify(
+        "info",
+        notice`the fixture does not name '${tool}' itself (it comes from the catalogue).`,
       );
       return;
     }
