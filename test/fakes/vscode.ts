@@ -32,14 +32,20 @@ export class Uri {
   private constructor(
     readonly scheme: string,
     readonly path: string,
+    readonly query = "",
+    readonly fragment = "",
   ) {}
   static file(path: string): Uri {
     return new Uri("file", path.startsWith("/") ? path : `/${path}`);
   }
-  static parse(value: string): Uri {
-    const match = /^([a-z][\w+.-]*):\/\/(.*)$/i.exec(value);
-    if (!match) return Uri.file(value);
-    return new Uri(match[1]!, decodeURIComponent(match[2]!.replace(/^[^/]*/, "")));
+  static parse(value: string, strict = false): Uri {
+    const match = /^([a-z][\w+.-]*):\/\/([^?#]*)(?:\?([^#]*))?(?:#(.*))?$/i.exec(value);
+    if (!match) {
+      if (strict) throw new Error(`[UriError]: Scheme is missing: ${value}`);
+      return Uri.file(value);
+    }
+    const path = decodeURIComponent(match[2]!.replace(/^[^/]*/, ""));
+    return new Uri(match[1]!, path, match[3] ?? "", match[4] ?? "");
   }
   static joinPath(base: Uri, ...segments: string[]): Uri {
     const parts = base.path.split("/");
