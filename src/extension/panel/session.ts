@@ -255,7 +255,8 @@ export class TraceSession implements vscode.Disposable {
   /** A report's file as the user knows it: workspace-relative, else its name; never a local absolute path. */
   private displayName(file: string): string {
     const uri = fileUri(file);
-    if (vscode.workspace.getWorkspaceFolder(uri)) return vscode.workspace.asRelativePath(uri, false);
+    if (vscode.workspace.getWorkspaceFolder(uri))
+      return vscode.workspace.asRelativePath(uri, false);
     return uri.path.split("/").pop() || uri.path;
   }
 
