@@ -9,7 +9,8 @@
 //   PI_E2E_TIMEOUT_MS     the whole run's budget (default 480000 = 8 min)
 //   PI_E2E_KEEP_TMP       keep the sessions' temp dirs (user data, logs)
 // A scenario file: `export const name = '…'; export async function run(ctx) { … }`, optionally
-// `export const settings = {…}` (user settings), `trust = false`, `timeoutMs = …`.
+// `export const settings = {…}` (user settings), `trust = false`, `timeoutMs = …`, and
+// `export async function prepare(workspace)` to add files before VS Code opens the copy.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs/promises";
@@ -129,6 +130,8 @@ async function main() {
             if (e.code !== "ENOENT") throw e;
             await fs.mkdir(workspace, { recursive: true });
           });
+        // Inputs too big for the repository are written into the copy before VS Code opens it.
+        await scenario.prepare?.(workspace);
         const logDir = path.join(artifactsDir, id);
         const timeout = Math.min(scenario.timeoutMs ?? SCENARIO_TIMEOUT_MS, left);
         let timedOut = false;
