@@ -1,6 +1,8 @@
 // Test only: the debugpy debugger type (no ms-python offline), launching Debian's debugpy, and a
 // command that debugs agent.py with a breakpoint on the line ending in `# pause here`. Recipe: the shared
 // note python-debug-e2e.md.
+// A VS Code extension without a build step is CommonJS.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
 const vscode = require("vscode");
 
 const PYTHON = "/usr/bin/python3"; // Debian's debugpy exists only for Debian's interpreter
