@@ -111,7 +111,7 @@ describe("Inspect in Palette Inspector", () => {
     panel.webview.receive({ type: "ready" });
     await vi.waitFor(() => expect(panel.webview.posted).toHaveLength(1));
 
-    panel.webview.receive({ type: "copyMarkdown", requestId: 1, edit: null });
+    panel.webview.receive({ type: "copyMarkdown", requestId: 1, run: "shown" });
     await vi.waitFor(() =>
       expect(fake.clipboard).toMatch(/^### Selection trace: result in turn \(agent\.py:52\)/),
     );

@@ -16,7 +16,7 @@ export function reportMarkdown(report: RunReport, options: MarkdownOptions = {})
   const title =
     origin.kind === "log"
       ? `${file}, line ${origin.line}`
-      : origin.kind === "debug" && options.title === undefined
+      : origin.kind === "debug"
         ? `${origin.expression} in ${origin.frame}`
         : file;
   const lines = [`### Selection trace: ${inline(title)}`, ""];

@@ -3,9 +3,6 @@ import { MAX_VALUE_CHARS } from "../../core/debug/probe.js";
 import { notice } from "../notify.js";
 import { DebugFailure } from "./frame.js";
 
-const EXPECTED =
-  "a SelectionResult, a StageRecord or a sequence of them, an exception carrying one, or a dict or JSON string in the log trace format";
-
 /** One clear message per problem, saying what was expected; the debuggee's own words go to the log. */
 export function problemFailure(expression: string, problem: DebugProblem): DebugFailure {
   switch (problem.kind) {
@@ -15,21 +12,22 @@ export function problemFailure(expression: string, problem: DebugProblem): Debug
         [problem.message],
       );
     case "shape":
-      return new DebugFailure(notice`${expression} is ${problem.found}; expected ${EXPECTED}.`, [
-        problem.found,
-      ]);
+      return new DebugFailure(
+        notice`${expression} is ${problem.found}; expected a SelectionResult, a StageRecord or a sequence of them, an exception carrying one, or a dict or JSON string in the log trace format.`,
+        [problem.found],
+      );
     case "tooLarge":
       return new DebugFailure(
         notice`${expression} is too large to inspect: ${problem.size} characters as JSON, more than the limit of ${MAX_VALUE_CHARS} (50 MB).`,
       );
     case "invalid":
       return new DebugFailure(
-        notice`${expression} has the shape of a selection but a field is wrong (the log names it); expected ${EXPECTED}.`,
+        notice`${expression} has the shape of a selection but a field is wrong (the log names it); expected a SelectionResult, a StageRecord or a sequence of them, an exception carrying one, or a dict or JSON string in the log trace format.`,
         [problem.message],
       );
     case "noTrace":
       return new DebugFailure(
-        notice`${expression} holds no selection trace; expected ${EXPECTED}.`,
+        notice`${expression} holds no selection trace; expected a SelectionResult, a StageRecord or a sequence of them, an exception carrying one, or a dict or JSON string in the log trace format.`,
       );
     case "unreadable":
       return new DebugFailure(
