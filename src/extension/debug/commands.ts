@@ -8,7 +8,7 @@ import type { FixtureJson } from "../../core/fixture/schema.js";
 import { traceToFixture } from "../../core/traces/to-fixture.js";
 import type { DebugAction } from "../../protocol.js";
 import { loadFixtureFromUri, readWorkspaceCatalog } from "../fixtures.js";
-import { notice, notify } from "../notify.js";
+import { neutralise, notice, notify } from "../notify.js";
 import type { TracePanels } from "../panel/panels.js";
 import { saveNewFixture } from "../save-fixture.js";
 import { DebugFailure, evaluateInFrame, pausedPythonFrame, type PausedFrame } from "./frame.js";
@@ -241,11 +241,12 @@ export class DebugCommands {
         validateInput: (value) =>
           value.trim() === "" || /[\r\n]/.test(value) ? "One line of Python" : undefined,
       });
+    // The names come from the debuggee: shown neutralised, evaluated as they are.
     const picked = await vscode.window.showQuickPick(
-      names.map((label) => ({ label })),
+      names.map((name) => ({ label: neutralise(name, 120), name })),
       { title: "Capture Turn Fixture", placeHolder: "Which pipeline ran this turn?" },
     );
-    return picked?.label;
+    return picked?.name;
   }
 
   /** Another inspected value, a fixture's run, or this value's own replay, stage by stage. */
