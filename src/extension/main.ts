@@ -47,7 +47,10 @@ export function activate(context: vscode.ExtensionContext): void {
   const panels = new TracePanels(context.extensionUri, loadFixtureFromUri, (message) =>
     output.warn(message),
   );
-  const tests = new FixtureTests();
+  const diagnostics = new FixtureDiagnostics();
+  const tests = new FixtureTests(undefined, (uri, problems) =>
+    diagnostics.reportUnreadable(uri, problems),
+  );
   void tests.discover();
   const traces = new TraceTree();
   const traceView = vscode.window.createTreeView("paletteInspector.traces", {
@@ -60,7 +63,7 @@ export function activate(context: vscode.ExtensionContext): void {
     output,
     panels,
     tests,
-    new FixtureDiagnostics(),
+    diagnostics,
     vscode.languages.registerCodeLensProvider(FIXTURE_SELECTOR, new RunSelectionCodeLens()),
     vscode.commands.registerCommand("paletteInspector.runFixture", async (arg?: unknown) => {
       const uri = await targetFixture(arg);
