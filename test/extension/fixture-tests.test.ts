@@ -185,7 +185,7 @@ describe("Testing view discovery of hostile fixtures (issue 8 finding 2)", () =>
       [0, "fixture is 11 MB; the limit is 10 MB"],
     ]);
     fake.writeFile("/ws/c/huge.turn.json", JSON.stringify(passing));
-    await watched.update(huge);
+    await watched.update(huge as unknown as vscode.Uri);
     expect(fake.diagnostics(huge) ?? []).toEqual([]);
     watched.dispose();
     diagnostics.dispose();

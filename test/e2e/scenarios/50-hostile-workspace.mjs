@@ -1,7 +1,7 @@
 // Issue 8 in real VS Code, Restricted Mode: a workspace holding a fixture and a log whose tool and
 // stage names are command links, and a 150 MB unclosed fixture. Running the fixture, Update
 // Expectation and Find Selection Traces show no command link in any notification, progress
-// title or modal, and the extension host stays up.
+// title or modal, the oversized fixture is reported in Problems, and the extension host stays up.
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
 
@@ -93,6 +93,27 @@ export async function run({ page, openFile, runCommand, findWebviewFrame, assert
     await page.locator('[id="status.workspaceTrust"], .codicon-shield').first().isVisible(),
     "the window is in Restricted Mode",
   );
+
+  // The oversized fixture is refused by its size, unread, and reported in Problems at line 1.
+  await page.keyboard.press("Control+Shift+M");
+  const problems = page.locator(".markers-panel .monaco-list-row");
+  const oversized = "fixture is 150 MB; the limit is 10 MB";
+  let rows = [];
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
+    rows = (await problems.allInnerTexts()).map((text) => text.replace(/\s+/g, " "));
+    if (rows.some((row) => row.includes(oversized))) break;
+    await page.waitForTimeout(250);
+  }
+  log(`Problems: ${rows.join(" | ")}`);
+  assert.match(
+    rows.find((row) => row.includes(oversized)) ?? rows.join(" | "),
+    new RegExp(`${oversized} palette-inspector \\[Ln 1, Col 1\\]$`),
+  );
+  assert.ok(
+    rows.some((row) => row.startsWith("oversized.turn.json")),
+    rows.join(" | "),
+  );
+  await page.keyboard.press("Control+Shift+M");
 
   // Run the hostile fixture: the panel shows its waterfall, names as text.
   await openFile("hostile.turn.json");
