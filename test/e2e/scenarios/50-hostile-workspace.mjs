@@ -24,7 +24,7 @@ export async function prepare(workspace) {
   await write("hostile.turn.json", {
     description: LINK,
     offered: [LINK, "final_answer"],
-    pipeline: [{ kind: "lazy", name: LINK, allowed_names: ["final_answer"] }],
+    pipeline: [{ kind: "lazy", name: LINK, allowed_names: [LINK, "final_answer"] }],
     expect: { names: ["final_answer"] },
   });
   await write("invalid.turn.json", { offered: [LINK], pipeline: [{ kind: LINK }] });
@@ -89,10 +89,11 @@ export async function run({ page, openFile, runCommand, findWebviewFrame, assert
     throw new Error(`${what}: nothing on screen matches ${pattern}`);
   };
 
-  assert.ok(
-    await page.locator('[id="status.workspaceTrust"], .codicon-shield').first().isVisible(),
-    "the window is in Restricted Mode",
-  );
+  // The status bar says so in Restricted Mode.
+  await page
+    .locator(".statusbar-item", { hasText: "Restricted Mode" })
+    .first()
+    .waitFor({ state: "visible", timeout: 30_000 });
 
   // Run the hostile fixture: the panel shows its waterfall, names as text.
   await openFile("hostile.turn.json");
