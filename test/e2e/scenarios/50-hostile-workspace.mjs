@@ -1,7 +1,8 @@
 // Issue 8 in real VS Code, Restricted Mode: a workspace holding a fixture and a log whose tool and
 // stage names are command links, and a 150 MB unclosed fixture. Running the fixture, Update
 // Expectation and Find Selection Traces show no command link in any notification, progress
-// title or modal, and the extension host stays up.
+// title or modal, the oversized fixture is reported in the Problems panel, and the extension
+// host stays up.
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
 
@@ -124,6 +125,20 @@ export async function run({ page, openFile, runCommand, findWebviewFrame, assert
   await waitForText(
     "Find Selection Traces",
     /1 selection trace\(s\) in logs\/hostile\.log, 1 broken line\(s\)/,
+  );
+
+  // The oversized fixture is in the Problems panel, from its size alone (it is never read).
+  await page.keyboard.press("Control+Shift+M");
+  await page
+    .locator(".markers-panel .monaco-list-row", {
+      hasText: /fixture is 15\d MB; the limit is 10 MB/,
+    })
+    .first()
+    .waitFor({ state: "visible", timeout: 30_000 });
+  const problemRows = await page.locator(".markers-panel .monaco-list-row").allInnerTexts();
+  assert.ok(
+    problemRows.some((row) => row.includes("oversized.turn.json")),
+    problemRows.join(" | "),
   );
 
   // The host is still up: a fixture runs, and nothing says the extension host died.
