@@ -1,5 +1,6 @@
 import * as vscode from "vscode";
 import type { RunReport } from "../../core/report.js";
+import { isInside, leadsTo } from "../../node/confine.js";
 import { parsePanelState } from "../../protocol.js";
 import { TraceSession, type FixtureLoader, type TraceSource } from "./session.js";
 
@@ -121,8 +122,11 @@ export function restorableFixture(source: string): vscode.Uri | string {
   if (uri.query !== "" || uri.fragment !== "") return "its saved source is not a plain file URI";
   if (!uri.path.endsWith(".turn.json")) return "its saved source is not a *.turn.json fixture";
   if (uri.path.split("/").includes("..")) return "its saved source leaves its folder";
-  if (!vscode.workspace.getWorkspaceFolder(uri))
+  const folder = vscode.workspace.getWorkspaceFolder(uri);
+  if (!folder || !isInside(folder.uri.fsPath, uri.fsPath))
     return "its saved source is not in a folder of this workspace";
+  if (!isInside(leadsTo(folder.uri.fsPath), leadsTo(uri.fsPath)))
+    return "its saved source is a link that leads out of the workspace";
   return uri;
 }
 
