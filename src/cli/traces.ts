@@ -34,10 +34,9 @@ export async function tracesCommand(args: readonly string[], io: CliIO): Promise
   const inputs = await inputsOrExit(positional, io);
   if (!inputs) return EXIT.invalidInput;
   const problems = new ProblemList(inputs);
-  let scan: LogsScan;
   if (flags.has("--json")) {
     const writer = new JsonListWriter(io.stdout);
-    scan = await scanLogs(inputs, {
+    await scanLogs(inputs, {
       onTrace: (found, file) =>
         writer.item({ file: inputs[file]!.name, ...summaryToJson(summarizeTrace(found)) }),
       onProblem: (problem) => problems.add(problem),
@@ -45,7 +44,7 @@ export async function tracesCommand(args: readonly string[], io: CliIO): Promise
     writer.end(problems);
   } else {
     const table = new TraceTable(io.stdout, inputs.length > 1);
-    scan = await scanLogs(inputs, {
+    const scan = await scanLogs(inputs, {
       onTrace: (found, file) => table.row(summarizeTrace(found), inputs[file]!.name),
       onProblem: (problem) => problems.add(problem),
     });
