@@ -233,6 +233,10 @@ export const fake = {
   outputs: new Map<string, string[]>(),
   shownDocuments: [] as { uri: Uri; selection: Range | undefined }[],
   treeViews: new Map<string, unknown>(),
+  /** Progress titles shown, in order. */
+  progress: [] as string[],
+  /** The next progress starts with Cancel already pressed. */
+  cancelNextProgress: false,
   diagnostics(uri: Uri): Diagnostic[] | undefined {
     for (const collection of diagnosticCollections) {
       const found = collection.get(uri);
@@ -252,6 +256,8 @@ export const fake = {
     this.outputs.clear();
     this.shownDocuments.length = 0;
     this.treeViews.clear();
+    this.progress.length = 0;
+    this.cancelNextProgress = false;
     diagnosticCollections.length = 0;
   },
   writeFile(path: string, text: string): Uri {
@@ -427,7 +433,7 @@ export const window = {
     return new Disposable(() => webviewFake.serializers.delete(viewType));
   },
   async withProgress<T>(
-    _options: unknown,
+    options: { title?: string },
     task: (
       progress: { report(value: unknown): void },
       token: {
@@ -436,9 +442,15 @@ export const window = {
       },
     ) => Promise<T>,
   ): Promise<T> {
+    fake.progress.push(options.title ?? "");
+    const cancelled = fake.cancelNextProgress;
+    fake.cancelNextProgress = false;
     return task(
       { report() {} },
-      { isCancellationRequested: false, onCancellationRequested: new EventEmitter<void>().event },
+      {
+        isCancellationRequested: cancelled,
+        onCancellationRequested: new EventEmitter<void>().event,
+      },
     );
   },
 };
