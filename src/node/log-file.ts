@@ -27,6 +27,8 @@ export { CHUNK_BYTES } from "./log-source.js";
 export const MAX_PROBLEMS = 1000;
 /** Longest stretch of scanning before the event loop gets a turn (the host must stay responsive). */
 const BUSY_MS = 15;
+/** A chunk is fed to the scanner in slices this big, so a turn can come between any two. */
+const SLICE_BYTES = 64 * 1024;
 
 /** A problem in one file of a set; `line` is null when it concerns the whole file. */
 export interface LogProblem {
@@ -99,10 +101,12 @@ export async function scanLogs(
           break;
         }
         first = false;
-        scanner.push(chunk);
-        if (performance.now() - turn > BUSY_MS) {
-          await nextTurn();
-          turn = performance.now();
+        for (let at = 0; at < chunk.length; at += SLICE_BYTES) {
+          scanner.push(chunk.subarray(at, at + SLICE_BYTES));
+          if (performance.now() - turn > BUSY_MS) {
+            await nextTurn();
+            turn = performance.now();
+          }
         }
       }
       if (!first) scanner.end();

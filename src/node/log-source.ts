@@ -7,11 +7,12 @@ import { createReadStream } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { pipeline, Readable } from "node:stream";
-import { createGunzip } from "node:zlib";
+import { createGunzip, type ZlibOptions } from "node:zlib";
 
 export const CHUNK_BYTES = 1024 * 1024;
 /** Inflated output per chunk: large enough that zlib's per-chunk cost does not show. */
 const INFLATE_CHUNK_BYTES = 256 * 1024;
+const INFLATE_AHEAD_BYTES = 8 * 1024 * 1024;
 /** A NUL in the first bytes makes a file binary, as for grep and git. */
 const SNIFF_BYTES = 8 * 1024;
 
@@ -154,7 +155,12 @@ export async function* logChunks(
     );
     const inflated = pipeline(
       compressed,
-      createGunzip({ chunkSize: INFLATE_CHUNK_BYTES }),
+      // Inflating runs ahead of the scan (in the thread pool) by up to INFLATE_AHEAD_BYTES.
+      // (zlib's streams take the stream options too; @types/node's ZlibOptions omits them.)
+      createGunzip({
+        chunkSize: INFLATE_CHUNK_BYTES,
+        highWaterMark: INFLATE_AHEAD_BYTES,
+      } as ZlibOptions),
       () => {},
     );
     try {
