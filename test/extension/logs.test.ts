@@ -416,3 +416,20 @@ describe("Compare with Replay", () => {
     expect(compareReports(logged, replay).stages.every((stage) => !stage.actionChanged)).toBe(true);
   });
 });
+
+describe("hostile text from a log in the view", () => {
+  it("a turn id, time or tool name with controls or bidi overrides shows as one plain line", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pi-logs-"));
+    const evil = "t-1\u202e\nfake [link](command:x)";
+    writeFileSync(
+      join(dir, "evil.log"),
+      JSON.stringify({ turn_id: evil, ts: "12:00\u0007", trace: [], forced_choice: "a\u0000b" }) +
+        "\n",
+    );
+    const tree = new TraceTree();
+    await inspectLog(real(Uri.file(join(dir, "evil.log"))), tree);
+    const item = tree.getTreeItem(traceNodes(tree)[0]!);
+    expect(item.label).toBe("t-1 fake ［link］(command:x) · 0 tools · forced a b");
+    expect(item.description).toBe("#1 · 12:00 · line 1");
+  });
+});

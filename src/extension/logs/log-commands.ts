@@ -72,7 +72,8 @@ export async function openLogSet(
     (path) => path,
   );
   if (inputs.length === 0) {
-    void notify("warning", notice`No log files (*.log, *.jsonl, *.json, .gz, …) in ${name}.`);
+    if (!options.restoring)
+      void notify("warning", notice`No log files (*.log, *.jsonl, *.json, .gz, …) in ${name}.`);
     return undefined;
   }
   // The scan streams the files from disk, so their sizes come from there too.

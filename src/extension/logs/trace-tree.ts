@@ -1,6 +1,7 @@
 import * as vscode from "vscode";
 import type { LogProblem } from "../../node/log-file.js";
 import type { TraceIndex, TraceRow } from "../../node/trace-index.js";
+import { neutralise } from "../notify.js";
 import { describeFilter, type TraceFilter } from "./filter.js";
 
 /** Traces are listed a page at a time so a log with a million of them stays responsive. */
@@ -50,18 +51,25 @@ function baseName(uri: vscode.Uri): string {
   return uri.path.slice(uri.path.lastIndexOf("/") + 1);
 }
 
+/** Text from a log in a label: one line, no control or bidi characters, bounded. */
+const LABEL_CHARS = 80;
+function plain(value: string): string {
+  return neutralise(value, LABEL_CHARS);
+}
+
 /** What a reader looks for first: the turn, how many tools it was left with, the forced one. */
 export function traceLabel(row: TraceRow): string {
   const tools = `${row.finalCount} tool${row.finalCount === 1 ? "" : "s"}`;
-  const forced = row.forcedChoice === null ? "" : ` · forced ${row.forcedChoice}`;
-  return `${row.id ?? traceNumber(row.index)} · ${tools}${forced}`;
+  const forced = row.forcedChoice === null ? "" : ` · forced ${plain(row.forcedChoice)}`;
+  return `${row.id === null ? traceNumber(row.index) : plain(row.id)} · ${tools}${forced}`;
 }
 
 /** Number, time and where: `#3 · 2025-03-14 09:27:04 · line 11` (`app.log.1:11` in a set of files). */
 export function traceDescription(row: TraceRow, set: LogSet): string {
   const where =
     set.files.length > 1 ? `${baseName(set.files[row.file]!)}:${row.line}` : `line ${row.line}`;
-  return [traceNumber(row.index), row.time, where].filter((part) => part !== null).join(" · ");
+  const time = row.time === null ? null : plain(row.time);
+  return [traceNumber(row.index), time, where].filter((part) => part !== null).join(" · ");
 }
 
 /** The "Selection Traces" view: one entry per set of logs, its traces filterable, then its problems. */
