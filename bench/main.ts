@@ -1,5 +1,6 @@
 import { benchEngine } from "./engine.js";
 import { benchLogIndex } from "./log-index.js";
+import { benchOrder } from "./order.js";
 import { benchRender } from "./render.js";
 import { benchTraces } from "./traces.js";
 import { benchWhatIf } from "./whatif.js";
@@ -13,6 +14,7 @@ async function main(): Promise<void> {
     engine: benchEngine,
     whatif: benchWhatIf,
     traces: benchTraces,
+    order: benchOrder,
     logs: benchLogIndex,
     render: benchRender,
   };

@@ -1,10 +1,10 @@
 /**
  * `palette-inspector traces LOG... [--json]` and `palette-inspector show LOG... [INDEX] [--json]`
- * (FORMATS.md): LOG is a file (plain or gzip), a folder of logs, or `-` for standard input;
+ * (docs/formats.md, "Command line"): LOG is a file (plain or gzip), a folder of logs, or `-` for standard input;
  * several are read as one set, numbered across the files in the order given.
  */
 import { isAbsolute, resolve } from "node:path";
-import { formatWaterfallTable, safe } from "../core/render/table.js";
+import { formatWaterfallTable, safe, safeJson } from "../core/render/table.js";
 import { reportToJson } from "../core/report-json.js";
 import { reportFromTrace } from "../core/traces/report.js";
 import type { FoundTrace } from "../core/traces/scan.js";
@@ -93,7 +93,7 @@ export async function showCommand(args: readonly string[], io: CliIO): Promise<n
   const report = reportFromTrace(found, inputs[file]!.name);
   io.stdout(
     flags.has("--json")
-      ? JSON.stringify(reportToJson(report), null, 2) + "\n"
+      ? safeJson(reportToJson(report), 2) + "\n"
       : formatWaterfallTable(report, { color: io.color }),
   );
   return unreadable;
@@ -252,12 +252,12 @@ class JsonListWriter {
 
   item(value: unknown): void {
     this.write(
-      `${this.count++ === 0 ? '{\n  "traces": [\n' : ",\n"}${indent(JSON.stringify(value, null, 2), "    ")}`,
+      `${this.count++ === 0 ? '{\n  "traces": [\n' : ",\n"}${indent(safeJson(value, 2), "    ")}`,
     );
   }
 
   end(problems: ProblemList): void {
-    const list = JSON.stringify(problems.kept, null, 2).replace(/\n/g, "\n  ");
+    const list = safeJson(problems.kept, 2).replace(/\n/g, "\n  ");
     this.write(
       `${this.count === 0 ? '{\n  "traces": [],\n' : "\n  ],\n"}  "problems": ${list},\n` +
         `  "problem_count": ${problems.count},\n  "problems_truncated": ${problems.truncated}\n}\n`,

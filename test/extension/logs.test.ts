@@ -206,7 +206,7 @@ describe("Selection Traces view", () => {
     const [root] = tree.getChildren();
     const kinds = tree.getChildren(root).map((node) => node.kind);
     expect(kinds).toEqual(["trace", "trace", "problems"]);
-    expect(fake.progress).toEqual([`Finding selection traces in ${uri.path}`]);
+    expect(fake.progress.map((p) => p.title)).toEqual([`Finding selection traces in ${uri.path}`]);
     expect(fake.shown.at(-1)).toEqual({
       kind: "warning",
       message: `Palette Inspector: 2 selection trace(s) in ${uri.path}, 4 problem(s).`,
@@ -292,7 +292,7 @@ describe("Selection Traces view", () => {
     expect(tree.getChildren()).toEqual([]);
     expect(fake.shown.at(-1)).toEqual({
       kind: "error",
-      message: "Palette Inspector: Cannot read /nowhere/app.log.",
+      message: "Palette Inspector: cannot read /nowhere/app.log.",
     });
   });
 

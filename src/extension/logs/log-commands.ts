@@ -9,7 +9,7 @@ import { runFixture } from "../../core/run-fixture.js";
 import { readTraceAt, scanLogs } from "../../node/log-file.js";
 import { expandInputs } from "../../node/log-source.js";
 import { TraceIndex } from "../../node/trace-index.js";
-import { readSource, readWorkspaceCatalog } from "../fixtures.js";
+import { readText, readWorkspaceCatalog } from "../fixtures.js";
 import { log, notice, notify, withProgress } from "../notify.js";
 import type { TracePanels } from "../panel/panels.js";
 import { chooseNewFile, FIXTURE_FILTERS } from "../workspace-files.js";
@@ -73,7 +73,7 @@ export async function openLogSet(
   );
   if (inputs.length === 0) {
     if (!options.restoring)
-      void notify("warning", notice`No log files (*.log, *.jsonl, *.json, .gz, …) in ${name}.`);
+      void notify("warning", notice`no log files (*.log, *.jsonl, *.json, .gz, …) in ${name}.`);
     return undefined;
   }
   // The scan streams the files from disk, so their sizes come from there too.
@@ -108,7 +108,7 @@ export async function openLogSet(
           `${inputs[problem.file]!.path}${problem.line === null ? "" : `:${problem.line}`}: ${problem.message}`,
       );
     if (scan.unreadable === inputs.length) {
-      void notify("error", notice`Cannot read ${name}.`, { details });
+      void notify("error", notice`cannot read ${name}.`, { details });
       return undefined;
     }
     const set: LogSet = { roots, files, index, cancelled: scan.cancelled };
@@ -141,7 +141,7 @@ async function traceOf(node: TraceItemNode): Promise<FoundTrace> {
 
 /** The trace that starts at a line of an open log (CodeLens), read from the editor's text. */
 async function traceAtLine(uri: vscode.Uri, line: number): Promise<FoundTrace | undefined> {
-  const { text } = await readSource(uri);
+  const text = await readText(uri);
   return scanText(text).traces.find((found) => found.line === line);
 }
 
@@ -157,9 +157,8 @@ export function reportOf(found: FoundTrace, uri: vscode.Uri): RunReport {
   return { ...reportFromTrace(found, uri.toString()), description: describeLogged(found) };
 }
 
-async function failed(what: string, error: unknown): Promise<void> {
-  const message = error instanceof Error ? error.message : String(error);
-  await notify("error", notice`${what}: ${message}`, { details: [message] });
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** Opens a logged trace, read-only, in the Selection Trace panel. */
@@ -182,7 +181,7 @@ export async function openTrace(
     if (node?.kind !== "trace") return;
     panels.showReport(reportOf(await traceOf(node), traceFile(node)));
   } catch (error) {
-    await failed("Cannot open the trace", error);
+    void notify("error", notice`cannot open the selection trace.`, { details: [messageOf(error)] });
   }
 }
 
@@ -206,7 +205,7 @@ export async function turnIntoFixture(
   try {
     found = await traceOf(node);
   } catch (error) {
-    await failed("Cannot read the trace", error);
+    void notify("error", notice`cannot read the selection trace.`, { details: [messageOf(error)] });
     return undefined;
   }
   const file = traceFile(node);
@@ -228,9 +227,11 @@ export async function turnIntoFixture(
   await vscode.window.showTextDocument(target, { preview: false });
   await panels.showFixture(target);
   if (caveats.length > 0)
-    void notify("warning", notice`The replay differs from the log: ${caveats.join("; ")}.`, {
-      details: caveats,
-    });
+    void notify(
+      "warning",
+      notice`the replay differs from the log in ${caveats.length} way(s); see the log for how.`,
+      { details: caveats },
+    );
   return target;
 }
 
@@ -258,7 +259,9 @@ export async function compareWithReplay(
       );
     panels.showComparison(reportOf(found, file), runFixture(loaded.fixture));
   } catch (error) {
-    await failed("Cannot compare with the replay", error);
+    void notify("error", notice`cannot compare the trace with its replay.`, {
+      details: [messageOf(error)],
+    });
   }
 }
 
@@ -269,7 +272,7 @@ export async function compareTraces(
 ): Promise<void> {
   const traces = (selected ?? []).filter((node): node is TraceItemNode => node.kind === "trace");
   if (traces.length !== 2) {
-    void notify("info", notice`Select exactly two traces (Ctrl/Cmd+click) to compare them.`);
+    void notify("info", notice`select exactly two traces (Ctrl/Cmd+click) to compare them.`);
     return;
   }
   try {
@@ -278,6 +281,6 @@ export async function compareTraces(
     );
     panels.showComparison(base!, variant!);
   } catch (error) {
-    await failed("Cannot compare the traces", error);
+    void notify("error", notice`cannot compare the traces.`, { details: [messageOf(error)] });
   }
 }
