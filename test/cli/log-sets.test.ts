@@ -207,3 +207,18 @@ describe("bad input among the files: a problem of that file, and the rest is rea
     expect(text.stdout).toContain("\n… and 500 more\n");
   });
 });
+
+describe("nothing hangs", () => {
+  it("an endless device is a binary file: one problem, at once", async () => {
+    const { code, json: out } = await json(["/dev/zero", "examples/logs/agent.log"]);
+    expect(code).toBe(0);
+    expect(out.problems).toEqual([
+      {
+        file: "/dev/zero",
+        line: null,
+        message: "binary file (it holds NUL bytes); it was not read",
+      },
+    ]);
+    expect(out.traces).toHaveLength(6);
+  });
+});

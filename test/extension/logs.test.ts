@@ -286,6 +286,20 @@ describe("Selection Traces view", () => {
     expect(state.values.get(OPENED_SETS_KEY)).toEqual([[`file://${dir}`]]);
   });
 
+  it("forgets, quietly, a saved set whose logs are gone by the next session", async () => {
+    const state = memento();
+    const kept = logFolder({ "a.log": "agent.log" });
+    state.values.set(OPENED_SETS_KEY, [["file:///gone/app.log"], [`file://${kept}/a.log`]]);
+    const tree = new TraceTree(state);
+    await restoreLogSets(tree);
+    expect(tree.getChildren()).toHaveLength(1);
+    expect(state.values.get(OPENED_SETS_KEY)).toEqual([[`file://${kept}/a.log`]]);
+    expect(fake.shown).toEqual([]);
+    expect(fake.outputs.get("Palette Inspector")!.join("\n")).toContain(
+      "Selection traces of /gone/app.log are no longer listed:",
+    );
+  });
+
   it("reports an unreadable file and lists nothing", async () => {
     const tree = new TraceTree();
     await inspectLog(real(Uri.file("/nowhere/app.log")), tree);
@@ -414,6 +428,22 @@ describe("Compare with Replay", () => {
     expect(replay.origin.kind).toBe("fixture");
     expect(replay.trace).toEqual(logged.trace);
     expect(compareReports(logged, replay).stages.every((stage) => !stage.actionChanged)).toBe(true);
+  });
+});
+
+describe("the explorer's menu", () => {
+  it("offers Find Selection Traces on folders and on logs, rotated and gzipped ones too", () => {
+    const manifest = JSON.parse(readFileSync("package.json", "utf8"));
+    const entry = manifest.contributes.menus["explorer/context"].find(
+      (item: { command: string }) => item.command === "paletteInspector.inspectLog",
+    );
+    const [folder, pattern] = entry.when.split(" || ");
+    expect(folder).toBe("explorerResourceIsFolder");
+    const regex = new RegExp(/^resourceFilename =~ \/(.*)\/$/.exec(pattern)![1]!);
+    for (const name of ["app.log", "app.log.1", "app.log.2.gz", "a.jsonl", "t.json", "x.txt"])
+      expect(regex.test(name), name).toBe(true);
+    for (const name of ["app.ts", "image.png", "archive.tar.gz"])
+      expect(regex.test(name), name).toBe(false);
   });
 });
 

@@ -72,8 +72,8 @@ export async function openLogSet(
     (path) => path,
   );
   if (inputs.length === 0) {
-    if (!options.restoring)
-      void notify("warning", notice`no log files (*.log, *.jsonl, *.json, .gz, …) in ${name}.`);
+    if (options.restoring) tree.forget(roots);
+    else void notify("warning", notice`no log files (*.log, *.jsonl, *.json, .gz, …) in ${name}.`);
     return undefined;
   }
   // The scan streams the files from disk, so their sizes come from there too.
@@ -108,7 +108,11 @@ export async function openLogSet(
           `${inputs[problem.file]!.path}${problem.line === null ? "" : `:${problem.line}`}: ${problem.message}`,
       );
     if (scan.unreadable === inputs.length) {
-      void notify("error", notice`cannot read ${name}.`, { details });
+      if (options.restoring) {
+        // Gone since the last session: say so in the log once, and stop restoring it.
+        log().warn([`Selection traces of ${name} are no longer listed:`, ...details].join("\n  "));
+        tree.forget(roots);
+      } else void notify("error", notice`cannot read ${name}.`, { details });
       return undefined;
     }
     const set: LogSet = { roots, files, index, cancelled: scan.cancelled };

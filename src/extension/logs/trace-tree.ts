@@ -106,6 +106,17 @@ export class TraceTree implements vscode.TreeDataProvider<TraceNode> {
     this.saved();
   }
 
+  /** Stops remembering a saved set that can no longer be read (its logs are gone). */
+  forget(roots: readonly vscode.Uri[]): void {
+    const key = setKey(roots);
+    void this.state?.update(
+      OPENED_SETS_KEY,
+      this.savedSets()
+        .filter((saved) => setKey(saved) !== key)
+        .map((saved) => saved.map(String)),
+    );
+  }
+
   get filter(): TraceFilter | null {
     return this.filterValue;
   }
