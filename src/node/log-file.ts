@@ -199,13 +199,19 @@ export type TraceLocation = Pick<FoundTrace, "index" | "line" | "offset" | "leng
  * Re-reads one trace from the byte range its scan recorded; rejects if the file changed since.
  * A plain file is read at the offset. A gzip has no restart points that Node's zlib can resume
  * from (that needs the inflater's bit position and window), so it is inflated again from its
- * start up to the range: the cost is inflating what precedes the trace, at zlib's speed.
+ * start up to the range: the cost is inflating what precedes the trace, at zlib's speed; `signal`
+ * stops it (ScanCancelled).
  */
-export async function readTraceAt(file: string, at: TraceLocation): Promise<FoundTrace> {
+export async function readTraceAt(
+  file: string,
+  at: TraceLocation,
+  options: { readonly signal?: Cancellation } = {},
+): Promise<FoundTrace> {
   let bytes: Uint8Array;
   try {
-    bytes = await readRange(file, at.offset, at.length);
+    bytes = await readRange(file, at.offset, at.length, options.signal);
   } catch (error) {
+    if (error instanceof ScanCancelled) throw error;
     const reason = error instanceof LogReadError ? error.message : readReason(error);
     throw new Error(`cannot read ${file}: ${reason}`, { cause: error });
   }
@@ -217,7 +223,12 @@ export async function readTraceAt(file: string, at: TraceLocation): Promise<Foun
   return { ...found, index: at.index };
 }
 
-async function readRange(file: string, offset: number, length: number): Promise<Uint8Array> {
+async function readRange(
+  file: string,
+  offset: number,
+  length: number,
+  signal: Cancellation | undefined,
+): Promise<Uint8Array> {
   const handle = await open(file, "r");
   try {
     const head = Buffer.alloc(2);
@@ -234,6 +245,7 @@ async function readRange(file: string, offset: number, length: number): Promise<
   let at = 0;
   let filled = 0;
   for await (const chunk of logChunks({ name: file, path: file })) {
+    if (isCancelled(signal)) throw new ScanCancelled();
     const end = at + chunk.length;
     if (end > offset) {
       const from = Math.max(0, offset - at);

@@ -235,13 +235,25 @@ describe("Selection Traces view", () => {
     );
     // A gzip cannot be opened at a line in the editor.
     expect(tree.getTreeItem(problems[0]!).command).toBeUndefined();
-    // Opened from the gzip, re-read from its range: the panel says #7 too.
+    // Opened from the gzip, re-read from its range (inflated again, with progress): #7 too.
     await openTrace(nodes[6], undefined, panels);
+    expect(fake.progress.at(-1)!.title).toBe(`Reading trace #7 from ${files[1]!.path}`);
     expect(shown.reports[0]!.origin).toEqual({ kind: "log", line: 1, index: 6 });
     expect(shown.reports[0]!.file).toBe(files[1]!.toString());
     expect(shown.reports[0]!.description).toBe(
       "#7 · line 1 · id t-4f1c2a · 2025-03-14 09:26:50,011",
     );
+  });
+
+  it("Cancel while a gzip is inflated up to a trace opens nothing and says nothing", async () => {
+    const dir = logFolder({ "app.log.gz": "agent.log" });
+    const tree = new TraceTree();
+    await inspectLog(real(Uri.file(join(dir, "app.log.gz"))), tree);
+    const shownBefore = fake.shown.length;
+    fake.cancelNextProgress = true;
+    await openTrace(traceNodes(tree)[5], undefined, panels);
+    expect(shown.reports).toEqual([]);
+    expect(fake.shown.length).toBe(shownBefore);
   });
 
   it("opens a folder: its logs (.gz included) in name order, numbers as numbers", async () => {

@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import * as vscode from "vscode";
 import { reportFromTrace } from "../../core/traces/report.js";
-import { scanText, type FoundTrace } from "../../core/traces/scan.js";
+import { ScanCancelled, scanText, type FoundTrace } from "../../core/traces/scan.js";
 import { traceToFixture } from "../../core/traces/to-fixture.js";
 import { loadFixture } from "../../core/fixture/load.js";
 import { type RunReport } from "../../core/report.js";
@@ -10,7 +10,7 @@ import { readTraceAt, scanLogs } from "../../node/log-file.js";
 import { expandInputs } from "../../node/log-source.js";
 import { TraceIndex } from "../../node/trace-index.js";
 import { readText, readWorkspaceCatalog } from "../fixtures.js";
-import { log, notice, notify, withProgress } from "../notify.js";
+import { log, notice, notify, withProgress, type NoticeText } from "../notify.js";
 import type { TracePanels } from "../panel/panels.js";
 import { chooseNewFile, FIXTURE_FILTERS } from "../workspace-files.js";
 import {
@@ -138,9 +138,18 @@ export async function restoreLogSets(tree: TraceTree): Promise<void> {
     if (roots.length > 0) await openLogSet(roots, tree, { restoring: true });
 }
 
-/** The full trace behind a tree entry, re-read from its byte range in its file. */
+/**
+ * The full trace behind a tree entry, re-read from its byte range in its file. A gzip is inflated
+ * again up to the trace, which can take seconds in a big one: that shows progress with Cancel.
+ */
 async function traceOf(node: TraceItemNode): Promise<FoundTrace> {
-  return readTraceAt(traceFile(node).fsPath, node.set.index.location(node.index));
+  const file = traceFile(node);
+  const at = node.set.index.location(node.index);
+  if (!/\.gz$/i.test(file.path)) return readTraceAt(file.fsPath, at);
+  return withProgress(
+    notice`Reading trace ${traceNumber(node.index)} from ${vscode.workspace.asRelativePath(file)}`,
+    (_report, token) => readTraceAt(file.fsPath, at, { signal: token }),
+  );
 }
 
 /** The trace that starts at a line of an open log (CodeLens), read from the editor's text. */
@@ -161,8 +170,12 @@ export function reportOf(found: FoundTrace, uri: vscode.Uri): RunReport {
   return { ...reportFromTrace(found, uri.toString()), description: describeLogged(found) };
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+/** A command that could not finish says why, unless the user cancelled it. */
+function failed(message: NoticeText, error: unknown): void {
+  if (error instanceof ScanCancelled) return;
+  void notify("error", message, {
+    details: [error instanceof Error ? error.message : String(error)],
+  });
 }
 
 /** Opens a logged trace, read-only, in the Selection Trace panel. */
@@ -185,7 +198,7 @@ export async function openTrace(
     if (node?.kind !== "trace") return;
     panels.showReport(reportOf(await traceOf(node), traceFile(node)));
   } catch (error) {
-    void notify("error", notice`cannot open the selection trace.`, { details: [messageOf(error)] });
+    failed(notice`cannot open the selection trace.`, error);
   }
 }
 
@@ -209,7 +222,7 @@ export async function turnIntoFixture(
   try {
     found = await traceOf(node);
   } catch (error) {
-    void notify("error", notice`cannot read the selection trace.`, { details: [messageOf(error)] });
+    failed(notice`cannot read the selection trace.`, error);
     return undefined;
   }
   const file = traceFile(node);
@@ -263,9 +276,7 @@ export async function compareWithReplay(
       );
     panels.showComparison(reportOf(found, file), runFixture(loaded.fixture));
   } catch (error) {
-    void notify("error", notice`cannot compare the trace with its replay.`, {
-      details: [messageOf(error)],
-    });
+    failed(notice`cannot compare the trace with its replay.`, error);
   }
 }
 
@@ -285,6 +296,6 @@ export async function compareTraces(
     );
     panels.showComparison(base!, variant!);
   } catch (error) {
-    void notify("error", notice`cannot compare the traces.`, { details: [messageOf(error)] });
+    failed(notice`cannot compare the traces.`, error);
   }
 }
