@@ -191,7 +191,7 @@ async function gzipRatio(dir: string, file: string): Promise<string[]> {
     return performance.now() - start;
   };
   const rounds: [number[], number[], number[]] = [[], [], []];
-  for (let round = 0; round < 3; round++)
+  for (let round = 0; round < 5; round++)
     for (const [k, run] of [inflateOnly, scanOf(gz), scanOf(file)].entries())
       rounds[k]!.push(await timed(run));
   const [zlib, scanGz, scanPlain] = rounds.map((times) => Math.min(...times)) as [
