@@ -49,26 +49,20 @@ export class TracePanels implements vscode.Disposable {
   }
 
   /** Opens a read-only panel for a report that did not come from a fixture (a logged trace). */
-  showReport(
-    report: RunReport,
-    label = report.origin.kind === "log"
-      ? `${baseName(report.file)}:${report.origin.line}`
-      : baseName(report.file),
-  ): void {
+  showReport(report: RunReport, label = reportLabel(report)): void {
     this.adopt(this.createPanel(`Selection Trace: ${label}`), { kind: "report", report });
   }
 
   /** Opens a read-only panel showing `variant` against `base`, stage by stage (two logged traces). */
   showComparison(base: RunReport, variant: RunReport): void {
-    const label = (report: RunReport) =>
-      report.origin.kind === "log"
-        ? `${baseName(report.file)}:${report.origin.line}`
-        : baseName(report.file);
-    this.adopt(this.createPanel(`Selection Trace: ${label(base)} ↔ ${label(variant)}`), {
-      kind: "comparison",
-      base,
-      variant,
-    });
+    this.adopt(
+      this.createPanel(`Selection Trace: ${reportLabel(base)} ↔ ${reportLabel(variant)}`),
+      {
+        kind: "comparison",
+        base,
+        variant,
+      },
+    );
   }
 
   /** The panels open now, for tests and for commands that act on the active one. */
@@ -136,4 +130,11 @@ function baseName(path: string): string {
 
 function title(path: string): string {
   return `Selection Trace: ${baseName(path)}`;
+}
+
+/** A panel's name for a report: a logged trace by its number (as in the Selection Traces view) and line. */
+function reportLabel(report: RunReport): string {
+  return report.origin.kind === "log"
+    ? `#${report.origin.index + 1} ${baseName(report.file)}:${report.origin.line}`
+    : baseName(report.file);
 }
