@@ -103,8 +103,11 @@ export async function run({
     .waitFor({ state: "visible", timeout: 30_000 });
   log(`10,000 tools read and shown in ${Date.now() - t0} ms`);
   // Close it: the first panel, hidden behind it, comes back and re-renders.
-  await page.locator('.tabs-container .tab[aria-label^="Selection Trace: big"]').click();
-  await runCommand("View: Close Editor");
+  // Its tab's own close button: F1 after focusing a webview can be taken by the webview.
+  const bigTab = page.locator('.tabs-container .tab[aria-label^="Selection Trace: big"]');
+  await bigTab.hover();
+  await bigTab.locator(".tab-actions .action-label").click();
+  await bigTab.waitFor({ state: "detached", timeout: 10_000 });
   panel = await findWebviewFrame('.debug-origin bdi:text-is("result")', 30_000);
 
   // Continue to the next turn: the value is stale, then Refresh reads the next turn's.
