@@ -97,7 +97,7 @@ export async function run({ page, openFile, runCommand, findWebviewFrame, assert
   // The oversized fixture is refused by its size, unread, and reported in Problems at line 1.
   await page.keyboard.press("Control+Shift+M");
   const problems = page.locator(".markers-panel .monaco-list-row");
-  const oversized = "fixture is 150 MB; the limit is 10 MB";
+  const oversized = "fixture is 150 MB; the limit is 10 MB"; // 150 MB and 17 bytes
   let rows = [];
   for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
     rows = (await problems.allInnerTexts()).map((text) => text.replace(/\s+/g, " "));
