@@ -70,7 +70,7 @@ export function scanLine(
     openAt = walk.inString ? -1 : bottom.start;
     if (unclosed === null && reader.uncoveredFrom(bottom.start)) {
       const what = describeOpen(line, bottom);
-      unclosed = `truncated ${reader.grammar(bottom.start)}: the ${what} opened at column ${bottom.open + 1} is not closed`;
+      unclosed = `truncated ${reader.grammar(bottom.start)}: the ${what} opened at column ${bottom.start + 1} is not closed`;
     }
     if (!walk.inString) break;
     from = bottom.open + 1;
