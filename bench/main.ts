@@ -1,5 +1,6 @@
 import { benchEngine } from "./engine.js";
 import { benchRender } from "./render.js";
+import { benchScanSpeed } from "./scan-speed.js";
 import { benchTraces } from "./traces.js";
 import { benchWhatIf } from "./whatif.js";
 
@@ -9,6 +10,7 @@ async function main(): Promise<void> {
     benchEngine,
     benchWhatIf,
     benchTraces,
+    benchScanSpeed,
     benchRender,
   ];
   for (const section of sections) for (const line of await section()) console.log(line);

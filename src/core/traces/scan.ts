@@ -232,6 +232,27 @@ export class TraceScanner {
     let bytePos = 0;
     let count = 0;
     for (let s = 0; s < text.length;) {
+      if (ascii && nextCR === -1 && !this.block && !this.spread && this.offset > 0) {
+        // The pre-filter: lines before the next marker that cannot open a block are only counted.
+        if (nextWord !== -1 && nextWord < s) nextWord = text.indexOf("trace", s);
+        if (nextRecord !== -1 && nextRecord < s) nextRecord = text.indexOf("StageRecord", s);
+        const marker = Math.min(
+          nextWord === -1 ? text.length : nextWord,
+          nextRecord === -1 ? text.length : nextRecord,
+        );
+        const skipped = skipPlainLines(text, s, marker);
+        if (skipped.lines > 0) {
+          this.offset += skipped.to - s;
+          this.lineNo += skipped.lines;
+          s = skipped.to;
+          count += skipped.lines;
+          if (count >= CHECK_EVERY) {
+            count = 0;
+            this.checkCancelled();
+          }
+          if (s >= text.length) break;
+        }
+      }
       let e = text.indexOf("\n", s);
       let ending = 1;
       if (nextCR !== -1) {
@@ -470,6 +491,25 @@ function allJson(markers: readonly Marker[]): boolean {
 
 function isBlank(c: number): boolean {
   return c === 0x20 || c === 0x09;
+}
+
+/**
+ * Passes over the LF-ended lines from `from` that end before `marker` and cannot start a value
+ * spread over lines (their last character is no bracket, comma or blank, and they are longer
+ * than a lone opener). Returns where it stopped and how many lines it passed.
+ */
+function skipPlainLines(text: string, from: number, marker: number): { to: number; lines: number } {
+  let s = from;
+  let lines = 0;
+  for (;;) {
+    const e = text.indexOf("\n", s);
+    if (e === -1 || e >= marker || e - s <= OPENER_MAX) break;
+    const c = text.charCodeAt(e - 1);
+    if (c === 0x7b || c === 0x5b || c === 0x28 || c === 0x2c || c === 0x20 || c === 0x09) break;
+    s = e + 1;
+    lines++;
+  }
+  return { to: s, lines };
 }
 
 /** The first LF or CR at or after `from`; -1 if none. */

@@ -106,3 +106,45 @@ describe("issue 14: logs", () => {
     expect(scanCut(text, Array<number>(text.length).fill(1))).toEqual(whole);
   });
 });
+
+describe("the pre-filter", () => {
+  /** Lines of every kind the pre-filter must pass over or stop at. */
+  const POOL = [
+    "2025-03-14 INFO request served in 12 ms",
+    '{"level": "info", "msg": "a JSON line without one"}',
+    `INFO selected ${trace("p")}`,
+    "INFO retrying (attempt 2,",
+    "    backoff 1s)",
+    "{",
+    '  "turn_id": "q",',
+    '  "trace": []',
+    "}",
+    "INFO selection {'trace': [",
+    "  {'stage': 'a', 'action': 'abstain'}]}",
+    "INFO (StageRecord(stage='r', action='abstain'),)",
+    "x",
+    "",
+    "trailing blank ",
+  ];
+  const lineKinds = fc.array(fc.integer({ min: 0, max: POOL.length - 1 }), { maxLength: 40 });
+  const view = (r: { traces: FoundTrace[]; problems: ScanProblem[] }) => ({
+    traces: r.traces.map((t) => [t.line, t.ordinal, t.trace]),
+    problems: r.problems,
+  });
+
+  it("skips exactly what the line-by-line reading skips (CRLF input is read line by line)", () => {
+    fc.assert(
+      fc.property(
+        lineKinds,
+        fc.array(fc.integer({ min: 1, max: 50 }), { maxLength: 40 }),
+        (kinds, cuts) => {
+          const lines = kinds.map((k) => POOL[k]!);
+          const lf = scanCut(["warm-up", ...lines].join("\n"), cuts);
+          const crlf = scanText(["warm-up", ...lines].join("\r\n"));
+          expect(view(lf)).toEqual(view(crlf));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
