@@ -114,12 +114,9 @@ export class TraceScanner {
       this.lineNo++;
       this.skipping = false;
       pos = nl + 1;
-      if (bytes[nl] === 13) {
-        if (pos === bytes.length) this.afterCR = true;
-        else if (bytes[pos] === 10) {
-          pos++;
-          this.offset++;
-        }
+      if (bytes[nl] === 13 && bytes[pos] === 10) {
+        pos++;
+        this.offset++;
       }
     }
     if (this.pendingLength > 0 && pos < bytes.length) {
@@ -143,6 +140,8 @@ export class TraceScanner {
       pos = last + 1;
     }
     if (pos < bytes.length) this.hold(bytes.subarray(pos));
+    // A CR ending the chunk ended a line; an LF starting the next chunk is part of that line end.
+    else this.afterCR = bytes[bytes.length - 1] === 13;
   }
 
   /** Reads what is left: a last line without a line break, a value still open. */
@@ -296,7 +295,6 @@ export class TraceScanner {
       s = e + ending;
       if (++count % CHECK_EVERY === 0) this.checkCancelled();
     }
-    this.afterCR = text.charCodeAt(text.length - 1) === 13;
   }
 
   private line(
