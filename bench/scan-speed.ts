@@ -76,7 +76,7 @@ async function baselineScan(file: string): Promise<number> {
   }) as AsyncIterable<string>) {
     const lines = (tail + chunk).split("\n");
     tail = lines.pop()!;
-    for (const line of lines) if (line.includes("trace")) parsed += JSON.parse(line) ? 1 : 0;
+    for (const line of lines) if (line.includes('"trace"')) parsed += JSON.parse(line) ? 1 : 0;
   }
   return parsed;
 }

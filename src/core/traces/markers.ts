@@ -76,3 +76,53 @@ function isNameChar(c: number): boolean {
     (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f
   );
 }
+
+/**
+ * The markers of a decoded chunk, found from the brackets they end with: every marker ends with
+ * `[` or `(`, which are rarer in logs than the letters of `trace`, so the search stops less often.
+ */
+export class MarkerCursor {
+  private square: number;
+  private round: number;
+
+  constructor(private readonly text: string) {
+    this.square = text.indexOf("[");
+    this.round = text.indexOf("(");
+  }
+
+  /** The index of the first marker's bracket at or after `from`; -1 if none. */
+  next(from: number): number {
+    const { text } = this;
+    for (;;) {
+      if (this.square !== -1 && this.square < from) this.square = text.indexOf("[", from);
+      if (this.round !== -1 && this.round < from) this.round = text.indexOf("(", from);
+      const bracket =
+        this.square === -1
+          ? this.round
+          : this.round === -1
+            ? this.square
+            : Math.min(this.square, this.round);
+      if (bracket === -1 || markerEndsAt(text, bracket)) return bracket;
+      from = bracket + 1;
+    }
+  }
+}
+
+/** True when the bracket at `at` ends a marker: `trace": [`, `trace=(`, `StageRecord(`, … */
+function markerEndsAt(text: string, at: number): boolean {
+  if (text.charCodeAt(at) === 0x28 && text.startsWith("StageRecord", at - 11))
+    return !isNameChar(text.charCodeAt(at - 12));
+  let i = at - 1;
+  while (text.charCodeAt(i) === 0x20 || text.charCodeAt(i) === 0x09) i--;
+  const c = text.charCodeAt(i);
+  if (c === 0x3d /* = */)
+    return text.startsWith("trace", i - 5) && !isNameChar(text.charCodeAt(i - 6));
+  if (c !== 0x3a /* : */) return false;
+  i--;
+  while (text.charCodeAt(i) === 0x20 || text.charCodeAt(i) === 0x09) i--;
+  const quote = text.charCodeAt(i);
+  if (quote !== 0x22 && quote !== 0x27) return false;
+  i--;
+  if (text.charCodeAt(i) === 0x5c) i--;
+  return text.startsWith("trace", i - 4) && text.charCodeAt(i - 5) === quote;
+}

@@ -9,7 +9,7 @@
 import { JsonBlock, opensBlock, type BlockValue } from "./block.js";
 import { tracesInValue, type Found } from "./find.js";
 import { mayOpen, prefixContext, scanLine } from "./line.js";
-import { markersIn, mayHoldMarker, type Marker } from "./markers.js";
+import { MarkerCursor, markersIn, mayHoldMarker, type Marker } from "./markers.js";
 import { LineBlock, MAX_BLOCK_BYTES, MAX_BLOCK_LINES } from "./multiline.js";
 import type { LoggedTrace } from "./trace.js";
 import { parseValue } from "./value.js";
@@ -225,21 +225,16 @@ export class TraceScanner {
     // One character per byte and no replacement: byte offsets are string offsets.
     const ascii = text.length === bytes.length && text.indexOf(REPLACEMENT) === -1;
     let nextCR = text.indexOf("\r");
-    let nextWord = text.indexOf("trace");
-    let nextRecord = text.indexOf("StageRecord");
+    const markers = new MarkerCursor(text);
+    let nextMarker = markers.next(0);
     let nextBad = ascii ? -1 : text.indexOf(REPLACEMENT);
     let bytePos = 0;
     let count = 0;
     for (let s = 0; s < text.length;) {
       if (ascii && nextCR === -1 && !this.block && !this.spread && this.offset > 0) {
         // The pre-filter: lines before the next marker that cannot open a block are only counted.
-        if (nextWord !== -1 && nextWord < s) nextWord = text.indexOf("trace", s);
-        if (nextRecord !== -1 && nextRecord < s) nextRecord = text.indexOf("StageRecord", s);
-        const marker = Math.min(
-          nextWord === -1 ? text.length : nextWord,
-          nextRecord === -1 ? text.length : nextRecord,
-        );
-        const skipped = skipPlainLines(text, s, marker);
+        if (nextMarker !== -1 && nextMarker < s) nextMarker = markers.next(s);
+        const skipped = skipPlainLines(text, s, nextMarker === -1 ? text.length : nextMarker);
         if (skipped.lines > 0) {
           this.offset += skipped.to - s;
           this.lineNo += skipped.lines;
@@ -284,9 +279,8 @@ export class TraceScanner {
             });
           nextBad = text.indexOf(REPLACEMENT, e);
         }
-        if (nextWord !== -1 && nextWord < from) nextWord = text.indexOf("trace", from);
-        if (nextRecord !== -1 && nextRecord < from) nextRecord = text.indexOf("StageRecord", from);
-        const marked = (nextWord !== -1 && nextWord < e) || (nextRecord !== -1 && nextRecord < e);
+        if (nextMarker !== -1 && nextMarker < from) nextMarker = markers.next(from);
+        const marked = nextMarker !== -1 && nextMarker < e;
         this.line(text, from, e, offset, length, ascii, marked);
       }
 
