@@ -166,6 +166,8 @@ class SegmentReader {
     }
     if (++this.attempts > MAX_ATTEMPTS) {
       this.covered.push([segment.start, segment.end]);
+      // Said once per line, at the first value left unread.
+      if (this.attempts > MAX_ATTEMPTS + 1) return [];
       return [
         {
           problem: `more than ${MAX_ATTEMPTS} values on this line hold a trace marker; the rest were not read`,

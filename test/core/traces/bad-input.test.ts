@@ -122,3 +122,17 @@ describe("bad input in a log", () => {
     );
   }, 60_000);
 });
+
+describe("a line crowded with markers", () => {
+  it("reads the first 64 values, then says once that it stopped", () => {
+    const record = "StageRecord(stage='s', action='abstain')";
+    const { traces, problems } = scanText(`INFO ${Array(5000).fill(record).join(" ")}\n${good}\n`);
+    expect(traces.map((t) => t.line)).toEqual([...Array<number>(64).fill(1), 2]);
+    expect(problems).toEqual([
+      {
+        line: 1,
+        message: "more than 64 values on this line hold a trace marker; the rest were not read",
+      },
+    ]);
+  });
+});
