@@ -64,7 +64,11 @@ export function scanLine(
   let from = 0;
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     const walk = walkBrackets(line, from, end, reader);
-    for (const segment of walk.segments) found.push(...reader.read(segment));
+    // After a quote that does not close, what the open brackets hold is read by the next pass.
+    const segments = walk.inString
+      ? walk.top
+      : [...walk.top, ...walk.open.flatMap((frame) => frame.children)];
+    for (const segment of segments) found.push(...reader.read(segment));
     const bottom = walk.open[0];
     if (!bottom) break;
     openAt = walk.inString ? -1 : bottom.start;
@@ -193,14 +197,15 @@ class SegmentReader {
 
 /**
  * Pairs brackets from `from`, stack-based and iterative (any depth). Returns the top-level
- * values holding a marker, in order, and the brackets still open at the end.
+ * values holding a marker, in order, and the brackets still open at the end with the values
+ * holding a marker that closed inside them.
  */
 function walkBrackets(
   line: string,
   from: number,
   end: number,
   reader: SegmentReader,
-): { segments: Segment[]; open: Frame[]; inString: boolean } {
+): { top: Segment[]; open: Frame[]; inString: boolean } {
   const stack: Frame[] = [];
   const top: Segment[] = [];
   const add = (segment: Segment) => (stack.at(-1)?.children ?? top).push(segment);
@@ -237,9 +242,7 @@ function walkBrackets(
         add({ start: frame.start, end: i, children: frame.children, quoted: "" });
     }
   }
-  const segments = [...top];
-  for (const frame of stack) segments.push(...frame.children);
-  return { segments, open: stack, inString };
+  return { top, open: stack, inString };
 }
 
 const CLOSER: Record<number, number> = { 0x7b: 0x7d, 0x5b: 0x5d, 0x28: 0x29 };

@@ -148,3 +148,14 @@ describe("the pre-filter", () => {
     );
   });
 });
+
+describe("a prefix whose quotes do not pair up", () => {
+  it("reads the trace after an apostrophe inside a bracket once", () => {
+    const result = scanText(`[worker {"trace": []} it's] ${trace("b")}\n`);
+    expect(result.traces.map((t) => [t.ordinal, t.trace.id])).toEqual([
+      [0, null],
+      [1, "b"],
+    ]);
+    expect(result.problems).toEqual([]);
+  });
+});
