@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { formatProblem } from "../core/fixture/problems.js";
 import { formatJsonPath } from "../core/json/positions.js";
-import { findFixtures } from "./files.js";
+import { displayPath, findFixtures } from "./files.js";
 import { formatMismatch, runFixtureFile, type FixtureOutcome } from "./fixture-run.js";
 import { EXIT, parseArgs, UsageError, type CliIO } from "./io.js";
 import { junitReport } from "./junit.js";
@@ -21,7 +21,7 @@ export async function checkCommand(args: readonly string[], io: CliIO): Promise<
     throw new UsageError(`no *.turn.json fixtures found under ${positional.join(", ") || io.cwd}`);
 
   const outcomes: FixtureOutcome[] = [];
-  for (const file of files) outcomes.push(await runFixtureFile(file));
+  for (const file of files) outcomes.push(await checkOne(file));
   const passed = outcomes.filter((o) => o.status === "passed").length;
   const invalid = outcomes.filter((o) => o.status === "invalid").length;
   const failed = outcomes.length - passed;
@@ -40,6 +40,29 @@ export async function checkCommand(args: readonly string[], io: CliIO): Promise<
   if (junit !== undefined) writeFileSync(junit, junitReport(outcomes));
   if (invalid > 0) return EXIT.invalidInput;
   return failed > 0 ? EXIT.expectationFailed : EXIT.ok;
+}
+
+/** One fixture's outcome; one that cannot be read is invalid, and the check goes on. */
+async function checkOne(file: string): Promise<FixtureOutcome> {
+  try {
+    return await runFixtureFile(file);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    const start = { line: 0, character: 0 };
+    return {
+      status: "invalid",
+      file: displayPath(file),
+      problems: [
+        {
+          severity: "error",
+          file: displayPath(file),
+          range: { start, end: start },
+          path: [],
+          message: error.message,
+        },
+      ],
+    };
+  }
 }
 
 function outcomeLines(outcome: FixtureOutcome, color: boolean): string {

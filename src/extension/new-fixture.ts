@@ -65,7 +65,8 @@ export async function newFixture(): Promise<vscode.Uri | undefined> {
   }
   let names: string[] = [];
   if (catalog) {
-    const loaded = loadCatalog(await readSource(catalog));
+    const source = await readSource(catalog, "catalogue");
+    const loaded = "problems" in source ? source : loadCatalog(source);
     names = "catalog" in loaded ? loaded.catalog.names : [];
   }
   const ref = catalog ? `./${catalog.path.split("/").pop()}` : null;

@@ -96,6 +96,13 @@ export enum DiagnosticSeverity {
   Hint = 3,
 }
 
+export enum FileType {
+  Unknown = 0,
+  File = 1,
+  Directory = 2,
+  SymbolicLink = 64,
+}
+
 export class Diagnostic {
   source?: string;
   constructor(
@@ -217,6 +224,12 @@ class FakeDiagnosticCollection {
 /** What tests set up and read back. */
 export const fake = {
   files: new Map<string, string>(),
+  /** Files whose bytes are not text (invalid UTF-8), by URI. */
+  bytes: new Map<string, Uint8Array>(),
+  /** Entries that are not regular files (a folder, a FIFO), by URI. */
+  types: new Map<string, FileType>(),
+  /** Every URI `workspace.fs.readFile` was asked for, in order. */
+  reads: [] as string[],
   documents: [] as FakeDocument[],
   workspaceFolders: [] as { uri: Uri; name: string; index: number }[],
   commands: new Map<string, (...args: unknown[]) => unknown>(),
@@ -242,6 +255,9 @@ export const fake = {
   },
   reset(): void {
     this.files.clear();
+    this.bytes.clear();
+    this.types.clear();
+    this.reads.length = 0;
     this.documents.length = 0;
     this.workspaceFolders.length = 0;
     this.commands.clear();
@@ -253,6 +269,11 @@ export const fake = {
     this.shownDocuments.length = 0;
     this.treeViews.clear();
     diagnosticCollections.length = 0;
+  },
+  writeBytes(path: string, bytes: Uint8Array): Uri {
+    const uri = Uri.file(path);
+    this.bytes.set(uri.toString(), bytes);
+    return uri;
   },
   writeFile(path: string, text: string): Uri {
     const uri = Uri.file(path);
@@ -333,6 +354,9 @@ export const workspace = {
   },
   fs: {
     async readFile(uri: Uri): Promise<Uint8Array> {
+      fake.reads.push(uri.toString());
+      const bytes = fake.bytes.get(uri.toString());
+      if (bytes) return bytes;
       const text = fake.files.get(uri.toString());
       if (text === undefined) throw notFound(uri);
       return new TextEncoder().encode(text);
@@ -343,9 +367,13 @@ export const workspace = {
       (existed ? events.fsChange : events.fsCreate).fire(uri);
     },
     async stat(uri: Uri): Promise<{ type: number; size: number }> {
+      const type = fake.types.get(uri.toString());
+      if (type !== undefined) return { type, size: 0 };
+      const bytes = fake.bytes.get(uri.toString());
+      if (bytes) return { type: FileType.File, size: bytes.length };
       const text = fake.files.get(uri.toString());
       if (text === undefined) throw notFound(uri);
-      return { type: 1, size: text.length };
+      return { type: FileType.File, size: new TextEncoder().encode(text).length };
     },
   },
   onDidOpenTextDocument: events.open.event,

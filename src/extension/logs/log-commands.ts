@@ -8,7 +8,7 @@ import { loadFixture } from "../../core/fixture/load.js";
 import { type RunReport } from "../../core/report.js";
 import { runFixture } from "../../core/run-fixture.js";
 import { readTraceAt, scanLogFile } from "../../node/log-file.js";
-import { readSource, readWorkspaceCatalog } from "../fixtures.js";
+import { readText, readWorkspaceCatalog } from "../fixtures.js";
 import type { TracePanels } from "../panel/panels.js";
 import { chooseNewFile, FIXTURE_FILTERS } from "../workspace-files.js";
 import type { TraceTree, TraceNode } from "./trace-tree.js";
@@ -82,7 +82,7 @@ async function traceOf(node: Extract<TraceNode, { kind: "trace" }>): Promise<Fou
 
 /** The trace that starts at a line of an open log (CodeLens), read from the editor's text. */
 async function traceAtLine(uri: vscode.Uri, line: number): Promise<FoundTrace | undefined> {
-  const { text } = await readSource(uri);
+  const text = await readText(uri);
   return scanText(text).traces.find((found) => found.line === line);
 }
 
