@@ -14,6 +14,7 @@ import {
   type ScanProblem,
 } from "../core/traces/scan.js";
 import { summarizeTrace, type TraceSummary } from "../core/traces/summary.js";
+import { asciiText } from "./ascii.js";
 
 export const CHUNK_BYTES = 1024 * 1024;
 export const MAX_PROBLEMS = 1000;
@@ -53,6 +54,7 @@ export async function scanLogFile(file: string, options: LogScanOptions = {}): P
   const scanner = new TraceScanner({
     maxLineBytes: options.maxLineBytes,
     signal: options.signal,
+    ascii: asciiText,
     onTrace: (found) => {
       traceCount++;
       if (!keep && !options.onTrace) return;
@@ -107,9 +109,11 @@ export async function readTraceAt(
   } catch (error) {
     throw new Error(`cannot read ${file}: ${reason(error)}`, { cause: error });
   }
-  const found = scanText(bytes, { firstLine: summary.line, firstOffset: summary.offset }).traces[
-    summary.ordinal
-  ];
+  const found = scanText(bytes, {
+    firstLine: summary.line,
+    firstOffset: summary.offset,
+    ascii: asciiText,
+  }).traces[summary.ordinal];
   if (!found || found.line !== summary.line)
     throw new Error(
       `${file} changed: the trace of line ${summary.line} is no longer there; scan the file again`,
