@@ -227,8 +227,7 @@ export class TraceScanner {
 
   /** Complete lines, each ending with LF, CR or CRLF. */
   private lines(bytes: Uint8Array): void {
-    const fast = this.options.ascii?.(bytes);
-    const text = fast ?? this.decoder.decode(bytes);
+    const text = this.options.ascii?.(bytes) ?? this.decoder.decode(bytes);
     // One character per byte and no replacement: byte offsets are string offsets.
     const ascii = text.length === bytes.length && text.indexOf(REPLACEMENT) === -1;
     let nextCR = text.indexOf("\r");
