@@ -14,7 +14,7 @@ import {
   type ScanProblem,
 } from "../core/traces/scan.js";
 import { summarizeTrace, type TraceSummary } from "../core/traces/summary.js";
-import { asciiText } from "./ascii.js";
+import { nodeAscii } from "./ascii.js";
 
 export const CHUNK_BYTES = 1024 * 1024;
 export const MAX_PROBLEMS = 1000;
@@ -54,7 +54,7 @@ export async function scanLogFile(file: string, options: LogScanOptions = {}): P
   const scanner = new TraceScanner({
     maxLineBytes: options.maxLineBytes,
     signal: options.signal,
-    ascii: asciiText,
+    ascii: nodeAscii,
     onTrace: (found) => {
       traceCount++;
       if (!keep && !options.onTrace) return;
@@ -112,7 +112,7 @@ export async function readTraceAt(
   const found = scanText(bytes, {
     firstLine: summary.line,
     firstOffset: summary.offset,
-    ascii: asciiText,
+    ascii: nodeAscii,
   }).traces[summary.ordinal];
   if (!found || found.line !== summary.line)
     throw new Error(

@@ -55,12 +55,16 @@ export interface ScanOptions {
   /** Where the input starts in its file, when re-reading one range of it. */
   readonly firstLine?: number;
   readonly firstOffset?: number;
-  /**
-   * Decodes bytes that are all ASCII, or returns null when one is not. In Node (buffer.isAscii
-   * and Latin-1 decoding) this is several times faster than UTF-8 decoding; chunks it decodes
-   * skip the UTF-8 decoder.
-   */
-  readonly ascii?: (bytes: Uint8Array) => string | null;
+  /** Native help with ASCII, where the host has it: runs of ASCII lines then skip the UTF-8 decoder. */
+  readonly ascii?: AsciiCodec;
+}
+
+/** What a host can do natively and much faster than UTF-8 decoding (Node: buffer.isAscii, Latin-1). */
+export interface AsciiCodec {
+  /** The length of the run of ASCII bytes that `bytes` starts with. */
+  asciiPrefix(bytes: Uint8Array): number;
+  /** Bytes that are all ASCII, as a string. */
+  decode(bytes: Uint8Array): string;
 }
 
 const REPLACEMENT = "\uFFFD";
@@ -225,9 +229,34 @@ export class TraceScanner {
     });
   }
 
-  /** Complete lines, each ending with LF, CR or CRLF. */
+  /** Complete lines, each ending with LF, CR or CRLF; runs of ASCII lines are decoded natively. */
   private lines(bytes: Uint8Array): void {
-    const text = this.options.ascii?.(bytes) ?? this.decoder.decode(bytes);
+    const ascii = this.options.ascii;
+    if (!ascii) {
+      this.decodedLines(bytes, this.decoder.decode(bytes));
+      return;
+    }
+    for (let pos = 0; pos < bytes.length;) {
+      const rest = bytes.subarray(pos);
+      const run = ascii.asciiPrefix(rest);
+      if (run === rest.length) {
+        this.decodedLines(rest, ascii.decode(rest));
+        return;
+      }
+      // The ASCII lines before the first other byte, then the line holding it, as UTF-8.
+      const plain = lastLineEnd(rest.subarray(0, run), 0) + 1;
+      if (plain > 0)
+        this.decodedLines(rest.subarray(0, plain), ascii.decode(rest.subarray(0, plain)));
+      const end = firstLineEnd(rest, run);
+      const stop = rest[end] === 13 && rest[end + 1] === 10 ? end + 2 : end + 1;
+      const wide = rest.subarray(plain, stop);
+      this.decodedLines(wide, this.decoder.decode(wide));
+      pos += stop;
+    }
+  }
+
+  /** Complete lines and their text, decoded one way or the other. */
+  private decodedLines(bytes: Uint8Array, text: string): void {
     // One character per byte and no replacement: byte offsets are string offsets.
     const ascii = text.length === bytes.length && text.indexOf(REPLACEMENT) === -1;
     let nextCR = text.indexOf("\r");

@@ -3,14 +3,14 @@ import { readdirSync, readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { TraceScanner, type FoundTrace, type ScanProblem } from "../../../src/core/traces/scan.js";
-import { asciiText } from "../../../src/node/ascii.js";
+import { nodeAscii } from "../../../src/node/ascii.js";
 
 function scan(bytes: Uint8Array, cuts: readonly number[], fast: boolean, maxLineBytes?: number) {
   const traces: FoundTrace[] = [];
   const problems: ScanProblem[] = [];
   const scanner = new TraceScanner({
     maxLineBytes,
-    ascii: fast ? asciiText : undefined,
+    ascii: fast ? nodeAscii : undefined,
     onTrace: (t) => traces.push(t),
     onProblem: (p) => problems.push(p),
   });
@@ -82,4 +82,33 @@ describe("ASCII chunks decoded natively", () => {
       expect(scan(bytes, [4096, 333, 1], true)).toEqual(scan(bytes, [], false));
     },
   );
+
+  it("finds the first byte that is not ASCII wherever it is", () => {
+    for (const size of [0, 1, 63, 64, 65, 4095, 4096, 4097, 100_000]) {
+      const bytes = new Uint8Array(size).fill(0x61);
+      expect(nodeAscii.asciiPrefix(bytes)).toBe(size);
+      for (const at of [0, size >> 1, size - 1].filter((i) => i >= 0 && i < size)) {
+        const copy = bytes.slice();
+        copy[at] = 0xc3;
+        if (at + 1 < size) copy[at + 1] = 0xa9;
+        expect(nodeAscii.asciiPrefix(copy), `${size} at ${at}`).toBe(at);
+      }
+    }
+  });
+
+  it("reads big chunks where some lines are not ASCII as UTF-8 decoding does", () => {
+    const lines: string[] = [];
+    for (let i = 0; i < 30_000; i++)
+      lines.push(
+        i % 97 === 0
+          ? `INFO ${i} (StageRecord(stage='s${i}', action='abstain', detail='café'),)`
+          : i % 13 === 0
+            ? `INFO user asked «météo à Lyon» ${i}`
+            : `INFO request ${i} served`,
+      );
+    const bytes = encoder.encode(lines.join("\n"));
+    const fast = scan(bytes, Array<number>(40).fill(65_536), true);
+    expect(fast).toEqual(scan(bytes, [], false));
+    expect(fast.traces).toHaveLength(310);
+  });
 });
