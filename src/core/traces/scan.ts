@@ -68,6 +68,9 @@ export interface AsciiCodec {
 }
 
 const REPLACEMENT = "\uFFFD";
+/** Shorter runs of ASCII are decoded with the UTF-8 around them, in blocks of about UTF8_BLOCK bytes. */
+const MIN_ASCII_RUN = 16 * 1024;
+const UTF8_BLOCK = 64 * 1024;
 /** Lines between two cancellation checks inside one chunk. */
 const CHECK_EVERY = 4096;
 /** Longer lines cannot be a lone `{` or `[` (with some indentation). */
@@ -243,11 +246,15 @@ export class TraceScanner {
         this.decodedLines(rest, ascii.decode(rest));
         return;
       }
-      // The ASCII lines before the first other byte, then the line holding it, as UTF-8.
-      const plain = lastLineEnd(rest.subarray(0, run), 0) + 1;
+      // A long run of ASCII lines is decoded natively; the lines after it as UTF-8, a block of
+      // them when the run is short, so that text dense with other bytes is not cut line by line.
+      const plain = run < MIN_ASCII_RUN ? 0 : lastLineEnd(rest.subarray(0, run), 0) + 1;
       if (plain > 0)
         this.decodedLines(rest.subarray(0, plain), ascii.decode(rest.subarray(0, plain)));
-      const end = firstLineEnd(rest, run);
+      const end = firstLineEnd(
+        rest,
+        plain > 0 ? run : Math.min(rest.length - 1, Math.max(run, UTF8_BLOCK)),
+      );
       const stop = rest[end] === 13 && rest[end + 1] === 10 ? end + 2 : end + 1;
       const wide = rest.subarray(plain, stop);
       this.decodedLines(wide, this.decoder.decode(wide));

@@ -96,19 +96,25 @@ describe("ASCII chunks decoded natively", () => {
     }
   });
 
-  it("reads big chunks where some lines are not ASCII as UTF-8 decoding does", () => {
-    const lines: string[] = [];
-    for (let i = 0; i < 30_000; i++)
-      lines.push(
-        i % 97 === 0
-          ? `INFO ${i} (StageRecord(stage='s${i}', action='abstain', detail='café'),)`
-          : i % 13 === 0
-            ? `INFO user asked «météo à Lyon» ${i}`
-            : `INFO request ${i} served`,
-      );
-    const bytes = encoder.encode(lines.join("\n"));
-    const fast = scan(bytes, Array<number>(40).fill(65_536), true);
-    expect(fast).toEqual(scan(bytes, [], false));
-    expect(fast.traces).toHaveLength(310);
-  });
+  it.each([
+    ["densely", 13, 310],
+    ["sparsely", 2000, 310],
+  ])(
+    "reads big chunks %s holding lines that are not ASCII as UTF-8 decoding does",
+    (_, every, count) => {
+      const lines: string[] = [];
+      for (let i = 0; i < 30_000; i++)
+        lines.push(
+          i % 97 === 0
+            ? `INFO ${i} (StageRecord(stage='s${i}', action='abstain', detail='${i % 3 ? "ok" : "café"}'),)`
+            : i % every === 0
+              ? `INFO user asked «météo à Lyon» ${i}`
+              : `INFO request ${i} served`,
+        );
+      const bytes = encoder.encode(lines.join("\r\n"));
+      const fast = scan(bytes, Array<number>(40).fill(65_536), true);
+      expect(fast).toEqual(scan(bytes, [], false));
+      expect(fast.traces).toHaveLength(count);
+    },
+  );
 });
