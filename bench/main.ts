@@ -1,4 +1,5 @@
 import { benchEngine } from "./engine.js";
+import { benchOrder } from "./order.js";
 import { benchRender } from "./render.js";
 import { benchScanSpeed } from "./scan-speed.js";
 import { benchTraces } from "./traces.js";
@@ -11,6 +12,7 @@ async function main(): Promise<void> {
     benchWhatIf,
     benchTraces,
     benchScanSpeed,
+    benchOrder,
     benchRender,
   ];
   for (const section of sections) for (const line of await section()) console.log(line);

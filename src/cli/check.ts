@@ -1,6 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { formatProblem } from "../core/fixture/problems.js";
 import { formatJsonPath } from "../core/json/positions.js";
+import { safe, safeJson } from "../core/render/table.js";
 import { displayPath, findFixtures } from "./files.js";
 import { formatMismatch, runFixtureFile, type FixtureOutcome } from "./fixture-run.js";
 import { EXIT, parseArgs, UsageError, type CliIO } from "./io.js";
@@ -27,10 +28,7 @@ export async function checkCommand(args: readonly string[], io: CliIO): Promise<
   const failed = outcomes.length - passed;
 
   if (flags.has("--json")) {
-    io.stdout(
-      JSON.stringify({ fixtures: outcomes.map(outcomeJson), passed, failed, invalid }, null, 2) +
-        "\n",
-    );
+    io.stdout(safeJson({ fixtures: outcomes.map(outcomeJson), passed, failed, invalid }, 2) + "\n");
   } else {
     for (const outcome of outcomes) io.stdout(outcomeLines(outcome, io.color));
     if (invalid > 0) io.stdout(`${invalid} invalid\n`);
@@ -69,20 +67,20 @@ function outcomeLines(outcome: FixtureOutcome, color: boolean): string {
   const paint = (code: string, text: string) => (color ? `\x1b[${code}m${text}\x1b[0m` : text);
   if (outcome.status === "invalid") {
     return (
-      `${paint("31", "INVALID")} ${outcome.file}\n` +
+      `${paint("31", "INVALID")} ${safe(outcome.file)}\n` +
       outcome.problems
         .filter((p) => p.severity === "error")
-        .map((p) => `  ${formatProblem(p)}\n`)
+        .map((p) => `  ${safe(formatProblem(p))}\n`)
         .join("")
     );
   }
   if (outcome.status === "passed") {
     const note = outcome.expects ? "" : " (no expect: ran without error)";
-    return `${paint("32", "PASS")} ${outcome.file}${note}\n`;
+    return `${paint("32", "PASS")} ${safe(outcome.file)}${note}\n`;
   }
   return (
-    `${paint("31", "FAIL")} ${outcome.file}\n` +
-    outcome.mismatches.map((m) => `  ${formatMismatch(outcome.file, m)}\n`).join("")
+    `${paint("31", "FAIL")} ${safe(outcome.file)}\n` +
+    outcome.mismatches.map((m) => `  ${safe(formatMismatch(outcome.file, m))}\n`).join("")
   );
 }
 

@@ -32,14 +32,20 @@ export class Uri {
   private constructor(
     readonly scheme: string,
     readonly path: string,
+    readonly query = "",
+    readonly fragment = "",
   ) {}
   static file(path: string): Uri {
     return new Uri("file", path.startsWith("/") ? path : `/${path}`);
   }
-  static parse(value: string): Uri {
-    const match = /^([a-z][\w+.-]*):\/\/(.*)$/i.exec(value);
-    if (!match) return Uri.file(value);
-    return new Uri(match[1]!, decodeURIComponent(match[2]!.replace(/^[^/]*/, "")));
+  static parse(value: string, strict = false): Uri {
+    const match = /^([a-z][\w+.-]*):\/\/([^?#]*)(?:\?([^#]*))?(?:#(.*))?$/i.exec(value);
+    if (!match) {
+      if (strict) throw new Error(`[UriError]: Scheme is missing: ${value}`);
+      return Uri.file(value);
+    }
+    const path = decodeURIComponent(match[2]!.replace(/^[^/]*/, ""));
+    return new Uri(match[1]!, path, match[3] ?? "", match[4] ?? "");
   }
   static joinPath(base: Uri, ...segments: string[]): Uri {
     const parts = base.path.split("/");
@@ -233,7 +239,15 @@ export const fake = {
   documents: [] as FakeDocument[],
   workspaceFolders: [] as { uri: Uri; name: string; index: number }[],
   commands: new Map<string, (...args: unknown[]) => unknown>(),
-  shown: [] as { kind: "info" | "warning" | "error"; message: string }[],
+  /** Notifications and modal dialogs, with a modal's detail text. */
+  shown: [] as {
+    kind: "info" | "warning" | "error";
+    message: string;
+    modal?: boolean;
+    detail?: string;
+  }[],
+  /** Progress notifications: their titles and every message reported. */
+  progress: [] as { title: string; messages: string[] }[],
   /** Queued answers for dialogs, taken in order; undefined means the user cancelled. */
   answers: {
     inputBox: [] as (string | undefined)[],
@@ -262,6 +276,7 @@ export const fake = {
     this.workspaceFolders.length = 0;
     this.commands.clear();
     this.shown.length = 0;
+    this.progress.length = 0;
     this.answers = { inputBox: [], quickPick: [], message: [], saveDialog: [] };
     this.clipboard = "";
     this.appliedEdits.length = 0;
@@ -397,19 +412,30 @@ async function answer<T>(queue: T[]): Promise<T | undefined> {
   return queue.shift();
 }
 
+/** Records a notification; answers from the queue only when it offers choices. */
+async function show(
+  kind: "info" | "warning" | "error",
+  message: string,
+  items: unknown[],
+): Promise<string | undefined> {
+  const first = items[0];
+  const options =
+    typeof first === "object" && first !== null
+      ? (items.shift() as { modal?: boolean; detail?: string })
+      : undefined;
+  fake.shown.push({
+    kind,
+    message,
+    ...(options?.modal ? { modal: true } : {}),
+    ...(options?.detail !== undefined ? { detail: options.detail } : {}),
+  });
+  return items.length > 0 ? answer(fake.answers.message) : undefined;
+}
+
 export const window = {
-  async showInformationMessage(message: string, ...items: string[]) {
-    fake.shown.push({ kind: "info", message });
-    return items.length > 0 ? answer(fake.answers.message) : undefined;
-  },
-  async showWarningMessage(message: string, ...items: unknown[]) {
-    fake.shown.push({ kind: "warning", message });
-    return items.length > 0 ? answer(fake.answers.message) : undefined;
-  },
-  async showErrorMessage(message: string, ...items: string[]) {
-    fake.shown.push({ kind: "error", message });
-    return items.length > 0 ? answer(fake.answers.message) : undefined;
-  },
+  showInformationMessage: (message: string, ...items: unknown[]) => show("info", message, items),
+  showWarningMessage: (message: string, ...items: unknown[]) => show("warning", message, items),
+  showErrorMessage: (message: string, ...items: unknown[]) => show("error", message, items),
   showInputBox: (_options?: unknown) => answer(fake.answers.inputBox),
   showQuickPick: (_items: unknown, _options?: unknown) => answer(fake.answers.quickPick),
   showSaveDialog: (_options?: unknown) => answer(fake.answers.saveDialog),
@@ -425,12 +451,15 @@ export const window = {
   },
   activeTextEditor: undefined as { document: FakeDocument } | undefined,
   createOutputChannel(name: string) {
-    const lines: string[] = [];
-    fake.outputs.set(name, lines);
-    const log = (line: string) => void lines.push(line);
+    // Looked up on every write, so a channel cached across tests still records after `fake.reset()`.
+    const lines = () => {
+      if (!fake.outputs.has(name)) fake.outputs.set(name, []);
+      return fake.outputs.get(name)!;
+    };
+    lines();
+    const log = (line: string) => void lines().push(line);
     return {
       name,
-      lines,
       appendLine: log,
       info: log,
       warn: log,
@@ -455,17 +484,23 @@ export const window = {
     return new Disposable(() => webviewFake.serializers.delete(viewType));
   },
   async withProgress<T>(
-    _options: unknown,
+    options: { title?: string },
     task: (
-      progress: { report(value: unknown): void },
+      progress: { report(value: { message?: string; increment?: number }): void },
       token: {
         isCancellationRequested: boolean;
         onCancellationRequested: EventEmitter<void>["event"];
       },
     ) => Promise<T>,
   ): Promise<T> {
+    const record = { title: options.title ?? "", messages: [] as string[] };
+    fake.progress.push(record);
     return task(
-      { report() {} },
+      {
+        report(value) {
+          if (value.message !== undefined) record.messages.push(value.message);
+        },
+      },
       { isCancellationRequested: false, onCancellationRequested: new EventEmitter<void>().event },
     );
   },

@@ -458,6 +458,8 @@ export class TraceScanner {
   ): number {
     let ordinal = firstOrdinal;
     for (const item of found) {
+      // Every trace is work (ordering its names, summarising it): a cancel stops before the next one.
+      this.checkCancelled();
       if ("trace" in item)
         this.options.onTrace({
           index: this.index++,
