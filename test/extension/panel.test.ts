@@ -41,9 +41,9 @@ afterEach(() => {
 
 const posted = (panel: FakeWebviewPanel) => panel.webview.posted as ToWebview[];
 const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
-/** Waits until the panel has posted `count` messages (the loader reads files asynchronously). */
+/** Waits until the panel has posted `count` messages (the loader reads files asynchronously; the test's own timeout bounds the wait). */
 const postedCount = (panel: FakeWebviewPanel, count: number) =>
-  vi.waitFor(() => expect(panel.webview.posted).toHaveLength(count), { timeout: 5000 });
+  vi.waitFor(() => expect(panel.webview.posted).toHaveLength(count), { timeout: 30_000 });
 async function openReady(): Promise<FakeWebviewPanel> {
   await panels.showFixture(fixtureUri);
   const panel = webviewFake.panels.at(-1)!;
@@ -64,7 +64,7 @@ async function request(
   const before = panel.webview.posted.length;
   panel.webview.receive(message);
   await vi.waitFor(() => expect(panel.webview.posted.length).toBeGreaterThan(before), {
-    timeout: 5000,
+    timeout: 30_000,
   });
   return posted(panel).at(-1)!;
 }
@@ -513,7 +513,7 @@ describe("the serializer", () => {
     });
     expect(restored.webview.html).toContain("webview.js");
     restored.webview.receive({ type: "ready" });
-    await vi.waitFor(() => expect(posted(restored)[0]?.type).toBe("show"));
+    await vi.waitFor(() => expect(posted(restored)[0]?.type).toBe("show"), { timeout: 30_000 });
     expect(restored.title).toBe("Selection Trace: weather.turn.json");
     const orphan = webviewFake.create(TRACE_VIEW_TYPE, "log", {});
     await serializer.deserializeWebviewPanel(orphan, {
