@@ -41,7 +41,10 @@ afterEach(() => {
 
 const posted = (panel: FakeWebviewPanel) => panel.webview.posted as ToWebview[];
 const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
-/** Waits until the panel has posted `count` messages (the loader reads files asynchronously; the test's own timeout bounds the wait). */
+/**
+ * Waits until the panel has posted `count` messages: the loader reads files asynchronously, and
+ * the test's own timeout bounds the wait.
+ */
 const postedCount = (panel: FakeWebviewPanel, count: number) =>
   vi.waitFor(() => expect(panel.webview.posted).toHaveLength(count), { timeout: 30_000 });
 async function openReady(): Promise<FakeWebviewPanel> {
