@@ -87,11 +87,14 @@ export class Uri implements vscode.Uri {
     }
     return new Uri("file", authority, normal.startsWith("/") ? normal : `/${normal}`);
   }
-  static parse(value: string): Uri {
+  static parse(value: string, strict = false): Uri {
     const match = /^([a-z][\w+.-]*):(?:\/\/([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?$/i.exec(
       value,
     );
-    if (!match) return Uri.file(value);
+    if (!match) {
+      if (strict) throw new Error(`[UriError]: Scheme is missing: ${value}`);
+      return Uri.file(value);
+    }
     const [, scheme, authority = "", path = "", query = "", fragment = ""] = match;
     return new Uri(
       scheme!.toLowerCase(),
@@ -471,10 +474,24 @@ class FakeDiagnosticCollection implements vscode.DiagnosticCollection {
 /** What tests set up and read back. */
 export const fake = {
   files: new Map<string, string>(),
+  /** Files whose bytes are not text (invalid UTF-8), by URI. */
+  bytes: new Map<string, Uint8Array>(),
+  /** Entries that are not regular files (a folder, a FIFO), by URI. */
+  types: new Map<string, FileType>(),
+  /** Every URI `workspace.fs.readFile` was asked for, in order. */
+  reads: [] as string[],
   documents: [] as FakeDocument[],
   workspaceFolders: [] as { uri: Uri; name: string; index: number }[],
   commands: new Map<string, (...args: unknown[]) => unknown>(),
-  shown: [] as { kind: "info" | "warning" | "error"; message: string }[],
+  /** Notifications and modal dialogs, with a modal's detail text. */
+  shown: [] as {
+    kind: "info" | "warning" | "error";
+    message: string;
+    modal?: boolean;
+    detail?: string;
+  }[],
+  /** Progress notifications: their titles and every message reported. */
+  progress: [] as { title: string; messages: string[] }[],
   /** Queued answers for dialogs, taken in order; undefined means the user cancelled. */
   answers: {
     inputBox: [] as (string | undefined)[],
@@ -496,10 +513,14 @@ export const fake = {
   },
   reset(): void {
     this.files.clear();
+    this.bytes.clear();
+    this.types.clear();
+    this.reads.length = 0;
     this.documents.length = 0;
     this.workspaceFolders.length = 0;
     this.commands.clear();
     this.shown.length = 0;
+    this.progress.length = 0;
     this.answers = { inputBox: [], quickPick: [], message: [], saveDialog: [] };
     this.clipboard = "";
     this.appliedEdits.length = 0;
@@ -511,6 +532,11 @@ export const fake = {
     for (const emitter of emitters) emitter.dispose();
     emitters.clear();
     for (const emitter of Object.values(events)) emitters.add(emitter);
+  },
+  writeBytes(path: string, bytes: Uint8Array): Uri {
+    const uri = Uri.file(path);
+    this.bytes.set(uri.toString(), bytes);
+    return uri;
   },
   /** Writes a file on the fake disk; watchers see it created or changed. */
   writeFile(path: string, text: string): Uri {
@@ -644,6 +670,9 @@ export const workspace = {
   },
   fs: {
     async readFile(uri: vscode.Uri): Promise<Uint8Array> {
+      fake.reads.push(uri.toString());
+      const bytes = fake.bytes.get(uri.toString());
+      if (bytes) return bytes;
       const text = fake.files.get(uri.toString());
       if (text === undefined) throw notFound(uri);
       return new TextEncoder().encode(text);
@@ -654,14 +683,14 @@ export const workspace = {
       (existed ? events.fsChange : events.fsCreate).fire(Uri.parse(uri.toString()));
     },
     async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
+      const stat = (type: FileType, size: number) => ({ type, ctime: 0, mtime: 0, size });
+      const type = fake.types.get(uri.toString());
+      if (type !== undefined) return stat(type, 0);
+      const bytes = fake.bytes.get(uri.toString());
+      if (bytes) return stat(FileType.File, bytes.length);
       const text = fake.files.get(uri.toString());
       if (text === undefined) throw notFound(uri);
-      return {
-        type: FileType.File,
-        ctime: 0,
-        mtime: 0,
-        size: new TextEncoder().encode(text).length,
-      };
+      return stat(FileType.File, new TextEncoder().encode(text).length);
     },
   } satisfies Imitates<vscode.FileSystem, "readFile" | "writeFile" | "stat">,
   onDidOpenTextDocument: events.open.event,
@@ -685,19 +714,30 @@ async function answer<T>(queue: T[]): Promise<T | undefined> {
   return queue.shift();
 }
 
+/** Records a notification; answers from the queue only when it offers choices. */
+async function show(
+  kind: "info" | "warning" | "error",
+  message: string,
+  items: unknown[],
+): Promise<string | undefined> {
+  const first = items[0];
+  const options =
+    typeof first === "object" && first !== null
+      ? (items.shift() as { modal?: boolean; detail?: string })
+      : undefined;
+  fake.shown.push({
+    kind,
+    message,
+    ...(options?.modal ? { modal: true } : {}),
+    ...(options?.detail !== undefined ? { detail: options.detail } : {}),
+  });
+  return items.length > 0 ? answer(fake.answers.message) : undefined;
+}
+
 export const window = {
-  async showInformationMessage(message: string, ...items: string[]) {
-    fake.shown.push({ kind: "info", message });
-    return items.length > 0 ? answer(fake.answers.message) : undefined;
-  },
-  async showWarningMessage(message: string, ...items: unknown[]) {
-    fake.shown.push({ kind: "warning", message });
-    return items.length > 0 ? answer(fake.answers.message) : undefined;
-  },
-  async showErrorMessage(message: string, ...items: string[]) {
-    fake.shown.push({ kind: "error", message });
-    return items.length > 0 ? answer(fake.answers.message) : undefined;
-  },
+  showInformationMessage: (message: string, ...items: unknown[]) => show("info", message, items),
+  showWarningMessage: (message: string, ...items: unknown[]) => show("warning", message, items),
+  showErrorMessage: (message: string, ...items: unknown[]) => show("error", message, items),
   showInputBox: (_options?: unknown) => answer(fake.answers.inputBox),
   showQuickPick: (_items: unknown, _options?: unknown) => answer(fake.answers.quickPick),
   showSaveDialog: (_options?: unknown) => answer(fake.answers.saveDialog),
@@ -713,12 +753,15 @@ export const window = {
   },
   activeTextEditor: undefined as { document: FakeDocument } | undefined,
   createOutputChannel(name: string) {
-    const lines: string[] = [];
-    fake.outputs.set(name, lines);
-    const log = (line: string) => void lines.push(line);
+    // Looked up on every write, so a channel cached across tests still records after `fake.reset()`.
+    const lines = () => {
+      if (!fake.outputs.has(name)) fake.outputs.set(name, []);
+      return fake.outputs.get(name)!;
+    };
+    lines();
+    const log = (line: string) => void lines().push(line);
     return {
       name,
-      lines,
       appendLine: log,
       info: log,
       warn: log,
@@ -743,17 +786,23 @@ export const window = {
     return new Disposable(() => webviewFake.serializers.delete(viewType));
   },
   async withProgress<T>(
-    _options: unknown,
+    options: { title?: string },
     task: (
-      progress: { report(value: unknown): void },
+      progress: { report(value: { message?: string; increment?: number }): void },
       token: {
         isCancellationRequested: boolean;
         onCancellationRequested: EventEmitter<void>["event"];
       },
     ) => Promise<T>,
   ): Promise<T> {
+    const record = { title: options.title ?? "", messages: [] as string[] };
+    fake.progress.push(record);
     return task(
-      { report() {} },
+      {
+        report(value) {
+          if (value.message !== undefined) record.messages.push(value.message);
+        },
+      },
       { isCancellationRequested: false, onCancellationRequested: new EventEmitter<void>().event },
     );
   },
