@@ -90,17 +90,16 @@ describe("the manifest and the code agree", () => {
   });
 
   it("menus offer log commands on the file types the code reads as logs", () => {
-    const logMenus = menus
+    const patterns = menus
       .flatMap(([, items]) => items)
-      .filter(
-        (item) =>
-          item.command === "paletteInspector.inspectLog" && item.when?.includes("resourceExtname"),
-      );
-    expect(logMenus.length).toBeGreaterThan(0);
-    for (const item of logMenus) {
-      const pattern = new RegExp(/resourceExtname =~ \/(.+)\/$/.exec(item.when!)![1]!);
-      for (const extension of LOG_EXTENSIONS) expect(pattern.test(`.${extension}`)).toBe(true);
-      expect(pattern.test(".py")).toBe(false);
+      .filter((item) => item.command === "paletteInspector.inspectLog")
+      .map((item) => /resource(?:Filename|Extname) =~ \/(.+)\/(?:$|\s)/.exec(item.when ?? ""))
+      .filter((match) => match !== null)
+      .map((match) => new RegExp(match[1]!));
+    expect(patterns.length).toBeGreaterThan(0);
+    for (const pattern of patterns) {
+      for (const extension of LOG_EXTENSIONS) expect(pattern.test(`app.${extension}`)).toBe(true);
+      expect(pattern.test("app.py")).toBe(false);
     }
   });
 

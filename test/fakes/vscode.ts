@@ -504,6 +504,8 @@ export const fake = {
   outputs: new Map<string, string[]>(),
   shownDocuments: [] as { uri: Uri; selection: Range | undefined }[],
   treeViews: new Map<string, unknown>(),
+  /** The next progress starts with Cancel already pressed. */
+  cancelNextProgress: false,
   diagnostics(uri: Uri): readonly vscode.Diagnostic[] | undefined {
     for (const collection of diagnosticCollections) {
       const found = collection.get(uri);
@@ -527,6 +529,7 @@ export const fake = {
     this.outputs.clear();
     this.shownDocuments.length = 0;
     this.treeViews.clear();
+    this.cancelNextProgress = false;
     diagnosticCollections.length = 0;
     // Objects a test left behind stop hearing events: each test starts with no listeners.
     for (const emitter of emitters) emitter.dispose();
@@ -797,13 +800,18 @@ export const window = {
   ): Promise<T> {
     const record = { title: options.title ?? "", messages: [] as string[] };
     fake.progress.push(record);
+    const cancelled = fake.cancelNextProgress;
+    fake.cancelNextProgress = false;
     return task(
       {
         report(value) {
           if (value.message !== undefined) record.messages.push(value.message);
         },
       },
-      { isCancellationRequested: false, onCancellationRequested: new EventEmitter<void>().event },
+      {
+        isCancellationRequested: cancelled,
+        onCancellationRequested: new EventEmitter<void>().event,
+      },
     );
   },
 };
