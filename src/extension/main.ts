@@ -50,10 +50,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const panels = new TracePanels(context.extensionUri, loadFixtureFromUri, (message) =>
     log().warn(message),
   );
-  const diagnostics = new FixtureDiagnostics();
-  const tests = new FixtureTests(undefined, (uri, problems) =>
-    diagnostics.reportUnreadable(uri, problems),
-  );
+  const tests = new FixtureTests();
   void tests.discover();
   // The opened logs are remembered per workspace and scanned again after a reload.
   const traces = new TraceTree(context.workspaceState);
@@ -68,7 +65,7 @@ export function activate(context: vscode.ExtensionContext): void {
     { dispose: disposeLog },
     panels,
     tests,
-    diagnostics,
+    new FixtureDiagnostics(),
     vscode.languages.registerCodeLensProvider(FIXTURE_SELECTOR, new RunSelectionCodeLens()),
     vscode.commands.registerCommand("paletteInspector.runFixture", async (arg?: unknown) => {
       const uri = await targetFixture(arg);
