@@ -1,6 +1,7 @@
 import { checkCommand } from "./check.js";
 import { EXIT, UsageError, type CliIO } from "./io.js";
 import { runCommand } from "./run.js";
+import { statsCommand } from "./stats.js";
 import { showCommand, tracesCommand } from "./traces.js";
 
 const USAGE = `usage: palette-inspector <command>
@@ -9,6 +10,7 @@ const USAGE = `usage: palette-inspector <command>
   check [PATHS...] [--json] [--junit FILE]  run every *.turn.json and compare with its expect
   traces LOGFILE [--json]                   list the selection traces found in a log
   show LOGFILE [INDEX] [--json]             print one logged trace
+  stats LOG... [--json]                     palette statistics across logs (files, folders, -)
 `;
 
 type Command = (args: readonly string[], io: CliIO) => Promise<number>;
@@ -18,6 +20,7 @@ const COMMANDS: Record<string, Command> = {
   check: checkCommand,
   traces: tracesCommand,
   show: showCommand,
+  stats: statsCommand,
 };
 
 /** Runs one command line; every failure becomes a message and an exit status, never a stack. */

@@ -23,6 +23,8 @@ export interface LogScanOptions {
   readonly maxLineBytes?: number;
   /** Called for every trace as it is found (progress, streaming output). */
   readonly onTrace?: (summary: TraceSummary) => void;
+  /** Called for every trace with all it holds, before it is summarised (statistics). */
+  readonly onFound?: (found: FoundTrace) => void;
   /** Called after every chunk with the bytes read so far. */
   readonly onProgress?: (bytes: number) => void;
   /** Keep the summaries in the result (default true); streaming callers pass false. */
@@ -55,6 +57,7 @@ export async function scanLogFile(file: string, options: LogScanOptions = {}): P
     signal: options.signal,
     onTrace: (found) => {
       traceCount++;
+      options.onFound?.(found);
       if (!keep && !options.onTrace) return;
       const summary = summarizeTrace(found);
       if (keep) traces.push(summary);
