@@ -44,7 +44,16 @@ export interface LogScan {
 }
 
 /** Scans a file; rejects only when it cannot be read (the message names the file and why). */
-export async function scanLogFile(file: string, options: LogScanOptions = {}): Promise<LogScan> {
+export function scanLogFile(file: string, options: LogScanOptions = {}): Promise<LogScan> {
+  return scanLogStream(createReadStream(file, { highWaterMark: CHUNK_BYTES }), file, options);
+}
+
+/** Scans a stream (a file, standard input); rejects only when it cannot be read, naming `name`. */
+export async function scanLogStream(
+  stream: AsyncIterable<Uint8Array> & { destroy(): void },
+  name: string,
+  options: LogScanOptions = {},
+): Promise<LogScan> {
   const traces: TraceSummary[] = [];
   const problems: ScanProblem[] = [];
   const maxProblems = options.maxProblems ?? MAX_PROBLEMS;
@@ -67,7 +76,6 @@ export async function scanLogFile(file: string, options: LogScanOptions = {}): P
       if (problemCount++ < maxProblems) problems.push(problem);
     },
   });
-  const stream = createReadStream(file, { highWaterMark: CHUNK_BYTES });
   const result = (cancelled: boolean): LogScan => ({
     traces,
     problems,
@@ -77,7 +85,7 @@ export async function scanLogFile(file: string, options: LogScanOptions = {}): P
     cancelled,
   });
   try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
+    for await (const chunk of stream) {
       scanner.push(chunk);
       bytes += chunk.length;
       options.onProgress?.(bytes);
@@ -85,7 +93,7 @@ export async function scanLogFile(file: string, options: LogScanOptions = {}): P
     scanner.end();
   } catch (error) {
     if (error instanceof ScanCancelled) return result(true);
-    throw new Error(`cannot read ${file}: ${reason(error)}`, { cause: error });
+    throw new Error(`cannot read ${name}: ${reason(error)}`, { cause: error });
   } finally {
     stream.destroy();
   }

@@ -7,7 +7,7 @@
 import { readdir, stat } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
 import type { Cancellation, FoundTrace, ScanProblem } from "../core/traces/scan.js";
-import { MAX_PROBLEMS, scanLogFile } from "./log-file.js";
+import { MAX_PROBLEMS, scanLogFile, scanLogStream, type LogScanOptions } from "./log-file.js";
 
 /** What a folder contributes: log files by their extension (a rotated `app.log.1` too). */
 export const LOG_FILE = /\.(log|jsonl|ndjson|json|txt)(\.\d+)?$/i;
@@ -66,12 +66,16 @@ export async function scanLogSet(
   let problemCount = 0;
   let traceCount = 0;
   for (const file of files) {
-    const scan = await scanLogFile(file === "-" ? "/dev/stdin" : absolute(file, options.cwd), {
+    const scanOptions: LogScanOptions = {
       keep: false,
       signal: options.signal,
       onFound: (found) => options.onFound(file, found),
       onProgress: options.onProgress && ((bytes) => options.onProgress!(file, bytes)),
-    });
+    };
+    const scan =
+      file === "-"
+        ? await scanLogStream(process.stdin, "standard input", scanOptions)
+        : await scanLogFile(absolute(file, options.cwd), scanOptions);
     traceCount += scan.traceCount;
     problemCount += scan.problemCount;
     for (const problem of scan.problems)
