@@ -23,6 +23,8 @@ export interface TraceView {
   readonly source: string | null;
   /** A second run to show against this one (two logged traces compared), or null. */
   readonly compared: { readonly report: RunReport; readonly comparison: Comparison } | null;
+  /** A tool to select on arrival (opened from Palette Statistics: the tool that went missing). */
+  readonly selectedTool?: string;
 }
 
 export type ToWebview =
@@ -196,6 +198,7 @@ export function parseToWebview(
           isRunReport(value.view.report) &&
           (value.view.levers === null || isLevers(value.view.levers)) &&
           isStringOrNull(value.view.source) &&
+          (value.view.selectedTool === undefined || isString(value.view.selectedTool)) &&
           (value.view.compared === null ||
             (isRecord(value.view.compared) &&
               isRunReport(value.view.compared.report) &&

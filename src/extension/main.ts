@@ -15,6 +15,8 @@ import { registerTraceFilters } from "./logs/filter-commands.js";
 import { TraceTree, type TraceNode } from "./logs/trace-tree.js";
 import { newFixture } from "./new-fixture.js";
 import { TracePanels } from "./panel/panels.js";
+import { showStatistics } from "./stats/stats-command.js";
+import { StatsPanels } from "./stats/stats-panels.js";
 import { FixtureTests } from "./testing/fixture-tests.js";
 import { updateExpectation } from "./testing/update-expectation.js";
 
@@ -47,6 +49,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const panels = new TracePanels(context.extensionUri, loadFixtureFromUri, (message) =>
     output.warn(message),
   );
+  const statistics = new StatsPanels(context.extensionUri, panels);
   const tests = new FixtureTests();
   void tests.discover();
   const traces = new TraceTree();
@@ -59,6 +62,7 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(
     output,
     panels,
+    statistics,
     tests,
     new FixtureDiagnostics(),
     vscode.languages.registerCodeLensProvider(FIXTURE_SELECTOR, new RunSelectionCodeLens()),
@@ -96,6 +100,17 @@ export function activate(context: vscode.ExtensionContext): void {
       compareWithReplay(node ?? traceView.selection[0], panels),
     ),
     ...registerTraceFilters(traces),
+    // From the explorer (with its selection as the second argument) or the Selection Traces view.
+    vscode.commands.registerCommand(
+      "paletteInspector.showStatistics",
+      (arg?: unknown, selected?: unknown) =>
+        showStatistics(
+          arg,
+          selected ?? (arg ? undefined : traceView.selection),
+          traces,
+          statistics,
+        ),
+    ),
     // From a failed test's message: the waterfall of the run that failed.
     vscode.commands.registerCommand(
       "paletteInspector.showTestRun",

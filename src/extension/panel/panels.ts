@@ -42,14 +42,19 @@ export class TracePanels implements vscode.Disposable {
     this.adopt(this.createPanel(title(uri.path)), { kind: "fixture", uri });
   }
 
-  /** Opens a read-only panel for a report that did not come from a fixture (a logged trace). */
+  /** Opens a read-only panel for a report that did not come from a fixture (a logged trace), optionally with a tool selected. */
   showReport(
     report: RunReport,
     label = report.origin.kind === "log"
       ? `${baseName(report.file)}:${report.origin.line}`
       : baseName(report.file),
+    selectedTool?: string,
   ): void {
-    this.adopt(this.createPanel(`Selection Trace: ${label}`), { kind: "report", report });
+    this.adopt(this.createPanel(`Selection Trace: ${label}`), {
+      kind: "report",
+      report,
+      ...(selectedTool !== undefined && { selectedTool }),
+    });
   }
 
   /** Opens a read-only panel showing `variant` against `base`, stage by stage (two logged traces). */

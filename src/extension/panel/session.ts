@@ -22,7 +22,7 @@ export type FixtureLoader = (uri: vscode.Uri) => Promise<LoadResult>;
 /** What a panel shows: a fixture it runs (live, what-if), or a report from a log (read-only). */
 export type TraceSource =
   | { readonly kind: "fixture"; readonly uri: vscode.Uri }
-  | { readonly kind: "report"; readonly report: RunReport }
+  | { readonly kind: "report"; readonly report: RunReport; readonly selectedTool?: string }
   /** Two runs (logged traces) stage by stage: `variant` shown against `base`. */
   | { readonly kind: "comparison"; readonly base: RunReport; readonly variant: RunReport };
 
@@ -89,9 +89,16 @@ export class TraceSession implements vscode.Disposable {
   async refresh(): Promise<void> {
     if (this.source.kind === "report") {
       this.base = this.source.report;
+      const selectedTool = this.source.selectedTool;
       this.post({
         type: "show",
-        view: { report: this.base, levers: null, source: null, compared: null },
+        view: {
+          report: this.base,
+          levers: null,
+          source: null,
+          compared: null,
+          ...(selectedTool !== undefined && { selectedTool }),
+        },
       });
       return;
     }
