@@ -22,7 +22,7 @@ function toolCells(row: ToolRow, traces: number, name: (text: string) => string)
 export function statsMarkdown(rows: StatsRows, tools: readonly ToolRow[] = rows.tools): string {
   const line = (cells: readonly string[]) => `| ${cells.join(" | ")} |`;
   const out = [
-    `### Palette statistics: ${rows.traces} traces, ${rows.problems} problems`,
+    `### Palette statistics: ${plural(rows.traces, "trace")}, ${plural(rows.problems, "problem")}`,
     "",
     line(TOOL_HEADER),
     line(TOOL_HEADER.map((_, c) => (c === 0 || c === 6 ? "---" : "---:"))),
