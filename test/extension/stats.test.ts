@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import type * as vscode from "vscode";
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { RunReport } from "../../src/core/report.js";
 import { TraceTree } from "../../src/extension/logs/trace-tree.js";
 import type { TracePanels } from "../../src/extension/panel/panels.js";
@@ -76,8 +76,7 @@ describe("Palette Statistics view (host)", () => {
     ]);
     const trace = answer.groups[1]!.traces[0]!;
     panel.webview.receive({ type: "openTrace", ref: trace.ref, tool: "ask_human" });
-    await new Promise((r) => setTimeout(r, 50));
-    expect(opened).toHaveLength(1);
+    await vi.waitFor(() => expect(opened).toHaveLength(1));
     expect(opened[0]!.tool).toBe("ask_human");
     expect(opened[0]!.report.origin).toMatchObject({ kind: "log", line: trace.line });
     expect(opened[0]!.report.names).not.toContain("ask_human");
