@@ -1,5 +1,6 @@
 import { benchEngine } from "./engine.js";
 import { benchRender } from "./render.js";
+import { benchStats } from "./stats.js";
 import { benchTraces } from "./traces.js";
 import { benchWhatIf } from "./whatif.js";
 
@@ -10,6 +11,7 @@ async function main(): Promise<void> {
     benchWhatIf,
     benchTraces,
     benchRender,
+    benchStats,
   ];
   for (const section of sections) for (const line of await section()) console.log(line);
 }
