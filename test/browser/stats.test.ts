@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import { test } from "./harness.js";
-import { THEMES, type PageGlobals } from "./page.js";
+import { openPanel, send, THEMES, type PageGlobals } from "./page.js";
+import { EXAMPLE, load, showFixture } from "./reports.js";
 import {
   exampleStats,
   openStats,
@@ -203,3 +204,14 @@ for (const theme of Object.keys(THEMES)) {
     await page.close();
   });
 }
+
+test("trace panel: a logged trace opened from the statistics arrives with the tool's lineage selected", async (browser) => {
+  const page = await openPanel(browser);
+  const fixture = await load(EXAMPLE);
+  const message = showFixture(fixture);
+  if (message.type !== "show") throw new Error("not a show message");
+  await send(page, { ...message, view: { ...message.view, levers: null, selectedTool: "sql" } });
+  await page.waitForSelector('.chip.is-selected[data-tool="sql"]');
+  assert.match(await page.locator("#lineage-answer").innerText(), /^sql: dropped by /);
+  await page.close();
+});
