@@ -34,6 +34,8 @@ export async function run({ page, findWebviewFrame, shot, assert, log }) {
   const group = view.locator('.missing-group[data-stage="role"]');
   await group.waitFor({ state: "visible", timeout: 10_000 });
   assert.match(await group.locator("h3").innerText(), /^role — 94% \(15 traces\)$/);
+  // The whole view for the README: from the top, the table filtered to the one tool.
+  await view.evaluate(() => window.scrollTo(0, 0));
   await shot("e2e-statistics.png");
 
   // Follow it to one trace: the trace panel opens with ask_human's lineage selected.
