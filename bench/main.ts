@@ -1,4 +1,5 @@
 import { benchEngine } from "./engine.js";
+import { benchOrder } from "./order.js";
 import { benchRender } from "./render.js";
 import { benchStats } from "./stats.js";
 import { benchTraces } from "./traces.js";
@@ -10,6 +11,7 @@ async function main(): Promise<void> {
     benchEngine,
     benchWhatIf,
     benchTraces,
+    benchOrder,
     benchRender,
     benchStats,
   ];

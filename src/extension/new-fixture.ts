@@ -1,6 +1,7 @@
 import * as vscode from "vscode";
 import { loadCatalog } from "../core/fixture/load.js";
 import { readSource } from "./fixtures.js";
+import { notice, notify } from "./notify.js";
 import { exists } from "./workspace-files.js";
 
 /** A starter fixture over a catalogue: every catalogued tool offered, a typical pipeline to edit. */
@@ -43,9 +44,7 @@ export async function newFixture(): Promise<vscode.Uri | undefined> {
     ? vscode.Uri.joinPath(catalog, "..")
     : vscode.workspace.workspaceFolders?.[0]?.uri;
   if (!folder) {
-    void vscode.window.showErrorMessage(
-      "Palette Inspector: open a folder first; a fixture lives in a workspace.",
-    );
+    void notify("error", notice`open a folder first; a fixture lives in a workspace.`);
     return undefined;
   }
   const name = await vscode.window.showInputBox({
@@ -58,14 +57,16 @@ export async function newFixture(): Promise<vscode.Uri | undefined> {
   if (!name) return undefined;
   const target = vscode.Uri.joinPath(folder, name);
   if (await exists(target)) {
-    void vscode.window.showErrorMessage(
-      `Palette Inspector: ${vscode.workspace.asRelativePath(target)} already exists; choose another name.`,
+    void notify(
+      "error",
+      notice`${vscode.workspace.asRelativePath(target)} already exists; choose another name.`,
     );
     return undefined;
   }
   let names: string[] = [];
   if (catalog) {
-    const loaded = loadCatalog(await readSource(catalog));
+    const source = await readSource(catalog, "catalogue");
+    const loaded = "problems" in source ? source : loadCatalog(source);
     names = "catalog" in loaded ? loaded.catalog.names : [];
   }
   const ref = catalog ? `./${catalog.path.split("/").pop()}` : null;

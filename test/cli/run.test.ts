@@ -31,7 +31,7 @@ describe("palette-inspector run", () => {
     expect(stdout).toMatch(/\x1b\[31m2 +role +error \(degraded\)/);
   });
 
-  it("--json prints exactly the FORMATS.md keys in snake_case", async () => {
+  it("--json prints exactly the docs/formats.md keys in snake_case", async () => {
     const { code, stdout } = await cli(["run", "examples/forced-reinstated.turn.json", "--json"]);
     expect(code).toBe(0);
     const json = JSON.parse(stdout);
@@ -133,7 +133,7 @@ describe("palette-inspector run", () => {
     const { code, stderr } = await cli(["run", join(root, "repo/f/t.turn.json")]);
     expect(code).toBe(2);
     expect(stderr).toMatch(
-      /catalogue file '\.\.\/\.\.\/secret\.catalog\.json' is outside .*repo; a fixture may only read files in its own repository \(at \$\.catalog\)/,
+      /catalogue file '\.\.\/\.\.\/secret\.catalog\.json' is outside the repository .*repo; a fixture may only read files inside it \(at \$\.catalog\)/,
     );
   });
 

@@ -45,8 +45,9 @@ describe("Update Expectation from Current Result", () => {
   it("refuses an invalid fixture with its first error and changes nothing", async () => {
     const uri = fake.writeFile("/ws/f.turn.json", '{"pipeline": [{"kind": "x"}]}');
     expect(await updateExpectation(uri as unknown as vscode.Uri)).toBe(false);
-    expect(fake.shown.at(-1)!.message).toMatch(
-      /invalid.*f\.turn\.json:1:24: error: unknown stage kind "x"/,
+    expect(fake.shown.at(-1)!.message).toMatch(/f\.turn\.json is invalid/);
+    expect(fake.outputs.get("Palette Inspector")!.join("\n")).toMatch(
+      /f\.turn\.json:1:24: error: unknown stage kind "x"/,
     );
     expect(fake.appliedEdits).toHaveLength(0);
   });

@@ -4,26 +4,32 @@ import { expectChanges } from "../../core/fixture/edit-expect.js";
 import { formatProblem } from "../../core/fixture/problems.js";
 import { runFixture } from "../../core/run-fixture.js";
 import { loadFixtureFromUri } from "../fixtures.js";
+import { ask, notice, notify } from "../notify.js";
 
 /**
  * "Update Expectation from Current Result": rewrites the fixture's `expect` block from a run,
  * after confirmation, as one undoable edit that leaves the rest of the file untouched.
  */
 export async function updateExpectation(uri: vscode.Uri): Promise<boolean> {
+  const name = vscode.workspace.asRelativePath(uri);
   const loaded = await loadFixtureFromUri(uri);
   if (!loaded.ok) {
-    const first = loaded.problems.find((problem) => problem.severity === "error");
-    void vscode.window.showErrorMessage(
-      `Palette Inspector: the fixture is invalid, so it has no result to record. ${first ? formatProblem(first) : ""}`,
+    void notify(
+      "error",
+      notice`${name} is invalid, so it has no result to record; its problems are in the log.`,
+      { details: loaded.problems.filter((p) => p.severity === "error").map(formatProblem) },
     );
     return false;
   }
   const report = runFixture(loaded.fixture);
   const expect = expectationOf(report);
-  const summary = `names [${expect.names!.join(", ")}], forced ${expect.forced_choice ?? "none"}${expect.error ? `, error ${expect.error}` : ""}`;
-  const choice = await vscode.window.showWarningMessage(
-    `Replace the expectations of ${vscode.workspace.asRelativePath(uri)} with the current result (${summary})?`,
-    { modal: true },
+  const choice = await ask(
+    notice`Replace the expectations of ${name} with the current result?`,
+    [
+      `Names: ${expect.names!.join(", ") || "none"}`,
+      `Forced choice: ${expect.forced_choice ?? "none"}`,
+      ...(expect.error ? [`Error: ${expect.error}`] : []),
+    ],
     "Update Expectation",
   );
   if (choice !== "Update Expectation") return false;
