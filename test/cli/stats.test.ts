@@ -62,11 +62,14 @@ describe("palette-inspector stats", () => {
 
   it("escapes control characters from the log in names and problems", async () => {
     const dir = workspace({
-      "evil.log": `${JSON.stringify({ trace: [{ stage: "po\u001b]0;pwned\u0007", action: "select", kept: [], dropped: ["x\u001b[2J"] }], tools: [] })}\n{"trace": [\n`,
+      "evil.log": `${JSON.stringify({ trace: [{ stage: "po\u001b]0;pwned\u0007", action: "select", kept: [], dropped: ["x\u001b[2J\u009b\u202e"] }], tools: [] })}\n{"trace": [\n`,
     });
     const { stdout } = await cli(["stats", dir]);
     expect(stdout).not.toMatch(/[\u0000-\u0008\u001b]/);
     expect(stdout).toContain("x\\u001b[2J");
+    const json = (await cli(["stats", dir, "--json"])).stdout;
+    expect(json).not.toMatch(/[\u001b\u0007\u0080-\u009f\u202a-\u202e]/);
+    expect(JSON.parse(json).tools[0].name).toBe("x\u001b[2J\u009b\u202e");
   });
 
   it("exits 2 with one line for no arguments, an unknown option or a path that does not exist", async () => {

@@ -4,6 +4,7 @@
  * integer-like keys ("10", "2") first whatever order they were set in.
  */
 import type { StageAction } from "../contract.js";
+import { safeJson } from "../render/table.js";
 import { compareCodePoints } from "../tools.js";
 import type { PaletteStats, TraceCount } from "./fold.js";
 
@@ -55,7 +56,10 @@ export function statsDocument(stats: PaletteStats<unknown>): Json {
   ]);
 }
 
-/** The document as `JSON.stringify(document, null, 2)` would print it, plus a final newline. */
+/**
+ * The document as `JSON.stringify(document, null, 2)` would print it, plus a final newline, with
+ * C1 controls and bidi overrides escaped too (safe in a terminal).
+ */
 export function formatStatsJson(stats: PaletteStats<unknown>): string {
   return print(statsDocument(stats), "") + "\n";
 }
@@ -69,7 +73,7 @@ function sorted(map: ReadonlyMap<string, number | TraceCount>): Map<string, Json
 }
 
 function print(value: Json, indent: string): string {
-  if (value === null || typeof value !== "object") return JSON.stringify(value);
+  if (value === null || typeof value !== "object") return safeJson(value);
   const inner = indent + "  ";
   if (Array.isArray(value)) {
     const items = value as readonly Json[];
@@ -78,5 +82,5 @@ function print(value: Json, indent: string): string {
   }
   const entries = [...(value as ReadonlyMap<string, Json>)];
   if (entries.length === 0) return "{}";
-  return `{\n${entries.map(([key, item]) => `${inner}${JSON.stringify(key)}: ${print(item, inner)}`).join(",\n")}\n${indent}}`;
+  return `{\n${entries.map(([key, item]) => `${inner}${safeJson(key)}: ${print(item, inner)}`).join(",\n")}\n${indent}}`;
 }
