@@ -26,11 +26,12 @@ describe("activation", () => {
     for (const subscription of context.subscriptions) subscription.dispose();
   });
 
-  it("activates on fixtures, restored panels and the traces view, never on '*'", () => {
+  it("activates on fixtures, restored panels (trace and statistics) and the traces view, never on '*'", () => {
     expect(manifest.activationEvents).toEqual([
       "workspaceContains:**/*.turn.json",
       "onWebviewPanel:paletteInspector.trace",
       "onView:paletteInspector.traces",
+      "onWebviewPanel:paletteInspector.statistics",
     ]);
     expect(manifest.capabilities.untrustedWorkspaces).toEqual({ supported: true });
     expect(manifest.engines.vscode).toBe("^1.100.0");
