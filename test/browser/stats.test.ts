@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
 import { test } from "./harness.js";
-import { openPanel, send, THEMES, type PageGlobals } from "./page.js";
+import { openPanel, SCREENSHOTS_DIR, send, THEMES, type PageGlobals } from "./page.js";
 import { EXAMPLE, load, showFixture } from "./reports.js";
 import {
   exampleStats,
@@ -199,8 +200,8 @@ for (const theme of Object.keys(THEMES)) {
     });
     await page.waitForSelector(".missing-group");
     await page.evaluate(() => document.fonts.ready);
-    await mkdir("docs/screenshots", { recursive: true });
-    await page.screenshot({ path: `docs/screenshots/stats-${theme}.png`, fullPage: true });
+    await mkdir(SCREENSHOTS_DIR, { recursive: true });
+    await page.screenshot({ path: join(SCREENSHOTS_DIR, `stats-${theme}.png`), fullPage: true });
     await page.close();
   });
 }

@@ -81,15 +81,12 @@ export function renderTimeline(buckets: readonly TimeBucket[]): HTMLElement | nu
     );
     chart.append(bar);
   });
-  // One line per run of filled buckets: an empty bucket is a gap, not a drop to zero.
-  let run: string[] = [];
-  const flush = () => {
-    if (run.length > 1) chart.append(svg("polyline", { class: "palette", points: run.join(" ") }));
-    run = [];
-  };
+  // One line through the buckets that hold traces (an empty bucket is no data, not a zero), a dot on each.
+  const points: string[] = [];
+  const dots: SVGCircleElement[] = [];
   buckets.forEach((b, i) => {
-    if (b.traces === 0) return flush();
-    run.push(`${x(i).toFixed(1)},${ySize(b.meanPalette).toFixed(1)}`);
+    if (b.traces === 0) return;
+    points.push(`${x(i).toFixed(1)},${ySize(b.meanPalette).toFixed(1)}`);
     const dot = svg("circle", { class: "palette-dot", cx: x(i), cy: ySize(b.meanPalette), r: 2.5 });
     dot.append(
       svg(
@@ -98,9 +95,9 @@ export function renderTimeline(buckets: readonly TimeBucket[]): HTMLElement | nu
         `${timeLabel(b.start, b.width)}: ${b.meanPalette.toFixed(1)} tools on average over ${count(b.traces)} traces`,
       ),
     );
-    chart.append(dot);
+    dots.push(dot);
   });
-  flush();
+  chart.append(svg("polyline", { class: "palette", points: points.join(" ") }), ...dots);
   chart.append(
     svg("text", { class: "tick", x: PAD.left, y: HEIGHT - 6 }, timeLabel(first.start, first.width)),
     svg(
