@@ -1,12 +1,12 @@
 /**
  * Final palette size and forced-choice failures per time bucket, in bounded memory: buckets are
- * aligned to multiples of their width, and when the traces span more than MAX_BUCKETS of them the
- * width doubles and neighbours merge. The result does not depend on the order traces arrive in.
+ * aligned to multiples of their width (1 s, 2 s, 10 s, 30 s, 1 min … 1 day, 1 week), and when the
+ * traces span more than MAX_BUCKETS of them the next width is taken and buckets merge. The result does not depend on the order traces arrive in.
  */
 
 export const MAX_BUCKETS = 64;
-/** The narrowest bucket: one second. */
-const FIRST_WIDTH_MS = 1000;
+/** Bucket widths in seconds, each a multiple of the one before (so buckets merge whole); past a week, doubled. */
+const WIDTHS_S = [1, 2, 10, 30, 60, 300, 600, 1800, 3600, 7200, 21600, 43200, 86400, 604800];
 
 export interface TimeBucket {
   /** Start of the bucket, milliseconds since the epoch (UTC). */
@@ -25,7 +25,8 @@ interface Bucket {
 }
 
 export class Timeline {
-  private width = FIRST_WIDTH_MS;
+  private step = 0;
+  private width = WIDTHS_S[0]! * 1000;
   private readonly buckets = new Map<number, Bucket>();
   private min = Infinity;
   private max = -Infinity;
@@ -71,9 +72,15 @@ export class Timeline {
   private widen(): void {
     const old = [...this.buckets];
     this.buckets.clear();
-    this.width *= 2;
+    const from = this.width;
+    this.step++;
+    this.width =
+      this.step < WIDTHS_S.length
+        ? WIDTHS_S[this.step]! * 1000
+        : WIDTHS_S.at(-1)! * 1000 * 2 ** (this.step - WIDTHS_S.length + 1);
+    const factor = this.width / from;
     for (const [index, bucket] of old) {
-      const merged = Math.floor(index / 2);
+      const merged = Math.floor(index / factor);
       const into = this.buckets.get(merged);
       if (!into) this.buckets.set(merged, bucket);
       else {
@@ -83,8 +90,8 @@ export class Timeline {
       }
     }
     if (this.buckets.size > 0) {
-      this.min = Math.floor(this.min / 2);
-      this.max = Math.floor(this.max / 2);
+      this.min = Math.floor(this.min / factor);
+      this.max = Math.floor(this.max / factor);
     }
   }
 }

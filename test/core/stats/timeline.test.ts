@@ -45,6 +45,14 @@ describe("Timeline", () => {
     );
   });
 
+  it("buckets have round widths: two days of hourly traces are 48 one-hour buckets", () => {
+    const timeline = new Timeline();
+    for (let h = 0; h < 48; h++) timeline.add(Date.UTC(2025, 2, 14, h) / 1000, h % 5, false);
+    const buckets = timeline.list();
+    expect(buckets.map((b) => b.width)).toEqual(Array(48).fill(3_600_000));
+    expect(buckets[0]!.start).toBe(Date.UTC(2025, 2, 14));
+  });
+
   it("gives the mean final palette size per bucket and counts unreadable times apart", () => {
     const timeline = new Timeline();
     timeline.add("2025-03-14 09:00:00", 4, false);
