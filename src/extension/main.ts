@@ -51,7 +51,10 @@ export function activate(context: vscode.ExtensionContext): void {
     log().warn(message),
   );
   const statistics = new StatsPanels(context.extensionUri, panels);
-  const tests = new FixtureTests();
+  const diagnostics = new FixtureDiagnostics();
+  const tests = new FixtureTests(undefined, (uri, problems) =>
+    diagnostics.reportUnreadable(uri, problems),
+  );
   void tests.discover();
   const traces = new TraceTree();
   const traceView = vscode.window.createTreeView("paletteInspector.traces", {
@@ -65,7 +68,7 @@ export function activate(context: vscode.ExtensionContext): void {
     panels,
     statistics,
     tests,
-    new FixtureDiagnostics(),
+    diagnostics,
     vscode.languages.registerCodeLensProvider(FIXTURE_SELECTOR, new RunSelectionCodeLens()),
     vscode.commands.registerCommand("paletteInspector.runFixture", async (arg?: unknown) => {
       const uri = await targetFixture(arg);

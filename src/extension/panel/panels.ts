@@ -1,5 +1,6 @@
 import * as vscode from "vscode";
 import type { RunReport } from "../../core/report.js";
+import { isInside, leadsTo } from "../../node/confine.js";
 import { parsePanelState } from "../../protocol.js";
 import { TraceSession, type FixtureLoader, type TraceSource } from "./session.js";
 
@@ -48,13 +49,7 @@ export class TracePanels implements vscode.Disposable {
   }
 
   /** Opens a read-only panel for a report that did not come from a fixture (a logged trace), optionally with a tool selected. */
-  showReport(
-    report: RunReport,
-    label = report.origin.kind === "log"
-      ? `${baseName(report.file)}:${report.origin.line}`
-      : baseName(report.file),
-    selectedTool?: string,
-  ): void {
+  showReport(report: RunReport, label = reportLabel(report), selectedTool?: string): void {
     this.adopt(this.createPanel(`Selection Trace: ${label}`), {
       kind: "report",
       report,
@@ -64,15 +59,14 @@ export class TracePanels implements vscode.Disposable {
 
   /** Opens a read-only panel showing `variant` against `base`, stage by stage (two logged traces). */
   showComparison(base: RunReport, variant: RunReport): void {
-    const label = (report: RunReport) =>
-      report.origin.kind === "log"
-        ? `${baseName(report.file)}:${report.origin.line}`
-        : baseName(report.file);
-    this.adopt(this.createPanel(`Selection Trace: ${label(base)} ↔ ${label(variant)}`), {
-      kind: "comparison",
-      base,
-      variant,
-    });
+    this.adopt(
+      this.createPanel(`Selection Trace: ${reportLabel(base)} ↔ ${reportLabel(variant)}`),
+      {
+        kind: "comparison",
+        base,
+        variant,
+      },
+    );
   }
 
   /** The panels open now, for tests and for commands that act on the active one. */
@@ -126,8 +120,11 @@ export function restorableFixture(source: string): vscode.Uri | string {
   if (uri.query !== "" || uri.fragment !== "") return "its saved source is not a plain file URI";
   if (!uri.path.endsWith(".turn.json")) return "its saved source is not a *.turn.json fixture";
   if (uri.path.split("/").includes("..")) return "its saved source leaves its folder";
-  if (!vscode.workspace.getWorkspaceFolder(uri))
+  const folder = vscode.workspace.getWorkspaceFolder(uri);
+  if (!folder || !isInside(folder.uri.fsPath, uri.fsPath))
     return "its saved source is not in a folder of this workspace";
+  if (!isInside(leadsTo(folder.uri.fsPath), leadsTo(uri.fsPath)))
+    return "its saved source is a link that leads out of the workspace";
   return uri;
 }
 
@@ -137,4 +134,11 @@ function baseName(path: string): string {
 
 function title(path: string): string {
   return `Selection Trace: ${baseName(path)}`;
+}
+
+/** A panel's name for a report: a logged trace by its number (as in the Selection Traces view) and line. */
+function reportLabel(report: RunReport): string {
+  return report.origin.kind === "log"
+    ? `#${report.origin.index + 1} ${baseName(report.file)}:${report.origin.line}`
+    : baseName(report.file);
 }
