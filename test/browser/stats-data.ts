@@ -24,10 +24,10 @@ export async function openStats(browser: Browser, options: OpenOptions = {}): Pr
 
 /** The statistics of examples/logs/, as the host sends them. */
 export async function exampleStats(): Promise<StatsView> {
-  const { stats, scan } = await readLogStats([`${process.cwd()}/examples/logs`]);
+  const { stats, scan, files } = await readLogStats([`${process.cwd()}/examples/logs`]);
   return {
     sources: ["file:///workspace/examples/logs"],
-    files: scan.files.map((file) => file.slice(process.cwd().length + 1)),
+    files: files.map((file) => file.slice(process.cwd().length + 1)),
     ...wire(statsRows(stats)),
     unreadableTimes: stats.timeline.unreadable,
     cancelled: scan.cancelled,

@@ -72,15 +72,24 @@ describe("palette-inspector stats", () => {
     expect(JSON.parse(json).tools[0].name).toBe("x\u001b[2J\u009b\u202e");
   });
 
-  it("exits 2 with one line for no arguments, an unknown option or a path that does not exist", async () => {
-    for (const args of [["stats"], ["stats", "x.log", "--csv"], ["stats", "nope.log"]]) {
+  it("exits 2 with one line for no arguments or an unknown option", async () => {
+    for (const args of [["stats"], ["stats", "x.log", "--csv"]]) {
       const { code, stdout, stderr } = await cli(args);
       expect([code, stdout]).toEqual([2, ""]);
       expect(stderr.split("\n").filter(Boolean)).toHaveLength(1);
     }
-    expect((await cli(["stats", "nope.log"])).stderr).toBe(
-      "palette-inspector: cannot read nope.log: no such file or folder\n",
-    );
+  });
+
+  it("a log that cannot be read is a problem of that file and exit 2, as for traces; the others are counted", async () => {
+    const { code, stdout, stderr } = await cli([
+      "stats",
+      "nope.log",
+      "examples/logs/agent.log",
+      "--json",
+    ]);
+    expect(code).toBe(2);
+    expect(stderr).toBe("palette-inspector: cannot read nope.log: no such file\n");
+    expect(JSON.parse(stdout)).toMatchObject({ traces: 6, problems: 1 });
   });
 
   it("splitting a log into files and reading them together gives the same JSON", async () => {

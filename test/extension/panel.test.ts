@@ -391,7 +391,7 @@ describe("showReport (a logged trace)", () => {
     };
     panels.showReport(report);
     const panel = webviewFake.panels[0]!;
-    expect(panel.title).toBe("Selection Trace: app.log:12");
+    expect(panel.title).toBe("Selection Trace: #4 app.log:12");
     panel.webview.receive({ type: "ready" });
     await flush();
     expect(posted(panel)[0]).toEqual({
@@ -423,7 +423,7 @@ describe("showComparison (two logged traces)", () => {
     };
     panels.showComparison(base, variant);
     const panel = webviewFake.panels[0]!;
-    expect(panel.title).toBe("Selection Trace: app.log:3 ↔ app.log:9");
+    expect(panel.title).toBe("Selection Trace: #1 app.log:3 ↔ #1 app.log:9");
     panel.webview.receive({ type: "ready" });
     await flush();
     const show = posted(panel)[0]!;

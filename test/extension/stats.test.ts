@@ -2,7 +2,8 @@ import { resolve } from "node:path";
 import type * as vscode from "vscode";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { RunReport } from "../../src/core/report.js";
-import { TraceTree } from "../../src/extension/logs/trace-tree.js";
+import { TraceTree, type LogSet } from "../../src/extension/logs/trace-tree.js";
+import { TraceIndex } from "../../src/node/trace-index.js";
 import type { TracePanels } from "../../src/extension/panel/panels.js";
 import { statisticsTargets } from "../../src/extension/stats/stats-command.js";
 import { STATS_VIEW_TYPE, StatsPanels } from "../../src/extension/stats/stats-panels.js";
@@ -145,22 +146,18 @@ describe("Palette Statistics view (host)", () => {
 });
 
 describe("which logs Palette Statistics means", () => {
-  it("the explorer's selection, else the item, else the logs the Selection Traces view lists, each once", async () => {
+  it("the explorer's selection, else the item, else the logs the Selection Traces view lists (a set stands for what it was opened on), each once", async () => {
     const tree = new TraceTree();
     const a = real(Uri.file("/w/a.log"));
     const b = real(Uri.file("/w/logs"));
     expect(await statisticsTargets(a, [a, b, a], tree)).toEqual([a, b]);
     expect(await statisticsTargets(a, undefined, tree)).toEqual([a]);
-    const node = { kind: "log", uri: b };
-    expect(await statisticsTargets(undefined, [node], tree)).toEqual([b]);
-    tree.setScan(a, {
-      traces: [],
-      problems: [],
-      problemCount: 0,
-      traceCount: 0,
-      bytes: 0,
-      cancelled: false,
-    });
+    const set: LogSet = { roots: [b, a], files: [a], index: new TraceIndex(), cancelled: false };
+    expect(await statisticsTargets(undefined, [{ kind: "trace", set, index: 0 }], tree)).toEqual([
+      b,
+      a,
+    ]);
+    tree.setSet({ ...set, roots: [a] });
     expect(await statisticsTargets(undefined, [], tree)).toEqual([a]);
   });
 });

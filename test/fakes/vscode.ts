@@ -260,6 +260,8 @@ export const fake = {
   outputs: new Map<string, string[]>(),
   shownDocuments: [] as { uri: Uri; selection: Range | undefined }[],
   treeViews: new Map<string, unknown>(),
+  /** The next progress starts with Cancel already pressed. */
+  cancelNextProgress: false,
   diagnostics(uri: Uri): Diagnostic[] | undefined {
     for (const collection of diagnosticCollections) {
       const found = collection.get(uri);
@@ -283,6 +285,7 @@ export const fake = {
     this.outputs.clear();
     this.shownDocuments.length = 0;
     this.treeViews.clear();
+    this.cancelNextProgress = false;
     diagnosticCollections.length = 0;
   },
   writeBytes(path: string, bytes: Uint8Array): Uri {
@@ -495,13 +498,18 @@ export const window = {
   ): Promise<T> {
     const record = { title: options.title ?? "", messages: [] as string[] };
     fake.progress.push(record);
+    const cancelled = fake.cancelNextProgress;
+    fake.cancelNextProgress = false;
     return task(
       {
         report(value) {
           if (value.message !== undefined) record.messages.push(value.message);
         },
       },
-      { isCancellationRequested: false, onCancellationRequested: new EventEmitter<void>().event },
+      {
+        isCancellationRequested: cancelled,
+        onCancellationRequested: new EventEmitter<void>().event,
+      },
     );
   },
 };

@@ -83,6 +83,11 @@ export class TraceScanner {
     this.atFileStart = this.offset === 0;
   }
 
+  /** 1-based line being read: where the input broke off, when it did. */
+  get currentLine(): number {
+    return this.lineNo;
+  }
+
   /** Reads the next chunk; throws ScanCancelled when cancellation was requested. */
   push(chunk: Uint8Array | string): void {
     if (this.ended) throw new Error("the scanner has ended");

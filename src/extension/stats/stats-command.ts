@@ -1,6 +1,6 @@
 import * as vscode from "vscode";
 import { LOG_EXTENSIONS } from "../logs/log-commands.js";
-import type { TraceTree } from "../logs/trace-tree.js";
+import type { LogSet, TraceTree } from "../logs/trace-tree.js";
 import type { StatsPanels } from "./stats-panels.js";
 
 /**
@@ -13,16 +13,15 @@ export async function statisticsTargets(
   selected: unknown,
   tree: TraceTree,
 ): Promise<vscode.Uri[]> {
-  const uriOf = (item: unknown): vscode.Uri | null =>
+  // A Selection Traces node stands for the logs its set was opened on.
+  const urisOf = (item: unknown): vscode.Uri[] =>
     item instanceof vscode.Uri
-      ? item
-      : typeof item === "object" &&
-          item !== null &&
-          (item as { uri?: unknown }).uri instanceof vscode.Uri
-        ? (item as { uri: vscode.Uri }).uri
-        : null;
-  let uris = (Array.isArray(selected) ? selected : [arg]).map(uriOf).filter((u) => u !== null);
-  if (uris.length === 0) uris = tree.getChildren().map((node) => node.uri);
+      ? [item]
+      : typeof item === "object" && item !== null && "set" in item
+        ? [...(item as { set: LogSet }).set.roots]
+        : [];
+  let uris = (Array.isArray(selected) ? selected : [arg]).flatMap(urisOf);
+  if (uris.length === 0) uris = tree.getChildren().flatMap(urisOf);
   if (uris.length === 0)
     uris =
       (await vscode.window.showOpenDialog({

@@ -28,17 +28,18 @@ export async function readWithProgress(uris: readonly vscode.Uri[]): Promise<Log
     label === null
       ? notice`Palette statistics: reading ${uris.length} logs or folders`
       : notice`Palette statistics: reading ${label}`;
+  let read: LogStats;
   try {
-    return await withProgress(title, async (report, token) => {
-      let last = "";
+    read = await withProgress(title, (report, token) => {
+      let shown = -1;
       return readLogStats(
         uris.map((uri) => uri.fsPath),
         {
           signal: token,
-          onProgress: (file, bytes) => {
-            const message = `${vscode.workspace.asRelativePath(file)} ${Math.round(bytes / 1e6)} MB`;
-            if (message !== last) report(notice`${message}`);
-            last = message;
+          onProgress: (bytes) => {
+            const mb = Math.floor(bytes / 1e6);
+            if (mb !== shown) report(notice`${mb} MB read`);
+            shown = mb;
           },
         },
       );
@@ -49,6 +50,22 @@ export async function readWithProgress(uris: readonly vscode.Uri[]): Promise<Log
     });
     return null;
   }
+  const { unreadable } = read.scan;
+  if (read.files.length === 0 || unreadable === read.files.length) {
+    await notify("error", notice`Palette statistics could not read the logs.`, {
+      details: read.files.length === 0 ? ["no log files there"] : read.problems,
+    });
+    return null;
+  }
+  if (unreadable > 0)
+    void notify(
+      "warning",
+      notice`Palette statistics: ${unreadable} of the logs could not be read.`,
+      {
+        details: read.problems,
+      },
+    );
+  return read;
 }
 
 /** Every open Palette Statistics view. */
@@ -159,7 +176,7 @@ export class StatsSession implements vscode.Disposable {
           type: "stats",
           view: {
             sources: this.sources.map((uri) => uri.toString()),
-            files: this.read.scan.files.map((file) => vscode.workspace.asRelativePath(file)),
+            files: this.read.files.map((file) => vscode.workspace.asRelativePath(file)),
             traces: this.rows.traces,
             problems: this.rows.problems,
             errors: this.rows.errors,
