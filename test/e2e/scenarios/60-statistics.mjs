@@ -19,7 +19,10 @@ export async function run({ page, findWebviewFrame, shot, assert, log }) {
     assert.ok(attempt < 6, "the explorer's context menu offers Palette Statistics on a folder");
     await page.keyboard.press("Escape");
   }
+  // A menu ignores a click that comes right after it opened (the right button's release): let it settle.
+  await page.waitForTimeout(500);
   await item.click();
+  if (await item.isVisible().catch(() => false)) await item.click();
 
   const view = await findWebviewFrame(".tools-body .tools-row", 60_000);
   assert.equal(
