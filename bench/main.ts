@@ -2,6 +2,7 @@ import { benchEngine } from "./engine.js";
 import { benchLogIndex } from "./log-index.js";
 import { benchOrder } from "./order.js";
 import { benchRender } from "./render.js";
+import { benchScanSpeed } from "./scan-speed.js";
 import { benchStats } from "./stats.js";
 import { benchTraces } from "./traces.js";
 import { benchWhatIf } from "./whatif.js";
@@ -15,6 +16,7 @@ async function main(): Promise<void> {
     engine: benchEngine,
     whatif: benchWhatIf,
     traces: benchTraces,
+    scan: benchScanSpeed,
     order: benchOrder,
     logs: benchLogIndex,
     render: benchRender,

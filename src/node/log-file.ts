@@ -22,6 +22,7 @@ import {
   readReason,
   type LogInput,
 } from "./log-source.js";
+import { nodeAscii } from "./ascii.js";
 
 export { CHUNK_BYTES } from "./log-source.js";
 export const MAX_PROBLEMS = 1000;
@@ -83,6 +84,7 @@ export async function scanLogs(
     const scanner = new TraceScanner({
       maxLineBytes: options.maxLineBytes,
       signal: options.signal,
+      ascii: nodeAscii,
       onTrace: (found) => {
         traceCount++;
         options.onTrace(base === 0 ? found : { ...found, index: base + found.index }, file);
@@ -215,7 +217,11 @@ export async function readTraceAt(
     const reason = error instanceof LogReadError ? error.message : readReason(error);
     throw new Error(`cannot read ${file}: ${reason}`, { cause: error });
   }
-  const found = scanText(bytes, { firstLine: at.line, firstOffset: at.offset }).traces[at.ordinal];
+  const found = scanText(bytes, {
+    firstLine: at.line,
+    firstOffset: at.offset,
+    ascii: nodeAscii,
+  }).traces[at.ordinal];
   if (!found || found.line !== at.line)
     throw new Error(
       `${file} changed: the trace of line ${at.line} is no longer there; scan the file again`,

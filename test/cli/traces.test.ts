@@ -248,7 +248,15 @@ describe("palette-inspector show", () => {
 
 describe("log files", () => {
   it("re-reads each trace from its byte range, as the whole scan found it", async () => {
-    for (const file of ["agent.log", "selection.jsonl", "traces.json", "broken.log"]) {
+    for (const file of [
+      "agent.log",
+      "selection.jsonl",
+      "traces.json",
+      "broken.log",
+      "python-repr.log",
+      "python-pprint.log",
+      "structlog.log",
+    ]) {
       const path = `examples/logs/${file}`;
       const scan = await scanLogFile(path);
       const whole = scanText(readFileSync(path));

@@ -102,7 +102,7 @@ describe("Testing view", () => {
     const result = await run([leaf("/ws/b/broken.turn.json")!]);
     const errored = result.results.find((r) => r.state === "errored")!;
     expect(errored.messages[0]!.message).toMatch(
-      /^unknown stage kind "lazzy"; expected one of intent, .* \(\$\.pipeline\[0\]\.kind\)$/,
+      /^unknown stage kind "lazzy"; expected one of intent, .* \(at \$\.pipeline\[0\]\.kind\)$/,
     );
     expect(errored.messages[0]!.location!.range.start).toMatchObject({ line: 1, character: 24 });
   });
@@ -131,6 +131,26 @@ describe("Testing view", () => {
     fake.writeFile("/ws/c/new.turn.json", JSON.stringify(passing));
     await settle();
     expect(leaf("/ws/c/new.turn.json")).toBeDefined();
+    fake.deleteFile("/ws/c/new.turn.json");
+    fake.deleteFile("/ws/a/pass.turn.json");
+    await settle();
+    expect(leaf("/ws/c/new.turn.json")).toBeUndefined();
+    expect(leaf("/ws/a/pass.turn.json")).toBeUndefined();
+    expect(leaf("/ws/a/fail.turn.json")).toBeDefined();
+  });
+
+  it("watches only fixtures: other files created or deleted change nothing", async () => {
+    const groups = () => {
+      const labels: string[] = [];
+      items().forEach((group) => labels.push(group.label));
+      return labels;
+    };
+    const before = groups();
+    fake.writeFile("/ws/c/tools.catalog.json", "[]");
+    fake.writeFile("/ws/c/notes.json", JSON.stringify(passing));
+    await settle();
+    expect(leaf("/ws/c/notes.json")).toBeUndefined();
+    expect(groups()).toEqual(before);
   });
 
   it("re-runs a continuous request when a fixture changes", async () => {

@@ -1,9 +1,12 @@
+import { readdirSync } from "node:fs";
 import { resolve } from "node:path";
 import type * as vscode from "vscode";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { RunReport } from "../../src/core/report.js";
 import { TraceTree, type LogSet } from "../../src/extension/logs/trace-tree.js";
+import { isLogFileName } from "../../src/node/log-source.js";
 import { TraceIndex } from "../../src/node/trace-index.js";
+import { SAMPLES_PER_STAGE } from "../../src/extension/stats/read-stats.js";
 import type { TracePanels } from "../../src/extension/panel/panels.js";
 import { statisticsTargets } from "../../src/extension/stats/stats-command.js";
 import { STATS_VIEW_TYPE, StatsPanels } from "../../src/extension/stats/stats-panels.js";
@@ -51,17 +54,17 @@ describe("Palette Statistics view (host)", () => {
     expect(panel.webview.html).toContain("<title>Palette Statistics</title>");
     const message = posted(panel, "stats");
     if (message.type !== "stats") throw new Error("no statistics posted");
-    expect(message.view.traces).toBe(17);
+    expect(message.view.traces).toBe(38);
     expect(message.view.problems).toBe(4);
-    expect(message.view.files).toEqual([
-      "examples/logs/agent.log",
-      "examples/logs/broken.log",
-      "examples/logs/selection.jsonl",
-      "examples/logs/traces.json",
-    ]);
+    expect(message.view.files).toEqual(
+      readdirSync("examples/logs")
+        .filter(isLogFileName)
+        .sort()
+        .map((name) => `examples/logs/${name}`),
+    );
     expect(message.view.sources).toEqual([LOGS.toString()]);
     const i = message.view.tools.names.indexOf("ask_human");
-    expect([message.view.tools.topStage[i], message.view.tools.topCount[i]]).toEqual(["role", 15]);
+    expect([message.view.tools.topStage[i], message.view.tools.topCount[i]]).toEqual(["role", 32]);
   });
 
   it("lists the traces where a tool went missing by stage, and opens one with that tool selected", async () => {
@@ -72,8 +75,8 @@ describe("Palette Statistics view (host)", () => {
     if (answer.type !== "missing") throw new Error("no answer");
     expect(answer.requestId).toBe(4);
     expect(answer.groups.map((g) => [g.stage, g.total, g.traces.length])).toEqual([
-      ["role", 15, 15],
-      ["intent", 1, 1],
+      ["role", 32, SAMPLES_PER_STAGE],
+      ["intent", 5, 5],
     ]);
     const trace = answer.groups[1]!.traces[0]!;
     panel.webview.receive({ type: "openTrace", ref: trace.ref, tool: "ask_human" });
@@ -98,7 +101,7 @@ describe("Palette Statistics view (host)", () => {
     panel.webview.receive({ type: "saveCsv", requestId: 2, tools: ["ask_human"] });
     await new Promise((r) => setTimeout(r, 0));
     expect(fake.files.get(target.toString())).toMatch(
-      /^tool,seen,final,final %,forced,missing,removed by\r\nask_human,17,1,6%,0,16,"role 94%, intent 6%"\r\n\r\nstage,/,
+      /^tool,seen,final,final %,forced,missing,removed by\r\nask_human,38,1,3%,0,37,"role 86%, intent 14%"\r\n\r\nstage,/,
     );
     expect(posted(panel, "reply")).toEqual({
       type: "reply",
@@ -141,7 +144,7 @@ describe("Palette Statistics view (host)", () => {
     });
     panel.webview.receive({ type: "ready" });
     const message = posted(panel, "stats");
-    expect(message.type === "stats" && message.view.traces).toBe(17);
+    expect(message.type === "stats" && message.view.traces).toBe(38);
   });
 });
 

@@ -2,7 +2,7 @@ import * as vscode from "vscode";
 import type { RunReport } from "../../core/report.js";
 import { isInside, leadsTo } from "../../node/confine.js";
 import { parsePanelState } from "../../protocol.js";
-import { TraceSession, type FixtureLoader, type TraceSource } from "./session.js";
+import { TraceSession, webviewOptions, type FixtureLoader, type TraceSource } from "./session.js";
 
 /** The panel's view type: package.json's `onWebviewPanel:` activation and the serializer use it. */
 export const TRACE_VIEW_TYPE = "paletteInspector.trace";
@@ -79,13 +79,7 @@ export class TracePanels implements vscode.Disposable {
       TRACE_VIEW_TYPE,
       label,
       { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
-      {
-        enableScripts: true,
-        localResourceRoots: [
-          vscode.Uri.joinPath(this.extensionUri, "dist"),
-          vscode.Uri.joinPath(this.extensionUri, "media"),
-        ],
-      },
+      webviewOptions(this.extensionUri),
     );
   }
 

@@ -1,6 +1,7 @@
 import * as vscode from "vscode";
 import { compareReports } from "../../core/compare.js";
 import type { Fixture, LoadResult } from "../../core/fixture/load.js";
+import { problemMessage } from "../../core/fixture/problems.js";
 import { semanticIssues } from "../../core/fixture/semantics.js";
 import { reportMarkdown } from "../../core/render/markdown.js";
 import { type RunReport } from "../../core/report.js";
@@ -29,6 +30,17 @@ export type TraceSource =
   /** A restored panel whose saved source was refused: it shows why, and nothing else. */
   | { readonly kind: "refused"; readonly reason: string };
 
+/** What the panel's page may do: run its script, and load files only from dist/ and media/. */
+export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
+  return {
+    enableScripts: true,
+    localResourceRoots: [
+      vscode.Uri.joinPath(extensionUri, "dist"),
+      vscode.Uri.joinPath(extensionUri, "media"),
+    ],
+  };
+}
+
 /** Edits settle this long before a live re-run. */
 export const RERUN_DEBOUNCE_MS = 200;
 
@@ -53,13 +65,8 @@ export class TraceSession implements vscode.Disposable {
     private readonly log: (message: string) => void,
   ) {
     const webview = panel.webview;
-    webview.options = {
-      enableScripts: true,
-      localResourceRoots: [
-        vscode.Uri.joinPath(extensionUri, "dist"),
-        vscode.Uri.joinPath(extensionUri, "media"),
-      ],
-    };
+    // A restored panel comes with the options it was saved with: set them again.
+    webview.options = webviewOptions(extensionUri);
     this.render();
     this.disposables.push(
       webview.onDidReceiveMessage((raw: unknown) => {
@@ -150,10 +157,10 @@ export class TraceSession implements vscode.Disposable {
         problems: [
           {
             severity: "error",
-            file: uri.fsPath,
+            file: uri.toString(),
             range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
             path: [],
-            message: error instanceof Error ? error.message : String(error),
+            message: `cannot read ${this.displayName(uri.toString())}: ${readFailure(error)}`,
           },
         ],
       };
@@ -165,10 +172,10 @@ export class TraceSession implements vscode.Disposable {
       this.base = null;
       const problems: ProblemView[] = loaded.problems.map((p) => ({
         severity: p.severity,
-        file: p.file,
+        file: this.displayName(p.file),
         line: p.range.start.line + 1,
         column: p.range.start.character + 1,
-        message: p.message,
+        message: problemMessage(p),
       }));
       this.post({ type: "problems", file: uri.fsPath, source: uri.toString(), problems });
       return;
@@ -371,8 +378,14 @@ export class TraceSession implements vscode.Disposable {
   private watchFiles(uris: readonly vscode.Uri[]): void {
     for (const watcher of this.watchers) watcher.dispose();
     this.watchers = uris.map((uri) => {
+      // A glob cannot escape its own syntax: each of its characters in the name matches as `?`,
+      // and the exact file is picked out below.
+      const name = uri.path
+        .split("/")
+        .pop()!
+        .replace(/[[\]{}*?!]/g, "?");
       const watcher = vscode.workspace.createFileSystemWatcher(
-        new vscode.RelativePattern(vscode.Uri.joinPath(uri, ".."), uri.path.split("/").pop()!),
+        new vscode.RelativePattern(vscode.Uri.joinPath(uri, ".."), name),
       );
       const onChange = (changed: vscode.Uri) => {
         if (changed.toString() === uri.toString()) this.schedule();
@@ -397,4 +410,13 @@ export class TraceSession implements vscode.Disposable {
 /** The lead's loader names a catalogue by URI string or by path. */
 function fileUri(file: string): vscode.Uri {
   return /^[a-z][\w+.-]*:\/\//i.test(file) ? vscode.Uri.parse(file) : vscode.Uri.file(file);
+}
+
+/** Why a fixture could not be read, in words (a FileSystemError's code, else its message). */
+function readFailure(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === "FileNotFound" || code === "ENOENT") return "the file does not exist";
+  if (code === "NoPermissions" || code === "EACCES") return "permission denied";
+  if (code === "FileIsADirectory" || code === "EISDIR") return "it is a folder";
+  return error instanceof Error ? error.message : String(error);
 }

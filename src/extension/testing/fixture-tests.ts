@@ -1,7 +1,7 @@
 import * as vscode from "vscode";
 import { checkExpectations, type Mismatch } from "../../core/expect.js";
 import type { Fixture } from "../../core/fixture/load.js";
-import type { Problem } from "../../core/fixture/problems.js";
+import { problemMessage, type Problem } from "../../core/fixture/problems.js";
 import { formatJsonPath } from "../../core/json/positions.js";
 import { formatWaterfallTable } from "../../core/render/table.js";
 import { runFixture } from "../../core/run-fixture.js";
@@ -221,9 +221,7 @@ export class FixtureTests implements vscode.Disposable {
       run.errored(
         item,
         errors.map((problem) => {
-          const message = new vscode.TestMessage(
-            `${problem.message}${problem.path.length ? ` (${formatJsonPath(problem.path)})` : ""}`,
-          );
+          const message = new vscode.TestMessage(problemMessage(problem));
           message.location = new vscode.Location(
             vscode.Uri.parse(problem.file),
             toRange(problem.range),
