@@ -52,10 +52,7 @@ export function activate(context: vscode.ExtensionContext): void {
     log().warn(message),
   );
   const statistics = new StatsPanels(context.extensionUri, panels);
-  const diagnostics = new FixtureDiagnostics();
-  const tests = new FixtureTests(undefined, (uri, problems) =>
-    diagnostics.reportUnreadable(uri, problems),
-  );
+  const tests = new FixtureTests();
   void tests.discover();
   // The opened logs are remembered per workspace and scanned again after a reload.
   const traces = new TraceTree(context.workspaceState);
@@ -71,7 +68,7 @@ export function activate(context: vscode.ExtensionContext): void {
     panels,
     statistics,
     tests,
-    diagnostics,
+    new FixtureDiagnostics(),
     vscode.languages.registerCodeLensProvider(FIXTURE_SELECTOR, new RunSelectionCodeLens()),
     vscode.commands.registerCommand("paletteInspector.runFixture", async (arg?: unknown) => {
       const uri = await targetFixture(arg);
