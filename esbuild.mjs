@@ -18,6 +18,16 @@ const node = {
   logLevel: "warning",
 };
 
+const browser = {
+  bundle: true,
+  platform: "browser",
+  target: "es2022",
+  format: "iife",
+  sourcemap: !production,
+  minify: production,
+  logLevel: "warning",
+};
+
 const targets = [
   {
     ...node,
@@ -54,16 +64,12 @@ const targets = [
     ],
   },
   {
-    bundle: true,
-    platform: "browser",
-    target: "es2022",
-    format: "iife",
-    sourcemap: !production,
-    minify: production,
-    logLevel: "warning",
+    ...browser,
     entryPoints: ["webview/main.ts"],
     outfile: "dist/webview.js",
   },
+  // The Palette Statistics view: its own page and bundle, apart from the trace panel's.
+  { ...browser, entryPoints: ["webview/stats/main.ts"], outfile: "dist/stats-webview.js" },
 ];
 
 /** The JSON Schema files the editor validates against, written from the one TypeBox definition. */

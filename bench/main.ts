@@ -3,6 +3,7 @@ import { benchLogIndex } from "./log-index.js";
 import { benchOrder } from "./order.js";
 import { benchRender } from "./render.js";
 import { benchScanSpeed } from "./scan-speed.js";
+import { benchStats } from "./stats.js";
 import { benchTraces } from "./traces.js";
 import { benchWhatIf } from "./whatif.js";
 
@@ -19,6 +20,7 @@ async function main(): Promise<void> {
     order: benchOrder,
     logs: benchLogIndex,
     render: benchRender,
+    stats: benchStats,
   };
   const only = process.argv.slice(2);
   for (const [name, section] of Object.entries(sections))

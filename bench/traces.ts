@@ -126,7 +126,7 @@ function peakRss(dir: string, cli: string, bytes: number): number | null {
 }
 
 /** A JSONL log of about `bytes`: request and model-call events, and every fifth line a tool_selection event. */
-function generateLog(file: string, bytes: number): void {
+export function generateLog(file: string, bytes: number): void {
   const fd = openSync(file, "w");
   try {
     let written = 0;

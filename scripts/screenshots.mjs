@@ -8,8 +8,8 @@ const env = { ...process.env, PI_SCREENSHOTS_DIR: "docs/screenshots" };
 const which = process.argv[2];
 const runs = [
   ["webview", ["test/browser/run.mjs", "screenshot"]],
-  // The scenarios that call shot(): the panel in both themes, and the Testing view.
-  ["e2e", ["test/e2e/run.mjs", "10-fixture-panel", "30-testing-view"]],
+  // The scenarios that call shot(): the panel in both themes, the Testing view, the statistics.
+  ["e2e", ["test/e2e/run.mjs", "10-fixture-panel", "30-testing-view", "60-statistics"]],
 ];
 let status = 0;
 for (const [name, args] of runs) {

@@ -25,6 +25,8 @@ export interface TraceView {
   readonly compared: { readonly report: RunReport; readonly comparison: Comparison } | null;
   /** A value read from a debug session that the program has since moved past (absent: not stale). */
   readonly stale?: boolean;
+  /** A tool to select on arrival (opened from Palette Statistics: the tool that went missing). */
+  readonly selectedTool?: string;
 }
 
 export type ToWebview =
@@ -212,6 +214,7 @@ export function parseToWebview(
           (value.view.levers === null || isLevers(value.view.levers)) &&
           isStringOrNull(value.view.source) &&
           (value.view.stale === undefined || typeof value.view.stale === "boolean") &&
+          (value.view.selectedTool === undefined || isString(value.view.selectedTool)) &&
           (value.view.compared === null ||
             (isRecord(value.view.compared) &&
               isRunReport(value.view.compared.report) &&

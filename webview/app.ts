@@ -134,6 +134,7 @@ export class App {
 
   private show(view: TraceView): void {
     this.base = view;
+    if (view.selectedTool !== undefined) this.save({ selectedTool: view.selectedTool });
     this.root.classList.remove("is-invalid");
     this.save({
       source: view.source,

@@ -3,6 +3,7 @@ import { checkCommand } from "./check.js";
 import { EXIT, UsageError, type CliIO } from "./io.js";
 import { endQuietlyWhenPipeCloses } from "./pipe.js";
 import { runCommand } from "./run.js";
+import { statsCommand } from "./stats.js";
 import { showCommand, tracesCommand } from "./traces.js";
 
 const USAGE = `usage: palette-inspector <command>
@@ -11,6 +12,7 @@ const USAGE = `usage: palette-inspector <command>
   check [PATHS...] [--json] [--junit FILE]  run every *.turn.json and compare with its expect
   traces LOG... [--json]                    list the selection traces found in logs
   show LOG... [INDEX] [--json]              print one logged trace (INDEX across the logs)
+  stats LOG... [--json]                     palette statistics across logs
 
   LOG is a file (plain or .gz), a folder of logs, or - for standard input.
 `;
@@ -22,6 +24,7 @@ const COMMANDS: Record<string, Command> = {
   check: checkCommand,
   traces: tracesCommand,
   show: showCommand,
+  stats: statsCommand,
 };
 
 /** Runs one command line; every failure becomes a message and an exit status, never a stack. */

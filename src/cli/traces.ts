@@ -100,7 +100,10 @@ export async function showCommand(args: readonly string[], io: CliIO): Promise<n
 }
 
 /** Files, folders expanded, `-` as standard input; null (after saying why) when a folder holds no log. */
-async function inputsOrExit(names: readonly string[], io: CliIO): Promise<LogInput[] | null> {
+export async function inputsOrExit(
+  names: readonly string[],
+  io: CliIO,
+): Promise<LogInput[] | null> {
   const inputs = await expandInputs(
     names,
     (name) => (isAbsolute(name) ? name : resolve(io.cwd, name)),
@@ -114,7 +117,7 @@ async function inputsOrExit(names: readonly string[], io: CliIO): Promise<LogInp
 }
 
 /** Exit status once the scan is over: a file that could not be read at all is invalid input, said on stderr too. */
-function unreadableExit(problems: ProblemList, io: CliIO): number {
+export function unreadableExit(problems: ProblemList, io: CliIO): number {
   for (const problem of problems.unreadable)
     io.stderr(
       `palette-inspector: cannot read ${safe(problem.file)}: ${problem.message.replace(/^cannot read the file: /, "")}\n`,
@@ -123,7 +126,7 @@ function unreadableExit(problems: ProblemList, io: CliIO): number {
 }
 
 /** The first MAX_PROBLEMS problems, each naming its file; all are counted. */
-class ProblemList {
+export class ProblemList {
   readonly kept: NamedProblem[] = [];
   readonly unreadable: NamedProblem[] = [];
   count = 0;

@@ -18,6 +18,8 @@ import { TraceTree, type LogSet, type TraceNode } from "./logs/trace-tree.js";
 import { newFixture } from "./new-fixture.js";
 import { disposeLog, log, notice, notify } from "./notify.js";
 import { TracePanels } from "./panel/panels.js";
+import { showStatistics } from "./stats/stats-command.js";
+import { StatsPanels } from "./stats/stats-panels.js";
 import { FixtureTests } from "./testing/fixture-tests.js";
 import { updateExpectation } from "./testing/update-expectation.js";
 
@@ -50,6 +52,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const panels = new TracePanels(context.extensionUri, loadFixtureFromUri, (message) =>
     log().warn(message),
   );
+  const statistics = new StatsPanels(context.extensionUri, panels);
   const tests = new FixtureTests();
   void tests.discover();
   // The opened logs are remembered per workspace and scanned again after a reload.
@@ -64,6 +67,7 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(
     { dispose: disposeLog },
     panels,
+    statistics,
     tests,
     new FixtureDiagnostics(),
     vscode.languages.registerCodeLensProvider(FIXTURE_SELECTOR, new RunSelectionCodeLens()),
@@ -107,6 +111,17 @@ export function activate(context: vscode.ExtensionContext): void {
     ),
     ...registerTraceFilters(traces),
     ...new DebugCommands(panels).register(),
+    // From the explorer (with its selection as the second argument) or the Selection Traces view.
+    vscode.commands.registerCommand(
+      "paletteInspector.showStatistics",
+      (arg?: unknown, selected?: unknown) =>
+        showStatistics(
+          arg,
+          selected ?? (arg ? undefined : traceView.selection),
+          traces,
+          statistics,
+        ),
+    ),
     // From a failed test's message: the waterfall of the run that failed.
     vscode.commands.registerCommand(
       "paletteInspector.showTestRun",

@@ -200,6 +200,8 @@ export interface OpenOptions {
   readonly state?: unknown;
   readonly width?: number;
   readonly height?: number;
+  /** Another page than the trace panel (the Palette Statistics view): its script, style and title. */
+  readonly entry?: { readonly script: string; readonly style: string; readonly title: string };
 }
 
 /** What the init script puts on `window` for the test to read. */
@@ -219,11 +221,17 @@ export async function openPanel(browser: Browser, options: OpenOptions = {}): Pr
   const themeCss = `html { ${Object.entries(theme)
     .map(([name, value]) => `--vscode-${name}: ${value};`)
     .join(" ")} }`;
+  const entry = options.entry ?? {
+    script: "dist/webview.js",
+    style: "media/panel.css",
+    title: "Selection Trace",
+  };
   let html = panelHtml({
     cspSource: ORIGIN,
-    script: `${ORIGIN}/dist/webview.js`,
-    style: `${ORIGIN}/media/panel.css`,
+    script: `${ORIGIN}/${entry.script}`,
+    style: `${ORIGIN}/${entry.style}`,
     codicons: `${ORIGIN}/dist/codicons/codicon.css`,
+    title: entry.title,
   });
   html = html.replace("</head>", `<link rel="stylesheet" href="${ORIGIN}/theme.css">\n</head>`);
   if (options.withoutCsp)

@@ -9,6 +9,7 @@ import { isCatalog, isFixture } from "../../src/extension/diagnostics.js";
 import { LOG_EXTENSIONS } from "../../src/extension/logs/log-commands.js";
 import { activate } from "../../src/extension/main.js";
 import { TRACE_VIEW_TYPE } from "../../src/extension/panel/panels.js";
+import { STATS_VIEW_TYPE } from "../../src/extension/stats/stats-panels.js";
 import { FAILURE_CONTEXT } from "../../src/extension/testing/fixture-tests.js";
 import { fake, Uri, webviewFake } from "../fakes/vscode.js";
 
@@ -62,8 +63,10 @@ describe("the manifest and the code agree", () => {
     );
     expect(views).toEqual([...fake.treeViews.keys()]);
     for (const view of views) expect(manifest.activationEvents).toContain(`onView:${view}`);
-    expect(webviewFake.serializers.has(TRACE_VIEW_TYPE)).toBe(true);
-    expect(manifest.activationEvents).toContain(`onWebviewPanel:${TRACE_VIEW_TYPE}`);
+    for (const viewType of [TRACE_VIEW_TYPE, STATS_VIEW_TYPE]) {
+      expect(webviewFake.serializers.has(viewType)).toBe(true);
+      expect(manifest.activationEvents).toContain(`onWebviewPanel:${viewType}`);
+    }
     expect(manifest.activationEvents).not.toContain("*");
   });
 
@@ -92,7 +95,9 @@ describe("the manifest and the code agree", () => {
   it("menus offer log commands on the file types the code reads as logs", () => {
     const patterns = menus
       .flatMap(([, items]) => items)
-      .filter((item) => item.command === "paletteInspector.inspectLog")
+      .filter((item) =>
+        ["paletteInspector.inspectLog", "paletteInspector.showStatistics"].includes(item.command),
+      )
       .map((item) => /resource(?:Filename|Extname) =~ \/(.+)\/(?:$|\s)/.exec(item.when ?? ""))
       .filter((match) => match !== null)
       .map((match) => new RegExp(match[1]!));

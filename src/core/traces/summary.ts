@@ -1,6 +1,5 @@
-import { toolNames } from "../tools.js";
 import type { StageAction } from "../contract.js";
-import { nameOrder } from "./order.js";
+import { loggedFinalNames, loggedForcedChoice } from "./final.js";
 import type { FoundTrace } from "./scan.js";
 
 /** What a list of traces shows and filters on; the full trace is re-read from its byte range on demand. */
@@ -27,9 +26,6 @@ export interface TraceSummary {
 export function summarizeTrace(found: FoundTrace): TraceSummary {
   const { trace } = found;
   const { records } = trace;
-  const names = trace.tools
-    ? toolNames(trace.tools)
-    : nameOrder(records, trace.offered && toolNames(trace.offered), null).final;
   return {
     index: found.index,
     line: found.line,
@@ -43,11 +39,8 @@ export function summarizeTrace(found: FoundTrace): TraceSummary {
       action: record.action,
       dropped: record.dropped,
     })),
-    names,
-    forcedChoice:
-      trace.forcedChoice !== undefined
-        ? trace.forcedChoice
-        : (records.at(-1)?.forced_choice ?? null),
+    names: loggedFinalNames(trace),
+    forcedChoice: loggedForcedChoice(trace),
     error: trace.error !== null,
     degraded: records.some((record) => record.degraded ?? record.action === "error"),
   };

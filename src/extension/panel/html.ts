@@ -5,6 +5,8 @@ export interface PanelAssets {
   readonly script: string;
   readonly style: string;
   readonly codicons: string;
+  /** The page's title and label (default "Selection Trace"). */
+  readonly title?: string;
 }
 
 /** A fresh nonce for each render: the only script the page runs is the one carrying it. */
@@ -38,10 +40,10 @@ export function panelHtml(assets: PanelAssets, nonce: string = newNonce()): stri
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <link rel="stylesheet" href="${attr(assets.codicons)}">
 <link rel="stylesheet" href="${attr(assets.style)}">
-<title>Selection Trace</title>
+<title>${attr(assets.title ?? "Selection Trace")}</title>
 </head>
 <body>
-<main id="root" aria-label="Selection Trace"></main>
+<main id="root" aria-label="${attr(assets.title ?? "Selection Trace")}"></main>
 <script nonce="${attr(nonce)}" src="${attr(assets.script)}"></script>
 </body>
 </html>

@@ -48,9 +48,13 @@ export class TracePanels implements vscode.Disposable {
     this.adopt(this.createPanel(title(uri.path)), { kind: "fixture", uri });
   }
 
-  /** Opens a read-only panel for a report that did not come from a fixture (a logged trace). */
-  showReport(report: RunReport, label = reportLabel(report)): void {
-    this.adopt(this.createPanel(`Selection Trace: ${label}`), { kind: "report", report });
+  /** Opens a read-only panel for a report that did not come from a fixture (a logged trace), optionally with a tool selected. */
+  showReport(report: RunReport, label = reportLabel(report), selectedTool?: string): void {
+    this.adopt(this.createPanel(`Selection Trace: ${label}`), {
+      kind: "report",
+      report,
+      ...(selectedTool !== undefined && { selectedTool }),
+    });
   }
 
   /** Opens a read-only panel for a value read from a paused debug session. */

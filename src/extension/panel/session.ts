@@ -26,7 +26,7 @@ export type FixtureLoader = (uri: vscode.Uri) => Promise<LoadResult>;
 /** What a panel shows: a fixture it runs (live, what-if), or a report from a log (read-only). */
 export type TraceSource =
   | { readonly kind: "fixture"; readonly uri: vscode.Uri }
-  | { readonly kind: "report"; readonly report: RunReport }
+  | { readonly kind: "report"; readonly report: RunReport; readonly selectedTool?: string }
   /** Two runs (logged traces) stage by stage: `variant` shown against `base`. */
   | { readonly kind: "comparison"; readonly base: RunReport; readonly variant: RunReport }
   /** A value read from a paused debug session (read-only); `act` runs the panel's debug buttons. */
@@ -115,9 +115,16 @@ export class TraceSession implements vscode.Disposable {
     this.lastWhatIf = null;
     if (this.source.kind === "report") {
       this.base = this.source.report;
+      const selectedTool = this.source.selectedTool;
       this.post({
         type: "show",
-        view: { report: this.base, levers: null, source: null, compared: null },
+        view: {
+          report: this.base,
+          levers: null,
+          source: null,
+          compared: null,
+          ...(selectedTool !== undefined && { selectedTool }),
+        },
       });
       return;
     }

@@ -1,0 +1,88 @@
+/**
+ * Palette statistics (issue 11): `stats --json` against `traces --json` over the same generated
+ * log, each in its own process; its peak RSS on a small and a four times larger log (memory must
+ * not grow with the traces); and the statistics view's first paint for 10,000 tools in headless
+ * Chromium, next to 10 tools.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { launchChromium } from "../test/browser/page.js";
+import { openStats, syntheticStats, timeStatsFirstPaint } from "../test/browser/stats-data.js";
+import { verdict } from "./measure.js";
+import { generateLog } from "./traces.js";
+
+const MB = 1024 * 1024;
+const RUNS = 5;
+const PAINT_BUDGET_MS = 500;
+
+export async function benchStats(): Promise<string[]> {
+  const dir = mkdtempSync(join(tmpdir(), "pi-bench-stats-"));
+  const cli = join(__dirname, "cli.js");
+  const lines = ["statistics (issue 11)"];
+  try {
+    const big = join(dir, "big.jsonl");
+    generateLog(big, 400 * MB);
+    const traces: number[] = [];
+    const stats: number[] = [];
+    // Interleaved rounds, best of each: other processes on the machine slow both alike.
+    for (let round = 0; round < 3; round++) {
+      traces.push(run(dir, cli, ["traces", big, "--json"]).ms);
+      stats.push(run(dir, cli, ["stats", big, "--json"]).ms);
+    }
+    const [t, s] = [Math.min(...traces), Math.min(...stats)];
+    lines.push(
+      `  speed, 400 MB: stats ${(s / 1000).toFixed(2)} s, traces ${(t / 1000).toFixed(2)} s → ${verdict(s / t, 1.3, true)}`,
+    );
+    const small = join(dir, "small.jsonl");
+    generateLog(small, 100 * MB);
+    const rssSmall = run(dir, cli, ["stats", small, "--json"]).rss;
+    const rssBig = run(dir, cli, ["stats", big, "--json"]).rss;
+    lines.push(
+      `  peak RSS of \`stats --json\`: 100 MB log ${rssSmall.toFixed(0)} MB, 400 MB log (4× the traces) ${rssBig.toFixed(0)} MB → ${verdict(rssBig / rssSmall, 1.2, true)}`,
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const browser = await launchChromium();
+  try {
+    const paint = async (tools: number) => {
+      const view = syntheticStats(tools);
+      const times: number[] = [];
+      for (let i = 0; i < RUNS; i++) {
+        const page = await openStats(browser);
+        times.push(await timeStatsFirstPaint(page, view));
+        await page.close();
+      }
+      return times.sort((a, b) => a - b)[Math.floor(RUNS / 2)]!;
+    };
+    const few = await paint(10);
+    const many = await paint(10_000);
+    lines.push(
+      `  statistics view first paint: 10 tools ${few.toFixed(0)} ms, 10,000 tools ${many.toFixed(0)} ms (median of ${RUNS}; budget ${PAINT_BUDGET_MS} ms: ${many < PAINT_BUDGET_MS ? "within" : "OVER"})`,
+    );
+  } finally {
+    await browser.close();
+  }
+  return lines;
+}
+
+/** Wall time and peak RSS (MB) of one CLI run in a child process, its output discarded. */
+function run(dir: string, cli: string, args: string[]): { ms: number; rss: number } {
+  const report = join(dir, "rss.txt");
+  const preload = join(dir, "peak.cjs");
+  writeFileSync(
+    preload,
+    `process.on("exit", () => require("fs").writeFileSync(${JSON.stringify(report)}, String(process.resourceUsage().maxRSS)));\n`,
+  );
+  const start = performance.now();
+  const child = spawnSync(process.execPath, ["--require", preload, cli, ...args], {
+    stdio: ["ignore", "ignore", "pipe"],
+    encoding: "utf8",
+  });
+  const ms = performance.now() - start;
+  if (child.status !== 0)
+    throw new Error(`${args[0]} exited with ${child.status}: ${child.stderr}`);
+  return { ms, rss: Number(readFileSync(report, "utf8")) / 1024 };
+}

@@ -1,0 +1,44 @@
+/** `palette-inspector stats LOG... [--json]`: palette statistics across every trace `traces` finds (docs/formats.md). */
+import { PaletteStats } from "../core/stats/fold.js";
+import { formatStatsJson } from "../core/stats/json.js";
+import { statsRows } from "../core/stats/rows.js";
+import { formatStatsText } from "../core/stats/text.js";
+import { safe } from "../core/render/table.js";
+import { scanLogs } from "../node/log-file.js";
+import { EXIT, parseArgs, UsageError, type CliIO } from "./io.js";
+import { inputsOrExit, ProblemList, unreadableExit } from "./traces.js";
+
+const USAGE = "usage: palette-inspector stats LOG... [--json]   (LOG: a file, a folder or -)";
+/** Problems listed under the text tables; the rest are counted. */
+const PROBLEMS_SHOWN = 20;
+
+/** Reads the logs as one set, as `traces` does, folding each trace into the statistics. */
+export async function statsCommand(args: readonly string[], io: CliIO): Promise<number> {
+  const { positional, flags } = parseArgs(args, ["--json"]);
+  if (positional.length === 0) throw new UsageError(USAGE);
+  const inputs = await inputsOrExit(positional, io);
+  if (!inputs) return EXIT.invalidInput;
+  const problems = new ProblemList(inputs);
+  const stats = new PaletteStats();
+  await scanLogs(inputs, {
+    onTrace: (found) => stats.add(found.trace),
+    onProblem: (problem) => problems.add(problem),
+  });
+  stats.addProblems(problems.count);
+  if (flags.has("--json")) io.stdout(formatStatsJson(stats));
+  else {
+    const out = [formatStatsText(statsRows(stats), { color: io.color })];
+    if (problems.count > 0) {
+      const shown = problems.kept.slice(0, PROBLEMS_SHOWN);
+      out.push(
+        `\nproblems (${problems.count}):\n`,
+        ...shown.map(
+          (p) => `${safe(p.file)}${p.line === null ? "" : `:${p.line}`}: ${safe(p.message)}\n`,
+        ),
+        problems.count > shown.length ? `… and ${problems.count - shown.length} more\n` : "",
+      );
+    }
+    io.stdout(out.join(""));
+  }
+  return unreadableExit(problems, io);
+}

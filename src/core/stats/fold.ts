@@ -1,0 +1,158 @@
+/**
+ * Palette statistics over many logged traces (docs/formats.md, "palette-inspector stats"): traces
+ * are folded in one at a time into counters per tool and per stage, so memory grows with the
+ * distinct tools × stages and never with the number of traces.
+ */
+import type { StageAction } from "../contract.js";
+import { loggedFinalNames, loggedForcedChoice } from "../traces/final.js";
+import type { LoggedTrace } from "../traces/trace.js";
+import { Timeline } from "./timeline.js";
+
+/** Keys `missing` by this when no record of the trace dropped the tool. */
+export const UNKNOWN_STAGE = "?";
+
+/** The error kind whose traces count as forced-choice failures on the timeline. */
+export const FORCED_FAILURE = "ForcedToolUnavailable";
+
+/**
+ * A count of traces. `last` is the number of the last trace counted, so a trace that names a
+ * tool twice (or runs a stage twice) is still counted once, without a per-trace set.
+ */
+export class TraceCount {
+  n = 0;
+  last = -1;
+
+  hit(trace: number): void {
+    if (this.last === trace) return;
+    this.last = trace;
+    this.n++;
+  }
+}
+
+export class StageCounts {
+  readonly records = new TraceCount();
+  readonly actions: Record<StageAction, TraceCount> = {
+    select: new TraceCount(),
+    abstain: new TraceCount(),
+    force: new TraceCount(),
+    error: new TraceCount(),
+  };
+  readonly degraded = new TraceCount();
+}
+
+export class ToolCounts<Ref> {
+  readonly seen = new TraceCount();
+  readonly final = new TraceCount();
+  readonly forced = new TraceCount();
+  readonly droppedBy = new Map<string, TraceCount>();
+  readonly addedBy = new Map<string, TraceCount>();
+  readonly reinstatedBy = new Map<string, TraceCount>();
+  readonly missing = new Map<string, number>();
+  /** Up to `samples` traces per stage in `missing`, so a view can list them without a re-read. */
+  readonly samples = new Map<string, Ref[]>();
+  /** The trace in which a record last dropped this tool, and which stage that was. */
+  dropTrace = -1;
+  lastDropper = "";
+
+  constructor(readonly name: string) {}
+
+  /** Σ missing: the traces in which the tool was seen but is not final. */
+  get missingTotal(): number {
+    let total = 0;
+    for (const n of this.missing.values()) total += n;
+    return total;
+  }
+}
+
+export interface StatsOptions {
+  /** Trace references kept per tool and stage in `missing` (0, the default, keeps none). */
+  readonly samples?: number;
+}
+
+/** The fold. `Ref` is how a caller finds a trace again (a file and byte range); the CLI needs none. */
+export class PaletteStats<Ref = never> {
+  traces = 0;
+  problems = 0;
+  readonly errors = new Map<string, number>();
+  /** In order of first appearance. */
+  readonly stages = new Map<string, StageCounts>();
+  readonly tools = new Map<string, ToolCounts<Ref>>();
+  readonly timeline = new Timeline();
+  private readonly samples: number;
+  /** The tools named by the trace being folded, each once. */
+  private touched: ToolCounts<Ref>[] = [];
+
+  constructor(options: StatsOptions = {}) {
+    this.samples = options.samples ?? 0;
+  }
+
+  add(trace: LoggedTrace, ref?: Ref): void {
+    const t = this.traces++;
+    this.touched = [];
+    for (const record of trace.records) {
+      const stage = this.stage(record.stage);
+      stage.records.hit(t);
+      stage.actions[record.action].hit(t);
+      if (record.degraded ?? record.action === "error") stage.degraded.hit(t);
+      for (const name of record.kept) this.see(name, t);
+      for (const name of record.dropped) {
+        const tool = this.see(name, t);
+        count(tool.droppedBy, record.stage, t);
+        tool.dropTrace = t;
+        tool.lastDropper = record.stage;
+      }
+      for (const name of record.added) count(this.see(name, t).addedBy, record.stage, t);
+      for (const name of record.reinstated) count(this.see(name, t).reinstatedBy, record.stage, t);
+    }
+    const final = loggedFinalNames(trace);
+    let palette = 0;
+    for (const name of final) {
+      const tool = this.see(name, t);
+      if (tool.final.last !== t) palette++;
+      tool.final.hit(t);
+    }
+    const forced = loggedForcedChoice(trace);
+    if (forced !== null) this.see(forced, t).forced.hit(t);
+    for (const tool of this.touched) {
+      if (tool.final.last === t) continue;
+      const stage = tool.dropTrace === t ? tool.lastDropper : UNKNOWN_STAGE;
+      tool.missing.set(stage, (tool.missing.get(stage) ?? 0) + 1);
+      if (ref !== undefined && this.samples > 0) {
+        const kept = tool.samples.get(stage);
+        if (!kept) tool.samples.set(stage, [ref]);
+        else if (kept.length < this.samples) kept.push(ref);
+      }
+    }
+    this.touched = [];
+    const kind = trace.error?.kind;
+    if (kind !== undefined) this.errors.set(kind, (this.errors.get(kind) ?? 0) + 1);
+    if (trace.time !== null) this.timeline.add(trace.time, palette, kind === FORCED_FAILURE);
+  }
+
+  /** Lines of the logs that looked like a trace but could not be read. */
+  addProblems(n: number): void {
+    this.problems += n;
+  }
+
+  private stage(name: string): StageCounts {
+    let stage = this.stages.get(name);
+    if (!stage) this.stages.set(name, (stage = new StageCounts()));
+    return stage;
+  }
+
+  private see(name: string, t: number): ToolCounts<Ref> {
+    let tool = this.tools.get(name);
+    if (!tool) this.tools.set(name, (tool = new ToolCounts<Ref>(name)));
+    if (tool.seen.last !== t) {
+      tool.seen.hit(t);
+      this.touched.push(tool);
+    }
+    return tool;
+  }
+}
+
+function count(map: Map<string, TraceCount>, stage: string, t: number): void {
+  let counter = map.get(stage);
+  if (!counter) map.set(stage, (counter = new TraceCount()));
+  counter.hit(t);
+}

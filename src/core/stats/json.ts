@@ -1,0 +1,86 @@
+/**
+ * `palette-inspector stats --json` (docs/formats.md): the exact document, with every map's keys in
+ * code-point order. Maps stay `Map`s until printed, because a JavaScript object would put
+ * integer-like keys ("10", "2") first whatever order they were set in.
+ */
+import type { StageAction } from "../contract.js";
+import { safeJson } from "../render/table.js";
+import { compareCodePoints } from "../tools.js";
+import type { PaletteStats, TraceCount } from "./fold.js";
+
+/** The order the issue's document lists them in. */
+export const ACTION_ORDER: readonly StageAction[] = ["select", "abstain", "force", "error"];
+
+type Json = number | string | null | readonly Json[] | ReadonlyMap<string, Json>;
+
+export function statsDocument(stats: PaletteStats<unknown>): Json {
+  return new Map<string, Json>([
+    ["traces", stats.traces],
+    ["errors", sorted(stats.errors)],
+    [
+      "stages",
+      [...stats.stages].map(
+        ([stage, counts]) =>
+          new Map<string, Json>([
+            ["stage", stage],
+            ["records", counts.records.n],
+            [
+              "actions",
+              new Map<string, Json>(
+                ACTION_ORDER.map((action) => [action, counts.actions[action].n]),
+              ),
+            ],
+            ["degraded", counts.degraded.n],
+          ]),
+      ),
+    ],
+    [
+      "tools",
+      [...stats.tools.values()]
+        .sort((a, b) => compareCodePoints(a.name, b.name))
+        .map(
+          (tool) =>
+            new Map<string, Json>([
+              ["name", tool.name],
+              ["seen", tool.seen.n],
+              ["final", tool.final.n],
+              ["forced", tool.forced.n],
+              ["dropped_by", sorted(tool.droppedBy)],
+              ["added_by", sorted(tool.addedBy)],
+              ["reinstated_by", sorted(tool.reinstatedBy)],
+              ["missing", sorted(tool.missing)],
+            ]),
+        ),
+    ],
+    ["problems", stats.problems],
+  ]);
+}
+
+/**
+ * The document as `JSON.stringify(document, null, 2)` would print it, plus a final newline, with
+ * C1 controls and bidi overrides escaped too (safe in a terminal).
+ */
+export function formatStatsJson(stats: PaletteStats<unknown>): string {
+  return print(statsDocument(stats), "") + "\n";
+}
+
+function sorted(map: ReadonlyMap<string, number | TraceCount>): Map<string, Json> {
+  return new Map(
+    [...map]
+      .sort(([a], [b]) => compareCodePoints(a, b))
+      .map(([key, value]) => [key, typeof value === "number" ? value : value.n]),
+  );
+}
+
+function print(value: Json, indent: string): string {
+  if (value === null || typeof value !== "object") return safeJson(value);
+  const inner = indent + "  ";
+  if (Array.isArray(value)) {
+    const items = value as readonly Json[];
+    if (items.length === 0) return "[]";
+    return `[\n${items.map((item) => inner + print(item, inner)).join(",\n")}\n${indent}]`;
+  }
+  const entries = [...(value as ReadonlyMap<string, Json>)];
+  if (entries.length === 0) return "{}";
+  return `{\n${entries.map(([key, item]) => `${inner}${safeJson(key)}: ${print(item, inner)}`).join(",\n")}\n${indent}}`;
+}

@@ -1,0 +1,72 @@
+/** `palette-inspector stats LOG...`: the statistics as terminal tables; all log text goes through `safe`. */
+import { safe } from "../render/table.js";
+import { ACTION_ORDER } from "./json.js";
+import { byMissing, formatCount, percent, removedByText, type StatsRows } from "./rows.js";
+
+export function formatStatsText(rows: StatsRows, options: { readonly color: boolean }): string {
+  const bold = options.color ? (text: string) => `\x1b[1m${text}\x1b[0m` : (text: string) => text;
+  const out: string[] = [];
+  const errors = rows.errors.map((e) => `${safe(e.kind)} ${formatCount(e.n)}`).join(", ");
+  out.push(
+    bold(
+      `${plural(rows.traces, "trace")}, ${plural(rows.problems, "problem")}${errors ? ` · errors: ${errors}` : ""}`,
+    ),
+  );
+  if (rows.traces === 0) return out.join("\n") + "\n";
+
+  out.push("", bold("stages"));
+  out.push(
+    ...table(
+      ["stage", "records", ...ACTION_ORDER, "degraded"],
+      rows.stages.map((s) => [
+        safe(s.stage),
+        formatCount(s.records),
+        ...ACTION_ORDER.map((action) => formatCount(s[action])),
+        formatCount(s.degraded),
+      ]),
+      new Set([1, 2, 3, 4, 5, 6]),
+    ),
+  );
+
+  out.push("", bold("tools, most often missing first"));
+  out.push(
+    ...table(
+      ["tool", "missing", "removed by", "final", "forced"],
+      [...rows.tools]
+        .sort(byMissing)
+        .map((t) => [
+          safe(t.name),
+          `${percent(t.missing, t.seen)}% of ${plural(t.seen, "turn")}`,
+          removedByText(t, safe) || "—",
+          formatCount(t.final),
+          formatCount(t.forced),
+        ]),
+      new Set([3, 4]),
+    ),
+  );
+  return out.join("\n") + "\n";
+}
+
+function plural(n: number, word: string): string {
+  return `${formatCount(n)} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** Aligned columns; those in `right` are numbers, aligned to the right. */
+function table(
+  header: readonly string[],
+  body: readonly (readonly string[])[],
+  right: ReadonlySet<number>,
+): string[] {
+  const widths = header.map((title, c) =>
+    Math.max([...title].length, ...body.map((cells) => [...cells[c]!].length)),
+  );
+  return [header, ...body].map((cells) =>
+    cells
+      .map((cell, c) => {
+        const gap = " ".repeat(widths[c]! - [...cell].length);
+        return right.has(c) ? gap + cell : c === cells.length - 1 ? cell : cell + gap;
+      })
+      .join("  ")
+      .trimEnd(),
+  );
+}

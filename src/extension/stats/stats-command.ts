@@ -1,0 +1,45 @@
+import * as vscode from "vscode";
+import { LOG_EXTENSIONS } from "../logs/log-commands.js";
+import type { LogSet, TraceTree } from "../logs/trace-tree.js";
+import type { StatsPanels } from "./stats-panels.js";
+
+/**
+ * The logs "Palette Statistics" means: the explorer's selection (files and folders) or the
+ * Selection Traces view's, else the item it was invoked on, else every log the view lists,
+ * else logs the user picks. Each log once, in the order given.
+ */
+export async function statisticsTargets(
+  arg: unknown,
+  selected: unknown,
+  tree: TraceTree,
+): Promise<vscode.Uri[]> {
+  // A Selection Traces node stands for the logs its set was opened on.
+  const urisOf = (item: unknown): vscode.Uri[] =>
+    item instanceof vscode.Uri
+      ? [item]
+      : typeof item === "object" && item !== null && "set" in item
+        ? [...(item as { set: LogSet }).set.roots]
+        : [];
+  let uris = (Array.isArray(selected) ? selected : [arg]).flatMap(urisOf);
+  if (uris.length === 0) uris = tree.getChildren().flatMap(urisOf);
+  if (uris.length === 0)
+    uris =
+      (await vscode.window.showOpenDialog({
+        canSelectMany: true,
+        filters: { Logs: LOG_EXTENSIONS, "All files": ["*"] },
+        title: "Palette Statistics: which logs?",
+      })) ?? [];
+  const seen = new Set<string>();
+  return uris.filter((uri) => !seen.has(uri.toString()) && seen.add(uri.toString()));
+}
+
+/** "Palette Statistics" for a log, several logs or a folder. */
+export async function showStatistics(
+  arg: unknown,
+  selected: unknown,
+  tree: TraceTree,
+  panels: StatsPanels,
+): Promise<void> {
+  const uris = await statisticsTargets(arg, selected, tree);
+  if (uris.length > 0) await panels.show(uris);
+}

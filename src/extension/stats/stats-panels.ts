@@ -1,0 +1,291 @@
+import * as vscode from "vscode";
+import { statsCsv, statsMarkdown } from "../../core/stats/export.js";
+import { statsRows, type StatsRows, type ToolRow } from "../../core/stats/rows.js";
+import { reportFromTrace } from "../../core/traces/report.js";
+import { readTraceAt } from "../../node/log-file.js";
+import {
+  parseFromStatsView,
+  parseStatsPanelState,
+  type FromStatsView,
+  type MissingGroup,
+  type ToStatsView,
+  toolColumns,
+} from "../../stats-protocol.js";
+import { log, notice, notify, withProgress } from "../notify.js";
+import { panelHtml } from "../panel/html.js";
+import type { TracePanels } from "../panel/panels.js";
+import { chooseNewFile } from "../workspace-files.js";
+import { readLogStats, type LogStats, type TraceRef } from "./read-stats.js";
+
+/** The view type: package.json's `onWebviewPanel:` activation and the serializer use it. */
+export const STATS_VIEW_TYPE = "paletteInspector.statistics";
+const TITLE = "Palette Statistics";
+
+/** Reads logs with progress (cancellable: a cancelled read shows what was read, marked so). */
+export async function readWithProgress(uris: readonly vscode.Uri[]): Promise<LogStats | null> {
+  const label = uris.length === 1 ? vscode.workspace.asRelativePath(uris[0]!) : null;
+  const title =
+    label === null
+      ? notice`Palette statistics: reading ${uris.length} logs or folders`
+      : notice`Palette statistics: reading ${label}`;
+  let read: LogStats;
+  try {
+    read = await withProgress(title, (report, token) => {
+      let shown = -1;
+      return readLogStats(
+        uris.map((uri) => uri.fsPath),
+        {
+          signal: token,
+          onProgress: (bytes) => {
+            const mb = Math.floor(bytes / 1e6);
+            if (mb !== shown) report(notice`${mb} MB read`);
+            shown = mb;
+          },
+        },
+      );
+    });
+  } catch (error) {
+    await notify("error", notice`Palette statistics could not read the logs.`, {
+      details: [error instanceof Error ? error.message : String(error)],
+    });
+    return null;
+  }
+  const { unreadable } = read.scan;
+  if (read.files.length === 0 || unreadable === read.files.length) {
+    await notify("error", notice`Palette statistics could not read the logs.`, {
+      details: read.files.length === 0 ? ["no log files there"] : read.problems,
+    });
+    return null;
+  }
+  if (unreadable > 0)
+    void notify(
+      "warning",
+      notice`Palette statistics: ${unreadable} of the logs could not be read.`,
+      {
+        details: read.problems,
+      },
+    );
+  return read;
+}
+
+/** Every open Palette Statistics view. */
+export class StatsPanels implements vscode.Disposable {
+  private readonly sessions = new Set<StatsSession>();
+  private readonly registration: vscode.Disposable;
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly traces: TracePanels,
+  ) {
+    // A view open before a window reload reads its logs again.
+    this.registration = vscode.window.registerWebviewPanelSerializer(STATS_VIEW_TYPE, {
+      deserializeWebviewPanel: async (panel: vscode.WebviewPanel, state: unknown) => {
+        const sources = parseStatsPanelState(state)?.sources ?? [];
+        const uris = sources.map((source) => vscode.Uri.parse(source));
+        const read = uris.length > 0 ? await readWithProgress(uris) : null;
+        if (!read) {
+          panel.dispose();
+          return;
+        }
+        this.adopt(panel, uris, read);
+      },
+    });
+  }
+
+  /** Reads the logs and opens a view of their statistics. */
+  async show(uris: readonly vscode.Uri[]): Promise<StatsSession | null> {
+    const read = await readWithProgress(uris);
+    if (!read) return null;
+    const label = uris.length === 1 ? baseName(uris[0]!.path) : `${uris.length} logs`;
+    const panel = vscode.window.createWebviewPanel(
+      STATS_VIEW_TYPE,
+      `${TITLE}: ${label}`,
+      { viewColumn: vscode.ViewColumn.Active },
+      { enableScripts: true, localResourceRoots: this.roots() },
+    );
+    return this.adopt(panel, uris, read);
+  }
+
+  get open(): readonly StatsSession[] {
+    return [...this.sessions];
+  }
+
+  private roots(): vscode.Uri[] {
+    return [
+      vscode.Uri.joinPath(this.extensionUri, "dist"),
+      vscode.Uri.joinPath(this.extensionUri, "media"),
+    ];
+  }
+
+  private adopt(panel: vscode.WebviewPanel, uris: readonly vscode.Uri[], read: LogStats) {
+    panel.webview.options = { enableScripts: true, localResourceRoots: this.roots() };
+    const session = new StatsSession(panel, uris, read, this.extensionUri, this.traces);
+    this.sessions.add(session);
+    panel.onDidDispose(() => this.sessions.delete(session));
+    return session;
+  }
+
+  dispose(): void {
+    this.registration.dispose();
+    for (const session of this.sessions) session.panel.dispose();
+    this.sessions.clear();
+  }
+}
+
+/** One Palette Statistics view: it owns its webview's messages and the traces it can open. */
+export class StatsSession implements vscode.Disposable {
+  readonly rows: StatsRows;
+  private ready = false;
+  /** Traces the view was told about, by the `ref` it got. */
+  private readonly refs: TraceRef[] = [];
+  private readonly refIds = new Map<TraceRef, number>();
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    readonly panel: vscode.WebviewPanel,
+    readonly sources: readonly vscode.Uri[],
+    private readonly read: LogStats,
+    extensionUri: vscode.Uri,
+    private readonly traces: TracePanels,
+  ) {
+    this.rows = statsRows(read.stats);
+    const webview = panel.webview;
+    const asset = (...path: string[]) =>
+      webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...path)).toString();
+    webview.html = panelHtml({
+      cspSource: webview.cspSource,
+      script: asset("dist", "stats-webview.js"),
+      style: asset("media", "stats.css"),
+      codicons: asset("dist", "codicons", "codicon.css"),
+      title: TITLE,
+    });
+    this.disposables.push(
+      webview.onDidReceiveMessage((raw: unknown) => {
+        const message = parseFromStatsView(raw, (line) => log().warn(line));
+        if (message) void this.handle(message);
+      }),
+      panel.onDidDispose(() => this.dispose()),
+    );
+  }
+
+  private async handle(message: FromStatsView): Promise<void> {
+    switch (message.type) {
+      case "ready":
+        this.ready = true;
+        return this.post({
+          type: "stats",
+          view: {
+            sources: this.sources.map((uri) => uri.toString()),
+            files: this.read.files.map((file) => vscode.workspace.asRelativePath(file)),
+            traces: this.rows.traces,
+            problems: this.rows.problems,
+            errors: this.rows.errors,
+            stages: this.rows.stages,
+            tools: toolColumns(this.rows.tools),
+            timeline: this.rows.timeline,
+            unreadableTimes: this.read.stats.timeline.unreadable,
+            cancelled: this.read.scan.cancelled,
+          },
+        });
+      case "missing":
+        return this.post({
+          type: "missing",
+          requestId: message.requestId,
+          tool: message.tool,
+          groups: this.missing(message.tool),
+        });
+      case "openTrace":
+        return this.openTrace(message.ref, message.tool);
+      case "copyMarkdown": {
+        await vscode.env.clipboard.writeText(statsMarkdown(this.rows, this.pick(message.tools)));
+        return this.reply(message.requestId, true, "Copied the tables as Markdown.");
+      }
+      case "saveCsv":
+        return this.saveCsv(message.requestId, message.tools);
+    }
+  }
+
+  /** The traces in which the tool went missing, by the stage that removed it, most first. */
+  missing(tool: string): MissingGroup[] {
+    const counts = this.read.stats.tools.get(tool);
+    if (!counts) return [];
+    const row = this.rows.tools.find((r) => r.name === tool);
+    return (row?.removedBy ?? []).map(({ stage, n }) => ({
+      stage,
+      total: n,
+      traces: (counts.samples.get(stage) ?? []).map((ref) => ({
+        ref: this.refId(ref),
+        file: vscode.workspace.asRelativePath(ref.path),
+        line: ref.line,
+        time: ref.time,
+        id: ref.id,
+      })),
+    }));
+  }
+
+  private refId(ref: TraceRef): number {
+    let id = this.refIds.get(ref);
+    if (id === undefined) {
+      id = this.refs.push(ref) - 1;
+      this.refIds.set(ref, id);
+    }
+    return id;
+  }
+
+  private async openTrace(id: number, tool: string): Promise<void> {
+    const ref = this.refs[id];
+    if (!ref) return;
+    try {
+      const found = await readTraceAt(ref.path, ref);
+      this.traces.showReport(
+        reportFromTrace(found, vscode.Uri.file(ref.path).toString()),
+        undefined,
+        tool,
+      );
+    } catch (error) {
+      await notify("error", notice`The trace could not be opened.`, {
+        details: [error instanceof Error ? error.message : String(error)],
+      });
+    }
+  }
+
+  /** The rows of the named tools, in the order given (the view's sort and filter). */
+  private pick(names: readonly string[]): ToolRow[] {
+    const byName = new Map(this.rows.tools.map((row) => [row.name, row]));
+    return names.flatMap((name) => byName.get(name) ?? []);
+  }
+
+  private async saveCsv(requestId: number, tools: readonly string[]): Promise<void> {
+    const folder =
+      vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.joinPath(this.sources[0]!, "..");
+    const target = await chooseNewFile({
+      defaultUri: vscode.Uri.joinPath(folder, "palette-statistics.csv"),
+      filters: { CSV: ["csv"] },
+      saveLabel: "Save statistics",
+      title: "Save the palette statistics as CSV",
+    });
+    if (!target) return this.reply(requestId, false, "Not saved.");
+    await vscode.workspace.fs.writeFile(
+      target,
+      new TextEncoder().encode(statsCsv(this.rows, this.pick(tools))),
+    );
+    return this.reply(requestId, true, `Saved ${vscode.workspace.asRelativePath(target)}.`);
+  }
+
+  private reply(requestId: number, ok: boolean, message: string): void {
+    this.post({ type: "reply", requestId, ok, message });
+  }
+
+  private post(message: ToStatsView): void {
+    if (this.ready) void this.panel.webview.postMessage(message);
+  }
+
+  dispose(): void {
+    for (const disposable of this.disposables) disposable.dispose();
+    this.disposables.length = 0;
+  }
+}
+
+function baseName(path: string): string {
+  return path.split(/[\\/]/).pop() || path;
+}

@@ -1,0 +1,277 @@
+/**
+ * The message protocol between the extension host and the Palette Statistics webview (its own,
+ * beside the trace panel's `protocol.ts`). Both sides validate what they receive; anything
+ * unknown or malformed is logged and ignored.
+ */
+import type { StageRow, ToolRow } from "./core/stats/rows.js";
+import type { TimeBucket } from "./core/stats/timeline.js";
+
+/**
+ * The tools, one array per column (index i is one tool, in code-point order of name): 10,000
+ * tools cross to the webview as a few flat arrays, several times faster to send than as objects.
+ */
+export interface ToolColumns {
+  readonly names: readonly string[];
+  readonly seen: readonly number[];
+  readonly final: readonly number[];
+  readonly forced: readonly number[];
+  readonly missing: readonly number[];
+  /** The stage that most often removed the tool (null: never missing) and in how many traces. */
+  readonly topStage: readonly (string | null)[];
+  readonly topCount: readonly number[];
+}
+
+export function toolColumns(rows: readonly ToolRow[]): ToolColumns {
+  return {
+    names: rows.map((r) => r.name),
+    seen: rows.map((r) => r.seen),
+    final: rows.map((r) => r.final),
+    forced: rows.map((r) => r.forced),
+    missing: rows.map((r) => r.missing),
+    topStage: rows.map((r) => r.removedBy[0]?.stage ?? null),
+    topCount: rows.map((r) => r.removedBy[0]?.n ?? 0),
+  };
+}
+
+/** What the view shows: the statistics of a set of logs. */
+export interface StatsView {
+  /** The URIs the view was opened on (files or folders), kept in its state to read them again after a reload. */
+  readonly sources: readonly string[];
+  /** The logs, as the user knows them (workspace-relative paths). */
+  readonly files: readonly string[];
+  readonly traces: number;
+  readonly problems: number;
+  readonly errors: readonly { readonly kind: string; readonly n: number }[];
+  readonly stages: readonly StageRow[];
+  readonly tools: ToolColumns;
+  readonly timeline: readonly TimeBucket[];
+  /** Traces with a time that could not be read as a date (left out of the chart). */
+  readonly unreadableTimes: number;
+  /** The scan was cancelled: the numbers cover only what was read. */
+  readonly cancelled: boolean;
+}
+
+/** One trace in which a tool went missing, as the view lists it; `ref` asks the host to open it. */
+export interface MissingTrace {
+  readonly ref: number;
+  readonly file: string;
+  readonly line: number;
+  readonly time: string | number | null;
+  readonly id: string | number | null;
+}
+
+export interface MissingGroup {
+  /** The stage that last dropped the tool, or "?". */
+  readonly stage: string;
+  /** Traces in this group; `traces` lists the first of them. */
+  readonly total: number;
+  readonly traces: readonly MissingTrace[];
+}
+
+export type ToStatsView =
+  | { readonly type: "stats"; readonly view: StatsView }
+  /** The answer to `missing`: the traces where the tool went missing, by stage, most first. */
+  | {
+      readonly type: "missing";
+      readonly requestId: number;
+      readonly tool: string;
+      readonly groups: readonly MissingGroup[];
+    }
+  | {
+      readonly type: "reply";
+      readonly requestId: number;
+      readonly ok: boolean;
+      readonly message: string;
+    };
+
+export type FromStatsView =
+  | { readonly type: "ready" }
+  /** Which traces lost this tool? Answered by `missing`. */
+  | { readonly type: "missing"; readonly requestId: number; readonly tool: string }
+  /** Open this trace in the Selection Trace panel, with the tool's lineage selected. */
+  | { readonly type: "openTrace"; readonly ref: number; readonly tool: string }
+  /** Copy the tables as Markdown / save them as CSV; `tools` in the order and filter on screen. */
+  | { readonly type: "copyMarkdown"; readonly requestId: number; readonly tools: readonly string[] }
+  | { readonly type: "saveCsv"; readonly requestId: number; readonly tools: readonly string[] };
+
+export type StatsSortColumn = "name" | "seen" | "final" | "forced" | "missing" | "removedBy";
+
+/** What the view keeps across hide/show and reload: its sources and UI state only. */
+export interface StatsPanelState {
+  /** The URIs of the logs (files or folders), to read them again after a reload. */
+  readonly sources: readonly string[];
+  readonly sort: { readonly column: StatsSortColumn; readonly descending: boolean };
+  readonly filter: string;
+  readonly tool: string | null;
+}
+
+/** Longer lists from the webview are refused: the host never holds more tools than this. */
+export const MAX_LISTED_TOOLS = 1_000_000;
+const COLUMNS: readonly StatsSortColumn[] = [
+  "name",
+  "seen",
+  "final",
+  "forced",
+  "missing",
+  "removedBy",
+];
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+const isString = (value: unknown): value is string => typeof value === "string";
+const isCount = (value: unknown): value is number =>
+  Number.isSafeInteger(value) && (value as number) >= 0;
+const isScalar = (value: unknown) =>
+  value === null || typeof value === "string" || typeof value === "number";
+const isArrayOf = <T>(value: unknown, item: (v: unknown) => v is T): value is T[] =>
+  Array.isArray(value) && value.every(item);
+const isNames = (value: unknown): value is string[] => isArrayOf(value, isString);
+
+function isToolColumns(value: unknown): value is ToolColumns {
+  if (!isRecord(value) || !isNames(value.names)) return false;
+  const n = value.names.length;
+  const column = (key: string, item: (v: unknown) => boolean) => {
+    const list = value[key];
+    return Array.isArray(list) && list.length === n && list.every(item);
+  };
+  return (
+    column("seen", isCount) &&
+    column("final", isCount) &&
+    column("forced", isCount) &&
+    column("missing", isCount) &&
+    column("topStage", (v) => v === null || isString(v)) &&
+    column("topCount", isCount)
+  );
+}
+
+function isStatsView(value: unknown): value is StatsView {
+  return (
+    isRecord(value) &&
+    isNames(value.sources) &&
+    isNames(value.files) &&
+    isCount(value.unreadableTimes) &&
+    typeof value.cancelled === "boolean" &&
+    isCount(value.traces) &&
+    isCount(value.problems) &&
+    Array.isArray(value.errors) &&
+    value.errors.every((e) => isRecord(e) && isString(e.kind) && isCount(e.n)) &&
+    Array.isArray(value.stages) &&
+    value.stages.every(
+      (s) =>
+        isRecord(s) &&
+        isString(s.stage) &&
+        ["records", "select", "abstain", "force", "error", "degraded"].every((k) => isCount(s[k])),
+    ) &&
+    isToolColumns(value.tools) &&
+    Array.isArray(value.timeline) &&
+    value.timeline.every(
+      (b) =>
+        isRecord(b) &&
+        typeof b.start === "number" &&
+        typeof b.width === "number" &&
+        isCount(b.traces) &&
+        typeof b.meanPalette === "number" &&
+        isCount(b.forcedFailures),
+    )
+  );
+}
+
+function isMissingGroup(value: unknown): value is MissingGroup {
+  return (
+    isRecord(value) &&
+    isString(value.stage) &&
+    isCount(value.total) &&
+    Array.isArray(value.traces) &&
+    value.traces.every(
+      (t) =>
+        isRecord(t) &&
+        isCount(t.ref) &&
+        isString(t.file) &&
+        isCount(t.line) &&
+        isScalar(t.time) &&
+        isScalar(t.id),
+    )
+  );
+}
+
+/** A message the host sent, or null (after logging) when it is not one this protocol knows. */
+export function parseToStatsView(
+  value: unknown,
+  log: (message: string) => void = console.warn,
+): ToStatsView | null {
+  const ok = ((): boolean => {
+    if (!isRecord(value)) return false;
+    switch (value.type) {
+      case "stats":
+        return isStatsView(value.view);
+      case "missing":
+        return (
+          isCount(value.requestId) &&
+          isString(value.tool) &&
+          isArrayOf(value.groups, isMissingGroup)
+        );
+      case "reply":
+        return isCount(value.requestId) && typeof value.ok === "boolean" && isString(value.message);
+      default:
+        return false;
+    }
+  })();
+  if (!ok)
+    log(
+      `palette-inspector: ignored a malformed or unknown statistics message (${describe(value)})`,
+    );
+  return ok ? (value as ToStatsView) : null;
+}
+
+/** A message the webview sent, or null (after logging) when it is not one this protocol knows. */
+export function parseFromStatsView(
+  value: unknown,
+  log: (message: string) => void = console.warn,
+): FromStatsView | null {
+  const ok = ((): boolean => {
+    if (!isRecord(value)) return false;
+    switch (value.type) {
+      case "ready":
+        return true;
+      case "missing":
+        return isCount(value.requestId) && isString(value.tool);
+      case "openTrace":
+        return isCount(value.ref) && isString(value.tool);
+      case "copyMarkdown":
+      case "saveCsv":
+        return (
+          isCount(value.requestId) &&
+          isNames(value.tools) &&
+          (value.tools as string[]).length <= MAX_LISTED_TOOLS
+        );
+      default:
+        return false;
+    }
+  })();
+  if (!ok)
+    log(
+      `palette-inspector: ignored a malformed or unknown statistics message (${describe(value)})`,
+    );
+  return ok ? (value as FromStatsView) : null;
+}
+
+/** The persisted state if it has the expected shape; anything else starts fresh. */
+export function parseStatsPanelState(value: unknown): StatsPanelState | null {
+  if (!isRecord(value) || !isNames(value.sources) || !isString(value.filter)) return null;
+  if (value.tool !== null && !isString(value.tool)) return null;
+  const sort = value.sort;
+  if (
+    !isRecord(sort) ||
+    !COLUMNS.includes(sort.column as StatsSortColumn) ||
+    typeof sort.descending !== "boolean"
+  )
+    return null;
+  return value as unknown as StatsPanelState;
+}
+
+function describe(value: unknown): string {
+  const type = isRecord(value) && isString(value.type) ? value.type : null;
+  return type === null
+    ? `a ${value === null ? "null" : Array.isArray(value) ? "array" : typeof value}`
+    : `type ${JSON.stringify(type.slice(0, 40))}`;
+}

@@ -1,0 +1,147 @@
+/** Statistics views for the browser tests and the benchmark: the example logs, and a synthetic one of many tools. */
+import type { Browser, Page } from "playwright-core";
+import { PaletteStats } from "../../src/core/stats/fold.js";
+import { statsRows, type StatsRows } from "../../src/core/stats/rows.js";
+import { validateTrace } from "../../src/core/traces/trace.js";
+import { readLogStats } from "../../src/extension/stats/read-stats.js";
+import {
+  toolColumns,
+  type FromStatsView,
+  type StatsView,
+  type ToStatsView,
+} from "../../src/stats-protocol.js";
+import { openPanel, type OpenOptions, type PageGlobals } from "./page.js";
+
+export const STATS_ENTRY = {
+  script: "dist/stats-webview.js",
+  style: "media/stats.css",
+  title: "Palette Statistics",
+};
+
+export async function openStats(browser: Browser, options: OpenOptions = {}): Promise<Page> {
+  return openPanel(browser, { ...options, entry: STATS_ENTRY });
+}
+
+/** The statistics of examples/logs/, as the host sends them. */
+export async function exampleStats(): Promise<StatsView> {
+  const { stats, scan, files } = await readLogStats([`${process.cwd()}/examples/logs`]);
+  return {
+    sources: ["file:///workspace/examples/logs"],
+    files: files.map((file) => file.slice(process.cwd().length + 1)),
+    ...wire(statsRows(stats)),
+    unreadableTimes: stats.timeline.unreadable,
+    cancelled: scan.cancelled,
+  };
+}
+
+/** `tools` distinct tools over `traces` traces of four stages, an hour apart in time. */
+export function syntheticStats(
+  tools: number,
+  traces = 400,
+  names?: (i: number) => string,
+): StatsView {
+  const stats = new PaletteStats();
+  const name = names ?? ((i: number) => `tool_${String(i).padStart(5, "0")}`);
+  const perTrace = Math.ceil(tools / traces) + 5;
+  for (let t = 0; t < traces; t++) {
+    const offered = Array.from({ length: perTrace }, (_, k) =>
+      name((t * (perTrace - 5) + k) % tools),
+    );
+    const kept = offered.filter((_, k) => k % 3 !== 0);
+    // The palette narrows and widens over the day, so the chart has a shape.
+    const final = kept.filter((_, k) => k % (2 + (t % 4)) !== 0);
+    const result = validateTrace({
+      ts: new Date(Date.UTC(2025, 2, 14) + t * 3_600_000).toISOString(),
+      offered,
+      trace: [
+        { stage: "intent", action: "select", kept, dropped: offered.filter((_, k) => k % 3 === 0) },
+        {
+          stage: "forced",
+          action: t % 5 === 0 ? "force" : "abstain",
+          kept,
+          forced_choice: t % 5 === 0 ? kept[0] : null,
+        },
+        {
+          stage: "role",
+          action: t % 17 === 0 ? "error" : "select",
+          kept: final,
+          dropped: kept.filter((_, k) => k % 4 === 0),
+        },
+        { stage: "policy", action: "abstain", kept: final },
+      ],
+      tools: final,
+      forced_choice: t % 5 === 0 ? kept[0] : null,
+      error: t % 10 === 0 ? { kind: "ForcedToolUnavailable", message: "gone" } : null,
+    });
+    if ("problem" in result) throw new Error(result.problem);
+    stats.add(result.trace);
+  }
+  return {
+    sources: ["file:///workspace/big.log"],
+    files: ["big.log"],
+    ...wire(statsRows(stats)),
+    unreadableTimes: 0,
+    cancelled: false,
+  };
+}
+
+/** The rows as the host sends them. */
+function wire(rows: StatsRows) {
+  const { traces, problems, errors, stages, timeline } = rows;
+  return { traces, problems, errors, stages, timeline, tools: toolColumns(rows.tools) };
+}
+
+export async function sendStats(page: Page, message: ToStatsView): Promise<void> {
+  await page.evaluate(
+    (m) =>
+      (
+        globalThis as unknown as { postMessage(message: unknown, target: string): void }
+      ).postMessage(m, "*"),
+    message,
+  );
+}
+
+/** Waits for the view to post a message of this type after the first `after`, and returns it. */
+export async function waitForStatsPosted<T extends FromStatsView["type"]>(
+  page: Page,
+  type: T,
+  after = 0,
+): Promise<Extract<FromStatsView, { type: T }>> {
+  const handle = await page.waitForFunction(
+    ([t, n]) =>
+      (globalThis as unknown as PageGlobals).__posted
+        .slice(n as number)
+        .reverse()
+        .find((m) => (m as { type: string }).type === t) ?? false,
+    [type, after] as const,
+    { timeout: 5000 },
+  );
+  return (await handle.jsonValue()) as unknown as Extract<FromStatsView, { type: T }>;
+}
+
+export async function postedCount(page: Page): Promise<number> {
+  return page.evaluate(() => (globalThis as unknown as PageGlobals).__posted.length);
+}
+
+/** Milliseconds from posting the statistics until the table's rows are in the DOM and a frame is painted. */
+export async function timeStatsFirstPaint(page: Page, view: StatsView): Promise<number> {
+  return page.evaluate((v) => {
+    const w = globalThis as unknown as {
+      postMessage(message: unknown, target: string): void;
+      requestAnimationFrame(callback: () => void): void;
+      document: { querySelector(selector: string): unknown };
+    };
+    return new Promise<number>((resolve) => {
+      const started = performance.now();
+      w.postMessage({ type: "stats", view: v }, "*");
+      const poll = () => {
+        if (w.document.querySelector(".tools-body .tools-row"))
+          w.requestAnimationFrame(() =>
+            w.requestAnimationFrame(() => resolve(performance.now() - started)),
+          );
+        else setTimeout(poll, 0);
+      };
+      setTimeout(poll, 0);
+    });
+  }, view);
+}
