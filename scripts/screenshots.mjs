@@ -9,7 +9,7 @@ const which = process.argv[2];
 const runs = [
   ["webview", ["test/browser/run.mjs", "screenshot"]],
   // The scenarios that call shot(): the panel in both themes, the Testing view, the statistics.
-  ["e2e", ["test/e2e/run.mjs", "10-fixture-panel", "30-testing-view", "70-statistics"]],
+  ["e2e", ["test/e2e/run.mjs", "10-fixture-panel", "30-testing-view", "60-debug", "70-statistics"]],
 ];
 let status = 0;
 for (const [name, args] of runs) {
