@@ -121,10 +121,10 @@ export async function run({ page, openFile, runCommand, findWebviewFrame, assert
 
   // Find Selection Traces in a hostile log: progress and result.
   await openFile("logs/hostile.log");
-  await runCommand("Palette Inspector: Find Selection Traces in File");
+  await runCommand("Palette Inspector: Find Selection Traces in Files");
   await waitForText(
     "Find Selection Traces",
-    /1 selection trace\(s\) in logs\/hostile\.log, 1 broken line\(s\)/,
+    /1 selection trace\(s\) in logs\/hostile\.log, 1 problem\(s\)/,
   );
 
   // The oversized fixture is in the Problems panel, from its size alone (it is never read).
