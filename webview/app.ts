@@ -5,7 +5,7 @@ import {
   waterfallRows,
   type LineageMatrix,
 } from "../src/core/lineage.js";
-import type { RunReport } from "../src/core/report.js";
+import type { ReportView } from "../src/core/report.js";
 import { whatIfSize, type WhatIf, type WhatIfLevers } from "../src/core/whatif.js";
 import {
   parsePanelState,
@@ -31,8 +31,9 @@ const FRESH: PanelState = { source: null, selectedTool: null, scrollY: 0, matrix
 export class App {
   private ui: PanelState;
   private base: TraceView | null = null;
-  private variant: { readonly report: RunReport; readonly comparison: Comparison } | null = null;
-  private matrixCache: { readonly report: RunReport; readonly matrix: LineageMatrix } | null = null;
+  private variant: { readonly report: ReportView; readonly comparison: Comparison } | null = null;
+  private matrixCache: { readonly report: ReportView; readonly matrix: LineageMatrix } | null =
+    null;
   private readonly expanded = new Map<string, number>();
   private readonly matrixShown = { rows: 0 };
   private whatIfSeq = 0;
@@ -115,6 +116,7 @@ export class App {
       ]),
     );
     this.whatIfSection.open = whatIfSize(this.ui.edit) > 0;
+    channel.post({ type: "ready", edit: this.ui.edit });
     let frame = 0;
     window.addEventListener(
       "scroll",
@@ -145,7 +147,15 @@ export class App {
     this.regions.whatIf.replaceChildren();
     if (view.levers && this.whatIfSection.open) this.renderControls(view.levers, this.ui.edit);
     this.variant = view.compared;
-    if (whatIfSize(this.ui.edit) > 0) void this.runWhatIf();
+    if (whatIfSize(this.ui.edit) > 0) {
+      // The host ran the what-if with this text already: one round trip, and no flash of the unmodified run.
+      const ran = view.whatIf;
+      if (ran && JSON.stringify(ran.edit) === JSON.stringify(this.ui.edit)) {
+        this.whatIfSeq++;
+        this.status("error" in ran ? ran.error : "");
+        if (!("error" in ran)) this.variant = { report: ran.variant, comparison: ran.comparison };
+      } else void this.runWhatIf();
+    }
     this.renderAll();
     if (!this.scrollRestored) {
       this.scrollRestored = true;
@@ -175,7 +185,7 @@ export class App {
   }
 
   /** The run on screen: the what-if's when one is active, else the fixture's. */
-  private get shown(): RunReport | null {
+  private get shown(): ReportView | null {
     return this.variant?.report ?? this.base?.report ?? null;
   }
 
@@ -288,6 +298,7 @@ export class App {
     if (whatIfSize(edit) === 0) {
       this.whatIfSeq++;
       this.variant = null;
+      this.channel.post({ type: "clearWhatIf" });
       this.renderAll();
     } else void this.runWhatIf();
   }
@@ -342,7 +353,7 @@ export class App {
 }
 
 /** An exact name, else the one name that matches ignoring case, else what was typed. */
-function resolveName(report: RunReport, name: string): string {
+function resolveName(report: ReportView, name: string): string {
   if (name === "" || toolLineage(report, name).known) return name;
   const lower = name.toLowerCase();
   const matches = new Set(

@@ -1,4 +1,4 @@
-import type { RunReport } from "../src/core/report.js";
+import type { ReportView } from "../src/core/report.js";
 import type { ProblemView } from "../src/protocol.js";
 import { count, el, icon, nameText } from "./dom.js";
 
@@ -12,7 +12,7 @@ export function baseName(file: string): string {
  * traces); `openSource` goes back to the log line a logged trace came from.
  */
 export function renderHeader(
-  report: RunReport,
+  report: ReportView,
   variant: string | null,
   openSource: () => void,
 ): HTMLElement {
@@ -60,7 +60,7 @@ export function renderHeader(
 }
 
 /** ForcedToolUnavailable: which tool, which stage dropped it, and why that stage could. */
-export function renderErrorBanner(report: RunReport): HTMLElement | null {
+export function renderErrorBanner(report: ReportView): HTMLElement | null {
   const error = report.error;
   if (error === null) return null;
   return el("div", { class: "banner banner-error", role: "alert" }, [
@@ -106,7 +106,7 @@ export function renderProblems(file: string, problems: readonly ProblemView[]): 
 const MODEL_TOOLS_SHOWN = 50;
 
 /** What is bound on the model call: the final tools with their summaries, and the tool_choice. */
-export function renderModelSees(report: RunReport, select: (tool: string) => void): HTMLElement {
+export function renderModelSees(report: ReportView, select: (tool: string) => void): HTMLElement {
   const summaries = new Map(report.manifest.map((entry) => [entry.name, entry.summary]));
   const forced = report.forcedChoice;
   const list = el("ul", { class: "model-tools" });

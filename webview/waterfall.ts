@@ -1,5 +1,5 @@
 import { cellState, type CellState, type PinKind, type WaterfallRow } from "../src/core/lineage.js";
-import type { RunReport } from "../src/core/report.js";
+import type { ReportView } from "../src/core/report.js";
 import { chipGroup, type ChipContext } from "./chips.js";
 import { count, el, icon, nameText, type Child } from "./dom.js";
 
@@ -31,7 +31,7 @@ const LAZY_FROM_TOOLS = 200;
 
 /** The waterfall: one row per stage, the candidate count flowing as a bar from row to row. */
 export function renderWaterfall(
-  report: RunReport,
+  report: ReportView,
   rows: readonly WaterfallRow[],
   context: ChipContext,
 ): HTMLElement {

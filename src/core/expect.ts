@@ -1,6 +1,6 @@
 import type { PathSegment } from "./json/positions.js";
 import type { ExpectJson } from "./fixture/schema.js";
-import { droppedBy, type RunReport } from "./report.js";
+import { droppedBy, type ReportView } from "./report.js";
 
 /** One expectation that the run did not meet. */
 export interface Mismatch {
@@ -18,7 +18,7 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
  * Compares a run with the fixture's `expect`. A run that failed with ForcedToolUnavailable
  * fails its expectations unless they say so, even when `expect` is absent.
  */
-export function checkExpectations(expect: ExpectJson | undefined, report: RunReport): Mismatch[] {
+export function checkExpectations(expect: ExpectJson | undefined, report: ReportView): Mismatch[] {
   const out: Mismatch[] = [];
   const actualError = report.error?.kind ?? null;
   const expectedError = expect?.error ?? null;
@@ -79,9 +79,72 @@ export function checkExpectations(expect: ExpectJson | undefined, report: RunRep
 }
 
 /** The `expect` block that the run would meet exactly (for "update expectation"). */
-export function expectationOf(report: RunReport): ExpectJson {
+export function expectationOf(report: ReportView): ExpectJson {
   const expect: ExpectJson = { names: [...report.names], forced_choice: report.forcedChoice };
   if (report.error) expect.error = report.error.kind;
   expect.actions = Object.fromEntries(report.trace.map((record) => [record.stage, record.action]));
   return expect;
+}
+
+/** A failed expectation as a view shows it: what was expected against what ran, and the stages where the run differs. */
+export interface ExpectationFailure {
+  readonly key: Mismatch["key"];
+  readonly text: string;
+  readonly stages: readonly string[];
+}
+
+/** The fixture's failed expectations, each located at the stages that made the run differ. */
+export function expectationFailures(
+  expect: ExpectJson | undefined,
+  report: ReportView,
+): ExpectationFailure[] {
+  const shown = (value: unknown) =>
+    value === null || value === undefined
+      ? "none"
+      : Array.isArray(value)
+        ? `[${value.join(", ")}]`
+        : String(value);
+  return checkExpectations(expect, report).map((mismatch) => {
+    const stages = new Set<string>();
+    const trace = report.trace;
+    switch (mismatch.key) {
+      case "error":
+        if (report.error?.droppedBy) stages.add(report.error.droppedBy);
+        break;
+      case "names": {
+        const expected = mismatch.expected as string[];
+        for (const name of expected.filter((n) => !report.names.includes(n))) {
+          const stage = droppedBy(trace, name);
+          if (stage) stages.add(stage);
+        }
+        for (const name of report.names.filter((n) => !expected.includes(n))) {
+          const adder = [...trace].reverse().find((record) => record.added.includes(name));
+          if (adder) stages.add(adder.stage);
+        }
+        break;
+      }
+      case "forced_choice": {
+        let before: string | null = null;
+        let changedAt: string | null = null;
+        for (const record of trace) {
+          if (record.forcedChoice !== before) changedAt = record.stage;
+          before = record.forcedChoice;
+        }
+        if (changedAt) stages.add(changedAt);
+        break;
+      }
+      case "actions":
+        stages.add(String(mismatch.path.at(-1)));
+        break;
+      case "dropped_by":
+        for (const stage of [mismatch.expected, mismatch.actual])
+          if (typeof stage === "string") stages.add(stage);
+        break;
+    }
+    const text =
+      mismatch.key === "names" || mismatch.key === "forced_choice"
+        ? `${mismatch.key === "names" ? "final names" : "forced choice"}: expected ${shown(mismatch.expected)}, got ${shown(mismatch.actual)}`
+        : mismatch.message;
+    return { key: mismatch.key, text, stages: [...stages] };
+  });
 }

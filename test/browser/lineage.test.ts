@@ -160,7 +160,18 @@ test("origin: a logged trace links back to its log line", async (browser) => {
     origin: { kind: "log" as const, line: 42, index: 6 },
     file: "file:///ws/logs/agent.log",
   };
-  await send(page, { type: "show", view: { report, levers: null, source: null, compared: null } });
+  await send(page, {
+    type: "show",
+    view: {
+      report,
+      levers: null,
+      source: null,
+      compared: null,
+      whatIf: null,
+      turn: null,
+      failed: [],
+    },
+  });
   const link = page.locator('[data-action="open-source"]');
   assert.equal((await link.innerText()).trim(), "Open agent.log at line 42");
   assert.equal(

@@ -29,7 +29,8 @@ async function report() {
 
 describe("parseFromWebview", () => {
   it.each([
-    [{ type: "ready" }],
+    [{ type: "ready", edit: {} }],
+    [{ type: "clearWhatIf" }],
     [{ type: "whatIf", requestId: 1, edit: { role: "admin" } }],
     [{ type: "saveVariant", requestId: 2, edit: {} }],
     [{ type: "copyMarkdown", requestId: 3, edit: null }],
@@ -63,6 +64,9 @@ describe("parseToWebview", () => {
         levers: whatIfLevers(fixture.json, []),
         source: "file:///t.turn.json",
         compared: null,
+        whatIf: null,
+        turn: { query: "", role: "" },
+        failed: [],
       },
     };
     expect(parseToWebview(show, () => {})).toBe(show);

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { fake, Uri, webviewFake, type FakeWebviewPanel } from "../fakes/vscode.js";
 import { loadFixture, type LoadResult } from "../../src/core/fixture/load.js";
 import { TracePanels, TRACE_VIEW_TYPE } from "../../src/extension/panel/panels.js";
+import { reportView } from "../../src/core/report.js";
 import { RERUN_DEBOUNCE_MS } from "../../src/extension/panel/session.js";
 import type { ToWebview } from "../../src/protocol.js";
 
@@ -57,7 +58,7 @@ const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
 async function openReady(): Promise<FakeWebviewPanel> {
   await panels.showFixture(fixtureUri as never);
   const panel = webviewFake.panels.at(-1)!;
-  panel.webview.receive({ type: "ready" });
+  panel.webview.receive({ type: "ready", edit: {} });
   await flush();
   return panel;
 }
@@ -109,7 +110,7 @@ describe("TracePanels.showFixture", () => {
     const panel = webviewFake.panels[0]!;
     await flush();
     expect(panel.webview.posted).toEqual([]);
-    panel.webview.receive({ type: "ready" });
+    panel.webview.receive({ type: "ready", edit: {} });
     await vi.waitFor(() => expect(panel.webview.posted).toHaveLength(1));
     const show = posted(panel)[0]!;
     if (show.type !== "show") throw new Error(show.type);
@@ -199,7 +200,7 @@ describe("live re-run", () => {
     try {
       await own.showFixture(fixtureUri as never);
       const panel = webviewFake.panels.at(-1)!;
-      panel.webview.receive({ type: "ready" });
+      panel.webview.receive({ type: "ready", edit: {} });
       await flush();
       const document = fake.openDocument(fixtureUri);
       const older = own.open[0]!.refresh();
@@ -289,6 +290,56 @@ describe("what-if", () => {
     expect(invalid.message).toMatch(
       /not a valid fixture: safety level 'extreme' is not on the scale/,
     );
+  });
+
+  it("a live re-run with a what-if active posts one show that carries the variant, run on the new text", async () => {
+    const panel = await openReady();
+    const edit = { policies: { policy: { maxSafetyLevel: "high" } } };
+    await request(panel, { type: "whatIf", requestId: 1, edit });
+    const before = posted(panel).length;
+    vi.useFakeTimers();
+    fake.editDocument(
+      fake.openDocument(fixtureUri),
+      JSON.stringify({ ...FIXTURE, description: "edited" }),
+    );
+    await vi.advanceTimersByTimeAsync(RERUN_DEBOUNCE_MS + 10);
+    const after = posted(panel).slice(before);
+    expect(after.map((m) => m.type)).toEqual(["show"]);
+    const show = after[0]!;
+    if (show.type !== "show" || show.view.whatIf === null || "error" in show.view.whatIf)
+      throw new Error("no variant");
+    expect(show.view.report.description).toBe("edited");
+    expect(show.view.whatIf.edit).toEqual(edit);
+    expect(show.view.whatIf.variant.description).toBe("edited");
+    expect(show.view.whatIf.variant.names).toEqual(["search", "sql", "final_answer"]);
+    expect(show.view.whatIf.comparison.final.onlyVariant).toEqual(["sql"]);
+  });
+
+  it("after clearWhatIf, or a ready with no edit, live re-runs carry no what-if; a ready with an edit runs it at once", async () => {
+    const panel = await openReady();
+    await request(panel, { type: "whatIf", requestId: 1, edit: { enabled: { policy: false } } });
+    panel.webview.receive({ type: "clearWhatIf" });
+    await panels.open[0]!.refresh();
+    const cleared = posted(panel).at(-1)!;
+    if (cleared.type !== "show") throw new Error(cleared.type);
+    expect(cleared.view.whatIf).toBeNull();
+    panel.webview.receive({ type: "ready", edit: { enabled: { policy: false } } });
+    await vi.waitFor(() =>
+      expect(posted(panel).at(-1)!.type === "show" && posted(panel).length).toBe(4),
+    );
+    const restored = posted(panel).at(-1)!;
+    if (restored.type !== "show") throw new Error(restored.type);
+    expect(restored.view.whatIf).toMatchObject({ edit: { enabled: { policy: false } } });
+  });
+
+  it("posts no tool objects: the report and the variant carry names, never `tools`", async () => {
+    const panel = await openReady();
+    const show = posted(panel)[0]!;
+    if (show.type !== "show") throw new Error(show.type);
+    expect(show.view.report).not.toHaveProperty("tools");
+    const reply = await request(panel, { type: "whatIf", requestId: 2, edit: { role: "x" } });
+    if (reply.type !== "whatIfResult") throw new Error(reply.type);
+    expect(reply.variant).not.toHaveProperty("tools");
   });
 
   it("ignores and logs malformed or unknown messages", async () => {
@@ -391,11 +442,19 @@ describe("showReport (a logged trace)", () => {
     panels.showReport(report);
     const panel = webviewFake.panels[0]!;
     expect(panel.title).toBe("Selection Trace: app.log:12");
-    panel.webview.receive({ type: "ready" });
+    panel.webview.receive({ type: "ready", edit: {} });
     await flush();
     expect(posted(panel)[0]).toEqual({
       type: "show",
-      view: { report, levers: null, source: null, compared: null },
+      view: {
+        report: reportView(report),
+        levers: null,
+        source: null,
+        compared: null,
+        whatIf: null,
+        turn: null,
+        failed: [],
+      },
     });
     expect(await request(panel, { type: "whatIf", requestId: 1, edit: {} })).toMatchObject({
       type: "reply",
@@ -423,7 +482,7 @@ describe("showComparison (two logged traces)", () => {
     panels.showComparison(base, variant);
     const panel = webviewFake.panels[0]!;
     expect(panel.title).toBe("Selection Trace: app.log:3 ↔ app.log:9");
-    panel.webview.receive({ type: "ready" });
+    panel.webview.receive({ type: "ready", edit: {} });
     await flush();
     const show = posted(panel)[0]!;
     if (show.type !== "show") throw new Error(show.type);
@@ -470,7 +529,7 @@ describe("the serializer", () => {
       edit: {},
     });
     expect(restored.webview.html).toContain("webview.js");
-    restored.webview.receive({ type: "ready" });
+    restored.webview.receive({ type: "ready", edit: {} });
     await vi.waitFor(() => expect(posted(restored)[0]?.type).toBe("show"));
     expect(restored.title).toBe("Selection Trace: weather.turn.json");
     const orphan = webviewFake.create(TRACE_VIEW_TYPE, "log", {});

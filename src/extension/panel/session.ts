@@ -1,9 +1,10 @@
 import * as vscode from "vscode";
 import { compareReports } from "../../core/compare.js";
+import { expectationFailures } from "../../core/expect.js";
 import type { Fixture, LoadResult } from "../../core/fixture/load.js";
 import { semanticIssues } from "../../core/fixture/semantics.js";
 import { reportMarkdown } from "../../core/render/markdown.js";
-import { type RunReport } from "../../core/report.js";
+import { reportView, type RunReport } from "../../core/report.js";
 import { runFixture } from "../../core/run-fixture.js";
 import { applyWhatIf, whatIfLevers, WhatIfError, type WhatIf } from "../../core/whatif.js";
 import {
@@ -11,6 +12,8 @@ import {
   type FromWebview,
   type ProblemView,
   type ToWebview,
+  type TraceView,
+  type WhatIfView,
 } from "../../protocol.js";
 import { chooseNewFile, FIXTURE_FILTERS } from "../workspace-files.js";
 import { panelHtml } from "./html.js";
@@ -36,6 +39,8 @@ export class TraceSession implements vscode.Disposable {
   private fixture: Fixture | null = null;
   private base: RunReport | null = null;
   private ready = false;
+  /** The what-if the webview shows; each live re-run runs it too, so the webview draws once. */
+  private edit: WhatIf | null = null;
   private readonly disposables: vscode.Disposable[] = [];
   private watchers: vscode.Disposable[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -89,10 +94,7 @@ export class TraceSession implements vscode.Disposable {
   async refresh(): Promise<void> {
     if (this.source.kind === "report") {
       this.base = this.source.report;
-      this.post({
-        type: "show",
-        view: { report: this.base, levers: null, source: null, compared: null },
-      });
+      this.post({ type: "show", view: readOnlyView(this.base, null) });
       return;
     }
     if (this.source.kind === "comparison") {
@@ -100,12 +102,10 @@ export class TraceSession implements vscode.Disposable {
       this.base = base;
       this.post({
         type: "show",
-        view: {
-          report: base,
-          levers: null,
-          source: null,
-          compared: { report: variant, comparison: compareReports(base, variant) },
-        },
+        view: readOnlyView(base, {
+          report: reportView(variant),
+          comparison: compareReports(base, variant),
+        }),
       });
       return;
     }
@@ -146,23 +146,44 @@ export class TraceSession implements vscode.Disposable {
     this.fixture = loaded.fixture;
     this.base = runFixture(loaded.fixture);
     if (loaded.fixture.catalogFile) this.watchFiles([uri, fileUri(loaded.fixture.catalogFile)]);
+    const turn = loaded.fixture.json.turn;
     this.post({
       type: "show",
       view: {
-        report: this.base,
+        report: reportView(this.base),
         levers: whatIfLevers(loaded.fixture.json, loaded.fixture.catalog.safetyLevels),
         source: uri.toString(),
         compared: null,
+        whatIf: this.edit === null ? null : this.whatIfView(this.edit),
+        turn: { query: turn?.query ?? "", role: turn?.role ?? "" },
+        failed: expectationFailures(loaded.fixture.json.expect, this.base),
       },
     });
+  }
+
+  /** The what-if's run on the current text, as the `show` message carries it. */
+  private whatIfView(edit: WhatIf): WhatIfView {
+    const variant = this.variant(edit);
+    return "error" in variant
+      ? { edit, error: variant.error }
+      : {
+          edit,
+          variant: reportView(variant.report),
+          comparison: compareReports(this.base!, variant.report),
+        };
   }
 
   private async handle(message: FromWebview): Promise<void> {
     switch (message.type) {
       case "ready":
         this.ready = true;
+        this.edit = Object.keys(message.edit).length > 0 ? message.edit : null;
         return this.refresh();
+      case "clearWhatIf":
+        this.edit = null;
+        return;
       case "whatIf": {
+        this.edit = message.edit;
         const variant = this.variant(message.edit);
         if ("error" in variant)
           return this.post({
@@ -174,7 +195,7 @@ export class TraceSession implements vscode.Disposable {
         return this.post({
           type: "whatIfResult",
           requestId: message.requestId,
-          variant: variant.report,
+          variant: reportView(variant.report),
           comparison: compareReports(this.base!, variant.report),
         });
       }
@@ -332,6 +353,19 @@ export class TraceSession implements vscode.Disposable {
     this.disposables.length = 0;
     this.watchers = [];
   }
+}
+
+/** A read-only view (a logged trace, or two compared): no levers, no what-if, no expectations. */
+function readOnlyView(report: RunReport, compared: TraceView["compared"]): TraceView {
+  return {
+    report: reportView(report),
+    levers: null,
+    source: null,
+    compared,
+    whatIf: null,
+    turn: null,
+    failed: [],
+  };
 }
 
 /** The lead's loader names a catalogue by URI string or by path. */
