@@ -303,6 +303,7 @@ function rowElement(spec: RowSpec): HTMLElement {
         "span",
         {
           class: "flow",
+          role: "img",
           label: spec.counts
             ? `${spec.counts[0]} in, ${spec.counts[1]} out`
             : "no candidates counted",
