@@ -78,12 +78,70 @@ export function checkExpectations(expect: ExpectJson | undefined, report: Report
   return out;
 }
 
-/** The `expect` block that the run would meet exactly (for "update expectation"). */
-export function expectationOf(report: ReportView): ExpectJson {
-  const expect: ExpectJson = { names: [...report.names], forced_choice: report.forcedChoice };
-  if (report.error) expect.error = report.error.kind;
-  expect.actions = Object.fromEntries(report.trace.map((record) => [record.stage, record.action]));
-  return expect;
+/** One value of `expect` that updating it changes: where, and from what to what. */
+export interface ExpectChange {
+  /** `names`, `forced_choice`, `error`, `actions.<stage>` or `dropped_by.<tool>`. */
+  readonly key: string;
+  /** Undefined: the key was absent. */
+  readonly before: unknown;
+  /** Undefined: the entry goes (a stage in `actions` that did not run says nothing to expect). */
+  readonly after: unknown;
+}
+
+/**
+ * The `expect` block the run meets, keeping exactly the keys the user wrote (and, inside
+ * `actions` and `dropped_by`, the user's stages and tools), each set to what the run decided.
+ * With no block: names and forced choice. A run that failed always gains `error`, since it
+ * fails any block that does not say so.
+ */
+export function updatedExpectation(
+  expect: ExpectJson | undefined,
+  report: ReportView,
+): { readonly expect: ExpectJson; readonly changes: readonly ExpectChange[] } {
+  const old: ExpectJson = expect ?? {};
+  const keys = (expect ? Object.keys(expect) : ["names", "forced_choice"]) as (keyof ExpectJson)[];
+  if (report.error && !keys.includes("error")) keys.push("error");
+  const next: ExpectJson = {};
+  const changes: ExpectChange[] = [];
+  const note = (key: string, before: unknown, after: unknown) => {
+    if (JSON.stringify(before) !== JSON.stringify(after)) changes.push({ key, before, after });
+  };
+  for (const key of keys) {
+    switch (key) {
+      case "names":
+        next.names = [...report.names];
+        note(key, old.names, next.names);
+        break;
+      case "forced_choice":
+        next.forced_choice = report.forcedChoice;
+        note(key, old.forced_choice, next.forced_choice);
+        break;
+      case "error":
+        next.error = report.error?.kind ?? null;
+        note(key, old.error, next.error);
+        break;
+      case "actions": {
+        const actions: NonNullable<ExpectJson["actions"]> = {};
+        for (const [stage, before] of Object.entries(old.actions ?? {})) {
+          const action = report.trace.find((record) => record.stage === stage)?.action;
+          if (action !== undefined) actions[stage] = action;
+          note(`actions.${stage}`, before, action);
+        }
+        next.actions = actions;
+        break;
+      }
+      case "dropped_by": {
+        const dropped: NonNullable<ExpectJson["dropped_by"]> = {};
+        for (const [tool, before] of Object.entries(old.dropped_by ?? {})) {
+          dropped[tool] = droppedBy(report.trace, tool);
+          note(`dropped_by.${tool}`, before, dropped[tool]);
+        }
+        next.dropped_by = dropped;
+        break;
+      }
+    }
+  }
+  return { expect: next, changes };
 }
 
 /** A failed expectation as a view shows it: what was expected against what ran, and the stages where the run differs. */

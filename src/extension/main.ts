@@ -69,7 +69,7 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand("paletteInspector.newFixture", () => newFixture()),
     vscode.commands.registerCommand("paletteInspector.updateExpectation", async (arg?: unknown) => {
       const uri = await targetFixture(arg);
-      if (uri) await updateExpectation(uri);
+      if (uri) await updateExpectation(uri, (saved) => tests.runFile(saved));
     }),
     traces,
     traceView,

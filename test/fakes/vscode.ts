@@ -167,6 +167,12 @@ export class FakeDocument {
     this.text = text;
     this.version++;
   }
+  /** Writes the text to the fake disk, as saving an editor does. */
+  async save(): Promise<boolean> {
+    fake.writeFile(this.uri.path, this.text);
+    events.save.fire(this);
+    return true;
+  }
   get lineCount(): number {
     return this.text.split("\n").length;
   }
@@ -220,7 +226,7 @@ export const fake = {
   documents: [] as FakeDocument[],
   workspaceFolders: [] as { uri: Uri; name: string; index: number }[],
   commands: new Map<string, (...args: unknown[]) => unknown>(),
-  shown: [] as { kind: "info" | "warning" | "error"; message: string }[],
+  shown: [] as { kind: "info" | "warning" | "error"; message: string; detail?: string }[],
   /** Queued answers for dialogs, taken in order; undefined means the user cancelled. */
   answers: {
     inputBox: [] as (string | undefined)[],
@@ -375,7 +381,13 @@ export const window = {
     return items.length > 0 ? answer(fake.answers.message) : undefined;
   },
   async showWarningMessage(message: string, ...items: unknown[]) {
-    fake.shown.push({ kind: "warning", message });
+    // A modal's options come first: record its detail, and count only the buttons.
+    const options = typeof items[0] === "object" ? (items.shift() as { detail?: string }) : {};
+    fake.shown.push({
+      kind: "warning",
+      message,
+      ...(options.detail ? { detail: options.detail } : {}),
+    });
     return items.length > 0 ? answer(fake.answers.message) : undefined;
   },
   async showErrorMessage(message: string, ...items: string[]) {
@@ -500,6 +512,16 @@ export enum TestRunProfileKind {
   Run = 1,
   Debug = 2,
   Coverage = 3,
+}
+
+export class CancellationTokenSource {
+  private readonly emitter = new EventEmitter<void>();
+  readonly token = { isCancellationRequested: false, onCancellationRequested: this.emitter.event };
+  cancel(): void {
+    this.token.isCancellationRequested = true;
+    this.emitter.fire();
+  }
+  dispose(): void {}
 }
 
 export class TestRunRequest {

@@ -1,29 +1,52 @@
 import * as vscode from "vscode";
-import { expectationOf } from "../../core/expect.js";
+import { updatedExpectation, type ExpectChange } from "../../core/expect.js";
 import { expectChanges } from "../../core/fixture/edit-expect.js";
 import { formatProblem } from "../../core/fixture/problems.js";
 import { runFixture } from "../../core/run-fixture.js";
 import { loadFixtureFromUri } from "../fixtures.js";
+import { ask, notice, notify } from "../notify.js";
+
+/** A value of `expect` in words: names joined, null as "none". */
+function shown(value: unknown): string {
+  if (value === undefined) return "(absent)";
+  if (value === null) return "none";
+  if (Array.isArray(value)) return value.length === 0 ? "(no tools)" : value.join(", ");
+  return String(value);
+}
+
+/** One line of the confirmation: `names: a, b → a`. */
+function changeLine(change: ExpectChange): string {
+  const after =
+    change.after === undefined ? "removed (the stage did not run)" : shown(change.after);
+  return `${change.key}: ${shown(change.before)} → ${after}`;
+}
 
 /**
- * "Update Expectation from Current Result": rewrites the fixture's `expect` block from a run,
- * after confirmation, as one undoable edit that leaves the rest of the file untouched.
+ * "Update Expectation from Current Result": sets the fixture's `expect` keys (the user's own,
+ * no others) to what the run decides, after a confirmation that lists every change; one
+ * undoable edit that leaves the rest of the file untouched, then saved and the test re-run.
  */
-export async function updateExpectation(uri: vscode.Uri): Promise<boolean> {
+export async function updateExpectation(
+  uri: vscode.Uri,
+  rerun: (uri: vscode.Uri) => Promise<void> = async () => {},
+): Promise<boolean> {
+  const file = vscode.workspace.asRelativePath(uri);
   const loaded = await loadFixtureFromUri(uri);
   if (!loaded.ok) {
-    const first = loaded.problems.find((problem) => problem.severity === "error");
-    void vscode.window.showErrorMessage(
-      `Palette Inspector: the fixture is invalid, so it has no result to record. ${first ? formatProblem(first) : ""}`,
-    );
+    await notify("error", notice`${file} is invalid, so it has no result to record.`, {
+      details: loaded.problems.map(formatProblem),
+    });
     return false;
   }
   const report = runFixture(loaded.fixture);
-  const expect = expectationOf(report);
-  const summary = `names [${expect.names!.join(", ")}], forced ${expect.forced_choice ?? "none"}${expect.error ? `, error ${expect.error}` : ""}`;
-  const choice = await vscode.window.showWarningMessage(
-    `Replace the expectations of ${vscode.workspace.asRelativePath(uri)} with the current result (${summary})?`,
-    { modal: true },
+  const { expect, changes } = updatedExpectation(loaded.fixture.json.expect, report);
+  if (changes.length === 0) {
+    await notify("info", notice`The expectations of ${file} already match the current result.`);
+    return false;
+  }
+  const choice = await ask(
+    notice`Update ${changes.length} expectation${changes.length === 1 ? "" : "s"} of ${file} to the current result?`,
+    changes.map(changeLine),
     "Update Expectation",
   );
   if (choice !== "Update Expectation") return false;
@@ -39,5 +62,9 @@ export async function updateExpectation(uri: vscode.Uri): Promise<boolean> {
       change.content,
     );
   }
-  return vscode.workspace.applyEdit(edit);
+  if (!(await vscode.workspace.applyEdit(edit))) return false;
+  // Saved, so the test reads what the user confirmed, not an outdated result.
+  if (!(await document.save())) return false;
+  await rerun(uri);
+  return true;
 }
