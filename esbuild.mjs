@@ -38,7 +38,21 @@ const targets = [
     outfile: "dist/bench.js",
     external: ["playwright-core"],
   },
-  { ...node, entryPoints: ["src/core/fixture/schema.ts"], outfile: "dist/schema.js" },
+  {
+    ...node,
+    entryPoints: ["src/core/fixture/schema.ts"],
+    outfile: "dist/schema.js",
+    // In watch mode too, the schemas follow their definition on every rebuild.
+    plugins: [
+      {
+        name: "write-schemas",
+        setup: (build) =>
+          build.onEnd((result) => {
+            if (result.errors.length === 0) writeSchemas();
+          }),
+      },
+    ],
+  },
   {
     bundle: true,
     platform: "browser",
@@ -83,5 +97,4 @@ if (watch) {
   console.log("esbuild: watching");
 } else {
   await Promise.all(targets.map((options) => esbuild.build(options)));
-  writeSchemas();
 }

@@ -1,4 +1,7 @@
-/** `palette-inspector traces LOGFILE [--json]` and `palette-inspector show LOGFILE [INDEX] [--json]` (FORMATS.md). */
+/**
+ * `palette-inspector traces LOGFILE [--json]` and `palette-inspector show LOGFILE [INDEX] [--json]`
+ * (docs/formats.md, "Command line").
+ */
 import { isAbsolute, resolve } from "node:path";
 import { formatWaterfallTable, safe } from "../core/render/table.js";
 import { reportToJson } from "../core/report-json.js";

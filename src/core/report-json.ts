@@ -30,7 +30,7 @@ export function recordToJson(record: StageRecord): StageRecordJson {
   };
 }
 
-/** The `--json` output of `palette-inspector run` (FORMATS.md, "Command line"). */
+/** The `--json` output of `palette-inspector run` (docs/formats.md, "Command line"). */
 export function reportToJson(report: RunReport): Record<string, unknown> {
   const json: Record<string, unknown> = {
     names: report.names,

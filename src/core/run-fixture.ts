@@ -49,7 +49,7 @@ export function runFixture(fixture: Fixture, json: FixtureJson = fixture.json): 
   const context = selectionContext({
     query: turn.query,
     // symfonic's ToolsCapability calls run_selection(..., state=, messages=, query=cue) with no
-    // role, so in capability mode the stages see the empty role (SELECTION.md §5, seed).
+    // role, so in capability mode the stages see the empty role (docs/semantics.md §5).
     role: json.routing ? "" : turn.role,
     state: (turn.state ?? {}) as Record<string, unknown>,
     messages: turn.messages,

@@ -11,6 +11,8 @@ import type { FromWebview, ToWebview } from "../../src/protocol.js";
 export const ORIGIN = "https://webview.test";
 /** The repository root: the runner and the benchmark run from it (npm scripts do). */
 const ROOT = process.cwd();
+/** Where screenshots go: git-ignored test results, unless `npm run screenshots` names docs/screenshots. */
+export const SCREENSHOTS_DIR = process.env.PI_SCREENSHOTS_DIR ?? "test-results/screenshots";
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({

@@ -67,7 +67,7 @@ export const CATALOG = [
   { name: "final_answer", summary: "Answer the user." },
 ];
 
-/** The FORMATS.md example: select, force, drop with reasons, re-add. */
+/** The docs/formats.md example: select, force, drop with reasons, re-add. */
 export const EXAMPLE: FixtureJson = {
   description: "analyst asks for the weather; policy ceiling is medium",
   catalog: CATALOG,

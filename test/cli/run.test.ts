@@ -31,7 +31,7 @@ describe("palette-inspector run", () => {
     expect(stdout).toMatch(/\x1b\[31m2 +role +error \(degraded\)/);
   });
 
-  it("--json prints exactly the FORMATS.md keys in snake_case", async () => {
+  it("--json prints exactly the docs/formats.md keys in snake_case", async () => {
     const { code, stdout } = await cli(["run", "examples/forced-reinstated.turn.json", "--json"]);
     expect(code).toBe(0);
     const json = JSON.parse(stdout);

@@ -8,6 +8,7 @@
 //   PI_CODE_SERVER_HOME   code-server install (see scripts/setup-code-server.sh)
 //   PI_E2E_TIMEOUT_MS     the whole run's budget (default 480000 = 8 min)
 //   PI_E2E_KEEP_TMP       keep the sessions' temp dirs (user data, logs)
+//   PI_SCREENSHOTS_DIR    where `shot()` writes (default test-results/screenshots)
 // A scenario file: `export const name = '…'; export async function run(ctx) { … }`, optionally
 // `export const settings = {…}` (user settings), `trust = false`, `timeoutMs = …`.
 import assert from "node:assert/strict";
@@ -21,7 +22,11 @@ import { installExtension, startSession, withTimeout } from "./harness.mjs";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "..", "..");
 const scenariosDir = path.join(here, "scenarios");
-const screenshotsDir = path.join(root, "docs", "screenshots");
+// Git-ignored test results, unless `npm run screenshots` names docs/screenshots.
+const screenshotsDir = path.resolve(
+  root,
+  process.env.PI_SCREENSHOTS_DIR ?? path.join("test-results", "screenshots"),
+);
 const artifactsDir = path.join(root, ".e2e"); // git-ignored: logs and failure screenshots
 const RUN_BUDGET_MS = Number(process.env.PI_E2E_TIMEOUT_MS ?? 480_000);
 const SCENARIO_TIMEOUT_MS = 120_000;
@@ -157,7 +162,7 @@ async function main() {
               assert,
               screenshotsDir,
               artifactsDir: logDir,
-              /** Saves docs/screenshots/NAME (PNG). */
+              /** Saves NAME (PNG) in the screenshots directory. */
               shot: (name) => session.screenshot(path.join(screenshotsDir, name)),
               log: (msg) => say(`  ${id}: ${msg}`),
             };

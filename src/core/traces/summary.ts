@@ -53,7 +53,7 @@ export function summarizeTrace(found: FoundTrace): TraceSummary {
   };
 }
 
-/** One entry of `palette-inspector traces --json` (FORMATS.md, "Command line"). */
+/** One entry of `palette-inspector traces --json` (docs/formats.md, "Command line"). */
 export function summaryToJson(summary: TraceSummary) {
   return {
     index: summary.index,

@@ -1,5 +1,5 @@
 /**
- * One selection trace as a log holds it (FORMATS.md, "A selection trace in a log"), validated
+ * One selection trace as a log holds it (docs/formats.md, "A selection trace in a log"), validated
  * field by field. Every read goes through `own()` so that `__proto__` or `constructor` keys in
  * a log can neither pollute a prototype nor be mistaken for fields.
  */

@@ -1,5 +1,5 @@
 /**
- * FORMATS.md "Turn fixture" and issue 2: every fixture error names the file, the line and
+ * docs/formats.md "Turn fixture" and issue 2: every fixture error names the file, the line and
  * column, the JSON path, and what was expected; nothing else happens for an invalid fixture.
  */
 import { describe, expect, it } from "vitest";
@@ -31,7 +31,7 @@ function expectOne(
   return problem;
 }
 
-describe("FORMATS.md fixture errors: malformed JSON", () => {
+describe("docs/formats.md fixture errors: malformed JSON", () => {
   it.each([
     [
       "a missing value before '}'",
@@ -74,7 +74,7 @@ describe("FORMATS.md fixture errors: malformed JSON", () => {
   });
 });
 
-describe("FORMATS.md fixture errors: unknown keys", () => {
+describe("docs/formats.md fixture errors: unknown keys", () => {
   it.each([
     [
       "top level",
@@ -163,7 +163,7 @@ describe("FORMATS.md fixture errors: unknown keys", () => {
   });
 });
 
-describe("FORMATS.md fixture errors: wrong types and shapes", () => {
+describe("docs/formats.md fixture errors: wrong types and shapes", () => {
   it.each([
     [
       "offered not a list",
@@ -298,7 +298,7 @@ describe("FORMATS.md fixture errors: wrong types and shapes", () => {
   });
 });
 
-describe("FORMATS.md fixture errors: stage kinds and names", () => {
+describe("docs/formats.md fixture errors: stage kinds and names", () => {
   it("an unknown stage kind is an error at the kind, listing the kinds expected", async () => {
     const text = '{\n  "pipeline": [\n    {"kind": "intnet"}\n  ]\n}';
     expectOne(await problemsOf(text), {
@@ -465,7 +465,7 @@ describe("§2 safety levels not on the scale", () => {
   });
 });
 
-describe("FORMATS.md scripted stage: a selected name found nowhere", () => {
+describe("docs/formats.md scripted stage: a selected name found nowhere", () => {
   it("a scripted select naming a tool neither offered nor catalogued is an error at that name", async () => {
     const text =
       '{\n  "offered": ["a"],\n  "pipeline": [{"kind": "scripted", "name": "s", "outcome": {"select": ["a", "ghost"]}}]\n}';
@@ -486,7 +486,7 @@ describe("FORMATS.md scripted stage: a selected name found nowhere", () => {
   });
 });
 
-describe("FORMATS.md catalogue references", () => {
+describe("docs/formats.md catalogue references", () => {
   it("a catalogue reader that rejects is an error at the fixture's catalog value, with the reader's sentence", async () => {
     const text = '{\n  "catalog": "../../.ssh/id_rsa"\n}';
     const reader: CatalogReader = async (ref) => {
@@ -551,7 +551,7 @@ describe("FORMATS.md catalogue references", () => {
   });
 });
 
-describe("FORMATS.md duplicate keys, BOM, offered + routing", () => {
+describe("docs/formats.md duplicate keys, BOM, offered + routing", () => {
   it("a duplicate JSON key is an error at the second key (JSON would silently keep the last)", async () => {
     const text = '{\n  "offered": ["a"],\n  "offered": ["b"]\n}';
     expectOne(await problemsOf(text), {
@@ -612,7 +612,7 @@ describe("FORMATS.md duplicate keys, BOM, offered + routing", () => {
   });
 });
 
-describe("FORMATS.md every error says what was expected", () => {
+describe("docs/formats.md every error says what was expected", () => {
   it("every error message of a broad invalid fixture is a sentence naming what was expected or what is wrong", async () => {
     const text = JSON.stringify({
       ofered: [],
@@ -636,7 +636,7 @@ describe("FORMATS.md every error says what was expected", () => {
   });
 });
 
-describe("FORMATS.md nothing runs for an invalid fixture", () => {
+describe("docs/formats.md nothing runs for an invalid fixture", () => {
   it("a schema error stops the load before the catalogue file is read", async () => {
     let reads = 0;
     const reader: CatalogReader = async () => {

@@ -1,4 +1,4 @@
-/** FORMATS.md: how a valid fixture is composed and run (defaults, resolvers, warnings). */
+/** docs/formats.md: how a valid fixture is composed and run (defaults, resolvers, warnings). */
 import { describe, expect, it } from "vitest";
 import { at, load, positionOf, run } from "./helpers.js";
 
@@ -21,7 +21,7 @@ const CATALOG = [
   { name: "final_answer", summary: "Answer", visibility: "internal" },
 ];
 
-describe("FORMATS.md fixture composition", () => {
+describe("docs/formats.md fixture composition", () => {
   it("offered defaults to every catalogue name, in catalogue order", async () => {
     const report = await run({ catalog: CATALOG });
     expect(report.offered).toEqual(["search", "get_weather", "sql", "delete_rows", "final_answer"]);
@@ -379,7 +379,7 @@ describe("FORMATS.md fixture composition", () => {
     ]);
   });
 
-  it("the FORMATS.md example fixture runs as the pipeline's rules say", async () => {
+  it("the docs/formats.md example fixture runs as the pipeline's rules say", async () => {
     const report = await run({
       description: "analyst asks for the weather; policy ceiling is medium",
       catalog: CATALOG,
@@ -417,7 +417,7 @@ describe("FORMATS.md fixture composition", () => {
   });
 });
 
-describe("FORMATS.md warnings: a stage names a tool neither offered nor catalogued", () => {
+describe("docs/formats.md warnings: a stage names a tool neither offered nor catalogued", () => {
   const fixture = {
     catalog: [{ name: "cat" }],
     offered: ["off"],

@@ -1,4 +1,4 @@
-/** Small builders shared by the conformance tests (SELECTION.md, FORMATS.md). */
+/** Small builders shared by the conformance tests (docs/semantics.md, docs/formats.md). */
 import { catalogEntry, ToolCatalog, type CatalogEntry } from "../../../src/core/catalog.js";
 import {
   loadFixture,

@@ -1,6 +1,7 @@
 /**
- * Properties of SELECTION.md §3 over random pipelines: random stages of every kind (scripted and
- * raising ones included), random tools (unnamed objects, duplicate names), random catalogues.
+ * Properties of docs/semantics.md §3 over random pipelines: random stages of every kind
+ * (scripted and raising ones included), random tools (unnamed objects, duplicate names), random
+ * catalogues.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -547,7 +548,7 @@ describe("the random pipelines are not vacuous", () => {
   });
 });
 
-describe("FORMATS.md fixture loading never throws, and every problem is placed in the text", () => {
+describe("docs/formats.md fixture loading never throws, and every problem is placed in the text", () => {
   const stageKinds = fc.constantFrom(
     "intent",
     "lazy",

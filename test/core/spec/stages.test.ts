@@ -699,7 +699,7 @@ describe("§4 PolicyStage", () => {
   });
 });
 
-describe("scripted stage (FORMATS.md: an adopter's own stage played back)", () => {
+describe("scripted stage (docs/formats.md: an adopter's own stage played back)", () => {
   const lookup = (name: string, context: SelectionContext) =>
     context.offered.find((t) => t === name) ?? (name === "catalogued" ? name : undefined);
   const scripted = (

@@ -7,7 +7,7 @@ const problem = (candidate: Record<string, unknown>) => {
 };
 
 describe("validateTrace", () => {
-  it("reads every field FORMATS.md names, with missing lists empty", () => {
+  it("reads every field docs/formats.md names, with missing lists empty", () => {
     const result = validateTrace({
       "@timestamp": "2025-03-14T09:26:53Z",
       request_id: 42,
