@@ -393,6 +393,27 @@ describe("Save as fixture…", () => {
     expect(JSON.parse(fake.files.get(fixtureUri.toString())!)).toEqual(FIXTURE);
   });
 
+  it("4. Save as fixture describes the variant, opens it, and expects what it now decides", async () => {
+    const panel = await openReady();
+    fake.answers.saveDialog.push(Uri.file("/ws/variants/support.turn.json"));
+    const variant = { role: "support", policies: { policy: { maxSafetyLevel: "high" } } };
+    expect(
+      await request(panel, { type: "saveVariant", requestId: 6, edit: variant }),
+    ).toMatchObject({ ok: true });
+    const saved = JSON.parse(fake.files.get("file:///ws/variants/support.turn.json")!);
+    expect(saved.description).toBe(
+      "what-if of weather.turn.json: role support; policy ceiling high",
+    );
+    expect(saved.turn).toEqual({ role: "support" });
+    expect(saved.expect).toEqual({
+      names: ["search", "sql", "final_answer"],
+      forced_choice: "search",
+    });
+    expect(fake.shownDocuments.at(-1)!.uri.toString()).toBe(
+      "file:///ws/variants/support.turn.json",
+    );
+  });
+
   it("never overwrites silently: cancel, the fixture itself, and an existing file not confirmed", async () => {
     const panel = await openReady();
     const before = new Map(fake.files);

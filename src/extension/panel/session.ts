@@ -1,12 +1,20 @@
+import { posix } from "node:path";
 import * as vscode from "vscode";
 import { compareReports } from "../../core/compare.js";
-import { expectationFailures } from "../../core/expect.js";
+import { expectationFailures, updatedExpectation } from "../../core/expect.js";
+import type { FixtureJson } from "../../core/fixture/schema.js";
 import type { Fixture, LoadResult } from "../../core/fixture/load.js";
 import { semanticIssues } from "../../core/fixture/semantics.js";
 import { reportMarkdown } from "../../core/render/markdown.js";
 import { reportView, type RunReport } from "../../core/report.js";
 import { runFixture } from "../../core/run-fixture.js";
-import { applyWhatIf, whatIfLevers, WhatIfError, type WhatIf } from "../../core/whatif.js";
+import {
+  applyWhatIf,
+  describeWhatIf,
+  whatIfLevers,
+  WhatIfError,
+  type WhatIf,
+} from "../../core/whatif.js";
 import {
   parseFromWebview,
   type FromWebview,
@@ -284,8 +292,15 @@ export class TraceSession implements vscode.Disposable {
     if (target === undefined) return { ok: false, message: "Not saved." };
     if (target.toString() === from.toString())
       return { ok: false, message: "Not saved: that is the fixture itself; choose a new name." };
-    const text = variantFixtureText(applyWhatIf(this.fixture.json, edit), from.path, target.path);
+    // The variant says what it is, and expects what it now decides, so it is a test from the start.
+    const json: FixtureJson = {
+      ...applyWhatIf(this.fixture.json, edit),
+      description: `what-if of ${posix.basename(from.path)}: ${describeWhatIf(edit)}`,
+      expect: updatedExpectation(undefined, check.report).expect,
+    };
+    const text = variantFixtureText(json, from.path, target.path);
     await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
+    await vscode.window.showTextDocument(target, { viewColumn: vscode.ViewColumn.One });
     return { ok: true, message: `Saved ${vscode.workspace.asRelativePath(target)}.` };
   }
 
