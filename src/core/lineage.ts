@@ -62,8 +62,8 @@ export function waterfallRows(report: ReportView): WaterfallRow[] {
 
 function pinKind(record: StageRecord, before: string | null): PinKind | null {
   const after = record.forcedChoice;
-  if (after === before)
-    return record.action === "force" ? (after === null ? "released" : "confirmed") : null;
+  // A force of nothing when nothing was forced changes nothing: no pin (it would read "released").
+  if (after === before) return record.action === "force" && after !== null ? "confirmed" : null;
   if (after === null) return "released";
   return before === null ? "set" : "changed";
 }

@@ -66,7 +66,9 @@ export function activate(context: vscode.ExtensionContext): void {
       const uri = await targetFixture(arg);
       if (uri) await panels.showFixture(uri);
     }),
-    vscode.commands.registerCommand("paletteInspector.newFixture", () => newFixture()),
+    vscode.commands.registerCommand("paletteInspector.newFixture", (arg?: unknown) =>
+      newFixture(arg instanceof vscode.Uri ? arg : undefined),
+    ),
     vscode.commands.registerCommand("paletteInspector.updateExpectation", async (arg?: unknown) => {
       const uri = await targetFixture(arg);
       if (uri) await updateExpectation(uri, (saved) => tests.runFile(saved));

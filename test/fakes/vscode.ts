@@ -220,6 +220,13 @@ class FakeDiagnosticCollection {
   }
 }
 
+export interface FakeInputBoxOptions {
+  readonly value?: string;
+  readonly valueSelection?: [number, number];
+  readonly prompt?: string;
+  readonly validateInput?: (value: string) => string | undefined;
+}
+
 /** What tests set up and read back. */
 export const fake = {
   files: new Map<string, string>(),
@@ -238,6 +245,8 @@ export const fake = {
   appliedEdits: [] as WorkspaceEdit[],
   outputs: new Map<string, string[]>(),
   shownDocuments: [] as { uri: Uri; selection: Range | undefined }[],
+  /** The options of every input box shown. */
+  inputBoxes: [] as FakeInputBoxOptions[],
   treeViews: new Map<string, unknown>(),
   diagnostics(uri: Uri): Diagnostic[] | undefined {
     for (const collection of diagnosticCollections) {
@@ -257,6 +266,7 @@ export const fake = {
     this.appliedEdits.length = 0;
     this.outputs.clear();
     this.shownDocuments.length = 0;
+    this.inputBoxes.length = 0;
     this.treeViews.clear();
     diagnosticCollections.length = 0;
   },
@@ -394,7 +404,10 @@ export const window = {
     fake.shown.push({ kind: "error", message });
     return items.length > 0 ? answer(fake.answers.message) : undefined;
   },
-  showInputBox: (_options?: unknown) => answer(fake.answers.inputBox),
+  showInputBox: (options?: unknown) => {
+    fake.inputBoxes.push(options as FakeInputBoxOptions);
+    return answer(fake.answers.inputBox);
+  },
   showQuickPick: (_items: unknown, _options?: unknown) => answer(fake.answers.quickPick),
   showSaveDialog: (_options?: unknown) => answer(fake.answers.saveDialog),
   showOpenDialog: async (_options?: unknown) => {
