@@ -23,6 +23,13 @@ const LOG_SELECTOR: vscode.DocumentSelector = LOG_EXTENSIONS.map((extension) => 
   pattern: `**/*.${extension}`,
 }));
 
+/** Fixtures as quick-pick items, sorted by their path in the workspace. */
+function fixturePicks(found: readonly vscode.Uri[]): { label: string; uri: vscode.Uri }[] {
+  return found
+    .map((uri) => ({ label: vscode.workspace.asRelativePath(uri), uri }))
+    .sort((a, b) => a.label.localeCompare(b.label, "en"));
+}
+
 /** The fixture a command means: the one it was invoked on, else the active editor's, else one the user picks. */
 async function targetFixture(arg: unknown): Promise<vscode.Uri | undefined> {
   if (arg instanceof vscode.Uri) return arg;
@@ -35,10 +42,10 @@ async function targetFixture(arg: unknown): Promise<vscode.Uri | undefined> {
     );
     return undefined;
   }
-  const picked = await vscode.window.showQuickPick(
-    found.map((uri) => ({ label: vscode.workspace.asRelativePath(uri), uri })),
-    { title: "Run Selection on Fixture", placeHolder: "Which fixture?" },
-  );
+  const picked = await vscode.window.showQuickPick(fixturePicks(found), {
+    title: "Run Selection on Fixture",
+    placeHolder: "Which fixture?",
+  });
   return picked?.uri;
 }
 

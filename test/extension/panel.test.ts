@@ -577,3 +577,29 @@ describe("the serializer", () => {
     expect(webviewFake.panels).toHaveLength(2);
   });
 });
+
+describe("7. One panel per subject", () => {
+  it("running an open fixture, or opening the same logged trace or comparison again, reveals its panel", async () => {
+    const loaded = await load(fixtureUri);
+    if (!loaded.ok) throw new Error();
+    const { runFixture } = await import("../../src/core/run-fixture.js");
+    const at = (line: number) => ({
+      ...runFixture(loaded.fixture),
+      origin: { kind: "log" as const, line, index: line },
+      file: "/ws/app.log",
+    });
+    await panels.showFixture(fixtureUri as never);
+    await panels.showFixture(fixtureUri as never);
+    panels.showReport(at(12));
+    panels.showReport(at(12));
+    panels.showComparison(at(12), at(30));
+    panels.showComparison(at(12), at(30));
+    expect(webviewFake.panels.map((panel) => [panel.title, panel.revealed])).toEqual([
+      ["Selection Trace: weather.turn.json", 1],
+      ["Selection Trace: app.log:12", 1],
+      ["Selection Trace: app.log:12 ↔ app.log:30", 1],
+    ]);
+    panels.showReport(at(30));
+    expect(webviewFake.panels).toHaveLength(4);
+  });
+});

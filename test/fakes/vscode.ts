@@ -245,6 +245,8 @@ export const fake = {
   appliedEdits: [] as WorkspaceEdit[],
   outputs: new Map<string, string[]>(),
   shownDocuments: [] as { uri: Uri; selection: Range | undefined }[],
+  /** The items and options of every quick pick shown. */
+  quickPicks: [] as { items: unknown[]; options: unknown }[],
   /** The options of every input box shown. */
   inputBoxes: [] as FakeInputBoxOptions[],
   treeViews: new Map<string, unknown>(),
@@ -267,6 +269,7 @@ export const fake = {
     this.outputs.clear();
     this.shownDocuments.length = 0;
     this.inputBoxes.length = 0;
+    this.quickPicks.length = 0;
     this.treeViews.clear();
     diagnosticCollections.length = 0;
   },
@@ -408,7 +411,10 @@ export const window = {
     fake.inputBoxes.push(options as FakeInputBoxOptions);
     return answer(fake.answers.inputBox);
   },
-  showQuickPick: (_items: unknown, _options?: unknown) => answer(fake.answers.quickPick),
+  showQuickPick: async (items: unknown, options?: unknown) => {
+    fake.quickPicks.push({ items: (await items) as unknown[], options });
+    return answer(fake.answers.quickPick);
+  },
   showSaveDialog: (_options?: unknown) => answer(fake.answers.saveDialog),
   showOpenDialog: async (_options?: unknown) => {
     const picked = await answer(fake.answers.saveDialog);

@@ -31,15 +31,18 @@ export class TracePanels implements vscode.Disposable {
 
   /** Opens (or reveals and re-runs) the panel for a fixture. */
   async showFixture(uri: vscode.Uri): Promise<void> {
-    const existing = [...this.sessions].find(
-      (session) =>
-        session.source.kind === "fixture" && session.source.uri.toString() === uri.toString(),
-    );
-    if (existing) {
-      existing.panel.reveal(undefined, true);
-      return existing.refresh();
-    }
-    this.adopt(this.createPanel(title(uri.path)), { kind: "fixture", uri });
+    const source: TraceSource = { kind: "fixture", uri };
+    const existing = this.revealed(source);
+    if (existing) return existing.refresh();
+    this.adopt(this.createPanel(title(uri.path)), source);
+  }
+
+  /** The open panel already showing this subject, revealed where it is; undefined when none is. */
+  private revealed(source: TraceSource): TraceSession | undefined {
+    const key = subjectKey(source);
+    const existing = [...this.sessions].find((session) => subjectKey(session.source) === key);
+    existing?.panel.reveal(undefined, true);
+    return existing;
   }
 
   /** Opens a read-only panel for a report that did not come from a fixture (a logged trace). */
@@ -49,7 +52,8 @@ export class TracePanels implements vscode.Disposable {
       ? `${baseName(report.file)}:${report.origin.line}`
       : baseName(report.file),
   ): void {
-    this.adopt(this.createPanel(`Selection Trace: ${label}`), { kind: "report", report });
+    const source: TraceSource = { kind: "report", report };
+    if (!this.revealed(source)) this.adopt(this.createPanel(`Selection Trace: ${label}`), source);
   }
 
   /** Opens a read-only panel showing `variant` against `base`, stage by stage (two logged traces). */
@@ -58,11 +62,9 @@ export class TracePanels implements vscode.Disposable {
       report.origin.kind === "log"
         ? `${baseName(report.file)}:${report.origin.line}`
         : baseName(report.file);
-    this.adopt(this.createPanel(`Selection Trace: ${label(base)} ↔ ${label(variant)}`), {
-      kind: "comparison",
-      base,
-      variant,
-    });
+    const source: TraceSource = { kind: "comparison", base, variant };
+    if (!this.revealed(source))
+      this.adopt(this.createPanel(`Selection Trace: ${label(base)} ↔ ${label(variant)}`), source);
   }
 
   /** The panels open now, for tests and for commands that act on the active one. */
@@ -97,6 +99,20 @@ export class TracePanels implements vscode.Disposable {
     this.registration.dispose();
     for (const session of this.sessions) session.panel.dispose();
     this.sessions.clear();
+  }
+}
+
+/** What a panel is about: one panel per fixture, per logged trace, per pair compared. */
+function subjectKey(source: TraceSource): string {
+  const report = (r: RunReport) =>
+    `${r.origin.kind}:${r.file}:${r.origin.kind === "log" ? r.origin.line : ""}`;
+  switch (source.kind) {
+    case "fixture":
+      return `fixture:${source.uri.toString()}`;
+    case "report":
+      return `report:${report(source.report)}`;
+    case "comparison":
+      return `comparison:${report(source.base)}|${report(source.variant)}`;
   }
 }
 
