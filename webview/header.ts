@@ -1,5 +1,7 @@
 import type { ReportView } from "../src/core/report.js";
-import type { ProblemView } from "../src/protocol.js";
+import type { ExpectationFailure } from "../src/core/expect.js";
+import { counted } from "../src/core/words.js";
+import type { ProblemView, TraceView } from "../src/protocol.js";
 import { count, el, icon, nameText } from "./dom.js";
 
 /** The file's last path segment: what the user calls the fixture. */
@@ -15,6 +17,7 @@ export function renderHeader(
   report: ReportView,
   variant: string | null,
   openSource: () => void,
+  turn: TraceView["turn"],
 ): HTMLElement {
   const origin = report.origin;
   const forced = report.forcedChoice;
@@ -39,6 +42,15 @@ export function renderHeader(
         ])
       : null,
     report.description ? el("p", { class: "description", text: report.description }) : null,
+    turn
+      ? el("p", { class: "turn", attrs: { "data-stat": "turn" } }, [
+          el("span", { class: "stat" }, [
+            "Query: ",
+            turn.query ? el("q", { class: "query", text: turn.query }) : "(none)",
+          ]),
+          el("span", { class: "stat" }, ["Role: ", turn.role ? nameText(turn.role) : "(none)"]),
+        ])
+      : null,
     el("p", { class: "stats" }, [
       el("span", { class: "stat", attrs: { "data-stat": "flow" } }, [
         `Offered ${count(report.offered.length)} → final ${count(report.names.length)}`,
@@ -76,6 +88,34 @@ export function renderErrorBanner(report: ReportView): HTMLElement | null {
             nameText(error.droppedBy),
             ", which does not protect the forced choice (a hard filter).",
           ]),
+    ]),
+  ]);
+}
+
+/** The fixture's expectations this run misses, each in words; the rows where it differs are marked too. */
+export function renderExpectations(failed: readonly ExpectationFailure[]): HTMLElement | null {
+  if (failed.length === 0) return null;
+  return el("section", { class: "banner banner-expect", label: "Failed expectations" }, [
+    icon("error"),
+    el("div", {}, [
+      el("strong", {
+        text: `${counted(failed.length, "expectation fails", "expectations fail")}:`,
+      }),
+      el(
+        "ul",
+        { class: "expect-list" },
+        failed.map((failure) =>
+          el("li", { attrs: { "data-key": failure.key } }, [
+            failure.text,
+            ...(failure.stages.length
+              ? [
+                  " — at ",
+                  ...failure.stages.flatMap((stage, i) => [i ? ", " : "", nameText(stage)]),
+                ]
+              : []),
+          ]),
+        ),
+      ),
     ]),
   ]);
 }

@@ -39,7 +39,7 @@ test("lineage: clicking a chip answers in one sentence and marks the tool in eve
 test("lineage: typing a name (any case) and Enter answers; an unknown name says so", async (browser) => {
   const page = await openPanel(browser);
   await send(page, showFixture(await load(EXAMPLE)));
-  const input = page.locator("#lineage-input input");
+  const input = page.locator("#lineage-input");
   await input.fill("SQL");
   await input.press("Enter");
   await page.waitForSelector('.chip.is-selected[data-tool="sql"]');

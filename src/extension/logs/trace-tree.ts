@@ -3,6 +3,7 @@ import type { ScanProblem } from "../../core/traces/scan.js";
 import type { TraceSummary } from "../../core/traces/summary.js";
 import type { LogScan } from "../../node/log-file.js";
 import { describeFilter, matchesFilter, type TraceFilter } from "./filter.js";
+import { counted } from "../../core/words.js";
 
 /** Traces are listed a page at a time so a log with 50,000 of them stays responsive. */
 export const PAGE_SIZE = 500;
@@ -27,7 +28,7 @@ function traceLabel(summary: TraceSummary): string {
 
 function traceDescription(summary: TraceSummary): string {
   const forced = summary.forcedChoice ? ` · forced ${summary.forcedChoice}` : "";
-  return `${summary.stages.length} stages · ${summary.names.length} tools${forced}`;
+  return `${counted(summary.stages.length, "stage")} · ${counted(summary.names.length, "tool")}${forced}`;
 }
 
 /** The "Selection Traces" view: traces found per log file, filterable, with the problems found. */
