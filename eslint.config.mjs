@@ -25,6 +25,23 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
   },
   {
+    // VS Code renders `[label](command:…)` in notifications and progress titles as a link that runs
+    // a command: the extension speaks there only through notify.ts, which neutralises file text.
+    files: ["src/**/*.ts", "webview/**/*.ts"],
+    ignores: ["src/extension/notify.ts"],
+    rules: {
+      "no-restricted-properties": [
+        "error",
+        ...["showInformationMessage", "showWarningMessage", "showErrorMessage", "withProgress"].map(
+          (property) => ({
+            property,
+            message: "notifications and progress go only through src/extension/notify.ts",
+          }),
+        ),
+      ],
+    },
+  },
+  {
     // The engine is pure: no VS Code, no Node, nothing from the layers that use it.
     files: ["src/core/**/*.ts"],
     rules: {

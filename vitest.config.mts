@@ -11,5 +11,7 @@ export default defineConfig({
     exclude: ["test/browser/**", "test/e2e/**", "node_modules/**"],
     pool: "threads",
     maxWorkers: 2,
+    // A guard against hangs, not a speed goal: property tests take seconds on a loaded machine.
+    testTimeout: 30_000,
   },
 });

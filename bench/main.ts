@@ -1,4 +1,5 @@
 import { benchEngine } from "./engine.js";
+import { benchOrder } from "./order.js";
 import { benchRender } from "./render.js";
 import { benchTraces } from "./traces.js";
 import { benchWhatIf } from "./whatif.js";
@@ -9,6 +10,7 @@ async function main(): Promise<void> {
     benchEngine,
     benchWhatIf,
     benchTraces,
+    benchOrder,
     benchRender,
   ];
   for (const section of sections) for (const line of await section()) console.log(line);

@@ -1,11 +1,12 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { readCatalogFile, readSource } from "../src/cli/files.js";
+import { readCatalogFile } from "../src/cli/files.js";
 import { compareReports } from "../src/core/compare.js";
 import { loadFixture } from "../src/core/fixture/load.js";
 import { semanticIssues } from "../src/core/fixture/semantics.js";
 import { runFixture } from "../src/core/run-fixture.js";
 import { applyWhatIf } from "../src/core/whatif.js";
+import { readSourceFile } from "../src/node/source-file.js";
 import { fmt, medianMs } from "./measure.js";
 
 /** What the host does for one what-if: apply the edit, check it, re-run, compare; for every example. */
@@ -13,7 +14,9 @@ export async function benchWhatIf(): Promise<string[]> {
   const files = readdirSync("examples").filter((name) => name.endsWith(".turn.json"));
   let worst = { ms: 0, file: "" };
   for (const file of files) {
-    const loaded = await loadFixture(readSource(join("examples", file)), readCatalogFile);
+    const source = readSourceFile(join("examples", file), "fixture");
+    if ("problems" in source) throw new Error(`example ${file} cannot be read`);
+    const loaded = await loadFixture(source, readCatalogFile);
     if (!loaded.ok) throw new Error(`example ${file} is invalid`);
     const { fixture } = loaded;
     const base = runFixture(fixture);

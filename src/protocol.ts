@@ -74,8 +74,11 @@ export type FromWebview =
   | { readonly type: "clearWhatIf" }
   /** Ask the user for a new file name and write the variant fixture there. */
   | { readonly type: "saveVariant"; readonly requestId: number; readonly edit: WhatIf }
-  /** Put the waterfall (of the what-if, when one is given) on the clipboard as Markdown. */
-  | { readonly type: "copyMarkdown"; readonly requestId: number; readonly edit: WhatIf | null }
+  /**
+   * Put the waterfall of a run the host holds on the clipboard as Markdown: the one shown, or the
+   * last what-if it answered. The host builds the text; the webview sends none.
+   */
+  | { readonly type: "copyMarkdown"; readonly requestId: number; readonly run: "shown" | "whatIf" }
   /** Show where the fixture mentions this tool. */
   | { readonly type: "revealTool"; readonly tool: string }
   /** Open the log a logged trace came from at its line (`compared`: the second of two traces). */
@@ -278,7 +281,7 @@ export function parseFromWebview(
       case "saveVariant":
         return isRequestId(value.requestId) && isWhatIf(value.edit);
       case "copyMarkdown":
-        return isRequestId(value.requestId) && (value.edit === null || isWhatIf(value.edit));
+        return isRequestId(value.requestId) && (value.run === "shown" || value.run === "whatIf");
       case "revealTool":
         return isString(value.tool) && value.tool !== "";
       case "openSource":

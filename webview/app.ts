@@ -453,7 +453,7 @@ export class App {
   private async copyMarkdown(): Promise<void> {
     const reply = await this.channel.request({
       type: "copyMarkdown",
-      edit: whatIfSize(this.ui.edit) > 0 ? this.ui.edit : null,
+      run: whatIfSize(this.ui.edit) > 0 ? "whatIf" : "shown",
     });
     if (reply.type === "reply") this.status(reply.message);
   }

@@ -1,7 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { formatProblem } from "../core/fixture/problems.js";
 import { formatJsonPath } from "../core/json/positions.js";
-import { findFixtures } from "./files.js";
+import { safe, safeJson } from "../core/render/table.js";
+import { displayPath, findFixtures } from "./files.js";
 import { formatMismatch, runFixtureFile, type FixtureOutcome } from "./fixture-run.js";
 import { EXIT, parseArgs, UsageError, type CliIO } from "./io.js";
 import { junitReport } from "./junit.js";
@@ -21,16 +22,13 @@ export async function checkCommand(args: readonly string[], io: CliIO): Promise<
     throw new UsageError(`no *.turn.json fixtures found under ${positional.join(", ") || io.cwd}`);
 
   const outcomes: FixtureOutcome[] = [];
-  for (const file of files) outcomes.push(await runFixtureFile(file));
+  for (const file of files) outcomes.push(await checkOne(file));
   const passed = outcomes.filter((o) => o.status === "passed").length;
   const invalid = outcomes.filter((o) => o.status === "invalid").length;
   const failed = outcomes.length - passed;
 
   if (flags.has("--json")) {
-    io.stdout(
-      JSON.stringify({ fixtures: outcomes.map(outcomeJson), passed, failed, invalid }, null, 2) +
-        "\n",
-    );
+    io.stdout(safeJson({ fixtures: outcomes.map(outcomeJson), passed, failed, invalid }, 2) + "\n");
   } else {
     for (const outcome of outcomes) io.stdout(outcomeLines(outcome, io.color));
     if (invalid > 0) io.stdout(`${invalid} invalid\n`);
@@ -42,24 +40,47 @@ export async function checkCommand(args: readonly string[], io: CliIO): Promise<
   return failed > 0 ? EXIT.expectationFailed : EXIT.ok;
 }
 
+/** One fixture's outcome; one that cannot be read is invalid, and the check goes on. */
+async function checkOne(file: string): Promise<FixtureOutcome> {
+  try {
+    return await runFixtureFile(file);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    const start = { line: 0, character: 0 };
+    return {
+      status: "invalid",
+      file: displayPath(file),
+      problems: [
+        {
+          severity: "error",
+          file: displayPath(file),
+          range: { start, end: start },
+          path: [],
+          message: error.message,
+        },
+      ],
+    };
+  }
+}
+
 function outcomeLines(outcome: FixtureOutcome, color: boolean): string {
   const paint = (code: string, text: string) => (color ? `\x1b[${code}m${text}\x1b[0m` : text);
   if (outcome.status === "invalid") {
     return (
-      `${paint("31", "INVALID")} ${outcome.file}\n` +
+      `${paint("31", "INVALID")} ${safe(outcome.file)}\n` +
       outcome.problems
         .filter((p) => p.severity === "error")
-        .map((p) => `  ${formatProblem(p)}\n`)
+        .map((p) => `  ${safe(formatProblem(p))}\n`)
         .join("")
     );
   }
   if (outcome.status === "passed") {
     const note = outcome.expects ? "" : " (no expect: ran without error)";
-    return `${paint("32", "PASS")} ${outcome.file}${note}\n`;
+    return `${paint("32", "PASS")} ${safe(outcome.file)}${note}\n`;
   }
   return (
-    `${paint("31", "FAIL")} ${outcome.file}\n` +
-    outcome.mismatches.map((m) => `  ${formatMismatch(outcome.file, m)}\n`).join("")
+    `${paint("31", "FAIL")} ${safe(outcome.file)}\n` +
+    outcome.mismatches.map((m) => `  ${safe(formatMismatch(outcome.file, m))}\n`).join("")
   );
 }
 

@@ -1,48 +1,23 @@
-import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import type { CatalogReader, SourceFile } from "../core/fixture/load.js";
-
-/** The folder a fixture may read from: its repository (nearest folder above holding `.git`), else its own folder. */
-export function fixtureBoundary(fixtureFile: string): string {
-  const start = dirname(realpathSync(fixtureFile));
-  for (let dir = start; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, ".git"))) return dir;
-    if (dirname(dir) === dir) return start;
-  }
-}
-
-/** True when `file` (after links are followed) lies inside `folder`. */
-export function isInside(folder: string, file: string): boolean {
-  const rel = relative(folder, file);
-  return rel !== "" && !rel.startsWith(".." + sep) && rel !== ".." && !isAbsolute(rel);
-}
+import { readdirSync, statSync } from "node:fs";
+import { isAbsolute, join, relative } from "node:path";
+import type { CatalogReader } from "../core/fixture/load.js";
+import { confinedCatalogPath, fixtureBoundary } from "../node/confine.js";
+import { NotReadable, readSourceFile } from "../node/source-file.js";
 
 /** Reads a catalogue a fixture names, refusing anything outside the fixture's repository. */
 export const readCatalogFile: CatalogReader = async (ref, fixtureFile) => {
-  const boundary = fixtureBoundary(fixtureFile);
-  const target = resolve(dirname(fixtureFile), ref);
-  if (!existsSync(target))
-    throw new Error(`catalogue file '${ref}' does not exist (looked for ${target})`);
-  const real = realpathSync(target);
-  if (!isInside(boundary, real)) {
-    throw new Error(
-      `catalogue file '${ref}' is outside ${boundary}; a fixture may only read files in its own repository`,
-    );
-  }
-  if (!statSync(real).isFile()) throw new Error(`catalogue '${ref}' is not a file`);
+  const target = confinedCatalogPath(ref, fixtureFile, fixtureBoundary(fixtureFile, undefined));
   try {
-    return { file: displayPath(real), text: readFileSync(real, "utf8") };
+    return readSourceFile(target, "catalogue", displayPath(target));
   } catch (error) {
-    throw new Error(
-      `catalogue file '${ref}' cannot be read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-      { cause: error },
-    );
+    if (!(error instanceof NotReadable)) throw error;
+    const reason =
+      error.message === "ENOENT" ? "does not exist" : `cannot be read: ${error.message}`;
+    throw new Error(`catalogue file '${ref}' ${reason} (looked for ${displayPath(target)})`, {
+      cause: error,
+    });
   }
 };
-
-export function readSource(file: string): SourceFile {
-  return { file: displayPath(file), text: readFileSync(file, "utf8") };
-}
 
 /** Paths as the user typed them, relative to the working directory when inside it. */
 export function displayPath(file: string): string {

@@ -4,7 +4,8 @@ import type { Problem } from "../core/fixture/problems.js";
 import { formatJsonPath } from "../core/json/positions.js";
 import { type RunReport } from "../core/report.js";
 import { runFixture } from "../core/run-fixture.js";
-import { readCatalogFile, readSource } from "./files.js";
+import { NotReadable, readSourceFile } from "../node/source-file.js";
+import { displayPath, readCatalogFile } from "./files.js";
 import { UsageError } from "./io.js";
 
 export type FixtureOutcome =
@@ -18,16 +19,21 @@ export type FixtureOutcome =
       readonly expects: boolean;
     };
 
-/** Loads, runs and checks one fixture file, as both `run` and `check` do. */
+/**
+ * Loads, runs and checks one fixture file, as both `run` and `check` do. A file that cannot be
+ * read at all (missing, a folder, a FIFO, a device) is a UsageError, at once.
+ */
 export async function runFixtureFile(path: string): Promise<FixtureOutcome> {
   let source;
   try {
-    source = readSource(path);
+    source = readSourceFile(path, "fixture", displayPath(path));
   } catch (error) {
-    throw new UsageError(
-      `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-    );
+    if (error instanceof NotReadable)
+      throw new UsageError(`cannot read ${path}: ${error.message}`, { cause: error });
+    throw error;
   }
+  if ("problems" in source)
+    return { status: "invalid", file: source.file, problems: source.problems };
   const loaded = await loadFixture(source, readCatalogFile);
   if (!loaded.ok) return { status: "invalid", file: source.file, problems: loaded.problems };
   const report = runFixture(loaded.fixture);

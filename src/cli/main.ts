@@ -1,3 +1,4 @@
+import { safe } from "../core/render/table.js";
 import { checkCommand } from "./check.js";
 import { EXIT, UsageError, type CliIO } from "./io.js";
 import { runCommand } from "./run.js";
@@ -29,14 +30,15 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   }
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) {
-    io.stderr(`palette-inspector: unknown command '${name}'\n${USAGE}`);
+    io.stderr(`palette-inspector: unknown command '${safe(name)}'\n${USAGE}`);
     return EXIT.invalidInput;
   }
   try {
     return await command(args, io);
   } catch (error) {
     if (error instanceof UsageError) {
-      io.stderr(`palette-inspector: ${error.message}\n`);
+      // A message names files and arguments: escaped line by line, its own line breaks kept.
+      io.stderr(`palette-inspector: ${error.message.split("\n").map(safe).join("\n")}\n`);
       return EXIT.invalidInput;
     }
     throw error;
@@ -57,7 +59,7 @@ if (require.main === module) {
     },
     (error: unknown) => {
       process.stderr.write(
-        `palette-inspector: internal error: ${error instanceof Error ? error.message : String(error)}\n`,
+        `palette-inspector: internal error: ${safe(error instanceof Error ? error.message : String(error))}\n`,
       );
       process.exitCode = 70;
     },

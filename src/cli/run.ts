@@ -1,5 +1,5 @@
 import { formatProblem } from "../core/fixture/problems.js";
-import { formatWaterfallTable } from "../core/render/table.js";
+import { formatWaterfallTable, safe, safeJson } from "../core/render/table.js";
 import { reportToJson } from "../core/report-json.js";
 import { formatMismatch, runFixtureFile } from "./fixture-run.js";
 import { EXIT, parseArgs, UsageError, type CliIO } from "./io.js";
@@ -10,13 +10,13 @@ export async function runCommand(args: readonly string[], io: CliIO): Promise<nu
   if (positional.length !== 1)
     throw new UsageError("usage: palette-inspector run FIXTURE [--json]");
   const outcome = await runFixtureFile(positional[0]!);
-  for (const problem of outcome.problems) io.stderr(formatProblem(problem) + "\n");
+  for (const problem of outcome.problems) io.stderr(safe(formatProblem(problem)) + "\n");
   if (outcome.status === "invalid") return EXIT.invalidInput;
 
   const { report, mismatches } = outcome;
-  if (flags.has("--json")) io.stdout(JSON.stringify(reportToJson(report), null, 2) + "\n");
+  if (flags.has("--json")) io.stdout(safeJson(reportToJson(report), 2) + "\n");
   else io.stdout(formatWaterfallTable(report, { color: io.color }));
-  for (const mismatch of mismatches) io.stderr(formatMismatch(outcome.file, mismatch) + "\n");
+  for (const mismatch of mismatches) io.stderr(safe(formatMismatch(outcome.file, mismatch)) + "\n");
 
   if (mismatches.some((m) => m.key === "error" && m.actual !== null))
     return EXIT.forcedToolUnavailable;

@@ -3,7 +3,7 @@
  * (docs/formats.md, "Command line").
  */
 import { isAbsolute, resolve } from "node:path";
-import { formatWaterfallTable, safe } from "../core/render/table.js";
+import { formatWaterfallTable, safe, safeJson } from "../core/render/table.js";
 import { reportToJson } from "../core/report-json.js";
 import { reportFromTrace } from "../core/traces/report.js";
 import { summaryToJson, type TraceSummary } from "../core/traces/summary.js";
@@ -78,12 +78,14 @@ export async function showCommand(args: readonly string[], io: CliIO): Promise<n
   try {
     report = reportFromTrace(await readTraceAt(path, wanted), file);
   } catch (error) {
-    io.stderr(`palette-inspector: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.stderr(
+      `palette-inspector: ${safe(error instanceof Error ? error.message : String(error))}\n`,
+    );
     return EXIT.invalidInput;
   }
   io.stdout(
     flags.has("--json")
-      ? JSON.stringify(reportToJson(report), null, 2) + "\n"
+      ? safeJson(reportToJson(report), 2) + "\n"
       : formatWaterfallTable(report, { color: io.color }),
   );
   return EXIT.ok;
@@ -101,7 +103,9 @@ async function scanOrExit(
   try {
     return await scanLogFile(path, options);
   } catch (error) {
-    io.stderr(`palette-inspector: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.stderr(
+      `palette-inspector: ${safe(error instanceof Error ? error.message : String(error))}\n`,
+    );
     return null;
   }
 }
@@ -203,12 +207,12 @@ class JsonListWriter {
 
   item(value: unknown): void {
     this.write(
-      `${this.count++ === 0 ? '{\n  "traces": [\n' : ",\n"}${indent(JSON.stringify(value, null, 2), "    ")}`,
+      `${this.count++ === 0 ? '{\n  "traces": [\n' : ",\n"}${indent(safeJson(value, 2), "    ")}`,
     );
   }
 
   end(problems: readonly unknown[]): void {
-    const list = JSON.stringify(problems, null, 2).replace(/\n/g, "\n  ");
+    const list = safeJson(problems, 2).replace(/\n/g, "\n  ");
     this.write(
       `${this.count === 0 ? '{\n  "traces": [],\n' : "\n  ],\n"}  "problems": ${list}\n}\n`,
     );

@@ -1,6 +1,7 @@
 import * as vscode from "vscode";
 import { loadCatalog, loadFixture } from "../core/fixture/load.js";
 import type { Problem } from "../core/fixture/problems.js";
+import { textSource } from "../core/fixture/source.js";
 import { toDiagnostic } from "./convert.js";
 import { readWorkspaceCatalog } from "./fixtures.js";
 
@@ -9,7 +10,9 @@ export const isCatalog = (uri: vscode.Uri) => uri.path.endsWith(".catalog.json")
 
 /** The problems of one document: a fixture (with its catalogue's) or a catalogue on its own. */
 export async function problemsOf(document: vscode.TextDocument): Promise<Problem[]> {
-  const source = { file: document.uri.toString(), text: document.getText() };
+  const kind = isCatalog(document.uri) ? "catalogue" : "fixture";
+  const source = textSource(document.uri.toString(), kind, document.getText());
+  if ("problems" in source) return [...source.problems];
   if (isCatalog(document.uri)) {
     const loaded = loadCatalog(source);
     return "problems" in loaded ? loaded.problems : [];

@@ -1,61 +1,85 @@
-import { realpath } from "node:fs/promises";
+import * as nodePath from "node:path";
 import * as vscode from "vscode";
+import { loadFixture, type CatalogReader, type LoadResult } from "../core/fixture/load.js";
 import {
-  loadFixture,
-  type CatalogReader,
-  type LoadResult,
+  decodeSource,
+  sizeProblem,
+  textSource,
+  unreadableSource,
   type SourceFile,
-} from "../core/fixture/load.js";
+  type SourceKind,
+  type UnreadableSource,
+} from "../core/fixture/source.js";
+import { confinedCatalogPath, fixtureBoundary } from "../node/confine.js";
 
-/** The text of a file as the user sees it: the open editor's (unsaved edits included), else the disk's. */
-export async function readSource(uri: vscode.Uri): Promise<SourceFile> {
-  const open = vscode.workspace.textDocuments.find((doc) => doc.uri.toString() === uri.toString());
-  if (open) return { file: uri.toString(), text: open.getText() };
-  const bytes = await vscode.workspace.fs.readFile(uri);
-  return { file: uri.toString(), text: new TextDecoder("utf-8").decode(bytes) };
+/** The open editor's text of a file (unsaved edits included), if it is open. */
+function openText(uri: vscode.Uri): string | undefined {
+  return vscode.workspace.textDocuments
+    .find((doc) => doc.uri.toString() === uri.toString())
+    ?.getText();
 }
 
-/** The folder a fixture may read from: its workspace folder, or its own folder outside any workspace. */
-export function fixtureBoundary(fixture: vscode.Uri): vscode.Uri {
-  return vscode.workspace.getWorkspaceFolder(fixture)?.uri ?? vscode.Uri.joinPath(fixture, "..");
+/** A file's text as the user sees it, without the fixture limits (logs are read their own way). */
+export async function readText(uri: vscode.Uri): Promise<string> {
+  return openText(uri) ?? new TextDecoder("utf-8").decode(await vscode.workspace.fs.readFile(uri));
 }
 
-/** Resolves links so that a symlink cannot lead a catalogue path out of the workspace. */
-async function canonical(uri: vscode.Uri): Promise<string> {
-  if (uri.scheme !== "file") return uri.path;
-  try {
-    return await realpath(uri.fsPath);
-  } catch {
-    return uri.fsPath;
-  }
+/**
+ * A fixture or catalogue as the user sees it: the open editor's text, else the file's bytes.
+ * Only a regular file is read, nothing above MAX_SOURCE_BYTES is read at all, and bytes that
+ * are not UTF-8 are a problem at the first bad byte. Rejects when the file does not exist.
+ */
+export async function readSource(
+  uri: vscode.Uri,
+  kind: SourceKind = "fixture",
+): Promise<SourceFile | UnreadableSource> {
+  const file = uri.toString();
+  const open = openText(uri);
+  if (open !== undefined) return textSource(file, kind, open);
+  const stat = await vscode.workspace.fs.stat(uri);
+  if ((stat.type & vscode.FileType.File) === 0)
+    return unreadableSource(
+      file,
+      (stat.type & vscode.FileType.Directory) !== 0
+        ? `the ${kind} is a folder`
+        : `the ${kind} is not a regular file (a FIFO, a device or a socket)`,
+    );
+  return (
+    sizeProblem(file, kind, stat.size) ??
+    decodeSource(file, kind, await vscode.workspace.fs.readFile(uri))
+  );
 }
 
-function contains(folder: string, file: string): boolean {
-  const base = folder.endsWith("/") ? folder : folder + "/";
-  return file.startsWith(base);
-}
-
-/** Reads the catalogue a fixture names, only inside the fixture's workspace folder. */
+/**
+ * Reads the catalogue a fixture names, only inside the fixture's workspace folder (see
+ * fixtureBoundary). Virtual workspaces have no links to follow: their paths are checked as written.
+ */
 export const readWorkspaceCatalog: CatalogReader = async (ref, fixtureFile) => {
   const fixture = vscode.Uri.parse(fixtureFile);
-  const target = vscode.Uri.joinPath(fixture, "..", ref);
-  const boundary = fixtureBoundary(fixture);
-  const [inside, folder] = [await canonical(target), await canonical(boundary)];
-  if (!contains(folder, inside)) {
-    throw new Error(
-      `catalogue file '${ref}' is outside the workspace folder; a fixture may only read files in its workspace`,
-    );
-  }
+  const onDisk = fixture.scheme === "file";
+  const paths = onDisk ? nodePath : nodePath.posix;
+  const where = (uri: vscode.Uri) => (onDisk ? uri.fsPath : uri.path);
+  const folder = vscode.workspace.getWorkspaceFolder(fixture)?.uri;
+  const boundary = fixtureBoundary(
+    where(fixture),
+    folder && where(folder),
+    paths,
+    onDisk ? undefined : () => false,
+  );
+  const written = confinedCatalogPath(ref, where(fixture), boundary, onDisk, paths);
+  const target = onDisk ? vscode.Uri.file(written) : fixture.with({ path: written });
   try {
-    return await readSource(target);
+    return await readSource(target, "catalogue");
   } catch {
     throw new Error(
-      `catalogue file '${ref}' does not exist or cannot be read (looked for ${target.fsPath || target.toString()})`,
+      `catalogue file '${ref}' does not exist or cannot be read (looked for ${written})`,
     );
   }
 };
 
 /** Loads a fixture as the editor shows it, catalogue included. */
-export function loadFixtureFromUri(uri: vscode.Uri): Promise<LoadResult> {
-  return readSource(uri).then((source) => loadFixture(source, readWorkspaceCatalog));
+export async function loadFixtureFromUri(uri: vscode.Uri): Promise<LoadResult> {
+  const source = await readSource(uri);
+  if ("problems" in source) return { ok: false, problems: source.problems };
+  return loadFixture(source, readWorkspaceCatalog);
 }

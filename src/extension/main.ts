@@ -14,6 +14,7 @@ import { LogTraceCodeLens } from "./logs/log-codelens.js";
 import { registerTraceFilters } from "./logs/filter-commands.js";
 import { TraceTree, type TraceNode } from "./logs/trace-tree.js";
 import { newFixture } from "./new-fixture.js";
+import { disposeLog, log, notice, notify } from "./notify.js";
 import { TracePanels } from "./panel/panels.js";
 import { FixtureTests } from "./testing/fixture-tests.js";
 import { updateExpectation } from "./testing/update-expectation.js";
@@ -37,8 +38,9 @@ async function targetFixture(arg: unknown): Promise<vscode.Uri | undefined> {
   if (active?.path.endsWith(".turn.json")) return active;
   const found = await vscode.workspace.findFiles("**/*.turn.json", "**/node_modules/**", 500);
   if (found.length === 0) {
-    void vscode.window.showInformationMessage(
-      "Palette Inspector: no *.turn.json fixture in this workspace. Create one with 'Palette Inspector: New Turn Fixture'.",
+    void notify(
+      "info",
+      notice`no *.turn.json fixture in this workspace. Create one with 'Palette Inspector: New Turn Fixture'.`,
     );
     return undefined;
   }
@@ -50,9 +52,8 @@ async function targetFixture(arg: unknown): Promise<vscode.Uri | undefined> {
 }
 
 export function activate(context: vscode.ExtensionContext): void {
-  const output = vscode.window.createOutputChannel("Palette Inspector", { log: true });
   const panels = new TracePanels(context.extensionUri, loadFixtureFromUri, (message) =>
-    output.warn(message),
+    log().warn(message),
   );
   const tests = new FixtureTests();
   void tests.discover();
@@ -64,7 +65,7 @@ export function activate(context: vscode.ExtensionContext): void {
   });
 
   context.subscriptions.push(
-    output,
+    { dispose: disposeLog },
     panels,
     tests,
     new FixtureDiagnostics(),

@@ -77,7 +77,7 @@ export async function newFixture(inFolder?: vscode.Uri): Promise<vscode.Uri | un
     inFolder ??
     (catalog ? vscode.Uri.joinPath(catalog, "..") : vscode.workspace.workspaceFolders?.[0]?.uri);
   if (!folder) {
-    await notify("error", notice`Open a folder first; a fixture lives in a workspace.`);
+    await notify("error", notice`open a folder first; a fixture lives in a workspace.`);
     return undefined;
   }
   const suggested = "new-turn";
@@ -101,7 +101,8 @@ export async function newFixture(inFolder?: vscode.Uri): Promise<vscode.Uri | un
   }
   let names: string[] = [];
   if (catalog) {
-    const loaded = loadCatalog(await readSource(catalog));
+    const source = await readSource(catalog, "catalogue");
+    const loaded = "problems" in source ? source : loadCatalog(source);
     names = "catalog" in loaded ? loaded.catalog.names : [];
   }
   const ref = catalog ? relativeRef(folder.path, catalog.path) : null;

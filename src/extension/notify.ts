@@ -25,7 +25,10 @@ export function neutralise(value: unknown, limit = NAME_LIMIT): string {
     .replace(/\[/g, "\uff3b")
     .replace(/\]/g, "\uff3d");
   const chars = Array.from(flat);
-  return chars.length <= limit ? flat : `${chars.slice(0, limit - 1).join("")}…`;
+  if (chars.length <= limit) return flat;
+  // Elided in the middle: a path's file name, at its end, is what tells files apart.
+  const head = Math.floor((limit - 1) / 3);
+  return `${chars.slice(0, head).join("")}…${chars.slice(chars.length - (limit - 1 - head)).join("")}`;
 }
 
 /** Fixed wording with neutralised values: `notice\`Cannot read ${name}.\``. */

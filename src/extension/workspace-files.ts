@@ -1,4 +1,5 @@
 import * as vscode from "vscode";
+import { ask, notice } from "./notify.js";
 
 /** Whether a file is there, so that a command can refuse to overwrite it silently. */
 export async function exists(uri: vscode.Uri): Promise<boolean> {
@@ -30,9 +31,9 @@ export async function chooseNewFile(options: {
   const target = await vscode.window.showSaveDialog(options);
   if (target === undefined) return undefined;
   if (await exists(target)) {
-    const choice = await vscode.window.showWarningMessage(
-      `${vscode.workspace.asRelativePath(target)} already exists. Replace it?`,
-      { modal: true },
+    const choice = await ask(
+      notice`${vscode.workspace.asRelativePath(target)} already exists. Replace it?`,
+      [],
       "Replace",
     );
     if (choice !== "Replace") return undefined;

@@ -104,7 +104,8 @@ test("what-if: a refused what-if shows the host's reason; Save as fixture… and
 
   await page.locator('[data-action="copy"]').click();
   const copy = await waitForPosted(page, "copyMarkdown");
-  assert.deepEqual(copy.edit, { enabled: { policy: false } });
+  // The page names the run it shows; the host builds the text (issue 8, finding 6).
+  assert.deepEqual(copy, { type: "copyMarkdown", requestId: copy.requestId, run: "whatIf" });
   await send(page, {
     type: "reply",
     requestId: copy.requestId,
@@ -121,7 +122,7 @@ test("copy: with no what-if, Copy as Markdown asks for the fixture's own waterfa
   const page = await openPanel(browser);
   await send(page, showFixture(await load(EXAMPLE)));
   await page.locator('[data-action="copy"]').click();
-  assert.equal((await waitForPosted(page, "copyMarkdown")).edit, null);
+  assert.equal((await waitForPosted(page, "copyMarkdown")).run, "shown");
   await page.close();
 });
 

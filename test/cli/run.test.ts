@@ -133,7 +133,7 @@ describe("palette-inspector run", () => {
     const { code, stderr } = await cli(["run", join(root, "repo/f/t.turn.json")]);
     expect(code).toBe(2);
     expect(stderr).toMatch(
-      /catalogue file '\.\.\/\.\.\/secret\.catalog\.json' is outside .*repo; a fixture may only read files in its own repository \(at \$\.catalog\)/,
+      /catalogue file '\.\.\/\.\.\/secret\.catalog\.json' is outside the repository .*repo; a fixture may only read files inside it \(at \$\.catalog\)/,
     );
   });
 

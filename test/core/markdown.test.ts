@@ -107,3 +107,56 @@ describe("inline", () => {
     expect(inline("a&amp;")).toBe("a&amp;amp;");
   });
 });
+
+describe("markdown export", () => {
+  const report = (file: string, tool: string, detail: string): RunReport =>
+    ({
+      origin: { kind: "fixture" },
+      file,
+      description: "",
+      offered: [tool],
+      names: [tool],
+      tools: [],
+      forcedChoice: null,
+      trace: [
+        {
+          stage: "s",
+          action: "select",
+          kept: [tool],
+          dropped: [],
+          added: [],
+          reinstated: [],
+          forcedChoice: null,
+          detail,
+          degraded: false,
+          reasons: {},
+        },
+      ],
+      stages: [{ name: "s", kind: "scripted", enabled: true, protectsForced: true }],
+      error: null,
+      manifest: [],
+      capability: null,
+      durationMs: 0,
+    }) as unknown as RunReport;
+
+  it("names the file by the title it is given, else by its name: never a local absolute path", () => {
+    const absolute = report("file:///home/someone/ws/turns/a.turn.json", "t", "");
+    expect(reportMarkdown(absolute).split("\n")[0]).toBe("### Selection trace: a.turn.json");
+    expect(reportMarkdown(absolute, { title: "turns/a.turn.json" }).split("\n")[0]).toBe(
+      "### Selection trace: turns/a.turn.json",
+    );
+  });
+
+  it("puts URLs, @mentions and #refs in code spans, where GitHub and GitLab do not link them", () => {
+    const markdown = reportMarkdown(
+      report("a.turn.json", "@octocat", "see https://evil.example/x and #12 or www.x.io ~bug"),
+    );
+    expect(markdown).toContain("| `@octocat` |");
+    expect(markdown).toContain("`see https://evil.example/x and #12 or www.x.io ~bug`");
+    expect(markdown).toContain("Final: `@octocat`");
+    expect(inline("a`b|c @x")).toBe("``a`b\\|c @x``");
+    expect(inline("`@x`")).toBe("`` `@x` ``");
+    expect(inline("org/repo#7")).toBe("`org/repo#7`");
+    expect(inline("plain_tool")).toBe("plain\\_tool");
+  });
+});

@@ -10,7 +10,8 @@
 //   PI_E2E_KEEP_TMP       keep the sessions' temp dirs (user data, logs)
 //   PI_SCREENSHOTS_DIR    where `shot()` writes (default test-results/screenshots)
 // A scenario file: `export const name = '…'; export async function run(ctx) { … }`, optionally
-// `export const settings = {…}` (user settings), `trust = false`, `timeoutMs = …`.
+// `export const settings = {…}` (user settings), `trust = false`, `timeoutMs = …`, and
+// `export async function prepare(workspace)` to add files before VS Code opens the copy.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs/promises";
@@ -134,6 +135,8 @@ async function main() {
             if (e.code !== "ENOENT") throw e;
             await fs.mkdir(workspace, { recursive: true });
           });
+        // Inputs too big for the repository are written into the copy before VS Code opens it.
+        await scenario.prepare?.(workspace);
         const logDir = path.join(artifactsDir, id);
         const timeout = Math.min(scenario.timeoutMs ?? SCENARIO_TIMEOUT_MS, left);
         let timedOut = false;

@@ -164,3 +164,27 @@ describe("runFile (after Update Expectation)", () => {
     ).toEqual([["fail", "passed"]]);
   });
 });
+
+describe("Testing view discovery of hostile fixtures (issue 8 finding 2)", () => {
+  it("size limit: discovery lists a 20 MB unclosed fixture without reading it, and running it reports the limit", async () => {
+    const huge = fake.writeFile("/ws/c/huge.turn.json", "[".repeat(20 * 1024 * 1024));
+    await tests.discover();
+    expect(fake.reads).not.toContain(huge.toString());
+    const result = await run([leaf("/ws/c/huge.turn.json")!]);
+    const errored = result.results.find((r) => r.state === "errored")!;
+    expect(errored.messages.map((m) => m.message)).toEqual([
+      "fixture is 20 MB; the limit is 10 MB",
+    ]);
+    expect(errored.messages[0]!.location!.range.start).toMatchObject({ line: 0, character: 0 });
+    expect(fake.reads).not.toContain(huge.toString());
+  });
+
+  it("deep nesting: an unclosed fixture of 6,000 brackets is a test that errors at the depth limit", async () => {
+    fake.writeFile("/ws/c/deep.turn.json", "[".repeat(6000));
+    await tests.discover();
+    const result = await run([leaf("/ws/c/deep.turn.json")!]);
+    const errored = result.results.find((r) => r.state === "errored")!;
+    expect(errored.messages[0]!.message).toBe("nested deeper than 64 levels; the limit is 64");
+    expect(errored.messages[0]!.location!.range.start).toMatchObject({ line: 0, character: 64 });
+  });
+});

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type * as vscode from "vscode";
-import { fake, Uri } from "../fakes/vscode.js";
+import { fake, FileType, Uri } from "../fakes/vscode.js";
 import { loadFixtureFromUri, readSource } from "../../src/extension/fixtures.js";
 
 /** The fake stands in for the real module at run time; the compiler sees the real types. */
@@ -18,7 +18,10 @@ describe("fixtures as the editor shows them", () => {
   it("reads an open document's unsaved text before the disk's", async () => {
     const uri = fake.writeFile("/ws/a.turn.json", '{"offered": ["on-disk"]}');
     fake.openDocument(uri, '{"offered": ["unsaved"]}');
-    expect((await readSource(real(uri))).text).toBe('{"offered": ["unsaved"]}');
+    expect(await readSource(real(uri))).toEqual({
+      file: uri.toString(),
+      text: '{"offered": ["unsaved"]}',
+    });
   });
 
   it("loads a fixture with its catalogue from the workspace", async () => {
@@ -53,5 +56,68 @@ describe("fixtures as the editor shows them", () => {
     const loaded = await loadFixtureFromUri(real(uri));
     expect(loaded.problems).toHaveLength(1);
     expect(loaded.problems[0]!.file).toBe(Uri.file("/ws/bad.catalog.json").toString());
+  });
+});
+
+describe("hostile fixture files in the editor's reading", () => {
+  it("invalid UTF-8 in a fixture not open in an editor is an error at the byte's line and column", async () => {
+    const uri = fake.writeBytes(
+      "/ws/bad.turn.json",
+      new Uint8Array([
+        ...new TextEncoder().encode('{\n  "offered": ["s\u00e9'),
+        0xc3,
+        0x28,
+        0x22,
+        0x5d,
+        0x7d,
+      ]),
+    );
+    const loaded = await loadFixtureFromUri(real(uri));
+    expect(loaded.ok).toBe(false);
+    expect(loaded.problems.map((p) => [p.file, p.range.start, p.message])).toEqual([
+      [
+        uri.toString(),
+        { line: 1, character: 17 },
+        "invalid UTF-8 (byte 0xC3); save the fixture as UTF-8",
+      ],
+    ]);
+  });
+
+  it("size limit: a fixture over 10 MB is refused at line 1 without reading it; so is a catalogue", async () => {
+    const big = fake.writeFile("/ws/big.turn.json", " ".repeat(10 * 1024 * 1024 + 1));
+    const loaded = await loadFixtureFromUri(real(big));
+    expect(loaded.problems.map((p) => [p.range.start.line, p.message])).toEqual([
+      [0, "fixture is 10.1 MB; the limit is 10 MB"],
+    ]);
+    fake.writeFile("/ws/big.catalog.json", " ".repeat(12 * 1024 * 1024));
+    const uri = fake.writeFile("/ws/c.turn.json", '{"catalog": "./big.catalog.json"}');
+    const withCatalog = await loadFixtureFromUri(real(uri));
+    expect(withCatalog.problems.map((p) => [p.file, p.message])).toEqual([
+      ["file:///ws/big.catalog.json", "catalogue is 12 MB; the limit is 10 MB"],
+    ]);
+    expect(fake.reads.filter((read) => read.includes("big."))).toEqual([]);
+  });
+
+  it("special files: a folder or a FIFO given as a fixture is an error at once", async () => {
+    fake.types.set("file:///ws/dir.turn.json", FileType.Directory);
+    fake.types.set("file:///ws/pipe.turn.json", FileType.Unknown);
+    const folder = await loadFixtureFromUri(real(Uri.file("/ws/dir.turn.json")));
+    const fifo = await loadFixtureFromUri(real(Uri.file("/ws/pipe.turn.json")));
+    expect([...folder.problems, ...fifo.problems].map((p) => p.message)).toEqual([
+      "the fixture is a folder",
+      "the fixture is not a regular file (a FIFO, a device or a socket)",
+    ]);
+    expect(fake.reads).toEqual([]);
+  });
+
+  it("file-existence oracle: a catalogue outside the workspace folder gets one answer whether or not it exists", async () => {
+    fake.writeFile("/home/me/secret.json", "[]");
+    const answer = async (ref: string) => {
+      const uri = fake.writeFile("/ws/o.turn.json", JSON.stringify({ catalog: ref }));
+      const loaded = await loadFixtureFromUri(real(uri));
+      return loaded.problems.map((p) => p.message.replace(ref, "REF"));
+    };
+    expect(await answer("../home/me/secret.json")).toEqual(await answer("../home/me/none.json"));
+    expect(fake.reads).not.toContain("file:///home/me/secret.json");
   });
 });

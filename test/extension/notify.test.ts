@@ -15,7 +15,31 @@ describe("notification text", () => {
       "a ]0;title b c d".replace("]", "］"),
     );
     expect(Array.from(neutralise("x".repeat(500))).length).toBe(60);
-    expect(neutralise("x".repeat(500)).endsWith("…")).toBe(true);
+    expect(neutralise(`/home/someone/${"x".repeat(500)}/app.log`)).toMatch(
+      /^\/home\/some.*…x+\/app\.log$/,
+    );
     expect(neutralise("short")).toBe("short");
+  });
+});
+
+describe("the lint rule that keeps notifications in notify.ts", () => {
+  const lint = async (filePath: string, code: string) => {
+    const { ESLint } = await import("eslint");
+    const [result] = await new ESLint().lintText(code, { filePath });
+    return result!.messages.filter((m) => m.ruleId === "no-restricted-properties").length;
+  };
+  const RAW = [
+    'import * as vscode from "vscode";',
+    'void vscode.window.showInformationMessage("a");',
+    'void vscode.window.showWarningMessage("a");',
+    'void vscode.window.showErrorMessage("a");',
+    "void vscode.window.withProgress({ location: 15 }, async () => {});",
+    "const { showErrorMessage } = vscode.window;",
+    "void showErrorMessage;",
+  ].join("\n");
+
+  it("forbids the raw window APIs anywhere else in src", { timeout: 60_000 }, async () => {
+    expect(await lint("src/extension/panel/new-thing.ts", RAW)).toBe(5);
+    expect(await lint("src/extension/notify.ts", RAW)).toBe(0);
   });
 });

@@ -33,7 +33,8 @@ describe("parseFromWebview", () => {
     [{ type: "clearWhatIf" }],
     [{ type: "whatIf", requestId: 1, edit: { role: "admin" } }],
     [{ type: "saveVariant", requestId: 2, edit: {} }],
-    [{ type: "copyMarkdown", requestId: 3, edit: null }],
+    [{ type: "copyMarkdown", requestId: 3, run: "shown" }],
+    [{ type: "copyMarkdown", requestId: 4, run: "whatIf" }],
     [{ type: "revealTool", tool: "sql" }],
     [{ type: "openSource", compared: false }],
   ])("accepts %j", (message) => expect(parseFromWebview(message, () => {})).toEqual(message));
@@ -47,6 +48,8 @@ describe("parseFromWebview", () => {
     ["a malformed edit", { type: "whatIf", requestId: 1, edit: { role: 3 } }],
     ["an empty tool", { type: "revealTool", tool: "" }],
     ["an openSource without its flag", { type: "openSource" }],
+    ["a copy carrying its own text", { type: "copyMarkdown", requestId: 1, text: "[x](y)" }],
+    ["a copy of an edit", { type: "copyMarkdown", requestId: 1, edit: null }],
   ])("ignores and logs %s", (_why, message) => {
     const logged: string[] = [];
     expect(parseFromWebview(message, (line) => logged.push(line))).toBeNull();

@@ -358,20 +358,21 @@ describe("what-if", () => {
 
 describe("Copy as Markdown", () => {
   it("puts the waterfall of the run (or of the what-if) on the clipboard", async () => {
+    fake.addWorkspaceFolder("/ws");
     const panel = await openReady();
-    expect(await request(panel, { type: "copyMarkdown", requestId: 3, edit: null })).toEqual({
+    expect(await request(panel, { type: "copyMarkdown", requestId: 3, run: "shown" })).toEqual({
       type: "reply",
       requestId: 3,
       ok: true,
       message: "Copied the waterfall as Markdown.",
     });
-    expect(fake.clipboard).toMatch(/^### Selection trace: \/ws\/turns\/weather\.turn\.json\n/);
+    expect(fake.clipboard).toMatch(/^### Selection trace: turns\/weather\.turn\.json\n/);
     expect(fake.clipboard).toMatch(/\| 2 \| policy \| policy \| select \| 3 → 2 \|/);
-    await request(panel, {
-      type: "copyMarkdown",
-      requestId: 4,
-      edit: { enabled: { policy: false } },
-    });
+    await request(panel, { type: "whatIf", requestId: 4, edit: { enabled: { policy: false } } });
+    await request(panel, { type: "copyMarkdown", requestId: 5, run: "whatIf" });
+    expect(fake.clipboard).toMatch(
+      /^### Selection trace: turns\/weather\.turn\.json \(what-if\)\n/,
+    );
     expect(fake.clipboard).toMatch(/\| 2 \| policy \| policy \| disabled \|/);
   });
 });
@@ -540,6 +541,7 @@ describe("showComparison (two logged traces)", () => {
 
 describe("the serializer", () => {
   it("restores a panel from the fixture URI its webview kept, and drops one without", async () => {
+    fake.addWorkspaceFolder("/ws");
     const serializer = webviewFake.serializers.get(TRACE_VIEW_TYPE)!;
     const restored = webviewFake.create(TRACE_VIEW_TYPE, "old title", {});
     await serializer.deserializeWebviewPanel(restored, {

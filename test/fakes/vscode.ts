@@ -32,14 +32,20 @@ export class Uri {
   private constructor(
     readonly scheme: string,
     readonly path: string,
+    readonly query = "",
+    readonly fragment = "",
   ) {}
   static file(path: string): Uri {
     return new Uri("file", path.startsWith("/") ? path : `/${path}`);
   }
-  static parse(value: string): Uri {
-    const match = /^([a-z][\w+.-]*):\/\/(.*)$/i.exec(value);
-    if (!match) return Uri.file(value);
-    return new Uri(match[1]!, decodeURIComponent(match[2]!.replace(/^[^/]*/, "")));
+  static parse(value: string, strict = false): Uri {
+    const match = /^([a-z][\w+.-]*):\/\/([^?#]*)(?:\?([^#]*))?(?:#(.*))?$/i.exec(value);
+    if (!match) {
+      if (strict) throw new Error(`[UriError]: Scheme is missing: ${value}`);
+      return Uri.file(value);
+    }
+    const path = decodeURIComponent(match[2]!.replace(/^[^/]*/, ""));
+    return new Uri(match[1]!, path, match[3] ?? "", match[4] ?? "");
   }
   static joinPath(base: Uri, ...segments: string[]): Uri {
     const parts = base.path.split("/");
@@ -94,6 +100,13 @@ export enum DiagnosticSeverity {
   Warning = 1,
   Information = 2,
   Hint = 3,
+}
+
+export enum FileType {
+  Unknown = 0,
+  File = 1,
+  Directory = 2,
+  SymbolicLink = 64,
 }
 
 export class Diagnostic {
@@ -230,10 +243,24 @@ export interface FakeInputBoxOptions {
 /** What tests set up and read back. */
 export const fake = {
   files: new Map<string, string>(),
+  /** Files whose bytes are not text (invalid UTF-8), by URI. */
+  bytes: new Map<string, Uint8Array>(),
+  /** Entries that are not regular files (a folder, a FIFO), by URI. */
+  types: new Map<string, FileType>(),
+  /** Every URI `workspace.fs.readFile` was asked for, in order. */
+  reads: [] as string[],
   documents: [] as FakeDocument[],
   workspaceFolders: [] as { uri: Uri; name: string; index: number }[],
   commands: new Map<string, (...args: unknown[]) => unknown>(),
-  shown: [] as { kind: "info" | "warning" | "error"; message: string; detail?: string }[],
+  /** Notifications and modal dialogs, with a modal's detail text. */
+  shown: [] as {
+    kind: "info" | "warning" | "error";
+    message: string;
+    modal?: boolean;
+    detail?: string;
+  }[],
+  /** Progress notifications: their titles and every message reported. */
+  progress: [] as { title: string; messages: string[] }[],
   /** Queued answers for dialogs, taken in order; undefined means the user cancelled. */
   answers: {
     inputBox: [] as (string | undefined)[],
@@ -259,10 +286,14 @@ export const fake = {
   },
   reset(): void {
     this.files.clear();
+    this.bytes.clear();
+    this.types.clear();
+    this.reads.length = 0;
     this.documents.length = 0;
     this.workspaceFolders.length = 0;
     this.commands.clear();
     this.shown.length = 0;
+    this.progress.length = 0;
     this.answers = { inputBox: [], quickPick: [], message: [], saveDialog: [] };
     this.clipboard = "";
     this.appliedEdits.length = 0;
@@ -272,6 +303,11 @@ export const fake = {
     this.quickPicks.length = 0;
     this.treeViews.clear();
     diagnosticCollections.length = 0;
+  },
+  writeBytes(path: string, bytes: Uint8Array): Uri {
+    const uri = Uri.file(path);
+    this.bytes.set(uri.toString(), bytes);
+    return uri;
   },
   writeFile(path: string, text: string): Uri {
     const uri = Uri.file(path);
@@ -352,6 +388,9 @@ export const workspace = {
   },
   fs: {
     async readFile(uri: Uri): Promise<Uint8Array> {
+      fake.reads.push(uri.toString());
+      const bytes = fake.bytes.get(uri.toString());
+      if (bytes) return bytes;
       const text = fake.files.get(uri.toString());
       if (text === undefined) throw notFound(uri);
       return new TextEncoder().encode(text);
@@ -362,9 +401,13 @@ export const workspace = {
       (existed ? events.fsChange : events.fsCreate).fire(uri);
     },
     async stat(uri: Uri): Promise<{ type: number; size: number }> {
+      const type = fake.types.get(uri.toString());
+      if (type !== undefined) return { type, size: 0 };
+      const bytes = fake.bytes.get(uri.toString());
+      if (bytes) return { type: FileType.File, size: bytes.length };
       const text = fake.files.get(uri.toString());
       if (text === undefined) throw notFound(uri);
-      return { type: 1, size: text.length };
+      return { type: FileType.File, size: new TextEncoder().encode(text).length };
     },
   },
   onDidOpenTextDocument: events.open.event,
@@ -388,25 +431,30 @@ async function answer<T>(queue: T[]): Promise<T | undefined> {
   return queue.shift();
 }
 
+/** Records a notification; answers from the queue only when it offers choices. */
+async function show(
+  kind: "info" | "warning" | "error",
+  message: string,
+  items: unknown[],
+): Promise<string | undefined> {
+  const first = items[0];
+  const options =
+    typeof first === "object" && first !== null
+      ? (items.shift() as { modal?: boolean; detail?: string })
+      : undefined;
+  fake.shown.push({
+    kind,
+    message,
+    ...(options?.modal ? { modal: true } : {}),
+    ...(options?.detail !== undefined ? { detail: options.detail } : {}),
+  });
+  return items.length > 0 ? answer(fake.answers.message) : undefined;
+}
+
 export const window = {
-  async showInformationMessage(message: string, ...items: string[]) {
-    fake.shown.push({ kind: "info", message });
-    return items.length > 0 ? answer(fake.answers.message) : undefined;
-  },
-  async showWarningMessage(message: string, ...items: unknown[]) {
-    // A modal's options come first: record its detail, and count only the buttons.
-    const options = typeof items[0] === "object" ? (items.shift() as { detail?: string }) : {};
-    fake.shown.push({
-      kind: "warning",
-      message,
-      ...(options.detail ? { detail: options.detail } : {}),
-    });
-    return items.length > 0 ? answer(fake.answers.message) : undefined;
-  },
-  async showErrorMessage(message: string, ...items: string[]) {
-    fake.shown.push({ kind: "error", message });
-    return items.length > 0 ? answer(fake.answers.message) : undefined;
-  },
+  showInformationMessage: (message: string, ...items: unknown[]) => show("info", message, items),
+  showWarningMessage: (message: string, ...items: unknown[]) => show("warning", message, items),
+  showErrorMessage: (message: string, ...items: unknown[]) => show("error", message, items),
   showInputBox: (options?: unknown) => {
     fake.inputBoxes.push(options as FakeInputBoxOptions);
     return answer(fake.answers.inputBox);
@@ -428,12 +476,15 @@ export const window = {
   },
   activeTextEditor: undefined as { document: FakeDocument } | undefined,
   createOutputChannel(name: string) {
-    const lines: string[] = [];
-    fake.outputs.set(name, lines);
-    const log = (line: string) => void lines.push(line);
+    // Looked up on every write, so a channel cached across tests still records after `fake.reset()`.
+    const lines = () => {
+      if (!fake.outputs.has(name)) fake.outputs.set(name, []);
+      return fake.outputs.get(name)!;
+    };
+    lines();
+    const log = (line: string) => void lines().push(line);
     return {
       name,
-      lines,
       appendLine: log,
       info: log,
       warn: log,
@@ -458,17 +509,23 @@ export const window = {
     return new Disposable(() => webviewFake.serializers.delete(viewType));
   },
   async withProgress<T>(
-    _options: unknown,
+    options: { title?: string },
     task: (
-      progress: { report(value: unknown): void },
+      progress: { report(value: { message?: string; increment?: number }): void },
       token: {
         isCancellationRequested: boolean;
         onCancellationRequested: EventEmitter<void>["event"];
       },
     ) => Promise<T>,
   ): Promise<T> {
+    const record = { title: options.title ?? "", messages: [] as string[] };
+    fake.progress.push(record);
     return task(
-      { report() {} },
+      {
+        report(value) {
+          if (value.message !== undefined) record.messages.push(value.message);
+        },
+      },
       { isCancellationRequested: false, onCancellationRequested: new EventEmitter<void>().event },
     );
   },

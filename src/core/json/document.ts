@@ -1,16 +1,17 @@
-import { parseTree, printParseErrorCode, type ParseError } from "jsonc-parser";
 import { LineIndex, pointerToPath, type PathSegment, type Range } from "./positions.js";
+import {
+  firstSyntaxError,
+  MAX_JSON_DEPTH,
+  tooDeepMessage,
+  type JsonSyntaxError,
+} from "./syntax.js";
+
+export type { JsonSyntaxError } from "./syntax.js";
 
 /** Where one value (and, for an object member, its key) stands in the text. */
 export interface Located {
   readonly key?: { readonly offset: number; readonly length: number };
   readonly value: { readonly offset: number; readonly length: number };
-}
-
-export interface JsonSyntaxError {
-  readonly offset: number;
-  readonly length: number;
-  readonly message: string;
 }
 
 export interface DuplicateKey {
@@ -36,7 +37,10 @@ export class JsonDocument {
     return (this.lineIndex ??= new LineIndex(this.text));
   }
 
-  /** Parses `text` (a leading UTF-8 BOM is accepted); a syntax error is located exactly. */
+  /**
+   * Parses `text` (a leading UTF-8 BOM is accepted); a syntax error, or nesting deeper than
+   * MAX_JSON_DEPTH, is located exactly.
+   */
   static parse(
     raw: string,
   ):
@@ -49,8 +53,14 @@ export class JsonDocument {
     } catch {
       return { error: syntaxError(text), lines: new LineIndex(text), text };
     }
-    const document = new JsonDocument(text, value);
-    return { document, duplicates: scanStructure(text, null).duplicates };
+    const { duplicates, tooDeep } = scanStructure(text, null);
+    if (tooDeep !== undefined)
+      return {
+        error: { offset: tooDeep, length: 1, message: tooDeepMessage },
+        lines: new LineIndex(text),
+        text,
+      };
+    return { document: new JsonDocument(text, value), duplicates };
   }
 
   /** Locates many paths in one pass; a path that is absent maps to its nearest present ancestor. */
@@ -81,25 +91,9 @@ export function pointerOf(path: readonly PathSegment[]): string {
     .join("");
 }
 
+/** JSON.parse refused the text: say where, without building a syntax tree of it. */
 function syntaxError(text: string): JsonSyntaxError {
-  const errors: ParseError[] = [];
-  parseTree(text, errors, {
-    disallowComments: true,
-    allowTrailingComma: false,
-    allowEmptyContent: false,
-  });
-  const first = errors[0];
-  if (!first) return { offset: 0, length: 0, message: "malformed JSON" };
-  return {
-    offset: first.offset,
-    length: first.length,
-    message: `malformed JSON: ${describeParseError(printParseErrorCode(first.error))}`,
-  };
-}
-
-function describeParseError(code: string): string {
-  const words = code.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
-  return words === "value expected" ? "a value was expected" : words;
+  return firstSyntaxError(text) ?? { offset: 0, length: 0, message: "malformed JSON" };
 }
 
 /** The quote that ends the string opening at `open`; the native search skips long strings fast. */
@@ -169,12 +163,13 @@ function addKey(frame: Frame, key: string): boolean {
 
 /**
  * One pass over text that JSON.parse has accepted: finds duplicate keys (which JSON.parse
- * would silently collapse) and, when asked, where each wanted pointer's value stands.
+ * would silently collapse), the first bracket nested deeper than MAX_JSON_DEPTH (where the
+ * pass stops) and, when asked, where each wanted pointer's value stands.
  */
 function scanStructure(
   text: string,
   wanted: Set<string> | null,
-): { duplicates: DuplicateKey[]; located: Map<string, Located> } {
+): { duplicates: DuplicateKey[]; located: Map<string, Located>; tooDeep?: number } {
   const duplicates: DuplicateKey[] = [];
   const located = new Map<string, Located>();
   const stack: Frame[] = [];
@@ -233,6 +228,7 @@ function scanStructure(
       continue;
     }
     if (c === 123 /* { */ || c === 91 /* [ */) {
+      if (stack.length >= MAX_JSON_DEPTH) return { duplicates, located, tooDeep: i };
       const array = c === 91;
       const pointer = wanted ? childPointer(top) : undefined;
       open.push(

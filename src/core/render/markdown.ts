@@ -4,13 +4,15 @@ import type { RunReport } from "../report.js";
 export interface MarkdownOptions {
   /** Names listed per cell before "… and N more", so a 2,000-tool run still pastes into a PR. */
   readonly maxNames?: number;
+  /** How the title names the file (workspace-relative); by default its last path segment, never a local absolute path. */
+  readonly title?: string;
 }
 
 /** The waterfall as a GitHub-flavoured Markdown table, for pull requests and issues. */
 export function reportMarkdown(report: RunReport, options: MarkdownOptions = {}): string {
   const max = options.maxNames ?? 30;
-  const title =
-    report.origin.kind === "log" ? `${report.file}, line ${report.origin.line}` : report.file;
+  const file = options.title ?? report.file.split(/[\\/]/).pop() ?? report.file;
+  const title = report.origin.kind === "log" ? `${file}, line ${report.origin.line}` : file;
   const lines = [`### Selection trace: ${inline(title)}`, ""];
   if (report.description) lines.push(inline(report.description), "");
   lines.push(
@@ -134,16 +136,30 @@ function names(
 /**
  * Untrusted text as one literal table cell: no line breaks, no HTML, no Markdown syntax, no `|`
  * that would end the cell, and no invisible bidi controls that would reorder what a reviewer reads.
+ * Text GitHub or GitLab would turn into a link or a ping becomes a code span, where they do not.
  */
 export function inline(text: string): string {
-  return text
+  const flat = text
     .replace(/[\r\n\u2028\u2029\u0085\t]+/g, " ")
     .replace(
       /[\u0000-\u001f\u007f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
       (c) => `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`,
-    )
+    );
+  if (LINKABLE.test(flat)) return codeSpan(flat);
+  return flat
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")
     .replace(/>/g, "&gt;")
     .replace(/[\\`*_[\]|~$]/g, "\\$&");
+}
+
+// URLs, www. and e-mail addresses (autolinks); @mentions; #12, !12, &12, $12 references; ~label, %milestone.
+const LINKABLE = /[a-z][\w+.-]*:\/\/|www\.|@\w|[#!&$]\d|[~%]["\w]/i;
+
+/** A code span no backtick inside can close; `|` stays escaped, as a table cell needs even there. */
+function codeSpan(text: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = "`".repeat(longest + 1);
+  const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";
+  return `${fence}${pad}${text.replace(/\|/g, "\\|")}${pad}${fence}`;
 }

@@ -200,10 +200,25 @@ function clip(text: string, width: number): string {
 
 /** Untrusted names reach a terminal without their control characters: no escape sequences, no bidi tricks. */
 export function safe(text: string): string {
-  return text.replace(
-    /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2028\u2029\u2066-\u2069]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
+  return text.replace(TERMINAL_UNSAFE, escapeChar);
+}
+
+/**
+ * JSON for a terminal or a pipe. `JSON.stringify` escapes C0 controls but leaves C1 controls
+ * (U+009B is CSI) and bidi overrides raw inside strings; they are escaped here the same way.
+ */
+export function safeJson(value: unknown, space?: number): string {
+  return JSON.stringify(value, null, space).replace(JSON_UNSAFE, escapeChar);
+}
+
+// C0 and C1 controls, line and paragraph separators, bidi marks, embeddings, overrides and isolates.
+const TERMINAL_UNSAFE =
+  /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2028\u2029\u2066-\u2069]/g;
+// The same, less the C0 controls JSON.stringify already escapes (and the line breaks it indents with).
+const JSON_UNSAFE = /[\u007f-\u009f\u200e\u200f\u202a-\u202e\u2028\u2029\u2066-\u2069]/g;
+
+function escapeChar(c: string): string {
+  return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
 }
 
 function displayWidth(text: string): number {

@@ -64,13 +64,17 @@ export function nameOrder(
     if (s === segments.length - 1 && final) chains.push(final);
     const merged = merge([...hints, ...chains], chains, new Set(appended));
     consistent &&= merged.consistent;
-    last = [...merged.order, ...appended.filter((name) => !merged.order.includes(name))];
+    const ordered = new Set(merged.order);
+    last = [...merged.order, ...appended.filter((name) => !ordered.has(name))];
     segment.consumers.forEach(() => inputs.push(last));
   });
   return { inputs, final: last, consistent };
 }
 
-/** One order of every name in `ranked`, satisfying each chain, earliest-ranked first when free. */
+/**
+ * One order of every name in `ranked`, satisfying each chain, earliest-ranked first when free.
+ * Kahn's algorithm with the ready names in a heap by rank: O(n log n) in the names and edges.
+ */
 function merge(
   ranked: readonly (readonly string[])[],
   chains: readonly (readonly string[])[],
@@ -79,39 +83,91 @@ function merge(
   const rank = new Map<string, number>();
   for (const list of ranked)
     for (const name of list) if (!excluded.has(name) && !rank.has(name)) rank.set(name, rank.size);
-  const after = new Map<string, Set<string>>();
-  const blockers = new Map<string, number>();
-  for (const name of rank.keys()) {
-    after.set(name, new Set());
-    blockers.set(name, 0);
-  }
+  const n = rank.size;
+  // Edges "a before b" as flat arrays, then grouped by `a` (a repeated edge is harmless to Kahn).
+  const from: number[] = [];
+  const to: number[] = [];
+  const blockers = new Int32Array(n);
   for (const chain of chains) {
-    const names = chain.filter((name) => rank.has(name));
-    for (let i = 1; i < names.length; i++) {
-      const edges = after.get(names[i - 1]!)!;
-      if (names[i] === names[i - 1] || edges.has(names[i]!)) continue;
-      edges.add(names[i]!);
-      blockers.set(names[i]!, blockers.get(names[i]!)! + 1);
+    let previous = -1;
+    for (const name of chain) {
+      const r = rank.get(name);
+      if (r === undefined) continue;
+      if (previous !== -1 && previous !== r) {
+        from.push(previous);
+        to.push(r);
+        blockers[r]!++;
+      }
+      previous = r;
     }
   }
+  const start = new Int32Array(n + 1);
+  for (const a of from) start[a + 1]!++;
+  for (let r = 0; r < n; r++) start[r + 1]! += start[r]!;
+  const fill = start.slice(0, n);
+  const successors = new Int32Array(from.length);
+  from.forEach((a, e) => (successors[fill[a]!++] = to[e]!));
+  const names = [...rank.keys()];
+  const done = new Uint8Array(n);
+  const ready = new RankHeap();
+  for (let r = 0; r < n; r++) if (blockers[r] === 0) ready.push(r);
   const order: string[] = [];
-  const left = new Set(rank.keys());
   let consistent = true;
-  while (left.size > 0) {
-    let next: string | undefined;
-    for (const name of left)
-      if (blockers.get(name) === 0) {
-        next = name;
-        break;
-      }
+  // The earliest-ranked name not yet placed: where a cycle is broken.
+  let earliest = 0;
+  while (order.length < n) {
+    let next = ready.pop();
+    while (next !== undefined && done[next]) next = ready.pop();
     if (next === undefined) {
       // A cycle: the log contradicts itself; take the earliest-ranked name and go on.
       consistent = false;
-      next = left.values().next().value!;
+      while (done[earliest]) earliest++;
+      next = earliest;
     }
-    left.delete(next);
-    order.push(next);
-    for (const successor of after.get(next)!) blockers.set(successor, blockers.get(successor)! - 1);
+    done[next] = 1;
+    order.push(names[next]!);
+    for (let e = start[next]!; e < start[next + 1]!; e++) {
+      const successor = successors[e]!;
+      if (--blockers[successor]! === 0 && !done[successor]) ready.push(successor);
+    }
   }
   return { order, consistent };
+}
+
+/** A binary min-heap of ranks. */
+class RankHeap {
+  private readonly items: number[] = [];
+
+  push(value: number): void {
+    const items = this.items;
+    let i = items.push(value) - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (items[parent]! <= value) break;
+      items[i] = items[parent]!;
+      i = parent;
+    }
+    items[i] = value;
+  }
+
+  pop(): number | undefined {
+    const items = this.items;
+    if (items.length === 0) return undefined;
+    const top = items[0]!;
+    const last = items.pop()!;
+    if (items.length > 0) {
+      let i = 0;
+      for (;;) {
+        const left = 2 * i + 1;
+        if (left >= items.length) break;
+        const right = left + 1;
+        const child = right < items.length && items[right]! < items[left]! ? right : left;
+        if (items[child]! >= last) break;
+        items[i] = items[child]!;
+        i = child;
+      }
+      items[i] = last;
+    }
+    return top;
+  }
 }

@@ -303,6 +303,8 @@ export class TraceScanner {
   private emit(found: readonly Found[], line: number, offset: number, length: number): void {
     let ordinal = 0;
     for (const item of found) {
+      // Every trace is work (ordering its names, summarising it): a cancel stops before the next one.
+      this.checkCancelled();
       if ("trace" in item)
         this.options.onTrace({
           index: this.index++,

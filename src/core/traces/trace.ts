@@ -52,6 +52,9 @@ export const ID_KEYS = ["turn_id", "request_id", "trace_id"] as const;
 /** Deeper than this, a logged turn or tool is refused: rendering or serialising it could exhaust the stack. */
 export const MAX_VALUE_DEPTH = 64;
 
+/** More different tool names than this in one trace, and it is refused: ordering and showing them would stall. */
+export const MAX_TRACE_NAMES = 10_000;
+
 const LIST_FIELDS = ["kept", "dropped", "added", "reinstated"] as const;
 
 type JsonObject = { readonly [key: string]: unknown };
@@ -99,7 +102,22 @@ function readTrace(candidate: JsonObject, context: TraceContext): LoggedTrace {
   };
   if (Object.hasOwn(candidate, "forced_choice"))
     trace.forcedChoice = nameOrNull(own(candidate, "forced_choice"), "'forced_choice'");
+  assertFewNames(trace);
   return trace;
+}
+
+function assertFewNames(trace: LoggedTrace): void {
+  const names = new Set<unknown>();
+  const count = (list: readonly unknown[] | null) => {
+    for (const item of list ?? []) names.add(isJsonObject(item) ? own(item, "name") : item);
+  };
+  count(trace.offered);
+  count(trace.tools);
+  for (const record of trace.records) for (const field of LIST_FIELDS) count(record[field]);
+  if (names.size > MAX_TRACE_NAMES)
+    throw new Invalid(
+      `the trace names ${names.size.toLocaleString("en-US")} different tools; the limit is ${MAX_TRACE_NAMES.toLocaleString("en-US")}`,
+    );
 }
 
 function readRecord(value: unknown, index: number): LoggedRecord {

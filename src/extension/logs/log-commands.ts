@@ -8,7 +8,8 @@ import { loadFixture } from "../../core/fixture/load.js";
 import { type RunReport } from "../../core/report.js";
 import { runFixture } from "../../core/run-fixture.js";
 import { readTraceAt, scanLogFile } from "../../node/log-file.js";
-import { readSource, readWorkspaceCatalog } from "../fixtures.js";
+import { readText, readWorkspaceCatalog } from "../fixtures.js";
+import { notice, notify, withProgress } from "../notify.js";
 import type { TracePanels } from "../panel/panels.js";
 import { chooseNewFile, FIXTURE_FILTERS } from "../workspace-files.js";
 import type { TraceTree, TraceNode } from "./trace-tree.js";
@@ -38,41 +39,43 @@ export async function inspectLog(arg: unknown, tree: TraceTree): Promise<void> {
     // The scan streams the file from disk, so its size comes from there too.
     size = (await stat(uri.fsPath)).size;
   } catch {
-    void vscode.window.showErrorMessage(`Palette Inspector: cannot read ${name}.`);
+    void notify("error", notice`cannot read ${name}.`, { details: [uri.fsPath] });
     return;
   }
-  await vscode.window.withProgress(
-    {
-      location: vscode.ProgressLocation.Notification,
-      title: `Finding selection traces in ${name}`,
-      cancellable: true,
-    },
-    async (progress, token) => {
-      let reported = 0;
-      try {
-        const scan = await scanLogFile(uri.fsPath, {
-          signal: token,
-          onProgress: (bytes) => {
-            const percent = size > 0 ? Math.floor((bytes / size) * 100) : 100;
-            if (percent > reported)
-              progress.report({ increment: percent - reported, message: `${percent}%` });
-            reported = percent;
-          },
-        });
-        tree.setScan(uri, scan);
-        await vscode.commands.executeCommand("paletteInspector.traces.focus");
-        const problems = scan.problemCount > 0 ? `, ${scan.problemCount} broken line(s)` : "";
-        const cancelled = scan.cancelled ? " (cancelled: partial list)" : "";
-        void vscode.window.showInformationMessage(
-          `Palette Inspector: ${scan.traceCount} selection trace(s) in ${name}${problems}${cancelled}.`,
-        );
-      } catch (error) {
-        void vscode.window.showErrorMessage(
-          `Palette Inspector: ${error instanceof Error ? error.message : String(error)}`,
-        );
-      }
-    },
-  );
+  await withProgress(notice`Finding selection traces in ${name}`, async (report, token) => {
+    let reported = 0;
+    try {
+      const scan = await scanLogFile(uri.fsPath, {
+        signal: token,
+        onProgress: (bytes) => {
+          const percent = size > 0 ? Math.floor((bytes / size) * 100) : 100;
+          if (percent > reported) report(notice`${percent}%`, percent - reported);
+          reported = percent;
+        },
+      });
+      tree.setScan(uri, scan);
+      await vscode.commands.executeCommand("paletteInspector.traces.focus");
+      const problems = scan.problemCount > 0 ? `, ${scan.problemCount} broken line(s)` : "";
+      const cancelled = scan.cancelled ? " (cancelled: partial list)" : "";
+      void notify(
+        "info",
+        notice`${scan.traceCount} selection trace(s) in ${name}${problems}${cancelled}.`,
+        {
+          details: scan.problems.map(
+            (problem) => `${uri.fsPath}:${problem.line}: ${problem.message}`,
+          ),
+        },
+      );
+    } catch (error) {
+      void notify("error", notice`cannot scan ${name} for selection traces.`, {
+        details: [messageOf(error)],
+      });
+    }
+  });
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** The full trace behind a tree entry, re-read from its byte range. */
@@ -82,7 +85,7 @@ async function traceOf(node: Extract<TraceNode, { kind: "trace" }>): Promise<Fou
 
 /** The trace that starts at a line of an open log (CodeLens), read from the editor's text. */
 async function traceAtLine(uri: vscode.Uri, line: number): Promise<FoundTrace | undefined> {
-  const { text } = await readSource(uri);
+  const text = await readText(uri);
   return scanText(text).traces.find((found) => found.line === line);
 }
 
@@ -107,9 +110,7 @@ export async function openTrace(
     if (node?.kind !== "trace") return;
     panels.showReport(reportOf(await traceOf(node), node.uri));
   } catch (error) {
-    void vscode.window.showErrorMessage(
-      `Palette Inspector: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    void notify("error", notice`cannot open the selection trace.`, { details: [messageOf(error)] });
   }
 }
 
@@ -133,9 +134,7 @@ export async function turnIntoFixture(
   try {
     found = await traceOf(node);
   } catch (error) {
-    void vscode.window.showErrorMessage(
-      `Palette Inspector: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    void notify("error", notice`cannot read the selection trace.`, { details: [messageOf(error)] });
     return undefined;
   }
   const { fixture, caveats } = traceToFixture(found.trace, {
@@ -156,8 +155,10 @@ export async function turnIntoFixture(
   await vscode.window.showTextDocument(target, { preview: false });
   await panels.showFixture(target);
   if (caveats.length > 0)
-    void vscode.window.showWarningMessage(
-      `Palette Inspector: the replay differs from the log: ${caveats.join("; ")}.`,
+    void notify(
+      "warning",
+      notice`the replay differs from the log in ${caveats.length} way(s); see the log for how.`,
+      { details: caveats },
     );
   return target;
 }
@@ -187,9 +188,9 @@ export async function compareWithReplay(
       );
     panels.showComparison(reportOf(found, node.uri), runFixture(loaded.fixture));
   } catch (error) {
-    void vscode.window.showErrorMessage(
-      `Palette Inspector: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    void notify("error", notice`cannot compare the trace with its replay.`, {
+      details: [messageOf(error)],
+    });
   }
 }
 
@@ -202,9 +203,7 @@ export async function compareTraces(
     (node): node is Extract<TraceNode, { kind: "trace" }> => node.kind === "trace",
   );
   if (traces.length !== 2) {
-    void vscode.window.showInformationMessage(
-      "Palette Inspector: select exactly two traces (Ctrl/Cmd+click) to compare them.",
-    );
+    void notify("info", notice`select exactly two traces (Ctrl/Cmd+click) to compare them.`);
     return;
   }
   try {
@@ -213,8 +212,6 @@ export async function compareTraces(
     );
     panels.showComparison(base!, variant!);
   } catch (error) {
-    void vscode.window.showErrorMessage(
-      `Palette Inspector: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    void notify("error", notice`cannot compare the traces.`, { details: [messageOf(error)] });
   }
 }

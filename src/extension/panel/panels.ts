@@ -24,7 +24,12 @@ export class TracePanels implements vscode.Disposable {
           panel.dispose();
           return;
         }
-        this.adopt(panel, { kind: "fixture", uri: vscode.Uri.parse(source) });
+        const restorable = restorableFixture(source);
+        if (typeof restorable === "string") {
+          this.log(`palette-inspector: a saved panel was not restored: ${restorable}`);
+          panel.title = "Selection Trace: not restored";
+          this.adopt(panel, { kind: "refused", reason: restorable });
+        } else this.adopt(panel, { kind: "fixture", uri: restorable });
       },
     });
   }
@@ -40,6 +45,7 @@ export class TracePanels implements vscode.Disposable {
   /** The open panel already showing this subject, revealed where it is; undefined when none is. */
   private revealed(source: TraceSource): TraceSession | undefined {
     const key = subjectKey(source);
+    if (key === null) return undefined;
     const existing = [...this.sessions].find((session) => subjectKey(session.source) === key);
     existing?.panel.reveal(undefined, true);
     return existing;
@@ -103,7 +109,7 @@ export class TracePanels implements vscode.Disposable {
 }
 
 /** What a panel is about: one panel per fixture, per logged trace, per pair compared. */
-function subjectKey(source: TraceSource): string {
+function subjectKey(source: TraceSource): string | null {
   const report = (r: RunReport) =>
     `${r.origin.kind}:${r.file}:${r.origin.kind === "log" ? r.origin.line : ""}`;
   switch (source.kind) {
@@ -113,7 +119,31 @@ function subjectKey(source: TraceSource): string {
       return `report:${report(source.report)}`;
     case "comparison":
       return `comparison:${report(source.base)}|${report(source.variant)}`;
+    case "refused":
+      // A refused restore is about nothing: never the panel another command is looking for.
+      return null;
   }
+}
+
+/**
+ * The fixture a saved panel state names, if the panel may load it again: a `file:` URI of a
+ * `*.turn.json` inside a workspace folder. The state lives in the webview, so it is not trusted;
+ * otherwise the reason it was refused.
+ */
+export function restorableFixture(source: string): vscode.Uri | string {
+  let uri: vscode.Uri;
+  try {
+    uri = vscode.Uri.parse(source, true);
+  } catch {
+    return "its saved source is not a URI";
+  }
+  if (uri.scheme !== "file") return "its saved source is not a file on this machine";
+  if (uri.query !== "" || uri.fragment !== "") return "its saved source is not a plain file URI";
+  if (!uri.path.endsWith(".turn.json")) return "its saved source is not a *.turn.json fixture";
+  if (uri.path.split("/").includes("..")) return "its saved source leaves its folder";
+  if (!vscode.workspace.getWorkspaceFolder(uri))
+    return "its saved source is not in a folder of this workspace";
+  return uri;
 }
 
 function baseName(path: string): string {

@@ -23,6 +23,7 @@ import {
   type TraceView,
   type WhatIfView,
 } from "../../protocol.js";
+import { neutralise, notice, notify } from "../notify.js";
 import { chooseNewFile, FIXTURE_FILTERS } from "../workspace-files.js";
 import { panelHtml } from "./html.js";
 import { findToolMention, suggestedVariantPath, variantFixtureText } from "./variant-file.js";
@@ -35,7 +36,9 @@ export type TraceSource =
   | { readonly kind: "fixture"; readonly uri: vscode.Uri }
   | { readonly kind: "report"; readonly report: RunReport }
   /** Two runs (logged traces) stage by stage: `variant` shown against `base`. */
-  | { readonly kind: "comparison"; readonly base: RunReport; readonly variant: RunReport };
+  | { readonly kind: "comparison"; readonly base: RunReport; readonly variant: RunReport }
+  /** A restored panel whose saved source was refused: it shows why, and nothing else. */
+  | { readonly kind: "refused"; readonly reason: string };
 
 /** Edits settle this long before a live re-run. */
 export const RERUN_DEBOUNCE_MS = 200;
@@ -46,6 +49,8 @@ export class TraceSession implements vscode.Disposable {
   private generation = 0;
   private fixture: Fixture | null = null;
   private base: RunReport | null = null;
+  /** The last what-if run the webview was sent: what "Copy as Markdown" copies while one is shown. */
+  private lastWhatIf: RunReport | null = null;
   private ready = false;
   /** The what-if the webview shows; each live re-run runs it too, so the webview draws once. */
   private edit: WhatIf | null = null;
@@ -58,7 +63,7 @@ export class TraceSession implements vscode.Disposable {
     readonly source: TraceSource,
     private readonly extensionUri: vscode.Uri,
     private readonly load: FixtureLoader,
-    log: (message: string) => void,
+    private readonly log: (message: string) => void,
   ) {
     const webview = panel.webview;
     webview.options = {
@@ -72,7 +77,7 @@ export class TraceSession implements vscode.Disposable {
     this.disposables.push(
       webview.onDidReceiveMessage((raw: unknown) => {
         const message = parseFromWebview(raw, log);
-        if (message) void this.handle(message);
+        if (message) void this.answer(message);
       }),
       panel.onDidDispose(() => this.dispose()),
     );
@@ -100,9 +105,27 @@ export class TraceSession implements vscode.Disposable {
 
   /** Runs the fixture again (after an edit, or when asked to show it again) and posts the result. */
   async refresh(): Promise<void> {
+    this.lastWhatIf = null;
     if (this.source.kind === "report") {
       this.base = this.source.report;
       this.post({ type: "show", view: readOnlyView(this.base, null) });
+      return;
+    }
+    if (this.source.kind === "refused") {
+      this.post({
+        type: "problems",
+        file: "not restored",
+        source: null,
+        problems: [
+          {
+            severity: "error",
+            file: "saved panel",
+            line: 1,
+            column: 1,
+            message: `This panel was not restored: ${this.source.reason}. Run the fixture again to inspect it.`,
+          },
+        ],
+      });
       return;
     }
     if (this.source.kind === "comparison") {
@@ -181,6 +204,23 @@ export class TraceSession implements vscode.Disposable {
         };
   }
 
+  /** Every request gets exactly one reply: when its handler throws, a short failed reply. */
+  private async answer(message: FromWebview): Promise<void> {
+    try {
+      await this.handle(message);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      this.log(`palette-inspector: the panel's '${message.type}' request failed: ${reason}`);
+      if ("requestId" in message)
+        this.post({
+          type: "reply",
+          requestId: message.requestId,
+          ok: false,
+          message: `That did not work: ${neutralise(reason, 120)} (details in the Palette Inspector log).`,
+        });
+    }
+  }
+
   private async handle(message: FromWebview): Promise<void> {
     switch (message.type) {
       case "ready":
@@ -200,6 +240,7 @@ export class TraceSession implements vscode.Disposable {
             ok: false,
             message: variant.error,
           });
+        this.lastWhatIf = variant.report;
         return this.post({
           type: "whatIfResult",
           requestId: message.requestId,
@@ -208,15 +249,18 @@ export class TraceSession implements vscode.Disposable {
         });
       }
       case "copyMarkdown": {
-        const report = message.edit === null ? { report: this.base } : this.variant(message.edit);
-        if ("error" in report || report.report === null)
+        // Only a run this host computed and sent is copied, never text from the webview.
+        const report = message.run === "whatIf" ? this.lastWhatIf : this.base;
+        if (report === null)
           return this.post({
             type: "reply",
             requestId: message.requestId,
             ok: false,
-            message: "error" in report ? report.error : "Nothing to copy yet.",
+            message:
+              message.run === "whatIf" ? "The what-if has no run to copy." : "Nothing to copy yet.",
           });
-        await vscode.env.clipboard.writeText(reportMarkdown(report.report));
+        const title = `${this.displayName(report.file)}${message.run === "whatIf" ? " (what-if)" : ""}`;
+        await vscode.env.clipboard.writeText(reportMarkdown(report, { title }));
         return this.post({
           type: "reply",
           requestId: message.requestId,
@@ -235,6 +279,14 @@ export class TraceSession implements vscode.Disposable {
       case "openSource":
         return this.openSource(message.compared);
     }
+  }
+
+  /** A report's file as the user knows it: workspace-relative, else its name; never a local absolute path. */
+  private displayName(file: string): string {
+    const uri = fileUri(file);
+    if (vscode.workspace.getWorkspaceFolder(uri))
+      return vscode.workspace.asRelativePath(uri, false);
+    return uri.path.split("/").pop() || uri.path;
   }
 
   /** Back from a logged trace to its line in the log. */
@@ -309,8 +361,9 @@ export class TraceSession implements vscode.Disposable {
     const document = await vscode.workspace.openTextDocument(this.source.uri);
     const found = findToolMention(document.getText(), tool);
     if (found === null) {
-      void vscode.window.showInformationMessage(
-        `The fixture does not name '${tool}' itself (it comes from the catalogue).`,
+      void notify(
+        "info",
+        notice`the fixture does not name '${tool}' itself (it comes from the catalogue).`,
       );
       return;
     }

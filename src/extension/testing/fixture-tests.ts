@@ -2,7 +2,6 @@ import * as vscode from "vscode";
 import { checkExpectations, type Mismatch } from "../../core/expect.js";
 import type { Fixture } from "../../core/fixture/load.js";
 import { formatJsonPath } from "../../core/json/positions.js";
-import { JsonDocument } from "../../core/json/document.js";
 import { formatWaterfallTable } from "../../core/render/table.js";
 import { runFixture } from "../../core/run-fixture.js";
 import { toRange } from "../convert.js";
@@ -14,11 +13,17 @@ export const FAILURE_CONTEXT = "paletteInspector.fixtureFailure";
 const FIXTURES = "**/*.turn.json";
 const EXCLUDED = "**/{node_modules,.git,dist,out}/**";
 
-/** True when the text is a fixture that states expectations (or cannot be read as JSON, so its error shows). */
+/**
+ * True when the text is a fixture that states expectations, or cannot be read as JSON (so its
+ * error shows when it runs). Only JSON.parse: discovery never locates a broken file's error.
+ */
 export function isRegressionTest(text: string): boolean {
-  const parsed = JsonDocument.parse(text);
-  if ("error" in parsed) return true;
-  const value = parsed.document.value;
+  let value: unknown;
+  try {
+    value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch {
+    return true;
+  }
   return (
     typeof value === "object" &&
     value !== null &&
@@ -98,14 +103,15 @@ export class FixtureTests implements vscode.Disposable {
 
   /** Adds, refreshes or removes the test for one fixture after it changed. */
   async update(uri: vscode.Uri): Promise<void> {
-    let text: string;
+    let source;
     try {
-      text = (await readSource(uri)).text;
+      source = await readSource(uri);
     } catch {
       this.remove(uri);
       return;
     }
-    if (!isRegressionTest(text)) {
+    // A file too large or not UTF-8 stays a test: running it shows why it cannot be read.
+    if ("text" in source && !isRegressionTest(source.text)) {
       this.remove(uri);
       return;
     }

@@ -33,9 +33,11 @@ export async function updateExpectation(
   const file = vscode.workspace.asRelativePath(uri);
   const loaded = await loadFixtureFromUri(uri);
   if (!loaded.ok) {
-    await notify("error", notice`${file} is invalid, so it has no result to record.`, {
-      details: loaded.problems.map(formatProblem),
-    });
+    await notify(
+      "error",
+      notice`${file} is invalid, so it has no result to record; its problems are in the log.`,
+      { details: loaded.problems.filter((p) => p.severity === "error").map(formatProblem) },
+    );
     return false;
   }
   const report = runFixture(loaded.fixture);

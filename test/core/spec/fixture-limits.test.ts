@@ -1,0 +1,134 @@
+/**
+ * Issue 14 "Fixtures" and issue 8 findings 2 and 9, at the loader: every hostile input is a
+ * problem with its file, line and column, never a crash or a silently wrong value.
+ */
+import { describe, expect, it } from "vitest";
+import { formatProblem } from "../../../src/core/fixture/problems.js";
+import { decodeSource, MAX_SOURCE_BYTES, textSource } from "../../../src/core/fixture/source.js";
+import { MAX_JSON_DEPTH } from "../../../src/core/json/syntax.js";
+import { at, catalogFiles, FILE, load, problemsOf, run } from "./helpers.js";
+
+/** A tool object nested `depth` objects deep, as text. */
+const nestedTool = (depth: number) =>
+  '{"name": "t", "schema": ' + '{"x": '.repeat(depth) + "{}" + "}".repeat(depth) + "}";
+
+describe("issue 14: deep nesting is a problem at its line, not a crash", () => {
+  it("deep nesting: 6,000 unclosed brackets in a fixture are refused at the bracket past the limit", async () => {
+    const text = "{\n" + '"offered": ' + "[".repeat(6000);
+    const problems = await problemsOf(text);
+    expect(problems).toHaveLength(1);
+    expect(at(problems[0]!)).toBe(`2:${12 + MAX_JSON_DEPTH - 1}`);
+    expect(problems[0]!.message).toBe(
+      `nested deeper than ${MAX_JSON_DEPTH} levels; the limit is ${MAX_JSON_DEPTH}`,
+    );
+  });
+
+  it("deep nesting: 6,000 unclosed brackets in the catalogue a fixture names are refused in the catalogue", async () => {
+    const problems = await problemsOf(
+      { catalog: "deep.catalog.json" },
+      catalogFiles({ "deep.catalog.json": "[".repeat(6000) }),
+    );
+    expect(problems.map(formatProblem)).toEqual([
+      `deep.catalog.json:1:${MAX_JSON_DEPTH + 1}: error: nested deeper than ${MAX_JSON_DEPTH} levels; the limit is ${MAX_JSON_DEPTH}`,
+    ]);
+  });
+
+  it("deep nesting: a valid fixture whose offered tool object nests 4,500 deep is refused at its line", async () => {
+    const text = `{\n  "offered": [\n    ${nestedTool(4500)}\n  ]\n}`;
+    const problems = await problemsOf(text);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]!.range.start.line).toBe(2);
+    expect(problems[0]!.message).toMatch(/nested deeper than 64 levels/);
+  });
+
+  it("deep nesting: 100,000 levels of valid JSON are refused without recursion (issue 8 finding 9)", async () => {
+    const problems = await problemsOf(`{"offered": ${"[".repeat(100_000)}${"]".repeat(100_000)}}`);
+    expect(problems.map(at)).toEqual([`1:${13 + MAX_JSON_DEPTH - 1}`]);
+  });
+
+  it("deep nesting: a tool object exactly at the limit (64 levels in all) still runs", async () => {
+    const report = await run({ offered: [JSON.parse(nestedTool(MAX_JSON_DEPTH - 4))] });
+    expect(report.offered).toEqual(["t"]);
+  });
+});
+
+describe("issue 14: values the schema cannot describe", () => {
+  it.each([
+    [
+      "budget_usd",
+      '{"offered": [], "pipeline": [{"kind": "policy", "budget_usd": 1e400}]}',
+      ["pipeline", 0, "budget_usd"],
+    ],
+    ["cost_usd", '{"catalog": [{"name": "a", "cost_usd": -1e400}]}', ["catalog", 0, "cost_usd"]],
+  ])(
+    "numbers that overflow: %s of ±1e400 is 'out of range', not 'found number null'",
+    async (_key, text, path) => {
+      const problems = await problemsOf(text);
+      expect(problems.map((p) => [p.path, p.message])).toEqual([
+        [path, "number out of range (beyond ±1.8e308, the largest a double holds)"],
+      ]);
+      expect(problems[0]!.message).not.toMatch(/null/);
+    },
+  );
+
+  it('"expect": {"error": null} is accepted, as the generated schema declares', async () => {
+    const loaded = await load({ offered: ["a"], expect: { error: null } });
+    expect(loaded.ok).toBe(true);
+  });
+
+  it("an unknown key inside a scripted outcome is named and marked at the key", async () => {
+    const text =
+      '{"offered": ["a"], "pipeline": [{"kind": "scripted", "name": "s",\n  "outcome": {"select": ["a"], "because": "x"}}]}';
+    const problems = await problemsOf(text);
+    expect(problems.map(formatProblem)).toEqual([
+      `${FILE}:2:32: error: unknown key 'because'; expected one of { "abstain": true }, { "select": [names] }, { "force": name or null }, { "raise": message } (at $.pipeline[0].outcome.because)`,
+    ]);
+  });
+});
+
+describe("issue 14: invalid UTF-8 and issue 8 finding 2: size", () => {
+  const bytes = (...parts: (string | number[])[]) =>
+    new Uint8Array(
+      parts.flatMap((part) =>
+        typeof part === "string" ? [...new TextEncoder().encode(part)] : part,
+      ),
+    );
+
+  it.each([
+    ["a lone continuation byte", bytes('{\n  "offered": ["é', [0x80], '"]}'), "2:17", "0x80"],
+    ["a truncated sequence", bytes('{"offered": ["', [0xe2, 0x82], '"]}'), "1:15", "0xE2"],
+    ["an overlong encoding", bytes('{"a":\r\n"', [0xc0, 0xaf], '"}'), "2:2", "0xC0"],
+    ["a UTF-16 surrogate", bytes('["😀', [0xed, 0xa0, 0x80], '"]'), "1:5", "0xED"],
+    ["a code point past U+10FFFF", bytes("[", [0xf4, 0x90, 0x80, 0x80], "]"), "1:2", "0xF4"],
+  ])(
+    "invalid UTF-8 (%s) is an error at the byte's line and column",
+    (_what, input, where, byte) => {
+      const source = decodeSource(FILE, "fixture", input);
+      expect("problems" in source).toBe(true);
+      if (!("problems" in source)) return;
+      expect(source.problems.map(at)).toEqual([where]);
+      expect(source.problems[0]!.message).toBe(
+        `invalid UTF-8 (byte ${byte}); save the fixture as UTF-8`,
+      );
+    },
+  );
+
+  it("valid UTF-8 (a BOM, 4-byte characters) is decoded unchanged", () => {
+    expect(decodeSource(FILE, "fixture", bytes([0xef, 0xbb, 0xbf], '["😀é"]'))).toEqual({
+      file: FILE,
+      text: '["😀é"]',
+    });
+  });
+
+  it("size limit: a fixture over 10 MB is one problem at line 1, 'fixture is N MB; the limit is 10 MB'", () => {
+    const source = decodeSource(FILE, "fixture", new Uint8Array(MAX_SOURCE_BYTES + 1));
+    expect("problems" in source && source.problems.map(formatProblem)).toEqual([
+      `${FILE}:1:1: error: fixture is 10.1 MB; the limit is 10 MB`,
+    ]);
+    const text = textSource("c.catalog.json", "catalogue", "é".repeat(MAX_SOURCE_BYTES / 2 + 1));
+    expect("problems" in text && text.problems[0]!.message).toBe(
+      "catalogue is 10.1 MB; the limit is 10 MB",
+    );
+    expect(textSource(FILE, "fixture", "[]")).toEqual({ file: FILE, text: "[]" });
+  });
+});

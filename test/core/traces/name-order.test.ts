@@ -1,0 +1,63 @@
+// Issue 8, finding 3: the name-order merge of a logged trace was quadratic in its names, a huge
+// trace was read whole, and a cancel could not stop between traces.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { nameOrder } from "../../../src/core/traces/order.js";
+import { scanText } from "../../../src/core/traces/scan.js";
+import { MAX_TRACE_NAMES, type LoggedRecord } from "../../../src/core/traces/trace.js";
+import { scanLogFile } from "../../../src/node/log-file.js";
+
+const names = (n: number) => Array.from({ length: n }, (_, i) => `t${i}`);
+const select = (kept: string[], dropped: string[] = []): LoggedRecord => ({
+  stage: "s",
+  action: "select",
+  kept,
+  dropped,
+  added: [],
+  reinstated: [],
+  forced_choice: null,
+  detail: "",
+});
+
+describe("quadratic name-order merge", () => {
+  it("keeps the earliest-ranked order when the log's lists contradict each other", () => {
+    // The offered order and the kept order disagree everywhere: a cycle at every step.
+    const offered = names(2000);
+    const order = nameOrder([select([...offered].reverse())], offered, null);
+    expect(order.consistent).toBe(false);
+    expect(order.inputs[0]).toEqual(offered);
+    expect(order.final).toEqual([...offered].reverse());
+  });
+
+  it("places a name whose blockers clear after a cycle was broken only once", () => {
+    const order = nameOrder([select(["c", "b"]), select(["b", "a"])], ["a", "b", "c"], ["a", "c"]);
+    expect(order.inputs[0]).toEqual(["a", "b", "c"]);
+    expect(new Set(order.final).size).toBe(order.final.length);
+  });
+
+  it("refuses a trace naming more tools than the limit, as a problem on its line", () => {
+    const many = names(MAX_TRACE_NAMES + 1);
+    const line = JSON.stringify({ offered: many, trace: [select([...many].reverse())] });
+    const { traces, problems } = scanText(`${line}\n`);
+    expect(traces).toEqual([]);
+    expect(problems).toEqual([
+      { line: 1, message: "the trace names 10,001 different tools; the limit is 10,000" },
+    ]);
+    const fine = names(MAX_TRACE_NAMES);
+    expect(scanText(JSON.stringify({ offered: fine, trace: [select(fine)] })).traces).toHaveLength(
+      1,
+    );
+  });
+
+  it("stops between two traces of one chunk when cancelled", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "pi-order-")), "many.log");
+    const line = JSON.stringify({ offered: names(50), trace: [select(names(50))] });
+    writeFileSync(file, `${line}\n`.repeat(20));
+    const signal = { aborted: false };
+    const scan = await scanLogFile(file, { signal, onTrace: () => (signal.aborted = true) });
+    expect(scan.cancelled).toBe(true);
+    expect(scan.traceCount).toBe(1);
+  });
+});

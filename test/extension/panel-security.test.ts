@@ -1,0 +1,141 @@
+// Issue 8: restored panels (finding 5), the clipboard (finding 6) and a reply to every request.
+import { posix } from "node:path";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { loadFixture, type LoadResult } from "../../src/core/fixture/load.js";
+import { TracePanels, TRACE_VIEW_TYPE } from "../../src/extension/panel/panels.js";
+import type { ToWebview } from "../../src/protocol.js";
+import { env, fake, Uri, webviewFake, type FakeWebviewPanel } from "../fakes/vscode.js";
+
+const FIXTURE = JSON.stringify({
+  offered: ["search", "sql"],
+  pipeline: [{ kind: "lazy", allowed_names: ["search"] }],
+});
+
+let loads: string[];
+let logged: string[];
+let panels: TracePanels;
+
+async function load(uri: Uri): Promise<LoadResult> {
+  loads.push(uri.toString());
+  const text = fake.files.get(uri.toString());
+  if (text === undefined) throw new Error(`cannot read ${uri.fsPath}`);
+  return loadFixture({ file: uri.toString(), text }, async (ref, from) => {
+    const catalog = Uri.file(posix.resolve(posix.dirname(Uri.parse(from).path), ref));
+    return { file: catalog.toString(), text: fake.files.get(catalog.toString()) ?? "" };
+  });
+}
+
+const posted = (panel: FakeWebviewPanel) => panel.webview.posted as ToWebview[];
+const state = (source: string) => ({
+  source,
+  selectedTool: null,
+  scrollY: 0,
+  matrix: false,
+  edit: {},
+});
+
+async function restore(source: string): Promise<FakeWebviewPanel> {
+  const panel = webviewFake.create(TRACE_VIEW_TYPE, "old", {});
+  await webviewFake.serializers.get(TRACE_VIEW_TYPE)!.deserializeWebviewPanel(panel, state(source));
+  panel.webview.receive({ type: "ready", edit: {} });
+  await vi.waitFor(() => expect(posted(panel).length).toBeGreaterThan(0));
+  return panel;
+}
+
+async function openReady(): Promise<FakeWebviewPanel> {
+  await panels.showFixture(Uri.file("/ws/turns/a.turn.json") as never);
+  const panel = webviewFake.panels.at(-1)!;
+  panel.webview.receive({ type: "ready", edit: {} });
+  await vi.waitFor(() => expect(posted(panel)[0]?.type).toBe("show"));
+  return panel;
+}
+
+async function request(panel: FakeWebviewPanel, message: Record<string, unknown>) {
+  const before = panel.webview.posted.length;
+  panel.webview.receive(message);
+  await vi.waitFor(() => expect(panel.webview.posted.length).toBeGreaterThan(before));
+  return posted(panel).at(-1)!;
+}
+
+beforeEach(() => {
+  fake.reset();
+  webviewFake.reset();
+  loads = [];
+  logged = [];
+  fake.addWorkspaceFolder("/ws");
+  fake.writeFile("/ws/turns/a.turn.json", FIXTURE);
+  fake.writeFile("/outside/b.turn.json", FIXTURE);
+  fake.writeFile("/etc/passwd", "root:x:0:0");
+  panels = new TracePanels(Uri.file("/ext") as never, load as never, (line) => logged.push(line));
+});
+afterEach(() => {
+  panels.dispose();
+  vi.restoreAllMocks();
+});
+
+describe("restored panels", () => {
+  it("restores a *.turn.json file inside a workspace folder", async () => {
+    const panel = await restore("file:///ws/turns/a.turn.json");
+    expect(posted(panel)[0]!.type).toBe("show");
+    expect(loads).toEqual(["file:///ws/turns/a.turn.json"]);
+  });
+
+  it.each([
+    ["a file outside the workspace", "file:///etc/passwd", /not a \*\.turn\.json/],
+    ["a fixture outside the workspace", "file:///outside/b.turn.json", /not in a folder/],
+    ["a path that climbs out", "file:///ws/../outside/b.turn.json", /leaves its folder/],
+    ["another scheme", "https://evil.example/a.turn.json", /not a file on this machine/],
+    ["a query", "file:///ws/turns/a.turn.json?x=1", /not a plain file URI/],
+    ["no URI at all", "/ws/turns/a.turn.json", /not a URI/],
+  ])("refuses %s: an empty panel says why, and nothing is read", async (_why, source, reason) => {
+    const panel = await restore(source);
+    const [message] = posted(panel);
+    if (message?.type !== "problems") throw new Error(`expected problems, got ${message?.type}`);
+    expect(message.source).toBeNull();
+    expect(message.problems[0]!.message).toMatch(reason);
+    expect(message.problems[0]!.message).toMatch(/^This panel was not restored/);
+    expect(panel.title).toBe("Selection Trace: not restored");
+    expect(loads).toEqual([]);
+    expect(logged.join("\n")).toMatch(reason);
+  });
+});
+
+describe("clipboard", () => {
+  it("copies only a run the host holds, built by the host, on a message naming the run", async () => {
+    const panel = await openReady();
+    // The webview cannot hand the host text to put on the clipboard.
+    panel.webview.receive({ type: "copyMarkdown", requestId: 1, text: "[x](command:y)" });
+    panel.webview.receive({ type: "copyMarkdown", requestId: 2, edit: null });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(fake.clipboard).toBe("");
+    expect(posted(panel)).toHaveLength(1);
+    // No what-if has run: there is no what-if run to copy.
+    expect(await request(panel, { type: "copyMarkdown", requestId: 3, run: "whatIf" })).toEqual({
+      type: "reply",
+      requestId: 3,
+      ok: false,
+      message: "The what-if has no run to copy.",
+    });
+    expect(fake.clipboard).toBe("");
+    await request(panel, { type: "copyMarkdown", requestId: 4, run: "shown" });
+    expect(fake.clipboard).toMatch(/^### Selection trace: turns\/a\.turn\.json\n/);
+    expect(fake.clipboard).not.toContain("file://");
+  });
+});
+
+describe("a reply to every request", () => {
+  it("answers a request whose handler throws with one failed reply the webview shows", async () => {
+    const panel = await openReady();
+    vi.spyOn(env.clipboard, "writeText").mockRejectedValue(new Error("clipboard unavailable"));
+    const reply = await request(panel, { type: "copyMarkdown", requestId: 9, run: "shown" });
+    expect(reply).toEqual({
+      type: "reply",
+      requestId: 9,
+      ok: false,
+      message: "That did not work: clipboard unavailable (details in the Palette Inspector log).",
+    });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(posted(panel).filter((m) => "requestId" in m && m.requestId === 9)).toHaveLength(1);
+    expect(logged.at(-1)).toMatch(/'copyMarkdown' request failed: clipboard unavailable/);
+  });
+});
