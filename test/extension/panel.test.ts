@@ -603,5 +603,8 @@ describe("7. One panel per subject", () => {
     ]);
     panels.showReport(at(30));
     expect(webviewFake.panels).toHaveLength(4);
+    // 15: a replay is titled by the logged trace it replays.
+    panels.showComparison(at(12), runFixture(loaded.fixture));
+    expect(webviewFake.panels.at(-1)!.title).toBe("Selection Trace: app.log:12 ↔ replay");
   });
 });

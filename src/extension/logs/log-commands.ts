@@ -186,7 +186,9 @@ export async function compareWithReplay(
       throw new Error(
         `the replay fixture is invalid: ${loaded.problems[0]?.message ?? "unknown problem"}`,
       );
-    panels.showComparison(reportOf(found, node.uri), runFixture(loaded.fixture));
+    // The replay has no file of its own yet: it is named after the log it replays, never after a path that does not exist.
+    const replay = { ...runFixture(loaded.fixture), file: node.uri.toString() };
+    panels.showComparison(reportOf(found, node.uri), replay);
   } catch (error) {
     void notify("error", notice`cannot compare the trace with its replay.`, {
       details: [messageOf(error)],

@@ -4,6 +4,7 @@ import type { TraceSummary } from "../../core/traces/summary.js";
 import type { LogScan } from "../../node/log-file.js";
 import { describeFilter, matchesFilter, type TraceFilter } from "./filter.js";
 import { counted } from "../../core/words.js";
+import type { StageAction } from "../../core/contract.js";
 
 /** Traces are listed a page at a time so a log with 50,000 of them stays responsive. */
 export const PAGE_SIZE = 500;
@@ -32,6 +33,12 @@ function traceDescription(summary: TraceSummary): string {
 }
 
 /** The "Selection Traces" view: traces found per log file, filterable, with the problems found. */
+/** Tool and stage names of the listed logs, each with how many traces show it. */
+export interface FilterChoices {
+  readonly dropped: ReadonlyMap<string, number>;
+  readonly stages: ReadonlyMap<string, ReadonlyMap<StageAction, number>>;
+}
+
 export class TraceTree implements vscode.TreeDataProvider<TraceNode> {
   private readonly changed = new vscode.EventEmitter<TraceNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
@@ -63,6 +70,23 @@ export class TraceTree implements vscode.TreeDataProvider<TraceNode> {
   removeLog(uri: vscode.Uri): void {
     this.logs.delete(uri.toString());
     this.changed.fire(undefined);
+  }
+
+  /** What the listed logs contain, for the filter pickers: dropped tools and each stage's actions, counted by trace. */
+  filterChoices(): FilterChoices {
+    const dropped = new Map<string, number>();
+    const stages = new Map<string, Map<StageAction, number>>();
+    const bump = <K>(map: Map<K, number>, key: K) => map.set(key, (map.get(key) ?? 0) + 1);
+    for (const { scan } of this.logs.values())
+      for (const summary of scan.traces) {
+        for (const tool of new Set(summary.stages.flatMap((stage) => stage.dropped)))
+          bump(dropped, tool);
+        for (const { stage, action } of summary.stages) {
+          const actions = stages.get(stage) ?? new Map<StageAction, number>();
+          stages.set(stage, bump(actions, action));
+        }
+      }
+    return { dropped, stages };
   }
 
   /** Every trace of a log that the filter lets through, in file order. */

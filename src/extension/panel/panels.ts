@@ -64,10 +64,9 @@ export class TracePanels implements vscode.Disposable {
 
   /** Opens a read-only panel showing `variant` against `base`, stage by stage (two logged traces). */
   showComparison(base: RunReport, variant: RunReport): void {
+    // A fixture's run against a logged trace is that trace's replay.
     const label = (report: RunReport) =>
-      report.origin.kind === "log"
-        ? `${baseName(report.file)}:${report.origin.line}`
-        : baseName(report.file);
+      report.origin.kind === "log" ? `${baseName(report.file)}:${report.origin.line}` : "replay";
     const source: TraceSource = { kind: "comparison", base, variant };
     if (!this.revealed(source))
       this.adopt(this.createPanel(`Selection Trace: ${label(base)} ↔ ${label(variant)}`), source);
