@@ -56,6 +56,7 @@ export function activate(context: vscode.ExtensionContext): void {
     log().warn(message),
   );
   const tests = new FixtureTests();
+  const diagnostics = new FixtureDiagnostics();
   void tests.discover();
   const traces = new TraceTree();
   const traceView = vscode.window.createTreeView("paletteInspector.traces", {
@@ -68,7 +69,10 @@ export function activate(context: vscode.ExtensionContext): void {
     { dispose: disposeLog },
     panels,
     tests,
-    new FixtureDiagnostics(),
+    diagnostics,
+    vscode.languages.registerCodeActionsProvider(FIXTURE_SELECTOR, diagnostics, {
+      providedCodeActionKinds: [vscode.CodeActionKind.QuickFix],
+    }),
     vscode.languages.registerCodeLensProvider(FIXTURE_SELECTOR, new RunSelectionCodeLens()),
     vscode.commands.registerCommand("paletteInspector.runFixture", async (arg?: unknown) => {
       const uri = await targetFixture(arg);

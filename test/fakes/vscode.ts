@@ -77,6 +77,14 @@ export class Position {
 export class Range {
   readonly start: Position;
   readonly end: Position;
+  isEqual(other: Range): boolean {
+    return (
+      this.start.line === other.start.line &&
+      this.start.character === other.start.character &&
+      this.end.line === other.end.line &&
+      this.end.character === other.end.character
+    );
+  }
   constructor(
     startLine: number | Position,
     startCharacter: number | Position,
@@ -140,6 +148,21 @@ export class WorkspaceEdit {
   replace(uri: Uri, range: Range, newText: string): void {
     this.edits.push({ uri, edit: new TextEdit(range, newText) });
   }
+}
+
+export class CodeActionKind {
+  static readonly QuickFix = new CodeActionKind("quickfix");
+  constructor(readonly value: string) {}
+}
+
+export class CodeAction {
+  diagnostics?: Diagnostic[];
+  isPreferred?: boolean;
+  edit?: WorkspaceEdit;
+  constructor(
+    readonly title: string,
+    readonly kind?: CodeActionKind,
+  ) {}
 }
 
 export enum ViewColumn {
@@ -536,6 +559,9 @@ export const languages = {
     const collection = new FakeDiagnosticCollection(name);
     diagnosticCollections.push(collection);
     return collection;
+  },
+  registerCodeActionsProvider(_selector: unknown, _provider: unknown, _metadata?: unknown) {
+    return { dispose() {} };
   },
   registerCodeLensProvider(_selector: unknown, _provider: unknown) {
     return new Disposable();
