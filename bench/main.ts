@@ -1,19 +1,29 @@
 import { benchEngine } from "./engine.js";
+import { benchLogIndex } from "./log-index.js";
 import { benchOrder } from "./order.js";
 import { benchRender } from "./render.js";
+import { benchScanSpeed } from "./scan-speed.js";
 import { benchTraces } from "./traces.js";
 import { benchWhatIf } from "./whatif.js";
 
-/** `npm run bench`: every speed goal as a ratio against a baseline measured in the same run. */
+/**
+ * `npm run bench`: every speed goal as a ratio against a baseline measured in the same run.
+ * `npm run bench -- logs` runs only the sections whose name is given.
+ */
 async function main(): Promise<void> {
-  const sections: (() => string[] | Promise<string[]>)[] = [
-    benchEngine,
-    benchWhatIf,
-    benchTraces,
-    benchOrder,
-    benchRender,
-  ];
-  for (const section of sections) for (const line of await section()) console.log(line);
+  const sections: Record<string, () => string[] | Promise<string[]>> = {
+    engine: benchEngine,
+    whatif: benchWhatIf,
+    traces: benchTraces,
+    scan: benchScanSpeed,
+    order: benchOrder,
+    logs: benchLogIndex,
+    render: benchRender,
+  };
+  const only = process.argv.slice(2);
+  for (const [name, section] of Object.entries(sections))
+    if (only.length === 0 || only.includes(name))
+      for (const line of await section()) console.log(line);
 }
 
 void main();

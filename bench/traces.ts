@@ -153,7 +153,7 @@ function stamp(i: number): string {
   return new Date(Date.UTC(2025, 2, 14) + i * 37).toISOString();
 }
 
-function eventLine(i: number): string {
+export function eventLine(i: number): string {
   const event =
     i % 2 === 0
       ? {
@@ -181,7 +181,7 @@ function eventLine(i: number): string {
   return JSON.stringify(event);
 }
 
-function traceLine(i: number): string {
+export function traceLine(i: number): string {
   const offered = TOOLS;
   const kept = offered.filter((_, k) => (k + i) % 3 !== 0);
   const dropped = offered.filter((_, k) => (k + i) % 3 === 0);

@@ -29,7 +29,8 @@ export function renderHeader(
     ]),
     origin.kind === "log"
       ? el("p", { class: "origin" }, [
-          `Logged trace ${origin.index + 1} in the file, read-only — `,
+          // The one numbering of a logged trace: 1-based across its set, as in the Selection Traces view.
+          `Logged trace #${origin.index + 1}, read-only — `,
           el(
             "button",
             {

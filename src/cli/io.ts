@@ -4,6 +4,8 @@ export interface CliIO {
   readonly stderr: (text: string) => void;
   readonly color: boolean;
   readonly cwd: string;
+  /** What `-` reads (standard input). */
+  readonly stdin?: NodeJS.ReadableStream;
 }
 
 export const EXIT = {

@@ -1,6 +1,7 @@
 import { safe } from "../core/render/table.js";
 import { checkCommand } from "./check.js";
 import { EXIT, UsageError, type CliIO } from "./io.js";
+import { endQuietlyWhenPipeCloses } from "./pipe.js";
 import { runCommand } from "./run.js";
 import { showCommand, tracesCommand } from "./traces.js";
 
@@ -8,8 +9,10 @@ const USAGE = `usage: palette-inspector <command>
 
   run FIXTURE [--json]                      run one turn fixture and print its waterfall
   check [PATHS...] [--json] [--junit FILE]  run every *.turn.json and compare with its expect
-  traces LOGFILE [--json]                   list the selection traces found in a log
-  show LOGFILE [INDEX] [--json]             print one logged trace
+  traces LOG... [--json]                    list the selection traces found in logs
+  show LOG... [INDEX] [--json]              print one logged trace (INDEX across the logs)
+
+  LOG is a file (plain or .gz), a folder of logs, or - for standard input.
 `;
 
 type Command = (args: readonly string[], io: CliIO) => Promise<number>;
@@ -52,7 +55,11 @@ if (require.main === module) {
     stderr: (text) => process.stderr.write(text),
     color,
     cwd: process.cwd(),
+    stdin: process.stdin,
   };
+  const exit = (code: number) => process.exit(code);
+  endQuietlyWhenPipeCloses(process.stdout, exit, (text) => process.stderr.write(text));
+  endQuietlyWhenPipeCloses(process.stderr, exit, () => {});
   main(process.argv.slice(2), io).then(
     (code) => {
       process.exitCode = code;

@@ -1,112 +1,148 @@
 /**
- * `palette-inspector traces LOGFILE [--json]` and `palette-inspector show LOGFILE [INDEX] [--json]`
- * (docs/formats.md, "Command line").
+ * `palette-inspector traces LOG... [--json]` and `palette-inspector show LOG... [INDEX] [--json]`
+ * (docs/formats.md, "Command line"): LOG is a file (plain or gzip), a folder of logs, or `-` for standard input;
+ * several are read as one set, numbered across the files in the order given.
  */
 import { isAbsolute, resolve } from "node:path";
 import { formatWaterfallTable, safe, safeJson } from "../core/render/table.js";
 import { reportToJson } from "../core/report-json.js";
 import { reportFromTrace } from "../core/traces/report.js";
-import { summaryToJson, type TraceSummary } from "../core/traces/summary.js";
-import { readTraceAt, scanLogFile, type LogScan } from "../node/log-file.js";
+import type { FoundTrace } from "../core/traces/scan.js";
+import { summarizeTrace, summaryToJson, type TraceSummary } from "../core/traces/summary.js";
+import { MAX_PROBLEMS, scanLogs, type LogProblem, type LogsScan } from "../node/log-file.js";
+import { expandInputs, type LogInput } from "../node/log-source.js";
 import { EXIT, parseArgs, UsageError, type CliIO } from "./io.js";
 
-const TRACES_USAGE = "usage: palette-inspector traces LOGFILE [--json]";
-const SHOW_USAGE = "usage: palette-inspector show LOGFILE [INDEX] [--json]";
+const TRACES_USAGE =
+  "usage: palette-inspector traces LOG... [--json]   (LOG: a file, a folder or -)";
+const SHOW_USAGE =
+  "usage: palette-inspector show LOG... [INDEX] [--json]   (LOG: a file, a folder or -)";
 /** Widest list of final names in the text table before it is shortened. */
 const NAMES_WIDTH = 48;
 
-/** Lists the traces of a log; `--json` streams `{ traces, problems }` so a big log is never held whole. */
-export async function tracesCommand(args: readonly string[], io: CliIO): Promise<number> {
-  const { positional, flags } = parseArgs(args, ["--json"]);
-  if (positional.length !== 1) throw new UsageError(TRACES_USAGE);
-  const file = positional[0]!;
-  const path = absolute(file, io);
-  if (flags.has("--json")) {
-    const writer = new JsonListWriter(io.stdout);
-    const scan = await scanOrExit(path, io, {
-      keep: false,
-      onTrace: (summary) => writer.item(summaryToJson(summary)),
-    });
-    if (!scan) return EXIT.invalidInput;
-    writer.end(scan.problems);
-    return EXIT.ok;
-  }
-  const table = new TraceTable(io.stdout);
-  const scan = await scanOrExit(path, io, {
-    keep: false,
-    onTrace: (summary) => table.row(summary),
-  });
-  if (!scan) return EXIT.invalidInput;
-  table.end(file, scan);
-  return EXIT.ok;
+/** A problem as printed: the file as given. */
+interface NamedProblem {
+  readonly file: string;
+  readonly line: number | null;
+  readonly message: string;
 }
 
-/** Prints one logged trace as the same waterfall as `run` (INDEX defaults to 0, the first trace). */
+/** Lists the traces of the logs; `--json` streams `{ traces, problems, … }` so a big log is never held whole. */
+export async function tracesCommand(args: readonly string[], io: CliIO): Promise<number> {
+  const { positional, flags } = parseArgs(args, ["--json"]);
+  if (positional.length === 0) throw new UsageError(TRACES_USAGE);
+  const inputs = await inputsOrExit(positional, io);
+  if (!inputs) return EXIT.invalidInput;
+  const problems = new ProblemList(inputs);
+  if (flags.has("--json")) {
+    const writer = new JsonListWriter(io.stdout);
+    await scanLogs(inputs, {
+      onTrace: (found, file) =>
+        writer.item({ file: inputs[file]!.name, ...summaryToJson(summarizeTrace(found)) }),
+      onProblem: (problem) => problems.add(problem),
+    });
+    writer.end(problems);
+  } else {
+    const table = new TraceTable(io.stdout, inputs.length > 1);
+    const scan = await scanLogs(inputs, {
+      onTrace: (found, file) => table.row(summarizeTrace(found), inputs[file]!.name),
+      onProblem: (problem) => problems.add(problem),
+    });
+    table.end(positional, scan, problems);
+  }
+  return unreadableExit(problems, io);
+}
+
+/** Prints one logged trace as the same waterfall as `run` (INDEX, across the set, defaults to 0). */
 export async function showCommand(args: readonly string[], io: CliIO): Promise<number> {
   const { positional, flags } = parseArgs(args, ["--json"]);
-  if (positional.length < 1 || positional.length > 2) throw new UsageError(SHOW_USAGE);
-  const file = positional[0]!;
-  const indexText = positional[1] ?? "0";
-  if (!/^\d+$/.test(indexText))
-    throw new UsageError(
-      `INDEX must be a trace number (0, 1, …), not '${indexText}'\n${SHOW_USAGE}`,
-    );
-  const index = Number(indexText);
-  const path = absolute(file, io);
+  if (positional.length === 0) throw new UsageError(SHOW_USAGE);
+  const last = positional.at(-1)!;
+  if (/^-\d+$/.test(last) || (positional.length > 1 && /^\+?\d*\.\d+$/.test(last)))
+    throw new UsageError(`INDEX must be a trace number (0, 1, …), not '${last}'\n${SHOW_USAGE}`);
+  // The last argument is the INDEX when it is a number (a log named like one is given as ./2).
+  const hasIndex = positional.length > 1 && /^\d+$/.test(last);
+  const index = hasIndex ? Number(last) : 0;
+  const names = hasIndex ? positional.slice(0, -1) : positional;
+  const inputs = await inputsOrExit(names, io);
+  if (!inputs) return EXIT.invalidInput;
 
   // Stop reading as soon as the trace is found: a big log need not be read to its end.
   const stop = { aborted: false };
-  let wanted: TraceSummary | null = null;
-  const scan = await scanOrExit(path, io, {
-    keep: false,
+  let wanted: { found: FoundTrace; file: number } | null = null;
+  const problems = new ProblemList(inputs);
+  const scan = await scanLogs(inputs, {
     signal: stop,
-    onTrace: (summary) => {
-      if (summary.index !== index) return;
-      wanted = summary;
+    onTrace: (found, file) => {
+      if (found.index !== index) return;
+      wanted = { found, file };
       stop.aborted = true;
     },
+    onProblem: (problem) => problems.add(problem),
   });
-  if (!scan) return EXIT.invalidInput;
+  const unreadable = unreadableExit(problems, io);
   if (wanted === null) {
     const count = scan.traceCount;
+    const where = names.length === 1 ? safe(names[0]!) : `the ${inputs.length} files`;
     io.stderr(
-      `palette-inspector: ${count === 0 ? `no selection trace found in ${safe(file)}` : `${safe(file)} holds ${count} trace${count === 1 ? "" : "s"} (0–${count - 1}); there is no trace ${index}`}\n`,
+      `palette-inspector: ${count === 0 ? `no selection trace found in ${where}` : `${where} ${names.length === 1 ? "holds" : "hold"} ${count} trace${count === 1 ? "" : "s"} (0–${count - 1}); there is no trace ${index}`}\n`,
     );
     return EXIT.invalidInput;
   }
-  let report;
-  try {
-    report = reportFromTrace(await readTraceAt(path, wanted), file);
-  } catch (error) {
-    io.stderr(
-      `palette-inspector: ${safe(error instanceof Error ? error.message : String(error))}\n`,
-    );
-    return EXIT.invalidInput;
-  }
+  const { found, file } = wanted as { found: FoundTrace; file: number };
+  const report = reportFromTrace(found, inputs[file]!.name);
   io.stdout(
     flags.has("--json")
       ? safeJson(reportToJson(report), 2) + "\n"
       : formatWaterfallTable(report, { color: io.color }),
   );
-  return EXIT.ok;
+  return unreadable;
 }
 
-function absolute(file: string, io: CliIO): string {
-  return isAbsolute(file) ? file : resolve(io.cwd, file);
+/** Files, folders expanded, `-` as standard input; null (after saying why) when a folder holds no log. */
+async function inputsOrExit(names: readonly string[], io: CliIO): Promise<LogInput[] | null> {
+  const inputs = await expandInputs(
+    names,
+    (name) => (isAbsolute(name) ? name : resolve(io.cwd, name)),
+    io.stdin,
+  );
+  if (inputs.length > 0) return inputs;
+  io.stderr(
+    `palette-inspector: no log files (*.log, *.jsonl, *.json, … or .gz) in ${names.map(safe).join(", ")}\n`,
+  );
+  return null;
 }
 
-async function scanOrExit(
-  path: string,
-  io: CliIO,
-  options: Parameters<typeof scanLogFile>[1],
-): Promise<LogScan | null> {
-  try {
-    return await scanLogFile(path, options);
-  } catch (error) {
+/** Exit status once the scan is over: a file that could not be read at all is invalid input, said on stderr too. */
+function unreadableExit(problems: ProblemList, io: CliIO): number {
+  for (const problem of problems.unreadable)
     io.stderr(
-      `palette-inspector: ${safe(error instanceof Error ? error.message : String(error))}\n`,
+      `palette-inspector: cannot read ${safe(problem.file)}: ${problem.message.replace(/^cannot read the file: /, "")}\n`,
     );
-    return null;
+  return problems.unreadable.length > 0 ? EXIT.invalidInput : EXIT.ok;
+}
+
+/** The first MAX_PROBLEMS problems, each naming its file; all are counted. */
+class ProblemList {
+  readonly kept: NamedProblem[] = [];
+  readonly unreadable: NamedProblem[] = [];
+  count = 0;
+
+  constructor(private readonly inputs: readonly LogInput[]) {}
+
+  add(problem: LogProblem): void {
+    this.count++;
+    const named = {
+      file: this.inputs[problem.file]!.name,
+      line: problem.line,
+      message: problem.message,
+    };
+    if (problem.unreadable) this.unreadable.push(named);
+    if (this.kept.length < MAX_PROBLEMS) this.kept.push(named);
+  }
+
+  get truncated(): boolean {
+    return this.count > this.kept.length;
   }
 }
 
@@ -117,16 +153,24 @@ async function scanOrExit(
  */
 class TraceTable {
   private static readonly HEADER = ["#", "line", "time", "id", "stages", "final", "forced"];
+  private readonly header: readonly string[];
   /** Rows that set the column widths. */
   private static readonly SAMPLE = 1000;
   private pending: string[][] = [];
   private widths: number[] | null = null;
 
-  constructor(private readonly write: (text: string) => void) {}
+  /** `withFile`: several files are listed, so each row names its file. */
+  constructor(
+    private readonly write: (text: string) => void,
+    private readonly withFile: boolean,
+  ) {
+    this.header = withFile ? ["#", "file", ...TraceTable.HEADER.slice(1)] : TraceTable.HEADER;
+  }
 
-  row(t: TraceSummary): void {
+  row(t: TraceSummary, file: string): void {
     const cells = [
       String(t.index),
+      ...(this.withFile ? [safe(file)] : []),
       String(t.line),
       t.time === null ? "" : safe(String(t.time)),
       t.id === null ? "" : safe(String(t.id)),
@@ -141,33 +185,33 @@ class TraceTable {
     }
   }
 
-  end(file: string, scan: LogScan): void {
-    if (scan.traceCount === 0) this.write(`no selection traces found in ${safe(file)}\n`);
+  end(names: readonly string[], scan: LogsScan, problems: ProblemList): void {
+    if (scan.traceCount === 0)
+      this.write(`no selection traces found in ${names.map(safe).join(", ")}\n`);
     else this.flush();
     const out: string[] = [];
-    if (scan.problemCount > 0) {
-      out.push("", `problems (${scan.problemCount}):`);
-      for (const problem of scan.problems)
-        out.push(`${safe(file)}:${problem.line}: ${safe(problem.message)}`);
-      if (scan.problemCount > scan.problems.length)
-        out.push(`… and ${scan.problemCount - scan.problems.length} more`);
+    if (problems.count > 0) {
+      out.push("", `problems (${problems.count}):`);
+      for (const problem of problems.kept)
+        out.push(
+          `${safe(problem.file)}${problem.line === null ? "" : `:${problem.line}`}: ${safe(problem.message)}`,
+        );
+      if (problems.truncated) out.push(`… and ${problems.count - problems.kept.length} more`);
     }
     out.push(
       "",
-      `${scan.traceCount} trace${scan.traceCount === 1 ? "" : "s"}, ${scan.problemCount} problem${scan.problemCount === 1 ? "" : "s"}`,
+      `${scan.traceCount} trace${scan.traceCount === 1 ? "" : "s"}, ${problems.count} problem${problems.count === 1 ? "" : "s"}`,
     );
     this.write(out.join("\n") + "\n");
   }
 
   private flush(): void {
     if (this.widths) return;
-    const widths = TraceTable.HEADER.map((title) => title.length);
+    const widths = this.header.map((title) => title.length);
     for (const cells of this.pending)
       cells.forEach((cell, c) => (widths[c] = Math.max(widths[c]!, [...cell].length)));
     this.widths = widths;
-    this.write(
-      this.line(TraceTable.HEADER) + this.pending.map((cells) => this.line(cells)).join(""),
-    );
+    this.write(this.line(this.header) + this.pending.map((cells) => this.line(cells)).join(""));
     this.pending = [];
   }
 
@@ -197,8 +241,9 @@ function shorten(names: readonly string[]): string {
 }
 
 /**
- * Writes `{ "traces": [...], "problems": [...] }` item by item, byte for byte as
- * `JSON.stringify(document, null, 2)` would, so that a log of any size streams out.
+ * Writes `{ "traces": [...], "problems": [...], "problem_count", "problems_truncated" }` item by
+ * item, byte for byte as `JSON.stringify(document, null, 2)` would, so that a log of any size
+ * streams out. Problems past MAX_PROBLEMS are counted, not listed.
  */
 class JsonListWriter {
   private count = 0;
@@ -211,10 +256,11 @@ class JsonListWriter {
     );
   }
 
-  end(problems: readonly unknown[]): void {
-    const list = safeJson(problems, 2).replace(/\n/g, "\n  ");
+  end(problems: ProblemList): void {
+    const list = safeJson(problems.kept, 2).replace(/\n/g, "\n  ");
     this.write(
-      `${this.count === 0 ? '{\n  "traces": [],\n' : "\n  ],\n"}  "problems": ${list}\n}\n`,
+      `${this.count === 0 ? '{\n  "traces": [],\n' : "\n  ],\n"}  "problems": ${list},\n` +
+        `  "problem_count": ${problems.count},\n  "problems_truncated": ${problems.truncated}\n}\n`,
     );
   }
 }

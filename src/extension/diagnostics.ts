@@ -4,7 +4,7 @@ import type { Fix } from "../core/fixture/issues.js";
 import type { PathSegment } from "../core/json/positions.js";
 import { loadCatalog, loadFixture } from "../core/fixture/load.js";
 import type { Problem } from "../core/fixture/problems.js";
-import { textSource } from "../core/fixture/source.js";
+import { sizeProblem, textSource } from "../core/fixture/source.js";
 import { toDiagnostic } from "./convert.js";
 import { readWorkspaceCatalog } from "./fixtures.js";
 
@@ -44,6 +44,8 @@ export class FixtureDiagnostics implements vscode.Disposable, vscode.CodeActionP
   /** The latest validation started per document: an older one that ends later must not win. */
   private readonly generation = new Map<string, number>();
   private readonly subscriptions: vscode.Disposable[];
+  /** Files reported by reportUnreadable. */
+  private readonly unreadable = new Set<string>();
 
   constructor(private readonly delayMs = 300) {
     this.subscriptions = [
@@ -51,9 +53,44 @@ export class FixtureDiagnostics implements vscode.Disposable, vscode.CodeActionP
       vscode.workspace.onDidChangeTextDocument((event) =>
         this.schedule(event.document, this.delayMs),
       ),
-      vscode.workspace.onDidCloseTextDocument((doc) => this.clear(doc.uri)),
+      vscode.workspace.onDidCloseTextDocument((doc) => {
+        this.clear(doc.uri);
+        if (isFixture(doc.uri)) void this.checkSize(doc.uri);
+      }),
     ];
     for (const doc of vscode.workspace.textDocuments) this.schedule(doc, 0);
+    // A fixture too large to read is never opened, yet the Problems panel says why it cannot run.
+    const watcher = vscode.workspace.createFileSystemWatcher("**/*.turn.json");
+    this.subscriptions.push(
+      watcher,
+      watcher.onDidCreate((uri) => void this.checkSize(uri)),
+      watcher.onDidChange((uri) => void this.checkSize(uri)),
+      watcher.onDidDelete((uri) => {
+        if (isFixture(uri) && !this.isOpen(uri)) this.collection.delete(uri);
+      }),
+    );
+    void vscode.workspace
+      .findFiles("**/*.turn.json", "**/{node_modules,.git,dist,out}/**")
+      .then((uris) => Promise.all(uris.map((uri) => this.checkSize(uri))));
+  }
+
+  private isOpen(uri: vscode.Uri): boolean {
+    return vscode.workspace.textDocuments.some((doc) => doc.uri.toString() === uri.toString());
+  }
+
+  /** Reports a closed fixture over the size limit (from its size alone: it is not read). */
+  private async checkSize(uri: vscode.Uri): Promise<void> {
+    if (!isFixture(uri) || this.isOpen(uri)) return;
+    let size: number;
+    try {
+      size = (await vscode.workspace.fs.stat(uri)).size;
+    } catch {
+      return;
+    }
+    if (this.isOpen(uri)) return;
+    const tooLarge = sizeProblem(uri.toString(), "fixture", size);
+    if (tooLarge) this.collection.set(uri, tooLarge.problems.map(toDiagnostic));
+    else this.collection.delete(uri);
   }
 
   private schedule(document: vscode.TextDocument, delay: number): void {
@@ -72,6 +109,7 @@ export class FixtureDiagnostics implements vscode.Disposable, vscode.CodeActionP
     this.timers.delete(key);
     const generation = (this.generation.get(key) ?? 0) + 1;
     this.generation.set(key, generation);
+    this.unreadable.delete(key);
     const problems = await problemsOf(document);
     if (this.generation.get(key) !== generation) return;
     const byFile = new Map<string, vscode.Diagnostic[]>([[key, []]]);
@@ -137,6 +175,20 @@ export class FixtureDiagnostics implements vscode.Disposable, vscode.CodeActionP
       actions.push(action);
     }
     return actions;
+  }
+
+  /**
+   * Problems of a fixture found on disk but not read as text (too large, not UTF-8, not a
+   * file), so that they show without opening it; no problems clears them.
+   */
+  reportUnreadable(uri: vscode.Uri, problems: readonly Problem[]): void {
+    const key = uri.toString();
+    // An open document is reported from its own text.
+    if (this.reported.has(key)) return;
+    if (problems.length > 0) {
+      this.unreadable.add(key);
+      this.collection.set(uri, problems.map(toDiagnostic));
+    } else if (this.unreadable.delete(key)) this.collection.delete(uri);
   }
 
   private clear(uri: vscode.Uri): void {

@@ -8,11 +8,12 @@ import {
   inspectLog,
   LOG_EXTENSIONS,
   openTrace,
+  restoreLogSets,
   turnIntoFixture,
 } from "./logs/log-commands.js";
 import { LogTraceCodeLens } from "./logs/log-codelens.js";
 import { registerTraceFilters } from "./logs/filter-commands.js";
-import { TraceTree, type TraceNode } from "./logs/trace-tree.js";
+import { TraceTree, type LogSet, type TraceNode } from "./logs/trace-tree.js";
 import { newFixture } from "./new-fixture.js";
 import { disposeLog, log, notice, notify } from "./notify.js";
 import { TracePanels } from "./panel/panels.js";
@@ -55,10 +56,14 @@ export function activate(context: vscode.ExtensionContext): void {
   const panels = new TracePanels(context.extensionUri, loadFixtureFromUri, (message) =>
     log().warn(message),
   );
-  const tests = new FixtureTests();
   const diagnostics = new FixtureDiagnostics();
+  const tests = new FixtureTests(undefined, (uri, problems) =>
+    diagnostics.reportUnreadable(uri, problems),
+  );
   void tests.discover();
-  const traces = new TraceTree();
+  // The opened logs are remembered per workspace and scanned again after a reload.
+  const traces = new TraceTree(context.workspaceState);
+  void restoreLogSets(traces);
   const traceView = vscode.window.createTreeView("paletteInspector.traces", {
     treeDataProvider: traces,
     canSelectMany: true,
@@ -88,15 +93,20 @@ export function activate(context: vscode.ExtensionContext): void {
     traces,
     traceView,
     vscode.languages.registerCodeLensProvider(LOG_SELECTOR, new LogTraceCodeLens()),
-    vscode.commands.registerCommand("paletteInspector.inspectLog", (arg?: unknown) =>
-      inspectLog(arg, traces),
+    // From the explorer: the clicked item, then every selected one.
+    vscode.commands.registerCommand(
+      "paletteInspector.inspectLog",
+      (arg?: unknown, selected?: unknown) => inspectLog(arg, traces, selected),
     ),
     vscode.commands.registerCommand("paletteInspector.openTrace", (arg?: unknown, line?: number) =>
-      openTrace(arg, line, panels),
+      openTrace(arg, line, panels, traces),
     ),
-    vscode.commands.registerCommand("paletteInspector.showMoreTraces", (uri: vscode.Uri) =>
-      traces.showMore(uri),
+    vscode.commands.registerCommand("paletteInspector.showMoreTraces", (set: LogSet) =>
+      traces.showMore(set),
     ),
+    vscode.commands.registerCommand("paletteInspector.removeLogSet", (node?: TraceNode) => {
+      if (node?.kind === "set") traces.removeSet(node.set);
+    }),
     vscode.commands.registerCommand("paletteInspector.traceToFixture", (node?: TraceNode) =>
       turnIntoFixture(node ?? traceView.selection[0], panels),
     ),

@@ -1,10 +1,10 @@
 /**
- * A log file read through the trace scanner in fixed-size chunks, never as one string (V8 cannot
- * hold one over ~512 MiB). Only summaries stay in memory; one trace is re-read from its byte
- * range when it is opened.
+ * Logs read through the trace scanner in fixed-size chunks, never as one string (V8 cannot hold
+ * one over ~512 MiB): one file, or several read as one set whose traces are numbered across the
+ * files in the order given. One trace is re-read from its byte range when it is opened.
  */
-import { createReadStream } from "node:fs";
 import { open } from "node:fs/promises";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import {
   scanText,
   ScanCancelled,
@@ -14,9 +14,126 @@ import {
   type ScanProblem,
 } from "../core/traces/scan.js";
 import { summarizeTrace, type TraceSummary } from "../core/traces/summary.js";
+import {
+  isGzip,
+  LogReadError,
+  logChunks,
+  looksBinary,
+  readReason,
+  type LogInput,
+} from "./log-source.js";
+import { nodeAscii } from "./ascii.js";
 
-export const CHUNK_BYTES = 1024 * 1024;
+export { CHUNK_BYTES } from "./log-source.js";
 export const MAX_PROBLEMS = 1000;
+/** Longest stretch of scanning before the event loop gets a turn (the host must stay responsive). */
+const BUSY_MS = 15;
+/** A chunk is fed to the scanner in slices this big, so a turn can come between any two. */
+const SLICE_BYTES = 64 * 1024;
+
+/** A problem in one file of a set; `line` is null when it concerns the whole file. */
+export interface LogProblem {
+  /** Position of the file in the set. */
+  readonly file: number;
+  readonly line: number | null;
+  readonly message: string;
+  /** Nothing of the file could be read (missing, a folder, not allowed). */
+  readonly unreadable?: true;
+}
+
+export interface LogsScanOptions {
+  readonly signal?: Cancellation;
+  readonly maxLineBytes?: number;
+  /** `found.index` is the trace's number across the whole set, 0-based. */
+  readonly onTrace: (found: FoundTrace, file: number) => void;
+  readonly onProblem: (problem: LogProblem) => void;
+  /** Bytes read from disk so far (compressed bytes for a gzip), after every chunk. */
+  readonly onProgress?: (bytes: number) => void;
+}
+
+export interface LogsScan {
+  readonly traceCount: number;
+  readonly problemCount: number;
+  /** Files of which nothing could be read (missing, a folder, not allowed). */
+  readonly unreadable: number;
+  readonly bytes: number;
+  readonly cancelled: boolean;
+}
+
+/**
+ * Scans the inputs in order. Nothing rejects: a file that cannot be read, a binary file, a
+ * truncated or corrupt gzip is a problem of that file, and the next file is read. Between chunks
+ * the event loop gets a turn at least every BUSY_MS, and cancellation is checked.
+ */
+export async function scanLogs(
+  inputs: readonly LogInput[],
+  options: LogsScanOptions,
+): Promise<LogsScan> {
+  let traceCount = 0;
+  let problemCount = 0;
+  let unreadable = 0;
+  let bytes = 0;
+  let cancelled = false;
+  let turn = performance.now();
+  const problem = (file: number, line: number | null, message: string, unreadable = false) => {
+    problemCount++;
+    options.onProblem(unreadable ? { file, line, message, unreadable } : { file, line, message });
+  };
+  for (const [file, input] of inputs.entries()) {
+    const base = traceCount;
+    const scanner = new TraceScanner({
+      maxLineBytes: options.maxLineBytes,
+      signal: options.signal,
+      ascii: nodeAscii,
+      onTrace: (found) => {
+        traceCount++;
+        options.onTrace(base === 0 ? found : { ...found, index: base + found.index }, file);
+      },
+      onProblem: (found) => problem(file, found.line, found.message),
+    });
+    const before = bytes;
+    let first = true;
+    try {
+      for await (const chunk of logChunks(input, {
+        onRead: (read) => options.onProgress?.((bytes = before + read)),
+        onNotice: (message) => problem(file, null, message),
+      })) {
+        if (first && looksBinary(chunk)) {
+          problem(file, null, "binary file (it holds NUL bytes); it was not read");
+          break;
+        }
+        first = false;
+        for (let at = 0; at < chunk.length; at += SLICE_BYTES) {
+          scanner.push(chunk.subarray(at, at + SLICE_BYTES));
+          if (performance.now() - turn > BUSY_MS) {
+            await nextTurn();
+            turn = performance.now();
+          }
+        }
+      }
+      if (!first) scanner.end();
+    } catch (error) {
+      if (error instanceof ScanCancelled) {
+        cancelled = true;
+        break;
+      }
+      if (!(error instanceof LogReadError)) throw error;
+      if (error.unreadable) unreadable++;
+      // The text after the last line break is cut off: it is not read, the break is the problem.
+      problem(file, error.unreadable ? null : scanner.currentLine, error.message, error.unreadable);
+    }
+    if (isCancelled(options.signal)) {
+      cancelled = true;
+      break;
+    }
+  }
+  return { traceCount, problemCount, unreadable, bytes, cancelled };
+}
+
+function isCancelled(signal: Cancellation | undefined): boolean {
+  if (!signal) return false;
+  return "aborted" in signal ? signal.aborted : signal.isCancellationRequested;
+}
 
 export interface LogScanOptions {
   readonly signal?: Cancellation;
@@ -41,86 +158,109 @@ export interface LogScan {
   readonly cancelled: boolean;
 }
 
-/** Scans a file; rejects only when it cannot be read (the message names the file and why). */
+/** Scans one file (plain or gzip) into summaries; rejects only when it cannot be read at all. */
 export async function scanLogFile(file: string, options: LogScanOptions = {}): Promise<LogScan> {
   const traces: TraceSummary[] = [];
   const problems: ScanProblem[] = [];
   const maxProblems = options.maxProblems ?? MAX_PROBLEMS;
-  let problemCount = 0;
-  let traceCount = 0;
-  let bytes = 0;
   const keep = options.keep ?? true;
-  const scanner = new TraceScanner({
-    maxLineBytes: options.maxLineBytes,
+  let failure: string | null = null;
+  const scan = await scanLogs([{ name: file, path: file }], {
     signal: options.signal,
+    maxLineBytes: options.maxLineBytes,
+    onProgress: options.onProgress,
     onTrace: (found) => {
-      traceCount++;
       if (!keep && !options.onTrace) return;
       const summary = summarizeTrace(found);
       if (keep) traces.push(summary);
       options.onTrace?.(summary);
     },
     onProblem: (problem) => {
-      if (problemCount++ < maxProblems) problems.push(problem);
+      if (problem.line === null && failure === null) failure = problem.message;
+      // A problem of the whole file (binary, not gzip) is shown at its first line.
+      if (problems.length < maxProblems)
+        problems.push({ line: problem.line ?? 1, message: problem.message });
     },
   });
-  const stream = createReadStream(file, { highWaterMark: CHUNK_BYTES });
-  const result = (cancelled: boolean): LogScan => ({
+  if (scan.unreadable > 0)
+    throw new Error(`cannot read ${file}: ${failure!.replace(/^cannot read the file: /, "")}`);
+  return {
     traces,
     problems,
-    problemCount,
-    traceCount,
-    bytes,
-    cancelled,
-  });
-  try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      scanner.push(chunk);
-      bytes += chunk.length;
-      options.onProgress?.(bytes);
-    }
-    scanner.end();
-  } catch (error) {
-    if (error instanceof ScanCancelled) return result(true);
-    throw new Error(`cannot read ${file}: ${reason(error)}`, { cause: error });
-  } finally {
-    stream.destroy();
-  }
-  return result(false);
+    problemCount: scan.problemCount,
+    traceCount: scan.traceCount,
+    bytes: scan.bytes,
+    cancelled: scan.cancelled,
+  };
 }
 
-/** Re-reads one trace from the byte range its summary recorded; rejects if the file changed since. */
+/** Where a trace was found: enough to read it again. */
+export type TraceLocation = Pick<FoundTrace, "index" | "line" | "offset" | "length" | "ordinal">;
+
+/**
+ * Re-reads one trace from the byte range its scan recorded; rejects if the file changed since.
+ * A plain file is read at the offset. A gzip has no restart points that Node's zlib can resume
+ * from (that needs the inflater's bit position and window), so it is inflated again from its
+ * start up to the range: the cost is inflating what precedes the trace, at zlib's speed; `signal`
+ * stops it (ScanCancelled).
+ */
 export async function readTraceAt(
   file: string,
-  summary: Pick<TraceSummary, "index" | "line" | "offset" | "length" | "ordinal">,
+  at: TraceLocation,
+  options: { readonly signal?: Cancellation } = {},
 ): Promise<FoundTrace> {
   let bytes: Uint8Array;
   try {
-    const handle = await open(file, "r");
-    try {
-      const buffer = Buffer.alloc(summary.length);
-      const { bytesRead } = await handle.read(buffer, 0, summary.length, summary.offset);
-      bytes = buffer.subarray(0, bytesRead);
-    } finally {
-      await handle.close();
-    }
+    bytes = await readRange(file, at.offset, at.length, options.signal);
   } catch (error) {
-    throw new Error(`cannot read ${file}: ${reason(error)}`, { cause: error });
+    if (error instanceof ScanCancelled) throw error;
+    const reason = error instanceof LogReadError ? error.message : readReason(error);
+    throw new Error(`cannot read ${file}: ${reason}`, { cause: error });
   }
-  const found = scanText(bytes, { firstLine: summary.line, firstOffset: summary.offset }).traces[
-    summary.ordinal
-  ];
-  if (!found || found.line !== summary.line)
+  const found = scanText(bytes, {
+    firstLine: at.line,
+    firstOffset: at.offset,
+    ascii: nodeAscii,
+  }).traces[at.ordinal];
+  if (!found || found.line !== at.line)
     throw new Error(
-      `${file} changed: the trace of line ${summary.line} is no longer there; scan the file again`,
+      `${file} changed: the trace of line ${at.line} is no longer there; scan the file again`,
     );
-  return { ...found, index: summary.index };
+  return { ...found, index: at.index };
 }
 
-function reason(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === "ENOENT") return "no such file";
-  if (code === "EISDIR") return "it is a folder";
-  if (code === "EACCES" || code === "EPERM") return "permission denied";
-  return error instanceof Error ? error.message : String(error);
+async function readRange(
+  file: string,
+  offset: number,
+  length: number,
+  signal: Cancellation | undefined,
+): Promise<Uint8Array> {
+  const handle = await open(file, "r");
+  try {
+    const head = Buffer.alloc(2);
+    await handle.read(head, 0, 2, 0);
+    if (!isGzip(head)) {
+      const buffer = Buffer.alloc(length);
+      const { bytesRead } = await handle.read(buffer, 0, length, offset);
+      return buffer.subarray(0, bytesRead);
+    }
+  } finally {
+    await handle.close();
+  }
+  const out = new Uint8Array(length);
+  let at = 0;
+  let filled = 0;
+  for await (const chunk of logChunks({ name: file, path: file })) {
+    if (isCancelled(signal)) throw new ScanCancelled();
+    const end = at + chunk.length;
+    if (end > offset) {
+      const from = Math.max(0, offset - at);
+      const part = chunk.subarray(from, Math.min(chunk.length, offset + length - at));
+      out.set(part, filled);
+      filled += part.length;
+    }
+    at = end;
+    if (at >= offset + length) break;
+  }
+  return out.subarray(0, filled);
 }

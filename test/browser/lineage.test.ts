@@ -174,6 +174,8 @@ test("origin: a logged trace links back to its log line", async (browser) => {
   });
   const link = page.locator('[data-action="open-source"]');
   assert.equal((await link.innerText()).trim(), "Open agent.log at line 42");
+  // The one numbering of the Selection Traces view: index 6 is #7.
+  assert.match(await page.locator(".header .origin").innerText(), /^Logged trace #7, read-only — /);
   assert.equal(
     await page.locator('.header [data-stat="time"]').count(),
     0,

@@ -19,10 +19,10 @@ async function run(command: typeof tracesCommand, args: string[], color = false)
   return { code, stdout, stderr };
 }
 
-const ENTRY_KEYS = ["index", "line", "time", "id", "stage_count", "names", "forced_choice"];
+const ENTRY_KEYS = ["file", "index", "line", "time", "id", "stage_count", "names", "forced_choice"];
 
 describe("palette-inspector traces", () => {
-  it("--json prints exactly { traces: [{ index, line, time, id, stage_count, names, forced_choice }], problems: [{ line, message }] }", async () => {
+  it("--json prints exactly { traces: [{ file, index, line, time, id, stage_count, names, forced_choice }], problems: [{ file, line, message }], problem_count, problems_truncated }", async () => {
     const { code, stdout, stderr } = await run(tracesCommand, [
       "examples/logs/broken.log",
       "--json",
@@ -30,9 +30,17 @@ describe("palette-inspector traces", () => {
     expect([code, stderr]).toEqual([0, ""]);
     const json = JSON.parse(stdout);
     expect(stdout).toBe(JSON.stringify(json, null, 2) + "\n");
-    expect(Object.keys(json)).toEqual(["traces", "problems"]);
+    expect(Object.keys(json)).toEqual([
+      "traces",
+      "problems",
+      "problem_count",
+      "problems_truncated",
+    ]);
+    expect([json.problem_count, json.problems_truncated]).toEqual([4, false]);
+    const file = "examples/logs/broken.log";
     expect(json.traces).toEqual([
       {
+        file,
         index: 0,
         line: 1,
         time: "2025-03-14 09:26:50,011",
@@ -42,6 +50,7 @@ describe("palette-inspector traces", () => {
         forced_choice: "get_weather",
       },
       {
+        file,
         index: 1,
         line: 7,
         time: "2025-03-14 09:27:26,566",
@@ -52,17 +61,20 @@ describe("palette-inspector traces", () => {
       },
     ]);
     expect(json.problems).toEqual([
-      { line: 2, message: "truncated JSON: the object opened at column 75 is not closed" },
+      { file, line: 2, message: "truncated JSON: the object opened at column 75 is not closed" },
       {
+        file,
         line: 4,
         message: "invalid JSON: Expected double-quoted property name in JSON at column 468",
       },
       {
+        file,
         line: 5,
         message:
           "trace record 0 (stage 'intent'): 'action' must be one of abstain, select, force, error, found 'keep'",
       },
       {
+        file,
         line: 6,
         message:
           "trace record 0 (stage 'intent'): 'kept' must be a list of tool names, found a string",
@@ -90,7 +102,13 @@ describe("palette-inspector traces", () => {
   it("--json of a log without traces is still the whole document", async () => {
     const root = workspace({ "empty.log": "hello\n" });
     const { stdout } = await run(tracesCommand, [join(root, "empty.log"), "--json"]);
-    expect(stdout).toBe(JSON.stringify({ traces: [], problems: [] }, null, 2) + "\n");
+    expect(stdout).toBe(
+      JSON.stringify(
+        { traces: [], problems: [], problem_count: 0, problems_truncated: false },
+        null,
+        2,
+      ) + "\n",
+    );
   });
 
   it("prints a table, one line per trace, then the problems", async () => {
@@ -137,10 +155,13 @@ describe("palette-inspector traces", () => {
   it("exits 2 for an unreadable file and throws a usage error for bad arguments", async () => {
     const missing = await run(tracesCommand, ["examples/logs/nope.log"]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/^palette-inspector: cannot read .*nope\.log: no such file\n$/);
-    expect((await run(tracesCommand, ["examples/logs"])).code).toBe(2);
+    expect(missing.stderr).toBe(
+      "palette-inspector: cannot read examples/logs/nope.log: no such file\n",
+    );
+    expect(missing.stdout).toContain("examples/logs/nope.log: cannot read the file: no such file");
+    const both = await run(tracesCommand, ["a.log", "b.log"]);
+    expect([both.code, both.stderr.split("\n").length]).toEqual([2, 3]);
     await expect(run(tracesCommand, [])).rejects.toThrow(UsageError);
-    await expect(run(tracesCommand, ["a.log", "b.log"])).rejects.toThrow(UsageError);
     await expect(run(tracesCommand, ["a.log", "--yaml"])).rejects.toThrow(UsageError);
   });
 });
@@ -213,14 +234,29 @@ describe("palette-inspector show", () => {
     );
     expect((await run(showCommand, ["examples/logs/missing.log"])).code).toBe(2);
     await expect(run(showCommand, ["examples/logs/agent.log", "-1"])).rejects.toThrow(UsageError);
-    await expect(run(showCommand, ["examples/logs/agent.log", "one"])).rejects.toThrow(UsageError);
+    await expect(run(showCommand, ["examples/logs/agent.log", "1.5"])).rejects.toThrow(UsageError);
+    // An argument that is not a number is one more log.
+    const named = await run(showCommand, ["examples/logs/agent.log", "one", "9"]);
+    expect([named.code, named.stderr]).toEqual([
+      2,
+      "palette-inspector: cannot read one: no such file\n" +
+        "palette-inspector: the 2 files hold 6 traces (0–5); there is no trace 9\n",
+    ]);
     await expect(run(showCommand, [])).rejects.toThrow(UsageError);
   });
 });
 
 describe("log files", () => {
   it("re-reads each trace from its byte range, as the whole scan found it", async () => {
-    for (const file of ["agent.log", "selection.jsonl", "traces.json", "broken.log"]) {
+    for (const file of [
+      "agent.log",
+      "selection.jsonl",
+      "traces.json",
+      "broken.log",
+      "python-repr.log",
+      "python-pprint.log",
+      "structlog.log",
+    ]) {
       const path = `examples/logs/${file}`;
       const scan = await scanLogFile(path);
       const whole = scanText(readFileSync(path));

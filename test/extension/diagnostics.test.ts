@@ -187,3 +187,23 @@ describe("8. Quick fixes", () => {
     });
   });
 });
+
+describe("a fixture too large to read", () => {
+  it("is reported in the Problems panel without being opened, and cleared when it shrinks", async () => {
+    diagnostics.dispose();
+    const big = fake.writeFile(
+      "/ws/big.turn.json",
+      `{"description": "${"x".repeat(11 * 1024 * 1024)}`,
+    );
+    fake.writeFile("/ws/small.turn.json", "{}");
+    diagnostics = new FixtureDiagnostics(1);
+    await settle();
+    expect(fake.diagnostics(big)!.map((d) => [d.message, d.range.start.line])).toEqual([
+      ["fixture is 11.1 MB; the limit is 10 MB", 0],
+    ]);
+    expect(fake.diagnostics(Uri.file("/ws/small.turn.json"))).toBeUndefined();
+    await workspace.fs.writeFile(big as never, new TextEncoder().encode("{}"));
+    await settle();
+    expect(fake.diagnostics(big)).toBeUndefined();
+  });
+});

@@ -5,6 +5,7 @@ import {
   FAILURE_CONTEXT,
   isRegressionTest,
 } from "../../src/extension/testing/fixture-tests.js";
+import { FixtureDiagnostics } from "../../src/extension/diagnostics.js";
 import { fake, TestRunRequest, testRuns, Uri, type FakeTestItem } from "../fakes/vscode.js";
 
 const token = { isCancellationRequested: false } as vscode.CancellationToken;
@@ -186,5 +187,22 @@ describe("Testing view discovery of hostile fixtures (issue 8 finding 2)", () =>
     const errored = result.results.find((r) => r.state === "errored")!;
     expect(errored.messages[0]!.message).toBe("nested deeper than 64 levels; the limit is 64");
     expect(errored.messages[0]!.location!.range.start).toMatchObject({ line: 0, character: 64 });
+  });
+
+  it("size limit: a fixture too large to read is reported in the Problems panel without opening it, and cleared once it is fixed", async () => {
+    const diagnostics = new FixtureDiagnostics();
+    const watched = new FixtureTests(1, (uri, problems) =>
+      diagnostics.reportUnreadable(uri, problems),
+    );
+    const huge = fake.writeFile("/ws/c/huge.turn.json", "[".repeat(11 * 1024 * 1024));
+    await watched.discover();
+    expect(fake.diagnostics(huge)?.map((d) => [d.range.start.line, d.message])).toEqual([
+      [0, "fixture is 11 MB; the limit is 10 MB"],
+    ]);
+    fake.writeFile("/ws/c/huge.turn.json", JSON.stringify(passing));
+    await watched.update(huge as unknown as vscode.Uri);
+    expect(fake.diagnostics(huge) ?? []).toEqual([]);
+    watched.dispose();
+    diagnostics.dispose();
   });
 });

@@ -1,28 +1,36 @@
-import { copyFileSync, mkdtempSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import type * as vscode from "vscode";
 import { beforeEach, describe, expect, it } from "vitest";
 import { loadFixture } from "../../src/core/fixture/load.js";
 import { runFixture } from "../../src/core/run-fixture.js";
 import { scanText } from "../../src/core/traces/scan.js";
-import type { TraceSummary } from "../../src/core/traces/summary.js";
+import { summarizeTrace } from "../../src/core/traces/summary.js";
 import { readWorkspaceCatalog } from "../../src/extension/fixtures.js";
-import { matchesFilter } from "../../src/extension/logs/filter.js";
 import { registerTraceFilters } from "../../src/extension/logs/filter-commands.js";
 import { LogTraceCodeLens } from "../../src/extension/logs/log-codelens.js";
 import {
   compareWithReplay,
   inspectLog,
   openTrace,
+  restoreLogSets,
   suggestedFixturePath,
   turnIntoFixture,
 } from "../../src/extension/logs/log-commands.js";
 import { compareReports } from "../../src/core/compare.js";
-import { PAGE_SIZE, TraceTree, type TraceNode } from "../../src/extension/logs/trace-tree.js";
+import {
+  OPENED_SETS_KEY,
+  PAGE_SIZE,
+  TraceTree,
+  type LogSet,
+  type TraceItemNode,
+  type TraceNode,
+} from "../../src/extension/logs/trace-tree.js";
 import type { TracePanels } from "../../src/extension/panel/panels.js";
 import type { RunReport } from "../../src/core/report.js";
-import type { LogScan } from "../../src/node/log-file.js";
+import { TraceIndex } from "../../src/node/trace-index.js";
 import { fake, Uri } from "../fakes/vscode.js";
 
 const real = (uri: Uri) => uri as unknown as vscode.Uri;
@@ -32,29 +40,44 @@ const panels = {
   showFixture: async (uri: vscode.Uri) => void shown.fixtures.push(uri.toString()),
 } as unknown as TracePanels;
 
-/** A copy of an example log on disk (the scanner streams real files). */
-function exampleLog(name: string): Uri {
+/** A folder holding copies of example logs (the scanner streams real files); `.gz` names are gzipped. */
+function logFolder(files: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), "pi-logs-"));
-  copyFileSync(join("examples/logs", name), join(dir, name));
-  return Uri.file(join(dir, name));
+  for (const [name, example] of Object.entries(files)) {
+    const source = join("examples/logs", example);
+    if (name.endsWith(".gz")) writeFileSync(join(dir, name), gzipSync(readFileSync(source)));
+    else copyFileSync(source, join(dir, name));
+  }
+  return dir;
 }
 
-function summary(stages: TraceSummary["stages"], extra: Partial<TraceSummary> = {}): TraceSummary {
+function exampleLog(name: string): Uri {
+  return Uri.file(join(logFolder({ [name]: name }), name));
+}
+
+/** workspaceState as VS Code keeps it: survives the TraceTree that wrote it. */
+function memento() {
+  const values = new Map<string, unknown>();
   return {
-    index: 0,
-    line: 1,
-    offset: 0,
-    length: 1,
-    ordinal: 0,
-    time: null,
-    id: null,
-    stages,
-    names: [],
-    forcedChoice: null,
-    error: false,
-    degraded: false,
-    ...extra,
-  };
+    values,
+    get: <T>(key: string) => values.get(key) as T | undefined,
+    update: async (key: string, value: unknown) => void values.set(key, value),
+    keys: () => [...values.keys()],
+  } as unknown as vscode.Memento & { values: Map<string, unknown> };
+}
+
+function traceNodes(tree: TraceTree, set = 0): TraceItemNode[] {
+  return tree
+    .getChildren(tree.getChildren()[set])
+    .filter((node): node is TraceItemNode => node.kind === "trace");
+}
+
+/** An index over generated traces, as a scan would build it. */
+function indexOf(text: string): TraceIndex {
+  const index = new TraceIndex();
+  for (const found of scanText(text).traces) index.add(found, 0);
+  index.finish();
+  return index;
 }
 
 beforeEach(() => {
@@ -63,59 +86,230 @@ beforeEach(() => {
   shown.fixtures.length = 0;
 });
 
-describe("Selection Traces view", () => {
-  it("filters: a tool dropped, a stage's action, errors", () => {
-    const s = summary([{ stage: "policy", action: "select", dropped: ["sql"] }]);
-    expect(matchesFilter(s, { kind: "dropped", tool: "sql" })).toBe(true);
-    expect(matchesFilter(s, { kind: "dropped", tool: "search" })).toBe(false);
-    expect(matchesFilter(s, { kind: "stageAction", stage: "policy", action: "select" })).toBe(true);
-    expect(matchesFilter(s, { kind: "stageAction", stage: "policy", action: "abstain" })).toBe(
-      false,
+describe("the compact index of traces", () => {
+  it("gives back, row by row, what a full summary of each trace says", () => {
+    for (const file of ["agent.log", "selection.jsonl", "traces.json", "broken.log"]) {
+      const found = scanText(readFileSync(join("examples/logs", file))).traces;
+      const index = new TraceIndex();
+      for (const trace of found) index.add(trace, 3);
+      index.finish();
+      expect(index.count).toBe(found.length);
+      for (const [i, trace] of found.entries()) {
+        const summary = summarizeTrace(trace);
+        expect(index.row(i)).toEqual({
+          index: i,
+          line: trace.line,
+          offset: trace.offset,
+          length: trace.length,
+          ordinal: trace.ordinal,
+          file: 3,
+          id: summary.id === null ? null : String(summary.id),
+          time: summary.time === null ? null : String(summary.time),
+          finalCount: summary.names.length,
+          forcedChoice: summary.forcedChoice,
+          error: summary.error,
+          degraded: summary.degraded,
+          stageCount: summary.stages.length,
+        });
+        expect(index.stagesOf(i)).toEqual(
+          summary.stages.map(({ stage, action }) => ({ stage, action })),
+        );
+      }
+    }
+  });
+
+  it("filters as the summaries would: a tool dropped, a stage's action, errors", () => {
+    const text = readFileSync("examples/logs/agent.log", "utf8");
+    const summaries = scanText(text).traces.map(summarizeTrace);
+    const index = indexOf(text);
+    const expected = (keep: (s: (typeof summaries)[number]) => boolean) =>
+      summaries.flatMap((s, i) => (keep(s) ? [i] : []));
+    const dropped = index.matching({ kind: "dropped", tool: "sql" });
+    expect([...dropped]).toEqual(expected((s) => s.stages.some((r) => r.dropped.includes("sql"))));
+    expect(dropped.length).toBeGreaterThan(0);
+    expect([...index.matching({ kind: "stageAction", stage: "forced", action: "force" })]).toEqual(
+      expected((s) => s.stages.some((r) => r.stage === "forced" && r.action === "force")),
     );
-    expect(matchesFilter(s, { kind: "errors" })).toBe(false);
-    expect(matchesFilter({ ...s, degraded: true }, { kind: "errors" })).toBe(true);
+    expect([...index.matching({ kind: "errors" })]).toEqual([4, 5]);
+    expect([...index.matching({ kind: "dropped", tool: "no_such_tool" })]).toEqual([]);
+    expect([...index.matching(null)]).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+
+  it("cuts ids and times to 80 characters and keeps an absent one absent", () => {
+    const long = "x".repeat(500);
+    const index = indexOf(
+      `${JSON.stringify({ turn_id: long, ts: 1710408410, trace: [] })}\n${JSON.stringify({ trace: [] })}\n`,
+    );
+    expect(index.row(0)).toMatchObject({ id: "x".repeat(80), time: "1710408410" });
+    expect(index.row(1)).toMatchObject({ id: null, time: null });
+  });
+});
+
+describe("Selection Traces view", () => {
+  it("labels lead with turn id, final palette size and forced tool; number, time and line describe", async () => {
+    const uri = exampleLog("agent.log");
+    const tree = new TraceTree();
+    await inspectLog(real(uri), tree);
+    const items = traceNodes(tree).map((node) => tree.getTreeItem(node));
+    expect(items.map((item) => item.label)).toEqual([
+      "t-4f1c2a · 2 tools · forced get_weather",
+      "t-4f1c31 · 1 tool",
+      "t-4f1c77 · 2 tools · forced calendar_lookup",
+      "t-4f1c60 · 1 tool",
+      "t-4f1c8b · 1 tool · forced delete_rows",
+      "t-4f1c9d · 7 tools",
+    ]);
+    expect(items[2]!.description).toBe("#3 · 2025-03-14 09:27:04,633 · line 11");
+    expect(items[2]!.accessibilityInformation!.label).toBe(
+      "Trace #3, turn t-4f1c77, 2 tools, forced calendar_lookup, line 11, 2025-03-14 09:27:04,633, 5 stages",
+    );
+    expect(items[4]!.accessibilityInformation!.label).toMatch(/, failed$/);
+    expect(items[5]!.accessibilityInformation!.label).toMatch(/, degraded$/);
+    expect(items[2]!.tooltip).toBe(
+      `#3 · ${uri.path}:11\nintent: select\nforced: force\nrole: select\npolicy: select\nallowlist: select`,
+    );
   });
 
   it("lists traces a page at a time, with the problems last", () => {
     const tree = new TraceTree();
-    const uri = real(Uri.file("/logs/big.log"));
-    const traces = Array.from({ length: PAGE_SIZE * 2 + 3 }, (_, index) =>
-      summary([], { index, line: index + 1 }),
-    );
-    const scan: LogScan = {
-      traces,
-      problems: [{ line: 7, message: "broken JSON" }],
-      problemCount: 1,
-      traceCount: traces.length,
-      bytes: 1,
+    const line = (i: number) => JSON.stringify({ turn_id: `t-${i}`, trace: [] });
+    const index = indexOf(Array.from({ length: PAGE_SIZE * 2 + 3 }, (_, i) => line(i)).join("\n"));
+    index.addProblem({ file: 0, line: 7, message: "broken JSON" });
+    const set: LogSet = {
+      roots: [real(Uri.file("/logs/big.log"))],
+      files: [real(Uri.file("/logs/big.log"))],
+      index,
       cancelled: false,
     };
-    tree.setScan(uri, scan);
-    const [log] = tree.getChildren();
-    let children = tree.getChildren(log);
+    tree.setSet(set);
+    const [root] = tree.getChildren();
+    let children = tree.getChildren(root);
     expect(children).toHaveLength(PAGE_SIZE + 2);
     expect(children.at(-2)).toMatchObject({ kind: "more", remaining: PAGE_SIZE + 3 });
     expect(tree.getTreeItem(children.at(-1)!).label).toBe("Problems (1)");
-    tree.showMore(uri);
-    children = tree.getChildren(log);
+    expect(tree.getChildren(children.at(-1)).map((n) => tree.getTreeItem(n).label)).toEqual([
+      "line 7: broken JSON",
+    ]);
+    tree.showMore(set);
+    children = tree.getChildren(root);
     expect(children.filter((c) => c.kind === "trace")).toHaveLength(PAGE_SIZE * 2);
     tree.setFilter({ kind: "errors" });
-    expect(tree.getChildren(log).map((c) => c.kind)).toEqual(["problems"]);
-    expect(tree.getTreeItem(log!).description).toBe(
-      `with errors or degraded stages: 0 of ${traces.length} traces`,
+    expect(tree.getChildren(root).map((c) => c.kind)).toEqual(["problems"]);
+    expect(tree.getTreeItem(root!).description).toBe(
+      `with errors or degraded stages: 0 of ${index.count} traces`,
     );
   });
 
-  it("finds the traces of an example log with progress and lists them", async () => {
+  it("finds the traces of a log with progress, says how many and lists the problems", async () => {
     const uri = exampleLog("broken.log");
     const tree = new TraceTree();
     await inspectLog(real(uri), tree);
-    const [log] = tree.getChildren();
-    const kinds = tree.getChildren(log).map((node) => node.kind);
-    expect(kinds.filter((k) => k === "trace").length).toBeGreaterThan(0);
-    expect(kinds.at(-1)).toBe("problems");
-    expect(fake.shown.at(-1)!.message).toMatch(
-      /^Palette Inspector: \d+ selection trace\(s\) in .*broken\.log, \d+ broken line\(s\)\.$/,
+    const [root] = tree.getChildren();
+    const kinds = tree.getChildren(root).map((node) => node.kind);
+    expect(kinds).toEqual(["trace", "trace", "problems"]);
+    expect(fake.progress.map((p) => p.title)).toEqual([`Finding selection traces in ${uri.path}`]);
+    expect(fake.shown.at(-1)).toEqual({
+      kind: "warning",
+      message: `Palette Inspector: 2 selection trace(s) in ${uri.path}, 4 problem(s).`,
+    });
+  });
+
+  it("opens several files as one set, numbered across them; each trace and problem names its file", async () => {
+    const dir = logFolder({ "app.log": "agent.log", "app.log.1.gz": "broken.log" });
+    const files = ["app.log", "app.log.1.gz"].map((name) => real(Uri.file(join(dir, name))));
+    const tree = new TraceTree();
+    // The explorer passes the clicked item, then every selected one.
+    await inspectLog(files[0], tree, files);
+    expect(tree.getChildren()).toHaveLength(1);
+    const [root] = tree.getChildren();
+    expect(tree.getTreeItem(root!)).toMatchObject({
+      label: `${files[0]!.path} + 1 more`,
+      description: "8 traces in 2 files",
+    });
+    const nodes = traceNodes(tree);
+    expect(tree.getTreeItem(nodes[6]!).description).toBe(
+      "#7 · 2025-03-14 09:26:50,011 · app.log.1.gz:1",
+    );
+    const problems = tree.getChildren(tree.getChildren(root).at(-1));
+    expect(tree.getTreeItem(problems[0]!).label).toBe(
+      "app.log.1.gz line 2: truncated JSON: the object opened at column 75 is not closed",
+    );
+    // A gzip cannot be opened at a line in the editor.
+    expect(tree.getTreeItem(problems[0]!).command).toBeUndefined();
+    // Opened from the gzip, re-read from its range (inflated again, with progress): #7 too.
+    await openTrace(nodes[6], undefined, panels);
+    expect(fake.progress.at(-1)!.title).toBe(`Reading trace #7 from ${files[1]!.path}`);
+    expect(shown.reports[0]!.origin).toEqual({ kind: "log", line: 1, index: 6 });
+    expect(shown.reports[0]!.file).toBe(files[1]!.toString());
+    expect(shown.reports[0]!.description).toBe(
+      "#7 · line 1 · id t-4f1c2a · 2025-03-14 09:26:50,011",
+    );
+  });
+
+  it("Cancel while a gzip is inflated up to a trace opens nothing and says nothing", async () => {
+    const dir = logFolder({ "app.log.gz": "agent.log" });
+    const tree = new TraceTree();
+    await inspectLog(real(Uri.file(join(dir, "app.log.gz"))), tree);
+    const shownBefore = fake.shown.length;
+    fake.cancelNextProgress = true;
+    await openTrace(traceNodes(tree)[5], undefined, panels);
+    expect(shown.reports).toEqual([]);
+    expect(fake.shown.length).toBe(shownBefore);
+  });
+
+  it("opens a folder: its logs (.gz included) in name order, numbers as numbers", async () => {
+    const dir = logFolder({
+      "app.log": "agent.log",
+      "app.log.2.gz": "selection.jsonl",
+      "app.log.10": "agent.log",
+    });
+    writeFileSync(join(dir, "README.md"), "not a log");
+    const tree = new TraceTree();
+    await inspectLog(real(Uri.file(dir)), tree);
+    const [root] = tree.getChildren();
+    const set = (root as Extract<TraceNode, { kind: "set" }>).set;
+    expect(set.files.map((uri) => uri.path.slice(dir.length + 1))).toEqual([
+      "app.log",
+      "app.log.2.gz",
+      "app.log.10",
+    ]);
+    expect(tree.getTreeItem(root!).description).toBe("18 traces in 3 files");
+  });
+
+  it("survives a window reload: the opened sets are kept in workspaceState and scanned again", async () => {
+    const state = memento();
+    const dir = logFolder({ "a.log": "agent.log", "b.jsonl": "selection.jsonl" });
+    const first = new TraceTree(state);
+    await inspectLog(real(Uri.file(join(dir, "a.log"))), first);
+    await inspectLog(real(Uri.file(dir)), first);
+    expect(state.values.get(OPENED_SETS_KEY)).toEqual([[`file://${dir}/a.log`], [`file://${dir}`]]);
+    const labels = (tree: TraceTree) =>
+      tree
+        .getChildren()
+        .flatMap((root) => [
+          String(tree.getTreeItem(root).label),
+          ...tree.getChildren(root).map((node) => String(tree.getTreeItem(node).label)),
+        ]);
+    const shownBefore = fake.shown.length;
+    const reloaded = new TraceTree(state);
+    await restoreLogSets(reloaded);
+    expect(labels(reloaded)).toEqual(labels(first));
+    expect(fake.shown.length).toBe(shownBefore); // restored quietly
+    reloaded.removeSet((reloaded.getChildren()[0] as Extract<TraceNode, { kind: "set" }>).set);
+    expect(state.values.get(OPENED_SETS_KEY)).toEqual([[`file://${dir}`]]);
+  });
+
+  it("forgets, quietly, a saved set whose logs are gone by the next session", async () => {
+    const state = memento();
+    const kept = logFolder({ "a.log": "agent.log" });
+    state.values.set(OPENED_SETS_KEY, [["file:///gone/app.log"], [`file://${kept}/a.log`]]);
+    const tree = new TraceTree(state);
+    await restoreLogSets(tree);
+    expect(tree.getChildren()).toHaveLength(1);
+    expect(state.values.get(OPENED_SETS_KEY)).toEqual([[`file://${kept}/a.log`]]);
+    expect(fake.shown).toEqual([]);
+    expect(fake.outputs.get("Palette Inspector")!.join("\n")).toContain(
+      "Selection traces of /gone/app.log are no longer listed:",
     );
   });
 
@@ -129,23 +323,56 @@ describe("Selection Traces view", () => {
     });
   });
 
-  it("opens a listed trace read-only in the panel, with its file and line", async () => {
+  it("reads the rest of a set past a binary file, a truncated gzip and a missing file", async () => {
+    const dir = logFolder({ "ok.log": "agent.log" });
+    writeFileSync(join(dir, "core.log"), Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 1, 2]));
+    const gz = gzipSync(readFileSync("examples/logs/agent.log"));
+    writeFileSync(join(dir, "cut.log.gz"), gz.subarray(0, gz.length >> 1));
+    const names = ["core.log", "cut.log.gz", "gone.log", "ok.log"];
+    const files = names.map((name) => real(Uri.file(join(dir, name))));
+    const tree = new TraceTree();
+    await inspectLog(files[0], tree, files);
+    const [root] = tree.getChildren();
+    const problems = tree
+      .getChildren(tree.getChildren(root).at(-1))
+      .map((node) => String(tree.getTreeItem(node).label));
+    expect(problems).toEqual([
+      "core.log: binary file (it holds NUL bytes); it was not read",
+      expect.stringMatching(
+        /^cut\.log\.gz line \d+: the gzip data is truncated: the file ends before its compressed data does$/,
+      ),
+      "gone.log: cannot read the file: no such file",
+    ]);
+    const nodes = traceNodes(tree);
+    expect(nodes.filter((node) => node.set.index.fileOf(node.index) === 3)).toHaveLength(6);
+  });
+
+  it("Cancel stops the scan and keeps what it found, marked as partial", async () => {
+    const tree = new TraceTree();
+    fake.cancelNextProgress = true;
+    await inspectLog(real(exampleLog("agent.log")), tree);
+    const [root] = tree.getChildren();
+    expect(tree.getTreeItem(root!).description).toBe("0 traces (scan cancelled)");
+    expect(fake.shown.at(-1)!.message).toMatch(/\(cancelled: partial list\)\.$/);
+  });
+
+  it("opens a listed trace read-only in the panel, with its file, line and number", async () => {
     const uri = exampleLog("selection.jsonl");
     const tree = new TraceTree();
     await inspectLog(real(uri), tree);
-    const node = tree.getChildren(tree.getChildren()[0]).find((n) => n.kind === "trace")!;
+    const node = traceNodes(tree)[1]!;
     await openTrace(node, undefined, panels);
-    expect(shown.reports[0]!.origin).toMatchObject({
-      kind: "log",
-      line: (node as Extract<TraceNode, { kind: "trace" }>).summary.line,
-    });
+    expect(shown.reports[0]!.origin).toEqual({ kind: "log", line: 5, index: 1 });
     expect(shown.reports[0]!.file).toBe(uri.toString());
+    expect(shown.reports[0]!.description).toMatch(/^#2 · line 5 · id t-4f1c31 · /);
   });
 
-  it("puts a CodeLens on every line holding a trace, which opens that trace", async () => {
-    const uri = exampleLog("agent.log");
-    const text =
-      fake.files.get(uri.toString()) ?? (await import("node:fs")).readFileSync(uri.fsPath, "utf8");
+  it("puts a CodeLens on every line holding a trace, which opens that trace with the view's number", async () => {
+    const dir = logFolder({ "a.log": "selection.jsonl", "b.log": "agent.log" });
+    const uri = Uri.file(join(dir, "b.log"));
+    const tree = new TraceTree();
+    await inspectLog(real(Uri.file(dir)), tree);
+    const text = readFileSync(uri.fsPath, "utf8");
     const document = fake.openDocument(uri, text);
     const lenses = new LogTraceCodeLens().provideCodeLenses(
       document as unknown as vscode.TextDocument,
@@ -154,25 +381,23 @@ describe("Selection Traces view", () => {
     const lines = scanText(text).traces.map((t) => t.line - 1);
     expect(lenses.map((lens) => lens.range.start.line)).toEqual(lines);
     expect(lenses[0]!.command!.title).toBe("$(type-hierarchy) Inspect selection trace");
-    await openTrace(
-      lenses[1]!.command!.arguments![0],
-      lenses[1]!.command!.arguments![1] as number,
-      panels,
-    );
-    expect(shown.reports[0]!.origin).toMatchObject({ line: lines[1]! + 1 });
+    const [target, line] = lenses[1]!.command!.arguments! as [vscode.Uri, number];
+    await openTrace(target, line, panels, tree);
+    // The second trace of b.log is #8 of the set (a.log holds six).
+    expect(shown.reports[0]!.origin).toEqual({ kind: "log", line: lines[1]! + 1, index: 7 });
+    await openTrace(target, line, panels);
+    expect(shown.reports[1]!.origin).toMatchObject({ index: 1 });
   });
 
-  it("turns a trace into a fixture next to the log that reproduces it when run", async () => {
+  it("turns a trace into a fixture next to its log, named by its number, that reproduces it when run", async () => {
     const uri = exampleLog("selection.jsonl");
     fake.addWorkspaceFolder(uri.path.slice(0, uri.path.lastIndexOf("/")));
     const tree = new TraceTree();
     await inspectLog(real(uri), tree);
-    const node = tree.getChildren(tree.getChildren()[0]).find((n) => n.kind === "trace") as Extract<
-      TraceNode,
-      { kind: "trace" }
-    >;
-    const target = Uri.file(suggestedFixturePath(uri.path, node.summary));
-    expect(target.path).toMatch(/selection\.trace-0\.turn\.json$/);
+    const node = traceNodes(tree)[0]!;
+    const target = Uri.file(suggestedFixturePath(uri.path, node.index));
+    expect(target.path).toMatch(/selection\.trace-1\.turn\.json$/);
+    expect(suggestedFixturePath("/l/app.log.2.gz", 4)).toBe("/l/app.log.2.trace-5.turn.json");
     fake.answers.saveDialog.push(target);
     const written = await turnIntoFixture(node, panels);
     expect(written?.toString()).toBe(target.toString());
@@ -182,17 +407,16 @@ describe("Selection Traces view", () => {
       readWorkspaceCatalog,
     );
     if (!loaded.ok) throw new Error(JSON.stringify(loaded.problems));
-    expect(runFixture(loaded.fixture).names).toEqual(node.summary.names);
+    expect(runFixture(loaded.fixture).names).toEqual(
+      summarizeTrace(scanText(readFileSync(uri.fsPath)).traces[0]!).names,
+    );
   });
 
   it("never overwrites an existing file without asking", async () => {
     const uri = exampleLog("selection.jsonl");
     const tree = new TraceTree();
     await inspectLog(real(uri), tree);
-    const node = tree.getChildren(tree.getChildren()[0]).find((n) => n.kind === "trace") as Extract<
-      TraceNode,
-      { kind: "trace" }
-    >;
+    const node = traceNodes(tree)[0]!;
     const target = fake.writeFile("/elsewhere/mine.turn.json", '{"description": "keep me"}');
     fake.answers.saveDialog.push(target);
     fake.answers.message.push(undefined);
@@ -206,7 +430,7 @@ describe("Compare with Replay", () => {
     const uri = exampleLog("agent.log");
     const tree = new TraceTree();
     await inspectLog(real(uri), tree);
-    const node = tree.getChildren(tree.getChildren()[0]).filter((n) => n.kind === "trace")[2]!;
+    const node = traceNodes(tree)[2]!;
     const compared: [RunReport, RunReport][] = [];
     const spy = {
       showComparison: (a: RunReport, b: RunReport) => compared.push([a, b]),
@@ -266,5 +490,38 @@ describe("15. Traces view", () => {
     } finally {
       for (const d of disposables) d.dispose();
     }
+  });
+});
+
+describe("the explorer's menu", () => {
+  it("offers Find Selection Traces on folders and on logs, rotated and gzipped ones too", () => {
+    const manifest = JSON.parse(readFileSync("package.json", "utf8"));
+    const entry = manifest.contributes.menus["explorer/context"].find(
+      (item: { command: string }) => item.command === "paletteInspector.inspectLog",
+    );
+    const [folder, pattern] = entry.when.split(" || ");
+    expect(folder).toBe("explorerResourceIsFolder");
+    const regex = new RegExp(/^resourceFilename =~ \/(.*)\/$/.exec(pattern)![1]!);
+    for (const name of ["app.log", "app.log.1", "app.log.2.gz", "a.jsonl", "t.json", "x.txt"])
+      expect(regex.test(name), name).toBe(true);
+    for (const name of ["app.ts", "image.png", "archive.tar.gz"])
+      expect(regex.test(name), name).toBe(false);
+  });
+});
+
+describe("hostile text from a log in the view", () => {
+  it("a turn id, time or tool name with controls or bidi overrides shows as one plain line", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pi-logs-"));
+    const evil = "t-1\u202e\nfake [link](command:x)";
+    writeFileSync(
+      join(dir, "evil.log"),
+      JSON.stringify({ turn_id: evil, ts: "12:00\u0007", trace: [], forced_choice: "a\u0000b" }) +
+        "\n",
+    );
+    const tree = new TraceTree();
+    await inspectLog(real(Uri.file(join(dir, "evil.log"))), tree);
+    const item = tree.getTreeItem(traceNodes(tree)[0]!);
+    expect(item.label).toBe("t-1 fake ［link］(command:x) · 0 tools · forced a b");
+    expect(item.description).toBe("#1 · 12:00 · line 1");
   });
 });

@@ -1,5 +1,7 @@
 // Issue 8: restored panels (finding 5), the clipboard (finding 6) and a reply to every request.
-import { posix } from "node:path";
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, posix } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { loadFixture, type LoadResult } from "../../src/core/fixture/load.js";
 import { TracePanels, TRACE_VIEW_TYPE } from "../../src/extension/panel/panels.js";
@@ -97,6 +99,22 @@ describe("restored panels", () => {
     expect(panel.title).toBe("Selection Trace: not restored");
     expect(loads).toEqual([]);
     expect(logged.join("\n")).toMatch(reason);
+  });
+});
+
+describe("restored panels and links", () => {
+  it("refuses a fixture in the workspace that is a link to a file outside it", async () => {
+    const root = mkdtempSync(join(tmpdir(), "pi-restore-"));
+    mkdirSync(join(root, "ws"));
+    mkdirSync(join(root, "outside"));
+    writeFileSync(join(root, "outside", "secret.turn.json"), FIXTURE);
+    symlinkSync(join(root, "outside", "secret.turn.json"), join(root, "ws", "link.turn.json"));
+    fake.addWorkspaceFolder(join(root, "ws"));
+    const panel = await restore(Uri.file(join(root, "ws", "link.turn.json")).toString());
+    const [message] = posted(panel);
+    if (message?.type !== "problems") throw new Error(`expected problems, got ${message?.type}`);
+    expect(message.problems[0]!.message).toMatch(/a link that leads out of the workspace/);
+    expect(loads).toEqual([]);
   });
 });
 

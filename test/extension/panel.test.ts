@@ -463,7 +463,7 @@ describe("showReport (a logged trace)", () => {
     };
     panels.showReport(report);
     const panel = webviewFake.panels[0]!;
-    expect(panel.title).toBe("Selection Trace: app.log:12");
+    expect(panel.title).toBe("Selection Trace: #4 app.log:12");
     panel.webview.receive({ type: "ready", edit: {} });
     await flush();
     expect(posted(panel)[0]).toEqual({
@@ -503,7 +503,7 @@ describe("showComparison (two logged traces)", () => {
     };
     panels.showComparison(base, variant);
     const panel = webviewFake.panels[0]!;
-    expect(panel.title).toBe("Selection Trace: app.log:3 ↔ app.log:9");
+    expect(panel.title).toBe("Selection Trace: #1 app.log:3 ↔ #1 app.log:9");
     panel.webview.receive({ type: "ready", edit: {} });
     await flush();
     const show = posted(panel)[0]!;
@@ -598,13 +598,13 @@ describe("7. One panel per subject", () => {
     panels.showComparison(at(12), at(30));
     expect(webviewFake.panels.map((panel) => [panel.title, panel.revealed])).toEqual([
       ["Selection Trace: weather.turn.json", 1],
-      ["Selection Trace: app.log:12", 1],
-      ["Selection Trace: app.log:12 ↔ app.log:30", 1],
+      ["Selection Trace: #13 app.log:12", 1],
+      ["Selection Trace: #13 app.log:12 ↔ #31 app.log:30", 1],
     ]);
     panels.showReport(at(30));
     expect(webviewFake.panels).toHaveLength(4);
     // 15: a replay is titled by the logged trace it replays.
     panels.showComparison(at(12), runFixture(loaded.fixture));
-    expect(webviewFake.panels.at(-1)!.title).toBe("Selection Trace: app.log:12 ↔ replay");
+    expect(webviewFake.panels.at(-1)!.title).toBe("Selection Trace: #13 app.log:12 ↔ replay");
   });
 });

@@ -300,6 +300,8 @@ export const fake = {
   /** The options of every input box shown. */
   inputBoxes: [] as FakeInputBoxOptions[],
   treeViews: new Map<string, unknown>(),
+  /** The next progress starts with Cancel already pressed. */
+  cancelNextProgress: false,
   diagnostics(uri: Uri): Diagnostic[] | undefined {
     for (const collection of diagnosticCollections) {
       const found = collection.get(uri);
@@ -325,6 +327,7 @@ export const fake = {
     this.inputBoxes.length = 0;
     this.quickPicks.length = 0;
     this.treeViews.clear();
+    this.cancelNextProgress = false;
     diagnosticCollections.length = 0;
   },
   writeBytes(path: string, bytes: Uint8Array): Uri {
@@ -543,13 +546,18 @@ export const window = {
   ): Promise<T> {
     const record = { title: options.title ?? "", messages: [] as string[] };
     fake.progress.push(record);
+    const cancelled = fake.cancelNextProgress;
+    fake.cancelNextProgress = false;
     return task(
       {
         report(value) {
           if (value.message !== undefined) record.messages.push(value.message);
         },
       },
-      { isCancellationRequested: false, onCancellationRequested: new EventEmitter<void>().event },
+      {
+        isCancellationRequested: cancelled,
+        onCancellationRequested: new EventEmitter<void>().event,
+      },
     );
   },
 };

@@ -1,133 +1,330 @@
-/** Finding the JSON of a trace inside one text line, after whatever prefix a logger wrote. */
+/**
+ * Finding every trace in one text line, in order, after whatever prefix a logger wrote: JSON,
+ * Python reprs and logfmt-quoted values. One pass over the line pairs its brackets (quotes are
+ * strings only inside brackets, so a prefix's apostrophe does not matter); each bracketed value
+ * that holds a marker is read on its own, and an unreadable one gives way to the values inside it.
+ */
 import { tracesInValue, type Found } from "./find.js";
+import { quotedEnd, unescapeLogfmt } from "./logfmt.js";
+import { markersIn, type Marker } from "./markers.js";
+import { readString } from "./python/strings.js";
 import type { TraceContext } from "./trace.js";
+import { parseValue } from "./value.js";
 
-const KEY = '"trace"';
+export interface LineScan {
+  /** Traces and problems, in line order. */
+  readonly found: Found[];
+  /** Where the outermost bracket still open at the end of the line starts (with its call name), or -1. */
+  readonly openAt: number;
+  /** The problem of a trace that the open bracket cuts off, if it is not continued below. */
+  readonly unclosed: string | null;
+}
 
-/** The index of the first `"trace"` key whose value opens a list, in text[from, to); -1 if none. */
-export function traceKeyIn(text: string, from: number, to: number): number {
-  for (
-    let hit = text.indexOf(KEY, from);
-    hit !== -1 && hit < to;
-    hit = text.indexOf(KEY, hit + 1)
-  ) {
-    if (opensList(text, hit + KEY.length, to)) return hit;
+/** A bracketed value (or a logfmt quoted value) that holds a marker. */
+interface Segment {
+  readonly start: number;
+  /** Index of its closing bracket or quote. */
+  readonly end: number;
+  readonly children: Segment[];
+  /** A key="value" (logfmt, unescaped first) or key='value' (a Python string) holding the value. */
+  readonly quoted: "" | "logfmt" | "python";
+}
+
+interface Frame {
+  readonly open: number;
+  readonly start: number;
+  readonly closer: number;
+  readonly children: Segment[];
+}
+
+/** Passes over a line whose quotes do not pair up, each starting past the bracket where the last went wrong. */
+const MAX_PASSES = 16;
+/** Values parsed per line at most: an unreadable value is retried through the values inside it, within this budget. */
+const MAX_ATTEMPTS = 64;
+/** How far down the open brackets a closing one looks for its partner; past that it is stray text. */
+const MAX_MISMATCH = 64;
+
+const NONE: LineScan = { found: [], openAt: -1, unclosed: null };
+
+export function scanLine(
+  line: string,
+  outer: TraceContext | null = null,
+  quotedValues = true,
+): LineScan {
+  const markers = markersIn(line);
+  const end = trimmedEnd(line);
+  const fast = markers.length > 0 ? wholeJson(line, markers[0]!, end, outer) : null;
+  if (fast) return { found: fast, openAt: -1, unclosed: null };
+  if (markers.length === 0 && !mayOpen(line, end)) return NONE;
+
+  const reader = new SegmentReader(line, markers, outer, quotedValues);
+  const found: Found[] = [];
+  let unclosed: string | null = null;
+  let openAt = -1;
+  let from = 0;
+  for (let pass = 0; pass < MAX_PASSES; pass++) {
+    const walk = walkBrackets(line, from, end, reader);
+    // After a quote that does not close, what the open brackets hold is read by the next pass.
+    const segments = walk.inString
+      ? walk.top
+      : [...walk.top, ...walk.open.flatMap((frame) => frame.children)];
+    for (const segment of segments) found.push(...reader.read(segment));
+    const bottom = walk.open[0];
+    if (!bottom) break;
+    openAt = walk.inString ? -1 : bottom.start;
+    if (unclosed === null && reader.uncoveredFrom(bottom.start)) {
+      const what = describeOpen(line, bottom);
+      unclosed = `truncated ${reader.grammar(bottom.start)}: the ${what} opened at column ${bottom.start + 1} is not closed`;
+    }
+    if (!walk.inString) break;
+    from = bottom.open + 1;
+  }
+  if (!reader.uncoveredFrom(0)) unclosed = null;
+  return { found, openAt, unclosed };
+}
+
+/** The common JSON line: from its first `{` (or a leading `[`) to its end, one value. */
+function wholeJson(
+  line: string,
+  first: Marker,
+  end: number,
+  outer: TraceContext | null,
+): Found[] | null {
+  if (first.kind !== "json") return null;
+  const lead = skipBlanks(line, 0, end);
+  const start = line.charCodeAt(lead) === 0x5b ? lead : line.indexOf("{");
+  if (start === -1 || start > first.at) return null;
+  try {
+    return tracesInValue(JSON.parse(line.slice(start, end)), prefixContext(line, start, outer));
+  } catch {
+    return null;
+  }
+}
+
+/** A line that may open a value continued on the next lines: it ends with a bracket or a comma. */
+export function mayOpen(line: string, end: number): boolean {
+  const c = line.charCodeAt(end - 1);
+  return c === 0x7b || c === 0x5b || c === 0x28 || c === 0x2c;
+}
+
+class SegmentReader {
+  private readonly covered: [number, number][] = [];
+  private attempts = 0;
+
+  constructor(
+    private readonly line: string,
+    private readonly markers: readonly Marker[],
+    private readonly outer: TraceContext | null,
+    readonly quotedValues: boolean,
+  ) {}
+
+  /** True when a marker lies in [start, end]. */
+  holds(start: number, end: number): boolean {
+    let lo = 0;
+    let hi = this.markers.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.markers[mid]!.at < start) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < this.markers.length && this.markers[lo]!.at <= end;
+  }
+
+  /** True when a marker at or after `from` lies in no value read so far. */
+  uncoveredFrom(from: number): boolean {
+    const ranges = [...this.covered].sort((a, b) => a[0] - b[0]);
+    let r = 0;
+    let reach = -1;
+    for (const { at } of this.markers) {
+      while (r < ranges.length && ranges[r]![0] <= at) reach = Math.max(reach, ranges[r++]![1]);
+      if (at >= from && at > reach) return true;
+    }
+    return false;
+  }
+
+  /** "JSON" when the first marker from `from` is a JSON key, else "Python repr". */
+  grammar(from: number): string {
+    const marker = this.markers.find((m) => m.at >= from);
+    return marker?.kind === "json" ? "JSON" : "Python repr";
+  }
+
+  /** True when every marker in [start, end] is a JSON key: the value is not read as Python. */
+  jsonOnly(start: number, end: number): boolean {
+    return this.markers.every((m) => m.at < start || m.at > end || m.kind === "json");
+  }
+
+  read(segment: Segment): Found[] {
+    const { line } = this;
+    if (segment.quoted !== "") {
+      this.covered.push([segment.start, segment.end]);
+      let text: string;
+      if (segment.quoted === "logfmt")
+        text = unescapeLogfmt(line.slice(segment.start + 1, segment.end));
+      else {
+        const read = readString(line, segment.start, segment.end + 1, false);
+        if (typeof read === "string") return [{ problem: `invalid Python repr: ${read}` }];
+        text = read.value;
+      }
+      const inner = scanLine(text, prefixContext(line, segment.start, this.outer), false);
+      return inner.unclosed === null ? inner.found : [...inner.found, { problem: inner.unclosed }];
+    }
+    if (++this.attempts > MAX_ATTEMPTS) {
+      this.covered.push([segment.start, segment.end]);
+      // Said once per line, at the first value left unread.
+      if (this.attempts > MAX_ATTEMPTS + 1) return [];
+      return [
+        {
+          problem: `more than ${MAX_ATTEMPTS} values on this line hold a trace marker; the rest were not read`,
+        },
+      ];
+    }
+    const parsed = parseValue(
+      line,
+      segment.start,
+      segment.end + 1,
+      this.jsonOnly(segment.start, segment.end),
+    );
+    if ("value" in parsed) {
+      this.covered.push([segment.start, segment.end]);
+      return tracesInValue(parsed.value, prefixContext(line, segment.start, this.outer));
+    }
+    const inner = segment.children.flatMap((child) => this.read(child));
+    if (inner.some((item) => "trace" in item)) return inner;
+    this.covered.push([segment.start, segment.end]);
+    return [{ problem: parsed.problem }];
+  }
+}
+
+/**
+ * Pairs brackets from `from`, stack-based and iterative (any depth). Returns the top-level
+ * values holding a marker, in order, and the brackets still open at the end with the values
+ * holding a marker that closed inside them.
+ */
+function walkBrackets(
+  line: string,
+  from: number,
+  end: number,
+  reader: SegmentReader,
+): { top: Segment[]; open: Frame[]; inString: boolean } {
+  const stack: Frame[] = [];
+  const top: Segment[] = [];
+  const add = (segment: Segment) => (stack.at(-1)?.children ?? top).push(segment);
+  let inString = false;
+  for (let i = from; i < end; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 0x7b || c === 0x5b || c === 0x28) {
+      stack.push({ open: i, start: valueStart(line, i), closer: CLOSER[c]!, children: [] });
+    } else if (stack.length === 0) {
+      if ((c === 0x22 || c === 0x27) && line.charCodeAt(i - 1) === 0x3d && reader.quotedValues) {
+        const close = c === 0x22 ? quotedEnd(line, i, end) : stringEnd(line, i, end);
+        if (close === -1) continue;
+        if (reader.holds(i, close))
+          add({ start: i, end: close, children: [], quoted: c === 0x22 ? "logfmt" : "python" });
+        i = close;
+      }
+    } else if (c === 0x22 || c === 0x27) {
+      const close = stringEnd(line, i, end);
+      if (close === -1) {
+        inString = true;
+        break;
+      }
+      i = close;
+    } else if (c === 0x7d || c === 0x5d || c === 0x29) {
+      let k = stack.length - 1;
+      const lowest = Math.max(0, stack.length - MAX_MISMATCH);
+      while (k >= lowest && stack[k]!.closer !== c) k--;
+      if (k < lowest) continue;
+      const frame = stack[k]!;
+      // Brackets left open inside it: what they hold belongs to it.
+      for (const inner of stack.splice(k + 1)) frame.children.push(...inner.children);
+      stack.pop();
+      if (reader.holds(frame.start, i))
+        add({ start: frame.start, end: i, children: frame.children, quoted: "" });
+    }
+  }
+  return { top, open: stack, inString };
+}
+
+const CLOSER: Record<number, number> = { 0x7b: 0x7d, 0x5b: 0x5d, 0x28: 0x29 };
+
+/** A `(` starts the call whose name is written before it. */
+function valueStart(line: string, open: number): number {
+  if (line.charCodeAt(open) !== 0x28) return open;
+  let i = open;
+  while (i > 0 && isNameOrDot(line.charCodeAt(i - 1))) i--;
+  return i;
+}
+
+/** The index of the quote closing the one at `open` (backslash escapes skipped), -1 if none. */
+function stringEnd(line: string, open: number, end: number): number {
+  const quote = line.charCodeAt(open);
+  for (let i = open + 1; i < end; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 0x5c) i++;
+    else if (c === quote) return i;
   }
   return -1;
 }
 
-function opensList(text: string, at: number, to: number): boolean {
-  let i = skipBlanks(text, at, to);
-  if (text.charCodeAt(i) !== 0x3a /* : */) return false;
-  i = skipBlanks(text, i + 1, to);
-  return text.charCodeAt(i) === 0x5b; /* [ */
-}
-
-function skipBlanks(text: string, i: number, to: number): number {
-  while (i < to) {
-    const c = text.charCodeAt(i);
-    if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) break;
-    i++;
-  }
-  return i;
+function describeOpen(line: string, frame: Frame): string {
+  const c = line.charCodeAt(frame.open);
+  if (c === 0x7b) return "object";
+  if (c === 0x5b) return "list";
+  return frame.start < frame.open ? `call ${line.slice(frame.start, frame.open)}(…)` : "tuple";
 }
 
 /** A timestamp at the start of a text line: `2024-05-01 12:00:00,123`, `[2024-05-01T12:00:00Z]`, … */
 const PREFIX_TIME =
   /^\s*\[?(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?)/;
+/** An id or a time as a key=value pair of the prefix (structlog, logfmt). */
+const PREFIX_PAIR =
+  /(?:^|\s)(turn_id|request_id|trace_id|timestamp|time|ts)=("[^"]*"|'[^']*'|\S+)/g;
+const PAIR_IS_ID = new Set(["turn_id", "request_id", "trace_id"]);
 
-const MAX_ATTEMPTS = 16;
-
-/**
- * The traces in one line that holds a trace key at `hit`. The JSON starts at the line's first
- * `{` or `[` or, when a prefix holds braces of its own, at a later `{` before the key; it may
- * be followed by a suffix. A line whose JSON cannot be read gives one problem.
- */
-export function tracesInLine(text: string, hit: number): Found[] {
-  let end = text.length;
-  while (end > 0 && isBlank(text.charCodeAt(end - 1))) end--;
-  const first = skipBlanks(text, 0, end);
-  const starts: number[] = [];
-  if (text.charCodeAt(first) === 0x5b) starts.push(first);
-  for (
-    let at = text.indexOf("{");
-    at !== -1 && at < hit && starts.length < MAX_ATTEMPTS;
-    at = text.indexOf("{", at + 1)
-  )
-    starts.push(at);
-
-  let failure: string | null = null;
-  for (const start of starts) {
-    const parsed = parse(text, start, end);
-    if ("value" in parsed) return tracesInValue(parsed.value, prefixContext(text.slice(0, start)));
-    if (parsed.closesBefore < hit && parsed.closesBefore !== -1) continue;
-    failure ??= parsed.problem;
-  }
-  return [{ problem: failure ?? "the trace's JSON could not be found on this line" }];
-}
-
-function parse(
-  text: string,
+/** Time and id from the text before a value, else from the enclosing context. */
+export function prefixContext(
+  line: string,
   start: number,
-  end: number,
-): { value: unknown } | { problem: string; closesBefore: number } {
-  try {
-    return { value: JSON.parse(text.slice(start, end)) };
-  } catch (error) {
-    const close = closingIndex(text, start, end);
-    if (close === -1) {
-      const what = text.charCodeAt(start) === 0x7b ? "object" : "list";
-      return {
-        problem: `truncated JSON: the ${what} opened at column ${start + 1} is not closed`,
-        closesBefore: -1,
-      };
-    }
-    if (close < end - 1) {
-      // A suffix after the JSON ("… took 3 ms"): read up to the matching bracket.
-      try {
-        return { value: JSON.parse(text.slice(start, close + 1)) };
-      } catch (inner) {
-        return { problem: `invalid JSON: ${message(inner, start)}`, closesBefore: close };
-      }
-    }
-    return { problem: `invalid JSON: ${message(error, start)}`, closesBefore: close };
-  }
-}
-
-/** The index of the bracket closing the one at `start`, skipping strings; -1 if the text ends first. Iterative: any depth. */
-export function closingIndex(text: string, start: number, end: number): number {
-  let depth = 0;
-  let inString = false;
-  for (let i = start; i < end; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c /* \ */) i++;
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x7b || c === 0x5b) depth++;
-    else if (c === 0x7d || c === 0x5d) {
-      depth--;
-      if (depth === 0) return i;
+  outer: TraceContext | null,
+): TraceContext {
+  const prefix = line.slice(0, start);
+  let time: string | null = PREFIX_TIME.exec(prefix)?.[1] ?? null;
+  let id: string | null = null;
+  if (prefix.includes("=")) {
+    for (const [, key, raw] of prefix.matchAll(PREFIX_PAIR)) {
+      const value = /^["']/.test(raw!) ? raw!.slice(1, -1) : raw!;
+      if (PAIR_IS_ID.has(key!)) id ??= value;
+      else time ??= value;
     }
   }
-  return -1;
+  // Copies, not slices: a slice would keep the whole decoded chunk alive as long as the summary lives.
+  return {
+    time: time === null ? (outer?.time ?? null) : [...time].join(""),
+    id: id === null ? (outer?.id ?? null) : [...id].join(""),
+  };
 }
 
-function prefixContext(prefix: string): TraceContext {
-  const time = PREFIX_TIME.exec(prefix)?.[1];
-  // A copy, not a slice: a slice would keep the whole decoded chunk alive as long as the summary lives.
-  return { time: time === undefined ? null : [...time].join(""), id: null };
+function trimmedEnd(line: string): number {
+  let end = line.length;
+  while (end > 0 && isBlank(line.charCodeAt(end - 1))) end--;
+  return end;
+}
+
+function skipBlanks(text: string, i: number, to: number): number {
+  while (i < to && isBlank(text.charCodeAt(i))) i++;
+  return i;
 }
 
 function isBlank(c: number): boolean {
   return c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a;
 }
 
-/** The parser's message, its position in the JSON turned into a column of the line. */
-function message(error: unknown, start: number): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return text.replace(
-    /at position (\d+)/,
-    (_, position: string) => `at column ${start + Number(position) + 1}`,
+function isNameOrDot(c: number): boolean {
+  return (
+    (c >= 0x61 && c <= 0x7a) ||
+    (c >= 0x41 && c <= 0x5a) ||
+    (c >= 0x30 && c <= 0x39) ||
+    c === 0x5f ||
+    c === 0x2e
   );
 }

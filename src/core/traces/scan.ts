@@ -1,13 +1,18 @@
 /**
- * Finds selection traces in a log fed in chunks of any size: JSON lines, text lines with the JSON
- * after a prefix, whole JSON files (pretty-printed or not). Lines are decoded and split in bulk
- * and only those holding a `"trace": [` key are parsed, so most of a log is never looked at twice.
- * The result does not depend on where the chunks are cut.
+ * Finds selection traces in a log fed in chunks of any size: JSON lines, text lines with JSON or
+ * a Python repr after a prefix (every one on a line, in order), logfmt values, values spread over
+ * several lines, whole JSON files. A line ends at LF, CR or CRLF. Lines are decoded and split in
+ * bulk and only those holding a marker (`trace`, `StageRecord`) or ending with an open bracket
+ * are looked at again, so most of a log is passed over at the speed of a string search. The
+ * result does not depend on where the chunks are cut.
  */
 import { JsonBlock, opensBlock, type BlockValue } from "./block.js";
 import { tracesInValue, type Found } from "./find.js";
-import { traceKeyIn, tracesInLine } from "./line.js";
+import { mayOpen, prefixContext, scanLine } from "./line.js";
+import { MarkerCursor, markersIn, mayHoldMarker, type Marker } from "./markers.js";
+import { LineBlock, MAX_BLOCK_BYTES, MAX_BLOCK_LINES } from "./multiline.js";
 import type { LoggedTrace } from "./trace.js";
+import { parseValue } from "./value.js";
 
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 
@@ -50,10 +55,22 @@ export interface ScanOptions {
   /** Where the input starts in its file, when re-reading one range of it. */
   readonly firstLine?: number;
   readonly firstOffset?: number;
+  /** Native help with ASCII, where the host has it: runs of ASCII lines then skip the UTF-8 decoder. */
+  readonly ascii?: AsciiCodec;
 }
 
-const KEY = '"trace"';
+/** What a host can do natively and much faster than UTF-8 decoding (Node: buffer.isAscii, Latin-1). */
+export interface AsciiCodec {
+  /** The length of the run of ASCII bytes that `bytes` starts with. */
+  asciiPrefix(bytes: Uint8Array): number;
+  /** Bytes that are all ASCII, as a string. */
+  decode(bytes: Uint8Array): string;
+}
+
 const REPLACEMENT = "\uFFFD";
+/** Shorter runs of ASCII are decoded with the UTF-8 around them, in blocks of about UTF8_BLOCK bytes. */
+const MIN_ASCII_RUN = 16 * 1024;
+const UTF8_BLOCK = 64 * 1024;
 /** Lines between two cancellation checks inside one chunk. */
 const CHECK_EVERY = 4096;
 /** Longer lines cannot be a lone `{` or `[` (with some indentation). */
@@ -73,6 +90,9 @@ export class TraceScanner {
   private skipping = false;
   private surrogate = "";
   private block: JsonBlock | null = null;
+  private spread: LineBlock | null = null;
+  /** The last line read ended with a CR: an LF starting the next chunk belongs to it. */
+  private afterCR = false;
   private index = 0;
   private ended = false;
 
@@ -83,42 +103,63 @@ export class TraceScanner {
     this.atFileStart = this.offset === 0;
   }
 
+  /** 1-based line being read: where the input broke off, when it did. */
+  get currentLine(): number {
+    return this.lineNo;
+  }
+
   /** Reads the next chunk; throws ScanCancelled when cancellation was requested. */
   push(chunk: Uint8Array | string): void {
     if (this.ended) throw new Error("the scanner has ended");
     this.checkCancelled();
     const bytes = typeof chunk === "string" ? this.encode(chunk) : chunk;
+    if (bytes.length === 0) return;
     let pos = 0;
+    if (this.afterCR) {
+      this.afterCR = false;
+      if (bytes[0] === 10) {
+        pos = 1;
+        this.offset++;
+      }
+    }
     if (this.skipping) {
-      const nl = bytes.indexOf(10);
+      const nl = firstLineEnd(bytes, pos);
       if (nl === -1) {
-        this.offset += bytes.length;
+        this.offset += bytes.length - pos;
         return;
       }
-      this.offset += nl + 1;
+      this.offset += nl + 1 - pos;
       this.lineNo++;
       this.skipping = false;
       pos = nl + 1;
+      if (bytes[nl] === 13 && bytes[pos] === 10) {
+        pos++;
+        this.offset++;
+      }
     }
-    if (this.pendingLength > 0) {
-      const nl = bytes.indexOf(10, pos);
+    if (this.pendingLength > 0 && pos < bytes.length) {
+      const nl = firstLineEnd(bytes, pos);
       if (nl === -1) {
         this.hold(bytes.subarray(pos));
         return;
       }
-      const tail = bytes.subarray(pos, nl + 1);
+      // A CR is kept with its LF, so that CRLF split across chunks stays one line end.
+      const stop = bytes[nl] === 13 && bytes[nl + 1] === 10 ? nl + 2 : nl + 1;
+      const tail = bytes.subarray(pos, stop);
       const line = concat([...this.pending, tail], this.pendingLength + tail.length);
       this.pending = [];
       this.pendingLength = 0;
       this.lines(line);
-      pos = nl + 1;
+      pos = stop;
     }
-    const last = bytes.lastIndexOf(10);
+    const last = lastLineEnd(bytes, pos);
     if (last >= pos) {
       this.lines(bytes.subarray(pos, last + 1));
       pos = last + 1;
     }
     if (pos < bytes.length) this.hold(bytes.subarray(pos));
+    // A CR ending the chunk ended a line; an LF starting the next chunk is part of that line end.
+    else this.afterCR = bytes[bytes.length - 1] === 13;
   }
 
   /** Reads what is left: a last line without a line break, a value still open. */
@@ -137,8 +178,16 @@ export class TraceScanner {
       this.pendingLength = 0;
       this.lines(line);
     }
+    const spread = this.spread;
+    if (spread?.marked)
+      this.options.onProblem({
+        line: spread.line,
+        message:
+          "truncated value: the value opened on this line is not closed at the end of the input",
+      });
+    this.spread = null;
     const block = this.block;
-    if (block?.openLine != null && traceKeyIn(block.openText, 0, Infinity) !== -1) {
+    if (block?.openLine != null && markersIn(block.openText).length > 0) {
       this.options.onProblem({
         line: block.openLine,
         message:
@@ -188,32 +237,82 @@ export class TraceScanner {
     });
   }
 
-  /** Complete lines, each ending with "\n". */
+  /** Complete lines, each ending with LF, CR or CRLF; runs of ASCII lines are decoded natively. */
   private lines(bytes: Uint8Array): void {
-    const text = this.decoder.decode(bytes);
+    const ascii = this.options.ascii;
+    if (!ascii) {
+      this.decodedLines(bytes, this.decoder.decode(bytes));
+      return;
+    }
+    for (let pos = 0; pos < bytes.length;) {
+      const rest = bytes.subarray(pos);
+      const run = ascii.asciiPrefix(rest);
+      if (run === rest.length) {
+        this.decodedLines(rest, ascii.decode(rest));
+        return;
+      }
+      // A long run of ASCII lines is decoded natively; the lines after it as UTF-8, a block of
+      // them when the run is short, so that text dense with other bytes is not cut line by line.
+      const plain = run < MIN_ASCII_RUN ? 0 : lastLineEnd(rest.subarray(0, run), 0) + 1;
+      if (plain > 0)
+        this.decodedLines(rest.subarray(0, plain), ascii.decode(rest.subarray(0, plain)));
+      const end = firstLineEnd(
+        rest,
+        plain > 0 ? run : Math.min(rest.length - 1, Math.max(run, UTF8_BLOCK)),
+      );
+      const stop = rest[end] === 13 && rest[end + 1] === 10 ? end + 2 : end + 1;
+      const wide = rest.subarray(plain, stop);
+      this.decodedLines(wide, this.decoder.decode(wide));
+      pos += stop;
+    }
+  }
+
+  /** Complete lines and their text, decoded one way or the other. */
+  private decodedLines(bytes: Uint8Array, text: string): void {
     // One character per byte and no replacement: byte offsets are string offsets.
     const ascii = text.length === bytes.length && text.indexOf(REPLACEMENT) === -1;
-    let nextKey = text.indexOf(KEY);
+    let nextCR = text.indexOf("\r");
+    const markers = new MarkerCursor(text);
+    let nextMarker = markers.next(0);
     let nextBad = ascii ? -1 : text.indexOf(REPLACEMENT);
     let bytePos = 0;
     let count = 0;
     for (let s = 0; s < text.length;) {
-      const e = text.indexOf("\n", s);
+      if (ascii && nextCR === -1 && !this.block && !this.spread && this.offset > 0) {
+        // The pre-filter: lines before the next marker that cannot open a block are only counted.
+        if (nextMarker !== -1 && nextMarker < s) nextMarker = markers.next(s);
+        const skipped = skipPlainLines(text, s, nextMarker === -1 ? text.length : nextMarker);
+        if (skipped.lines > 0) {
+          this.offset += skipped.to - s;
+          this.lineNo += skipped.lines;
+          s = skipped.to;
+          count += skipped.lines;
+          if (count >= CHECK_EVERY) {
+            count = 0;
+            this.checkCancelled();
+          }
+          if (s >= text.length) break;
+        }
+      }
+      let e = text.indexOf("\n", s);
+      let ending = 1;
+      if (nextCR !== -1) {
+        if (nextCR < s) nextCR = text.indexOf("\r", s);
+        if (nextCR !== -1 && (nextCR < e || e === -1)) {
+          e = nextCR;
+          if (text.charCodeAt(e + 1) === 10) ending = 2;
+        }
+      }
       const byteStart = ascii ? s : bytePos;
-      const byteEnd = ascii ? e : bytes.indexOf(10, bytePos);
-      bytePos = byteEnd + 1;
+      const byteEnd = ascii ? e : bytes.indexOf(text.charCodeAt(e), bytePos);
+      bytePos = byteEnd + ending;
       const lineBytes = byteEnd - byteStart;
 
       if (lineBytes > this.maxLineBytes) this.tooLong(this.lineNo);
       else {
         let from = s;
-        let to = e;
         let offset = this.offset;
         let length = lineBytes;
-        if (to > from && text.charCodeAt(to - 1) === 0x0d) {
-          to--;
-          length--;
-        }
         if (this.atFileStart && offset === 0 && text.charCodeAt(from) === 0xfeff) {
           from++;
           offset += 3;
@@ -227,13 +326,14 @@ export class TraceScanner {
             });
           nextBad = text.indexOf(REPLACEMENT, e);
         }
-        if (nextKey !== -1 && nextKey < from) nextKey = text.indexOf(KEY, from);
-        this.line(text, from, to, offset, length, ascii, nextKey !== -1 && nextKey < to);
+        if (nextMarker !== -1 && nextMarker < from) nextMarker = markers.next(from);
+        const marked = nextMarker !== -1 && nextMarker < e;
+        this.line(text, from, e, offset, length, ascii, marked);
       }
 
-      this.offset += lineBytes + 1;
+      this.offset += lineBytes + ending;
       this.lineNo++;
-      s = e + 1;
+      s = e + ending;
       if (++count % CHECK_EVERY === 0) this.checkCancelled();
     }
   }
@@ -245,7 +345,7 @@ export class TraceScanner {
     offset: number,
     length: number,
     ascii: boolean,
-    mayHoldKey: boolean,
+    marked: boolean,
   ): void {
     if (this.block) {
       const slice = text.slice(from, to);
@@ -255,12 +355,29 @@ export class TraceScanner {
       const broken = this.block;
       this.block = null;
       if (result === "closed") return;
-      if (broken.openLine !== null && traceKeyIn(broken.openText, 0, Infinity) !== -1) {
+      if (broken.openLine !== null && markersIn(broken.openText).length > 0) {
         this.options.onProblem({
           line: broken.openLine,
           message: `truncated JSON: the value opened on this line breaks off at line ${this.lineNo}`,
         });
       }
+    }
+    if (this.spread) {
+      const spread = this.spread;
+      const step = spread.feed(text.slice(from, to));
+      if (step.state === "open") return;
+      this.spread = null;
+      if (step.state === "closed") {
+        this.spreadValue(spread, step.text, step.tooLong, offset + length);
+        return;
+      }
+      if (spread.lineCount === 1 && spread.unclosed !== null)
+        this.options.onProblem({ line: spread.line, message: spread.unclosed });
+      else if (spread.marked)
+        this.options.onProblem({
+          line: spread.line,
+          message: `truncated value: the value opened on this line breaks off at line ${this.lineNo}`,
+        });
     }
     if (to - from <= OPENER_MAX && opensBlock(text, from, to)) {
       this.block = new JsonBlock(this.maxLineBytes, (value) => this.blockValue(value));
@@ -274,10 +391,47 @@ export class TraceScanner {
       );
       return;
     }
-    if (!mayHoldKey) return;
-    const hit = traceKeyIn(text, from, to);
-    if (hit === -1) return;
-    this.emit(tracesInLine(text.slice(from, to), hit - from), this.lineNo, offset, length);
+    let end = to;
+    while (end > from && isBlank(text.charCodeAt(end - 1))) end--;
+    const opens = mayOpen(text, end);
+    if (!marked && !opens) return;
+    const slice = text.slice(from, to);
+    const scan = scanLine(slice);
+    const found = this.emit(scan.found, this.lineNo, offset, length);
+    if (opens && scan.openAt !== -1) {
+      this.spread = new LineBlock(
+        this.lineNo,
+        offset,
+        found,
+        slice.slice(0, scan.openAt),
+        slice.slice(scan.openAt),
+        scan.unclosed,
+      );
+      return;
+    }
+    if (scan.unclosed !== null)
+      this.options.onProblem({ line: this.lineNo, message: scan.unclosed });
+  }
+
+  /** A value spread over lines has closed: its traces take the range from its first line to its last. */
+  private spreadValue(spread: LineBlock, text: string, tooLong: boolean, endOffset: number): void {
+    if (!spread.marked) return;
+    const line = spread.line;
+    if (tooLong) {
+      this.options.onProblem({
+        line,
+        message: `the value opened on this line is longer than ${MAX_BLOCK_BYTES} bytes or ${MAX_BLOCK_LINES} lines; it was not read`,
+      });
+      return;
+    }
+    const markers = markersIn(text);
+    if (markers.length === 0) return;
+    const parsed = parseValue(text, 0, text.length, allJson(markers));
+    const found: Found[] =
+      "value" in parsed
+        ? tracesInValue(parsed.value, prefixContext(spread.prefix, spread.prefix.length, null))
+        : [{ problem: parsed.problem }];
+    this.emit(found, line, spread.offset, endOffset - spread.offset, spread.ordinalBase);
   }
 
   private blockValue(value: BlockValue): void {
@@ -288,20 +442,26 @@ export class TraceScanner {
       });
       return;
     }
-    if (traceKeyIn(value.text, 0, value.text.length) === -1) return;
-    let found: Found[];
-    try {
-      found = tracesInValue(JSON.parse(value.text), { time: null, id: null });
-    } catch (error) {
-      found = [
-        { problem: `invalid JSON: ${error instanceof Error ? error.message : String(error)}` },
-      ];
-    }
+    if (!mayHoldMarker(value.text, 0, value.text.length)) return;
+    const markers = markersIn(value.text);
+    if (markers.length === 0) return;
+    const parsed = parseValue(value.text, 0, value.text.length, allJson(markers));
+    const found: Found[] =
+      "value" in parsed
+        ? tracesInValue(parsed.value, { time: null, id: null })
+        : [{ problem: parsed.problem }];
     this.emit(found, value.line, value.offset, value.length);
   }
 
-  private emit(found: readonly Found[], line: number, offset: number, length: number): void {
-    let ordinal = 0;
+  /** Reports what was found in one byte range; returns how many traces. */
+  private emit(
+    found: readonly Found[],
+    line: number,
+    offset: number,
+    length: number,
+    firstOrdinal = 0,
+  ): number {
+    let ordinal = firstOrdinal;
     for (const item of found) {
       // Every trace is work (ordering its names, summarising it): a cancel stops before the next one.
       this.checkCancelled();
@@ -316,6 +476,7 @@ export class TraceScanner {
         });
       else this.options.onProblem({ line, message: item.problem });
     }
+    return ordinal - firstOrdinal;
   }
 
   private validUtf8(bytes: Uint8Array): boolean {
@@ -363,6 +524,49 @@ export function utf8Length(text: string, from: number, to: number): number {
     } else bytes += 3;
   }
   return bytes;
+}
+
+function allJson(markers: readonly Marker[]): boolean {
+  return markers.every((marker) => marker.kind === "json");
+}
+
+function isBlank(c: number): boolean {
+  return c === 0x20 || c === 0x09;
+}
+
+/**
+ * Passes over the LF-ended lines from `from` that end before `marker` and cannot start a value
+ * spread over lines (their last character is no bracket, comma or blank, and they are longer
+ * than a lone opener). Returns where it stopped and how many lines it passed.
+ */
+function skipPlainLines(text: string, from: number, marker: number): { to: number; lines: number } {
+  let s = from;
+  let lines = 0;
+  for (;;) {
+    const e = text.indexOf("\n", s);
+    if (e === -1 || e >= marker || e - s <= OPENER_MAX) break;
+    const c = text.charCodeAt(e - 1);
+    if (c === 0x7b || c === 0x5b || c === 0x28 || c === 0x2c || c === 0x20 || c === 0x09) break;
+    s = e + 1;
+    lines++;
+  }
+  return { to: s, lines };
+}
+
+/** The first LF or CR at or after `from`; -1 if none. */
+function firstLineEnd(bytes: Uint8Array, from: number): number {
+  const lf = bytes.indexOf(10, from);
+  const cr = bytes.subarray(from, lf === -1 ? bytes.length : lf).indexOf(13);
+  return cr === -1 ? lf : from + cr;
+}
+
+/** The last LF or CR at or after `from` (the LF of a CRLF); -1 if none. */
+function lastLineEnd(bytes: Uint8Array, from: number): number {
+  const lf = bytes.lastIndexOf(10);
+  const tail = Math.max(lf + 1, from);
+  const cr = bytes.subarray(tail).lastIndexOf(13);
+  if (cr !== -1) return tail + cr;
+  return lf >= from ? lf : -1;
 }
 
 function concat(parts: readonly Uint8Array[], length: number): Uint8Array {

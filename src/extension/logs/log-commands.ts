@@ -1,86 +1,155 @@
 import { stat } from "node:fs/promises";
 import * as vscode from "vscode";
 import { reportFromTrace } from "../../core/traces/report.js";
-import { scanText, type FoundTrace } from "../../core/traces/scan.js";
-import type { TraceSummary } from "../../core/traces/summary.js";
+import { ScanCancelled, scanText, type FoundTrace } from "../../core/traces/scan.js";
 import { traceToFixture } from "../../core/traces/to-fixture.js";
 import { loadFixture } from "../../core/fixture/load.js";
 import { type RunReport } from "../../core/report.js";
 import { runFixture } from "../../core/run-fixture.js";
-import { readTraceAt, scanLogFile } from "../../node/log-file.js";
+import { readTraceAt, scanLogs } from "../../node/log-file.js";
+import { expandInputs } from "../../node/log-source.js";
+import { TraceIndex } from "../../node/trace-index.js";
 import { readText, readWorkspaceCatalog } from "../fixtures.js";
-import { notice, notify, withProgress } from "../notify.js";
+import { log, notice, notify, withProgress, type NoticeText } from "../notify.js";
 import type { TracePanels } from "../panel/panels.js";
 import { chooseNewFile, FIXTURE_FILTERS } from "../workspace-files.js";
-import type { TraceTree, TraceNode } from "./trace-tree.js";
+import {
+  traceFile,
+  traceNumber,
+  type LogSet,
+  type TraceItemNode,
+  type TraceNode,
+  type TraceTree,
+} from "./trace-tree.js";
 
+/** Logs an editor may hold as text: the Inspect CodeLens is offered on them. */
 export const LOG_EXTENSIONS = ["log", "jsonl", "ndjson", "json"];
+/** Problems written to the log channel after a scan; the view lists up to MAX_PROBLEMS. */
+const LOGGED_PROBLEMS = 50;
 
-/** The log a command means: the one it was invoked on, else the active editor's, else one the user picks. */
-async function targetLog(arg: unknown): Promise<vscode.Uri | undefined> {
-  if (arg instanceof vscode.Uri) return arg;
+/** The logs a command means: those selected in the explorer, the one it was invoked on, the active editor's, else those the user picks. */
+async function targetLogs(arg: unknown, selected: unknown): Promise<vscode.Uri[]> {
+  if (Array.isArray(selected) && selected.length > 0 && selected.every(isUri)) return selected;
+  if (isUri(arg)) return [arg];
   const active = vscode.window.activeTextEditor?.document.uri;
-  if (active && active.scheme === "file") return active;
+  if (active && active.scheme === "file") return [active];
   const picked = await vscode.window.showOpenDialog({
-    canSelectMany: false,
-    filters: { Logs: LOG_EXTENSIONS, "All files": ["*"] },
-    title: "Find Selection Traces in File",
+    canSelectMany: true,
+    filters: { Logs: [...LOG_EXTENSIONS, "txt", "gz"], "All files": ["*"] },
+    title: "Find Selection Traces in Files",
   });
-  return picked?.[0];
+  return picked ?? [];
 }
 
-/** "Find Selection Traces in File": a cancellable scan with progress, listed in the Selection Traces view. */
-export async function inspectLog(arg: unknown, tree: TraceTree): Promise<void> {
-  const uri = await targetLog(arg);
-  if (!uri) return;
-  const name = vscode.workspace.asRelativePath(uri);
-  let size = 0;
-  try {
-    // The scan streams the file from disk, so its size comes from there too.
-    size = (await stat(uri.fsPath)).size;
-  } catch {
-    void notify("error", notice`cannot read ${name}.`, { details: [uri.fsPath] });
-    return;
+function isUri(value: unknown): value is vscode.Uri {
+  return value instanceof vscode.Uri;
+}
+
+/** "Find Selection Traces in File": the selected files and folders, scanned as one set. */
+export async function inspectLog(arg: unknown, tree: TraceTree, selected?: unknown): Promise<void> {
+  const roots = await targetLogs(arg, selected);
+  if (roots.length > 0) await openLogSet(roots, tree);
+}
+
+/** What a set is called in messages: its first file or folder, and how many more. */
+function setName(roots: readonly vscode.Uri[]): string {
+  const first = vscode.workspace.asRelativePath(roots[0]!);
+  return roots.length === 1 ? first : `${first} and ${roots.length - 1} more`;
+}
+
+/**
+ * Scans a set of logs with progress and Cancel, and lists it in the Selection Traces view.
+ * `restoring`: scanned again after a window reload, so only failures are said.
+ */
+export async function openLogSet(
+  roots: readonly vscode.Uri[],
+  tree: TraceTree,
+  options: { restoring?: boolean } = {},
+): Promise<LogSet | undefined> {
+  const name = setName(roots);
+  const inputs = await expandInputs(
+    roots.map((uri) => uri.fsPath),
+    (path) => path,
+  );
+  if (inputs.length === 0) {
+    if (options.restoring) tree.forget(roots);
+    else void notify("warning", notice`no log files (*.log, *.jsonl, *.json, .gz, …) in ${name}.`);
+    return undefined;
   }
-  await withProgress(notice`Finding selection traces in ${name}`, async (report, token) => {
+  // The scan streams the files from disk, so their sizes come from there too.
+  const sizes = await Promise.all(
+    inputs.map((input) =>
+      stat(input.path!).then(
+        (s) => s.size,
+        () => 0,
+      ),
+    ),
+  );
+  const total = sizes.reduce((sum, size) => sum + size, 0);
+  const files = inputs.map((input) => vscode.Uri.file(input.path!));
+  return withProgress(notice`Finding selection traces in ${name}`, async (report, token) => {
+    const index = new TraceIndex();
     let reported = 0;
-    try {
-      const scan = await scanLogFile(uri.fsPath, {
-        signal: token,
-        onProgress: (bytes) => {
-          const percent = size > 0 ? Math.floor((bytes / size) * 100) : 100;
-          if (percent > reported) report(notice`${percent}%`, percent - reported);
-          reported = percent;
-        },
-      });
-      tree.setScan(uri, scan);
-      await vscode.commands.executeCommand("paletteInspector.traces.focus");
-      const problems = scan.problemCount > 0 ? `, ${scan.problemCount} broken line(s)` : "";
-      const cancelled = scan.cancelled ? " (cancelled: partial list)" : "";
-      void notify(
-        "info",
-        notice`${scan.traceCount} selection trace(s) in ${name}${problems}${cancelled}.`,
-        {
-          details: scan.problems.map(
-            (problem) => `${uri.fsPath}:${problem.line}: ${problem.message}`,
-          ),
-        },
+    const scan = await scanLogs(inputs, {
+      signal: token,
+      onTrace: (found, file) => index.add(found, file),
+      onProblem: (problem) => index.addProblem(problem),
+      onProgress: (bytes) => {
+        const percent = total > 0 ? Math.min(100, Math.floor((bytes / total) * 100)) : 100;
+        if (percent > reported) report(notice`${percent}%`, percent - reported);
+        reported = percent;
+      },
+    });
+    index.finish();
+    const details = index.problems
+      .slice(0, LOGGED_PROBLEMS)
+      .map(
+        (problem) =>
+          `${inputs[problem.file]!.path}${problem.line === null ? "" : `:${problem.line}`}: ${problem.message}`,
       );
-    } catch (error) {
-      void notify("error", notice`cannot scan ${name} for selection traces.`, {
-        details: [messageOf(error)],
-      });
+    if (scan.unreadable === inputs.length) {
+      if (options.restoring) {
+        // Gone since the last session: say so in the log once, and stop restoring it.
+        log().warn([`Selection traces of ${name} are no longer listed:`, ...details].join("\n  "));
+        tree.forget(roots);
+      } else void notify("error", notice`cannot read ${name}.`, { details });
+      return undefined;
     }
+    const set: LogSet = { roots, files, index, cancelled: scan.cancelled };
+    tree.setSet(set);
+    if (options.restoring) {
+      if (details.length > 0) log().warn([`Selection traces of ${name}:`, ...details].join("\n  "));
+      return set;
+    }
+    await vscode.commands.executeCommand("paletteInspector.traces.focus");
+    const cancelled = scan.cancelled ? " (cancelled: partial list)" : "";
+    void notify(
+      scan.problemCount > 0 ? "warning" : "info",
+      notice`${scan.traceCount} selection trace(s) in ${name}, ${scan.problemCount} problem(s)${cancelled}.`,
+      { details },
+    );
+    return set;
   });
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+/** Scans again the sets that were open before the window was reloaded. */
+export async function restoreLogSets(tree: TraceTree): Promise<void> {
+  for (const roots of tree.savedSets())
+    if (roots.length > 0) await openLogSet(roots, tree, { restoring: true });
 }
 
-/** The full trace behind a tree entry, re-read from its byte range. */
-async function traceOf(node: Extract<TraceNode, { kind: "trace" }>): Promise<FoundTrace> {
-  return readTraceAt(node.uri.fsPath, node.summary);
+/**
+ * The full trace behind a tree entry, re-read from its byte range in its file. A gzip is inflated
+ * again up to the trace, which can take seconds in a big one: that shows progress with Cancel.
+ */
+async function traceOf(node: TraceItemNode): Promise<FoundTrace> {
+  const file = traceFile(node);
+  const at = node.set.index.location(node.index);
+  if (!/\.gz$/i.test(file.path)) return readTraceAt(file.fsPath, at);
+  return withProgress(
+    notice`Reading trace ${traceNumber(node.index)} from ${vscode.workspace.asRelativePath(file)}`,
+    (_report, token) => readTraceAt(file.fsPath, at, { signal: token }),
+  );
 }
 
 /** The trace that starts at a line of an open log (CodeLens), read from the editor's text. */
@@ -89,8 +158,24 @@ async function traceAtLine(uri: vscode.Uri, line: number): Promise<FoundTrace | 
   return scanText(text).traces.find((found) => found.line === line);
 }
 
+/** "#3 · line 11 · id t-4f1c77 · 2025-03-14 09:27:04": the one numbering of the view, in the panel. */
+export function describeLogged(found: FoundTrace): string {
+  const parts = [traceNumber(found.index), `line ${found.line}`];
+  if (found.trace.id !== null) parts.push(`id ${found.trace.id}`);
+  if (found.trace.time !== null) parts.push(String(found.trace.time));
+  return parts.join(" · ");
+}
+
 export function reportOf(found: FoundTrace, uri: vscode.Uri): RunReport {
-  return reportFromTrace(found, uri.toString());
+  return { ...reportFromTrace(found, uri.toString()), description: describeLogged(found) };
+}
+
+/** A command that could not finish says why, unless the user cancelled it. */
+function failed(message: NoticeText, error: unknown): void {
+  if (error instanceof ScanCancelled) return;
+  void notify("error", message, {
+    details: [error instanceof Error ? error.message : String(error)],
+  });
 }
 
 /** Opens a logged trace, read-only, in the Selection Trace panel. */
@@ -98,30 +183,33 @@ export async function openTrace(
   arg: unknown,
   line: number | undefined,
   panels: TracePanels,
+  tree?: TraceTree,
 ): Promise<void> {
   try {
     if (arg instanceof vscode.Uri && line !== undefined) {
       const found = await traceAtLine(arg, line);
       if (!found) throw new Error(`no selection trace starts at line ${line} any more`);
-      panels.showReport(reportOf(found, arg));
+      // Numbered as in the view when the file is listed there, else within the file.
+      const index = tree?.listedIndex(arg, line) ?? found.index;
+      panels.showReport(reportOf({ ...found, index }, arg));
       return;
     }
     const node = arg as TraceNode | undefined;
     if (node?.kind !== "trace") return;
-    panels.showReport(reportOf(await traceOf(node), node.uri));
+    panels.showReport(reportOf(await traceOf(node), traceFile(node)));
   } catch (error) {
-    void notify("error", notice`cannot open the selection trace.`, { details: [messageOf(error)] });
+    failed(notice`cannot open the selection trace.`, error);
   }
 }
 
-/** `app.log` + trace 3 → `app.trace-3.turn.json`, next to the log. */
-export function suggestedFixturePath(
-  logPath: string,
-  summary: Pick<TraceSummary, "index">,
-): string {
+/** `app.log` + trace #3 → `app.trace-3.turn.json`, next to the log. */
+export function suggestedFixturePath(logPath: string, index: number): string {
   const slash = logPath.lastIndexOf("/");
-  const base = logPath.slice(slash + 1).replace(/\.(log|jsonl|ndjson|json|txt)$/i, "");
-  return `${logPath.slice(0, slash + 1)}${base}.trace-${summary.index}.turn.json`;
+  const base = logPath
+    .slice(slash + 1)
+    .replace(/\.gz$/i, "")
+    .replace(/\.(log|jsonl|ndjson|json|txt)$/i, "");
+  return `${logPath.slice(0, slash + 1)}${base}.trace-${index + 1}.turn.json`;
 }
 
 /** "Turn into Fixture": writes a fixture that replays the trace, then runs it. */
@@ -134,15 +222,16 @@ export async function turnIntoFixture(
   try {
     found = await traceOf(node);
   } catch (error) {
-    void notify("error", notice`cannot read the selection trace.`, { details: [messageOf(error)] });
+    failed(notice`cannot read the selection trace.`, error);
     return undefined;
   }
+  const file = traceFile(node);
   const { fixture, caveats } = traceToFixture(found.trace, {
-    file: vscode.workspace.asRelativePath(node.uri),
+    file: vscode.workspace.asRelativePath(file),
     line: found.line,
   });
   const target = await chooseNewFile({
-    defaultUri: node.uri.with({ path: suggestedFixturePath(node.uri.path, node.summary) }),
+    defaultUri: file.with({ path: suggestedFixturePath(file.path, node.index) }),
     filters: FIXTURE_FILTERS,
     saveLabel: "Save fixture",
     title: "Turn the logged trace into a fixture",
@@ -171,13 +260,12 @@ export async function compareWithReplay(
   if (node?.kind !== "trace") return;
   try {
     const found = await traceOf(node);
+    const file = traceFile(node);
     const { fixture } = traceToFixture(found.trace, {
-      file: vscode.workspace.asRelativePath(node.uri),
+      file: vscode.workspace.asRelativePath(file),
       line: found.line,
     });
-    const replayFile = node.uri
-      .with({ path: suggestedFixturePath(node.uri.path, node.summary) })
-      .toString();
+    const replayFile = file.with({ path: suggestedFixturePath(file.path, node.index) }).toString();
     const loaded = await loadFixture(
       { file: replayFile, text: JSON.stringify(fixture) },
       readWorkspaceCatalog,
@@ -187,12 +275,10 @@ export async function compareWithReplay(
         `the replay fixture is invalid: ${loaded.problems[0]?.message ?? "unknown problem"}`,
       );
     // The replay has no file of its own yet: it is named after the log it replays, never after a path that does not exist.
-    const replay = { ...runFixture(loaded.fixture), file: node.uri.toString() };
-    panels.showComparison(reportOf(found, node.uri), replay);
+    const replay = { ...runFixture(loaded.fixture), file: file.toString() };
+    panels.showComparison(reportOf(found, file), replay);
   } catch (error) {
-    void notify("error", notice`cannot compare the trace with its replay.`, {
-      details: [messageOf(error)],
-    });
+    failed(notice`cannot compare the trace with its replay.`, error);
   }
 }
 
@@ -201,19 +287,17 @@ export async function compareTraces(
   selected: readonly TraceNode[] | undefined,
   panels: TracePanels,
 ): Promise<void> {
-  const traces = (selected ?? []).filter(
-    (node): node is Extract<TraceNode, { kind: "trace" }> => node.kind === "trace",
-  );
+  const traces = (selected ?? []).filter((node): node is TraceItemNode => node.kind === "trace");
   if (traces.length !== 2) {
     void notify("info", notice`select exactly two traces (Ctrl/Cmd+click) to compare them.`);
     return;
   }
   try {
     const [base, variant] = await Promise.all(
-      traces.map(async (node) => reportOf(await traceOf(node), node.uri)),
+      traces.map(async (node) => reportOf(await traceOf(node), traceFile(node))),
     );
     panels.showComparison(base!, variant!);
   } catch (error) {
-    void notify("error", notice`cannot compare the traces.`, { details: [messageOf(error)] });
+    failed(notice`cannot compare the traces.`, error);
   }
 }

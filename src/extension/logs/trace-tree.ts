@@ -1,38 +1,79 @@
 import * as vscode from "vscode";
-import type { ScanProblem } from "../../core/traces/scan.js";
-import type { TraceSummary } from "../../core/traces/summary.js";
-import type { LogScan } from "../../node/log-file.js";
-import { describeFilter, matchesFilter, type TraceFilter } from "./filter.js";
-import { counted } from "../../core/words.js";
+import type { LogProblem } from "../../node/log-file.js";
+import type { TraceIndex, TraceRow } from "../../node/trace-index.js";
 import type { StageAction } from "../../core/contract.js";
+import { neutralise } from "../notify.js";
+import { describeFilter, type TraceFilter } from "./filter.js";
 
-/** Traces are listed a page at a time so a log with 50,000 of them stays responsive. */
+/** Traces are listed a page at a time so a log with a million of them stays responsive. */
 export const PAGE_SIZE = 500;
+/** Where the opened sets are kept so that the view survives a window reload. */
+export const OPENED_SETS_KEY = "paletteInspector.openedLogSets";
+
+/** Logs opened together (one file, several, or a folder's): one list, numbered across the files. */
+export interface LogSet {
+  /** What was opened (files and folders): what a reload scans again. */
+  readonly roots: readonly vscode.Uri[];
+  /** The files read, in order: a folder's logs in place of the folder. */
+  readonly files: readonly vscode.Uri[];
+  readonly index: TraceIndex;
+  readonly cancelled: boolean;
+}
 
 export type TraceNode =
-  | { readonly kind: "log"; readonly uri: vscode.Uri; readonly scan: LogScan }
-  | { readonly kind: "trace"; readonly uri: vscode.Uri; readonly summary: TraceSummary }
+  | { readonly kind: "set"; readonly set: LogSet }
+  | { readonly kind: "trace"; readonly set: LogSet; readonly index: number }
   | {
       readonly kind: "more";
-      readonly uri: vscode.Uri;
+      readonly set: LogSet;
       readonly shown: number;
       readonly remaining: number;
     }
-  | { readonly kind: "problems"; readonly uri: vscode.Uri; readonly scan: LogScan }
-  | { readonly kind: "problem"; readonly uri: vscode.Uri; readonly problem: ScanProblem };
+  | { readonly kind: "problems"; readonly set: LogSet }
+  | { readonly kind: "problem"; readonly set: LogSet; readonly problem: LogProblem };
 
-function traceLabel(summary: TraceSummary): string {
-  const when = summary.time === null ? "" : ` · ${String(summary.time)}`;
-  const id = summary.id === null ? "" : ` · ${String(summary.id)}`;
-  return `#${summary.index} line ${summary.line}${when}${id}`;
+export type TraceItemNode = Extract<TraceNode, { kind: "trace" }>;
+
+/** The one number a logged trace has everywhere in the extension: 1-based across its set. */
+export function traceNumber(index: number): string {
+  return `#${index + 1}`;
 }
 
-function traceDescription(summary: TraceSummary): string {
-  const forced = summary.forcedChoice ? ` · forced ${summary.forcedChoice}` : "";
-  return `${counted(summary.stages.length, "stage")} · ${counted(summary.names.length, "tool")}${forced}`;
+/** The log file a listed trace came from. */
+export function traceFile(node: TraceItemNode): vscode.Uri {
+  return node.set.files[node.set.index.fileOf(node.index)]!;
 }
 
-/** The "Selection Traces" view: traces found per log file, filterable, with the problems found. */
+export function setKey(roots: readonly vscode.Uri[]): string {
+  return roots.map(String).join("\n");
+}
+
+function baseName(uri: vscode.Uri): string {
+  return uri.path.slice(uri.path.lastIndexOf("/") + 1);
+}
+
+/** Text from a log in a label: one line, no control or bidi characters, bounded. */
+const LABEL_CHARS = 80;
+function plain(value: string): string {
+  return neutralise(value, LABEL_CHARS);
+}
+
+/** What a reader looks for first: the turn, how many tools it was left with, the forced one. */
+export function traceLabel(row: TraceRow): string {
+  const tools = `${row.finalCount} tool${row.finalCount === 1 ? "" : "s"}`;
+  const forced = row.forcedChoice === null ? "" : ` · forced ${plain(row.forcedChoice)}`;
+  return `${row.id === null ? traceNumber(row.index) : plain(row.id)} · ${tools}${forced}`;
+}
+
+/** Number, time and where: `#3 · 2025-03-14 09:27:04 · line 11` (`app.log.1:11` in a set of files). */
+export function traceDescription(row: TraceRow, set: LogSet): string {
+  const where =
+    set.files.length > 1 ? `${baseName(set.files[row.file]!)}:${row.line}` : `line ${row.line}`;
+  const time = row.time === null ? null : plain(row.time);
+  return [traceNumber(row.index), time, where].filter((part) => part !== null).join(" · ");
+}
+
+/** The "Selection Traces" view: one entry per set of logs, its traces filterable, then its problems. */
 /** Tool and stage names of the listed logs, each with how many traces show it. */
 export interface FilterChoices {
   readonly dropped: ReadonlyMap<string, number>;
@@ -42,13 +83,61 @@ export interface FilterChoices {
 export class TraceTree implements vscode.TreeDataProvider<TraceNode> {
   private readonly changed = new vscode.EventEmitter<TraceNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly logs = new Map<string, { uri: vscode.Uri; scan: LogScan; pages: number }>();
+  private readonly sets = new Map<string, { set: LogSet; pages: number }>();
+  private readonly visibleCache = new WeakMap<LogSet, Uint32Array>();
   private filterValue: TraceFilter | null = null;
 
-  /** Shows (or replaces) the scan of one log file. */
-  setScan(uri: vscode.Uri, scan: LogScan): void {
-    this.logs.set(uri.toString(), { uri, scan, pages: 1 });
-    this.changed.fire(undefined);
+  /** `state`: where the opened sets are remembered (the workspace's state). */
+  constructor(private readonly state?: vscode.Memento) {}
+
+  /** The sets opened before the window was reloaded, to scan again. */
+  savedSets(): vscode.Uri[][] {
+    const saved = this.state?.get<unknown>(OPENED_SETS_KEY);
+    if (!Array.isArray(saved)) return [];
+    return saved
+      .filter(
+        (roots): roots is string[] =>
+          Array.isArray(roots) && roots.every((root) => typeof root === "string"),
+      )
+      .map((roots) => roots.map((root) => vscode.Uri.parse(root)));
+  }
+
+  /** Shows (or replaces) a set. */
+  setSet(set: LogSet): void {
+    this.sets.set(setKey(set.roots), { set, pages: 1 });
+    this.saved();
+  }
+
+  removeSet(set: LogSet): void {
+    this.sets.delete(setKey(set.roots));
+    this.saved();
+  }
+
+  /** Stops remembering a saved set that can no longer be read (its logs are gone). */
+  forget(roots: readonly vscode.Uri[]): void {
+    const key = setKey(roots);
+    void this.state?.update(
+      OPENED_SETS_KEY,
+      this.savedSets()
+        .filter((saved) => setKey(saved) !== key)
+        .map((saved) => saved.map(String)),
+    );
+  }
+
+  /** What the listed logs contain, for the filter pickers: dropped tools and each stage's actions, counted by trace. */
+  filterChoices(): FilterChoices {
+    const dropped = new Map<string, number>();
+    const stages = new Map<string, Map<StageAction, number>>();
+    for (const { set } of this.sets.values()) {
+      const choices = set.index.filterChoices();
+      for (const [tool, n] of choices.dropped) dropped.set(tool, (dropped.get(tool) ?? 0) + n);
+      for (const [stage, actions] of choices.stages) {
+        const into = stages.get(stage) ?? new Map<StageAction, number>();
+        for (const [action, n] of actions) into.set(action, (into.get(action) ?? 0) + n);
+        stages.set(stage, into);
+      }
+    }
+    return { dropped, stages };
   }
 
   get filter(): TraceFilter | null {
@@ -57,111 +146,66 @@ export class TraceTree implements vscode.TreeDataProvider<TraceNode> {
 
   setFilter(filter: TraceFilter | null): void {
     this.filterValue = filter;
+    for (const { set } of this.sets.values()) this.visibleCache.delete(set);
     this.changed.fire(undefined);
   }
 
-  showMore(uri: vscode.Uri): void {
-    const log = this.logs.get(uri.toString());
-    if (!log) return;
-    log.pages++;
+  showMore(set: LogSet): void {
+    const entry = this.sets.get(setKey(set.roots));
+    if (!entry) return;
+    entry.pages++;
     this.changed.fire(undefined);
   }
 
-  removeLog(uri: vscode.Uri): void {
-    this.logs.delete(uri.toString());
-    this.changed.fire(undefined);
+  /** The traces of a set that the filter lets through, in order. */
+  visible(set: LogSet): Uint32Array {
+    let visible = this.visibleCache.get(set);
+    if (!visible) {
+      visible = set.index.matching(this.filterValue);
+      this.visibleCache.set(set, visible);
+    }
+    return visible;
   }
 
-  /** What the listed logs contain, for the filter pickers: dropped tools and each stage's actions, counted by trace. */
-  filterChoices(): FilterChoices {
-    const dropped = new Map<string, number>();
-    const stages = new Map<string, Map<StageAction, number>>();
-    const bump = <K>(map: Map<K, number>, key: K) => map.set(key, (map.get(key) ?? 0) + 1);
-    for (const { scan } of this.logs.values())
-      for (const summary of scan.traces) {
-        for (const tool of new Set(summary.stages.flatMap((stage) => stage.dropped)))
-          bump(dropped, tool);
-        for (const { stage, action } of summary.stages) {
-          const actions = stages.get(stage) ?? new Map<StageAction, number>();
-          stages.set(stage, bump(actions, action));
-        }
-      }
-    return { dropped, stages };
-  }
-
-  /** Every trace of a log that the filter lets through, in file order. */
-  visibleTraces(uri: vscode.Uri): TraceSummary[] {
-    return (this.logs.get(uri.toString())?.scan.traces ?? []).filter((summary) =>
-      matchesFilter(summary, this.filterValue),
-    );
+  /** The number of the trace starting at a line of a file, in the set it is listed in. */
+  listedIndex(file: vscode.Uri, line: number): number | undefined {
+    for (const { set } of this.sets.values()) {
+      const position = set.files.findIndex((uri) => uri.toString() === file.toString());
+      const found = position === -1 ? undefined : set.index.find(position, line);
+      if (found !== undefined) return found;
+    }
+    return undefined;
   }
 
   getChildren(node?: TraceNode): TraceNode[] {
-    if (!node) return [...this.logs.values()].map(({ uri, scan }) => ({ kind: "log", uri, scan }));
-    if (node.kind === "log") {
-      const pages = this.logs.get(node.uri.toString())?.pages ?? 1;
-      const visible = this.visibleTraces(node.uri);
-      const shown = visible.slice(0, pages * PAGE_SIZE);
-      const children: TraceNode[] = shown.map((summary) => ({
-        kind: "trace",
-        uri: node.uri,
-        summary,
-      }));
-      if (visible.length > shown.length)
-        children.push({
-          kind: "more",
-          uri: node.uri,
-          shown: shown.length,
-          remaining: visible.length - shown.length,
-        });
-      if (node.scan.problemCount > 0)
-        children.push({ kind: "problems", uri: node.uri, scan: node.scan });
+    if (!node) return [...this.sets.values()].map(({ set }) => ({ kind: "set", set }));
+    if (node.kind === "set") {
+      const { set } = node;
+      const pages = this.sets.get(setKey(set.roots))?.pages ?? 1;
+      const visible = this.visible(set);
+      const shown = Math.min(visible.length, pages * PAGE_SIZE);
+      const children: TraceNode[] = [];
+      for (let k = 0; k < shown; k++) children.push({ kind: "trace", set, index: visible[k]! });
+      if (visible.length > shown)
+        children.push({ kind: "more", set, shown, remaining: visible.length - shown });
+      if (set.index.problemCount > 0) children.push({ kind: "problems", set });
       return children;
     }
     if (node.kind === "problems")
-      return node.scan.problems.map((problem) => ({ kind: "problem", uri: node.uri, problem }));
+      return node.set.index.problems.map((problem) => ({
+        kind: "problem",
+        set: node.set,
+        problem,
+      }));
     return [];
   }
 
   getTreeItem(node: TraceNode): vscode.TreeItem {
     switch (node.kind) {
-      case "log": {
-        const item = new vscode.TreeItem(
-          vscode.workspace.asRelativePath(node.uri),
-          vscode.TreeItemCollapsibleState.Expanded,
-        );
-        const shown = this.visibleTraces(node.uri).length;
-        const filtered = this.filterValue
-          ? ` ${describeFilter(this.filterValue)}: ${shown} of`
-          : "";
-        item.description =
-          `${filtered} ${node.scan.traceCount} traces${node.scan.cancelled ? " (scan cancelled)" : ""}`.trim();
-        item.iconPath = new vscode.ThemeIcon("output");
-        item.resourceUri = node.uri;
-        item.contextValue = "paletteInspector.log";
-        return item;
-      }
-      case "trace": {
-        const { summary } = node;
-        const item = new vscode.TreeItem(traceLabel(summary), vscode.TreeItemCollapsibleState.None);
-        item.description = traceDescription(summary);
-        item.tooltip = `${summary.stages.map((stage) => `${stage.stage}: ${stage.action}`).join("\n")}\n\nfinal: ${summary.names.join(", ") || "(none)"}`;
-        item.iconPath = summary.error
-          ? new vscode.ThemeIcon("error", new vscode.ThemeColor("errorForeground"))
-          : summary.degraded
-            ? new vscode.ThemeIcon("warning", new vscode.ThemeColor("list.warningForeground"))
-            : new vscode.ThemeIcon("type-hierarchy");
-        item.contextValue = "paletteInspector.trace";
-        item.command = {
-          command: "paletteInspector.openTrace",
-          title: "Open Selection Trace",
-          arguments: [node],
-        };
-        item.accessibilityInformation = {
-          label: `Trace ${summary.index} at line ${summary.line}, ${traceDescription(summary)}${summary.error ? ", failed" : ""}${summary.degraded ? ", degraded" : ""}`,
-        };
-        return item;
-      }
+      case "set":
+        return this.setItem(node.set);
+      case "trace":
+        return this.traceItem(node);
       case "more": {
         const item = new vscode.TreeItem(
           `Show ${Math.min(PAGE_SIZE, node.remaining)} more (${node.remaining} not shown)`,
@@ -169,35 +213,114 @@ export class TraceTree implements vscode.TreeDataProvider<TraceNode> {
         item.command = {
           command: "paletteInspector.showMoreTraces",
           title: "Show more",
-          arguments: [node.uri],
+          arguments: [node.set],
         };
         item.iconPath = new vscode.ThemeIcon("ellipsis");
         return item;
       }
       case "problems": {
         const item = new vscode.TreeItem(
-          `Problems (${node.scan.problemCount})`,
+          `Problems (${node.set.index.problemCount})`,
           vscode.TreeItemCollapsibleState.Collapsed,
         );
         item.iconPath = new vscode.ThemeIcon("warning");
         return item;
       }
-      case "problem": {
-        const item = new vscode.TreeItem(`line ${node.problem.line}: ${node.problem.message}`);
-        item.command = {
-          command: "vscode.open",
-          title: "Go to line",
-          arguments: [
-            node.uri,
-            { selection: new vscode.Range(node.problem.line - 1, 0, node.problem.line - 1, 0) },
-          ],
-        };
-        return item;
-      }
+      case "problem":
+        return this.problemItem(node.set, node.problem);
     }
   }
 
   dispose(): void {
     this.changed.dispose();
+  }
+
+  private saved(): void {
+    void this.state?.update(
+      OPENED_SETS_KEY,
+      [...this.sets.values()].map(({ set }) => set.roots.map(String)),
+    );
+    this.changed.fire(undefined);
+  }
+
+  private setItem(set: LogSet): vscode.TreeItem {
+    const [first, ...others] = set.roots;
+    const label =
+      vscode.workspace.asRelativePath(first!) +
+      (others.length > 0 ? ` + ${others.length} more` : "");
+    const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Expanded);
+    const count = set.index.count;
+    const filtered = this.filterValue
+      ? `${describeFilter(this.filterValue)}: ${this.visible(set).length} of `
+      : "";
+    const files = set.files.length === 1 ? "" : ` in ${set.files.length} files`;
+    item.description = `${filtered}${count} traces${files}${set.cancelled ? " (scan cancelled)" : ""}`;
+    item.tooltip = set.files.map((uri) => vscode.workspace.asRelativePath(uri)).join("\n");
+    item.iconPath = new vscode.ThemeIcon(set.files.length === 1 ? "output" : "files");
+    if (set.roots.length === 1) item.resourceUri = first;
+    item.contextValue = "paletteInspector.logSet";
+    return item;
+  }
+
+  private traceItem(node: TraceItemNode): vscode.TreeItem {
+    const { set } = node;
+    const row = set.index.row(node.index);
+    const stages = set.index.stagesOf(node.index);
+    const item = new vscode.TreeItem(traceLabel(row), vscode.TreeItemCollapsibleState.None);
+    item.description = traceDescription(row, set);
+    item.tooltip = [
+      `${traceNumber(row.index)} · ${vscode.workspace.asRelativePath(set.files[row.file]!)}:${row.line}`,
+      ...stages.map((stage) => `${stage.stage}: ${stage.action}`),
+    ].join("\n");
+    item.iconPath = row.error
+      ? new vscode.ThemeIcon("error", new vscode.ThemeColor("errorForeground"))
+      : row.degraded
+        ? new vscode.ThemeIcon("warning", new vscode.ThemeColor("list.warningForeground"))
+        : new vscode.ThemeIcon("type-hierarchy");
+    item.contextValue = "paletteInspector.trace";
+    item.command = {
+      command: "paletteInspector.openTrace",
+      title: "Open Selection Trace",
+      arguments: [node],
+    };
+    const where = `line ${row.line}${set.files.length > 1 ? ` of ${baseName(set.files[row.file]!)}` : ""}`;
+    item.accessibilityInformation = {
+      label: [
+        `Trace ${traceNumber(row.index)}`,
+        row.id === null ? null : `turn ${row.id}`,
+        `${row.finalCount} tools`,
+        row.forcedChoice === null ? null : `forced ${row.forcedChoice}`,
+        where,
+        row.time,
+        `${row.stageCount} stages`,
+        row.error ? "failed" : null,
+        row.degraded ? "degraded" : null,
+      ]
+        .filter((part) => part !== null)
+        .join(", "),
+    };
+    return item;
+  }
+
+  private problemItem(set: LogSet, problem: LogProblem): vscode.TreeItem {
+    const file = set.files[problem.file]!;
+    const where = [
+      set.files.length > 1 ? baseName(file) : null,
+      problem.line === null ? null : `line ${problem.line}`,
+    ]
+      .filter((part) => part !== null)
+      .join(" ");
+    const item = new vscode.TreeItem(`${where ? `${where}: ` : ""}${problem.message}`);
+    // A gzip cannot be shown at a line in the editor.
+    if (problem.line !== null && !/\.gz$/i.test(file.path))
+      item.command = {
+        command: "vscode.open",
+        title: "Go to line",
+        arguments: [
+          file,
+          { selection: new vscode.Range(problem.line - 1, 0, problem.line - 1, 0) },
+        ],
+      };
+    return item;
   }
 }

@@ -1,5 +1,6 @@
 import * as vscode from "vscode";
 import type { RunReport } from "../../core/report.js";
+import { isInside, leadsTo } from "../../node/confine.js";
 import { parsePanelState } from "../../protocol.js";
 import { TraceSession, type FixtureLoader, type TraceSource } from "./session.js";
 
@@ -52,24 +53,19 @@ export class TracePanels implements vscode.Disposable {
   }
 
   /** Opens a read-only panel for a report that did not come from a fixture (a logged trace). */
-  showReport(
-    report: RunReport,
-    label = report.origin.kind === "log"
-      ? `${baseName(report.file)}:${report.origin.line}`
-      : baseName(report.file),
-  ): void {
+  showReport(report: RunReport, label = reportLabel(report)): void {
     const source: TraceSource = { kind: "report", report };
     if (!this.revealed(source)) this.adopt(this.createPanel(`Selection Trace: ${label}`), source);
   }
 
   /** Opens a read-only panel showing `variant` against `base`, stage by stage (two logged traces). */
   showComparison(base: RunReport, variant: RunReport): void {
-    // A fixture's run against a logged trace is that trace's replay.
-    const label = (report: RunReport) =>
-      report.origin.kind === "log" ? `${baseName(report.file)}:${report.origin.line}` : "replay";
     const source: TraceSource = { kind: "comparison", base, variant };
+    // A fixture's run shown against a logged trace is that trace's replay.
+    const side = (report: RunReport) =>
+      report.origin.kind === "log" ? reportLabel(report) : "replay";
     if (!this.revealed(source))
-      this.adopt(this.createPanel(`Selection Trace: ${label(base)} ↔ ${label(variant)}`), source);
+      this.adopt(this.createPanel(`Selection Trace: ${side(base)} ↔ ${side(variant)}`), source);
   }
 
   /** The panels open now, for tests and for commands that act on the active one. */
@@ -140,8 +136,11 @@ export function restorableFixture(source: string): vscode.Uri | string {
   if (uri.query !== "" || uri.fragment !== "") return "its saved source is not a plain file URI";
   if (!uri.path.endsWith(".turn.json")) return "its saved source is not a *.turn.json fixture";
   if (uri.path.split("/").includes("..")) return "its saved source leaves its folder";
-  if (!vscode.workspace.getWorkspaceFolder(uri))
+  const folder = vscode.workspace.getWorkspaceFolder(uri);
+  if (!folder || !isInside(folder.uri.fsPath, uri.fsPath))
     return "its saved source is not in a folder of this workspace";
+  if (!isInside(leadsTo(folder.uri.fsPath), leadsTo(uri.fsPath)))
+    return "its saved source is a link that leads out of the workspace";
   return uri;
 }
 
@@ -151,4 +150,11 @@ function baseName(path: string): string {
 
 function title(path: string): string {
   return `Selection Trace: ${baseName(path)}`;
+}
+
+/** A panel's name for a report: a logged trace by its number (as in the Selection Traces view) and line. */
+function reportLabel(report: RunReport): string {
+  return report.origin.kind === "log"
+    ? `#${report.origin.index + 1} ${baseName(report.file)}:${report.origin.line}`
+    : baseName(report.file);
 }

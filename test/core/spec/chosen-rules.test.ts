@@ -1,14 +1,18 @@
 /**
  * Issue 14, "Two rules the code chose": the spec leaves these open; docs/semantics.md states
- * the engine's choice, and these tests hold the engine to it.
+ * the engine's choice (§4 and §5), and these tests hold the engine to it.
  */
 import { describe, expect, it } from "vitest";
 import { run } from "./helpers.js";
 
 describe("rules the code chose (docs/semantics.md)", () => {
-  it("duplicate offered names: an allowlist re-adds a mandated name once, even when the offered list held it twice", async () => {
+  it("§4 duplicate offered names: an allowlist re-adds a mandated name once, as the first offered tool of that name", async () => {
     const report = await run({
-      offered: ["search", "final_answer", "final_answer"],
+      offered: [
+        "search",
+        { name: "final_answer", summary: "first" },
+        { name: "final_answer", summary: "second" },
+      ],
       pipeline: [
         { kind: "lazy", allowed_names: ["search"] },
         { kind: "allowlist", always_include: ["final_answer"] },
@@ -18,9 +22,10 @@ describe("rules the code chose (docs/semantics.md)", () => {
     expect(allowlist.action).toBe("select");
     expect(allowlist.added).toEqual(["final_answer"]);
     expect(report.names).toEqual(["search", "final_answer"]);
+    expect(report.tools).toEqual(["search", { name: "final_answer", summary: "first" }]);
   });
 
-  it("capability mode: a scripted select may name a registered tool that was not routed; it is taken from registered and shows as added", async () => {
+  it("§5 scripted select in capability mode: a registered tool that was not routed is taken from registered and shows as added", async () => {
     const report = await run({
       routing: { registered: ["search", "sql", "get_weather"], entries: [{ content: "search" }] },
       pipeline: [{ kind: "scripted", name: "pick", outcome: { select: ["search", "sql"] } }],
@@ -30,6 +35,8 @@ describe("rules the code chose (docs/semantics.md)", () => {
     expect(pick.action).toBe("select");
     expect(pick.kept).toEqual(["search"]);
     expect(pick.added).toEqual(["sql"]);
+    expect(pick.detail).not.toMatch(/error/i);
     expect(report.names).toEqual(["search", "sql"]);
+    expect(report.error).toBeNull();
   });
 });

@@ -7,7 +7,15 @@ import { traceToFixture } from "../../../src/core/traces/to-fixture.js";
 import { runJson } from "./engine.js";
 
 describe("examples/logs", () => {
-  it.each(["agent.log", "selection.jsonl", "traces.json", "broken.log"])(
+  it.each([
+    "agent.log",
+    "selection.jsonl",
+    "traces.json",
+    "broken.log",
+    "python-repr.log",
+    "python-pprint.log",
+    "structlog.log",
+  ])(
     "%s holds traces the engine reproduces exactly",
     async (file) => {
       const path = `examples/logs/${file}`;

@@ -1,12 +1,13 @@
-// Issue 4 in real VS Code: find the selection traces in an example log, list them in the
-// Selection Traces view, open one read-only in the panel, turn it into a fixture and run it.
+// Issues 4 and 10 in real VS Code: find the selection traces in an example log, list them in the
+// Selection Traces view (labelled by turn, numbered #1…), open one read-only in the panel, turn it
+// into a fixture and run it; after a window reload the view lists the log again.
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
 
 export const name = "logs: find traces, open one, turn it into a fixture, run it";
 
 const LOG = "logs/agent.log";
-const NEW_FIXTURE = "agent.trace-2.turn.json";
+const NEW_FIXTURE = "agent.trace-3.turn.json";
 const STAGES = ["intent", "forced", "role", "policy", "allowlist"];
 const ACTIONS = [
   "action: select",
@@ -27,7 +28,7 @@ export async function run({
   log,
 }) {
   await openFile(LOG);
-  await runCommand("Palette Inspector: Find Selection Traces in File");
+  await runCommand("Palette Inspector: Find Selection Traces in Files");
 
   // The Selection Traces view (in the Explorer): the log with its six traces.
   const tree = page.locator('.monaco-list[aria-label="Selection Traces"]');
@@ -43,16 +44,26 @@ export async function run({
     rows.map((r) => r.getAttribute("aria-label")),
   );
   assert.equal(rowLabels.length, 6, rowLabels.join("\n"));
+  // One numbering, 1-based: the row's number, then its line.
   assert.deepEqual(
     rowLabels.map((l) =>
       l
-        .match(/^Trace (\d+) at line (\d+)/)
+        .match(/^Trace #(\d+),.*?, line (\d+),/)
         .slice(1)
         .join(":"),
     ),
-    ["0:3", "1:7", "2:11", "3:15", "4:19", "5:24"],
+    ["1:3", "2:7", "3:11", "4:15", "5:19", "6:24"],
   );
-  assert.match(rowLabels[0], /5 stages · 2 tools · forced get_weather/);
+  assert.match(rowLabels[0], /^Trace #1, turn t-4f1c2a, 2 tools, forced get_weather, line 3, /);
+  // What the row shows: turn id, palette size, forced tool; then number, time and line.
+  assert.equal(
+    (await traceRows.nth(0).locator(".label-name").innerText()).trim(),
+    "t-4f1c2a · 2 tools · forced get_weather",
+  );
+  assert.equal(
+    (await traceRows.nth(0).locator(".label-description").innerText()).trim(),
+    "#1 · 2025-03-14 09:26:50,011 · line 3",
+  );
   assert.match(rowLabels[4], /, failed$/); // the forced tool was unavailable
   assert.match(rowLabels[5], /, degraded$/);
   assert.ok(
@@ -66,7 +77,7 @@ export async function run({
   const logged = await findWebviewFrame(".header .origin", 60_000);
   assert.match(
     await logged.locator(".header .origin").innerText(),
-    /^Logged trace 3 in the file, read-only\b[\s\S]*Open agent\.log at line 11$/,
+    /^Logged trace #3, read-only\b[\s\S]*Open agent\.log at line 11$/,
   );
   assert.equal(await logged.locator(".header .file-name").innerText(), "agent.log");
   assert.equal(
@@ -168,5 +179,19 @@ export async function run({
   assert.equal(await run.locator('[data-action="save"]').isVisible(), true);
   const warnings = (await notifications()).filter((n) => /replay differs/.test(n));
   assert.deepEqual(warnings, [], "the replay matches the log");
-  log(`turned trace 2 into logs/${NEW_FIXTURE}`);
+  log(`turned trace #3 into logs/${NEW_FIXTURE}`);
+
+  // The view survives a window reload: the log is scanned again and listed as before.
+  await runCommand("Developer: Reload Window");
+  await page.waitForSelector(".monaco-workbench", { timeout: 60_000 });
+  const reloaded = page
+    .locator('.monaco-list[aria-label="Selection Traces"] .monaco-list-row[aria-level="1"]')
+    .filter({ hasText: "6 traces" });
+  if (!(await reloaded.isVisible())) {
+    const pane = page.locator('.pane-header[aria-label^="Selection Traces"]');
+    if ((await pane.getAttribute("aria-expanded")) === "false") await pane.click();
+  }
+  await reloaded.waitFor({ state: "visible", timeout: 60_000 });
+  assert.equal((await reloaded.locator(".label-name").innerText()).trim(), LOG);
+  log("the Selection Traces view lists the log again after a reload");
 }

@@ -1,7 +1,8 @@
 // Issue 8 in real VS Code, Restricted Mode: a workspace holding a fixture and a log whose tool and
 // stage names are command links, and a 150 MB unclosed fixture. Running the fixture, Update
 // Expectation and Find Selection Traces show no command link in any notification, progress
-// title or modal, and the extension host stays up.
+// title or modal, the oversized fixture is reported in the Problems panel, and the extension
+// host stays up.
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
 
@@ -24,7 +25,7 @@ export async function prepare(workspace) {
   await write("hostile.turn.json", {
     description: LINK,
     offered: [LINK, "final_answer"],
-    pipeline: [{ kind: "lazy", name: LINK, allowed_names: ["final_answer"] }],
+    pipeline: [{ kind: "lazy", name: LINK, allowed_names: [LINK, "final_answer"] }],
     expect: { names: ["final_answer"] },
   });
   await write("invalid.turn.json", { offered: [LINK], pipeline: [{ kind: LINK }] });
@@ -89,10 +90,11 @@ export async function run({ page, openFile, runCommand, findWebviewFrame, assert
     throw new Error(`${what}: nothing on screen matches ${pattern}`);
   };
 
-  assert.ok(
-    await page.locator('[id="status.workspaceTrust"], .codicon-shield').first().isVisible(),
-    "the window is in Restricted Mode",
-  );
+  // The status bar says so in Restricted Mode.
+  await page
+    .locator(".statusbar-item", { hasText: "Restricted Mode" })
+    .first()
+    .waitFor({ state: "visible", timeout: 30_000 });
 
   // Run the hostile fixture: the panel shows its waterfall, names as text.
   await openFile("hostile.turn.json");
@@ -123,6 +125,20 @@ export async function run({ page, openFile, runCommand, findWebviewFrame, assert
   await waitForText(
     "Find Selection Traces",
     /1 selection trace\(s\) in logs\/hostile\.log, 1 broken line\(s\)/,
+  );
+
+  // The oversized fixture is in the Problems panel, from its size alone (it is never read).
+  await page.keyboard.press("Control+Shift+M");
+  await page
+    .locator(".markers-panel .monaco-list-row", {
+      hasText: /fixture is 15\d MB; the limit is 10 MB/,
+    })
+    .first()
+    .waitFor({ state: "visible", timeout: 30_000 });
+  const problemRows = await page.locator(".markers-panel .monaco-list-row").allInnerTexts();
+  assert.ok(
+    problemRows.some((row) => row.includes("oversized.turn.json")),
+    problemRows.join(" | "),
   );
 
   // The host is still up: a fixture runs, and nothing says the extension host died.

@@ -1,0 +1,105 @@
+/**
+ * The trace scanner's byte-level pre-filter (issue 10, "Speed and memory"): on a generated JSONL
+ * log where 1 line in 100 holds a trace, its MB/s as a ratio to a split + JSON.parse loop over
+ * the same file in the same run (goal ≥ 3×); and its speed over a log holding no trace
+ * (goal ≥ 1 GB/s). 100 MB by default, 400 MB with BENCH_FULL=1, any size with BENCH_SCAN_MB.
+ */
+import { closeSync, createReadStream, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { CHUNK_BYTES, scanLogFile } from "../src/node/log-file.js";
+import { verdict } from "./measure.js";
+import { eventLine, traceLine } from "./traces.js";
+
+const MB = 1024 * 1024;
+
+export async function benchScanSpeed(): Promise<string[]> {
+  const size = Number(process.env.BENCH_SCAN_MB ?? (process.env.BENCH_FULL === "1" ? 400 : 100));
+  const dir = mkdtempSync(join(tmpdir(), "pi-bench-scan-"));
+  const lines = [`trace pre-filter (JSONL, ${size} MB per log)`];
+  try {
+    const mixed = join(dir, "mixed.jsonl");
+    generate(mixed, size * MB, 100);
+    let found = 0;
+    const [base, ours] = await bestOf(
+      () => baselineScan(mixed),
+      async () => {
+        found = (await scanLogFile(mixed, { keep: false })).traceCount;
+      },
+    );
+    lines.push(
+      `  1 line in 100 a trace, ${found} traces: scanner ${rate(size, ours)} MB/s, split+JSON.parse ${rate(size, base)} MB/s → ${verdict(base / ours, 3, false)}`,
+    );
+    rmSync(mixed);
+
+    const plain = join(dir, "plain.jsonl");
+    generate(plain, size * MB, 0);
+    const [, none] = await bestOf(
+      () => Promise.resolve(),
+      () => scanLogFile(plain, { keep: false }),
+    );
+    const gbs = size / 1024 / (none / 1000);
+    lines.push(
+      `  no trace: scanner ${(gbs * 1024).toFixed(0)} MB/s → ${gbs.toFixed(2)} GB/s (goal ≥ 1 GB/s) ${gbs >= 1 ? "ok" : "MISSED"}${process.env.BENCH_FULL === "1" ? "" : " (400 MB with BENCH_FULL=1)"}`,
+    );
+    return lines;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const rate = (mb: number, ms: number) => (mb / (ms / 1000)).toFixed(0);
+
+/** Best wall times of two runs, interleaved over three rounds: other processes slow both alike. */
+async function bestOf(
+  a: () => Promise<unknown>,
+  b: () => Promise<unknown>,
+): Promise<[number, number]> {
+  const times: [number[], number[]] = [[], []];
+  for (let round = 0; round < 3; round++) {
+    for (const [k, run] of [a, b].entries()) {
+      const start = performance.now();
+      await run();
+      times[k]!.push(performance.now() - start);
+    }
+  }
+  return [Math.min(...times[0]), Math.min(...times[1])];
+}
+
+/** What a user would write without the scanner: read as text, split lines, parse those naming "trace". */
+async function baselineScan(file: string): Promise<number> {
+  let parsed = 0;
+  let tail = "";
+  for await (const chunk of createReadStream(file, {
+    encoding: "utf8",
+    highWaterMark: CHUNK_BYTES,
+  }) as AsyncIterable<string>) {
+    const lines = (tail + chunk).split("\n");
+    tail = lines.pop()!;
+    for (const line of lines) if (line.includes('"trace"')) parsed += JSON.parse(line) ? 1 : 0;
+  }
+  return parsed;
+}
+
+/** A JSONL log of about `bytes`; every `every`-th line a tool_selection event (none for 0). */
+function generate(file: string, bytes: number, every: number): void {
+  const fd = openSync(file, "w");
+  try {
+    let written = 0;
+    let batch: string[] = [];
+    let batchBytes = 0;
+    for (let i = 0; written < bytes; i++) {
+      const line = every > 0 && i % every === every - 1 ? traceLine(i) : eventLine(i);
+      batch.push(line);
+      batchBytes += line.length + 1;
+      if (batchBytes > 4 * MB || written + batchBytes >= bytes) {
+        writeSync(fd, batch.join("\n") + "\n");
+        written += batchBytes;
+        batch = [];
+        batchBytes = 0;
+      }
+    }
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * Where a line may hold a trace: a `trace` key followed by a list (JSON `"trace": [`, Python
+ * `'trace': (`, a logfmt-escaped `\"trace\": [`), a `trace=` argument, or a `StageRecord(` call.
+ * Only the text around each occurrence of the two words is looked at.
+ */
+
+export type MarkerKind = "json" | "python";
+
+export interface Marker {
+  readonly at: number;
+  readonly kind: MarkerKind;
+}
+
+/** The markers in text[from, to), in order. */
+export function markersIn(text: string, from = 0, to = text.length): Marker[] {
+  const out: Marker[] = [];
+  let word = text.indexOf("trace", from);
+  let record = text.indexOf("StageRecord", from);
+  while ((word !== -1 && word < to) || (record !== -1 && record < to)) {
+    if (word !== -1 && word < to && (record === -1 || word < record)) {
+      const kind = traceKey(text, word, to);
+      if (kind !== null) out.push({ at: word, kind });
+      word = text.indexOf("trace", word + 5);
+    } else {
+      if (
+        text.charCodeAt(record + 11) === 0x28 /* ( */ &&
+        record + 11 < to &&
+        !isNameChar(text.charCodeAt(record - 1))
+      )
+        out.push({ at: record, kind: "python" });
+      record = text.indexOf("StageRecord", record + 11);
+    }
+  }
+  return out;
+}
+
+/** True when text[from, to) may hold a marker: a cheap test before the exact one. */
+export function mayHoldMarker(text: string, from: number, to: number): boolean {
+  const word = text.indexOf("trace", from);
+  if (word !== -1 && word < to) return true;
+  const record = text.indexOf("StageRecord", from);
+  return record !== -1 && record < to;
+}
+
+/** The kind of a `trace` key or argument at `at`, or null when the word is something else. */
+function traceKey(text: string, at: number, to: number): MarkerKind | null {
+  const before = text.charCodeAt(at - 1);
+  let i = at + 5;
+  if (before === 0x22 || before === 0x27) {
+    // A quoted key, maybe with its quotes escaped inside a logfmt value.
+    if (text.charCodeAt(i) === 0x5c) i++;
+    if (text.charCodeAt(i) !== before) return null;
+    i = skipBlanks(text, i + 1, to);
+    if (text.charCodeAt(i) !== 0x3a /* : */) return null;
+  } else {
+    if (isNameChar(before) || text.charCodeAt(i) !== 0x3d /* = */) return null;
+    if (text.charCodeAt(i + 1) === 0x3d) return null;
+  }
+  i = skipBlanks(text, i + 1, to);
+  const open = text.charCodeAt(i);
+  if (i >= to || (open !== 0x5b /* [ */ && open !== 0x28) /* ( */) return null;
+  return before === 0x22 && open === 0x5b && text.charCodeAt(at - 2) !== 0x5c ? "json" : "python";
+}
+
+function skipBlanks(text: string, i: number, to: number): number {
+  while (i < to) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) break;
+    i++;
+  }
+  return i;
+}
+
+function isNameChar(c: number): boolean {
+  return (
+    (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f
+  );
+}
+
+/**
+ * The markers of a decoded chunk, found from the brackets they end with: every marker ends with
+ * `[` or `(`, which are rarer in logs than the letters of `trace`, so the search stops less often.
+ */
+export class MarkerCursor {
+  private square: number;
+  private round: number;
+
+  constructor(private readonly text: string) {
+    this.square = text.indexOf("[");
+    this.round = text.indexOf("(");
+  }
+
+  /** The index of the first marker's bracket at or after `from`; -1 if none. */
+  next(from: number): number {
+    const { text } = this;
+    for (;;) {
+      if (this.square !== -1 && this.square < from) this.square = text.indexOf("[", from);
+      if (this.round !== -1 && this.round < from) this.round = text.indexOf("(", from);
+      const bracket =
+        this.square === -1
+          ? this.round
+          : this.round === -1
+            ? this.square
+            : Math.min(this.square, this.round);
+      if (bracket === -1 || markerEndsAt(text, bracket)) return bracket;
+      from = bracket + 1;
+    }
+  }
+}
+
+/** True when the bracket at `at` ends a marker: `trace": [`, `trace=(`, `StageRecord(`, … */
+function markerEndsAt(text: string, at: number): boolean {
+  if (text.charCodeAt(at) === 0x28 && text.startsWith("StageRecord", at - 11))
+    return !isNameChar(text.charCodeAt(at - 12));
+  let i = at - 1;
+  while (text.charCodeAt(i) === 0x20 || text.charCodeAt(i) === 0x09) i--;
+  const c = text.charCodeAt(i);
+  if (c === 0x3d /* = */)
+    return text.startsWith("trace", i - 5) && !isNameChar(text.charCodeAt(i - 6));
+  if (c !== 0x3a /* : */) return false;
+  i--;
+  while (text.charCodeAt(i) === 0x20 || text.charCodeAt(i) === 0x09) i--;
+  const quote = text.charCodeAt(i);
+  if (quote !== 0x22 && quote !== 0x27) return false;
+  i--;
+  if (text.charCodeAt(i) === 0x5c) i--;
+  return text.startsWith("trace", i - 4) && text.charCodeAt(i - 5) === quote;
+}

@@ -1,0 +1,334 @@
+/**
+ * A recursive-descent parser for the part of Python's repr syntax a symfonic service logs:
+ * literals (strings with every escape, adjacent literals, numbers, None/True/False), lists,
+ * tuples, sets, dicts, dataclass calls `Name(field=value, ...)` and opaque `<...>` reprs. It
+ * never evaluates anything; recursion is bounded by MAX_REPR_DEPTH so no input can exhaust the stack.
+ */
+import { readString } from "./strings.js";
+
+export type PyValue = string | number | boolean | null | PySeq | PyDict | PyCall | PyOpaque;
+
+export interface PySeq {
+  readonly kind: "seq";
+  readonly items: readonly PyValue[];
+}
+export interface PyDict {
+  readonly kind: "dict";
+  readonly entries: readonly (readonly [PyValue, PyValue])[];
+}
+export interface PyCall {
+  readonly kind: "call";
+  /** The name as written, e.g. `StageRecord` or `module.Tool`. */
+  readonly name: string;
+  readonly args: readonly PyValue[];
+  readonly kwargs: readonly (readonly [string, PyValue])[];
+}
+/** A value shown only as text: `<Tool search>`, `inf`, `Ellipsis`, an enum member's name. */
+export interface PyOpaque {
+  readonly kind: "opaque";
+  readonly text: string;
+}
+
+/** Deeper reprs are refused: far past any real trace, well inside the stack. */
+export const MAX_REPR_DEPTH = 100;
+
+export class PyReprError extends Error {
+  constructor(
+    message: string,
+    /** Index in the parsed text. */
+    readonly at: number,
+  ) {
+    super(message);
+  }
+}
+
+/** Parses the one value that text[start, end) holds, allowing blanks around it. */
+export function parsePython(text: string, start = 0, end = text.length): PyValue {
+  const parser = new Parser(text, end);
+  parser.pos = start;
+  const value = parser.value(0);
+  parser.blanks();
+  if (parser.pos < end) throw new PyReprError(`unexpected ${parser.found()}`, parser.pos);
+  return value;
+}
+
+class Parser {
+  pos = 0;
+  constructor(
+    private readonly text: string,
+    private readonly end: number,
+  ) {}
+
+  value(depth: number): PyValue {
+    if (depth > MAX_REPR_DEPTH)
+      throw new PyReprError(`the repr is nested deeper than ${MAX_REPR_DEPTH} levels`, this.pos);
+    this.blanks();
+    const c = this.text[this.pos];
+    if (c === undefined || this.pos >= this.end)
+      throw new PyReprError("the repr ends where a value was expected", this.pos);
+    if (c === "'" || c === '"' || (isNameStart(c) && this.stringPrefix())) return this.strings();
+    if (c === "[") return this.sequence("]", depth);
+    if (c === "(") return this.parenthesised(depth);
+    if (c === "{") return this.braces(depth);
+    if (c === "<") return this.angle();
+    if (c === "-" || c === "+" || c === "." || isDigit(c)) return this.number();
+    if (isNameStart(c)) return this.named(depth);
+    throw new PyReprError(`unexpected ${this.found()}`, this.pos);
+  }
+
+  blanks(): void {
+    while (this.pos < this.end) {
+      const c = this.text.charCodeAt(this.pos);
+      if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return;
+      this.pos++;
+    }
+  }
+
+  found(): string {
+    if (this.pos >= this.end) return "end of the repr";
+    return `'${this.text[this.pos]}' at column ${this.pos + 1}`;
+  }
+
+  /** A string prefix such as b, r, u, rb directly before a quote. */
+  private stringPrefix(): boolean {
+    let i = this.pos;
+    while (i < this.end && i - this.pos < 2 && "bBrRuU".includes(this.text[i]!)) i++;
+    return i > this.pos && (this.text[i] === "'" || this.text[i] === '"');
+  }
+
+  /** One literal or several adjacent ones, joined as Python joins them. */
+  private strings(): string {
+    let out = "";
+    for (;;) {
+      let raw = false;
+      while (this.text[this.pos] !== "'" && this.text[this.pos] !== '"') {
+        if (this.text[this.pos] === "r" || this.text[this.pos] === "R") raw = true;
+        this.pos++;
+      }
+      const read = readString(this.text, this.pos, this.end, raw);
+      if (typeof read === "string") throw new PyReprError(read, this.pos);
+      out += read.value;
+      this.pos = read.end;
+      const before = this.pos;
+      this.blanks();
+      const c = this.text[this.pos];
+      if (
+        this.pos < this.end &&
+        (c === "'" || c === '"' || (c !== undefined && isNameStart(c) && this.stringPrefix()))
+      )
+        continue;
+      this.pos = before;
+      return out;
+    }
+  }
+
+  private sequence(close: string, depth: number): PySeq {
+    const open = this.pos++;
+    const items: PyValue[] = [];
+    this.items(close, open, () => items.push(this.value(depth + 1)));
+    return { kind: "seq", items };
+  }
+
+  /** `()`, `(x)` (just x), `(x,)` and `(x, y, ...)`. */
+  private parenthesised(depth: number): PyValue {
+    const open = this.pos++;
+    this.blanks();
+    if (this.text[this.pos] === ")") {
+      this.pos++;
+      return { kind: "seq", items: [] };
+    }
+    const first = this.value(depth + 1);
+    this.blanks();
+    if (this.text[this.pos] === ")") {
+      this.pos++;
+      return first;
+    }
+    this.expect(",", open);
+    const items: PyValue[] = [first];
+    this.items(")", open, () => items.push(this.value(depth + 1)));
+    return { kind: "seq", items };
+  }
+
+  /** A dict `{k: v, ...}`, or a set `{a, b}` read as a list. */
+  private braces(depth: number): PyValue {
+    const open = this.pos++;
+    this.blanks();
+    if (this.text[this.pos] === "}") {
+      this.pos++;
+      return { kind: "dict", entries: [] };
+    }
+    const first = this.value(depth + 1);
+    this.blanks();
+    if (this.text[this.pos] !== ":") {
+      const items: PyValue[] = [first];
+      if (this.text[this.pos] !== "}") this.expect(",", open);
+      this.items("}", open, () => items.push(this.value(depth + 1)));
+      return { kind: "seq", items };
+    }
+    this.pos++;
+    const entries: [PyValue, PyValue][] = [[first, this.value(depth + 1)]];
+    this.blanks();
+    if (this.text[this.pos] !== "}") this.expect(",", open);
+    this.items("}", open, () => {
+      const key = this.value(depth + 1);
+      this.blanks();
+      this.expect(":", open);
+      entries.push([key, this.value(depth + 1)]);
+    });
+    return { kind: "dict", entries };
+  }
+
+  /** Items separated by commas up to `close`, a trailing comma allowed; `open` is the bracket's index. */
+  private items(close: string, open: number, item: () => void): void {
+    for (;;) {
+      this.blanks();
+      if (this.text[this.pos] === close && this.pos < this.end) {
+        this.pos++;
+        return;
+      }
+      item();
+      this.blanks();
+      if (this.text[this.pos] === close && this.pos < this.end) {
+        this.pos++;
+        return;
+      }
+      this.expect(",", open);
+    }
+  }
+
+  private expect(what: string, open: number): void {
+    if (this.text[this.pos] === what && this.pos < this.end) {
+      this.pos++;
+      return;
+    }
+    if (this.pos >= this.end)
+      throw new PyReprError(
+        `the '${this.text[open]}' opened at column ${open + 1} is not closed`,
+        open,
+      );
+    throw new PyReprError(`expected '${what}', found ${this.found()}`, this.pos);
+  }
+
+  /** `<...>` as text, nested angle brackets and quoted parts included. */
+  private angle(): PyOpaque {
+    const start = this.pos;
+    let depth = 0;
+    for (let i = this.pos; i < this.end; i++) {
+      const c = this.text[i];
+      if (c === "'" || c === '"') {
+        const read = readString(this.text, i, this.end, false);
+        if (typeof read === "string") break;
+        i = read.end - 1;
+      } else if (c === "<") depth++;
+      else if (c === ">" && --depth === 0) {
+        this.pos = i + 1;
+        return { kind: "opaque", text: this.text.slice(start, i + 1) };
+      }
+    }
+    throw new PyReprError(`the '<' opened at column ${start + 1} is not closed`, start);
+  }
+
+  private number(): number | PyOpaque {
+    const start = this.pos;
+    let i = this.pos;
+    if (this.text[i] === "-" || this.text[i] === "+") i++;
+    if (isNameStart(this.text[i] ?? "")) {
+      // -inf, -nan
+      this.pos = i;
+      const name = this.name();
+      return { kind: "opaque", text: this.text.slice(start, start + (i - start)) + name };
+    }
+    while (i < this.end && /[0-9a-fA-FxXoObB_.eEjJ+-]/.test(this.text[i]!)) {
+      // A sign is part of a number only right after an exponent.
+      if ((this.text[i] === "+" || this.text[i] === "-") && !/[eE]/.test(this.text[i - 1]!)) break;
+      i++;
+    }
+    const token = this.text.slice(start, i).replaceAll("_", "");
+    this.pos = i;
+    const value = /^[+-]?0[xXoObB]/.test(token)
+      ? parseInt(token.replace(/0[xXoObB]/, ""), radix(token)) * (token.startsWith("-") ? -1 : 1)
+      : Number(token);
+    if (token.endsWith("j") || token.endsWith("J")) return { kind: "opaque", text: token };
+    if (Number.isNaN(value)) throw new PyReprError(`invalid number '${token}'`, start);
+    return value;
+  }
+
+  private name(): string {
+    const start = this.pos;
+    while (this.pos < this.end && isNameChar(this.text[this.pos]!)) this.pos++;
+    return this.text.slice(start, this.pos);
+  }
+
+  /** None, True, False (and JSON's null, true, false), a call `Name(...)`, or a bare name. */
+  private named(depth: number): PyValue {
+    const start = this.pos;
+    let name = this.name();
+    while (this.text[this.pos] === "." && isNameStart(this.text[this.pos + 1] ?? "")) {
+      this.pos++;
+      name += "." + this.name();
+    }
+    if (this.text[this.pos] === "(" && this.pos < this.end) return this.call(name, depth);
+    switch (name) {
+      case "None":
+      case "null":
+        return null;
+      case "True":
+      case "true":
+        return true;
+      case "False":
+      case "false":
+        return false;
+      case "inf":
+      case "nan":
+      case "Ellipsis":
+      case "NotImplemented":
+        return { kind: "opaque", text: name };
+      default:
+        throw new PyReprError(`unexpected name '${name}' (not a Python literal)`, start);
+    }
+  }
+
+  private call(name: string, depth: number): PyCall {
+    const open = this.pos++;
+    const args: PyValue[] = [];
+    const kwargs: [string, PyValue][] = [];
+    this.items(")", open, () => {
+      const keyword = this.keyword();
+      if (keyword === null) args.push(this.value(depth + 1));
+      else kwargs.push([keyword, this.value(depth + 1)]);
+    });
+    return { kind: "call", name, args, kwargs };
+  }
+
+  /** `name=` before an argument (not `==`), consumed; null when the argument is positional. */
+  private keyword(): string | null {
+    this.blanks();
+    const start = this.pos;
+    if (!isNameStart(this.text[start] ?? "")) return null;
+    const name = this.name();
+    this.blanks();
+    if (this.text[this.pos] === "=" && this.text[this.pos + 1] !== "=") {
+      this.pos++;
+      return name;
+    }
+    this.pos = start;
+    return null;
+  }
+}
+
+function radix(token: string): number {
+  const letter = token.replace(/^[+-]/, "")[1]!.toLowerCase();
+  return letter === "x" ? 16 : letter === "o" ? 8 : 2;
+}
+
+function isDigit(c: string): boolean {
+  return c >= "0" && c <= "9";
+}
+
+function isNameStart(c: string): boolean {
+  return (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || c === "_";
+}
+
+function isNameChar(c: string): boolean {
+  return isNameStart(c) || isDigit(c);
+}

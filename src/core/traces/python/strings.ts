@@ -1,0 +1,67 @@
+/** Python string literals as repr writes them: either quote, every backslash escape Python knows. */
+
+const SIMPLE: Record<string, string> = {
+  "\\": "\\",
+  "'": "'",
+  '"': '"',
+  a: "\x07",
+  b: "\b",
+  f: "\f",
+  n: "\n",
+  r: "\r",
+  t: "\t",
+  v: "\v",
+};
+const HEX_DIGITS: Record<string, number> = { x: 2, u: 4, U: 8 };
+
+/**
+ * Reads the literal whose opening quote is at `at`; returns its value and the index after the
+ * closing quote, or a sentence saying what is wrong. A line break ends it unclosed, as in Python.
+ */
+export function readString(
+  text: string,
+  at: number,
+  end: number,
+  raw: boolean,
+): { value: string; end: number } | string {
+  const quote = text[at];
+  let out = "";
+  let run = at + 1;
+  for (let i = at + 1; i < end; i++) {
+    const c = text[i];
+    if (c === quote) return { value: out + text.slice(run, i), end: i + 1 };
+    if (c === "\n" || c === "\r") break;
+    if (c !== "\\") continue;
+    out += text.slice(run, i);
+    const next = text[i + 1];
+    if (next === undefined || i + 1 >= end) break;
+    if (raw) {
+      out += c + next;
+      i++;
+    } else if (next in SIMPLE) {
+      out += SIMPLE[next];
+      i++;
+    } else if (next in HEX_DIGITS) {
+      const digits = text.slice(i + 2, i + 2 + HEX_DIGITS[next]!);
+      if (digits.length !== HEX_DIGITS[next] || !/^[0-9a-fA-F]+$/.test(digits))
+        return `invalid \\${next} escape at column ${i + 1}`;
+      const code = parseInt(digits, 16);
+      if (code > 0x10ffff) return `invalid \\${next} escape at column ${i + 1}`;
+      out += String.fromCodePoint(code);
+      i += 1 + digits.length;
+    } else if (next >= "0" && next <= "7") {
+      let j = i + 1;
+      while (j < i + 4 && j < end && text[j]! >= "0" && text[j]! <= "7") j++;
+      out += String.fromCodePoint(parseInt(text.slice(i + 1, j), 8));
+      i = j - 1;
+    } else if (next === "\n") {
+      i++;
+    } else {
+      // Python keeps an unknown escape as it is.
+      out += c + next;
+      i++;
+    }
+    run = i + 1;
+  }
+  return `the string opened at column ${at + 1} is not closed`;
+}

@@ -1,0 +1,196 @@
+/**
+ * What a scan reads: log files as given, the log files of a folder, or standard input (`-`).
+ * A gzip (known by its magic bytes, whatever its name) is inflated as a stream, a chunk at a
+ * time: never to disk, never whole in memory.
+ */
+import { createReadStream } from "node:fs";
+import { readdir, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { pipeline, Readable } from "node:stream";
+import { createGunzip, type ZlibOptions } from "node:zlib";
+
+export const CHUNK_BYTES = 1024 * 1024;
+/** Inflated output per chunk: large enough that zlib's per-chunk cost does not show. */
+const INFLATE_CHUNK_BYTES = 256 * 1024;
+const INFLATE_AHEAD_BYTES = 8 * 1024 * 1024;
+/** A NUL in the first bytes makes a file binary, as for grep and git. */
+const SNIFF_BYTES = 8 * 1024;
+
+export interface LogInput {
+  /** The path as given (or as found in a given folder), or `-` for standard input. */
+  readonly name: string;
+  /** Absolute path on disk; null for a stream. */
+  readonly path: string | null;
+  /** Standard input (or any stream) when `path` is null. */
+  readonly stream?: NodeJS.ReadableStream;
+}
+
+/** A file a folder holds that is read as a log: `app.log`, `app.log.1`, `app.log.2.gz`, `app-2025-03-14.jsonl`. */
+export function isLogFileName(name: string): boolean {
+  const base = name.replace(/\.gz$/i, "").replace(/([.-]\d+)+$/, "");
+  return /\.(log|jsonl|ndjson|json|txt)$/i.test(base);
+}
+
+const SKIPPED_FOLDERS = new Set(["node_modules", ".git"]);
+
+/** Names compared with their numbers as numbers: app.log, app.log.1, app.log.2.gz, …, app.log.10. */
+const byName = new Intl.Collator("en", { numeric: true }).compare;
+
+/**
+ * The log files of a folder and its subfolders (skipping hidden, `.git` and `node_modules`
+ * folders), sorted by path with numbers compared as numbers; each named as the folder was given.
+ */
+export async function logFilesIn(folder: string, given: string): Promise<LogInput[]> {
+  const found: LogInput[] = [];
+  const walk = async (dir: string, shown: string) => {
+    const entries = await readdir(dir, { withFileTypes: true });
+    entries.sort((a, b) => byName(a.name, b.name));
+    for (const entry of entries) {
+      const path = join(dir, entry.name);
+      const name = join(shown, entry.name);
+      if (entry.isDirectory()) {
+        if (!entry.name.startsWith(".") && !SKIPPED_FOLDERS.has(entry.name)) await walk(path, name);
+      } else if (entry.isFile() && isLogFileName(entry.name)) found.push({ name, path });
+    }
+  };
+  await walk(folder, given);
+  return found;
+}
+
+/** Each argument as an input, a folder as its log files; a path that cannot be read stays, to be reported when read. */
+export async function expandInputs(
+  names: readonly string[],
+  resolvePath: (name: string) => string,
+  stdin?: NodeJS.ReadableStream,
+): Promise<LogInput[]> {
+  const inputs: LogInput[] = [];
+  for (const name of names) {
+    if (name === "-" && stdin) {
+      inputs.push({ name, path: null, stream: stdin });
+      continue;
+    }
+    const path = resolvePath(name);
+    const folder = await stat(path).then(
+      (s) => s.isDirectory(),
+      () => false,
+    );
+    if (folder) inputs.push(...(await logFilesIn(path, name)));
+    else inputs.push({ name, path });
+  }
+  return inputs;
+}
+
+/** Why an input could not be read, in words (the file is named by the caller). */
+export class LogReadError extends Error {
+  override readonly name = "LogReadError";
+  constructor(
+    message: string,
+    /** Nothing of the input could be read (it does not exist, is a folder, is not allowed). */
+    readonly unreadable: boolean,
+  ) {
+    super(message);
+  }
+}
+
+export function isGzip(bytes: Uint8Array): boolean {
+  return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
+}
+
+/** A NUL byte among the first bytes of the text. */
+export function looksBinary(bytes: Uint8Array): boolean {
+  return bytes.subarray(0, SNIFF_BYTES).indexOf(0) !== -1;
+}
+
+export interface ChunkEvents {
+  /** Bytes read from the disk or the stream so far (compressed, for a gzip). */
+  readonly onRead?: (bytes: number) => void;
+  /** Something worth a problem that does not stop the reading. */
+  readonly onNotice?: (message: string) => void;
+}
+
+/**
+ * The text bytes of an input, chunk by chunk: inflated when it is a gzip. Rejects with a
+ * LogReadError that says why, in words; ending the iteration early closes the file.
+ */
+export async function* logChunks(
+  input: LogInput,
+  events: ChunkEvents = {},
+): AsyncGenerator<Uint8Array, void, undefined> {
+  const raw =
+    input.path !== null
+      ? createReadStream(input.path, { highWaterMark: CHUNK_BYTES })
+      : (input.stream ?? Readable.from([]));
+  const iterator = (raw as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+  let read = 0;
+  const next = async (): Promise<IteratorResult<Uint8Array>> => {
+    const result = await iterator.next();
+    if (!result.done) events.onRead?.((read += result.value.length));
+    return result;
+  };
+  try {
+    let first: IteratorResult<Uint8Array>;
+    try {
+      first = await next();
+    } catch (error) {
+      throw new LogReadError(`cannot read the file: ${readReason(error)}`, true);
+    }
+    if (first.done) return;
+    if (!isGzip(first.value)) {
+      if (/\.gz$/i.test(input.name))
+        events.onNotice?.("the file is named .gz but is not gzip; it was read as plain text");
+      yield first.value;
+      try {
+        for (let result = await next(); !result.done; result = await next()) yield result.value;
+      } catch (error) {
+        throw new LogReadError(`reading stopped: ${readReason(error)}`, false);
+      }
+      return;
+    }
+    const compressed = Readable.from(
+      (async function* () {
+        yield first.value;
+        for (let result = await next(); !result.done; result = await next()) yield result.value;
+      })(),
+      { objectMode: false },
+    );
+    const inflated = pipeline(
+      compressed,
+      // Inflating runs ahead of the scan (in the thread pool) by up to INFLATE_AHEAD_BYTES.
+      // (zlib's streams take the stream options too; @types/node's ZlibOptions omits them.)
+      createGunzip({
+        chunkSize: INFLATE_CHUNK_BYTES,
+        highWaterMark: INFLATE_AHEAD_BYTES,
+      } as ZlibOptions),
+      () => {},
+    );
+    try {
+      for await (const chunk of inflated as AsyncIterable<Uint8Array>) yield chunk;
+    } catch (error) {
+      throw new LogReadError(gzipReason(error), false);
+    } finally {
+      inflated.destroy();
+      compressed.destroy();
+    }
+  } finally {
+    await iterator.return?.();
+    if ("destroy" in raw && input.path !== null) raw.destroy();
+  }
+}
+
+function gzipReason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "Z_BUF_ERROR")
+    return "the gzip data is truncated: the file ends before its compressed data does";
+  if (code === "Z_DATA_ERROR")
+    return `the gzip data is corrupt (${error instanceof Error ? error.message : String(error)})`;
+  return `reading stopped: ${readReason(error)}`;
+}
+
+/** A file system error in words. */
+export function readReason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ENOENT") return "no such file";
+  if (code === "EISDIR") return "it is a folder";
+  if (code === "EACCES" || code === "EPERM") return "permission denied";
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,150 @@
+/** Traces spread over several lines (pprint, json.dumps(indent=2)) and key=value lines (issue 10). */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { MAX_BLOCK_LINES } from "../../../src/core/traces/multiline.js";
+import {
+  scanText,
+  TraceScanner,
+  type FoundTrace,
+  type ScanProblem,
+} from "../../../src/core/traces/scan.js";
+
+/** pprint.pformat(SelectionResult(...), width=60), as python3 printed it. */
+const PPRINT = `SelectionResult(tools=('search',),
+                forced_choice=None,
+                trace=(StageRecord(stage='intent',
+                                   action='select',
+                                   kept=('search',),
+                                   dropped=('sql',),
+                                   added=(),
+                                   reinstated=(),
+                                   forced_choice=None,
+                                   detail='a fairly long '
+                                          'detail string '
+                                          'that pprint '
+                                          'will split over '
+                                          'two lines'),))`;
+const INDENTED = JSON.stringify(
+  { turn_id: "t-j", trace: [{ stage: "intent", action: "abstain" }] },
+  null,
+  2,
+);
+const oneLine = (id: string) =>
+  JSON.stringify({ turn_id: id, trace: [{ stage: "intent", action: "abstain" }] });
+
+const LOG = [
+  "2025-03-14 09:26:50,011 INFO selection " + PPRINT,
+  "2025-03-14 09:26:50,012 INFO json " + INDENTED,
+  `2025-03-14 09:26:50,013 INFO one-line ${oneLine("x")}`,
+  "2025-03-14 09:26:50,014 INFO call failed (retrying,",
+  "Traceback (most recent call last):",
+  `event='tool selection' turn_id='t-kv' selection={'trace': [{'stage': 'a', 'action': 'abstain', 'detail': "it's"}]}`,
+  `ts=2025-03-14T09:26:51Z level=info turn_id=t-lf selection="{\\"trace\\": [{\\"stage\\": \\"a\\", \\"action\\": \\"abstain\\", \\"detail\\": \\"a \\\\\\\\ b\\"}]}"`,
+  `event=sel selection='{"trace": [{"stage": "py", "action": "abstain", "detail": "it\\'s"}]}' after=1`,
+  "WARN truncated {'trace': [StageRecord(stage='a',",
+  "                                 action='select',",
+  "ERROR next line at the margin",
+].join("\n");
+
+function scanCut(text: string, cuts: readonly number[]) {
+  const bytes = new TextEncoder().encode(text);
+  const traces: FoundTrace[] = [];
+  const problems: ScanProblem[] = [];
+  const scanner = new TraceScanner({
+    onTrace: (t) => traces.push(t),
+    onProblem: (p) => problems.push(p),
+  });
+  let at = 0;
+  for (const cut of cuts) {
+    if (at >= bytes.length) break;
+    scanner.push(bytes.subarray(at, at + cut));
+    at += cut;
+  }
+  scanner.push(bytes.subarray(at));
+  scanner.end();
+  return { traces, problems };
+}
+
+describe("traces spread over lines, and key=value lines", () => {
+  const whole = scanText(LOG);
+
+  it("reads pprint and json.dumps(indent=2) output at its first line, and logfmt values", () => {
+    expect(
+      whole.traces.map((t) => [t.line, t.trace.id, t.trace.time, t.trace.records[0]!.detail]),
+    ).toEqual([
+      [
+        1,
+        null,
+        "2025-03-14 09:26:50,011",
+        "a fairly long detail string that pprint will split over two lines",
+      ],
+      [15, "t-j", "2025-03-14 09:26:50,012", ""],
+      [24, "x", "2025-03-14 09:26:50,013", ""],
+      [27, "t-kv", null, "it's"],
+      [28, "t-lf", "2025-03-14T09:26:51Z", "a \\ b"],
+      [29, null, null, "it's"],
+    ]);
+    expect(whole.problems).toEqual([
+      {
+        line: 30,
+        message: "truncated value: the value opened on this line breaks off at line 32",
+      },
+    ]);
+  });
+
+  it("gives a spread trace the byte range of its whole block, which re-reads it", () => {
+    const bytes = new TextEncoder().encode(LOG);
+    for (const t of whole.traces) {
+      const again = scanText(bytes.subarray(t.offset, t.offset + t.length), {
+        firstLine: t.line,
+        firstOffset: t.offset,
+      });
+      expect(again.traces[t.ordinal]).toEqual({ ...t, index: t.ordinal });
+    }
+    const first = new TextDecoder().decode(
+      bytes.subarray(whole.traces[0]!.offset, whole.traces[0]!.offset + whole.traces[0]!.length),
+    );
+    expect(first.split("\n")).toHaveLength(14);
+  });
+
+  it("gives the same result whatever the chunk boundaries, down to 1 byte", () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 64 }), { maxLength: 120 }), (cuts) => {
+        expect(scanCut(LOG, cuts)).toEqual(whole);
+      }),
+      { numRuns: 150 },
+    );
+    expect(scanCut(LOG, Array<number>(LOG.length).fill(1))).toEqual(whole);
+  }, 60_000);
+
+  it("reports a block the input ends inside of", () => {
+    expect(scanText("INFO {'trace': [StageRecord(stage='a',\n    action='x',").problems).toEqual([
+      {
+        line: 1,
+        message:
+          "truncated value: the value opened on this line is not closed at the end of the input",
+      },
+    ]);
+  });
+
+  it("gives up on a block past its line cap, without reading its lines as traces", () => {
+    const lines = ["INFO selection {'trace': ["];
+    for (let i = 0; i <= MAX_BLOCK_LINES; i++) lines.push(`  {"trace": [], "n": ${i}},`);
+    lines.push("]}", oneLine("after"));
+    const result = scanText(lines.join("\n"));
+    expect(result.problems).toEqual([
+      {
+        line: 1,
+        message: `the value opened on this line is longer than 1048576 bytes or ${MAX_BLOCK_LINES} lines; it was not read`,
+      },
+    ]);
+    expect(result.traces.map((t) => [t.line, t.trace.id])).toEqual([[lines.length, "after"]]);
+  });
+
+  it("ignores a line ending with an open bracket that holds no trace", () => {
+    expect(scanText("INFO retrying (attempt 2,\n   backoff 1s)\nINFO done\n")).toEqual({
+      traces: [],
+      problems: [],
+    });
+  });
+});
