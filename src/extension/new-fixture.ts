@@ -77,7 +77,7 @@ export async function newFixture(inFolder?: vscode.Uri): Promise<vscode.Uri | un
     inFolder ??
     (catalog ? vscode.Uri.joinPath(catalog, "..") : vscode.workspace.workspaceFolders?.[0]?.uri);
   if (!folder) {
-    await notify("error", notice`open a folder first; a fixture lives in a workspace.`);
+    void notify("error", notice`open a folder first; a fixture lives in a workspace.`);
     return undefined;
   }
   const suggested = "new-turn";
@@ -93,7 +93,7 @@ export async function newFixture(inFolder?: vscode.Uri): Promise<vscode.Uri | un
   if (!typed) return undefined;
   const target = vscode.Uri.joinPath(folder, fixtureFileName(typed));
   if (await exists(target)) {
-    await notify(
+    void notify(
       "error",
       notice`${vscode.workspace.asRelativePath(target)} already exists; choose another name.`,
     );

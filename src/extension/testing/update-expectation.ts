@@ -33,7 +33,7 @@ export async function updateExpectation(
   const file = vscode.workspace.asRelativePath(uri);
   const loaded = await loadFixtureFromUri(uri);
   if (!loaded.ok) {
-    await notify(
+    void notify(
       "error",
       notice`${file} is invalid, so it has no result to record; its problems are in the log.`,
       { details: loaded.problems.filter((p) => p.severity === "error").map(formatProblem) },
@@ -43,7 +43,7 @@ export async function updateExpectation(
   const report = runFixture(loaded.fixture);
   const { expect, changes } = updatedExpectation(loaded.fixture.json.expect, report);
   if (changes.length === 0) {
-    await notify("info", notice`The expectations of ${file} already match the current result.`);
+    void notify("info", notice`The expectations of ${file} already match the current result.`);
     return false;
   }
   const choice = await ask(
