@@ -7,7 +7,17 @@ const nodeBuiltins = { group: ["node:*"], message: "this layer may not touch Nod
 const noVscode = { name: "vscode", message: "this layer runs outside VS Code" };
 
 export default tseslint.config(
-  { ignores: ["dist/", "out/", ".e2e/", "reports/", "test-results/", "node_modules/"] },
+  {
+    ignores: [
+      "dist/",
+      "out/",
+      ".e2e/",
+      "reports/",
+      "test-results/",
+      "node_modules/",
+      ".stryker-tmp/",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

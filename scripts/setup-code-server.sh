@@ -9,7 +9,7 @@ set -Eeuo pipefail
 VERSION=4.100.3
 CS_HOME="${PI_CODE_SERVER_HOME:-${HOME:?HOME is not set}/.cache/palette-inspector/code-server}"
 BIN="$CS_HOME/node_modules/.bin/code-server"
-DEBS=(libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev ripgrep chromium)
+DEBS=(libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev ripgrep chromium python3-debugpy)
 STAMP=.palette-inspector-code-server   # marks a directory this script may replace
 
 log() { printf '[setup-code-server] %s\n' "$*" >&2; }

@@ -35,6 +35,8 @@ export interface TraceView {
   readonly turn: { readonly query: string; readonly role: string } | null;
   /** The fixture's expectations that this run fails, each with the stages where the run differs. */
   readonly failed: readonly ExpectationFailure[];
+  /** A value read from a debug session that the program has since moved past (absent: not stale). */
+  readonly stale?: boolean;
 }
 
 export type ToWebview =
@@ -82,7 +84,12 @@ export type FromWebview =
   /** Show where the fixture mentions this tool. */
   | { readonly type: "revealTool"; readonly tool: string }
   /** Open the log a logged trace came from at its line (`compared`: the second of two traces). */
-  | { readonly type: "openSource"; readonly compared: boolean };
+  | { readonly type: "openSource"; readonly compared: boolean }
+  /** On a value read from a debug session: read it again, replay it, capture the turn, compare it. */
+  | { readonly type: "debugAction"; readonly action: DebugAction };
+
+export const DEBUG_ACTIONS = ["refresh", "turnIntoFixture", "captureTurn", "compare"] as const;
+export type DebugAction = (typeof DEBUG_ACTIONS)[number];
 
 /** What the webview persists across hide/show and reload: where the data comes from, and UI state only. */
 export interface PanelState {
@@ -131,7 +138,12 @@ export function isReportView(value: unknown): value is ReportView {
   const error = value.error;
   return (
     isRecord(origin) &&
-    (origin.kind === "fixture" || (origin.kind === "log" && typeof origin.line === "number")) &&
+    (origin.kind === "fixture" ||
+      (origin.kind === "log" && typeof origin.line === "number") ||
+      (origin.kind === "debug" &&
+        isString(origin.session) &&
+        isString(origin.frame) &&
+        isString(origin.expression))) &&
     isString(value.file) &&
     isString(value.description) &&
     isNames(value.offered) &&
@@ -227,6 +239,7 @@ export function parseToWebview(
           isReportView(value.view.report) &&
           (value.view.levers === null || isLevers(value.view.levers)) &&
           isStringOrNull(value.view.source) &&
+          (value.view.stale === undefined || typeof value.view.stale === "boolean") &&
           (value.view.compared === null ||
             (isRecord(value.view.compared) &&
               isReportView(value.view.compared.report) &&
@@ -286,6 +299,8 @@ export function parseFromWebview(
         return isString(value.tool) && value.tool !== "";
       case "openSource":
         return typeof value.compared === "boolean";
+      case "debugAction":
+        return DEBUG_ACTIONS.includes(value.action as DebugAction);
       default:
         return false;
     }

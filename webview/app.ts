@@ -231,6 +231,10 @@ export class App {
             : "what-if",
         () => this.channel.post({ type: "openSource", compared: this.variant !== null }),
         this.base?.turn ?? null,
+        {
+          stale: this.base?.stale === true,
+          act: (action) => this.channel.post({ type: "debugAction", action }),
+        },
       ),
     );
     // The expectations are the fixture's; a what-if on screen is not what they were written for.

@@ -1,7 +1,7 @@
-import type { ReportView } from "../src/core/report.js";
+import type { ReportView, RunReport } from "../src/core/report.js";
 import type { ExpectationFailure } from "../src/core/expect.js";
 import { counted } from "../src/core/words.js";
-import type { ProblemView, TraceView } from "../src/protocol.js";
+import type { DebugAction, ProblemView, TraceView } from "../src/protocol.js";
 import { count, el, icon, nameText } from "./dom.js";
 
 /** The file's last path segment: what the user calls the fixture. */
@@ -18,12 +18,13 @@ export function renderHeader(
   variant: string | null,
   openSource: () => void,
   turn: TraceView["turn"],
+  debug: { readonly stale: boolean; readonly act: (action: DebugAction) => void } | null = null,
 ): HTMLElement {
   const origin = report.origin;
   const forced = report.forcedChoice;
   return el("header", { class: "header" }, [
     el("h1", {}, [
-      icon(origin.kind === "log" ? "output" : "json"),
+      icon(origin.kind === "log" ? "output" : origin.kind === "debug" ? "debug-alt" : "json"),
       nameText(baseName(report.file), "file-name"),
       variant ? el("span", { class: "tag tag-variant", text: variant }) : null,
     ]),
@@ -42,6 +43,7 @@ export function renderHeader(
           ),
         ])
       : null,
+    origin.kind === "debug" && debug ? renderDebugOrigin(origin, debug.stale, debug.act) : null,
     report.description ? el("p", { class: "description", text: report.description }) : null,
     turn
       ? el("p", { class: "turn", attrs: { "data-stat": "turn" } }, [
@@ -61,14 +63,62 @@ export function renderHeader(
         { class: "stat", attrs: { "data-stat": "forced" } },
         forced === null ? ["No forced choice"] : [icon("pinned"), "Forced: ", nameText(forced)],
       ),
-      // A logged trace was not run here: it has no run time to show.
-      origin.kind === "log"
+      // A logged trace or a debuggee's value was not run here: it has no run time to show.
+      origin.kind !== "fixture"
         ? null
         : el("span", { class: "stat", attrs: { "data-stat": "time" } }, [
             icon("watch"),
             `Ran in ${report.durationMs.toFixed(report.durationMs < 10 ? 2 : 0)} ms`,
           ]),
     ]),
+  ]);
+}
+
+const DEBUG_BUTTONS: readonly [DebugAction, string, string][] = [
+  ["refresh", "refresh", "Refresh"],
+  ["turnIntoFixture", "new-file", "Turn into Fixture"],
+  ["captureTurn", "record", "Capture Turn Fixture"],
+  ["compare", "diff", "Compare…"],
+];
+
+/** Where a debuggee's value came from, whether it is still current, and what to do with it. */
+function renderDebugOrigin(
+  origin: Extract<RunReport["origin"], { kind: "debug" }>,
+  stale: boolean,
+  act: (action: DebugAction) => void,
+): HTMLElement {
+  return el("div", { class: "origin debug-origin" }, [
+    el("p", {}, [
+      "Read from the debug session ",
+      nameText(origin.session),
+      ", frame ",
+      nameText(origin.frame),
+      ", expression ",
+      nameText(origin.expression),
+      stale ? el("span", { class: "tag tag-stale", text: "stale" }) : null,
+    ]),
+    stale
+      ? el("p", {
+          class: "stale-note",
+          role: "status",
+          text: "The program has moved on since this value was read. Pause where it is in scope and Refresh.",
+        })
+      : null,
+    el(
+      "p",
+      { class: "debug-actions" },
+      DEBUG_BUTTONS.map(([action, codicon, label]) =>
+        el(
+          "button",
+          {
+            class: "link",
+            attrs: { type: "button", "data-action": action },
+            on: { click: () => act(action) },
+          },
+          [icon(codicon), ` ${label}`],
+        ),
+      ),
+    ),
   ]);
 }
 

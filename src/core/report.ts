@@ -28,12 +28,24 @@ export interface CapabilityReport {
   readonly palette: PaletteOutcome;
 }
 
+export type ReportOrigin =
+  | { readonly kind: "fixture" }
+  | { readonly kind: "log"; readonly line: number; readonly index: number }
+  | {
+      readonly kind: "debug";
+      readonly session: string;
+      /** The frame's function and place, e.g. `turn (agent.py:42)`. */
+      readonly frame: string;
+      readonly expression: string;
+    };
+
 /** Everything a run decided, in the form every view (table, panel, JSON, tests) reads. */
 export interface RunReport {
-  /** A fixture run (editable, what-if), or a trace read from a log (read-only) at a 1-based line. */
-  readonly origin:
-    | { readonly kind: "fixture" }
-    | { readonly kind: "log"; readonly line: number; readonly index: number };
+  /**
+   * A fixture run (editable, what-if), a trace read from a log (read-only) at a 1-based line, or a
+   * value read from a paused debug session (read-only): which session, frame and expression.
+   */
+  readonly origin: ReportOrigin;
   readonly file: string;
   readonly description: string;
   /** The names the stages ran over, in order (in capability mode: what the router left). */

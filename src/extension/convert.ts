@@ -1,7 +1,6 @@
 import * as vscode from "vscode";
 import type { Range } from "../core/json/positions.js";
-import type { Problem } from "../core/fixture/problems.js";
-import { formatJsonPath } from "../core/json/positions.js";
+import { problemMessage, type Problem } from "../core/fixture/problems.js";
 
 /** The core's plain zero-based range as an editor range. */
 export function toRange(range: Range): vscode.Range {
@@ -19,10 +18,9 @@ export function toDiagnostic(problem: Problem): vscode.Diagnostic {
     problem.severity === "error"
       ? vscode.DiagnosticSeverity.Error
       : vscode.DiagnosticSeverity.Warning;
-  const where = problem.path.length > 0 ? ` (${formatJsonPath(problem.path)})` : "";
   const diagnostic = new vscode.Diagnostic(
     toRange(problem.range),
-    problem.message + where,
+    problemMessage(problem),
     severity,
   );
   diagnostic.source = "palette-inspector";

@@ -44,8 +44,6 @@ export class FixtureDiagnostics implements vscode.Disposable, vscode.CodeActionP
   /** The latest validation started per document: an older one that ends later must not win. */
   private readonly generation = new Map<string, number>();
   private readonly subscriptions: vscode.Disposable[];
-  /** Files reported by reportUnreadable. */
-  private readonly unreadable = new Set<string>();
 
   constructor(private readonly delayMs = 300) {
     this.subscriptions = [
@@ -109,7 +107,6 @@ export class FixtureDiagnostics implements vscode.Disposable, vscode.CodeActionP
     this.timers.delete(key);
     const generation = (this.generation.get(key) ?? 0) + 1;
     this.generation.set(key, generation);
-    this.unreadable.delete(key);
     const problems = await problemsOf(document);
     if (this.generation.get(key) !== generation) return;
     const byFile = new Map<string, vscode.Diagnostic[]>([[key, []]]);
@@ -175,20 +172,6 @@ export class FixtureDiagnostics implements vscode.Disposable, vscode.CodeActionP
       actions.push(action);
     }
     return actions;
-  }
-
-  /**
-   * Problems of a fixture found on disk but not read as text (too large, not UTF-8, not a
-   * file), so that they show without opening it; no problems clears them.
-   */
-  reportUnreadable(uri: vscode.Uri, problems: readonly Problem[]): void {
-    const key = uri.toString();
-    // An open document is reported from its own text.
-    if (this.reported.has(key)) return;
-    if (problems.length > 0) {
-      this.unreadable.add(key);
-      this.collection.set(uri, problems.map(toDiagnostic));
-    } else if (this.unreadable.delete(key)) this.collection.delete(uri);
   }
 
   private clear(uri: vscode.Uri): void {

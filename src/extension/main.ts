@@ -1,5 +1,6 @@
 import * as vscode from "vscode";
 import { RunSelectionCodeLens } from "./codelens.js";
+import { DebugCommands } from "./debug/commands.js";
 import { FixtureDiagnostics } from "./diagnostics.js";
 import { loadFixtureFromUri } from "./fixtures.js";
 import {
@@ -56,10 +57,8 @@ export function activate(context: vscode.ExtensionContext): void {
   const panels = new TracePanels(context.extensionUri, loadFixtureFromUri, (message) =>
     log().warn(message),
   );
+  const tests = new FixtureTests();
   const diagnostics = new FixtureDiagnostics();
-  const tests = new FixtureTests(undefined, (uri, problems) =>
-    diagnostics.reportUnreadable(uri, problems),
-  );
   void tests.discover();
   // The opened logs are remembered per workspace and scanned again after a reload.
   const traces = new TraceTree(context.workspaceState);
@@ -120,6 +119,7 @@ export function activate(context: vscode.ExtensionContext): void {
       compareWithReplay(node ?? traceView.selection[0], panels),
     ),
     ...registerTraceFilters(traces),
+    ...new DebugCommands(panels).register(),
     // From a failed test's message: the waterfall of the run that failed.
     vscode.commands.registerCommand(
       "paletteInspector.showTestRun",

@@ -46,24 +46,44 @@ export function fixtureBoundary(
 }
 
 const MAX_LINKS = 40;
+const MAX_PATH_CHARS = 4096;
 
-/** Where a path leads once symbolic links are followed, also when its last parts do not exist. */
-export function leadsTo(path: string, hops = 0): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    // Missing, or a link that leads nowhere: resolve what exists and keep the rest as written.
+/**
+ * Where a path leads once symbolic links are followed, also when its last parts do not exist
+ * (a link to a missing file leads where it points). Iterative: a hostile path of any length.
+ */
+export function leadsTo(path: string): string {
+  const missing: string[] = [];
+  let at = path;
+  for (let hops = 0; ;) {
+    let real: string;
+    try {
+      real = realpathSync(at);
+    } catch {
+      const parent = nodePath.dirname(at);
+      if (parent === at) return path;
+      missing.push(nodePath.basename(at));
+      at = parent;
+      continue;
+    }
+    const next = missing.pop();
+    if (next === undefined) return real;
+    const link = nodePath.join(real, next);
+    if (hops < MAX_LINKS && isLink(link)) {
+      hops++;
+      at = nodePath.resolve(real, readlinkSync(link));
+      continue;
+    }
+    return nodePath.join(real, next, ...missing.reverse());
   }
-  const parent = nodePath.dirname(path);
-  if (parent === path || hops > MAX_LINKS) return path;
-  const base = leadsTo(parent, hops + 1);
+}
+
+function isLink(path: string): boolean {
   try {
-    if (lstatSync(path).isSymbolicLink())
-      return leadsTo(nodePath.resolve(base, readlinkSync(path)), hops + 1);
+    return lstatSync(path).isSymbolicLink();
   } catch {
-    // Not there at all: nothing to follow.
+    return false;
   }
-  return nodePath.join(base, nodePath.basename(path));
 }
 
 /**
@@ -78,6 +98,11 @@ export function confinedCatalogPath(
   onDisk = true,
   paths: PathApi = nodePath,
 ): string {
+  // Longer than any file system allows, and a path of many parts costs a look-up per part.
+  if (ref.length > MAX_PATH_CHARS)
+    throw new Error(
+      `catalogue path is ${ref.length} characters long; the limit is ${MAX_PATH_CHARS}`,
+    );
   const written = paths.resolve(paths.dirname(fixturePath), ref);
   const outside = () =>
     new Error(

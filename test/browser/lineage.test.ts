@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { toolLineage } from "../../src/core/lineage.js";
 import { runFixture } from "../../src/core/run-fixture.js";
+import type { ToWebview } from "../../src/protocol.js";
 import { test } from "./harness.js";
 import { openPanel, send, type PageGlobals } from "./page.js";
 import { EXAMPLE, load, showFixture } from "./reports.js";
@@ -141,8 +142,9 @@ test("protocol: a malformed host message is ignored and logged", async (browser)
   const page = await openPanel(browser);
   const warnings: string[] = [];
   page.on("console", (message) => message.type() === "warning" && warnings.push(message.text()));
-  await send(page, { type: "show", view: { report: { trace: "nope" } } } as never);
-  await send(page, { type: "launch-missiles" } as never);
+  // Deliberately not ToWebview messages: what a buggy or hostile host might post.
+  await send(page, { type: "show", view: { report: { trace: "nope" } } } as unknown as ToWebview);
+  await send(page, { type: "launch-missiles" } as unknown as ToWebview);
   await page.waitForFunction(() => true);
   await new Promise((resolve) => setTimeout(resolve, 100));
   assert.equal(await page.locator(".waterfall").count(), 0);

@@ -1,19 +1,16 @@
 /** Real RunReports for the browser tests and the benchmark, made by the core from fixtures. */
 import { compareReports } from "../../src/core/compare.js";
 import { expectationFailures } from "../../src/core/expect.js";
-import { loadFixture, type Fixture } from "../../src/core/fixture/load.js";
+import type { Fixture } from "../../src/core/fixture/load.js";
 import type { FixtureJson, StageJson } from "../../src/core/fixture/schema.js";
 import { reportView, type RunReport } from "../../src/core/report.js";
 import { runFixture } from "../../src/core/run-fixture.js";
 import { applyWhatIf, whatIfLevers, type WhatIf } from "../../src/core/whatif.js";
 import type { ToWebview } from "../../src/protocol.js";
+import { loadValid, noCatalogFile } from "../core/spec/helpers.js";
 
-export async function load(json: FixtureJson, file = "weather.turn.json"): Promise<Fixture> {
-  const loaded = await loadFixture({ file, text: JSON.stringify(json, null, 2) }, async () => {
-    throw new Error("inline catalogues only");
-  });
-  if (!loaded.ok) throw new Error(loaded.problems.map((p) => p.message).join("; "));
-  return loaded.fixture;
+export function load(json: FixtureJson, file = "weather.turn.json"): Promise<Fixture> {
+  return loadValid(json, noCatalogFile, file);
 }
 
 /** The `show` message the host posts for a fixture run. */

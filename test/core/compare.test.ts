@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { compareReports } from "../../src/core/compare.js";
-import { loadFixture } from "../../src/core/fixture/load.js";
 import type { FixtureJson } from "../../src/core/fixture/schema.js";
 import { type RunReport } from "../../src/core/report.js";
 import { runFixture } from "../../src/core/run-fixture.js";
+import { loadValid } from "./spec/helpers.js";
 import type { StageRecord } from "../../src/core/contract.js";
 import { applyWhatIf } from "../../src/core/whatif.js";
 
@@ -16,16 +16,7 @@ const base: FixtureJson = {
   ],
 };
 
-async function load(json: FixtureJson) {
-  const loaded = await loadFixture(
-    { file: "t.turn.json", text: JSON.stringify(json) },
-    async () => {
-      throw new Error("none");
-    },
-  );
-  if (!loaded.ok) throw new Error(loaded.problems.map((p) => p.message).join("; "));
-  return loaded.fixture;
-}
+const load = (json: FixtureJson) => loadValid(json);
 
 describe("compareReports", () => {
   it("finds nothing changed between a run and itself", async () => {

@@ -1,20 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { loadFixture } from "../../src/core/fixture/load.js";
 import type { FixtureJson } from "../../src/core/fixture/schema.js";
 import { cellState, lineageMatrix, toolLineage, waterfallRows } from "../../src/core/lineage.js";
-import { type RunReport } from "../../src/core/report.js";
-import { runFixture } from "../../src/core/run-fixture.js";
-
-async function run(json: FixtureJson): Promise<RunReport> {
-  const loaded = await loadFixture(
-    { file: "t.turn.json", text: JSON.stringify(json) },
-    async () => {
-      throw new Error("no catalogue files here");
-    },
-  );
-  if (!loaded.ok) throw new Error(loaded.problems.map((p) => p.message).join("; "));
-  return runFixture(loaded.fixture);
-}
+import { run } from "./spec/helpers.js";
 
 const catalog = [
   { name: "search", safety_level: "low", cost_usd: 0.01 },

@@ -1,20 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { loadFixture } from "../../src/core/fixture/load.js";
 import type { FixtureJson } from "../../src/core/fixture/schema.js";
 import { inline, reportMarkdown } from "../../src/core/render/markdown.js";
 import { type RunReport } from "../../src/core/report.js";
-import { runFixture } from "../../src/core/run-fixture.js";
+import { noCatalogFile, run as runAs } from "./spec/helpers.js";
 
-async function run(json: FixtureJson): Promise<RunReport> {
-  const loaded = await loadFixture(
-    { file: "t.turn.json", text: JSON.stringify(json) },
-    async () => {
-      throw new Error("none");
-    },
-  );
-  if (!loaded.ok) throw new Error(loaded.problems.map((p) => p.message).join("; "));
-  return runFixture(loaded.fixture);
-}
+const run = (json: FixtureJson): Promise<RunReport> => runAs(json, noCatalogFile, "t.turn.json");
 
 /** The cells of a GFM table row, splitting on unescaped pipes only. */
 const cells = (line: string) => line.slice(2, -2).split(/(?<!\\) \| /);

@@ -100,6 +100,22 @@ async function main() {
     userDataDir: path.join(runTmp, "install-user-data"),
     envDir: runTmp,
   });
+  // The test-only debugpy debugger (test/e2e/debugpy-extension), packaged by the project's vsce.
+  const testVsix = path.join(runTmp, "palette-test-debugpy.vsix");
+  const packed = spawnSync(
+    path.join(root, "node_modules", ".bin", "vsce"),
+    ["package", "--no-dependencies", "--allow-missing-repository", "--out", testVsix],
+    { cwd: path.join(here, "debugpy-extension"), encoding: "utf8", timeout: 120_000 },
+  );
+  if (packed.status !== 0)
+    throw new Error(`packaging the test debugger failed:\n${packed.stdout}${packed.stderr}`);
+  installExtension({
+    codeServer,
+    vsix: testVsix,
+    extensionsDir,
+    userDataDir: path.join(runTmp, "install-user-data"),
+    envDir: runTmp,
+  });
   await fs.rm(artifactsDir, { recursive: true, force: true });
   await fs.mkdir(artifactsDir, { recursive: true });
 

@@ -4,11 +4,10 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import type * as vscode from "vscode";
 import { beforeEach, describe, expect, it } from "vitest";
-import { loadFixture } from "../../src/core/fixture/load.js";
 import { runFixture } from "../../src/core/run-fixture.js";
 import { scanText } from "../../src/core/traces/scan.js";
+import { loadFixtureFromUri } from "../../src/extension/fixtures.js";
 import { summarizeTrace } from "../../src/core/traces/summary.js";
-import { readWorkspaceCatalog } from "../../src/extension/fixtures.js";
 import { registerTraceFilters } from "../../src/extension/logs/filter-commands.js";
 import { LogTraceCodeLens } from "../../src/extension/logs/log-codelens.js";
 import {
@@ -402,10 +401,7 @@ describe("Selection Traces view", () => {
     const written = await turnIntoFixture(node, panels);
     expect(written?.toString()).toBe(target.toString());
     expect(shown.fixtures).toEqual([target.toString()]);
-    const loaded = await loadFixture(
-      { file: target.toString(), text: fake.files.get(target.toString())! },
-      readWorkspaceCatalog,
-    );
+    const loaded = await loadFixtureFromUri(target);
     if (!loaded.ok) throw new Error(JSON.stringify(loaded.problems));
     expect(runFixture(loaded.fixture).names).toEqual(
       summarizeTrace(scanText(readFileSync(uri.fsPath)).traces[0]!).names,

@@ -1,11 +1,11 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { fake, Uri } from "../fakes/vscode.js";
-import { loadFixture } from "../../src/core/fixture/load.js";
 import { newFixture, starterFixture } from "../../src/extension/new-fixture.js";
 import { waterfallRows } from "../../src/core/lineage.js";
+import { loadFixture } from "../../src/core/fixture/load.js";
 import { runFixture } from "../../src/core/run-fixture.js";
 import { isRegressionTest } from "../../src/extension/testing/fixture-tests.js";
-import { readWorkspaceCatalog } from "../../src/extension/fixtures.js";
+import { loadFixtureFromUri, readWorkspaceCatalog } from "../../src/extension/fixtures.js";
 
 beforeEach(() => {
   fake.reset();
@@ -22,7 +22,7 @@ describe("New Turn Fixture", () => {
     const created = await newFixture();
     expect(created?.toString()).toBe(Uri.file("/ws/agents/weather.turn.json").toString());
     const text = fake.files.get(created!.toString())!;
-    const loaded = await loadFixture({ file: created!.toString(), text }, readWorkspaceCatalog);
+    const loaded = await loadFixtureFromUri(created!);
     expect(loaded.problems).toEqual([]);
     expect(JSON.parse(text).catalog).toBe("./tools.catalog.json");
     expect(JSON.parse(text).pipeline[0].always_include).toEqual(["final_answer"]);

@@ -2,10 +2,10 @@
 // progress title as a `[label](command:…)` link VS Code would render and run.
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, posix } from "node:path";
+import { join } from "node:path";
 import type * as vscode from "vscode";
 import { beforeEach, describe, expect, it } from "vitest";
-import { loadFixture, type LoadResult } from "../../src/core/fixture/load.js";
+import { loadFixtureFromUri } from "../../src/extension/fixtures.js";
 import {
   compareWithReplay,
   inspectLog,
@@ -168,15 +168,7 @@ describe("command links in notifications", () => {
       "/ws/f.turn.json",
       JSON.stringify({ catalog: "./tools.catalog.json", pipeline: [] }),
     );
-    const load = async (uri: Uri): Promise<LoadResult> =>
-      loadFixture(
-        { file: uri.fsPath, text: fake.files.get(uri.toString())! },
-        async (ref, from) => {
-          const catalog = Uri.file(posix.resolve(posix.dirname(from), ref));
-          return { file: catalog.toString(), text: fake.files.get(catalog.toString())! };
-        },
-      );
-    const panels = new TracePanels(Uri.file("/ext") as never, load as never, () => {});
+    const panels = new TracePanels(Uri.file("/ext"), loadFixtureFromUri, () => {});
     await panels.showFixture(real(fixture));
     const panel = webviewFake.panels[0]!;
     panel.webview.receive({ type: "ready", edit: {} });

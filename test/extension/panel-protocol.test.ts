@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { loadFixture } from "../../src/core/fixture/load.js";
 import { runFixture } from "../../src/core/run-fixture.js";
 import { whatIfLevers } from "../../src/core/whatif.js";
 import { contentSecurityPolicy, newNonce, panelHtml } from "../../src/extension/panel/html.js";
@@ -9,22 +8,15 @@ import {
   variantFixtureText,
 } from "../../src/extension/panel/variant-file.js";
 import { parseFromWebview, parsePanelState, parseToWebview } from "../../src/protocol.js";
+import { loadValid, noCatalogFile } from "../core/spec/helpers.js";
 
 async function report() {
-  const loaded = await loadFixture(
-    {
-      file: "t.turn.json",
-      text: JSON.stringify({
-        offered: ["a", "b"],
-        pipeline: [{ kind: "lazy", allowed_names: ["a"] }],
-      }),
-    },
-    async () => {
-      throw new Error();
-    },
+  const fixture = await loadValid(
+    { offered: ["a", "b"], pipeline: [{ kind: "lazy", allowed_names: ["a"] }] },
+    noCatalogFile,
+    "t.turn.json",
   );
-  if (!loaded.ok) throw new Error();
-  return { fixture: loaded.fixture, report: runFixture(loaded.fixture) };
+  return { fixture, report: runFixture(fixture) };
 }
 
 describe("parseFromWebview", () => {

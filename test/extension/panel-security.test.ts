@@ -1,9 +1,11 @@
 // Issue 8: restored panels (finding 5), the clipboard (finding 6) and a reply to every request.
+import type * as vscode from "vscode";
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, posix } from "node:path";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { loadFixture, type LoadResult } from "../../src/core/fixture/load.js";
+import type { LoadResult } from "../../src/core/fixture/load.js";
+import { loadFixtureFromUri } from "../../src/extension/fixtures.js";
 import { TracePanels, TRACE_VIEW_TYPE } from "../../src/extension/panel/panels.js";
 import type { ToWebview } from "../../src/protocol.js";
 import { env, fake, Uri, webviewFake, type FakeWebviewPanel } from "../fakes/vscode.js";
@@ -17,14 +19,10 @@ let loads: string[];
 let logged: string[];
 let panels: TracePanels;
 
-async function load(uri: Uri): Promise<LoadResult> {
+/** The real loader, recording what it was asked to read. */
+function load(uri: vscode.Uri): Promise<LoadResult> {
   loads.push(uri.toString());
-  const text = fake.files.get(uri.toString());
-  if (text === undefined) throw new Error(`cannot read ${uri.fsPath}`);
-  return loadFixture({ file: uri.toString(), text }, async (ref, from) => {
-    const catalog = Uri.file(posix.resolve(posix.dirname(Uri.parse(from).path), ref));
-    return { file: catalog.toString(), text: fake.files.get(catalog.toString()) ?? "" };
-  });
+  return loadFixtureFromUri(uri);
 }
 
 const posted = (panel: FakeWebviewPanel) => panel.webview.posted as ToWebview[];
@@ -45,7 +43,7 @@ async function restore(source: string): Promise<FakeWebviewPanel> {
 }
 
 async function openReady(): Promise<FakeWebviewPanel> {
-  await panels.showFixture(Uri.file("/ws/turns/a.turn.json") as never);
+  await panels.showFixture(Uri.file("/ws/turns/a.turn.json"));
   const panel = webviewFake.panels.at(-1)!;
   panel.webview.receive({ type: "ready", edit: {} });
   await vi.waitFor(() => expect(posted(panel)[0]?.type).toBe("show"));
@@ -68,7 +66,7 @@ beforeEach(() => {
   fake.writeFile("/ws/turns/a.turn.json", FIXTURE);
   fake.writeFile("/outside/b.turn.json", FIXTURE);
   fake.writeFile("/etc/passwd", "root:x:0:0");
-  panels = new TracePanels(Uri.file("/ext") as never, load as never, (line) => logged.push(line));
+  panels = new TracePanels(Uri.file("/ext"), load, (line) => logged.push(line));
 });
 afterEach(() => {
   panels.dispose();

@@ -1,7 +1,6 @@
-import { posix } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { fake, Uri, webviewFake, type FakeWebviewPanel } from "../fakes/vscode.js";
-import { loadFixture, type LoadResult } from "../../src/core/fixture/load.js";
+import { loadFixtureFromUri as load } from "../../src/extension/fixtures.js";
 import { TracePanels, TRACE_VIEW_TYPE } from "../../src/extension/panel/panels.js";
 import { reportView } from "../../src/core/report.js";
 import { RERUN_DEBOUNCE_MS } from "../../src/extension/panel/session.js";
@@ -22,19 +21,6 @@ const FIXTURE = {
   ],
 };
 
-/** The loader the lead's `loadFixtureFromUri` stands for: open document first, then the fake disk. */
-async function load(uri: Uri): Promise<LoadResult> {
-  const text = (uri: Uri) =>
-    fake.documents.find((d) => d.uri.toString() === uri.toString())?.getText() ??
-    fake.files.get(uri.toString());
-  const source = text(uri);
-  if (source === undefined) throw new Error(`cannot read ${uri.fsPath}`);
-  return loadFixture({ file: uri.fsPath, text: source }, async (ref, from) => {
-    const catalog = Uri.file(posix.resolve(posix.dirname(from), ref));
-    return { file: catalog.toString(), text: text(catalog) ?? "" };
-  });
-}
-
 const extensionUri = Uri.file("/ext");
 let panels: TracePanels;
 let logged: string[];
@@ -43,10 +29,11 @@ let fixtureUri: Uri;
 beforeEach(() => {
   fake.reset();
   webviewFake.reset();
+  fake.addWorkspaceFolder("/ws");
   logged = [];
   fake.writeFile("/ws/catalog/tools.catalog.json", CATALOG);
   fixtureUri = fake.writeFile("/ws/turns/weather.turn.json", JSON.stringify(FIXTURE, null, 2));
-  panels = new TracePanels(extensionUri as never, load as never, (message) => logged.push(message));
+  panels = new TracePanels(extensionUri, load, (message) => logged.push(message));
 });
 afterEach(() => {
   panels.dispose();
@@ -55,12 +42,24 @@ afterEach(() => {
 
 const posted = (panel: FakeWebviewPanel) => panel.webview.posted as ToWebview[];
 const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
+/**
+ * Waits until the panel has posted `count` messages: the loader reads files asynchronously, and
+ * the test's own timeout bounds the wait.
+ */
+const postedCount = (panel: FakeWebviewPanel, count: number) =>
+  vi.waitFor(() => expect(panel.webview.posted).toHaveLength(count), { timeout: 30_000 });
 async function openReady(): Promise<FakeWebviewPanel> {
-  await panels.showFixture(fixtureUri as never);
+  await panels.showFixture(fixtureUri);
   const panel = webviewFake.panels.at(-1)!;
   panel.webview.receive({ type: "ready", edit: {} });
-  await flush();
+  await postedCount(panel, 1);
   return panel;
+}
+/** Lets debounced work start under fake timers, then waits in real time for the file reads. */
+async function afterDebounce(panel: FakeWebviewPanel, count: number): Promise<void> {
+  await vi.advanceTimersByTimeAsync(RERUN_DEBOUNCE_MS + 10);
+  vi.useRealTimers();
+  await postedCount(panel, count);
 }
 async function request(
   panel: FakeWebviewPanel,
@@ -68,13 +67,15 @@ async function request(
 ): Promise<ToWebview> {
   const before = panel.webview.posted.length;
   panel.webview.receive(message);
-  await vi.waitFor(() => expect(panel.webview.posted.length).toBeGreaterThan(before));
+  await vi.waitFor(() => expect(panel.webview.posted.length).toBeGreaterThan(before), {
+    timeout: 30_000,
+  });
   return posted(panel).at(-1)!;
 }
 
 describe("TracePanels.showFixture", () => {
   it("opens a panel whose page allows only its own nonce'd script and files from dist and media", async () => {
-    await panels.showFixture(fixtureUri as never);
+    await panels.showFixture(fixtureUri);
     const panel = webviewFake.panels[0]!;
     expect(panel.viewType).toBe(TRACE_VIEW_TYPE);
     expect(panel.title).toBe("Selection Trace: weather.turn.json");
@@ -106,12 +107,12 @@ describe("TracePanels.showFixture", () => {
   });
 
   it("posts nothing before ready, then the run, the levers and the source", async () => {
-    await panels.showFixture(fixtureUri as never);
+    await panels.showFixture(fixtureUri);
     const panel = webviewFake.panels[0]!;
     await flush();
     expect(panel.webview.posted).toEqual([]);
     panel.webview.receive({ type: "ready", edit: {} });
-    await vi.waitFor(() => expect(panel.webview.posted).toHaveLength(1));
+    await postedCount(panel, 1);
     const show = posted(panel)[0]!;
     if (show.type !== "show") throw new Error(show.type);
     expect(show.view.report.names).toEqual(["search", "final_answer"]);
@@ -124,9 +125,10 @@ describe("TracePanels.showFixture", () => {
 
   it("reveals and re-runs an open panel instead of opening a second", async () => {
     const panel = await openReady();
-    await panels.showFixture(fixtureUri as never);
+    await panels.showFixture(fixtureUri);
     expect(webviewFake.panels).toHaveLength(1);
     expect(panel.revealed).toBe(1);
+    await postedCount(panel, 2);
     expect(posted(panel).filter((m) => m.type === "show")).toHaveLength(2);
   });
 
@@ -150,8 +152,26 @@ describe("an invalid fixture", () => {
       source: "file:///ws/turns/weather.turn.json",
     });
     if (message.type !== "problems") throw new Error();
-    expect(message.problems[0]).toMatchObject({ severity: "error", line: 2, column: 27 });
-    expect(message.problems[0]!.message).toMatch(/unknown stage kind "intnet"/);
+    // A place people read: the workspace-relative path, never the loader's file:/// URI.
+    expect(message.problems[0]).toMatchObject({
+      severity: "error",
+      file: "turns/weather.turn.json",
+      line: 2,
+      column: 27,
+    });
+    expect(message.problems[0]!.message).toMatch(
+      /^unknown stage kind "intnet"; .* \(at \$\.pipeline\[0\]\.kind\)$/,
+    );
+  });
+
+  it("places a problem of its catalogue in the catalogue file", async () => {
+    fake.writeFile("/ws/catalog/tools.catalog.json", '[{"name": "a"}, {"name": "a"}]');
+    const panel = await openReady();
+    const message = posted(panel)[0]!;
+    if (message.type !== "problems") throw new Error(message.type);
+    expect(message.problems.map((p) => `${p.file}:${p.line}:${p.column}`)).toEqual([
+      "catalog/tools.catalog.json:1:26",
+    ]);
   });
 
   it("shows a loader failure as one problem, never a stack", async () => {
@@ -162,10 +182,10 @@ describe("an invalid fixture", () => {
     expect(message.problems).toEqual([
       {
         severity: "error",
-        file: "/ws/turns/missing.turn.json",
+        file: "turns/missing.turn.json",
         line: 1,
         column: 1,
-        message: "cannot read /ws/turns/missing.turn.json",
+        message: "cannot read turns/missing.turn.json: the file does not exist",
       },
     ]);
     expect(JSON.stringify(message)).not.toMatch(/\n\s+at /);
@@ -179,7 +199,7 @@ describe("live re-run", () => {
     const document = fake.openDocument(fixtureUri);
     fake.editDocument(document, JSON.stringify({ ...FIXTURE, pipeline: [FIXTURE.pipeline[1]] }));
     fake.editDocument(document, JSON.stringify({ ...FIXTURE, pipeline: [] }));
-    await vi.advanceTimersByTimeAsync(RERUN_DEBOUNCE_MS + 10);
+    await afterDebounce(panel, 2);
     const shows = posted(panel).filter((m) => m.type === "show");
     expect(shows).toHaveLength(2);
     if (shows[1]!.type !== "show") throw new Error();
@@ -196,9 +216,9 @@ describe("live re-run", () => {
       if (calls++ === 1) await gate;
       return result;
     };
-    const own = new TracePanels(extensionUri as never, slowFirst as never, () => {});
+    const own = new TracePanels(extensionUri, slowFirst, () => {});
     try {
-      await own.showFixture(fixtureUri as never);
+      await own.showFixture(fixtureUri);
       const panel = webviewFake.panels.at(-1)!;
       panel.webview.receive({ type: "ready", edit: {} });
       await flush();
@@ -223,7 +243,10 @@ describe("live re-run", () => {
     vi.useFakeTimers();
     fake.editDocument(fake.openDocument(Uri.file("/ws/other.json"), "{}"), "{ }");
     await vi.advanceTimersByTimeAsync(RERUN_DEBOUNCE_MS + 10);
+    vi.useRealTimers();
+    await new Promise((resolve) => setTimeout(resolve, 50));
     expect(posted(panel)).toHaveLength(1);
+    vi.useFakeTimers();
     const catalog = fake.openDocument(Uri.file("/ws/catalog/tools.catalog.json"));
     fake.editDocument(
       catalog,
@@ -232,7 +255,7 @@ describe("live re-run", () => {
         { name: "sql", safety_level: "low" },
       ]),
     );
-    await vi.advanceTimersByTimeAsync(RERUN_DEBOUNCE_MS + 10);
+    await afterDebounce(panel, 2);
     const last = posted(panel).at(-1)!;
     if (last.type !== "show") throw new Error(last.type);
     expect(last.view.report.names).toEqual(["search", "sql"]);
@@ -245,10 +268,32 @@ describe("live re-run", () => {
       "/ws/turns/weather.turn.json",
       JSON.stringify({ ...FIXTURE, description: "changed on disk" }),
     );
-    await vi.advanceTimersByTimeAsync(RERUN_DEBOUNCE_MS + 10);
+    await afterDebounce(panel, 2);
     const last = posted(panel).at(-1)!;
     if (last.type !== "show") throw new Error(last.type);
     expect(last.view.report.description).toBe("changed on disk");
+  });
+
+  it("re-runs when a fixture whose name holds glob characters changes on disk", async () => {
+    fixtureUri = fake.writeFile("/ws/turns/weather[eu] {v2}.turn.json", JSON.stringify(FIXTURE));
+    const panel = await openReady();
+    vi.useFakeTimers();
+    fake.writeFile(
+      "/ws/turns/weather[eu] {v2}.turn.json",
+      JSON.stringify({ ...FIXTURE, description: "changed on disk" }),
+    );
+    await afterDebounce(panel, 2);
+    const last = posted(panel).at(-1)!;
+    if (last.type !== "show") throw new Error(last.type);
+    expect(last.view.report.description).toBe("changed on disk");
+  });
+
+  it("does not re-run when a file beside the fixture changes on disk", async () => {
+    const panel = await openReady();
+    fake.writeFile("/ws/turns/other.turn.json", JSON.stringify(FIXTURE));
+    fake.writeFile("/ws/turns/weather.turn.json.bak", "{}");
+    await new Promise((resolve) => setTimeout(resolve, RERUN_DEBOUNCE_MS + 100));
+    expect(posted(panel)).toHaveLength(1);
   });
 });
 
@@ -553,7 +598,7 @@ describe("the serializer", () => {
     });
     expect(restored.webview.html).toContain("webview.js");
     restored.webview.receive({ type: "ready", edit: {} });
-    await vi.waitFor(() => expect(posted(restored)[0]?.type).toBe("show"));
+    await vi.waitFor(() => expect(posted(restored)[0]?.type).toBe("show"), { timeout: 30_000 });
     expect(restored.title).toBe("Selection Trace: weather.turn.json");
     const orphan = webviewFake.create(TRACE_VIEW_TYPE, "log", {});
     await serializer.deserializeWebviewPanel(orphan, {
@@ -575,7 +620,7 @@ describe("the serializer", () => {
     const panel = await openReady();
     panel.dispose();
     expect(panels.open).toHaveLength(0);
-    await panels.showFixture(fixtureUri as never);
+    await panels.showFixture(fixtureUri);
     expect(webviewFake.panels).toHaveLength(2);
   });
 });

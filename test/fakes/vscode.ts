@@ -2,9 +2,19 @@
  * A small in-memory stand-in for the `vscode` module, enough for host code to run in plain
  * Node. Tests drive it through `fake`: files, open documents, dialog answers, and what was shown.
  */
-type Listener<T> = (value: T) => unknown;
+import type * as vscode from "vscode";
+import { minimatch } from "minimatch";
 
-export class Disposable {
+/**
+ * The members of a real `vscode` API this fake imitates. `satisfies Imitates<typeof vscode.x, …>`
+ * makes the type-checker hold each imitation to the real signature, so a fake cannot drift from
+ * what the host code is compiled against.
+ */
+export type Imitates<T, K extends keyof T> = Pick<T, K>;
+/** A namespace's fake: the members it imitates, checked, plus the fake's own helpers. */
+type ImitatesNamespace<T, K extends keyof T> = Pick<T, K> & Record<string, unknown>;
+
+export class Disposable implements vscode.Disposable {
   constructor(private readonly onDispose: () => void = () => {}) {}
   static from(...items: { dispose(): unknown }[]): Disposable {
     return new Disposable(() => items.forEach((item) => item.dispose()));
@@ -13,95 +23,285 @@ export class Disposable {
     this.onDispose();
   }
 }
+Disposable satisfies Imitates<typeof vscode.Disposable, "from">;
 
-export class EventEmitter<T> {
-  private listeners: Listener<T>[] = [];
-  readonly event = (listener: Listener<T>): Disposable => {
-    this.listeners.push(listener);
-    return new Disposable(() => (this.listeners = this.listeners.filter((l) => l !== listener)));
+/** Every emitter the fake creates, so `fake.reset()` can drop the listeners a test left behind. */
+const emitters = new Set<{ dispose(): void }>();
+
+export class EventEmitter<T> implements vscode.EventEmitter<T> {
+  private listeners: ((value: T) => unknown)[] = [];
+  constructor() {
+    emitters.add(this);
+  }
+  readonly event: vscode.Event<T> = (listener, thisArgs?, disposables?) => {
+    const bound = (value: T) => listener.call(thisArgs, value);
+    this.listeners.push(bound);
+    const subscription = new Disposable(
+      () => (this.listeners = this.listeners.filter((l) => l !== bound)),
+    );
+    disposables?.push(subscription);
+    return subscription;
   };
   fire(value: T): void {
     for (const listener of [...this.listeners]) listener(value);
+  }
+  /** How many listeners are subscribed now (a test can see that a host object unsubscribed). */
+  get listenerCount(): number {
+    return this.listeners.length;
   }
   dispose(): void {
     this.listeners = [];
   }
 }
 
-export class Uri {
+/** Characters a URI keeps as they are; everything else is percent-encoded, as VS Code does. */
+const UNRESERVED = /[A-Za-z0-9\-._~/]/;
+
+function encodePath(path: string): string {
+  let out = "";
+  for (const char of path)
+    out += UNRESERVED.test(char)
+      ? char
+      : [...new TextEncoder().encode(char)]
+          .map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, "0")}`)
+          .join("");
+  return out;
+}
+
+/** VS Code's Uri: `file` URIs from POSIX or Windows paths (drive letters, UNC shares, backslashes). */
+export class Uri implements vscode.Uri {
   private constructor(
     readonly scheme: string,
+    readonly authority: string,
     readonly path: string,
     readonly query = "",
     readonly fragment = "",
   ) {}
   static file(path: string): Uri {
-    return new Uri("file", path.startsWith("/") ? path : `/${path}`);
+    let authority = "";
+    let normal = path.replace(/\\/g, "/");
+    const unc = /^\/\/([^/]+)(\/.*)?$/.exec(normal);
+    if (unc) {
+      authority = unc[1]!;
+      normal = unc[2] ?? "/";
+    }
+    return new Uri("file", authority, normal.startsWith("/") ? normal : `/${normal}`);
   }
   static parse(value: string, strict = false): Uri {
-    const match = /^([a-z][\w+.-]*):\/\/([^?#]*)(?:\?([^#]*))?(?:#(.*))?$/i.exec(value);
+    const match = /^([a-z][\w+.-]*):(?:\/\/([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?$/i.exec(
+      value,
+    );
     if (!match) {
       if (strict) throw new Error(`[UriError]: Scheme is missing: ${value}`);
       return Uri.file(value);
     }
-    const path = decodeURIComponent(match[2]!.replace(/^[^/]*/, ""));
-    return new Uri(match[1]!, path, match[3] ?? "", match[4] ?? "");
+    const [, scheme, authority = "", path = "", query = "", fragment = ""] = match;
+    return new Uri(
+      scheme!.toLowerCase(),
+      decodeURIComponent(authority),
+      decodeURIComponent(path),
+      decodeURIComponent(query),
+      decodeURIComponent(fragment),
+    );
   }
-  static joinPath(base: Uri, ...segments: string[]): Uri {
+  static from(components: {
+    readonly scheme: string;
+    readonly authority?: string;
+    readonly path?: string;
+    readonly query?: string;
+    readonly fragment?: string;
+  }): Uri {
+    const { scheme, authority = "", path = "", query = "", fragment = "" } = components;
+    return new Uri(scheme, authority, path, query, fragment);
+  }
+  static joinPath(base: vscode.Uri, ...segments: string[]): Uri {
     const parts = base.path.split("/");
     for (const segment of segments.flatMap((s) => s.split("/"))) {
       if (segment === "" || segment === ".") continue;
       if (segment === "..") parts.pop();
       else parts.push(segment);
     }
-    return new Uri(base.scheme, parts.join("/") || "/");
+    return new Uri(base.scheme, base.authority, parts.join("/") || "/", base.query, base.fragment);
   }
+  /** As VS Code computes it on Windows for drive letters and shares; a POSIX path is the path. */
   get fsPath(): string {
+    const drive = /^\/([A-Za-z]):(\/.*)?$/.exec(this.path);
+    if (drive) return `${drive[1]!.toLowerCase()}:${(drive[2] ?? "\\").replace(/\//g, "\\")}`;
+    if (this.authority && this.scheme === "file")
+      return `\\\\${this.authority}${this.path.replace(/\//g, "\\")}`;
     return this.path;
   }
-  with(change: { path?: string }): Uri {
-    return new Uri(this.scheme, change.path ?? this.path);
+  with(change: {
+    scheme?: string;
+    authority?: string;
+    path?: string;
+    query?: string;
+    fragment?: string;
+  }): Uri {
+    return new Uri(
+      change.scheme ?? this.scheme,
+      change.authority ?? this.authority,
+      change.path ?? this.path,
+      change.query ?? this.query,
+      change.fragment ?? this.fragment,
+    );
   }
-  toString(): string {
-    return `${this.scheme}://${this.path}`;
+  toString(skipEncoding = false): string {
+    const encode = skipEncoding ? (text: string) => text : encodePath;
+    // VS Code writes a drive letter in lower case.
+    const path = this.path.replace(
+      /^\/([A-Z]):/,
+      (_, letter: string) => `/${letter.toLowerCase()}:`,
+    );
+    let text = `${this.scheme}:`;
+    if (this.authority || this.scheme === "file") text += `//${encode(this.authority)}`;
+    text += encode(path);
+    if (this.query) text += `?${encode(this.query)}`;
+    if (this.fragment) text += `#${encode(this.fragment)}`;
+    return text;
+  }
+  toJSON(): unknown {
+    return { $mid: 1, scheme: this.scheme, authority: this.authority, path: this.path };
   }
 }
+Uri satisfies Imitates<typeof vscode.Uri, "file" | "parse" | "from" | "joinPath">;
 
-export class Position {
+export class Position implements vscode.Position {
   constructor(
     readonly line: number,
     readonly character: number,
   ) {}
-}
-
-export class Range {
-  readonly start: Position;
-  readonly end: Position;
-  isEqual(other: Range): boolean {
-    return (
-      this.start.line === other.start.line &&
-      this.start.character === other.start.character &&
-      this.end.line === other.end.line &&
-      this.end.character === other.end.character
+  compareTo(other: vscode.Position): number {
+    return this.line - other.line || this.character - other.character;
+  }
+  isBefore(other: vscode.Position): boolean {
+    return this.compareTo(other) < 0;
+  }
+  isBeforeOrEqual(other: vscode.Position): boolean {
+    return this.compareTo(other) <= 0;
+  }
+  isAfter(other: vscode.Position): boolean {
+    return this.compareTo(other) > 0;
+  }
+  isAfterOrEqual(other: vscode.Position): boolean {
+    return this.compareTo(other) >= 0;
+  }
+  isEqual(other: vscode.Position): boolean {
+    return this.compareTo(other) === 0;
+  }
+  translate(
+    lineDelta?: number | { lineDelta?: number; characterDelta?: number },
+    characterDelta?: number,
+  ): Position {
+    const change =
+      typeof lineDelta === "object" ? lineDelta : { lineDelta, characterDelta: characterDelta };
+    return new Position(
+      this.line + (change.lineDelta ?? 0),
+      this.character + (change.characterDelta ?? 0),
     );
   }
+  with(line?: number | { line?: number; character?: number }, character?: number): Position {
+    const change = typeof line === "object" ? line : { line, character };
+    return new Position(change.line ?? this.line, change.character ?? this.character);
+  }
+}
+
+export class Range implements vscode.Range {
+  readonly start: Position;
+  readonly end: Position;
+  constructor(start: vscode.Position, end: vscode.Position);
+  constructor(startLine: number, startCharacter: number, endLine: number, endCharacter: number);
   constructor(
-    startLine: number | Position,
-    startCharacter: number | Position,
+    startLine: number | vscode.Position,
+    startCharacter: number | vscode.Position,
     endLine?: number,
     endCharacter?: number,
   ) {
-    if (startLine instanceof Position && startCharacter instanceof Position) {
-      this.start = startLine;
-      this.end = startCharacter;
-    } else {
-      this.start = new Position(startLine as number, startCharacter as number);
-      this.end = new Position(endLine!, endCharacter!);
-    }
+    const [a, b] =
+      typeof startLine === "number"
+        ? [new Position(startLine, startCharacter as number), new Position(endLine!, endCharacter!)]
+        : [
+            new Position(startLine.line, startLine.character),
+            new Position(
+              (startCharacter as vscode.Position).line,
+              (startCharacter as vscode.Position).character,
+            ),
+          ];
+    // VS Code orders the two ends.
+    [this.start, this.end] = a.isAfter(b) ? [b, a] : [a, b];
+  }
+  get isEmpty(): boolean {
+    return this.start.isEqual(this.end);
+  }
+  get isSingleLine(): boolean {
+    return this.start.line === this.end.line;
+  }
+  contains(positionOrRange: vscode.Position | vscode.Range): boolean {
+    const [from, to] =
+      positionOrRange instanceof Position
+        ? [positionOrRange, positionOrRange]
+        : "start" in positionOrRange
+          ? [positionOrRange.start, positionOrRange.end]
+          : [positionOrRange, positionOrRange];
+    return this.start.isBeforeOrEqual(from) && this.end.isAfterOrEqual(to);
+  }
+  isEqual(other: vscode.Range): boolean {
+    return this.start.isEqual(other.start) && this.end.isEqual(other.end);
+  }
+  intersection(other: vscode.Range): Range | undefined {
+    const start = this.start.isAfter(other.start) ? this.start : other.start;
+    const end = this.end.isBefore(other.end) ? this.end : other.end;
+    return start.isAfter(end) ? undefined : new Range(start, end);
+  }
+  union(other: vscode.Range): Range {
+    const start = this.start.isBefore(other.start) ? this.start : other.start;
+    const end = this.end.isAfter(other.end) ? this.end : other.end;
+    return new Range(start, end);
+  }
+  with(
+    start?: vscode.Position | { start?: vscode.Position; end?: vscode.Position },
+    end?: vscode.Position,
+  ): Range {
+    const change = start !== undefined && !("line" in start) ? start : { start, end };
+    return new Range(change.start ?? this.start, change.end ?? this.end);
   }
 }
 
-export class Selection extends Range {}
+export class Selection extends Range implements vscode.Selection {
+  readonly anchor: Position;
+  readonly active: Position;
+  constructor(anchor: vscode.Position, active: vscode.Position);
+  constructor(
+    anchorLine: number,
+    anchorCharacter: number,
+    activeLine: number,
+    activeCharacter: number,
+  );
+  constructor(
+    anchorLine: number | vscode.Position,
+    anchorCharacter: number | vscode.Position,
+    activeLine?: number,
+    activeCharacter?: number,
+  ) {
+    const anchor =
+      typeof anchorLine === "number"
+        ? new Position(anchorLine, anchorCharacter as number)
+        : new Position(anchorLine.line, anchorLine.character);
+    const active =
+      typeof anchorLine === "number"
+        ? new Position(activeLine!, activeCharacter!)
+        : new Position(
+            (anchorCharacter as vscode.Position).line,
+            (anchorCharacter as vscode.Position).character,
+          );
+    super(anchor, active);
+    this.anchor = anchor;
+    this.active = active;
+  }
+  get isReversed(): boolean {
+    return this.anchor.isAfter(this.active);
+  }
+}
 
 export enum DiagnosticSeverity {
   Error = 0,
@@ -110,59 +310,51 @@ export enum DiagnosticSeverity {
   Hint = 3,
 }
 
-export enum FileType {
-  Unknown = 0,
-  File = 1,
-  Directory = 2,
-  SymbolicLink = 64,
-}
-
-export class Diagnostic {
+export class Diagnostic implements vscode.Diagnostic {
   source?: string;
   constructor(
-    readonly range: Range,
+    readonly range: vscode.Range,
     readonly message: string,
     readonly severity: DiagnosticSeverity = DiagnosticSeverity.Error,
   ) {}
 }
 
-export class CodeLens {
+export class CodeLens implements vscode.CodeLens {
   constructor(
-    readonly range: Range,
-    readonly command?: { title: string; command: string; arguments?: unknown[] },
+    readonly range: vscode.Range,
+    readonly command?: vscode.Command,
   ) {}
-}
-
-export class TextEdit {
-  constructor(
-    readonly range: Range,
-    readonly newText: string,
-  ) {}
-  static replace(range: Range, newText: string): TextEdit {
-    return new TextEdit(range, newText);
+  get isResolved(): boolean {
+    return this.command !== undefined;
   }
 }
 
-export class WorkspaceEdit {
-  readonly edits: { uri: Uri; edit: TextEdit }[] = [];
-  replace(uri: Uri, range: Range, newText: string): void {
+export class TextEdit implements vscode.TextEdit {
+  constructor(
+    readonly range: vscode.Range,
+    readonly newText: string,
+  ) {}
+  static replace(range: vscode.Range, newText: string): TextEdit {
+    return new TextEdit(range, newText);
+  }
+}
+TextEdit satisfies Imitates<typeof vscode.TextEdit, "replace">;
+
+export class WorkspaceEdit implements Imitates<vscode.WorkspaceEdit, "replace" | "size"> {
+  readonly edits: { uri: vscode.Uri; edit: TextEdit }[] = [];
+  get size(): number {
+    return new Set(this.edits.map(({ uri }) => uri.toString())).size;
+  }
+  replace(uri: vscode.Uri, range: vscode.Range, newText: string): void {
     this.edits.push({ uri, edit: new TextEdit(range, newText) });
   }
 }
 
-export class CodeActionKind {
-  static readonly QuickFix = new CodeActionKind("quickfix");
-  constructor(readonly value: string) {}
-}
-
-export class CodeAction {
-  diagnostics?: Diagnostic[];
-  isPreferred?: boolean;
-  edit?: WorkspaceEdit;
-  constructor(
-    readonly title: string,
-    readonly kind?: CodeActionKind,
-  ) {}
+export enum FileType {
+  Unknown = 0,
+  File = 1,
+  Directory = 2,
+  SymbolicLink = 64,
 }
 
 export enum ViewColumn {
@@ -190,14 +382,18 @@ export enum ProgressLocation {
 }
 
 /** An open document: text that may differ from the disk (unsaved edits). */
-export class FakeDocument {
+export class FakeDocument implements Imitates<
+  vscode.TextDocument,
+  "uri" | "version" | "getText" | "lineCount" | "offsetAt" | "positionAt"
+> {
   version = 1;
   constructor(
     readonly uri: Uri,
     private text: string,
   ) {}
-  getText(): string {
-    return this.text;
+  getText(range?: vscode.Range): string {
+    if (!range) return this.text;
+    return this.text.slice(this.offsetAt(range.start), this.offsetAt(range.end));
   }
   setText(text: string): void {
     this.text = text;
@@ -206,13 +402,12 @@ export class FakeDocument {
   /** Writes the text to the fake disk, as saving an editor does. */
   async save(): Promise<boolean> {
     fake.writeFile(this.uri.path, this.text);
-    events.save.fire(this);
     return true;
   }
   get lineCount(): number {
     return this.text.split("\n").length;
   }
-  offsetAt(position: Position): number {
+  offsetAt(position: vscode.Position): number {
     const lines = this.text.split("\n");
     let offset = 0;
     for (let i = 0; i < position.line; i++) offset += lines[i]!.length + 1;
@@ -236,17 +431,42 @@ const events = {
 
 const diagnosticCollections: FakeDiagnosticCollection[] = [];
 
-class FakeDiagnosticCollection {
-  readonly entries = new Map<string, Diagnostic[]>();
+class FakeDiagnosticCollection implements vscode.DiagnosticCollection {
+  readonly entries = new Map<string, [vscode.Uri, readonly vscode.Diagnostic[]]>();
   constructor(readonly name: string) {}
-  set(uri: Uri, diagnostics: Diagnostic[]): void {
-    this.entries.set(uri.toString(), diagnostics);
+  set(uri: vscode.Uri, diagnostics: readonly vscode.Diagnostic[] | undefined): void;
+  set(entries: ReadonlyArray<[vscode.Uri, readonly vscode.Diagnostic[] | undefined]>): void;
+  set(
+    target: vscode.Uri | ReadonlyArray<[vscode.Uri, readonly vscode.Diagnostic[] | undefined]>,
+    diagnostics?: readonly vscode.Diagnostic[],
+  ): void {
+    const pairs = Array.isArray(target) ? target : [[target as vscode.Uri, diagnostics] as const];
+    for (const [uri, list] of pairs) {
+      if (list === undefined) this.entries.delete(uri.toString());
+      else this.entries.set(uri.toString(), [uri, list]);
+    }
   }
-  delete(uri: Uri): void {
+  delete(uri: vscode.Uri): void {
     this.entries.delete(uri.toString());
   }
-  get(uri: Uri): Diagnostic[] | undefined {
-    return this.entries.get(uri.toString());
+  get(uri: vscode.Uri): readonly vscode.Diagnostic[] | undefined {
+    return this.entries.get(uri.toString())?.[1];
+  }
+  has(uri: vscode.Uri): boolean {
+    return this.entries.has(uri.toString());
+  }
+  forEach(
+    callback: (
+      uri: vscode.Uri,
+      diagnostics: readonly vscode.Diagnostic[],
+      collection: vscode.DiagnosticCollection,
+    ) => unknown,
+    thisArg?: unknown,
+  ): void {
+    for (const [uri, list] of this.entries.values()) callback.call(thisArg, uri, list, this);
+  }
+  *[Symbol.iterator](): Iterator<[uri: vscode.Uri, diagnostics: readonly vscode.Diagnostic[]]> {
+    yield* this.entries.values();
   }
   clear(): void {
     this.entries.clear();
@@ -254,13 +474,6 @@ class FakeDiagnosticCollection {
   dispose(): void {
     this.entries.clear();
   }
-}
-
-export interface FakeInputBoxOptions {
-  readonly value?: string;
-  readonly valueSelection?: [number, number];
-  readonly prompt?: string;
-  readonly validateInput?: (value: string) => string | undefined;
 }
 
 /** What tests set up and read back. */
@@ -282,8 +495,8 @@ export const fake = {
     modal?: boolean;
     detail?: string;
   }[],
-  /** Progress notifications: their titles and every message reported. */
-  progress: [] as { title: string; messages: string[] }[],
+  /** Progress notifications: their titles, every message reported, and `cancel` to press Cancel. */
+  progress: [] as { title: string; messages: string[]; cancel: () => void }[],
   /** Queued answers for dialogs, taken in order; undefined means the user cancelled. */
   answers: {
     inputBox: [] as (string | undefined)[],
@@ -302,7 +515,7 @@ export const fake = {
   treeViews: new Map<string, unknown>(),
   /** The next progress starts with Cancel already pressed. */
   cancelNextProgress: false,
-  diagnostics(uri: Uri): Diagnostic[] | undefined {
+  diagnostics(uri: Uri): readonly vscode.Diagnostic[] | undefined {
     for (const collection of diagnosticCollections) {
       const found = collection.get(uri);
       if (found) return found;
@@ -324,22 +537,34 @@ export const fake = {
     this.appliedEdits.length = 0;
     this.outputs.clear();
     this.shownDocuments.length = 0;
-    this.inputBoxes.length = 0;
     this.quickPicks.length = 0;
+    this.inputBoxes.length = 0;
     this.treeViews.clear();
     this.cancelNextProgress = false;
     diagnosticCollections.length = 0;
+    // Objects a test left behind stop hearing events: each test starts with no listeners.
+    for (const emitter of emitters) emitter.dispose();
+    emitters.clear();
+    for (const emitter of Object.values(events)) emitters.add(emitter);
   },
   writeBytes(path: string, bytes: Uint8Array): Uri {
     const uri = Uri.file(path);
     this.bytes.set(uri.toString(), bytes);
     return uri;
   },
+  /** Writes a file on the fake disk; watchers see it created or changed. */
   writeFile(path: string, text: string): Uri {
     const uri = Uri.file(path);
+    const existed = this.files.has(uri.toString());
     this.files.set(uri.toString(), text);
-    events.fsChange.fire(uri);
+    (existed ? events.fsChange : events.fsCreate).fire(uri);
     return uri;
+  },
+  /** Deletes a file from the fake disk; watchers see it deleted. */
+  deleteFile(path: string): void {
+    const uri = Uri.file(path);
+    if (!this.files.delete(uri.toString())) throw new Error(`no file ${path} to delete`);
+    events.fsDelete.fire(uri);
   },
   openDocument(uri: Uri, text?: string): FakeDocument {
     const document = new FakeDocument(uri, text ?? this.files.get(uri.toString()) ?? "");
@@ -372,6 +597,47 @@ function notFound(uri: Uri): Error {
   });
 }
 
+/** Whether a file matches a glob as VS Code reads one: a string against the whole path, a RelativePattern below its base. */
+function matchesGlob(pattern: vscode.GlobPattern, uri: vscode.Uri): boolean {
+  if (typeof pattern === "string") return minimatch(uri.path, pattern, { dot: true });
+  const base = pattern.baseUri.path.replace(/\/$/, "");
+  if (uri.scheme !== pattern.baseUri.scheme || !uri.path.startsWith(`${base}/`)) return false;
+  return minimatch(uri.path.slice(base.length + 1), pattern.pattern, { dot: true });
+}
+
+/** A watcher that, like VS Code's, reports only the files its glob matches. */
+function fileSystemWatcher(
+  pattern: vscode.GlobPattern,
+  ignoreCreateEvents = false,
+  ignoreChangeEvents = false,
+  ignoreDeleteEvents = false,
+) {
+  const forward = (source: EventEmitter<Uri>, ignored: boolean) => {
+    const own = new EventEmitter<vscode.Uri>();
+    const subscription = source.event((uri) => {
+      if (!ignored && matchesGlob(pattern, uri)) own.fire(uri);
+    });
+    return { own, subscription };
+  };
+  const created = forward(events.fsCreate, ignoreCreateEvents);
+  const changed = forward(events.fsChange, ignoreChangeEvents);
+  const deleted = forward(events.fsDelete, ignoreDeleteEvents);
+  return {
+    ignoreCreateEvents,
+    ignoreChangeEvents,
+    ignoreDeleteEvents,
+    onDidCreate: created.own.event,
+    onDidChange: changed.own.event,
+    onDidDelete: deleted.own.event,
+    dispose() {
+      for (const { own, subscription } of [created, changed, deleted]) {
+        subscription.dispose();
+        own.dispose();
+      }
+    },
+  } satisfies vscode.FileSystemWatcher;
+}
+
 export const workspace = {
   get textDocuments() {
     return fake.documents;
@@ -387,12 +653,16 @@ export const workspace = {
     const folder = fake.workspaceFolders.find((f) => path.startsWith(f.uri.path + "/"));
     return folder ? path.slice(folder.uri.path.length + 1) : path;
   },
-  async findFiles(include: string): Promise<Uri[]> {
-    const suffix = include.replace(/^\*\*\/\*/, "");
+  async findFiles(
+    include: vscode.GlobPattern,
+    exclude?: vscode.GlobPattern | null,
+    maxResults?: number,
+  ): Promise<Uri[]> {
     return [...fake.files.keys()]
-      .filter((key) => key.endsWith(suffix) && !key.includes("/node_modules/"))
-      .sort()
-      .map((key) => Uri.parse(key));
+      .map((key) => Uri.parse(key))
+      .filter((uri) => matchesGlob(include, uri) && !(exclude && matchesGlob(exclude, uri)))
+      .sort((a, b) => a.path.localeCompare(b.path))
+      .slice(0, maxResults);
   },
   async openTextDocument(uri: Uri): Promise<FakeDocument> {
     return (
@@ -413,7 +683,7 @@ export const workspace = {
     return true;
   },
   fs: {
-    async readFile(uri: Uri): Promise<Uint8Array> {
+    async readFile(uri: vscode.Uri): Promise<Uint8Array> {
       fake.reads.push(uri.toString());
       const bytes = fake.bytes.get(uri.toString());
       if (bytes) return bytes;
@@ -421,37 +691,38 @@ export const workspace = {
       if (text === undefined) throw notFound(uri);
       return new TextEncoder().encode(text);
     },
-    async writeFile(uri: Uri, content: Uint8Array): Promise<void> {
+    async writeFile(uri: vscode.Uri, content: Uint8Array): Promise<void> {
       const existed = fake.files.has(uri.toString());
       fake.files.set(uri.toString(), new TextDecoder().decode(content));
-      (existed ? events.fsChange : events.fsCreate).fire(uri);
+      (existed ? events.fsChange : events.fsCreate).fire(Uri.parse(uri.toString()));
     },
-    async stat(uri: Uri): Promise<{ type: number; size: number }> {
+    async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
+      const stat = (type: FileType, size: number) => ({ type, ctime: 0, mtime: 0, size });
       const type = fake.types.get(uri.toString());
-      if (type !== undefined) return { type, size: 0 };
+      if (type !== undefined) return stat(type, 0);
       const bytes = fake.bytes.get(uri.toString());
-      if (bytes) return { type: FileType.File, size: bytes.length };
+      if (bytes) return stat(FileType.File, bytes.length);
       const text = fake.files.get(uri.toString());
       if (text === undefined) throw notFound(uri);
-      return { type: FileType.File, size: new TextEncoder().encode(text).length };
+      return stat(FileType.File, new TextEncoder().encode(text).length);
     },
-  },
+  } satisfies Imitates<vscode.FileSystem, "readFile" | "writeFile" | "stat">,
   onDidOpenTextDocument: events.open.event,
   onDidChangeTextDocument: events.change.event,
   onDidCloseTextDocument: events.close.event,
   onDidSaveTextDocument: events.save.event,
-  createFileSystemWatcher() {
-    return {
-      onDidChange: events.fsChange.event,
-      onDidCreate: events.fsCreate.event,
-      onDidDelete: events.fsDelete.event,
-      dispose() {},
-    };
-  },
+  createFileSystemWatcher: fileSystemWatcher,
   getConfiguration() {
     return { get: <T>(_key: string, fallback?: T) => fallback };
   },
-};
+} satisfies ImitatesNamespace<
+  typeof vscode.workspace,
+  | "workspaceFolders"
+  | "getWorkspaceFolder"
+  | "asRelativePath"
+  | "findFiles"
+  | "createFileSystemWatcher"
+>;
 
 async function answer<T>(queue: T[]): Promise<T | undefined> {
   return queue.shift();
@@ -485,9 +756,11 @@ export const window = {
     fake.inputBoxes.push(options as FakeInputBoxOptions);
     return answer(fake.answers.inputBox);
   },
+  /** A queued function answers by picking from the items it is given. */
   showQuickPick: async (items: unknown, options?: unknown) => {
     fake.quickPicks.push({ items: (await items) as unknown[], options });
-    return answer(fake.answers.quickPick);
+    const picked = await answer(fake.answers.quickPick);
+    return typeof picked === "function" ? picked(await items) : picked;
   },
   showSaveDialog: (_options?: unknown) => answer(fake.answers.saveDialog),
   showOpenDialog: async (_options?: unknown) => {
@@ -544,7 +817,12 @@ export const window = {
       },
     ) => Promise<T>,
   ): Promise<T> {
-    const record = { title: options.title ?? "", messages: [] as string[] };
+    const cancel = new EventEmitter<void>();
+    const record = {
+      title: options.title ?? "",
+      messages: [] as string[],
+      cancel: () => cancel.fire(),
+    };
     fake.progress.push(record);
     const cancelled = fake.cancelNextProgress;
     fake.cancelNextProgress = false;
@@ -554,37 +832,38 @@ export const window = {
           if (value.message !== undefined) record.messages.push(value.message);
         },
       },
-      {
-        isCancellationRequested: cancelled,
-        onCancellationRequested: new EventEmitter<void>().event,
-      },
+      { isCancellationRequested: cancelled, onCancellationRequested: cancel.event },
     );
   },
 };
 
 export const languages = {
-  createDiagnosticCollection(name: string) {
+  createDiagnosticCollection(name = "") {
     const collection = new FakeDiagnosticCollection(name);
     diagnosticCollections.push(collection);
     return collection;
   },
-  registerCodeActionsProvider(_selector: unknown, _provider: unknown, _metadata?: unknown) {
-    return { dispose() {} };
-  },
-  registerCodeLensProvider(_selector: unknown, _provider: unknown) {
+  registerCodeLensProvider(_selector: vscode.DocumentSelector, _provider: vscode.CodeLensProvider) {
     return new Disposable();
   },
-};
+  registerCodeActionsProvider(_selector: unknown, _provider: unknown, _metadata?: unknown) {
+    return new Disposable();
+  },
+} satisfies ImitatesNamespace<
+  typeof vscode.languages,
+  "createDiagnosticCollection" | "registerCodeLensProvider"
+>;
 
 export const commands = {
-  registerCommand(id: string, handler: (...args: unknown[]) => unknown) {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- VS Code's own signature
+  registerCommand(id: string, handler: (...args: any[]) => unknown) {
     fake.commands.set(id, handler);
     return new Disposable(() => fake.commands.delete(id));
   },
-  async executeCommand(id: string, ...args: unknown[]) {
-    return fake.commands.get(id)?.(...args);
+  async executeCommand<T = unknown>(id: string, ...args: unknown[]): Promise<T> {
+    return (await fake.commands.get(id)?.(...args)) as T;
   },
-};
+} satisfies ImitatesNamespace<typeof vscode.commands, "registerCommand" | "executeCommand">;
 
 export const env = {
   clipboard: {
@@ -595,7 +874,7 @@ export const env = {
       return fake.clipboard;
     },
   },
-};
+} satisfies ImitatesNamespace<typeof vscode.env, "clipboard">;
 
 export class Location {
   constructor(
@@ -624,6 +903,13 @@ export enum TestRunProfileKind {
   Coverage = 3,
 }
 
+export interface FakeInputBoxOptions {
+  readonly value?: string;
+  readonly valueSelection?: [number, number];
+  readonly prompt?: string;
+  readonly validateInput?: (value: string) => string | undefined;
+}
+
 export class CancellationTokenSource {
   private readonly emitter = new EventEmitter<void>();
   readonly token = { isCancellationRequested: false, onCancellationRequested: this.emitter.event };
@@ -632,6 +918,21 @@ export class CancellationTokenSource {
     this.emitter.fire();
   }
   dispose(): void {}
+}
+
+export class CodeActionKind {
+  static readonly QuickFix = new CodeActionKind("quickfix");
+  constructor(readonly value: string) {}
+}
+
+export class CodeAction {
+  diagnostics?: Diagnostic[];
+  isPreferred?: boolean;
+  edit?: WorkspaceEdit;
+  constructor(
+    readonly title: string,
+    readonly kind?: CodeActionKind,
+  ) {}
 }
 
 export class TestRunRequest {
@@ -760,11 +1061,18 @@ export const tests = {
   },
 };
 
-export class RelativePattern {
+export class RelativePattern implements vscode.RelativePattern {
+  baseUri: vscode.Uri;
   constructor(
-    readonly base: Uri,
-    readonly pattern: string,
-  ) {}
+    base: vscode.WorkspaceFolder | vscode.Uri | string,
+    public pattern: string,
+  ) {
+    this.baseUri =
+      typeof base === "string" ? Uri.file(base) : "uri" in base ? base.uri : (base as vscode.Uri);
+  }
+  get base(): string {
+    return this.baseUri.fsPath;
+  }
 }
 
 /** A webview: what the host set and posted, and `receive` to play the page posting to the host. */
@@ -856,3 +1164,84 @@ export class TreeItem {
     readonly collapsibleState: TreeItemCollapsibleState = TreeItemCollapsibleState.None,
   ) {}
 }
+
+/** A paused frame, as `debug.activeStackItem` holds it. */
+export class DebugStackFrame {
+  constructor(
+    readonly session: FakeDebugSession,
+    readonly threadId: number,
+    readonly frameId: number,
+  ) {}
+}
+
+/** A running thread: what `debug.activeStackItem` holds after Continue. */
+export class DebugThread {
+  constructor(
+    readonly session: FakeDebugSession,
+    readonly threadId: number,
+  ) {}
+}
+
+/** A debug session whose adapter answers `customRequest` with `answer` (a never-settling promise plays a hung adapter). */
+export class FakeDebugSession {
+  readonly requests: { command: string; args: unknown }[] = [];
+  constructor(
+    readonly id: string,
+    readonly name: string,
+    readonly type: string,
+    public answer: (command: string, args: unknown) => Promise<unknown>,
+  ) {}
+  customRequest(command: string, args: unknown): Promise<unknown> {
+    this.requests.push({ command, args });
+    return this.answer(command, args);
+  }
+}
+
+type TrackerFactory = {
+  createDebugAdapterTracker(session: FakeDebugSession): {
+    onWillReceiveMessage?(message: unknown): void;
+    onDidSendMessage?(message: unknown): void;
+  };
+};
+
+/** The debugger as tests drive it: the focused item, and the DAP messages trackers see. */
+export const debugFake = {
+  trackers: new Map<string, TrackerFactory[]>(),
+  stackItem: new EventEmitter<DebugStackFrame | DebugThread | undefined>(),
+  terminated: new EventEmitter<FakeDebugSession>(),
+  /** Focuses an item, as pausing or continuing does. */
+  focus(item: DebugStackFrame | DebugThread | undefined): void {
+    debug.activeStackItem = item;
+    debug.activeDebugSession = item?.session;
+    this.stackItem.fire(item);
+  },
+  /** A DAP message from VS Code to the adapter (`request`) or back (`event`). */
+  message(session: FakeDebugSession, message: { type: string; [key: string]: unknown }): void {
+    for (const factory of this.trackers.get(session.type) ?? []) {
+      const tracker = factory.createDebugAdapterTracker(session);
+      if (message.type === "request") tracker.onWillReceiveMessage?.(message);
+      else tracker.onDidSendMessage?.(message);
+    }
+  },
+  reset(): void {
+    this.trackers.clear();
+    debug.activeStackItem = undefined;
+    debug.activeDebugSession = undefined;
+  },
+};
+
+export const debug = {
+  activeStackItem: undefined as DebugStackFrame | DebugThread | undefined,
+  activeDebugSession: undefined as FakeDebugSession | undefined,
+  onDidChangeActiveStackItem: debugFake.stackItem.event,
+  onDidTerminateDebugSession: debugFake.terminated.event,
+  registerDebugAdapterTrackerFactory(type: string, factory: TrackerFactory) {
+    debugFake.trackers.set(type, [...(debugFake.trackers.get(type) ?? []), factory]);
+    return new Disposable(() =>
+      debugFake.trackers.set(
+        type,
+        (debugFake.trackers.get(type) ?? []).filter((known) => known !== factory),
+      ),
+    );
+  },
+};

@@ -1,8 +1,8 @@
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, posix, win32 } from "node:path";
 import { describe, expect, it } from "vitest";
-import { confinedCatalogPath, fixtureBoundary, isInside } from "../../src/node/confine.js";
+import { confinedCatalogPath, fixtureBoundary, isInside, leadsTo } from "../../src/node/confine.js";
 
 describe("catalogue containment, one implementation for the CLI and the extension", () => {
   it.each([
@@ -73,6 +73,15 @@ describe("file-existence oracle (issue 8 finding 8)", () => {
   it("file-existence oracle: a link inside leading outside gets one answer whether or not its target exists", () => {
     expect(refusal("to-existing.json")).toBe(refusal("to-missing.json"));
     expect(refusal("to-existing.json")).toMatch(/is outside/);
+  });
+
+  it("a hostile catalogue path of 100,000 parts is refused by its length, before any look-up", () => {
+    const ref = "a/".repeat(100_000) + "x.catalog.json";
+    expect(refusal(ref)).toBe("catalogue path is 200014 characters long; the limit is 4096");
+    const deep = join(root, "repo", "a/".repeat(2000), "x.catalog.json");
+    expect(leadsTo(deep)).toBe(
+      join(realpathSync(root), "repo", "a/".repeat(2000), "x.catalog.json"),
+    );
   });
 
   it("a path inside is accepted as written", () => {

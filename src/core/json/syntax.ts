@@ -107,20 +107,10 @@ function next(scanner: JSONScanner): Kind {
     const token = scanner.scan();
     const scanError = SCAN_ERRORS[scanner.getTokenError()];
     if (scanError !== undefined) failWith(scanner, scanError);
-    switch (token) {
-      case SyntaxKind.LineCommentTrivia:
-      case SyntaxKind.BlockCommentTrivia:
-        failWith(scanner, ParseErrorCode.InvalidCommentToken);
-      // falls through (never reached: failWith throws)
-      case SyntaxKind.Unknown:
-        failWith(scanner, ParseErrorCode.InvalidSymbol);
-      // falls through
-      case SyntaxKind.Trivia:
-      case SyntaxKind.LineBreakTrivia:
-        continue;
-      default:
-        return token;
-    }
+    if (token === SyntaxKind.LineCommentTrivia || token === SyntaxKind.BlockCommentTrivia)
+      failWith(scanner, ParseErrorCode.InvalidCommentToken);
+    if (token === SyntaxKind.Unknown) failWith(scanner, ParseErrorCode.InvalidSymbol);
+    if (token !== SyntaxKind.Trivia && token !== SyntaxKind.LineBreakTrivia) return token;
   }
 }
 

@@ -12,7 +12,13 @@ export interface MarkdownOptions {
 export function reportMarkdown(report: RunReport, options: MarkdownOptions = {}): string {
   const max = options.maxNames ?? 30;
   const file = options.title ?? report.file.split(/[\\/]/).pop() ?? report.file;
-  const title = report.origin.kind === "log" ? `${file}, line ${report.origin.line}` : file;
+  const origin = report.origin;
+  const title =
+    origin.kind === "log"
+      ? `${file}, line ${origin.line}`
+      : origin.kind === "debug"
+        ? `${origin.expression} in ${origin.frame}`
+        : file;
   const lines = [`### Selection trace: ${inline(title)}`, ""];
   if (report.description) lines.push(inline(report.description), "");
   lines.push(

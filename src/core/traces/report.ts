@@ -1,4 +1,4 @@
-import { droppedBy, type RunError, type RunReport } from "../report.js";
+import { droppedBy, type ReportOrigin, type RunError, type RunReport } from "../report.js";
 import { toolNames } from "../tools.js";
 import type { StageRecord } from "../contract.js";
 import { nameOrder } from "./order.js";
@@ -7,7 +7,21 @@ import type { LoggedRecord, LoggedTrace } from "./trace.js";
 
 /** A logged trace as the RunReport every view reads: read-only, its stages known only by name. */
 export function reportFromTrace(found: FoundTrace, file: string): RunReport {
-  const { trace } = found;
+  return reportFromLoggedTrace(
+    found.trace,
+    { kind: "log", line: found.line, index: found.index },
+    file,
+    describeTrace(found),
+  );
+}
+
+/** A trace from anywhere (a log, a debuggee) as a read-only RunReport. */
+export function reportFromLoggedTrace(
+  trace: LoggedTrace,
+  origin: ReportOrigin,
+  file: string,
+  description: string,
+): RunReport {
   const order = nameOrder(
     trace.records,
     trace.offered && toolNames(trace.offered),
@@ -18,9 +32,9 @@ export function reportFromTrace(found: FoundTrace, file: string): RunReport {
   const forcedChoice =
     trace.forcedChoice !== undefined ? trace.forcedChoice : (records.at(-1)?.forcedChoice ?? null);
   return {
-    origin: { kind: "log", line: found.line, index: found.index },
+    origin,
     file,
-    description: describeTrace(found),
+    description,
     offered: trace.offered ? toolNames(trace.offered) : (order.inputs[0] ?? order.final),
     tools: trace.tools ?? names,
     names,

@@ -12,7 +12,7 @@ import { TraceIndex } from "../../node/trace-index.js";
 import { readText, readWorkspaceCatalog } from "../fixtures.js";
 import { log, notice, notify, withProgress, type NoticeText } from "../notify.js";
 import type { TracePanels } from "../panel/panels.js";
-import { chooseNewFile, FIXTURE_FILTERS } from "../workspace-files.js";
+import { saveNewFixture } from "../save-fixture.js";
 import {
   traceFile,
   traceNumber,
@@ -230,19 +230,15 @@ export async function turnIntoFixture(
     file: vscode.workspace.asRelativePath(file),
     line: found.line,
   });
-  const target = await chooseNewFile({
-    defaultUri: file.with({ path: suggestedFixturePath(file.path, node.index) }),
-    filters: FIXTURE_FILTERS,
-    saveLabel: "Save fixture",
-    title: "Turn the logged trace into a fixture",
-  });
-  if (!target) return undefined;
-  await vscode.workspace.fs.writeFile(
-    target,
-    new TextEncoder().encode(JSON.stringify(fixture, null, 2) + "\n"),
+  const target = await saveNewFixture(
+    fixture,
+    {
+      defaultUri: file.with({ path: suggestedFixturePath(file.path, node.index) }),
+      title: "Turn the logged trace into a fixture",
+    },
+    panels,
   );
-  await vscode.window.showTextDocument(target, { preview: false });
-  await panels.showFixture(target);
+  if (!target) return undefined;
   if (caveats.length > 0)
     void notify(
       "warning",

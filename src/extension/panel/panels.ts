@@ -2,7 +2,7 @@ import * as vscode from "vscode";
 import type { RunReport } from "../../core/report.js";
 import { isInside, leadsTo } from "../../node/confine.js";
 import { parsePanelState } from "../../protocol.js";
-import { TraceSession, type FixtureLoader, type TraceSource } from "./session.js";
+import { TraceSession, webviewOptions, type FixtureLoader, type TraceSource } from "./session.js";
 
 /** The panel's view type: package.json's `onWebviewPanel:` activation and the serializer use it. */
 export const TRACE_VIEW_TYPE = "paletteInspector.trace";
@@ -58,12 +58,17 @@ export class TracePanels implements vscode.Disposable {
     if (!this.revealed(source)) this.adopt(this.createPanel(`Selection Trace: ${label}`), source);
   }
 
+  /** Opens a read-only panel for a value read from a paused debug session. */
+  showDebug(source: Extract<TraceSource, { kind: "debug" }>): TraceSession {
+    return this.adopt(this.createPanel(`Selection Trace: ${source.inspection.expression}`), source);
+  }
+
   /** Opens a read-only panel showing `variant` against `base`, stage by stage (two logged traces). */
   showComparison(base: RunReport, variant: RunReport): void {
     const source: TraceSource = { kind: "comparison", base, variant };
     // A fixture's run shown against a logged trace is that trace's replay.
     const side = (report: RunReport) =>
-      report.origin.kind === "log" ? reportLabel(report) : "replay";
+      report.origin.kind === "fixture" ? "replay" : reportLabel(report);
     if (!this.revealed(source))
       this.adopt(this.createPanel(`Selection Trace: ${side(base)} ↔ ${side(variant)}`), source);
   }
@@ -78,13 +83,7 @@ export class TracePanels implements vscode.Disposable {
       TRACE_VIEW_TYPE,
       label,
       { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
-      {
-        enableScripts: true,
-        localResourceRoots: [
-          vscode.Uri.joinPath(this.extensionUri, "dist"),
-          vscode.Uri.joinPath(this.extensionUri, "media"),
-        ],
-      },
+      webviewOptions(this.extensionUri),
     );
   }
 
@@ -115,7 +114,8 @@ function subjectKey(source: TraceSource): string | null {
     case "comparison":
       return `comparison:${report(source.base)}|${report(source.variant)}`;
     case "refused":
-      // A refused restore is about nothing: never the panel another command is looking for.
+    case "debug":
+      // A refused restore is about nothing, and a debug value is read afresh each time.
       return null;
   }
 }
@@ -156,5 +156,7 @@ function title(path: string): string {
 function reportLabel(report: RunReport): string {
   return report.origin.kind === "log"
     ? `#${report.origin.index + 1} ${baseName(report.file)}:${report.origin.line}`
-    : baseName(report.file);
+    : report.origin.kind === "debug"
+      ? report.origin.expression
+      : baseName(report.file);
 }

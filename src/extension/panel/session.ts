@@ -4,6 +4,7 @@ import { compareReports } from "../../core/compare.js";
 import { expectationFailures, updatedExpectation } from "../../core/expect.js";
 import type { FixtureJson } from "../../core/fixture/schema.js";
 import type { Fixture, LoadResult } from "../../core/fixture/load.js";
+import { problemMessage } from "../../core/fixture/problems.js";
 import { semanticIssues } from "../../core/fixture/semantics.js";
 import { reportMarkdown } from "../../core/render/markdown.js";
 import { reportView, type RunReport } from "../../core/report.js";
@@ -17,12 +18,14 @@ import {
 } from "../../core/whatif.js";
 import {
   parseFromWebview,
+  type DebugAction,
   type FromWebview,
   type ProblemView,
   type ToWebview,
   type TraceView,
   type WhatIfView,
 } from "../../protocol.js";
+import type { DebugInspection } from "../debug/inspection.js";
 import { neutralise, notice, notify } from "../notify.js";
 import { chooseNewFile, FIXTURE_FILTERS } from "../workspace-files.js";
 import { panelHtml } from "./html.js";
@@ -37,8 +40,25 @@ export type TraceSource =
   | { readonly kind: "report"; readonly report: RunReport }
   /** Two runs (logged traces) stage by stage: `variant` shown against `base`. */
   | { readonly kind: "comparison"; readonly base: RunReport; readonly variant: RunReport }
+  /** A value read from a paused debug session (read-only); `act` runs the panel's debug buttons. */
+  | {
+      readonly kind: "debug";
+      readonly inspection: DebugInspection;
+      readonly act: (action: DebugAction, inspection: DebugInspection) => Promise<void>;
+    }
   /** A restored panel whose saved source was refused: it shows why, and nothing else. */
   | { readonly kind: "refused"; readonly reason: string };
+
+/** What the panel's page may do: run its script, and load files only from dist/ and media/. */
+export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
+  return {
+    enableScripts: true,
+    localResourceRoots: [
+      vscode.Uri.joinPath(extensionUri, "dist"),
+      vscode.Uri.joinPath(extensionUri, "media"),
+    ],
+  };
+}
 
 /** Edits settle this long before a live re-run. */
 export const RERUN_DEBOUNCE_MS = 200;
@@ -66,13 +86,8 @@ export class TraceSession implements vscode.Disposable {
     private readonly log: (message: string) => void,
   ) {
     const webview = panel.webview;
-    webview.options = {
-      enableScripts: true,
-      localResourceRoots: [
-        vscode.Uri.joinPath(extensionUri, "dist"),
-        vscode.Uri.joinPath(extensionUri, "media"),
-      ],
-    };
+    // A restored panel comes with the options it was saved with: set them again.
+    webview.options = webviewOptions(extensionUri);
     this.render();
     this.disposables.push(
       webview.onDidReceiveMessage((raw: unknown) => {
@@ -87,6 +102,11 @@ export class TraceSession implements vscode.Disposable {
       );
       this.watchFiles([source.uri]);
     }
+    if (source.kind === "debug")
+      this.disposables.push(
+        source.inspection,
+        source.inspection.onDidChange(() => void this.refresh()),
+      );
   }
 
   /** A fresh page (and nonce); the webview then says `ready` and gets the data again. */
@@ -109,6 +129,15 @@ export class TraceSession implements vscode.Disposable {
     if (this.source.kind === "report") {
       this.base = this.source.report;
       this.post({ type: "show", view: readOnlyView(this.base, null) });
+      return;
+    }
+    if (this.source.kind === "debug") {
+      const { inspection } = this.source;
+      this.base = inspection.report;
+      this.post({
+        type: "show",
+        view: { ...readOnlyView(this.base, null), stale: inspection.stale },
+      });
       return;
     }
     if (this.source.kind === "refused") {
@@ -151,10 +180,10 @@ export class TraceSession implements vscode.Disposable {
         problems: [
           {
             severity: "error",
-            file: uri.fsPath,
+            file: uri.toString(),
             range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
             path: [],
-            message: error instanceof Error ? error.message : String(error),
+            message: `cannot read ${this.displayName(uri.toString())}: ${readFailure(error)}`,
           },
         ],
       };
@@ -166,10 +195,10 @@ export class TraceSession implements vscode.Disposable {
       this.base = null;
       const problems: ProblemView[] = loaded.problems.map((p) => ({
         severity: p.severity,
-        file: p.file,
+        file: this.displayName(p.file),
         line: p.range.start.line + 1,
         column: p.range.start.character + 1,
-        message: p.message,
+        message: problemMessage(p),
       }));
       this.post({ type: "problems", file: uri.fsPath, source: uri.toString(), problems });
       return;
@@ -278,6 +307,10 @@ export class TraceSession implements vscode.Disposable {
         return this.reveal(message.tool);
       case "openSource":
         return this.openSource(message.compared);
+      case "debugAction":
+        if (this.source.kind === "debug")
+          return this.source.act(message.action, this.source.inspection);
+        return;
     }
   }
 
@@ -400,8 +433,14 @@ export class TraceSession implements vscode.Disposable {
   private watchFiles(uris: readonly vscode.Uri[]): void {
     for (const watcher of this.watchers) watcher.dispose();
     this.watchers = uris.map((uri) => {
+      // A glob cannot escape its own syntax: each of its characters in the name matches as `?`,
+      // and the exact file is picked out below.
+      const name = uri.path
+        .split("/")
+        .pop()!
+        .replace(/[[\]{}*?!]/g, "?");
       const watcher = vscode.workspace.createFileSystemWatcher(
-        new vscode.RelativePattern(vscode.Uri.joinPath(uri, ".."), uri.path.split("/").pop()!),
+        new vscode.RelativePattern(vscode.Uri.joinPath(uri, ".."), name),
       );
       const onChange = (changed: vscode.Uri) => {
         if (changed.toString() === uri.toString()) this.schedule();
@@ -439,4 +478,13 @@ function readOnlyView(report: RunReport, compared: TraceView["compared"]): Trace
 /** The lead's loader names a catalogue by URI string or by path. */
 function fileUri(file: string): vscode.Uri {
   return /^[a-z][\w+.-]*:\/\//i.test(file) ? vscode.Uri.parse(file) : vscode.Uri.file(file);
+}
+
+/** Why a fixture could not be read, in words (a FileSystemError's code, else its message). */
+function readFailure(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === "FileNotFound" || code === "ENOENT") return "the file does not exist";
+  if (code === "NoPermissions" || code === "EACCES") return "permission denied";
+  if (code === "FileIsADirectory" || code === "EISDIR") return "it is a folder";
+  return error instanceof Error ? error.message : String(error);
 }

@@ -1,7 +1,7 @@
 import * as vscode from "vscode";
 import { checkExpectations, type Mismatch } from "../../core/expect.js";
 import type { Fixture } from "../../core/fixture/load.js";
-import type { Problem } from "../../core/fixture/problems.js";
+import { problemMessage } from "../../core/fixture/problems.js";
 import { formatJsonPath } from "../../core/json/positions.js";
 import { formatWaterfallTable } from "../../core/render/table.js";
 import { runFixture } from "../../core/run-fixture.js";
@@ -76,14 +76,7 @@ export class FixtureTests implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[] = [];
   private readonly typing = new Map<string, ReturnType<typeof setTimeout>>();
 
-  constructor(
-    private readonly typingDelayMs = 250,
-    /** Where a fixture that cannot be read as text is reported (the Problems panel); [] clears. */
-    private readonly reportUnreadable: (
-      uri: vscode.Uri,
-      problems: readonly Problem[],
-    ) => void = () => {},
-  ) {
+  constructor(private readonly typingDelayMs = 250) {
     this.controller.createRunProfile(
       "Run fixtures",
       vscode.TestRunProfileKind.Run,
@@ -118,7 +111,6 @@ export class FixtureTests implements vscode.Disposable {
       this.remove(uri);
       return;
     }
-    this.reportUnreadable(uri, "problems" in source ? source.problems : []);
     // A file too large or not UTF-8 stays a test: running it shows why it cannot be read.
     if ("text" in source && !isRegressionTest(source.text)) {
       this.remove(uri);
@@ -192,7 +184,6 @@ export class FixtureTests implements vscode.Disposable {
   }
 
   private remove(uri: vscode.Uri): void {
-    this.reportUnreadable(uri, []);
     const group = this.controller.items.get(`folder:${vscode.Uri.joinPath(uri, "..").toString()}`);
     if (!group) return;
     group.children.delete(uri.toString());
@@ -234,9 +225,7 @@ export class FixtureTests implements vscode.Disposable {
       run.errored(
         item,
         errors.map((problem) => {
-          const message = new vscode.TestMessage(
-            `${problem.message}${problem.path.length ? ` (${formatJsonPath(problem.path)})` : ""}`,
-          );
+          const message = new vscode.TestMessage(problemMessage(problem));
           message.location = new vscode.Location(
             vscode.Uri.parse(problem.file),
             toRange(problem.range),

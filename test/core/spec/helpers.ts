@@ -3,6 +3,7 @@ import { catalogEntry, ToolCatalog, type CatalogEntry } from "../../../src/core/
 import {
   loadFixture,
   type CatalogReader,
+  type Fixture,
   type LoadResult,
 } from "../../../src/core/fixture/load.js";
 import type { Problem } from "../../../src/core/fixture/problems.js";
@@ -74,23 +75,35 @@ export function catalogFiles(files: Record<string, string>): CatalogReader {
 
 export const FILE = "case.turn.json";
 
+/** Loads a fixture from its JSON (or its text), as the file `file`. */
 export async function load(
   json: unknown,
   reader: CatalogReader = noCatalogFile,
+  file = FILE,
 ): Promise<LoadResult> {
   const text = typeof json === "string" ? json : JSON.stringify(json, null, 2);
-  return loadFixture({ file: FILE, text }, reader);
+  return loadFixture({ file, text }, reader);
+}
+
+/** Loads a fixture that must be valid. */
+export async function loadValid(
+  json: unknown,
+  reader: CatalogReader = noCatalogFile,
+  file = FILE,
+): Promise<Fixture> {
+  const loaded = await load(json, reader, file);
+  if (!loaded.ok)
+    throw new Error(`fixture invalid: ${loaded.problems.map((p) => p.message).join("; ")}`);
+  return loaded.fixture;
 }
 
 /** Loads a fixture that must be valid and runs it. */
 export async function run(
   json: unknown,
   reader: CatalogReader = noCatalogFile,
+  file = FILE,
 ): Promise<RunReport> {
-  const loaded = await load(json, reader);
-  if (!loaded.ok)
-    throw new Error(`fixture invalid: ${loaded.problems.map((p) => p.message).join("; ")}`);
-  return runFixture(loaded.fixture);
+  return runFixture(await loadValid(json, reader, file));
 }
 
 /** The problems of a fixture that must be invalid. */

@@ -154,6 +154,11 @@ describe("§4 LazyRoutingStage", () => {
     expect(new LazyRoutingStage().apply(["a"]).tools).toBeNull();
   });
 
+  it("§4 lazy: protects the forced choice unless configured as a hard filter", () => {
+    expect(new LazyRoutingStage().protectsForced).toBe(true);
+    expect(new LazyRoutingStage({ protectsForced: false }).protectsForced).toBe(false);
+  });
+
   it("§4 lazy: a list → select filter_by_names(tools, allowed_names), unnamed tools kept", () => {
     const outcome = new LazyRoutingStage({ allowedNames: ["c", "a", "zzz"] }).apply([
       "a",

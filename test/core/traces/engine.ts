@@ -1,10 +1,9 @@
 /** Traces made by the real engine: random pipelines of scripted stages, run and logged as symfonic would. */
 import fc from "fast-check";
-import { loadFixture } from "../../../src/core/fixture/load.js";
 import type { FixtureJson, StageJson } from "../../../src/core/fixture/schema.js";
 import { recordToJson } from "../../../src/core/report-json.js";
 import { type RunReport } from "../../../src/core/report.js";
-import { runFixture } from "../../../src/core/run-fixture.js";
+import { noCatalogFile, run } from "../spec/helpers.js";
 
 export const TOOLS = [
   "search",
@@ -15,10 +14,6 @@ export const TOOLS = [
   "send_email",
   "calendar",
 ] as const;
-
-export const noCatalogFile = async (): Promise<never> => {
-  throw new Error("no catalogue files in these tests");
-};
 
 const outcome = fc.oneof(
   fc.constant({ abstain: true as const }),
@@ -58,10 +53,8 @@ export const engineFixture: fc.Arbitrary<FixtureJson> = fc
     })),
   }));
 
-export async function runJson(json: FixtureJson, file = "generated.turn.json"): Promise<RunReport> {
-  const loaded = await loadFixture({ file, text: JSON.stringify(json) }, noCatalogFile);
-  if (!loaded.ok) throw new Error(loaded.problems.map((p) => p.message).join("\n"));
-  return runFixture(loaded.fixture);
+export function runJson(json: FixtureJson, file = "generated.turn.json"): Promise<RunReport> {
+  return run(json, noCatalogFile, file);
 }
 
 export interface LogShape {

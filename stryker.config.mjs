@@ -1,0 +1,26 @@
+// `npm run mutation`: Stryker mutates the engine and the host layer and runs the vitest tests that
+// cover each mutant. Reports: reports/mutation/index.html and mutation.json (git-ignored).
+// Too slow for CI on two cores; run it with a narrower --mutate while working on one area, e.g.
+// `npm run mutation -- --mutate "src/core/stages/**/*.ts"`.
+/** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */
+export default {
+  testRunner: "vitest",
+  vitest: { configFile: "vitest.mutation.config.mts" },
+  plugins: ["@stryker-mutator/vitest-runner"],
+  mutate: ["src/core/**/*.ts", "src/extension/**/*.ts"],
+  coverageAnalysis: "perTest",
+  // The machine is shared: one test process at a time.
+  concurrency: 1,
+  timeoutMS: 20_000,
+  // At the lowest priority on a shared machine the first full run can take many minutes.
+  dryRunTimeoutMinutes: 60,
+  // A static mutant (a module-level constant) needs the whole suite re-run; skip those.
+  ignoreStatic: true,
+  reporters: ["clear-text", "progress", "html", "json"],
+  htmlReporter: { fileName: "reports/mutation/index.html" },
+  jsonReporter: { fileName: "reports/mutation/mutation.json" },
+  clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true },
+  tempDirName: ".stryker-tmp",
+  cleanTempDir: "always",
+  thresholds: { high: 90, low: 75, break: null },
+};

@@ -1,0 +1,17 @@
+// The unit tests as Stryker runs them: the same suite, with room for a machine busy mutating.
+// MUTATION_TESTS (comma-separated globs) narrows the suite while measuring one area; the score
+// is then a lower bound (tests left out cannot kill).
+import { defineConfig } from "vitest/config";
+import base from "./vitest.config.mts";
+
+const only = process.env.MUTATION_TESTS?.split(",").filter(Boolean);
+
+export default defineConfig({
+  ...base,
+  test: {
+    ...base.test,
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    include: only ?? base.test?.include,
+  },
+});
