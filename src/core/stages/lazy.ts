@@ -1,6 +1,5 @@
 import { filterByNames, toolName, type Tool } from "../tools.js";
 import { reasonTable, StageOutcome, type SelectionStage } from "../contract.js";
-import { counted } from "../words.js";
 
 export interface LazyRoutingOptions {
   name?: string;
@@ -31,7 +30,7 @@ export class LazyRoutingStage implements SelectionStage {
     }
     return StageOutcome.select(
       filterByNames(tools, allowed),
-      `routed to ${counted(allowed.size, "name")}`,
+      `routed to ${allowed.size} name(s)`,
       reasons,
     );
   }
