@@ -3,7 +3,8 @@
  * validate what they receive; anything unknown or malformed is logged and ignored.
  */
 import type { Comparison } from "./core/compare.js";
-import type { RunReport } from "./core/report.js";
+import type { ExpectationFailure } from "./core/expect.js";
+import type { ReportView } from "./core/report.js";
 import { isWhatIf, type WhatIf, type WhatIfLevers } from "./core/whatif.js";
 
 /** A fixture problem as the panel lists it: 1-based line and column, never a stack. */
@@ -15,14 +16,25 @@ export interface ProblemView {
   readonly message: string;
 }
 
+/** A what-if run on the same text as the view it comes with, or why it cannot run. */
+export type WhatIfView = { readonly edit: WhatIf } & (
+  { readonly variant: ReportView; readonly comparison: Comparison } | { readonly error: string }
+);
+
 /** What the panel shows: a run, and the levers a what-if may move (null: read-only, e.g. a logged trace). */
 export interface TraceView {
-  readonly report: RunReport;
+  readonly report: ReportView;
   readonly levers: WhatIfLevers | null;
   /** The fixture's URI, which the webview keeps in its state so the panel can be restored after a reload. */
   readonly source: string | null;
   /** A second run to show against this one (two logged traces compared), or null. */
-  readonly compared: { readonly report: RunReport; readonly comparison: Comparison } | null;
+  readonly compared: { readonly report: ReportView; readonly comparison: Comparison } | null;
+  /** The what-if the webview asked for last, already run on this text, so a live re-run draws once. */
+  readonly whatIf: WhatIfView | null;
+  /** The turn the fixture describes (null: a logged trace, which does not say). */
+  readonly turn: { readonly query: string; readonly role: string } | null;
+  /** The fixture's expectations that this run fails, each with the stages where the run differs. */
+  readonly failed: readonly ExpectationFailure[];
   /** A value read from a debug session that the program has since moved past (absent: not stale). */
   readonly stale?: boolean;
   /** A tool to select on arrival (opened from Palette Statistics: the tool that went missing). */
@@ -43,7 +55,7 @@ export type ToWebview =
   | {
       readonly type: "whatIfResult";
       readonly requestId: number;
-      readonly variant: RunReport;
+      readonly variant: ReportView;
       readonly comparison: Comparison;
     }
   /** The answer to a request that returns no data: done, or why not. */
@@ -55,10 +67,15 @@ export type ToWebview =
     };
 
 export type FromWebview =
-  /** The webview is listening; the host may post now (and re-sends the data after a reload). */
-  | { readonly type: "ready" }
-  /** Run the fixture with this what-if and answer with `whatIfResult` (or a failed `reply`). */
+  /** The webview is listening, with the what-if it keeps (after a reload); the host may post now. */
+  | { readonly type: "ready"; readonly edit: WhatIf }
+  /**
+   * Run the fixture with this what-if and answer with `whatIfResult` (or a failed `reply`); the
+   * host keeps it, and runs it with every live re-run until `clearWhatIf`.
+   */
   | { readonly type: "whatIf"; readonly requestId: number; readonly edit: WhatIf }
+  /** The what-if was reset: live re-runs show the fixture's own run again. */
+  | { readonly type: "clearWhatIf" }
   /** Ask the user for a new file name and write the variant fixture there. */
   | { readonly type: "saveVariant"; readonly requestId: number; readonly edit: WhatIf }
   /**
@@ -116,8 +133,8 @@ function isRecordOf(value: unknown): boolean {
   );
 }
 
-/** Enough of a RunReport's shape that the webview can render it without tripping. */
-export function isRunReport(value: unknown): value is RunReport {
+/** Enough of a report's shape that the webview can render it without tripping. */
+export function isReportView(value: unknown): value is ReportView {
   if (!isRecord(value)) return false;
   const origin = value.origin;
   const error = value.error;
@@ -133,7 +150,6 @@ export function isRunReport(value: unknown): value is RunReport {
     isString(value.description) &&
     isNames(value.offered) &&
     isNames(value.names) &&
-    Array.isArray(value.tools) &&
     isStringOrNull(value.forcedChoice) &&
     Array.isArray(value.trace) &&
     value.trace.every(isRecordOf) &&
@@ -178,6 +194,18 @@ function isLevers(value: unknown): value is WhatIfLevers {
   );
 }
 
+function isWhatIfView(value: unknown): boolean {
+  return (
+    isRecord(value) &&
+    isWhatIf(value.edit) &&
+    (isString(value.error) || (isReportView(value.variant) && isComparison(value.comparison)))
+  );
+}
+
+function isFailure(value: unknown): value is ExpectationFailure {
+  return isRecord(value) && isString(value.key) && isString(value.text) && isNames(value.stages);
+}
+
 function isProblem(value: unknown): value is ProblemView {
   return (
     isRecord(value) &&
@@ -210,15 +238,21 @@ export function parseToWebview(
       case "show":
         return (
           isRecord(value.view) &&
-          isRunReport(value.view.report) &&
+          isReportView(value.view.report) &&
           (value.view.levers === null || isLevers(value.view.levers)) &&
           isStringOrNull(value.view.source) &&
           (value.view.stale === undefined || typeof value.view.stale === "boolean") &&
           (value.view.selectedTool === undefined || isString(value.view.selectedTool)) &&
           (value.view.compared === null ||
             (isRecord(value.view.compared) &&
-              isRunReport(value.view.compared.report) &&
-              isComparison(value.view.compared.comparison)))
+              isReportView(value.view.compared.report) &&
+              isComparison(value.view.compared.comparison))) &&
+          (value.view.whatIf === null || isWhatIfView(value.view.whatIf)) &&
+          (value.view.turn === null ||
+            (isRecord(value.view.turn) &&
+              isString(value.view.turn.query) &&
+              isString(value.view.turn.role))) &&
+          isArrayOf(value.view.failed, isFailure)
         );
       case "problems":
         return (
@@ -229,7 +263,7 @@ export function parseToWebview(
       case "whatIfResult":
         return (
           isRequestId(value.requestId) &&
-          isRunReport(value.variant) &&
+          isReportView(value.variant) &&
           isComparison(value.comparison)
         );
       case "reply":
@@ -256,6 +290,8 @@ export function parseFromWebview(
     if (!isRecord(value)) return false;
     switch (value.type) {
       case "ready":
+        return isWhatIf(value.edit);
+      case "clearWhatIf":
         return true;
       case "whatIf":
       case "saveVariant":

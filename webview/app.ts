@@ -1,11 +1,13 @@
 import type { Comparison } from "../src/core/compare.js";
 import {
   lineageMatrix,
+  runTools,
   toolLineage,
   waterfallRows,
   type LineageMatrix,
 } from "../src/core/lineage.js";
-import type { RunReport } from "../src/core/report.js";
+import { closestName, counted } from "../src/core/words.js";
+import type { ReportView } from "../src/core/report.js";
 import { whatIfSize, type WhatIf, type WhatIfLevers } from "../src/core/whatif.js";
 import {
   parsePanelState,
@@ -17,9 +19,15 @@ import {
 import type { ChipContext } from "./chips.js";
 import { renderComparison } from "./compare-view.js";
 import { el, icon } from "./dom.js";
-import { renderErrorBanner, renderHeader, renderModelSees, renderProblems } from "./header.js";
+import {
+  renderErrorBanner,
+  renderExpectations,
+  renderHeader,
+  renderModelSees,
+  renderProblems,
+} from "./header.js";
 import type { HostChannel } from "./host.js";
-import { fillLineageAnswer, lineageSection } from "./lineage-view.js";
+import { fillLineageAnswer, lineageSection, suggestNames } from "./lineage-view.js";
 import { renderMatrix } from "./matrix.js";
 import { controlChecked, Tag } from "./toolkit.js";
 import { renderWaterfall } from "./waterfall.js";
@@ -31,8 +39,15 @@ const FRESH: PanelState = { source: null, selectedTool: null, scrollY: 0, matrix
 export class App {
   private ui: PanelState;
   private base: TraceView | null = null;
-  private variant: { readonly report: RunReport; readonly comparison: Comparison } | null = null;
-  private matrixCache: { readonly report: RunReport; readonly matrix: LineageMatrix } | null = null;
+  private variant: { readonly report: ReportView; readonly comparison: Comparison } | null = null;
+  private matrixCache: { readonly report: ReportView; readonly matrix: LineageMatrix } | null =
+    null;
+  /** The run's tool names in run order, and each one's place: chips, suggestions and "did you mean". */
+  private toolsCache: {
+    readonly report: ReportView;
+    readonly tools: readonly string[];
+    readonly order: ReadonlyMap<string, number>;
+  } | null = null;
   private readonly expanded = new Map<string, number>();
   private readonly matrixShown = { rows: 0 };
   private whatIfSeq = 0;
@@ -41,6 +56,7 @@ export class App {
   private readonly regions = {
     header: el("div", { class: "region-header" }),
     banner: el("div", { class: "region-banner" }),
+    expectations: el("div"),
     status: el("p", { class: "status", role: "status", attrs: { "aria-live": "polite" } }),
     whatIfBar: el("div"),
     compare: el("div"),
@@ -51,12 +67,21 @@ export class App {
     main: el("div", { class: "region-main" }),
     modelSees: el("div"),
     whatIf: el("div"),
+    whatIfSummary: el("p", {
+      class: "whatif-summary",
+      role: "status",
+      attrs: { "aria-live": "polite" },
+    }),
   };
   private readonly toolbar: HTMLElement;
   private readonly matrixToggle: HTMLElement;
   private readonly saveButton: HTMLElement;
   private readonly whatIfSection: HTMLDetailsElement;
-  private readonly lineage: { readonly section: HTMLElement; readonly field: HTMLInputElement };
+  private readonly lineage: {
+    readonly section: HTMLElement;
+    readonly field: HTMLInputElement;
+    readonly names: HTMLDataListElement;
+  };
   /** The what-if controls are built when first opened: toolkit elements cost time the first screen must not pay. */
   private controlsBuilt = false;
 
@@ -92,6 +117,8 @@ export class App {
     ]);
     this.whatIfSection = el("details", { class: "whatif" }, [
       el("summary", {}, [icon("beaker"), " What-if"]),
+      // What the levers changed, next to them: the banner and comparison are at the top.
+      this.regions.whatIfSummary,
       this.regions.whatIf,
     ]);
     this.whatIfSection.addEventListener("toggle", () => {
@@ -105,6 +132,7 @@ export class App {
     root.replaceChildren(
       this.regions.header,
       this.regions.banner,
+      this.regions.expectations,
       this.toolbar,
       this.regions.status,
       this.regions.whatIfBar,
@@ -115,6 +143,7 @@ export class App {
       ]),
     );
     this.whatIfSection.open = whatIfSize(this.ui.edit) > 0;
+    channel.post({ type: "ready", edit: this.ui.edit });
     let frame = 0;
     window.addEventListener(
       "scroll",
@@ -146,7 +175,15 @@ export class App {
     this.regions.whatIf.replaceChildren();
     if (view.levers && this.whatIfSection.open) this.renderControls(view.levers, this.ui.edit);
     this.variant = view.compared;
-    if (whatIfSize(this.ui.edit) > 0) void this.runWhatIf();
+    if (whatIfSize(this.ui.edit) > 0) {
+      // The host ran the what-if with this text already: one round trip, and no flash of the unmodified run.
+      const ran = view.whatIf;
+      if (ran && JSON.stringify(ran.edit) === JSON.stringify(this.ui.edit)) {
+        this.whatIfSeq++;
+        this.status("error" in ran ? ran.error : "");
+        if (!("error" in ran)) this.variant = { report: ran.variant, comparison: ran.comparison };
+      } else void this.runWhatIf();
+    }
     this.renderAll();
     if (!this.scrollRestored) {
       this.scrollRestored = true;
@@ -166,6 +203,8 @@ export class App {
     this.regions.header.replaceChildren(renderProblems(file, problems));
     for (const region of [
       this.regions.banner,
+      this.regions.expectations,
+      this.regions.whatIfSummary,
       this.regions.whatIfBar,
       this.regions.compare,
       this.regions.lineageAnswer,
@@ -176,7 +215,7 @@ export class App {
   }
 
   /** The run on screen: the what-if's when one is active, else the fixture's. */
-  private get shown(): RunReport | null {
+  private get shown(): ReportView | null {
     return this.variant?.report ?? this.base?.report ?? null;
   }
 
@@ -186,14 +225,29 @@ export class App {
     this.regions.header.replaceChildren(
       renderHeader(
         report,
-        this.variant === null ? null : this.base?.compared ? "second trace" : "what-if",
+        this.variant === null
+          ? null
+          : this.base?.compared
+            ? sideName(this.base.compared.report)
+            : "what-if",
         () => this.channel.post({ type: "openSource", compared: this.variant !== null }),
+        this.base?.turn ?? null,
         {
           stale: this.base?.stale === true,
           act: (action) => this.channel.post({ type: "debugAction", action }),
         },
       ),
     );
+    // The expectations are the fixture's; a what-if on screen is not what they were written for.
+    this.regions.expectations.replaceChildren(
+      ...[this.variant === null ? renderExpectations(this.base?.failed ?? []) : null].filter(
+        (node): node is HTMLElement => node !== null,
+      ),
+    );
+    // Suggestions are not needed for the first screen: a 2,000-tool run builds them after it.
+    setTimeout(() => {
+      if (this.shown === report) suggestNames(this.lineage.names, this.tools(report).tools);
+    }, 0);
     this.regions.banner.replaceChildren(
       ...[renderErrorBanner(report)].filter((node): node is HTMLElement => node !== null),
     );
@@ -203,7 +257,61 @@ export class App {
     this.renderMain();
   }
 
+  /** The run's tool names in order, computed once per run. */
+  private tools(report: ReportView): NonNullable<App["toolsCache"]> {
+    if (this.toolsCache?.report !== report) {
+      const tools = runTools(report);
+      this.toolsCache = { report, tools, order: new Map(tools.map((tool, i) => [tool, i])) };
+    }
+    return this.toolsCache;
+  }
+
+  /** One line beside the levers: what the what-if changed, and a link to the comparison. */
+  private renderWhatIfSummary(): void {
+    const summary = this.regions.whatIfSummary;
+    const comparison = this.base?.compared ? null : (this.variant?.comparison ?? null);
+    if (whatIfSize(this.ui.edit) === 0 || comparison === null) {
+      summary.replaceChildren(
+        whatIfSize(this.ui.edit) === 0 ? "Move a lever to see what would change." : "",
+      );
+      return;
+    }
+    const changed = comparison.stages.filter((stage) => stage.changed).length;
+    const { onlyVariant, onlyBase } = comparison.final;
+    const parts: string[] = [
+      comparison.changed
+        ? counted(changed, "stage decides differently", "stages decide differently")
+        : "No stage decides differently",
+    ];
+    if (onlyVariant.length) parts.push(`final gains ${onlyVariant.join(", ")}`);
+    if (onlyBase.length) parts.push(`final loses ${onlyBase.join(", ")}`);
+    if (comparison.forced.changed)
+      parts.push(
+        `forced ${comparison.forced.base ?? "none"} → ${comparison.forced.variant ?? "none"}`,
+      );
+    summary.replaceChildren(
+      icon("beaker"),
+      ` ${parts.join("; ")}. `,
+      el(
+        "button",
+        {
+          class: "link",
+          attrs: { type: "button", "data-action": "show-comparison" },
+          on: {
+            click: () => {
+              const target = this.regions.compare.querySelector<HTMLElement>(".comparison");
+              target?.scrollIntoView({ block: "start" });
+              target?.focus();
+            },
+          },
+        },
+        [icon("arrow-up"), " See the comparison"],
+      ),
+    );
+  }
+
   private renderWhatIfState(): void {
+    this.renderWhatIfSummary();
     const size = whatIfSize(this.ui.edit);
     this.regions.whatIfBar.replaceChildren(
       ...(this.base?.levers && size > 0 ? [whatIfBar(size, () => this.reset())] : []),
@@ -211,9 +319,9 @@ export class App {
     const compared = this.base?.compared ?? null;
     if (compared)
       this.regions.compare.replaceChildren(
-        renderComparison(compared.comparison, "Compared with the first trace", [
-          "First trace",
-          "Second trace",
+        renderComparison(compared.comparison, `Compared with the ${sideName(this.base!.report)}`, [
+          capitalised(sideName(this.base!.report)),
+          capitalised(sideName(compared.report)),
         ]),
       );
     else
@@ -236,7 +344,18 @@ export class App {
     const lineage = selected === null ? null : toolLineage(report, selected);
     if (selected !== null && document.activeElement !== this.lineage.field)
       this.lineage.field.value = selected;
-    fillLineageAnswer(this.regions.lineageAnswer, lineage, selected !== null);
+    const near =
+      lineage && !lineage.known && selected
+        ? closestName(selected, this.tools(report).tools)
+        : undefined;
+    fillLineageAnswer(
+      this.regions.lineageAnswer,
+      lineage,
+      selected !== null,
+      near
+        ? { name: near, pick: () => ((this.lineage.field.value = near), this.select(near)) }
+        : null,
+    );
     if (selected !== null && report.origin.kind === "fixture" && lineage?.known) {
       this.regions.lineageAnswer.append(
         " ",
@@ -257,10 +376,18 @@ export class App {
     const report = this.shown;
     if (report === null) return;
     const focus = focusKey();
+    const compared = this.variant?.comparison ?? null;
     const context: ChipContext = {
       selected: this.ui.selectedTool,
       select: (tool) => this.select(tool),
       expanded: this.expanded,
+      order: this.tools(report).order,
+      changed: new Set(
+        compared?.stages.filter((stage) => stage.changed).map((stage) => stage.stage) ?? [],
+      ),
+      failed: new Set(
+        this.variant === null ? (this.base?.failed ?? []).flatMap((f) => f.stages) : [],
+      ),
     };
     if (this.ui.matrix) {
       if (this.matrixCache?.report !== report)
@@ -276,6 +403,10 @@ export class App {
     } else {
       this.regions.main.replaceChildren(
         el("h2", { class: "sr-only", text: "Waterfall" }),
+        el("p", {
+          class: "hint",
+          text: "Chips keep the order the tools were offered in; click one (or use the arrow keys) to follow it through every stage.",
+        }),
         renderWaterfall(report, waterfallRows(report), context),
       );
     }
@@ -293,6 +424,7 @@ export class App {
     if (whatIfSize(edit) === 0) {
       this.whatIfSeq++;
       this.variant = null;
+      this.channel.post({ type: "clearWhatIf" });
       this.renderAll();
     } else void this.runWhatIf();
   }
@@ -346,8 +478,17 @@ export class App {
   }
 }
 
+/** What a compared run is: a logged trace (by its line) or the fixture's replay of one. */
+function sideName(report: ReportView): string {
+  return report.origin.kind === "log" ? `logged trace (line ${report.origin.line})` : "replay";
+}
+
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 /** An exact name, else the one name that matches ignoring case, else what was typed. */
-function resolveName(report: RunReport, name: string): string {
+function resolveName(report: ReportView, name: string): string {
   if (name === "" || toolLineage(report, name).known) return name;
   const lower = name.toLowerCase();
   const matches = new Set(

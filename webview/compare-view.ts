@@ -1,5 +1,6 @@
 import type { Comparison, NameDiff } from "../src/core/compare.js";
 import { el, nameText, type Child } from "./dom.js";
+import { counted } from "../src/core/words.js";
 
 /** One run against another (a what-if and the fixture, or two traces), stage by stage: which actions and which names changed. */
 export function renderComparison(
@@ -31,11 +32,12 @@ export function renderComparison(
     ]),
   );
   const final = comparison.final;
-  return el("section", { class: "comparison", label: title }, [
+  // Focusable, so the what-if summary's link can take the reader here.
+  return el("section", { class: "comparison", label: title, attrs: { tabindex: "-1" } }, [
     el("h2", { text: title }),
     el("p", { class: "compare-summary" }, [
       comparison.changed
-        ? `${comparison.stages.filter((stage) => stage.changed).length} stage(s) differ. `
+        ? `${counted(comparison.stages.filter((stage) => stage.changed).length, "stage differs", "stages differ")}. `
         : "No difference: both runs decide the same at every stage. ",
       ...(final.onlyVariant.length ? ["Final gains ", ...list(final.onlyVariant), ". "] : []),
       ...(final.onlyBase.length ? ["Final loses ", ...list(final.onlyBase), ". "] : []),

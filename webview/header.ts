@@ -1,5 +1,7 @@
-import type { RunReport } from "../src/core/report.js";
-import type { DebugAction, ProblemView } from "../src/protocol.js";
+import type { ReportView, RunReport } from "../src/core/report.js";
+import type { ExpectationFailure } from "../src/core/expect.js";
+import { counted } from "../src/core/words.js";
+import type { DebugAction, ProblemView, TraceView } from "../src/protocol.js";
 import { count, el, icon, nameText } from "./dom.js";
 
 /** The file's last path segment: what the user calls the fixture. */
@@ -12,9 +14,10 @@ export function baseName(file: string): string {
  * traces); `openSource` goes back to the log line a logged trace came from.
  */
 export function renderHeader(
-  report: RunReport,
+  report: ReportView,
   variant: string | null,
   openSource: () => void,
+  turn: TraceView["turn"],
   debug: { readonly stale: boolean; readonly act: (action: DebugAction) => void } | null = null,
 ): HTMLElement {
   const origin = report.origin;
@@ -42,6 +45,15 @@ export function renderHeader(
       : null,
     origin.kind === "debug" && debug ? renderDebugOrigin(origin, debug.stale, debug.act) : null,
     report.description ? el("p", { class: "description", text: report.description }) : null,
+    turn
+      ? el("p", { class: "turn", attrs: { "data-stat": "turn" } }, [
+          el("span", { class: "stat" }, [
+            "Query: ",
+            turn.query ? el("q", { class: "query", text: turn.query }) : "(none)",
+          ]),
+          el("span", { class: "stat" }, ["Role: ", turn.role ? nameText(turn.role) : "(none)"]),
+        ])
+      : null,
     el("p", { class: "stats" }, [
       el("span", { class: "stat", attrs: { "data-stat": "flow" } }, [
         `Offered ${count(report.offered.length)} → final ${count(report.names.length)}`,
@@ -111,7 +123,7 @@ function renderDebugOrigin(
 }
 
 /** ForcedToolUnavailable: which tool, which stage dropped it, and why that stage could. */
-export function renderErrorBanner(report: RunReport): HTMLElement | null {
+export function renderErrorBanner(report: ReportView): HTMLElement | null {
   const error = report.error;
   if (error === null) return null;
   return el("div", { class: "banner banner-error", role: "alert" }, [
@@ -127,6 +139,34 @@ export function renderErrorBanner(report: RunReport): HTMLElement | null {
             nameText(error.droppedBy),
             ", which does not protect the forced choice (a hard filter).",
           ]),
+    ]),
+  ]);
+}
+
+/** The fixture's expectations this run misses, each in words; the rows where it differs are marked too. */
+export function renderExpectations(failed: readonly ExpectationFailure[]): HTMLElement | null {
+  if (failed.length === 0) return null;
+  return el("section", { class: "banner banner-expect", label: "Failed expectations" }, [
+    icon("error"),
+    el("div", {}, [
+      el("strong", {
+        text: `${counted(failed.length, "expectation fails", "expectations fail")}:`,
+      }),
+      el(
+        "ul",
+        { class: "expect-list" },
+        failed.map((failure) =>
+          el("li", { attrs: { "data-key": failure.key } }, [
+            failure.text,
+            ...(failure.stages.length
+              ? [
+                  " — at ",
+                  ...failure.stages.flatMap((stage, i) => [i ? ", " : "", nameText(stage)]),
+                ]
+              : []),
+          ]),
+        ),
+      ),
     ]),
   ]);
 }
@@ -157,7 +197,7 @@ export function renderProblems(file: string, problems: readonly ProblemView[]): 
 const MODEL_TOOLS_SHOWN = 50;
 
 /** What is bound on the model call: the final tools with their summaries, and the tool_choice. */
-export function renderModelSees(report: RunReport, select: (tool: string) => void): HTMLElement {
+export function renderModelSees(report: ReportView, select: (tool: string) => void): HTMLElement {
   const summaries = new Map(report.manifest.map((entry) => [entry.name, entry.summary]));
   const forced = report.forcedChoice;
   const list = el("ul", { class: "model-tools" });

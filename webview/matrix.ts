@@ -12,6 +12,22 @@ const CELL_ICON: Record<CellState, string> = {
 /** Tool rows rendered at first; the rest come in steps, as with chips. */
 const MATRIX_STEP = 100;
 
+/** What each mark in a cell means. */
+function legend(): HTMLElement {
+  const entries: [string, string][] = [
+    ["check", "kept"],
+    ["close", "dropped here"],
+    ["add", "added here"],
+    ["shield", "reinstated (protected forced choice)"],
+    ["pinned", "the forced choice"],
+    ["circle-slash", "stage disabled"],
+  ];
+  return el("ul", { class: "matrix-legend", label: "Legend" }, [
+    ...entries.map(([name, text]) => el("li", {}, [icon(name), ` ${text}`])),
+    el("li", { text: "empty: not in the set" }),
+  ]);
+}
+
 /** Tools × stages, each cell the tool's state after the stage. */
 export function renderMatrix(
   matrix: LineageMatrix,
@@ -80,6 +96,7 @@ export function renderMatrix(
   });
   label();
   return el("section", { class: "matrix", label: "Tools by stages" }, [
+    legend(),
     el("table", { class: "matrix-table" }, [el("thead", {}, [head]), body]),
     rendered < matrix.tools.length ? more : null,
   ]);

@@ -1,7 +1,9 @@
 import { cellState, type CellState, type PinKind, type WaterfallRow } from "../src/core/lineage.js";
-import type { RunReport } from "../src/core/report.js";
+import type { ReportView } from "../src/core/report.js";
 import { chipGroup, type ChipContext } from "./chips.js";
+import { counted } from "../src/core/words.js";
 import { count, el, icon, nameText, type Child } from "./dom.js";
+import { roveChips, settleRove } from "./rove.js";
 
 const ACTION_ICON: Record<string, string> = {
   abstain: "dash",
@@ -31,7 +33,7 @@ const LAZY_FROM_TOOLS = 200;
 
 /** The waterfall: one row per stage, the candidate count flowing as a bar from row to row. */
 export function renderWaterfall(
-  report: RunReport,
+  report: ReportView,
   rows: readonly WaterfallRow[],
   context: ChipContext,
 ): HTMLElement {
@@ -43,6 +45,7 @@ export function renderWaterfall(
     ...rows.map((row) => row.output),
   );
   const list = el("ol", { class: "waterfall", label: "Stages in pipeline order" });
+  roveChips(list);
   const capability = report.capability;
   if (capability) {
     const router = capability.router;
@@ -123,6 +126,7 @@ function lazyFiller(): (row: HTMLElement, fill: () => readonly (HTMLElement | nu
         entry.target
           .querySelector(".chips-pending")
           ?.replaceWith(...fill().filter((group): group is HTMLElement => group !== null));
+        settleRove(entry.target as HTMLElement);
       }
     },
     { rootMargin: "600px 0px" },
@@ -154,6 +158,21 @@ function stageRow(
         [icon("lock"), "hard filter"],
       ),
     );
+  if (context.changed.has(info.name))
+    tags.push(
+      el("span", { class: "tag tag-changed", title: "this stage decides differently here" }, [
+        icon("diff"),
+        "changed",
+      ]),
+    );
+  if (context.failed.has(info.name))
+    tags.push(
+      el(
+        "span",
+        { class: "tag tag-failed", title: "the run misses an expectation of the fixture here" },
+        [icon("error"), "expectation fails here"],
+      ),
+    );
   if (info.kind === "logged")
     tags.push(
       el(
@@ -165,7 +184,7 @@ function stageRow(
   if (record === null) {
     return rowElement({
       key,
-      className: "stage-row is-disabled",
+      className: `stage-row is-disabled${marks(info.name, context)}`,
       name: info.name,
       kind: info.kind,
       action: "disabled",
@@ -202,10 +221,11 @@ function stageRow(
       record.reasons,
       context,
     ),
+    whyDropped(record.dropped, record.reasons, context),
   ];
   const element = rowElement({
     key,
-    className: `stage-row action-${record.action}`,
+    className: `stage-row action-${record.action}${marks(info.name, context)}`,
     name: info.name,
     kind: info.kind,
     action: record.action,
@@ -228,7 +248,43 @@ function stageRow(
       : groups(),
   });
   lazy?.(element, groups);
+  settleRove(element);
   return element;
+}
+
+/** Extra classes for a row the comparison or the expectations single out. */
+function marks(stage: string, context: ChipContext): string {
+  return `${context.changed.has(stage) ? " is-changed" : ""}${context.failed.has(stage) ? " is-failed" : ""}`;
+}
+
+/** Reasons listed at once up to this many; more fold into a "why" line. */
+const REASONS_SHOWN = 4;
+
+/** Why each tool was dropped, readable without hovering: listed when few, behind "Why…" when many. */
+function whyDropped(
+  dropped: readonly string[],
+  reasons: Readonly<Record<string, string>>,
+  context: ChipContext,
+): HTMLElement | null {
+  const place = (tool: string) => context.order.get(tool) ?? Number.MAX_SAFE_INTEGER;
+  const explained = dropped
+    .filter((tool) => Object.hasOwn(reasons, tool))
+    .sort((a, b) => place(a) - place(b));
+  if (explained.length === 0) return null;
+  const items = () =>
+    explained.map((tool) => el("li", {}, [nameText(tool), `: ${reasons[tool]!}`]));
+  if (explained.length <= REASONS_SHOWN)
+    return el("ul", { class: "why", label: "Why they were dropped" }, items());
+  const list = el("ul", { class: "why" });
+  const details = el("details", { class: "why-more" }, [
+    el("summary", { text: `Why ${counted(explained.length, "tool was", "tools were")} dropped` }),
+    list,
+  ]);
+  // A 2,000-tool row builds its reasons only when asked.
+  details.addEventListener("toggle", () => {
+    if (details.open && list.childElementCount === 0) list.append(...items());
+  });
+  return details;
 }
 
 function pin(kind: PinKind, after: string | null, before: string | null): HTMLElement {
@@ -288,7 +344,10 @@ function rowElement(spec: RowSpec): HTMLElement {
   return el("li", { class: spec.className, attrs: { "data-stage": spec.name } }, [
     el("div", { class: "row-head" }, [
       nameText(spec.name, "stage-name"),
-      el("span", { class: "stage-kind", text: spec.kind }),
+      // The kind only when it adds something: not "intent intent", and "logged" has its own tag.
+      spec.kind === spec.name || spec.kind === "logged"
+        ? null
+        : el("span", { class: "stage-kind", text: spec.kind }),
       el(
         "span",
         { class: `badge badge-${spec.action}`, label: `action: ${actionText}`, role: "img" },
@@ -303,6 +362,7 @@ function rowElement(spec: RowSpec): HTMLElement {
         "span",
         {
           class: "flow",
+          role: "img",
           label: spec.counts
             ? `${spec.counts[0]} in, ${spec.counts[1]} out`
             : "no candidates counted",

@@ -42,7 +42,8 @@ export function renderWhatIf(
     const on = edit.enabled[stage.name] ?? stage.enabled;
     const box = el(Tag.checkbox, { attrs: { "data-lever": `stage:${stage.name}` } }, [
       nameText(stage.name),
-      el("span", { class: "muted", text: ` (${stage.kind})` }),
+      // The kind only when it says more than the name ("intent (intent)" says nothing twice).
+      stage.kind === stage.name ? null : el("span", { class: "muted", text: ` (${stage.kind})` }),
     ]);
     (box as HTMLInputElement).checked = on;
     box.addEventListener("change", () => {
@@ -109,8 +110,8 @@ export function renderWhatIf(
     const current = Object.hasOwn(edit.forcedTools, stage) ? edit.forcedTools[stage] : tool;
     const hint =
       resolver !== null && resolver !== "fixed"
-        ? `now a ${resolver} resolver; a tool name replaces it with a fixed one`
-        : "empty: no resolver";
+        ? `Type a tool name to force it instead of the ${resolver} resolver`
+        : "Type a tool name to force it; leave empty to force nothing";
     const input = field("Forced tool", current ?? "", `forced:${stage}`, hint);
     typed(input, () => {
       const value = controlValue(input).trim();

@@ -1,5 +1,5 @@
 import { outputNames, waterfallRows, type WaterfallRow } from "./lineage.js";
-import type { RunReport } from "./report.js";
+import type { ReportView } from "./report.js";
 import type { StageAction } from "./contract.js";
 
 /** Names on one side only. */
@@ -38,7 +38,7 @@ export interface Comparison {
   readonly changed: boolean;
 }
 
-export function compareReports(base: RunReport, variant: RunReport): Comparison {
+export function compareReports(base: ReportView, variant: ReportView): Comparison {
   const baseRows = keyed(waterfallRows(base));
   const variantRows = keyed(waterfallRows(variant));
   const keys = [...baseRows.keys()];

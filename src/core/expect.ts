@@ -1,6 +1,6 @@
 import type { PathSegment } from "./json/positions.js";
 import type { ExpectJson } from "./fixture/schema.js";
-import { droppedBy, type RunReport } from "./report.js";
+import { droppedBy, type ReportView } from "./report.js";
 
 /** One expectation that the run did not meet. */
 export interface Mismatch {
@@ -18,7 +18,7 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
  * Compares a run with the fixture's `expect`. A run that failed with ForcedToolUnavailable
  * fails its expectations unless they say so, even when `expect` is absent.
  */
-export function checkExpectations(expect: ExpectJson | undefined, report: RunReport): Mismatch[] {
+export function checkExpectations(expect: ExpectJson | undefined, report: ReportView): Mismatch[] {
   const out: Mismatch[] = [];
   const actualError = report.error?.kind ?? null;
   const expectedError = expect?.error ?? null;
@@ -78,10 +78,131 @@ export function checkExpectations(expect: ExpectJson | undefined, report: RunRep
   return out;
 }
 
-/** The `expect` block that the run would meet exactly (for "update expectation"). */
-export function expectationOf(report: RunReport): ExpectJson {
-  const expect: ExpectJson = { names: [...report.names], forced_choice: report.forcedChoice };
-  if (report.error) expect.error = report.error.kind;
-  expect.actions = Object.fromEntries(report.trace.map((record) => [record.stage, record.action]));
-  return expect;
+/** One value of `expect` that updating it changes: where, and from what to what. */
+export interface ExpectChange {
+  /** `names`, `forced_choice`, `error`, `actions.<stage>` or `dropped_by.<tool>`. */
+  readonly key: string;
+  /** Undefined: the key was absent. */
+  readonly before: unknown;
+  /** Undefined: the entry goes (a stage in `actions` that did not run says nothing to expect). */
+  readonly after: unknown;
+}
+
+/**
+ * The `expect` block the run meets, keeping exactly the keys the user wrote (and, inside
+ * `actions` and `dropped_by`, the user's stages and tools), each set to what the run decided.
+ * With no block: names and forced choice. A run that failed always gains `error`, since it
+ * fails any block that does not say so.
+ */
+export function updatedExpectation(
+  expect: ExpectJson | undefined,
+  report: ReportView,
+): { readonly expect: ExpectJson; readonly changes: readonly ExpectChange[] } {
+  const old: ExpectJson = expect ?? {};
+  const keys = (expect ? Object.keys(expect) : ["names", "forced_choice"]) as (keyof ExpectJson)[];
+  if (report.error && !keys.includes("error")) keys.push("error");
+  const next: ExpectJson = {};
+  const changes: ExpectChange[] = [];
+  const note = (key: string, before: unknown, after: unknown) => {
+    if (JSON.stringify(before) !== JSON.stringify(after)) changes.push({ key, before, after });
+  };
+  for (const key of keys) {
+    switch (key) {
+      case "names":
+        next.names = [...report.names];
+        note(key, old.names, next.names);
+        break;
+      case "forced_choice":
+        next.forced_choice = report.forcedChoice;
+        note(key, old.forced_choice, next.forced_choice);
+        break;
+      case "error":
+        next.error = report.error?.kind ?? null;
+        note(key, old.error, next.error);
+        break;
+      case "actions": {
+        const actions: NonNullable<ExpectJson["actions"]> = {};
+        for (const [stage, before] of Object.entries(old.actions ?? {})) {
+          const action = report.trace.find((record) => record.stage === stage)?.action;
+          if (action !== undefined) actions[stage] = action;
+          note(`actions.${stage}`, before, action);
+        }
+        next.actions = actions;
+        break;
+      }
+      case "dropped_by": {
+        const dropped: NonNullable<ExpectJson["dropped_by"]> = {};
+        for (const [tool, before] of Object.entries(old.dropped_by ?? {})) {
+          dropped[tool] = droppedBy(report.trace, tool);
+          note(`dropped_by.${tool}`, before, dropped[tool]);
+        }
+        next.dropped_by = dropped;
+        break;
+      }
+    }
+  }
+  return { expect: next, changes };
+}
+
+/** A failed expectation as a view shows it: what was expected against what ran, and the stages where the run differs. */
+export interface ExpectationFailure {
+  readonly key: Mismatch["key"];
+  readonly text: string;
+  readonly stages: readonly string[];
+}
+
+/** The fixture's failed expectations, each located at the stages that made the run differ. */
+export function expectationFailures(
+  expect: ExpectJson | undefined,
+  report: ReportView,
+): ExpectationFailure[] {
+  const shown = (value: unknown) =>
+    value === null || value === undefined
+      ? "none"
+      : Array.isArray(value)
+        ? `[${value.join(", ")}]`
+        : String(value);
+  return checkExpectations(expect, report).map((mismatch) => {
+    const stages = new Set<string>();
+    const trace = report.trace;
+    switch (mismatch.key) {
+      case "error":
+        if (report.error?.droppedBy) stages.add(report.error.droppedBy);
+        break;
+      case "names": {
+        const expected = mismatch.expected as string[];
+        for (const name of expected.filter((n) => !report.names.includes(n))) {
+          const stage = droppedBy(trace, name);
+          if (stage) stages.add(stage);
+        }
+        for (const name of report.names.filter((n) => !expected.includes(n))) {
+          const adder = [...trace].reverse().find((record) => record.added.includes(name));
+          if (adder) stages.add(adder.stage);
+        }
+        break;
+      }
+      case "forced_choice": {
+        let before: string | null = null;
+        let changedAt: string | null = null;
+        for (const record of trace) {
+          if (record.forcedChoice !== before) changedAt = record.stage;
+          before = record.forcedChoice;
+        }
+        if (changedAt) stages.add(changedAt);
+        break;
+      }
+      case "actions":
+        stages.add(String(mismatch.path.at(-1)));
+        break;
+      case "dropped_by":
+        for (const stage of [mismatch.expected, mismatch.actual])
+          if (typeof stage === "string") stages.add(stage);
+        break;
+    }
+    const text =
+      mismatch.key === "names" || mismatch.key === "forced_choice"
+        ? `${mismatch.key === "names" ? "final names" : "forced choice"}: expected ${shown(mismatch.expected)}, got ${shown(mismatch.actual)}`
+        : mismatch.message;
+    return { key: mismatch.key, text, stages: [...stages] };
+  });
 }

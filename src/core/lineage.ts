@@ -1,4 +1,4 @@
-import type { RunReport, StageInfo } from "./report.js";
+import type { ReportView, StageInfo } from "./report.js";
 import type { StageRecord } from "./contract.js";
 
 /** How the forced choice moved at a stage: the waterfall shows a pin there. */
@@ -27,7 +27,7 @@ export function inputCount(record: StageRecord): number {
 }
 
 /** Stages in pipeline order joined with their records; records with no stage listed come as `logged`. */
-export function waterfallRows(report: RunReport): WaterfallRow[] {
+export function waterfallRows(report: ReportView): WaterfallRow[] {
   const rows: WaterfallRow[] = [];
   let next = 0;
   let count = report.offered.length;
@@ -62,8 +62,8 @@ export function waterfallRows(report: RunReport): WaterfallRow[] {
 
 function pinKind(record: StageRecord, before: string | null): PinKind | null {
   const after = record.forcedChoice;
-  if (after === before)
-    return record.action === "force" ? (after === null ? "released" : "confirmed") : null;
+  // A force of nothing when nothing was forced changes nothing: no pin (it would read "released").
+  if (after === before) return record.action === "force" && after !== null ? "confirmed" : null;
   if (after === null) return "released";
   return before === null ? "set" : "changed";
 }
@@ -94,7 +94,7 @@ export interface LineageMatrix {
   readonly cells: readonly (readonly MatrixCell[])[];
 }
 
-export function lineageMatrix(report: RunReport): LineageMatrix {
+export function lineageMatrix(report: ReportView): LineageMatrix {
   const rows = waterfallRows(report);
   const tools = runTools(report, rows);
   const index = new Map(tools.map((tool, i) => [tool, i]));
@@ -126,7 +126,7 @@ export function lineageMatrix(report: RunReport): LineageMatrix {
 
 /** Every tool name the run mentions, offered first, in first-seen order. */
 export function runTools(
-  report: RunReport,
+  report: ReportView,
   rows: readonly WaterfallRow[] = waterfallRows(report),
 ): string[] {
   const tools = new Set<string>(report.offered);
@@ -169,7 +169,7 @@ export interface Lineage {
 export type SentencePart = string | { readonly name: string };
 
 /** "Where did X go?": what every stage did to one tool, as events and as one sentence. */
-export function toolLineage(report: RunReport, tool: string): Lineage {
+export function toolLineage(report: ReportView, tool: string): Lineage {
   const rows = waterfallRows(report);
   const offered = report.offered.includes(tool);
   const events: LineageEvent[] = [];
@@ -215,7 +215,7 @@ export function toolLineage(report: RunReport, tool: string): Lineage {
 }
 
 function sentence(
-  report: RunReport,
+  report: ReportView,
   tool: string,
   lineage: { known: boolean; offered: boolean; events: readonly LineageEvent[]; final: boolean },
 ): SentencePart[] {

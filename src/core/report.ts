@@ -61,6 +61,16 @@ export interface RunReport {
   readonly durationMs: number;
 }
 
+/** A report as a view shows it: the tools' own objects (schemas, descriptions) stay with the host. */
+export type ReportView = Omit<RunReport, "tools">;
+
+/** The report without `tools`, which no view reads and which can be large. */
+export function reportView(report: RunReport): ReportView {
+  const view: { -readonly [K in keyof RunReport]?: RunReport[K] } = { ...report };
+  delete view.tools;
+  return view as ReportView;
+}
+
 /** The stage that dropped `tool` last, or null when none did. */
 export function droppedBy(trace: readonly StageRecord[], tool: string): string | null {
   for (let i = trace.length - 1; i >= 0; i--)

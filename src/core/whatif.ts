@@ -160,6 +160,29 @@ export function applyWhatIf(json: FixtureJson, edit: WhatIf): FixtureJson {
   return variant;
 }
 
+/** The levers a what-if moves, in words: "stage allowlist off; role support". */
+export function describeWhatIf(edit: WhatIf): string {
+  const parts: string[] = [];
+  for (const [stage, on] of Object.entries(edit.enabled ?? {}))
+    parts.push(`stage ${stage} ${on ? "on" : "off"}`);
+  if (edit.role !== undefined) parts.push(`role ${edit.role === "" ? "(none)" : edit.role}`);
+  for (const [stage, verdict] of Object.entries(edit.verdicts ?? {}))
+    parts.push(
+      verdict === null
+        ? `${stage} has no verdict`
+        : `${stage} verdict ${verdict.label}${verdict.matchedToolKeywords.length ? ` (${verdict.matchedToolKeywords.join(", ")})` : ""}`,
+    );
+  for (const [stage, tool] of Object.entries(edit.forcedTools ?? {}))
+    parts.push(tool === null ? `${stage} forces nothing` : `${stage} forces ${tool}`);
+  for (const [stage, policy] of Object.entries(edit.policies ?? {})) {
+    if (policy.maxSafetyLevel !== undefined)
+      parts.push(`${stage} ceiling ${policy.maxSafetyLevel ?? "none"}`);
+    if (policy.budgetUsd !== undefined)
+      parts.push(`${stage} budget ${policy.budgetUsd === null ? "none" : `$${policy.budgetUsd}`}`);
+  }
+  return parts.join("; ");
+}
+
 /** How many levers the what-if moves (0: the unmodified run). */
 export function whatIfSize(edit: WhatIf): number {
   const count = (record: object | undefined) => (record ? Object.keys(record).length : 0);

@@ -1,4 +1,7 @@
+import { modify } from "jsonc-parser";
 import * as vscode from "vscode";
+import type { Fix } from "../core/fixture/issues.js";
+import type { PathSegment } from "../core/json/positions.js";
 import { loadCatalog, loadFixture } from "../core/fixture/load.js";
 import type { Problem } from "../core/fixture/problems.js";
 import { sizeProblem, textSource } from "../core/fixture/source.js";
@@ -24,7 +27,16 @@ export async function problemsOf(document: vscode.TextDocument): Promise<Problem
  * Keeps the Problems panel in step with open fixtures and catalogues as the user types
  * (debounced), with the errors a JSON Schema cannot express and exact ranges.
  */
-export class FixtureDiagnostics implements vscode.Disposable {
+export class FixtureDiagnostics implements vscode.Disposable, vscode.CodeActionProvider {
+  /** The fixes of the published diagnostics, by file: a diagnostic has no room for data of its own. */
+  private readonly fixes = new Map<
+    string,
+    {
+      readonly diagnostic: vscode.Diagnostic;
+      readonly path: readonly PathSegment[];
+      readonly fix: Fix;
+    }[]
+  >();
   private readonly collection = vscode.languages.createDiagnosticCollection("palette-inspector");
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
   /** Which files each document last reported on, so stale entries are cleared. */
@@ -98,11 +110,19 @@ export class FixtureDiagnostics implements vscode.Disposable {
     const problems = await problemsOf(document);
     if (this.generation.get(key) !== generation) return;
     const byFile = new Map<string, vscode.Diagnostic[]>([[key, []]]);
+    const fixes = new Map<string, NonNullable<ReturnType<FixtureDiagnostics["fixes"]["get"]>>>();
     for (const problem of problems) {
       const list = byFile.get(problem.file) ?? [];
-      list.push(toDiagnostic(problem));
+      const diagnostic = toDiagnostic(problem);
+      list.push(diagnostic);
       byFile.set(problem.file, list);
+      if (problem.fix)
+        fixes.set(problem.file, [
+          ...(fixes.get(problem.file) ?? []),
+          { diagnostic, path: problem.path, fix: problem.fix },
+        ]);
     }
+    for (const file of byFile.keys()) this.fixes.set(file, fixes.get(file) ?? []);
     for (const stale of this.reported.get(key) ?? [])
       if (!byFile.has(stale)) this.collection.delete(vscode.Uri.parse(stale));
     for (const [file, diagnostics] of byFile)
@@ -110,12 +130,58 @@ export class FixtureDiagnostics implements vscode.Disposable {
     this.reported.set(key, new Set(byFile.keys()));
   }
 
+  /** Quick Fixes (Ctrl+.) for the problems that carry one: the name meant, or the key to remove. */
+  provideCodeActions(
+    document: vscode.TextDocument,
+    _range: vscode.Range,
+    context: vscode.CodeActionContext,
+  ): vscode.CodeAction[] {
+    const known = this.fixes.get(document.uri.toString()) ?? [];
+    const actions: vscode.CodeAction[] = [];
+    for (const diagnostic of context.diagnostics) {
+      const entry = known.find(
+        (candidate) =>
+          candidate.diagnostic.message === diagnostic.message &&
+          candidate.diagnostic.range.isEqual(diagnostic.range),
+      );
+      if (!entry) continue;
+      const edit = new vscode.WorkspaceEdit();
+      let title: string;
+      if (entry.fix.kind === "replace") {
+        title = `Change to '${entry.fix.with}'`;
+        edit.replace(document.uri, diagnostic.range, JSON.stringify(entry.fix.with));
+      } else {
+        title = `Remove '${String(entry.path.at(-1))}'`;
+        const text = document.getText();
+        for (const change of modify(text, [...entry.path], undefined, {
+          formattingOptions: { insertSpaces: true, tabSize: 2 },
+        }))
+          edit.replace(
+            document.uri,
+            new vscode.Range(
+              document.positionAt(change.offset),
+              document.positionAt(change.offset + change.length),
+            ),
+            change.content,
+          );
+      }
+      const action = new vscode.CodeAction(title, vscode.CodeActionKind.QuickFix);
+      action.diagnostics = [diagnostic];
+      action.isPreferred = true;
+      action.edit = edit;
+      actions.push(action);
+    }
+    return actions;
+  }
+
   private clear(uri: vscode.Uri): void {
     const key = uri.toString();
     clearTimeout(this.timers.get(key));
     this.generation.set(key, (this.generation.get(key) ?? 0) + 1);
-    for (const file of this.reported.get(key) ?? [key])
+    for (const file of this.reported.get(key) ?? [key]) {
       this.collection.delete(vscode.Uri.parse(file));
+      this.fixes.delete(file);
+    }
     this.reported.delete(key);
   }
 

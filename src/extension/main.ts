@@ -28,6 +28,13 @@ const LOG_SELECTOR: vscode.DocumentSelector = LOG_EXTENSIONS.map((extension) => 
   pattern: `**/*.${extension}`,
 }));
 
+/** Fixtures as quick-pick items, sorted by their path in the workspace. */
+function fixturePicks(found: readonly vscode.Uri[]): { label: string; uri: vscode.Uri }[] {
+  return found
+    .map((uri) => ({ label: vscode.workspace.asRelativePath(uri), uri }))
+    .sort((a, b) => a.label.localeCompare(b.label, "en"));
+}
+
 /** The fixture a command means: the one it was invoked on, else the active editor's, else one the user picks. */
 async function targetFixture(arg: unknown): Promise<vscode.Uri | undefined> {
   if (arg instanceof vscode.Uri) return arg;
@@ -41,10 +48,10 @@ async function targetFixture(arg: unknown): Promise<vscode.Uri | undefined> {
     );
     return undefined;
   }
-  const picked = await vscode.window.showQuickPick(
-    found.map((uri) => ({ label: vscode.workspace.asRelativePath(uri), uri })),
-    { title: "Run Selection on Fixture", placeHolder: "Which fixture?" },
-  );
+  const picked = await vscode.window.showQuickPick(fixturePicks(found), {
+    title: "Run Selection on Fixture",
+    placeHolder: "Which fixture?",
+  });
   return picked?.uri;
 }
 
@@ -54,6 +61,7 @@ export function activate(context: vscode.ExtensionContext): void {
   );
   const statistics = new StatsPanels(context.extensionUri, panels);
   const tests = new FixtureTests();
+  const diagnostics = new FixtureDiagnostics();
   void tests.discover();
   // The opened logs are remembered per workspace and scanned again after a reload.
   const traces = new TraceTree(context.workspaceState);
@@ -69,16 +77,21 @@ export function activate(context: vscode.ExtensionContext): void {
     panels,
     statistics,
     tests,
-    new FixtureDiagnostics(),
+    diagnostics,
+    vscode.languages.registerCodeActionsProvider(FIXTURE_SELECTOR, diagnostics, {
+      providedCodeActionKinds: [vscode.CodeActionKind.QuickFix],
+    }),
     vscode.languages.registerCodeLensProvider(FIXTURE_SELECTOR, new RunSelectionCodeLens()),
     vscode.commands.registerCommand("paletteInspector.runFixture", async (arg?: unknown) => {
       const uri = await targetFixture(arg);
       if (uri) await panels.showFixture(uri);
     }),
-    vscode.commands.registerCommand("paletteInspector.newFixture", () => newFixture()),
+    vscode.commands.registerCommand("paletteInspector.newFixture", (arg?: unknown) =>
+      newFixture(arg instanceof vscode.Uri ? arg : undefined),
+    ),
     vscode.commands.registerCommand("paletteInspector.updateExpectation", async (arg?: unknown) => {
       const uri = await targetFixture(arg);
-      if (uri) await updateExpectation(uri);
+      if (uri) await updateExpectation(uri, (saved) => tests.runFile(saved));
     }),
     traces,
     traceView,

@@ -1,6 +1,9 @@
+import { posix } from "node:path";
 import * as vscode from "vscode";
-import { loadCatalog } from "../core/fixture/load.js";
-import { readSource } from "./fixtures.js";
+import { updatedExpectation } from "../core/expect.js";
+import { loadCatalog, loadFixture } from "../core/fixture/load.js";
+import { runFixture } from "../core/run-fixture.js";
+import { readSource, readWorkspaceCatalog } from "./fixtures.js";
 import { notice, notify } from "./notify.js";
 import { exists } from "./workspace-files.js";
 
@@ -25,37 +28,70 @@ export function starterFixture(catalogRef: string | null, names: readonly string
   return JSON.stringify(fixture, null, 2) + "\n";
 }
 
-/** `paletteInspector.newFixture`: asks where, never overwrites, opens the new file. */
-export async function newFixture(): Promise<vscode.Uri | undefined> {
+/** A name the user typed, as a fixture file name: `my-case` and `my-case.json` become `my-case.turn.json`. */
+export function fixtureFileName(typed: string): string {
+  const name = typed.trim();
+  if (/\.turn\.json$/i.test(name)) return name;
+  return `${name.replace(/\.json$/i, "")}.turn.json`;
+}
+
+/** The catalogue nearest a folder: in it, else in the closest folder above it. */
+function nearestCatalog(
+  catalogs: readonly vscode.Uri[],
+  folder: vscode.Uri,
+): vscode.Uri | undefined {
+  return catalogs
+    .filter((catalog) => {
+      const dir = posix.dirname(catalog.path);
+      return folder.path === dir || folder.path.startsWith(dir.endsWith("/") ? dir : `${dir}/`);
+    })
+    .sort((a, b) => b.path.length - a.path.length)[0];
+}
+
+/** Which catalogue: the one there is, or the one the user picks (undefined: cancelled). */
+async function chooseCatalog(
+  catalogs: readonly vscode.Uri[],
+): Promise<{ catalog: vscode.Uri | null } | undefined> {
+  if (catalogs.length <= 1) return { catalog: catalogs[0] ?? null };
+  const picked = await vscode.window.showQuickPick(
+    [...catalogs]
+      .sort((a, b) => a.path.localeCompare(b.path))
+      .map((uri) => ({ label: vscode.workspace.asRelativePath(uri), uri })),
+    { title: "New Turn Fixture: which catalogue?", placeHolder: "The fixture lists its tools" },
+  );
+  return picked ? { catalog: picked.uri } : undefined;
+}
+
+/**
+ * `paletteInspector.newFixture`: in the folder it was invoked on (explorer context menu), else
+ * next to the catalogue; asks the name, never overwrites, writes a starter that already expects
+ * what it decides (so it is a test in the Testing view), and opens it.
+ */
+export async function newFixture(inFolder?: vscode.Uri): Promise<vscode.Uri | undefined> {
   const catalogs = await vscode.workspace.findFiles("**/*.catalog.json", "**/node_modules/**", 50);
-  let catalog: vscode.Uri | undefined = catalogs[0];
-  if (catalogs.length > 1) {
-    const picked = await vscode.window.showQuickPick(
-      catalogs.map((uri) => ({ label: vscode.workspace.asRelativePath(uri), uri })),
-      {
-        title: "New Turn Fixture: which catalogue?",
-        placeHolder: "The fixture is written next to it",
-      },
-    );
-    if (!picked) return undefined;
-    catalog = picked.uri;
-  }
-  const folder = catalog
-    ? vscode.Uri.joinPath(catalog, "..")
-    : vscode.workspace.workspaceFolders?.[0]?.uri;
+  const near = inFolder ? nearestCatalog(catalogs, inFolder) : undefined;
+  const chosen = near ? { catalog: near } : await chooseCatalog(catalogs);
+  if (!chosen) return undefined;
+  const catalog = chosen.catalog;
+  const folder =
+    inFolder ??
+    (catalog ? vscode.Uri.joinPath(catalog, "..") : vscode.workspace.workspaceFolders?.[0]?.uri);
   if (!folder) {
     void notify("error", notice`open a folder first; a fixture lives in a workspace.`);
     return undefined;
   }
-  const name = await vscode.window.showInputBox({
+  const suggested = "new-turn";
+  const typed = await vscode.window.showInputBox({
     title: "New Turn Fixture",
-    prompt: `File name in ${vscode.workspace.asRelativePath(folder)}`,
-    value: "new-turn.turn.json",
+    prompt: `File name in ${vscode.workspace.asRelativePath(folder)} (.turn.json is added)`,
+    value: `${suggested}.turn.json`,
+    // Only the name is selected: typing replaces it and keeps the suffix.
+    valueSelection: [0, suggested.length],
     validateInput: (value) =>
-      /^[^/\\]+\.turn\.json$/.test(value) ? undefined : "A file name ending in .turn.json",
+      value.trim() === "" || /[/\\]/.test(value) ? "A file name, without folders" : undefined,
   });
-  if (!name) return undefined;
-  const target = vscode.Uri.joinPath(folder, name);
+  if (!typed) return undefined;
+  const target = vscode.Uri.joinPath(folder, fixtureFileName(typed));
   if (await exists(target)) {
     void notify(
       "error",
@@ -69,8 +105,20 @@ export async function newFixture(): Promise<vscode.Uri | undefined> {
     const loaded = "problems" in source ? source : loadCatalog(source);
     names = "catalog" in loaded ? loaded.catalog.names : [];
   }
-  const ref = catalog ? `./${catalog.path.split("/").pop()}` : null;
-  await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(starterFixture(ref, names)));
+  const ref = catalog ? relativeRef(folder.path, catalog.path) : null;
+  let text = starterFixture(ref, names);
+  const loaded = await loadFixture({ file: target.toString(), text }, readWorkspaceCatalog);
+  if (loaded.ok) {
+    const expect = updatedExpectation(undefined, runFixture(loaded.fixture)).expect;
+    text = JSON.stringify({ ...JSON.parse(text), expect }, null, 2) + "\n";
+  }
+  await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
   await vscode.window.showTextDocument(target);
   return target;
+}
+
+/** `./tools.catalog.json` or `../agents/tools.catalog.json`: the catalogue as seen from the folder. */
+function relativeRef(folder: string, catalog: string): string {
+  const relative = posix.relative(folder, catalog);
+  return relative.startsWith(".") ? relative : `./${relative}`;
 }

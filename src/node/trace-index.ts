@@ -207,6 +207,28 @@ export class TraceIndex {
     return out;
   }
 
+  /** Each dropped tool and each stage's actions, with how many traces show them: what the filters can pick. */
+  filterChoices(): {
+    dropped: Map<string, number>;
+    stages: Map<string, Map<StageAction, number>>;
+  } {
+    const dropped = new Map<string, number>();
+    // A trace lists each tool it dropped once, so entries count traces.
+    for (let k = 0; k < this.dropped.length; k++) {
+      const tool = this.tools.values[this.dropped.at(k)]!;
+      dropped.set(tool, (dropped.get(tool) ?? 0) + 1);
+    }
+    const stages = new Map<string, Map<StageAction, number>>();
+    for (let i = 0; i < this.count; i++)
+      for (const pair of new Set(this.stagesOf(i).map((s) => `${s.stage}\u0000${s.action}`))) {
+        const [stage, action] = pair.split("\u0000") as [string, StageAction];
+        const actions = stages.get(stage) ?? new Map<StageAction, number>();
+        actions.set(action, (actions.get(action) ?? 0) + 1);
+        stages.set(stage, actions);
+      }
+    return { dropped, stages };
+  }
+
   /** The traces a filter lets through, in order (all of them for no filter). */
   matching(filter: TraceFilter | null): Uint32Array {
     const out = new Column(u32);

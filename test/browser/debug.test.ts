@@ -29,7 +29,19 @@ function debugView(stale: boolean, session = "agent"): ToWebview {
     "agent.py",
     "",
   );
-  return { type: "show", view: { report, levers: null, source: null, compared: null, stale } };
+  return {
+    type: "show",
+    view: {
+      report,
+      levers: null,
+      source: null,
+      compared: null,
+      whatIf: null,
+      turn: null,
+      failed: [],
+      stale,
+    },
+  };
 }
 
 test("debug value: the header names session, frame and expression; stale is shown; the buttons ask the host", async (browser) => {

@@ -25,7 +25,7 @@ test("large: 2,000 tools × 20 stages render their first screen in under 500 ms,
 test("large: a selected tool deep in a collapsed group still shows its chip in every row", async (browser) => {
   const page = await openPanel(browser);
   await timeFirstScreen(page, showFixture(await load(largeFixture(2000, 20), "large.turn.json")));
-  const input = page.locator("#lineage-input input");
+  const input = page.locator("#lineage-input");
   await input.fill("tool_1999_query");
   await input.press("Enter");
   await page.waitForSelector('.chip.is-selected[data-tool="tool_1999_query"]');

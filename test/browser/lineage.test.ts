@@ -40,7 +40,7 @@ test("lineage: clicking a chip answers in one sentence and marks the tool in eve
 test("lineage: typing a name (any case) and Enter answers; an unknown name says so", async (browser) => {
   const page = await openPanel(browser);
   await send(page, showFixture(await load(EXAMPLE)));
-  const input = page.locator("#lineage-input input");
+  const input = page.locator("#lineage-input");
   await input.fill("SQL");
   await input.press("Enter");
   await page.waitForSelector('.chip.is-selected[data-tool="sql"]');
@@ -162,7 +162,18 @@ test("origin: a logged trace links back to its log line", async (browser) => {
     origin: { kind: "log" as const, line: 42, index: 6 },
     file: "file:///ws/logs/agent.log",
   };
-  await send(page, { type: "show", view: { report, levers: null, source: null, compared: null } });
+  await send(page, {
+    type: "show",
+    view: {
+      report,
+      levers: null,
+      source: null,
+      compared: null,
+      whatIf: null,
+      turn: null,
+      failed: [],
+    },
+  });
   const link = page.locator('[data-action="open-source"]');
   assert.equal((await link.innerText()).trim(), "Open agent.log at line 42");
   // The one numbering of the Selection Traces view: index 6 is #7.

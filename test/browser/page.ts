@@ -29,7 +29,7 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
-/** `--vscode-*` values of VS Code's default themes, for the test page. */
+/** `--vscode-*` values of VS Code's default themes (one per theme kind), for the test page. */
 export const THEMES: Record<string, Record<string, string>> = {
   dark: {
     foreground: "#cccccc",
@@ -60,6 +60,8 @@ export const THEMES: Record<string, Record<string, string>> = {
     "editor-findMatchBorder": "#9e6a03",
     disabledForeground: "#6e7681",
     "textCodeBlock-background": "#2b2b2b",
+    "textPreformat-foreground": "#d7ba7d",
+    "textPreformat-background": "#ffffff1a",
     "button-background": "#0078d4",
     "button-foreground": "#ffffff",
     "button-hoverBackground": "#026ec1",
@@ -110,6 +112,8 @@ export const THEMES: Record<string, Record<string, string>> = {
     "editor-findMatchBorder": "#b45600",
     disabledForeground: "#8a8a8a",
     "textCodeBlock-background": "#f0f0f0",
+    "textPreformat-foreground": "#a31515",
+    "textPreformat-background": "#0000001a",
     "button-background": "#005fb8",
     "button-foreground": "#ffffff",
     "button-hoverBackground": "#0258a8",
@@ -134,7 +138,7 @@ export const THEMES: Record<string, Record<string, string>> = {
   "high-contrast": {
     foreground: "#ffffff",
     "editor-background": "#000000",
-    descriptionForeground: "#ffffff",
+    descriptionForeground: "#ffffffb3",
     focusBorder: "#f38518",
     contrastBorder: "#6fc3df",
     "badge-background": "#000000",
@@ -162,6 +166,8 @@ export const THEMES: Record<string, Record<string, string>> = {
     "editor-findMatchHighlightBorder": "#f38518",
     disabledForeground: "#a5a5a5",
     "textCodeBlock-background": "#000000",
+    "textPreformat-foreground": "#000000",
+    "textPreformat-background": "#ffffff",
     "button-background": "#000000",
     "button-foreground": "#ffffff",
     "button-hoverBackground": "#000000",
@@ -183,7 +189,79 @@ export const THEMES: Record<string, Record<string, string>> = {
     "font-size": "13px",
     "editor-font-family": "monospace",
   },
+  "high-contrast-light": {
+    foreground: "#292929",
+    "editor-background": "#ffffff",
+    descriptionForeground: "#292929b3",
+    focusBorder: "#006bbd",
+    contrastBorder: "#0f4a85",
+    "badge-background": "#0f4a85",
+    "badge-foreground": "#ffffff",
+    errorForeground: "#b5200d",
+    "editorWarning-foreground": "#895503",
+    "inputValidation-errorBackground": "#ffffff",
+    "inputValidation-errorBorder": "#b5200d",
+    "input-background": "#ffffff",
+    "input-border": "#0f4a85",
+    "input-foreground": "#292929",
+    "input-placeholderForeground": "#292929b3",
+    "textLink-foreground": "#0f4a85",
+    "textBlockQuote-background": "#f2f2f2",
+    "panel-border": "#0f4a85",
+    "widget-border": "#0f4a85",
+    "editorWidget-background": "#ffffff",
+    "charts-blue": "#0f4a85",
+    "charts-purple": "#652d90",
+    "charts-green": "#374e06",
+    "progressBar-background": "#0f4a85",
+    "list-hoverBackground": "#ffffff",
+    "editor-findMatchHighlightBorder": "#0f4a85",
+    "editor-findMatchBorder": "#0f4a85",
+    disabledForeground: "#7f7f7f",
+    "textCodeBlock-background": "#f2f2f2",
+    "textPreformat-foreground": "#ffffff",
+    "textPreformat-background": "#09345f",
+    "button-background": "#0f4a85",
+    "button-foreground": "#ffffff",
+    "button-hoverBackground": "#0f4a85",
+    "button-secondaryBackground": "#ffffff",
+    "button-secondaryForeground": "#292929",
+    "button-secondaryHoverBackground": "#ffffff",
+    "button-border": "#0f4a85",
+    "checkbox-background": "#ffffff",
+    "checkbox-border": "#0f4a85",
+    "checkbox-foreground": "#292929",
+    "dropdown-background": "#ffffff",
+    "dropdown-border": "#0f4a85",
+    "dropdown-foreground": "#292929",
+    "dropdown-listBackground": "#ffffff",
+    "list-activeSelectionBackground": "#0f4a851a",
+    "list-activeSelectionForeground": "#292929",
+    "settings-textInputBackground": "#ffffff",
+    "font-family": "sans-serif",
+    "font-size": "13px",
+    "editor-font-family": "monospace",
+  },
 };
+
+/** The `body` class VS Code sets for each theme kind. */
+const THEME_CLASS: Record<string, string> = {
+  dark: "vscode-dark",
+  light: "vscode-light",
+  "high-contrast": "vscode-high-contrast",
+  "high-contrast-light": "vscode-high-contrast vscode-high-contrast-light",
+};
+
+/**
+ * The styles VS Code puts first in every webview (before the extension's own): a panel style that
+ * sets only one of a pair (a background but not the colour) meets these in a real window.
+ */
+const VSCODE_DEFAULT_STYLES = `
+body { background-color: transparent; color: var(--vscode-editor-foreground); font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); margin: 0; padding: 0 20px; }
+a, a code { color: var(--vscode-textLink-foreground); }
+code { font-family: var(--vscode-editor-font-family); color: var(--vscode-textPreformat-foreground); background-color: var(--vscode-textPreformat-background); padding: 1px 3px; border-radius: 4px; }
+blockquote { background: var(--vscode-textBlockQuote-background); border-color: var(--vscode-textBlockQuote-border); }
+`;
 
 const TYPES: Record<string, string> = {
   ".html": "text/html",
@@ -233,13 +311,18 @@ export async function openPanel(browser: Browser, options: OpenOptions = {}): Pr
     codicons: `${ORIGIN}/dist/codicons/codicon.css`,
     title: entry.title,
   });
-  html = html.replace("</head>", `<link rel="stylesheet" href="${ORIGIN}/theme.css">\n</head>`);
+  html = html
+    .replace("<head>", `<head>\n<link rel="stylesheet" href="${ORIGIN}/vscode-defaults.css">`)
+    .replace("</head>", `<link rel="stylesheet" href="${ORIGIN}/theme.css">\n</head>`)
+    .replace("<body>", `<body class="${THEME_CLASS[options.theme ?? "dark"]}">`);
   if (options.withoutCsp)
     html = html.replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, "");
   await page.route(`${ORIGIN}/**`, async (route) => {
     const path = new URL(route.request().url()).pathname;
     if (path === "/index.html") return route.fulfill({ contentType: "text/html", body: html });
     if (path === "/theme.css") return route.fulfill({ contentType: "text/css", body: themeCss });
+    if (path === "/vscode-defaults.css")
+      return route.fulfill({ contentType: "text/css", body: VSCODE_DEFAULT_STYLES });
     if (!/^\/(dist|media)\//.test(path)) return route.fulfill({ status: 404, body: "" });
     try {
       return route.fulfill({

@@ -1,8 +1,9 @@
 /** Real RunReports for the browser tests and the benchmark, made by the core from fixtures. */
 import { compareReports } from "../../src/core/compare.js";
+import { expectationFailures } from "../../src/core/expect.js";
 import type { Fixture } from "../../src/core/fixture/load.js";
 import type { FixtureJson, StageJson } from "../../src/core/fixture/schema.js";
-import { type RunReport } from "../../src/core/report.js";
+import { reportView, type RunReport } from "../../src/core/report.js";
 import { runFixture } from "../../src/core/run-fixture.js";
 import { applyWhatIf, whatIfLevers, type WhatIf } from "../../src/core/whatif.js";
 import type { ToWebview } from "../../src/protocol.js";
@@ -17,10 +18,13 @@ export function showFixture(fixture: Fixture, report: RunReport = runFixture(fix
   return {
     type: "show",
     view: {
-      report,
+      report: reportView(report),
       levers: whatIfLevers(fixture.json, fixture.catalog.safetyLevels),
       source: `file:///work/${fixture.file}`,
       compared: null,
+      whatIf: null,
+      turn: { query: fixture.json.turn?.query ?? "", role: fixture.json.turn?.role ?? "" },
+      failed: expectationFailures(fixture.json.expect, report),
     },
   };
 }
@@ -30,7 +34,7 @@ export function whatIfResult(fixture: Fixture, edit: WhatIf, requestId: number):
   return {
     type: "whatIfResult",
     requestId,
-    variant,
+    variant: reportView(variant),
     comparison: compareReports(runFixture(fixture), variant),
   };
 }

@@ -54,7 +54,7 @@ test("waterfall: one row per stage with action badges, counts, chips, reasons an
     "forced choice set: get_weather",
   );
   assert.equal(await page.locator(".header h1").textContent(), "weather.turn.json");
-  assert.deepEqual(await page.evaluate(texts(".header .stat")), [
+  assert.deepEqual(await page.evaluate(texts(".header .stats .stat")), [
     "Offered 5 → final 3",
     "Forced: get_weather",
     `Ran in ${report.durationMs.toFixed(2)} ms`,

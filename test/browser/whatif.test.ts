@@ -125,3 +125,47 @@ test("copy: with no what-if, Copy as Markdown asks for the fixture's own waterfa
   assert.equal((await waitForPosted(page, "copyMarkdown")).run, "shown");
   await page.close();
 });
+
+test("what-if: a live re-run that carries the what-if draws the variant at once and asks nothing", async (browser) => {
+  const edit = { enabled: { allowlist: false } };
+  const page = await openPanel(browser, {
+    state: { source: null, selectedTool: null, scrollY: 0, matrix: false, edit },
+  });
+  const fixture = await load(EXAMPLE);
+  const ready = await waitForPosted(page, "ready");
+  assert.deepEqual(ready.edit, edit, "ready hands the kept what-if to the host");
+  const variant = whatIfResult(fixture, edit, 0);
+  if (variant.type !== "whatIfResult") throw new Error();
+  const show = showFixture(fixture);
+  if (show.type !== "show") throw new Error();
+  // Record every waterfall the page draws: the unmodified run must never appear.
+  await page.evaluate(() => {
+    const w = globalThis as unknown as { __drawn: string[] };
+    w.__drawn = [];
+    new MutationObserver(() => {
+      const row = document.querySelector('.stage-row[data-stage="allowlist"]');
+      if (row) w.__drawn.push(row.className);
+    }).observe(document.body, { childList: true, subtree: true });
+  });
+  await send(page, {
+    type: "show",
+    view: {
+      ...show.view,
+      whatIf: { edit, variant: variant.variant, comparison: variant.comparison },
+    },
+  });
+  await page.waitForSelector(".comparison");
+  const drawn = await page.evaluate(() => (globalThis as unknown as { __drawn: string[] }).__drawn);
+  assert.ok(drawn.length > 0);
+  assert.ok(
+    drawn.every((cls) => /is-disabled/.test(cls)),
+    `drew ${drawn.join(" | ")}`,
+  );
+  assert.deepEqual(
+    (await posted(page)).map((m) => m.type),
+    ["ready"],
+  );
+  await page.locator('[data-action="reset"]').click();
+  await waitForPosted(page, "clearWhatIf");
+  await page.close();
+});

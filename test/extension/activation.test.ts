@@ -120,3 +120,20 @@ describe("the manifest and the code agree", () => {
     expect(contexts.get(filtered[0]!)).toBe(false);
   });
 });
+
+describe("17. Quick pick of fixtures", () => {
+  it("with no editor open, Run Selection on Fixture lists the workspace's fixtures sorted by path", async () => {
+    for (const path of ["/ws/z/last.turn.json", "/ws/a/b.turn.json", "/ws/a.turn.json"])
+      fake.writeFile(path, "{}");
+    const context = {
+      subscriptions: [] as { dispose(): unknown }[],
+      extensionUri: Uri.file("/ext"),
+    };
+    activate(context as unknown as vscode.ExtensionContext);
+    fake.answers.quickPick.push(undefined);
+    await fake.commands.get("paletteInspector.runFixture")!();
+    const labels = (fake.quickPicks.at(-1)!.items as { label: string }[]).map((item) => item.label);
+    expect(labels).toEqual(["a.turn.json", "a/b.turn.json", "z/last.turn.json"]);
+    for (const subscription of context.subscriptions) subscription.dispose();
+  });
+});

@@ -63,7 +63,7 @@ describe("Inspect in Palette Inspector", () => {
     expect(errors()).toEqual([]);
     const panel = webviewFake.panels.at(-1)!;
     expect(panel.title).toBe("Selection Trace: result");
-    panel.webview.receive({ type: "ready" });
+    panel.webview.receive({ type: "ready", edit: {} });
     await vi.waitFor(() => expect(panel.webview.posted).toHaveLength(1));
     const show = posted(panel)[0]!;
     if (show.type !== "show") throw new Error(show.type);
@@ -108,7 +108,7 @@ describe("Inspect in Palette Inspector", () => {
     debugFake.focus(new DebugStackFrame(pythonSession(), 1, 2));
     await inspect(variable("result"));
     const panel = webviewFake.panels.at(-1)!;
-    panel.webview.receive({ type: "ready" });
+    panel.webview.receive({ type: "ready", edit: {} });
     await vi.waitFor(() => expect(panel.webview.posted).toHaveLength(1));
 
     panel.webview.receive({ type: "copyMarkdown", requestId: 1, run: "shown" });
@@ -134,7 +134,7 @@ describe("Inspect in Palette Inspector", () => {
     );
     panel.webview.receive({ type: "debugAction", action: "compare" });
     await vi.waitFor(() =>
-      expect(webviewFake.panels.at(-1)!.title).toBe("Selection Trace: result ↔ result.turn.json"),
+      expect(webviewFake.panels.at(-1)!.title).toBe("Selection Trace: result ↔ replay"),
     );
     expect(errors()).toEqual([]);
   });

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { DiagnosticSeverity, fake, Uri, workspace } from "../fakes/vscode.js";
+import type * as vscode from "vscode";
+import { DiagnosticSeverity, fake, Uri, workspace, type CodeAction } from "../fakes/vscode.js";
 import { FixtureDiagnostics } from "../../src/extension/diagnostics.js";
 
 let diagnostics: FixtureDiagnostics;
@@ -102,6 +103,87 @@ describe("Problems panel, out-of-order validations", () => {
     } finally {
       workspace.fs.readFile = readFile;
     }
+  });
+});
+
+describe("8. Quick fixes", () => {
+  /** Applies the one Quick Fix offered for the document's diagnostic matching `message`. */
+  async function quickFix(uri: Uri, message: RegExp): Promise<{ title: string; text: string }> {
+    const diagnostic = fake.diagnostics(uri)!.find((d) => message.test(d.message))!;
+    expect(diagnostic, `a diagnostic matching ${message}`).toBeDefined();
+    const document = fake.documents.find((d) => d.uri.toString() === uri.toString())!;
+    const [action, ...more] = diagnostics.provideCodeActions(
+      document as unknown as vscode.TextDocument,
+      diagnostic.range as never,
+      { diagnostics: [diagnostic] } as never,
+    ) as unknown as CodeAction[];
+    expect(more).toEqual([]);
+    await workspace.applyEdit(action!.edit! as never);
+    return { title: action!.title, text: document.getText() };
+  }
+
+  it("every 'did you mean' has a fix: a key typo, a tool in a stage, an always_include typo", async () => {
+    const uri = Uri.file("/ws/q.turn.json");
+    fake.openDocument(
+      uri,
+      JSON.stringify({
+        offered: ["search", "final_answer"],
+        pipline: [],
+      }),
+    );
+    await settle();
+    expect(await quickFix(uri, /unknown key 'pipline'; did you mean 'pipeline'/)).toMatchObject({
+      title: "Change to 'pipeline'",
+    });
+    expect(JSON.parse(fake.documents[0]!.getText())).toHaveProperty("pipeline");
+
+    fake.editDocument(
+      fake.documents[0]!,
+      JSON.stringify({
+        offered: ["search", "final_answer"],
+        pipeline: [{ kind: "allowlist", always_include: ["final_anwser"] }],
+      }),
+    );
+    await settle();
+    const fixed = await quickFix(
+      uri,
+      /'final_anwser' is neither offered.*did you mean 'final_answer'/,
+    );
+    expect(fixed.title).toBe("Change to 'final_answer'");
+    expect(JSON.parse(fixed.text).pipeline[0].always_include).toEqual(["final_answer"]);
+  });
+
+  it("an unknown tool in offered is a warning with a suggestion and a fix", async () => {
+    const uri = Uri.file("/ws/o.turn.json");
+    fake.openDocument(
+      uri,
+      JSON.stringify({
+        catalog: [{ name: "search" }, { name: "final_answer" }],
+        offered: ["serch"],
+      }),
+    );
+    await settle();
+    const warning = fake.diagnostics(uri)!.find((d) => /offered/.test(d.message))!;
+    expect(warning.severity).toBe(DiagnosticSeverity.Warning);
+    expect(warning.message).toBe(
+      "'serch' is offered but not in the catalogue; did you mean 'search'? (at $.offered[0])",
+    );
+    expect(JSON.parse((await quickFix(uri, /offered/)).text).offered).toEqual(["search"]);
+  });
+
+  it("an allowlist with use_catalog and no catalogue warns, with a fix that removes the key", async () => {
+    const uri = Uri.file("/ws/u.turn.json");
+    fake.openDocument(
+      uri,
+      '{\n  "offered": ["a"],\n  "pipeline": [{ "kind": "allowlist", "always_include": ["a"], "use_catalog": true }]\n}',
+    );
+    await settle();
+    const fixed = await quickFix(uri, /'use_catalog' is true but the fixture has no catalogue/);
+    expect(fixed.title).toBe("Remove 'use_catalog'");
+    expect(JSON.parse(fixed.text).pipeline[0]).toEqual({
+      kind: "allowlist",
+      always_include: ["a"],
+    });
   });
 });
 

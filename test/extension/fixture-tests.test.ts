@@ -170,6 +170,21 @@ describe("Testing view", () => {
   });
 });
 
+describe("runFile (after Update Expectation)", () => {
+  it("runs that one fixture's test now, with what is on disk", async () => {
+    fake.writeFile(
+      "/ws/a/fail.turn.json",
+      JSON.stringify({ ...failing, expect: { names: ["a"] } }),
+    );
+    await tests.runFile(Uri.file("/ws/a/fail.turn.json") as unknown as vscode.Uri);
+    const last = testRuns.at(-1)!;
+    expect(last.ended).toBe(true);
+    expect(
+      last.results.filter((r) => r.state !== "started").map((r) => [r.item.label, r.state]),
+    ).toEqual([["fail", "passed"]]);
+  });
+});
+
 describe("Testing view discovery of hostile fixtures (issue 8 finding 2)", () => {
   it("size limit: discovery lists a 20 MB unclosed fixture without reading it, and running it reports the limit", async () => {
     const huge = fake.writeFile("/ws/c/huge.turn.json", "[".repeat(20 * 1024 * 1024));

@@ -8,6 +8,7 @@ import { runFixture } from "../../src/core/run-fixture.js";
 import { scanText } from "../../src/core/traces/scan.js";
 import { loadFixtureFromUri } from "../../src/extension/fixtures.js";
 import { summarizeTrace } from "../../src/core/traces/summary.js";
+import { registerTraceFilters } from "../../src/extension/logs/filter-commands.js";
 import { LogTraceCodeLens } from "../../src/extension/logs/log-codelens.js";
 import {
   compareWithReplay,
@@ -436,6 +437,55 @@ describe("Compare with Replay", () => {
     expect(replay.origin.kind).toBe("fixture");
     expect(replay.trace).toEqual(logged.trace);
     expect(compareReports(logged, replay).stages.every((stage) => !stage.actionChanged)).toBe(true);
+    // The replay names the log it replays, never a fixture file that does not exist.
+    expect(replay.file).toBe(uri.toString());
+  });
+});
+
+describe("15. Traces view", () => {
+  it("filter pickers list the log's own dropped tools and stages (with counts), and the picks filter", async () => {
+    const uri = exampleLog("agent.log");
+    const tree = new TraceTree();
+    await inspectLog(real(uri), tree);
+    const choices = tree.filterChoices();
+    expect(choices.dropped.size).toBeGreaterThan(0);
+    const disposables = registerTraceFilters(tree);
+    try {
+      const [tool] = [...choices.dropped].sort(([a, m], [b, n]) => n - m || a.localeCompare(b))[0]!;
+      fake.answers.quickPick.push({ label: tool });
+      await fake.commands.get("paletteInspector.filterTracesByDroppedTool")!();
+      const toolPick = fake.quickPicks.at(-1)!.items as { label: string; description: string }[];
+      expect(toolPick.map((item) => item.label).sort()).toEqual([...choices.dropped.keys()].sort());
+      expect(toolPick[0]!.description).toMatch(/^dropped in \d+ traces?$/);
+      expect(tree.filter).toEqual({ kind: "dropped", tool });
+
+      const [stage, actions] = [...choices.stages][0]!;
+      const [action] = [...actions][0]!;
+      fake.answers.quickPick.push({ label: stage }, { label: action });
+      await fake.commands.get("paletteInspector.filterTracesByStageAction")!();
+      const [stagePick, actionPick] = fake.quickPicks
+        .slice(-2)
+        .map((p) => p.items as { label: string }[]);
+      expect(stagePick!.map((item) => item.label).sort()).toEqual(
+        [...choices.stages.keys()].sort(),
+      );
+      expect(actionPick!.map((item) => item.label).sort()).toEqual([...actions.keys()].sort());
+      expect(tree.filter).toEqual({ kind: "stageAction", stage, action });
+    } finally {
+      for (const d of disposables) d.dispose();
+    }
+  });
+
+  it("with no log listed, the pickers say what to do first instead of asking to type", async () => {
+    const disposables = registerTraceFilters(new TraceTree());
+    try {
+      await fake.commands.get("paletteInspector.filterTracesByDroppedTool")!();
+      expect(fake.quickPicks).toHaveLength(0);
+      expect(fake.inputBoxes).toHaveLength(0);
+      expect(fake.shown.at(-1)!.message).toMatch(/find the selection traces in a log first/);
+    } finally {
+      for (const d of disposables) d.dispose();
+    }
   });
 });
 

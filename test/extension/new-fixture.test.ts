@@ -1,7 +1,11 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { fake, Uri } from "../fakes/vscode.js";
 import { newFixture, starterFixture } from "../../src/extension/new-fixture.js";
-import { loadFixtureFromUri } from "../../src/extension/fixtures.js";
+import { waterfallRows } from "../../src/core/lineage.js";
+import { loadFixture } from "../../src/core/fixture/load.js";
+import { runFixture } from "../../src/core/run-fixture.js";
+import { isRegressionTest } from "../../src/extension/testing/fixture-tests.js";
+import { loadFixtureFromUri, readWorkspaceCatalog } from "../../src/extension/fixtures.js";
 
 beforeEach(() => {
   fake.reset();
@@ -43,5 +47,29 @@ describe("New Turn Fixture", () => {
 
   it("starts without a catalog key when the workspace has none", () => {
     expect(JSON.parse(starterFixture(null, [])).catalog).toBeUndefined();
+  });
+
+  it("5. New Turn Fixture selects only the name, adds .turn.json, writes into the folder it was invoked on, with no false 'released' pin and an expect block", async () => {
+    fake.answers.inputBox.push("my-case");
+    const created = await newFixture(Uri.file("/ws/cases") as never);
+    const box = fake.inputBoxes.at(-1)!;
+    expect(box.value).toBe("new-turn.turn.json");
+    expect(box.valueSelection).toEqual([0, "new-turn".length]);
+    expect(box.validateInput!("my-case")).toBeUndefined();
+    expect(box.validateInput!("a/b")).toBeDefined();
+    expect(created?.toString()).toBe(Uri.file("/ws/cases/my-case.turn.json").toString());
+    const text = fake.files.get(created!.toString())!;
+    expect(JSON.parse(text).catalog).toBe("../agents/tools.catalog.json");
+    expect(isRegressionTest(text)).toBe(true);
+    const loaded = await loadFixture({ file: created!.toString(), text }, readWorkspaceCatalog);
+    if (!loaded.ok) throw new Error(loaded.problems.map((p) => p.message).join("; "));
+    const report = runFixture(loaded.fixture);
+    expect(JSON.parse(text).expect).toEqual({
+      names: report.names,
+      forced_choice: report.forcedChoice,
+    });
+    const forced = waterfallRows(report).find((row) => row.info.kind === "forced")!;
+    expect(forced.pin).toBeNull();
+    expect(fake.shownDocuments.at(-1)!.uri.toString()).toBe(created!.toString());
   });
 });

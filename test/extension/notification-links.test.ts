@@ -171,7 +171,7 @@ describe("command links in notifications", () => {
     const panels = new TracePanels(Uri.file("/ext"), loadFixtureFromUri, () => {});
     await panels.showFixture(real(fixture));
     const panel = webviewFake.panels[0]!;
-    panel.webview.receive({ type: "ready" });
+    panel.webview.receive({ type: "ready", edit: {} });
     panel.webview.receive({ type: "revealTool", tool: LINK });
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(fake.shown.at(-1)!.message).toMatch(/does not name/);

@@ -21,7 +21,8 @@ async function report() {
 
 describe("parseFromWebview", () => {
   it.each([
-    [{ type: "ready" }],
+    [{ type: "ready", edit: {} }],
+    [{ type: "clearWhatIf" }],
     [{ type: "whatIf", requestId: 1, edit: { role: "admin" } }],
     [{ type: "saveVariant", requestId: 2, edit: {} }],
     [{ type: "copyMarkdown", requestId: 3, run: "shown" }],
@@ -58,6 +59,9 @@ describe("parseToWebview", () => {
         levers: whatIfLevers(fixture.json, []),
         source: "file:///t.turn.json",
         compared: null,
+        whatIf: null,
+        turn: { query: "", role: "" },
+        failed: [],
       },
     };
     expect(parseToWebview(show, () => {})).toBe(show);

@@ -37,7 +37,7 @@ const state = (source: string) => ({
 async function restore(source: string): Promise<FakeWebviewPanel> {
   const panel = webviewFake.create(TRACE_VIEW_TYPE, "old", {});
   await webviewFake.serializers.get(TRACE_VIEW_TYPE)!.deserializeWebviewPanel(panel, state(source));
-  panel.webview.receive({ type: "ready" });
+  panel.webview.receive({ type: "ready", edit: {} });
   await vi.waitFor(() => expect(posted(panel).length).toBeGreaterThan(0));
   return panel;
 }
@@ -45,7 +45,7 @@ async function restore(source: string): Promise<FakeWebviewPanel> {
 async function openReady(): Promise<FakeWebviewPanel> {
   await panels.showFixture(Uri.file("/ws/turns/a.turn.json"));
   const panel = webviewFake.panels.at(-1)!;
-  panel.webview.receive({ type: "ready" });
+  panel.webview.receive({ type: "ready", edit: {} });
   await vi.waitFor(() => expect(posted(panel)[0]?.type).toBe("show"));
   return panel;
 }

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { fake, Uri, webviewFake, type FakeWebviewPanel } from "../fakes/vscode.js";
 import { loadFixtureFromUri as load } from "../../src/extension/fixtures.js";
 import { TracePanels, TRACE_VIEW_TYPE } from "../../src/extension/panel/panels.js";
+import { reportView } from "../../src/core/report.js";
 import { RERUN_DEBOUNCE_MS } from "../../src/extension/panel/session.js";
 import type { ToWebview } from "../../src/protocol.js";
 
@@ -50,7 +51,7 @@ const postedCount = (panel: FakeWebviewPanel, count: number) =>
 async function openReady(): Promise<FakeWebviewPanel> {
   await panels.showFixture(fixtureUri);
   const panel = webviewFake.panels.at(-1)!;
-  panel.webview.receive({ type: "ready" });
+  panel.webview.receive({ type: "ready", edit: {} });
   await postedCount(panel, 1);
   return panel;
 }
@@ -110,7 +111,7 @@ describe("TracePanels.showFixture", () => {
     const panel = webviewFake.panels[0]!;
     await flush();
     expect(panel.webview.posted).toEqual([]);
-    panel.webview.receive({ type: "ready" });
+    panel.webview.receive({ type: "ready", edit: {} });
     await postedCount(panel, 1);
     const show = posted(panel)[0]!;
     if (show.type !== "show") throw new Error(show.type);
@@ -219,7 +220,7 @@ describe("live re-run", () => {
     try {
       await own.showFixture(fixtureUri);
       const panel = webviewFake.panels.at(-1)!;
-      panel.webview.receive({ type: "ready" });
+      panel.webview.receive({ type: "ready", edit: {} });
       await flush();
       const document = fake.openDocument(fixtureUri);
       const older = own.open[0]!.refresh();
@@ -336,6 +337,56 @@ describe("what-if", () => {
     );
   });
 
+  it("a live re-run with a what-if active posts one show that carries the variant, run on the new text", async () => {
+    const panel = await openReady();
+    const edit = { policies: { policy: { maxSafetyLevel: "high" } } };
+    await request(panel, { type: "whatIf", requestId: 1, edit });
+    const before = posted(panel).length;
+    vi.useFakeTimers();
+    fake.editDocument(
+      fake.openDocument(fixtureUri),
+      JSON.stringify({ ...FIXTURE, description: "edited" }),
+    );
+    await vi.advanceTimersByTimeAsync(RERUN_DEBOUNCE_MS + 10);
+    const after = posted(panel).slice(before);
+    expect(after.map((m) => m.type)).toEqual(["show"]);
+    const show = after[0]!;
+    if (show.type !== "show" || show.view.whatIf === null || "error" in show.view.whatIf)
+      throw new Error("no variant");
+    expect(show.view.report.description).toBe("edited");
+    expect(show.view.whatIf.edit).toEqual(edit);
+    expect(show.view.whatIf.variant.description).toBe("edited");
+    expect(show.view.whatIf.variant.names).toEqual(["search", "sql", "final_answer"]);
+    expect(show.view.whatIf.comparison.final.onlyVariant).toEqual(["sql"]);
+  });
+
+  it("after clearWhatIf, or a ready with no edit, live re-runs carry no what-if; a ready with an edit runs it at once", async () => {
+    const panel = await openReady();
+    await request(panel, { type: "whatIf", requestId: 1, edit: { enabled: { policy: false } } });
+    panel.webview.receive({ type: "clearWhatIf" });
+    await panels.open[0]!.refresh();
+    const cleared = posted(panel).at(-1)!;
+    if (cleared.type !== "show") throw new Error(cleared.type);
+    expect(cleared.view.whatIf).toBeNull();
+    panel.webview.receive({ type: "ready", edit: { enabled: { policy: false } } });
+    await vi.waitFor(() =>
+      expect(posted(panel).at(-1)!.type === "show" && posted(panel).length).toBe(4),
+    );
+    const restored = posted(panel).at(-1)!;
+    if (restored.type !== "show") throw new Error(restored.type);
+    expect(restored.view.whatIf).toMatchObject({ edit: { enabled: { policy: false } } });
+  });
+
+  it("posts no tool objects: the report and the variant carry names, never `tools`", async () => {
+    const panel = await openReady();
+    const show = posted(panel)[0]!;
+    if (show.type !== "show") throw new Error(show.type);
+    expect(show.view.report).not.toHaveProperty("tools");
+    const reply = await request(panel, { type: "whatIf", requestId: 2, edit: { role: "x" } });
+    if (reply.type !== "whatIfResult") throw new Error(reply.type);
+    expect(reply.variant).not.toHaveProperty("tools");
+  });
+
   it("ignores and logs malformed or unknown messages", async () => {
     const panel = await openReady();
     panel.webview.receive({ type: "whatIf", requestId: 1, edit: { enabled: { policy: "off" } } });
@@ -388,6 +439,27 @@ describe("Save as fixture…", () => {
     expect(JSON.parse(fake.files.get(fixtureUri.toString())!)).toEqual(FIXTURE);
   });
 
+  it("4. Save as fixture describes the variant, opens it, and expects what it now decides", async () => {
+    const panel = await openReady();
+    fake.answers.saveDialog.push(Uri.file("/ws/variants/support.turn.json"));
+    const variant = { role: "support", policies: { policy: { maxSafetyLevel: "high" } } };
+    expect(
+      await request(panel, { type: "saveVariant", requestId: 6, edit: variant }),
+    ).toMatchObject({ ok: true });
+    const saved = JSON.parse(fake.files.get("file:///ws/variants/support.turn.json")!);
+    expect(saved.description).toBe(
+      "what-if of weather.turn.json: role support; policy ceiling high",
+    );
+    expect(saved.turn).toEqual({ role: "support" });
+    expect(saved.expect).toEqual({
+      names: ["search", "sql", "final_answer"],
+      forced_choice: "search",
+    });
+    expect(fake.shownDocuments.at(-1)!.uri.toString()).toBe(
+      "file:///ws/variants/support.turn.json",
+    );
+  });
+
   it("never overwrites silently: cancel, the fixture itself, and an existing file not confirmed", async () => {
     const panel = await openReady();
     const before = new Map(fake.files);
@@ -437,11 +509,19 @@ describe("showReport (a logged trace)", () => {
     panels.showReport(report);
     const panel = webviewFake.panels[0]!;
     expect(panel.title).toBe("Selection Trace: #4 app.log:12");
-    panel.webview.receive({ type: "ready" });
+    panel.webview.receive({ type: "ready", edit: {} });
     await flush();
     expect(posted(panel)[0]).toEqual({
       type: "show",
-      view: { report, levers: null, source: null, compared: null },
+      view: {
+        report: reportView(report),
+        levers: null,
+        source: null,
+        compared: null,
+        whatIf: null,
+        turn: null,
+        failed: [],
+      },
     });
     expect(await request(panel, { type: "whatIf", requestId: 1, edit: {} })).toMatchObject({
       type: "reply",
@@ -469,7 +549,7 @@ describe("showComparison (two logged traces)", () => {
     panels.showComparison(base, variant);
     const panel = webviewFake.panels[0]!;
     expect(panel.title).toBe("Selection Trace: #1 app.log:3 ↔ #1 app.log:9");
-    panel.webview.receive({ type: "ready" });
+    panel.webview.receive({ type: "ready", edit: {} });
     await flush();
     const show = posted(panel)[0]!;
     if (show.type !== "show") throw new Error(show.type);
@@ -517,7 +597,7 @@ describe("the serializer", () => {
       edit: {},
     });
     expect(restored.webview.html).toContain("webview.js");
-    restored.webview.receive({ type: "ready" });
+    restored.webview.receive({ type: "ready", edit: {} });
     await vi.waitFor(() => expect(posted(restored)[0]?.type).toBe("show"), { timeout: 30_000 });
     expect(restored.title).toBe("Selection Trace: weather.turn.json");
     const orphan = webviewFake.create(TRACE_VIEW_TYPE, "log", {});
@@ -542,5 +622,34 @@ describe("the serializer", () => {
     expect(panels.open).toHaveLength(0);
     await panels.showFixture(fixtureUri);
     expect(webviewFake.panels).toHaveLength(2);
+  });
+});
+
+describe("7. One panel per subject", () => {
+  it("running an open fixture, or opening the same logged trace or comparison again, reveals its panel", async () => {
+    const loaded = await load(fixtureUri);
+    if (!loaded.ok) throw new Error();
+    const { runFixture } = await import("../../src/core/run-fixture.js");
+    const at = (line: number) => ({
+      ...runFixture(loaded.fixture),
+      origin: { kind: "log" as const, line, index: line },
+      file: "/ws/app.log",
+    });
+    await panels.showFixture(fixtureUri as never);
+    await panels.showFixture(fixtureUri as never);
+    panels.showReport(at(12));
+    panels.showReport(at(12));
+    panels.showComparison(at(12), at(30));
+    panels.showComparison(at(12), at(30));
+    expect(webviewFake.panels.map((panel) => [panel.title, panel.revealed])).toEqual([
+      ["Selection Trace: weather.turn.json", 1],
+      ["Selection Trace: #13 app.log:12", 1],
+      ["Selection Trace: #13 app.log:12 ↔ #31 app.log:30", 1],
+    ]);
+    panels.showReport(at(30));
+    expect(webviewFake.panels).toHaveLength(4);
+    // 15: a replay is titled by the logged trace it replays.
+    panels.showComparison(at(12), runFixture(loaded.fixture));
+    expect(webviewFake.panels.at(-1)!.title).toBe("Selection Trace: #13 app.log:12 ↔ replay");
   });
 });

@@ -1,6 +1,7 @@
 import type * as vscode from "vscode";
 import { beforeEach, describe, expect, it } from "vitest";
 import { expectChanges } from "../../src/core/fixture/edit-expect.js";
+import { disposeLog } from "../../src/extension/notify.js";
 import { updateExpectation } from "../../src/extension/testing/update-expectation.js";
 import { fake } from "../fakes/vscode.js";
 
@@ -13,6 +14,7 @@ const FIXTURE = `{
 `;
 
 beforeEach(() => {
+  disposeLog();
   fake.reset();
   fake.addWorkspaceFolder("/ws");
 });
@@ -26,13 +28,65 @@ describe("Update Expectation from Current Result", () => {
     expect(text.split("\n").slice(0, 4).join("\n")).toBe(
       FIXTURE.split("\n").slice(0, 4).join("\n"),
     );
-    expect(JSON.parse(text).expect).toEqual({
-      names: ["a"],
-      forced_choice: null,
-      actions: { lazy: "select" },
-    });
-    expect(text).toContain('    "expect": {\n        "names": [\n            "a"\n        ],');
+    expect(JSON.parse(text).expect).toEqual({ names: ["a"] });
+    expect(text).toContain(
+      '    "expect": {\n        "names": [\n            "a"\n        ]\n    }',
+    );
     expect(fake.appliedEdits).toHaveLength(1);
+  });
+
+  it("3. Update Expectation keeps exactly the user's keys, lists each change old → new, saves and re-runs the test", async () => {
+    const uri = fake.writeFile(
+      "/ws/h.turn.json",
+      JSON.stringify(
+        {
+          offered: ["a", "b", "c"],
+          pipeline: [
+            { kind: "lazy", allowed_names: ["a", "b"] },
+            { kind: "scripted", name: "narrow", outcome: { select: ["a"] } },
+          ],
+          expect: {
+            names: ["a", "b"],
+            dropped_by: { b: null, c: "lazy" },
+            actions: { narrow: "abstain" },
+          },
+        },
+        null,
+        2,
+      ),
+    );
+    fake.answers.message.push("Update Expectation");
+    const reran: string[] = [];
+    const done = await updateExpectation(uri as unknown as vscode.Uri, async (saved) => {
+      reran.push(saved.path);
+    });
+    expect(done).toBe(true);
+    const dialog = fake.shown.at(-1)!;
+    expect(dialog.message).toBe("Update 3 expectations of h.turn.json to the current result?");
+    expect(dialog.detail!.split("\n")).toEqual([
+      "names: a, b → a",
+      "dropped_by.b: none → narrow",
+      "actions.narrow: abstain → select",
+    ]);
+    // The user's keys, in the user's order, and no others (no forced_choice, no added actions).
+    const saved = JSON.parse(fake.files.get(uri.toString())!);
+    expect(saved.expect).toEqual({
+      names: ["a"],
+      dropped_by: { b: "narrow", c: "lazy" },
+      actions: { narrow: "select" },
+    });
+    expect(Object.keys(saved.expect)).toEqual(["names", "dropped_by", "actions"]);
+    expect(reran).toEqual(["/ws/h.turn.json"]);
+  });
+
+  it("says so, and changes nothing, when the expectations already match", async () => {
+    const uri = fake.writeFile(
+      "/ws/f.turn.json",
+      FIXTURE.replace('"names": ["a", "b"]', '"names": ["a"]'),
+    );
+    expect(await updateExpectation(uri as unknown as vscode.Uri)).toBe(false);
+    expect(fake.shown.at(-1)!.message).toMatch(/already match/);
+    expect(fake.appliedEdits).toHaveLength(0);
   });
 
   it("changes nothing when the user does not confirm", async () => {

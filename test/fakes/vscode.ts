@@ -399,6 +399,11 @@ export class FakeDocument implements Imitates<
     this.text = text;
     this.version++;
   }
+  /** Writes the text to the fake disk, as saving an editor does. */
+  async save(): Promise<boolean> {
+    fake.writeFile(this.uri.path, this.text);
+    return true;
+  }
   get lineCount(): number {
     return this.text.split("\n").length;
   }
@@ -503,6 +508,10 @@ export const fake = {
   appliedEdits: [] as WorkspaceEdit[],
   outputs: new Map<string, string[]>(),
   shownDocuments: [] as { uri: Uri; selection: Range | undefined }[],
+  /** The items and options of every quick pick shown. */
+  quickPicks: [] as { items: unknown[]; options: unknown }[],
+  /** The options of every input box shown. */
+  inputBoxes: [] as FakeInputBoxOptions[],
   treeViews: new Map<string, unknown>(),
   /** The next progress starts with Cancel already pressed. */
   cancelNextProgress: false,
@@ -528,6 +537,8 @@ export const fake = {
     this.appliedEdits.length = 0;
     this.outputs.clear();
     this.shownDocuments.length = 0;
+    this.quickPicks.length = 0;
+    this.inputBoxes.length = 0;
     this.treeViews.clear();
     this.cancelNextProgress = false;
     diagnosticCollections.length = 0;
@@ -741,9 +752,13 @@ export const window = {
   showInformationMessage: (message: string, ...items: unknown[]) => show("info", message, items),
   showWarningMessage: (message: string, ...items: unknown[]) => show("warning", message, items),
   showErrorMessage: (message: string, ...items: unknown[]) => show("error", message, items),
-  showInputBox: (_options?: unknown) => answer(fake.answers.inputBox),
+  showInputBox: (options?: unknown) => {
+    fake.inputBoxes.push(options as FakeInputBoxOptions);
+    return answer(fake.answers.inputBox);
+  },
   /** A queued function answers by picking from the items it is given. */
-  showQuickPick: async (items: unknown, _options?: unknown) => {
+  showQuickPick: async (items: unknown, options?: unknown) => {
+    fake.quickPicks.push({ items: (await items) as unknown[], options });
     const picked = await answer(fake.answers.quickPick);
     return typeof picked === "function" ? picked(await items) : picked;
   },
@@ -831,6 +846,9 @@ export const languages = {
   registerCodeLensProvider(_selector: vscode.DocumentSelector, _provider: vscode.CodeLensProvider) {
     return new Disposable();
   },
+  registerCodeActionsProvider(_selector: unknown, _provider: unknown, _metadata?: unknown) {
+    return new Disposable();
+  },
 } satisfies ImitatesNamespace<
   typeof vscode.languages,
   "createDiagnosticCollection" | "registerCodeLensProvider"
@@ -883,6 +901,38 @@ export enum TestRunProfileKind {
   Run = 1,
   Debug = 2,
   Coverage = 3,
+}
+
+export interface FakeInputBoxOptions {
+  readonly value?: string;
+  readonly valueSelection?: [number, number];
+  readonly prompt?: string;
+  readonly validateInput?: (value: string) => string | undefined;
+}
+
+export class CancellationTokenSource {
+  private readonly emitter = new EventEmitter<void>();
+  readonly token = { isCancellationRequested: false, onCancellationRequested: this.emitter.event };
+  cancel(): void {
+    this.token.isCancellationRequested = true;
+    this.emitter.fire();
+  }
+  dispose(): void {}
+}
+
+export class CodeActionKind {
+  static readonly QuickFix = new CodeActionKind("quickfix");
+  constructor(readonly value: string) {}
+}
+
+export class CodeAction {
+  diagnostics?: Diagnostic[];
+  isPreferred?: boolean;
+  edit?: WorkspaceEdit;
+  constructor(
+    readonly title: string,
+    readonly kind?: CodeActionKind,
+  ) {}
 }
 
 export class TestRunRequest {

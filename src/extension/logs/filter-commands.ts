@@ -1,8 +1,18 @@
 import * as vscode from "vscode";
-import { STAGE_ACTIONS, type StageAction } from "../../core/contract.js";
+import type { StageAction } from "../../core/contract.js";
+import { counted } from "../../core/words.js";
+import { notice, notify } from "../notify.js";
 import type { TraceTree } from "./trace-tree.js";
 
-/** The Selection Traces view's filters: a tool dropped, a stage's action, errors; and clearing them. */
+/** Names with their trace counts, most frequent first, then by name. */
+function byCount<K extends string>(counts: ReadonlyMap<K, number>): [K, number][] {
+  return [...counts].sort(([a, m], [b, n]) => n - m || a.localeCompare(b));
+}
+
+/**
+ * The Selection Traces view's filters: a tool dropped, a stage's action, errors; and clearing
+ * them. The pickers list the names the listed logs contain, so nothing has to be typed.
+ */
 export function registerTraceFilters(tree: TraceTree): vscode.Disposable[] {
   const setContext = () =>
     vscode.commands.executeCommand(
@@ -14,27 +24,52 @@ export function registerTraceFilters(tree: TraceTree): vscode.Disposable[] {
     tree.setFilter(filter);
     void setContext();
   };
+  const nothingListed = () =>
+    notify("info", notice`find the selection traces in a log first; the filters list what it has.`);
   return [
     vscode.commands.registerCommand("paletteInspector.filterTracesByDroppedTool", async () => {
-      const tool = await vscode.window.showInputBox({
-        title: "Traces where a tool was dropped",
-        prompt: "Tool name",
-        validateInput: (v) => (v.trim() ? undefined : "A tool name"),
-      });
-      if (tool) apply({ kind: "dropped", tool: tool.trim() });
+      const { dropped } = tree.filterChoices();
+      if (dropped.size === 0) {
+        if (tree.filterChoices().stages.size === 0) return void nothingListed();
+        return void notify("info", notice`no listed trace drops a tool.`);
+      }
+      const picked = await vscode.window.showQuickPick(
+        byCount(dropped).map(([tool, n]) => ({
+          label: tool,
+          description: `dropped in ${counted(n, "trace")}`,
+        })),
+        {
+          title: "Traces where a tool was dropped",
+          placeHolder: "Which tool?",
+          matchOnDescription: false,
+        },
+      );
+      if (picked) apply({ kind: "dropped", tool: picked.label });
     }),
     vscode.commands.registerCommand("paletteInspector.filterTracesByStageAction", async () => {
-      const stage = await vscode.window.showInputBox({
-        title: "Traces where a stage did an action",
-        prompt: "Stage name (e.g. policy)",
-        validateInput: (v) => (v.trim() ? undefined : "A stage name"),
-      });
+      const { stages } = tree.filterChoices();
+      if (stages.size === 0) return void nothingListed();
+      const stage = await vscode.window.showQuickPick(
+        [...stages]
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([name, actions]) => ({
+            label: name,
+            description: byCount(actions)
+              .map(([action, n]) => `${action} ${n}×`)
+              .join(", "),
+          })),
+        { title: "Traces where a stage did an action", placeHolder: "Which stage?" },
+      );
       if (!stage) return;
-      const action = await vscode.window.showQuickPick([...STAGE_ACTIONS], {
-        title: `What did '${stage.trim()}' do?`,
-      });
+      const action = await vscode.window.showQuickPick(
+        byCount(stages.get(stage.label)!).map(([name, n]) => ({
+          label: name,
+          description: `in ${counted(n, "trace")}`,
+        })),
+        { title: `What did '${stage.label}' do?` },
+      );
       if (action)
-        apply({ kind: "stageAction", stage: stage.trim(), action: action as StageAction });
+        apply({ kind: "stageAction", stage: stage.label, action: action.label as StageAction });
     }),
     vscode.commands.registerCommand("paletteInspector.filterTracesWithErrors", () =>
       apply({ kind: "errors" }),

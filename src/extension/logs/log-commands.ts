@@ -270,7 +270,9 @@ export async function compareWithReplay(
       throw new Error(
         `the replay fixture is invalid: ${loaded.problems[0]?.message ?? "unknown problem"}`,
       );
-    panels.showComparison(reportOf(found, file), runFixture(loaded.fixture));
+    // The replay has no file of its own yet: it is named after the log it replays, never after a path that does not exist.
+    const replay = { ...runFixture(loaded.fixture), file: file.toString() };
+    panels.showComparison(reportOf(found, file), replay);
   } catch (error) {
     failed(notice`cannot compare the trace with its replay.`, error);
   }

@@ -1,6 +1,7 @@
 import * as vscode from "vscode";
 import type { LogProblem } from "../../node/log-file.js";
 import type { TraceIndex, TraceRow } from "../../node/trace-index.js";
+import type { StageAction } from "../../core/contract.js";
 import { neutralise } from "../notify.js";
 import { describeFilter, type TraceFilter } from "./filter.js";
 
@@ -73,6 +74,12 @@ export function traceDescription(row: TraceRow, set: LogSet): string {
 }
 
 /** The "Selection Traces" view: one entry per set of logs, its traces filterable, then its problems. */
+/** Tool and stage names of the listed logs, each with how many traces show it. */
+export interface FilterChoices {
+  readonly dropped: ReadonlyMap<string, number>;
+  readonly stages: ReadonlyMap<string, ReadonlyMap<StageAction, number>>;
+}
+
 export class TraceTree implements vscode.TreeDataProvider<TraceNode> {
   private readonly changed = new vscode.EventEmitter<TraceNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
@@ -115,6 +122,22 @@ export class TraceTree implements vscode.TreeDataProvider<TraceNode> {
         .filter((saved) => setKey(saved) !== key)
         .map((saved) => saved.map(String)),
     );
+  }
+
+  /** What the listed logs contain, for the filter pickers: dropped tools and each stage's actions, counted by trace. */
+  filterChoices(): FilterChoices {
+    const dropped = new Map<string, number>();
+    const stages = new Map<string, Map<StageAction, number>>();
+    for (const { set } of this.sets.values()) {
+      const choices = set.index.filterChoices();
+      for (const [tool, n] of choices.dropped) dropped.set(tool, (dropped.get(tool) ?? 0) + n);
+      for (const [stage, actions] of choices.stages) {
+        const into = stages.get(stage) ?? new Map<StageAction, number>();
+        for (const [action, n] of actions) into.set(action, (into.get(action) ?? 0) + n);
+        stages.set(stage, into);
+      }
+    }
+    return { dropped, stages };
   }
 
   get filter(): TraceFilter | null {

@@ -37,24 +37,29 @@ export class TracePanels implements vscode.Disposable {
 
   /** Opens (or reveals and re-runs) the panel for a fixture. */
   async showFixture(uri: vscode.Uri): Promise<void> {
-    const existing = [...this.sessions].find(
-      (session) =>
-        session.source.kind === "fixture" && session.source.uri.toString() === uri.toString(),
-    );
-    if (existing) {
-      existing.panel.reveal(undefined, true);
-      return existing.refresh();
-    }
-    this.adopt(this.createPanel(title(uri.path)), { kind: "fixture", uri });
+    const source: TraceSource = { kind: "fixture", uri };
+    const existing = this.revealed(source);
+    if (existing) return existing.refresh();
+    this.adopt(this.createPanel(title(uri.path)), source);
   }
 
-  /** Opens a read-only panel for a report that did not come from a fixture (a logged trace), optionally with a tool selected. */
+  /** The open panel already showing this subject, revealed where it is; undefined when none is. */
+  private revealed(source: TraceSource): TraceSession | undefined {
+    const key = subjectKey(source);
+    if (key === null) return undefined;
+    const existing = [...this.sessions].find((session) => subjectKey(session.source) === key);
+    existing?.panel.reveal(undefined, true);
+    return existing;
+  }
+
+  /** Opens (or reveals) a read-only panel for a report that did not come from a fixture (a logged trace), optionally with a tool selected. */
   showReport(report: RunReport, label = reportLabel(report), selectedTool?: string): void {
-    this.adopt(this.createPanel(`Selection Trace: ${label}`), {
+    const source: TraceSource = {
       kind: "report",
       report,
       ...(selectedTool !== undefined && { selectedTool }),
-    });
+    };
+    if (!this.revealed(source)) this.adopt(this.createPanel(`Selection Trace: ${label}`), source);
   }
 
   /** Opens a read-only panel for a value read from a paused debug session. */
@@ -64,14 +69,12 @@ export class TracePanels implements vscode.Disposable {
 
   /** Opens a read-only panel showing `variant` against `base`, stage by stage (two logged traces). */
   showComparison(base: RunReport, variant: RunReport): void {
-    this.adopt(
-      this.createPanel(`Selection Trace: ${reportLabel(base)} ↔ ${reportLabel(variant)}`),
-      {
-        kind: "comparison",
-        base,
-        variant,
-      },
-    );
+    const source: TraceSource = { kind: "comparison", base, variant };
+    // A fixture's run shown against a logged trace is that trace's replay.
+    const side = (report: RunReport) =>
+      report.origin.kind === "fixture" ? "replay" : reportLabel(report);
+    if (!this.revealed(source))
+      this.adopt(this.createPanel(`Selection Trace: ${side(base)} ↔ ${side(variant)}`), source);
   }
 
   /** The panels open now, for tests and for commands that act on the active one. */
@@ -100,6 +103,24 @@ export class TracePanels implements vscode.Disposable {
     this.registration.dispose();
     for (const session of this.sessions) session.panel.dispose();
     this.sessions.clear();
+  }
+}
+
+/** What a panel is about: one panel per fixture, per logged trace, per pair compared. */
+function subjectKey(source: TraceSource): string | null {
+  const report = (r: RunReport) =>
+    `${r.origin.kind}:${r.file}:${r.origin.kind === "log" ? r.origin.line : ""}`;
+  switch (source.kind) {
+    case "fixture":
+      return `fixture:${source.uri.toString()}`;
+    case "report":
+      return `report:${report(source.report)}`;
+    case "comparison":
+      return `comparison:${report(source.base)}|${report(source.variant)}`;
+    case "refused":
+    case "debug":
+      // A refused restore is about nothing, and a debug value is read afresh each time.
+      return null;
   }
 }
 

@@ -1,18 +1,29 @@
+import { posix } from "node:path";
 import * as vscode from "vscode";
 import { compareReports } from "../../core/compare.js";
+import { expectationFailures, updatedExpectation } from "../../core/expect.js";
+import type { FixtureJson } from "../../core/fixture/schema.js";
 import type { Fixture, LoadResult } from "../../core/fixture/load.js";
 import { problemMessage } from "../../core/fixture/problems.js";
 import { semanticIssues } from "../../core/fixture/semantics.js";
 import { reportMarkdown } from "../../core/render/markdown.js";
-import { type RunReport } from "../../core/report.js";
+import { reportView, type RunReport } from "../../core/report.js";
 import { runFixture } from "../../core/run-fixture.js";
-import { applyWhatIf, whatIfLevers, WhatIfError, type WhatIf } from "../../core/whatif.js";
+import {
+  applyWhatIf,
+  describeWhatIf,
+  whatIfLevers,
+  WhatIfError,
+  type WhatIf,
+} from "../../core/whatif.js";
 import {
   parseFromWebview,
   type DebugAction,
   type FromWebview,
   type ProblemView,
   type ToWebview,
+  type TraceView,
+  type WhatIfView,
 } from "../../protocol.js";
 import type { DebugInspection } from "../debug/inspection.js";
 import { neutralise, notice, notify } from "../notify.js";
@@ -61,6 +72,8 @@ export class TraceSession implements vscode.Disposable {
   /** The last what-if run the webview was sent: what "Copy as Markdown" copies while one is shown. */
   private lastWhatIf: RunReport | null = null;
   private ready = false;
+  /** The what-if the webview shows; each live re-run runs it too, so the webview draws once. */
+  private edit: WhatIf | null = null;
   private readonly disposables: vscode.Disposable[] = [];
   private watchers: vscode.Disposable[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -119,10 +132,7 @@ export class TraceSession implements vscode.Disposable {
       this.post({
         type: "show",
         view: {
-          report: this.base,
-          levers: null,
-          source: null,
-          compared: null,
+          ...readOnlyView(this.base, null),
           ...(selectedTool !== undefined && { selectedTool }),
         },
       });
@@ -133,13 +143,7 @@ export class TraceSession implements vscode.Disposable {
       this.base = inspection.report;
       this.post({
         type: "show",
-        view: {
-          report: this.base,
-          levers: null,
-          source: null,
-          compared: null,
-          stale: inspection.stale,
-        },
+        view: { ...readOnlyView(this.base, null), stale: inspection.stale },
       });
       return;
     }
@@ -165,12 +169,10 @@ export class TraceSession implements vscode.Disposable {
       this.base = base;
       this.post({
         type: "show",
-        view: {
-          report: base,
-          levers: null,
-          source: null,
-          compared: { report: variant, comparison: compareReports(base, variant) },
-        },
+        view: readOnlyView(base, {
+          report: reportView(variant),
+          comparison: compareReports(base, variant),
+        }),
       });
       return;
     }
@@ -211,15 +213,31 @@ export class TraceSession implements vscode.Disposable {
     this.fixture = loaded.fixture;
     this.base = runFixture(loaded.fixture);
     if (loaded.fixture.catalogFile) this.watchFiles([uri, fileUri(loaded.fixture.catalogFile)]);
+    const turn = loaded.fixture.json.turn;
     this.post({
       type: "show",
       view: {
-        report: this.base,
+        report: reportView(this.base),
         levers: whatIfLevers(loaded.fixture.json, loaded.fixture.catalog.safetyLevels),
         source: uri.toString(),
         compared: null,
+        whatIf: this.edit === null ? null : this.whatIfView(this.edit),
+        turn: { query: turn?.query ?? "", role: turn?.role ?? "" },
+        failed: expectationFailures(loaded.fixture.json.expect, this.base),
       },
     });
+  }
+
+  /** The what-if's run on the current text, as the `show` message carries it. */
+  private whatIfView(edit: WhatIf): WhatIfView {
+    const variant = this.variant(edit);
+    return "error" in variant
+      ? { edit, error: variant.error }
+      : {
+          edit,
+          variant: reportView(variant.report),
+          comparison: compareReports(this.base!, variant.report),
+        };
   }
 
   /** Every request gets exactly one reply: when its handler throws, a short failed reply. */
@@ -243,8 +261,13 @@ export class TraceSession implements vscode.Disposable {
     switch (message.type) {
       case "ready":
         this.ready = true;
+        this.edit = Object.keys(message.edit).length > 0 ? message.edit : null;
         return this.refresh();
+      case "clearWhatIf":
+        this.edit = null;
+        return;
       case "whatIf": {
+        this.edit = message.edit;
         const variant = this.variant(message.edit);
         if ("error" in variant)
           return this.post({
@@ -257,7 +280,7 @@ export class TraceSession implements vscode.Disposable {
         return this.post({
           type: "whatIfResult",
           requestId: message.requestId,
-          variant: variant.report,
+          variant: reportView(variant.report),
           comparison: compareReports(this.base!, variant.report),
         });
       }
@@ -361,8 +384,15 @@ export class TraceSession implements vscode.Disposable {
     if (target === undefined) return { ok: false, message: "Not saved." };
     if (target.toString() === from.toString())
       return { ok: false, message: "Not saved: that is the fixture itself; choose a new name." };
-    const text = variantFixtureText(applyWhatIf(this.fixture.json, edit), from.path, target.path);
+    // The variant says what it is, and expects what it now decides, so it is a test from the start.
+    const json: FixtureJson = {
+      ...applyWhatIf(this.fixture.json, edit),
+      description: `what-if of ${posix.basename(from.path)}: ${describeWhatIf(edit)}`,
+      expect: updatedExpectation(undefined, check.report).expect,
+    };
+    const text = variantFixtureText(json, from.path, target.path);
     await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
+    await vscode.window.showTextDocument(target, { viewColumn: vscode.ViewColumn.One });
     return { ok: true, message: `Saved ${vscode.workspace.asRelativePath(target)}.` };
   }
 
@@ -437,6 +467,19 @@ export class TraceSession implements vscode.Disposable {
     this.disposables.length = 0;
     this.watchers = [];
   }
+}
+
+/** A read-only view (a logged trace, or two compared): no levers, no what-if, no expectations. */
+function readOnlyView(report: RunReport, compared: TraceView["compared"]): TraceView {
+  return {
+    report: reportView(report),
+    levers: null,
+    source: null,
+    compared,
+    whatIf: null,
+    turn: null,
+    failed: [],
+  };
 }
 
 /** The lead's loader names a catalogue by URI string or by path. */

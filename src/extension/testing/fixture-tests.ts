@@ -145,6 +145,19 @@ export class FixtureTests implements vscode.Disposable {
     }
   }
 
+  /** Runs one fixture's test now (after Update Expectation), so its result is never left outdated. */
+  async runFile(uri: vscode.Uri): Promise<void> {
+    await this.update(uri);
+    const item = this.groupFor(uri).children.get(uri.toString());
+    if (!item) return;
+    const source = new vscode.CancellationTokenSource();
+    try {
+      await this.run(new vscode.TestRunRequest([item]), source.token);
+    } finally {
+      source.dispose();
+    }
+  }
+
   /** Unsaved edits count too, once the user pauses typing. */
   private typed(uri: vscode.Uri): void {
     if (!uri.path.endsWith(".turn.json")) return;

@@ -1,35 +1,54 @@
 import * as vscode from "vscode";
-import { expectationOf } from "../../core/expect.js";
+import { updatedExpectation, type ExpectChange } from "../../core/expect.js";
 import { expectChanges } from "../../core/fixture/edit-expect.js";
 import { formatProblem } from "../../core/fixture/problems.js";
 import { runFixture } from "../../core/run-fixture.js";
 import { loadFixtureFromUri } from "../fixtures.js";
 import { ask, notice, notify } from "../notify.js";
 
+/** A value of `expect` in words: names joined, null as "none". */
+function shown(value: unknown): string {
+  if (value === undefined) return "(absent)";
+  if (value === null) return "none";
+  if (Array.isArray(value)) return value.length === 0 ? "(no tools)" : value.join(", ");
+  return String(value);
+}
+
+/** One line of the confirmation: `names: a, b → a`. */
+function changeLine(change: ExpectChange): string {
+  const after =
+    change.after === undefined ? "removed (the stage did not run)" : shown(change.after);
+  return `${change.key}: ${shown(change.before)} → ${after}`;
+}
+
 /**
- * "Update Expectation from Current Result": rewrites the fixture's `expect` block from a run,
- * after confirmation, as one undoable edit that leaves the rest of the file untouched.
+ * "Update Expectation from Current Result": sets the fixture's `expect` keys (the user's own,
+ * no others) to what the run decides, after a confirmation that lists every change; one
+ * undoable edit that leaves the rest of the file untouched, then saved and the test re-run.
  */
-export async function updateExpectation(uri: vscode.Uri): Promise<boolean> {
-  const name = vscode.workspace.asRelativePath(uri);
+export async function updateExpectation(
+  uri: vscode.Uri,
+  rerun: (uri: vscode.Uri) => Promise<void> = async () => {},
+): Promise<boolean> {
+  const file = vscode.workspace.asRelativePath(uri);
   const loaded = await loadFixtureFromUri(uri);
   if (!loaded.ok) {
     void notify(
       "error",
-      notice`${name} is invalid, so it has no result to record; its problems are in the log.`,
+      notice`${file} is invalid, so it has no result to record; its problems are in the log.`,
       { details: loaded.problems.filter((p) => p.severity === "error").map(formatProblem) },
     );
     return false;
   }
   const report = runFixture(loaded.fixture);
-  const expect = expectationOf(report);
+  const { expect, changes } = updatedExpectation(loaded.fixture.json.expect, report);
+  if (changes.length === 0) {
+    void notify("info", notice`The expectations of ${file} already match the current result.`);
+    return false;
+  }
   const choice = await ask(
-    notice`Replace the expectations of ${name} with the current result?`,
-    [
-      `Names: ${expect.names!.join(", ") || "none"}`,
-      `Forced choice: ${expect.forced_choice ?? "none"}`,
-      ...(expect.error ? [`Error: ${expect.error}`] : []),
-    ],
+    notice`Update ${changes.length} expectation${changes.length === 1 ? "" : "s"} of ${file} to the current result?`,
+    changes.map(changeLine),
     "Update Expectation",
   );
   if (choice !== "Update Expectation") return false;
@@ -45,5 +64,9 @@ export async function updateExpectation(uri: vscode.Uri): Promise<boolean> {
       change.content,
     );
   }
-  return vscode.workspace.applyEdit(edit);
+  if (!(await vscode.workspace.applyEdit(edit))) return false;
+  // Saved, so the test reads what the user confirmed, not an outdated result.
+  if (!(await document.save())) return false;
+  await rerun(uri);
+  return true;
 }

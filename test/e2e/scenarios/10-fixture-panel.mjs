@@ -98,7 +98,7 @@ export async function run({
     "cell cell-absent",
   ]);
   // Typing a name answers too (any case, then Enter).
-  const field = frame.locator("#lineage-input input");
+  const field = frame.locator("#lineage-input");
   await field.fill("ASK_HUMAN");
   await field.press("Enter");
   await frame

@@ -17,7 +17,7 @@ const fixture = (policyKey) => `{
 const TYPO =
   "unknown key 'max_safty_level'; did you mean 'max_safety_level'? (at $.pipeline[0].max_safty_level)";
 const UNKNOWN_TOOL =
-  "'serch' is neither offered nor in the catalogue (at $.pipeline[1].allowed_names[0])";
+  "'serch' is neither offered nor in the catalogue; did you mean 'search'? (at $.pipeline[1].allowed_names[0])";
 
 export async function run({ page, openFile, replaceEditorText, assert, log }) {
   const rows = page.locator(".markers-panel .monaco-list-row");
