@@ -175,12 +175,16 @@ test("11. waterfall rows: the stage name once, reasons without hovering, Show fe
   await send(large, showFixture(await load(largeFixture(200, 4), "large.turn.json")));
   const group = large.locator('.stage-row[data-stage="stage_00"] .group-kept');
   await group.locator(".expander", { hasText: "more" }).click();
+  // The click redraws the group; wait for the thirteenth chip instead of counting at once.
+  await group.locator(".chip").nth(12).waitFor();
   assert.ok((await group.locator(".chip").count()) > 12);
   await group.locator(".expander", { hasText: "Show fewer" }).click();
+  await group.locator(".chip").nth(12).waitFor({ state: "detached" });
   assert.equal(await group.locator(".chip").count(), 12);
   assert.match(await group.locator(".expander").innerText(), /^\+\d+ more$/);
   const folded = large.locator('.stage-row[data-stage="stage_00"] details.why-more');
   await folded.locator("summary").click();
+  await folded.locator("li").nth(4).waitFor();
   assert.ok((await folded.locator("li").count()) > 4);
   await large.close();
 });
@@ -248,6 +252,8 @@ test("16. wording: proper plurals, no doubled names, a plain forced-tool placeho
   const fixture = await load(EVERY_ACTION);
   await send(page, showFixture(fixture));
   await page.locator("details.whatif > summary").click();
+  // The levers are drawn when the section opens; read them once they are there.
+  await page.locator('[data-lever="stage:lazy"]').waitFor();
   const labels = await texts(page, "[data-lever^='stage:']");
   assert.ok(labels.includes("lazy"), labels.join(" | "));
   assert.ok(labels.includes("flaky (scripted)"), labels.join(" | "));
