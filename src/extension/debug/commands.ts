@@ -282,7 +282,7 @@ export class DebugCommands {
       },
     ];
     const picked = await vscode.window.showQuickPick(choices, {
-      title: `Compare ${inspection.expression} with…`,
+      title: `Compare ${neutralise(inspection.expression)} with…`,
     });
     await picked?.run();
   }
