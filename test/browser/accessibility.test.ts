@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { runFixture } from "../../src/core/run-fixture.js";
-import { reportView } from "../../src/core/report.js";
 import { test } from "./harness.js";
 import { openPanel, send, THEMES, waitForPosted } from "./page.js";
 import {
@@ -11,6 +10,7 @@ import {
   FORCED_UNAVAILABLE,
   load,
   showFixture,
+  showLogged,
   whatIfResult,
 } from "./reports.js";
 
@@ -77,24 +77,7 @@ const VIEWS: Record<string, (page: Page) => Promise<void>> = {
     await page.waitForSelector(".comparison");
   },
   "logged trace": async (page) => {
-    const report = {
-      ...reportView(runFixture(await load(EXAMPLE))),
-      origin: { kind: "log" as const, line: 19, index: 3 },
-      file: "file:///ws/logs/agent.log",
-      stages: [],
-    };
-    await send(page, {
-      type: "show",
-      view: {
-        report,
-        levers: null,
-        source: null,
-        compared: null,
-        whatIf: null,
-        turn: null,
-        failed: [],
-      },
-    });
+    await send(page, showLogged(runFixture(await load(EXAMPLE)), 19, 3));
     await page.waitForSelector(".waterfall .stage-row");
   },
   problems: async (page) => {

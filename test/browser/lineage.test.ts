@@ -4,7 +4,7 @@ import { runFixture } from "../../src/core/run-fixture.js";
 import type { ToWebview } from "../../src/protocol.js";
 import { test } from "./harness.js";
 import { openPanel, send, type PageGlobals } from "./page.js";
-import { EXAMPLE, load, showFixture } from "./reports.js";
+import { EXAMPLE, load, showFixture, showLogged } from "./reports.js";
 
 test("lineage: clicking a chip answers in one sentence and marks the tool in every row", async (browser) => {
   const page = await openPanel(browser);
@@ -157,23 +157,7 @@ test("protocol: a malformed host message is ignored and logged", async (browser)
 
 test("origin: a logged trace links back to its log line", async (browser) => {
   const page = await openPanel(browser);
-  const report = {
-    ...runFixture(await load(EXAMPLE)),
-    origin: { kind: "log" as const, line: 42, index: 6 },
-    file: "file:///ws/logs/agent.log",
-  };
-  await send(page, {
-    type: "show",
-    view: {
-      report,
-      levers: null,
-      source: null,
-      compared: null,
-      whatIf: null,
-      turn: null,
-      failed: [],
-    },
-  });
+  await send(page, showLogged(runFixture(await load(EXAMPLE)), 42, 6));
   const link = page.locator('[data-action="open-source"]');
   assert.equal((await link.innerText()).trim(), "Open agent.log at line 42");
   // The one numbering of the Selection Traces view: index 6 is #7.

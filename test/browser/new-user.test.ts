@@ -8,7 +8,15 @@ import { reportView } from "../../src/core/report.js";
 import { runFixture } from "../../src/core/run-fixture.js";
 import { test } from "./harness.js";
 import { openPanel, SCREENSHOTS_DIR, send, THEMES, waitForPosted } from "./page.js";
-import { EVERY_ACTION, EXAMPLE, largeFixture, load, showFixture, whatIfResult } from "./reports.js";
+import {
+  EVERY_ACTION,
+  EXAMPLE,
+  largeFixture,
+  load,
+  showFixture,
+  showLogged,
+  whatIfResult,
+} from "./reports.js";
 
 const texts = (page: Page, selector: string) =>
   page.evaluate(
@@ -24,24 +32,7 @@ async function shot(page: Page, name: string): Promise<void> {
 
 test("2. a logged stage row says 'logged' once", async (browser) => {
   const page = await openPanel(browser);
-  const report = {
-    ...reportView(runFixture(await load(EXAMPLE))),
-    origin: { kind: "log" as const, line: 19, index: 3 },
-    file: "file:///ws/logs/agent.log",
-    stages: [],
-  };
-  await send(page, {
-    type: "show",
-    view: {
-      report,
-      levers: null,
-      source: null,
-      compared: null,
-      whatIf: null,
-      turn: null,
-      failed: [],
-    },
-  });
+  await send(page, showLogged(runFixture(await load(EXAMPLE)), 19, 3));
   await page.waitForSelector(".stage-row");
   const row = page.locator('.stage-row[data-stage="intent"]');
   const text = await row.locator(".row-head").innerText();

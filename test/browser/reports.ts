@@ -29,6 +29,28 @@ export function showFixture(fixture: Fixture, report: RunReport = runFixture(fix
   };
 }
 
+/** The `show` message for a trace logged at `line` of agent.log, read-only as the host posts it. */
+export function showLogged(report: RunReport, line: number, index: number): ToWebview {
+  return {
+    type: "show",
+    view: {
+      report: {
+        ...reportView(report),
+        origin: { kind: "log", line, index },
+        file: "file:///ws/logs/agent.log",
+        // A logged trace carries no composition of its own.
+        stages: [],
+      },
+      levers: null,
+      source: null,
+      compared: null,
+      whatIf: null,
+      turn: null,
+      failed: [],
+    },
+  };
+}
+
 export function whatIfResult(fixture: Fixture, edit: WhatIf, requestId: number): ToWebview {
   const variant = runFixture(fixture, applyWhatIf(fixture.json, edit));
   return {
