@@ -5,13 +5,18 @@
 /** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */
 export default {
   testRunner: "vitest",
-  vitest: { configFile: "vitest.mutation.config.mts" },
+  // Per-test coverage already picks the tests for each mutant; no import-graph search on top.
+  vitest: { configFile: "vitest.mutation.config.mts", related: false },
   plugins: ["@stryker-mutator/vitest-runner"],
   mutate: ["src/core/**/*.ts", "src/extension/**/*.ts"],
   coverageAnalysis: "perTest",
   // The machine is shared: one test process at a time.
   concurrency: 1,
-  timeoutMS: 20_000,
+  // Added to a mutant's usual test time: a mutant that loops forever is stopped after this.
+  timeoutMS: 5_000,
+  // Re-runs test only the mutants whose code or covering tests changed since the last report.
+  incremental: true,
+  incrementalFile: "reports/mutation/stryker-incremental.json",
   // At the lowest priority on a shared machine the first full run can take many minutes.
   dryRunTimeoutMinutes: 60,
   // A static mutant (a module-level constant) needs the whole suite re-run; skip those.
