@@ -208,3 +208,143 @@ describe("Testing view discovery of hostile fixtures (issue 8 finding 2)", () =>
     expect(errored.messages[0]!.location!.range.start).toMatchObject({ line: 0, character: 64 });
   });
 });
+
+describe("Testing view, what counts as a regression test", () => {
+  it("reads a fixture saved with a byte-order mark, and only an object with an expect key", () => {
+    expect(isRegressionTest('\ufeff{"expect": {}}')).toBe(true);
+    expect(isRegressionTest("{ not json")).toBe(true);
+    expect(isRegressionTest("null")).toBe(false);
+    expect(isRegressionTest('"expect"')).toBe(false);
+    expect(isRegressionTest('[{"expect": {}}]')).toBe(false);
+    expect(isRegressionTest('{"offered": [], "x": {"expect": {}}}')).toBe(false);
+  });
+
+  it("an edited JSON file that is not a fixture never becomes a test, even with an expect key", async () => {
+    const uri = Uri.file("/ws/b/notes.json");
+    const doc = fake.openDocument(uri, "{}");
+    fake.editDocument(doc, JSON.stringify(passing));
+    await settle();
+    expect(leaf("/ws/b/notes.json")).toBeUndefined();
+  });
+
+  it("a fixture's test starts at the top of its file and its old result is marked outdated on change", async () => {
+    const item = leaf("/ws/a/pass.turn.json")!;
+    expect(item.range).toMatchObject({ start: { line: 0, character: 0 } });
+    const controller = tests.controller as unknown as { invalidated: unknown[] };
+    controller.invalidated.length = 0;
+    fake.writeFile("/ws/a/pass.turn.json", JSON.stringify(failing));
+    await settle();
+    expect(controller.invalidated).toEqual([item]);
+  });
+});
+
+describe("Testing view runs", () => {
+  const finals = (record: (typeof testRuns)[number]) =>
+    record.results.filter((r) => r.state !== "started").map((r) => `${r.item.label}:${r.state}`);
+
+  it("offers one default run profile that supports continuous runs, and its handler runs the tests", async () => {
+    const controller = tests.controller as unknown as {
+      profiles: {
+        kind: number;
+        supportsContinuousRun: boolean;
+        runHandler: (r: unknown, t: unknown) => Promise<void>;
+      }[];
+    };
+    expect(controller.profiles.map((p) => [p.kind, p.supportsContinuousRun])).toEqual([[1, true]]);
+    await controller.profiles[0]!.runHandler(
+      new TestRunRequest([leaf("/ws/a/pass.turn.json")!]),
+      token,
+    );
+    expect(finals(testRuns.at(-1)!)).toEqual(["pass:passed"]);
+  });
+
+  it("the refresh button finds fixtures added since", async () => {
+    const controller = tests.controller as unknown as { refreshHandler: () => Promise<void> };
+    fake.files.set(Uri.file("/ws/d/quiet.turn.json").toString(), JSON.stringify(passing));
+    expect(leaf("/ws/d/quiet.turn.json")).toBeUndefined();
+    await controller.refreshHandler();
+    expect(leaf("/ws/d/quiet.turn.json")).toBeDefined();
+  });
+
+  it("runs a whole folder, leaving out what the request excludes", async () => {
+    const group = leaf("/ws/a/pass.turn.json")!.parent!;
+    await tests.run(
+      new TestRunRequest(
+        [group],
+        [leaf("/ws/a/fail.turn.json")!],
+      ) as unknown as vscode.TestRunRequest,
+      token,
+    );
+    expect(finals(testRuns.at(-1)!)).toEqual(["pass:passed"]);
+  });
+
+  it("skips every test once the run is cancelled, and still ends the run", async () => {
+    const cancelled = { isCancellationRequested: true } as vscode.CancellationToken;
+    await tests.run(new TestRunRequest() as unknown as vscode.TestRunRequest, cancelled);
+    const last = testRuns.at(-1)!;
+    expect(last.results.map((r) => r.state)).toEqual(["skipped", "skipped", "skipped"]);
+    expect(last.ended).toBe(true);
+  });
+
+  it("an invalid fixture errors with its errors only, not its warnings", async () => {
+    fake.writeFile(
+      "/ws/b/broken.turn.json",
+      JSON.stringify({
+        offered: ["a"],
+        pipeline: [{ kind: "lazy", allowed_names: ["zz"] }],
+        expect: { actions: { lazzy: "select" } },
+      }),
+    );
+    const result = await run([leaf("/ws/b/broken.turn.json")!]);
+    const errored = result.results.find((r) => r.state === "errored")!;
+    expect(errored.messages.map((m) => m.message)).toEqual([
+      expect.stringMatching(/^no stage named .lazzy./),
+    ]);
+    expect(errored.messages[0]!.location!.uri.toString()).toBe(
+      Uri.file("/ws/b/broken.turn.json").toString(),
+    );
+  });
+
+  it("a continuous run of one fixture re-runs only that fixture, and stops when cancelled", async () => {
+    const live = { isCancellationRequested: false };
+    await tests.run(
+      new TestRunRequest(
+        [leaf("/ws/a/pass.turn.json")!],
+        undefined,
+        undefined,
+        true,
+      ) as unknown as vscode.TestRunRequest,
+      live as vscode.CancellationToken,
+    );
+    fake.writeFile("/ws/a/fail.turn.json", JSON.stringify(failing));
+    await settle();
+    expect(testRuns).toHaveLength(0);
+    fake.writeFile("/ws/a/pass.turn.json", JSON.stringify(passing));
+    await settle();
+    expect(testRuns.map(finals)).toEqual([["pass:passed"]]);
+    live.isCancellationRequested = true;
+    fake.writeFile("/ws/a/pass.turn.json", JSON.stringify(passing));
+    await settle();
+    expect(testRuns).toHaveLength(1);
+  });
+
+  it("a continuous run of a folder re-runs a fixture in it that changes", async () => {
+    const group = leaf("/ws/a/pass.turn.json")!.parent!;
+    await tests.run(
+      new TestRunRequest([group], undefined, undefined, true) as unknown as vscode.TestRunRequest,
+      token,
+    );
+    fake.writeFile("/ws/a/fail.turn.json", JSON.stringify(failing));
+    await settle();
+    expect(testRuns.map(finals)).toEqual([["fail:failed"]]);
+  });
+
+  it("stops following edits once disposed", async () => {
+    const uri = Uri.file("/ws/b/no-expect.turn.json");
+    const doc = fake.openDocument(uri);
+    fake.editDocument(doc, JSON.stringify({ offered: ["a"], expect: { names: ["a"] } }));
+    tests.dispose();
+    await settle();
+    expect(leaf("/ws/b/no-expect.turn.json")).toBeUndefined();
+  });
+});

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { expectChanges } from "../../src/core/fixture/edit-expect.js";
 import { disposeLog } from "../../src/extension/notify.js";
 import { updateExpectation } from "../../src/extension/testing/update-expectation.js";
-import { fake } from "../fakes/vscode.js";
+import { fake, workspace } from "../fakes/vscode.js";
 
 const FIXTURE = `{
     "description": "kept as written",   
@@ -134,5 +134,84 @@ describe("Update Expectation from Current Result", () => {
       forced_choice: "b",
       names: ["a"],
     });
+  });
+});
+
+describe("Update Expectation, the confirmation's words and refusals", () => {
+  it("words absent keys, no tools and no forced choice, and counts changes in the plural", async () => {
+    const uri = fake.writeFile(
+      "/ws/n.turn.json",
+      JSON.stringify({ offered: ["a"], pipeline: [{ kind: "lazy", allowed_names: [] }] }),
+    );
+    fake.answers.message.push(undefined);
+    expect(await updateExpectation(uri as unknown as vscode.Uri)).toBe(false);
+    const dialog = fake.shown.at(-1)!;
+    expect(dialog.message).toBe("Update 2 expectations of n.turn.json to the current result?");
+    expect(dialog.detail!.split("\n")).toEqual([
+      "names: (absent) → (no tools)",
+      "forced_choice: (absent) → none",
+    ]);
+  });
+
+  it("says one expectation in the singular", async () => {
+    const uri = fake.writeFile(
+      "/ws/s.turn.json",
+      JSON.stringify({
+        offered: ["a", "b"],
+        pipeline: [{ kind: "lazy", allowed_names: ["a"] }],
+        expect: { names: ["b"] },
+      }),
+    );
+    fake.answers.message.push(undefined);
+    await updateExpectation(uri as unknown as vscode.Uri);
+    const dialog = fake.shown.at(-1)!;
+    expect(dialog.message).toBe("Update 1 expectation of s.turn.json to the current result?");
+    expect(dialog.detail).toBe("names: b → a");
+  });
+
+  it("logs only an invalid fixture's errors, not its warnings", async () => {
+    const uri = fake.writeFile(
+      "/ws/w.turn.json",
+      JSON.stringify({
+        offered: ["a"],
+        pipeline: [{ kind: "lazy", allowed_names: ["zz"] }],
+        expect: { actions: { x: "select" } },
+      }),
+    );
+    expect(await updateExpectation(uri as unknown as vscode.Uri)).toBe(false);
+    const log = fake.outputs.get("Palette Inspector")!.join("\n");
+    expect(log).toMatch(/no stage named .x./);
+    expect(log).not.toMatch(/zz/);
+  });
+
+  it("neither saves nor re-runs when the edit is refused", async () => {
+    const uri = fake.writeFile("/ws/f.turn.json", FIXTURE);
+    fake.answers.message.push("Update Expectation");
+    const applyEdit = workspace.applyEdit;
+    workspace.applyEdit = async () => false;
+    const reran: string[] = [];
+    try {
+      const done = await updateExpectation(uri as unknown as vscode.Uri, async (saved) => {
+        reran.push(saved.path);
+      });
+      expect(done).toBe(false);
+    } finally {
+      workspace.applyEdit = applyEdit;
+    }
+    expect(fake.files.get(uri.toString())).toBe(FIXTURE);
+    expect(reran).toEqual([]);
+  });
+
+  it("does not re-run the test when saving fails", async () => {
+    const uri = fake.writeFile("/ws/f.turn.json", FIXTURE);
+    fake.answers.message.push("Update Expectation");
+    const document = await workspace.openTextDocument(uri);
+    document.save = async () => false;
+    const reran: string[] = [];
+    const done = await updateExpectation(uri as unknown as vscode.Uri, async (saved) => {
+      reran.push(saved.path);
+    });
+    expect(done).toBe(false);
+    expect(reran).toEqual([]);
   });
 });

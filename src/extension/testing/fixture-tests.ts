@@ -25,12 +25,8 @@ export function isRegressionTest(text: string): boolean {
   } catch {
     return true;
   }
-  return (
-    typeof value === "object" &&
-    value !== null &&
-    !Array.isArray(value) &&
-    Object.hasOwn(value, "expect")
-  );
+  // Arrays and primitives never have an own "expect"; instanceof also rules out null.
+  return value instanceof Object && Object.hasOwn(value, "expect");
 }
 
 /** The expected and actual side of one mismatch, as JSON the diff view can show. */
