@@ -1,6 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type * as vscode from "vscode";
-import { DiagnosticSeverity, fake, Uri, workspace, type CodeAction } from "../fakes/vscode.js";
+import {
+  DiagnosticSeverity,
+  fake,
+  Range,
+  Uri,
+  workspace,
+  type CodeAction,
+} from "../fakes/vscode.js";
 import { FixtureDiagnostics } from "../../src/extension/diagnostics.js";
 
 let diagnostics: FixtureDiagnostics;
@@ -204,5 +211,119 @@ describe("a fixture too large to read", () => {
     await workspace.fs.writeFile(big, new TextEncoder().encode("{}"));
     await settle();
     expect(fake.diagnostics(big)).toBeUndefined();
+  });
+});
+
+describe("Problems panel, a fixture's catalogue", () => {
+  it("shows the catalogue's problems on the catalogue file, and clears them when no open fixture refers to it", async () => {
+    const catalog = fake.writeFile("/ws/tools.catalog.json", '[{"name": "a"}, {"name": "a"}]');
+    const uri = Uri.file("/ws/k.turn.json");
+    const doc = fake.openDocument(uri, '{"catalog": "./tools.catalog.json"}');
+    await settle();
+    expect(fake.diagnostics(catalog)!.map((d) => d.message)).toEqual([
+      "duplicate tool name 'a' in the catalogue (at $[1].name)",
+    ]);
+    expect(fake.diagnostics(uri)).toEqual([]);
+    fake.editDocument(doc, '{"offered": ["a"]}');
+    await settle();
+    expect(fake.diagnostics(catalog)).toBeUndefined();
+    fake.editDocument(doc, '{"catalog": "./tools.catalog.json"}');
+    await settle();
+    expect(fake.diagnostics(catalog)).toHaveLength(1);
+    fake.closeDocument(doc);
+    expect(fake.diagnostics(catalog)).toBeUndefined();
+    expect(fake.diagnostics(uri)).toBeUndefined();
+  });
+
+  it("an unreadable catalogue on its own reports its JSON error", async () => {
+    const catalog = Uri.file("/ws/bad.catalog.json");
+    fake.openDocument(catalog, "[");
+    await settle();
+    expect(fake.diagnostics(catalog)).toHaveLength(1);
+    expect(fake.diagnostics(catalog)![0]!.severity).toBe(DiagnosticSeverity.Error);
+  });
+
+  it("waits for the user to pause typing before validating", async () => {
+    diagnostics.dispose();
+    diagnostics = new FixtureDiagnostics(40);
+    const uri = Uri.file("/ws/t.turn.json");
+    const doc = fake.openDocument(uri, "{}");
+    await settle();
+    fake.editDocument(doc, "{");
+    await settle();
+    expect(fake.diagnostics(uri)).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(fake.diagnostics(uri)).toHaveLength(1);
+  });
+
+  it("stops listening once disposed", async () => {
+    diagnostics.dispose();
+    const uri = Uri.file("/ws/d.turn.json");
+    fake.openDocument(uri, "{");
+    await settle();
+    expect(fake.diagnostics(uri)).toBeUndefined();
+  });
+});
+
+describe("Quick fix actions", () => {
+  it("are preferred quick fixes tied to their diagnostic; a diagnostic without a fix offers none", async () => {
+    const uri = Uri.file("/ws/f.turn.json");
+    const doc = fake.openDocument(uri, '{"pipline": [], "offered": 3}');
+    await settle();
+    const all = fake.diagnostics(uri)!;
+    const typo = all.find((d) => /pipline/.test(d.message))!;
+    const other = all.find((d) => !/pipline/.test(d.message))!;
+    expect(other).toBeDefined();
+    const actions = diagnostics.provideCodeActions(
+      doc as unknown as vscode.TextDocument,
+      typo.range as never,
+      { diagnostics: [other, typo] } as never,
+    ) as unknown as CodeAction[];
+    expect(actions.map((a) => [a.title, a.kind?.value, a.isPreferred, a.diagnostics])).toEqual([
+      ["Change to 'pipeline'", "quickfix", true, [typo]],
+    ]);
+    const moved = { ...typo, range: new Range(0, 0, 0, 1) };
+    expect(
+      diagnostics.provideCodeActions(
+        doc as unknown as vscode.TextDocument,
+        typo.range as never,
+        { diagnostics: [moved] } as never,
+      ),
+    ).toEqual([]);
+    const elsewhere = fake.openDocument(Uri.file("/ws/g.turn.json"), "{}");
+    expect(
+      diagnostics.provideCodeActions(
+        elsewhere as unknown as vscode.TextDocument,
+        typo.range as never,
+        { diagnostics: [typo] } as never,
+      ),
+    ).toEqual([]);
+  });
+});
+
+describe("a fixture too large to read, deleted or closed", () => {
+  it("clears a deleted closed fixture's problems, keeps an open one's, and checks a closed fixture's size", async () => {
+    diagnostics.dispose();
+    const huge = `{"description": "${"x".repeat(11 * 1024 * 1024)}`;
+    const big = fake.writeFile("/ws/big.turn.json", huge);
+    diagnostics = new FixtureDiagnostics(1);
+    await settle();
+    expect(fake.diagnostics(big)).toHaveLength(1);
+    fake.deleteFile("/ws/big.turn.json");
+    expect(fake.diagnostics(big)).toBeUndefined();
+
+    const open = Uri.file("/ws/open.turn.json");
+    const doc = fake.openDocument(open, "{");
+    await settle();
+    fake.writeFile("/ws/open.turn.json", "{");
+    fake.deleteFile("/ws/open.turn.json");
+    expect(fake.diagnostics(open)).toHaveLength(1);
+
+    fake.files.set(open.toString(), huge);
+    fake.closeDocument(doc);
+    await settle();
+    expect(fake.diagnostics(open)!.map((d) => d.message)).toEqual([
+      "fixture is 11.1 MB; the limit is 10 MB",
+    ]);
   });
 });
