@@ -653,3 +653,74 @@ describe("7. One panel per subject", () => {
     expect(webviewFake.panels.at(-1)!.title).toBe("Selection Trace: #13 app.log:12 ↔ replay");
   });
 });
+
+describe("a fixture that cannot be read", () => {
+  it.each([
+    [{ code: "NoPermissions" }, "permission denied"],
+    [{ code: "EACCES" }, "permission denied"],
+    [{ code: "FileIsADirectory" }, "it is a folder"],
+    [{ code: "EISDIR" }, "it is a folder"],
+    [{ code: "ENOENT" }, "the file does not exist"],
+    [new Error("disk on fire"), "disk on fire"],
+    ["a plain string", "a plain string"],
+  ])("says why in words: %j", async (thrown, words) => {
+    panels.dispose();
+    panels = new TracePanels(
+      extensionUri,
+      () => Promise.reject(thrown),
+      (message) => logged.push(message),
+    );
+    const panel = await openReady();
+    const message = posted(panel)[0]!;
+    if (message.type !== "problems") throw new Error(message.type);
+    expect(message.problems.map((p) => p.message)).toEqual([
+      `cannot read turns/weather.turn.json: ${words}`,
+    ]);
+    expect(message.file).toBe(fixtureUri.fsPath);
+    expect(message.source).toBe(fixtureUri.toString());
+  });
+});
+
+describe("reveal a tool in the fixture", () => {
+  it("selects the tool's first mention in the fixture, in the first column", async () => {
+    const panel = await openReady();
+    panel.webview.receive({ type: "revealTool", tool: "search" });
+    await vi.waitFor(() => expect(fake.shownDocuments).toHaveLength(1));
+    const [shown] = fake.shownDocuments;
+    expect(shown!.uri.toString()).toBe(fixtureUri.toString());
+    const text = JSON.stringify(FIXTURE, null, 2);
+    const line = text.slice(0, text.indexOf('"search"')).split("\n").length - 1;
+    const column = text.split("\n")[line]!.indexOf('"search"');
+    expect(shown!.selection).toMatchObject({
+      start: { line, character: column },
+      end: { line, character: column + '"search"'.length },
+    });
+  });
+
+  it("says so when the fixture does not name the tool itself", async () => {
+    const panel = await openReady();
+    panel.webview.receive({ type: "revealTool", tool: "sql" });
+    await vi.waitFor(() => expect(fake.shown).toHaveLength(1));
+    expect(fake.shown[0]!.message).toBe(
+      "Palette Inspector: the fixture does not name 'sql' itself (it comes from the catalogue).",
+    );
+    expect(fake.shownDocuments).toEqual([]);
+  });
+
+  it("does nothing for a logged trace, which has no fixture to show", async () => {
+    const loaded = await load(fixtureUri);
+    if (!loaded.ok) throw new Error();
+    const { runFixture } = await import("../../src/core/run-fixture.js");
+    panels.showReport({
+      ...runFixture(loaded.fixture),
+      origin: { kind: "log", line: 1, index: 0 },
+    });
+    const panel = webviewFake.panels[0]!;
+    panel.webview.receive({ type: "ready", edit: {} });
+    panel.webview.receive({ type: "revealTool", tool: "search" });
+    await flush();
+    await flush();
+    expect(fake.shownDocuments).toEqual([]);
+    expect(fake.shown).toEqual([]);
+  });
+});
