@@ -84,6 +84,9 @@ describe("Testing view", () => {
     expect(output!.item).toBe(leaf("/ws/a/pass.turn.json"));
     expect(output!.output).toContain("lazy");
     expect(output!.output).not.toMatch(/[^\r]\n/);
+    expect(output!.output).toContain("\r\n");
+    // The Test Results terminal shows colour.
+    expect(output!.output).toContain("\x1b[");
   });
 
   it("fails with an expected/actual diff located at the expect key", async () => {
@@ -134,6 +137,7 @@ describe("Testing view", () => {
     fake.deleteFile("/ws/a/pass.turn.json");
     await settle();
     expect(leaf("/ws/c/new.turn.json")).toBeUndefined();
+    expect(items().get(`folder:${Uri.file("/ws/c").toString()}`)).toBeUndefined();
     expect(leaf("/ws/a/pass.turn.json")).toBeUndefined();
     expect(leaf("/ws/a/fail.turn.json")).toBeDefined();
   });
@@ -346,5 +350,69 @@ describe("Testing view runs", () => {
     tests.dispose();
     await settle();
     expect(leaf("/ws/b/no-expect.turn.json")).toBeUndefined();
+  });
+});
+
+describe("Testing view, discovery and identity", () => {
+  const groupLabels = () => {
+    const labels: string[] = [];
+    items().forEach((group) => labels.push(group.label));
+    return labels.sort();
+  };
+
+  it("names its failure messages with the context value package.json's Testing menus use", async () => {
+    const { readFile } = await import("node:fs/promises");
+    const manifest = await readFile(new URL("../../package.json", import.meta.url), "utf8");
+    expect(manifest).toContain(`"testMessage == ${FAILURE_CONTEXT}"`);
+    expect(FAILURE_CONTEXT).toBe("paletteInspector.fixtureFailure");
+  });
+
+  it("shows its tests under the name 'Palette Inspector fixtures'", () => {
+    expect(tests.controller.label).toBe("Palette Inspector fixtures");
+  });
+
+  it("leaves out fixtures under node_modules, .git, dist and out", async () => {
+    for (const folder of ["node_modules/pkg", ".git", "dist", "out"])
+      fake.files.set(Uri.file(`/ws/${folder}/x.turn.json`).toString(), JSON.stringify(passing));
+    await tests.discover();
+    expect(groupLabels()).toEqual(["a", "b"]);
+  });
+
+  it("keeps the same test item when its fixture changes, so the view keeps its place", async () => {
+    const item = leaf("/ws/a/pass.turn.json")!;
+    fake.writeFile("/ws/a/pass.turn.json", JSON.stringify(failing));
+    await settle();
+    expect(leaf("/ws/a/pass.turn.json")).toBe(item);
+  });
+
+  it("forgets a fixture that can no longer be read", async () => {
+    fake.files.delete(Uri.file("/ws/a/pass.turn.json").toString());
+    await tests.update(Uri.file("/ws/a/pass.turn.json") as unknown as vscode.Uri);
+    expect(leaf("/ws/a/pass.turn.json")).toBeUndefined();
+    expect(leaf("/ws/a/fail.turn.json")).toBeDefined();
+  });
+
+  it("a fixture without expect in a new folder adds no empty group", async () => {
+    fake.writeFile("/ws/e/plain.turn.json", JSON.stringify({ offered: ["a"] }));
+    await settle();
+    expect(groupLabels()).toEqual(["a", "b"]);
+  });
+
+  it("names a test after its file without the .turn.json ending only", async () => {
+    fake.writeFile("/ws/a/v2.turn.json.turn.json", JSON.stringify(passing));
+    await settle();
+    expect(leaf("/ws/a/v2.turn.json.turn.json")!.label).toBe("v2.turn.json");
+  });
+
+  it("runFile does nothing for a fixture that is not a test", async () => {
+    await tests.runFile(Uri.file("/ws/b/no-expect.turn.json") as unknown as vscode.Uri);
+    expect(testRuns).toEqual([]);
+  });
+
+  it("lists fixtures when no folder is open, each group labelled by its path", async () => {
+    fake.workspaceFolders.length = 0;
+    fake.writeFile("/elsewhere/z.turn.json", JSON.stringify(passing));
+    await settle();
+    expect(leaf("/elsewhere/z.turn.json")!.parent!.label).toBe("/elsewhere");
   });
 });

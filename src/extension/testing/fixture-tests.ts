@@ -31,7 +31,7 @@ export function isRegressionTest(text: string): boolean {
 
 /** The expected and actual side of one mismatch, as JSON the diff view can show. */
 function diffText(value: unknown): string {
-  return JSON.stringify(value, null, 2) ?? "undefined";
+  return JSON.stringify(value, null, 2);
 }
 
 /**
@@ -42,7 +42,7 @@ function folderLabel(folder: vscode.Uri): string {
   const root = vscode.workspace.workspaceFolders?.find(
     (candidate) => candidate.uri.toString() === folder.toString(),
   );
-  return root?.name ?? (vscode.workspace.asRelativePath(folder) || folder.path.split("/").pop()!);
+  return root?.name ?? vscode.workspace.asRelativePath(folder);
 }
 
 function failureMessage(uri: vscode.Uri, fixture: Fixture, mismatch: Mismatch): vscode.TestMessage {
@@ -197,7 +197,7 @@ export class FixtureTests implements vscode.Disposable {
     const leaves: vscode.TestItem[] = [];
     const collect = (item: vscode.TestItem) => {
       if (excluded.has(item)) return;
-      if (item.children.size === 0 && !item.id.startsWith("folder:")) leaves.push(item);
+      if (!item.id.startsWith("folder:")) leaves.push(item);
       item.children.forEach(collect);
     };
     if (request.include) request.include.forEach(collect);
