@@ -724,3 +724,44 @@ describe("reveal a tool in the fixture", () => {
     expect(fake.shown).toEqual([]);
   });
 });
+
+describe("requests an invalid fixture's panel cannot honour", () => {
+  it("answers each with why, and copies nothing", async () => {
+    fake.writeFile("/ws/turns/weather.turn.json", '{"pipeline": [{"kind": "intnet"}]}');
+    const panel = await openReady();
+    expect(await request(panel, { type: "copyMarkdown", requestId: 1, run: "shown" })).toEqual({
+      type: "reply",
+      requestId: 1,
+      ok: false,
+      message: "Nothing to copy yet.",
+    });
+    expect(await request(panel, { type: "whatIf", requestId: 2, edit: {} })).toEqual({
+      type: "reply",
+      requestId: 2,
+      ok: false,
+      message: "The fixture has problems; fix them before asking what-if.",
+    });
+    expect(await request(panel, { type: "saveVariant", requestId: 3, edit: {} })).toEqual({
+      type: "reply",
+      requestId: 3,
+      ok: false,
+      message: "Only a valid fixture can be saved as a what-if.",
+    });
+    expect(fake.clipboard).toBe("");
+  });
+
+  it("refuses to save a what-if that is not a valid fixture", async () => {
+    const panel = await openReady();
+    const reply = await request(panel, {
+      type: "saveVariant",
+      requestId: 4,
+      edit: { enabled: { ghost: false } },
+    });
+    expect(reply).toEqual({
+      type: "reply",
+      requestId: 4,
+      ok: false,
+      message: "no stage named 'ghost' in the pipeline",
+    });
+  });
+});
