@@ -153,9 +153,8 @@ export class FixtureDiagnostics implements vscode.Disposable, vscode.CodeActionP
       } else {
         title = `Remove '${String(entry.path.at(-1))}'`;
         const text = document.getText();
-        for (const change of modify(text, [...entry.path], undefined, {
-          formattingOptions: { insertSpaces: true, tabSize: 2 },
-        }))
+        // No formatting options: jsonc-parser would re-indent the whole enclosing value.
+        for (const change of modify(text, [...entry.path], undefined, {}))
           edit.replace(
             document.uri,
             new vscode.Range(
