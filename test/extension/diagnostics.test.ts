@@ -327,3 +327,127 @@ describe("a fixture too large to read, deleted or closed", () => {
     ]);
   });
 });
+
+describe("sizes and the order things happen in", () => {
+  const HUGE = `{"description": "${"x".repeat(11 * 1024 * 1024)}`;
+
+  it("an open fixture or catalogue too large to validate says which it is", async () => {
+    const fixture = Uri.file("/ws/open-big.turn.json");
+    const catalog = Uri.file("/ws/open-big.catalog.json");
+    fake.openDocument(fixture, HUGE);
+    fake.openDocument(catalog, HUGE);
+    await settle();
+    expect(fake.diagnostics(fixture)!.map((d) => d.message)).toEqual([
+      "fixture is 11.1 MB; the limit is 10 MB",
+    ]);
+    expect(fake.diagnostics(catalog)!.map((d) => d.message)).toEqual([
+      expect.stringMatching(/^catalogue is 11\.1 MB; the limit is/),
+    ]);
+  });
+
+  it("reports closed fixtures too large to read at start and when created, whatever else is open, but not under node_modules", async () => {
+    diagnostics.dispose();
+    const big = fake.writeFile("/ws/big.turn.json", HUGE);
+    const vendored = fake.writeFile("/ws/node_modules/pkg/big.turn.json", HUGE);
+    fake.openDocument(Uri.file("/ws/other.turn.json"), "{}");
+    diagnostics = new FixtureDiagnostics(1);
+    await settle();
+    expect(fake.diagnostics(big)).toHaveLength(1);
+    expect(fake.diagnostics(vendored)).toBeUndefined();
+    const created = fake.writeFile("/ws/created.turn.json", HUGE);
+    await settle();
+    expect(fake.diagnostics(created)).toHaveLength(1);
+  });
+
+  it("an open fixture keeps its document's problems when its file on disk grows too large", async () => {
+    const uri = Uri.file("/ws/o.turn.json");
+    fake.openDocument(uri, "{");
+    await settle();
+    const before = fake.diagnostics(uri)!.map((d) => d.message);
+    fake.writeFile("/ws/o.turn.json", HUGE);
+    await settle();
+    expect(fake.diagnostics(uri)!.map((d) => d.message)).toEqual(before);
+    expect(before).not.toEqual([expect.stringMatching(/limit/)]);
+  });
+
+  it("a fixture opened while its size was being checked shows its document's problems", async () => {
+    diagnostics.dispose();
+    fake.writeFile("/ws/r.turn.json", HUGE);
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const stat = workspace.fs.stat;
+    workspace.fs.stat = async (uri: Uri) => {
+      await gate;
+      return stat(uri);
+    };
+    try {
+      diagnostics = new FixtureDiagnostics(1);
+      // The check at start has found the file and is waiting for its size.
+      await settle();
+      const uri = Uri.file("/ws/r.turn.json");
+      fake.openDocument(uri, "{}");
+      await settle();
+      release();
+      await settle();
+      expect(fake.diagnostics(uri)).toEqual([]);
+    } finally {
+      workspace.fs.stat = stat;
+    }
+  });
+
+  it("a validation of a closed document that ends after it is opened again does not win", async () => {
+    diagnostics.dispose();
+    let release: () => void = () => {};
+    const slow = new Promise<void>((resolve) => (release = resolve));
+    const catalog = fake.writeFile("/ws/tools.catalog.json", '[{"name": "a"}]');
+    const readFile = workspace.fs.readFile;
+    let first = true;
+    workspace.fs.readFile = async (uri: Uri) => {
+      if (first && uri.toString() === catalog.toString()) {
+        first = false;
+        await slow;
+      }
+      return readFile(uri);
+    };
+    try {
+      diagnostics = new FixtureDiagnostics(0);
+      const uri = Uri.file("/ws/c.turn.json");
+      const doc = fake.openDocument(uri, '{"catalog": "./tools.catalog.json"}');
+      await settle();
+      fake.closeDocument(doc);
+      fake.openDocument(uri, '{"catalog": "./tools.catalog.json", "pipeline": [{"kind": "nope"}]}');
+      await settle();
+      release();
+      await settle();
+      expect(fake.diagnostics(uri)!.map((d) => d.message)).toEqual([
+        expect.stringMatching(/unknown stage kind "nope"/),
+      ]);
+    } finally {
+      workspace.fs.readFile = readFile;
+    }
+  });
+
+  it("offers no fix for a problem without one, nor for another problem at the same place", async () => {
+    const uri = Uri.file("/ws/p.turn.json");
+    const doc = fake.openDocument(uri, '{"offered": 3}');
+    await settle();
+    const [problem] = fake.diagnostics(uri)!;
+    expect(
+      diagnostics.provideCodeActions(
+        doc as unknown as vscode.TextDocument,
+        problem!.range as never,
+        { diagnostics: [problem] } as never,
+      ),
+    ).toEqual([]);
+    fake.editDocument(doc, '{"pipline": []}');
+    await settle();
+    const [typo] = fake.diagnostics(uri)!;
+    expect(
+      diagnostics.provideCodeActions(
+        doc as unknown as vscode.TextDocument,
+        typo!.range as never,
+        { diagnostics: [{ ...typo!, message: "something else" }] } as never,
+      ),
+    ).toEqual([]);
+  });
+});
