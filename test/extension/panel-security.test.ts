@@ -86,6 +86,7 @@ describe("restored panels", () => {
     ["a path that climbs out", "file:///ws/../outside/b.turn.json", /leaves its folder/],
     ["another scheme", "https://evil.example/a.turn.json", /not a file on this machine/],
     ["a query", "file:///ws/turns/a.turn.json?x=1", /not a plain file URI/],
+    ["a fragment", "file:///ws/turns/a.turn.json#x", /not a plain file URI/],
     ["no URI at all", "/ws/turns/a.turn.json", /not a URI/],
   ])("refuses %s: an empty panel says why, and nothing is read", async (_why, source, reason) => {
     const panel = await restore(source);

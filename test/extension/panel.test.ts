@@ -765,3 +765,46 @@ describe("requests an invalid fixture's panel cannot honour", () => {
     });
   });
 });
+
+describe("panel titles and subjects", () => {
+  async function runOf(origin: unknown, file: string) {
+    const loaded = await load(fixtureUri);
+    if (!loaded.ok) throw new Error();
+    const { runFixture } = await import("../../src/core/run-fixture.js");
+    return { ...runFixture(loaded.fixture), origin, file } as ReturnType<typeof runFixture>;
+  }
+
+  it("names a report by its file's last part, from a Windows path too, or a debug value by its expression", async () => {
+    panels.showReport(await runOf({ kind: "log", line: 4, index: 1 }, "C:\\logs\\app.log"));
+    panels.showReport(await runOf({ kind: "fixture" }, "/ws/turns/weather.turn.json"));
+    panels.showReport(
+      await runOf({ kind: "debug", expression: "agent.pipeline" }, "/ws/agent.py"),
+      undefined,
+    );
+    expect(webviewFake.panels.map((panel) => panel.title)).toEqual([
+      "Selection Trace: #2 app.log:4",
+      "Selection Trace: weather.turn.json",
+      "Selection Trace: agent.pipeline",
+    ]);
+  });
+
+  it("gives the same line of another log, or a comparison the other way round, a panel of its own", async () => {
+    const a = await runOf({ kind: "log", line: 4, index: 0 }, "/ws/a.log");
+    const b = await runOf({ kind: "log", line: 4, index: 0 }, "/ws/b.log");
+    panels.showReport(a);
+    panels.showReport(b);
+    panels.showComparison(a, b);
+    panels.showComparison(b, a);
+    expect(webviewFake.panels.map((panel) => panel.revealed)).toEqual([0, 0, 0, 0]);
+    expect(panels.open).toHaveLength(4);
+  });
+
+  it("closes its panels and stops restoring when disposed", async () => {
+    await panels.showFixture(fixtureUri);
+    panels.showReport(await runOf({ kind: "log", line: 1, index: 0 }, "/ws/a.log"));
+    panels.dispose();
+    expect(webviewFake.panels.map((panel) => panel.disposed)).toEqual([true, true]);
+    expect(panels.open).toEqual([]);
+    expect(webviewFake.serializers.has(TRACE_VIEW_TYPE)).toBe(false);
+  });
+});
