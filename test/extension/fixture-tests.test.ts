@@ -216,6 +216,7 @@ describe("Testing view discovery of hostile fixtures (issue 8 finding 2)", () =>
 describe("Testing view, what counts as a regression test", () => {
   it("reads a fixture saved with a byte-order mark, and only an object with an expect key", () => {
     expect(isRegressionTest('\ufeff{"expect": {}}')).toBe(true);
+    expect(isRegressionTest('\ufeff{"offered": []}')).toBe(false);
     expect(isRegressionTest("{ not json")).toBe(true);
     expect(isRegressionTest("null")).toBe(false);
     expect(isRegressionTest('"expect"')).toBe(false);
@@ -249,12 +250,16 @@ describe("Testing view runs", () => {
   it("offers one default run profile that supports continuous runs, and its handler runs the tests", async () => {
     const controller = tests.controller as unknown as {
       profiles: {
+        label: string;
+        isDefault: boolean;
         kind: number;
         supportsContinuousRun: boolean;
         runHandler: (r: unknown, t: unknown) => Promise<void>;
       }[];
     };
-    expect(controller.profiles.map((p) => [p.kind, p.supportsContinuousRun])).toEqual([[1, true]]);
+    expect(
+      controller.profiles.map((p) => [p.label, p.kind, p.isDefault, p.supportsContinuousRun]),
+    ).toEqual([["Run fixtures", 1, true, true]]);
     await controller.profiles[0]!.runHandler(
       new TestRunRequest([leaf("/ws/a/pass.turn.json")!]),
       token,
@@ -332,6 +337,21 @@ describe("Testing view runs", () => {
     expect(testRuns).toHaveLength(1);
   });
 
+  it("a continuous run of several fixtures re-runs whichever of them changes", async () => {
+    await tests.run(
+      new TestRunRequest(
+        [leaf("/ws/a/pass.turn.json")!, leaf("/ws/b/broken.turn.json")!],
+        undefined,
+        undefined,
+        true,
+      ) as unknown as vscode.TestRunRequest,
+      token,
+    );
+    fake.writeFile("/ws/a/pass.turn.json", JSON.stringify(passing));
+    await settle();
+    expect(testRuns.map(finals)).toEqual([["pass:passed"]]);
+  });
+
   it("a continuous run of a folder re-runs a fixture in it that changes", async () => {
     const group = leaf("/ws/a/pass.turn.json")!.parent!;
     await tests.run(
@@ -399,9 +419,9 @@ describe("Testing view, discovery and identity", () => {
   });
 
   it("names a test after its file without the .turn.json ending only", async () => {
-    fake.writeFile("/ws/a/v2.turn.json.turn.json", JSON.stringify(passing));
+    fake.writeFile("/ws/a/v2.turn.json.old.turn.json", JSON.stringify(passing));
     await settle();
-    expect(leaf("/ws/a/v2.turn.json.turn.json")!.label).toBe("v2.turn.json");
+    expect(leaf("/ws/a/v2.turn.json.old.turn.json")!.label).toBe("v2.turn.json.old");
   });
 
   it("runFile does nothing for a fixture that is not a test", async () => {

@@ -1006,7 +1006,9 @@ export const tests = {
       label,
       items: new FakeTestItemCollection(null),
       profiles: [] as {
+        label: string;
         kind: TestRunProfileKind;
+        isDefault: boolean;
         runHandler: (request: TestRunRequest, token: unknown) => unknown;
         supportsContinuousRun: boolean;
       }[],
@@ -1015,14 +1017,21 @@ export const tests = {
       createTestItem: (itemId: string, itemLabel: string, uri?: Uri) =>
         new FakeTestItem(itemId, itemLabel, uri),
       createRunProfile(
-        _label: string,
+        label: string,
         kind: TestRunProfileKind,
         runHandler: (request: TestRunRequest, token: unknown) => unknown,
-        _isDefault?: boolean,
+        isDefault = false,
         _tag?: unknown,
         supportsContinuousRun = false,
       ) {
-        const profile = { kind, runHandler, supportsContinuousRun, dispose() {} };
+        const profile = {
+          label,
+          kind,
+          runHandler,
+          isDefault,
+          supportsContinuousRun,
+          dispose() {},
+        };
         controller.profiles.push(profile);
         return profile;
       },
