@@ -76,15 +76,18 @@ export class FixtureDiagnostics implements vscode.Disposable, vscode.CodeActionP
     return vscode.workspace.textDocuments.some((doc) => doc.uri.toString() === uri.toString());
   }
 
-  /** Reports a closed fixture over the size limit (from its size alone: it is not read). */
+  /**
+   * Reports a closed fixture over the size limit (from its size alone: it is not read). Callers
+   * pass fixtures only (the watcher's glob, the close handler's check).
+   */
   private async checkSize(uri: vscode.Uri): Promise<void> {
-    if (!isFixture(uri) || this.isOpen(uri)) return;
     let size: number;
     try {
       size = (await vscode.workspace.fs.stat(uri)).size;
     } catch {
       return;
     }
+    // An open fixture (even one opened during the stat) shows its document's problems instead.
     if (this.isOpen(uri)) return;
     const tooLarge = sizeProblem(uri.toString(), "fixture", size);
     if (tooLarge) this.collection.set(uri, tooLarge.problems.map(toDiagnostic));

@@ -451,3 +451,49 @@ describe("sizes and the order things happen in", () => {
     ).toEqual([]);
   });
 });
+
+describe("catalogues and closing", () => {
+  it("a valid catalogue has no problems", async () => {
+    const catalog = Uri.file("/ws/ok.catalog.json");
+    fake.openDocument(catalog, '[{"name": "a"}]');
+    await settle();
+    expect(fake.diagnostics(catalog)).toEqual([]);
+  });
+
+  it("closing a catalogue too large to read reports nothing about it as a fixture", async () => {
+    const catalog = fake.writeFile(
+      "/ws/huge.catalog.json",
+      `[{"name": "${"x".repeat(11 * 1024 * 1024)}`,
+    );
+    const doc = fake.openDocument(catalog);
+    await settle();
+    fake.closeDocument(doc);
+    await settle();
+    expect(fake.diagnostics(catalog)).toBeUndefined();
+  });
+
+  it("a validation still running when its document closes publishes nothing", async () => {
+    diagnostics.dispose();
+    let release: () => void = () => {};
+    const slow = new Promise<void>((resolve) => (release = resolve));
+    const catalog = fake.writeFile("/ws/tools.catalog.json", '[{"name": "a"}]');
+    const readFile = workspace.fs.readFile;
+    workspace.fs.readFile = async (uri: Uri) => {
+      if (uri.toString() === catalog.toString()) await slow;
+      return readFile(uri);
+    };
+    try {
+      diagnostics = new FixtureDiagnostics(0);
+      const uri = Uri.file("/ws/c.turn.json");
+      // Valid JSON with a tool the catalogue lacks: its warning waits for the catalogue.
+      const doc = fake.openDocument(uri, '{"catalog": "./tools.catalog.json", "offered": ["zz"]}');
+      await settle();
+      fake.closeDocument(doc);
+      release();
+      await settle();
+      expect(fake.diagnostics(uri)).toBeUndefined();
+    } finally {
+      workspace.fs.readFile = readFile;
+    }
+  });
+});
