@@ -1,7 +1,7 @@
 // Issue 3 in real VS Code: as the user types (unsaved), the fixture's mistakes appear in the
 // Problems panel — the full validator's, at the key and with the JSON path — and go away when
 // mended. Issue 12 point 8: each mistake is listed once (the editor's schema variant checks
-// nothing), in the extension's words. Issue 13: the problems follow a catalogue changed on disk.
+// nothing, yet completes), in the extension's words. Issue 13: the problems follow a catalogue changed on disk.
 import { readFile, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 
@@ -87,4 +87,15 @@ export async function run({ page, workspace, openFile, replaceEditorText, assert
   await waitFor("the warning is back when the catalogue on disk loses 'serch'", (seen) =>
     seen.some((m) => m.includes(UNKNOWN_TOOL)),
   );
+
+  // The editor's schema variant still completes a stage's keys once its kind is written.
+  await replaceEditorText('{"pipeline": [{"kind": "policy", ');
+  await page.keyboard.press("Control+Space");
+  const suggestions = page.locator(".suggest-widget .monaco-list-row");
+  await suggestions.first().waitFor({ state: "visible", timeout: 15_000 });
+  const offered = (await suggestions.allInnerTexts()).map((text) => text.split(/\s/)[0]);
+  log(`completion in a policy stage: ${offered.join(", ")}`);
+  assert.ok(offered.includes("max_safety_level"), offered.join(", "));
+  assert.ok(!offered.includes("allowed_names"), "only the policy stage's keys");
+  await page.keyboard.press("Escape");
 }
