@@ -6,7 +6,8 @@
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
 
-export const name = "Testing view: run all, the stale expectation fails with its diff";
+export const name =
+  "Testing view: run all, the stale fixture fails with its diff, Update Expectation makes it pass; the view follows the disk";
 
 const FAILING = "stale-expectation";
 const PASSING = [
