@@ -745,7 +745,14 @@ async function show(
     ...(options?.modal ? { modal: true } : {}),
     ...(options?.detail !== undefined ? { detail: options.detail } : {}),
   });
-  return items.length > 0 ? answer(fake.answers.message) : undefined;
+  if (items.length === 0) return undefined;
+  const chosen = await answer(fake.answers.message);
+  // VS Code answers with one of the offered buttons or undefined: a test answering otherwise is wrong.
+  if (chosen !== undefined && !items.includes(chosen))
+    throw new Error(
+      `the test answered '${chosen}', but the message offers ${JSON.stringify(items)}`,
+    );
+  return chosen;
 }
 
 export const window = {
