@@ -14,11 +14,12 @@ function shown(value: unknown): string {
   return String(value);
 }
 
-/** One line of the confirmation: `names: a, b → a`. */
+/**
+ * One line of the confirmation: `names: a, b → a`. Every stage of a valid fixture runs, so an
+ * `actions` entry always has an action after.
+ */
 function changeLine(change: ExpectChange): string {
-  const after =
-    change.after === undefined ? "removed (the stage did not run)" : shown(change.after);
-  return `${change.key}: ${shown(change.before)} → ${after}`;
+  return `${change.key}: ${shown(change.before)} → ${shown(change.after)}`;
 }
 
 /**
