@@ -497,3 +497,18 @@ describe("catalogues and closing", () => {
     }
   });
 });
+
+describe("a catalogue changed on disk", () => {
+  it("re-validates the open fixtures, which then see the catalogue as it is now", async () => {
+    fake.writeFile("/ws/tools.catalog.json", '[{"name": "a"}]');
+    const uri = Uri.file("/ws/k.turn.json");
+    fake.openDocument(uri, '{"catalog": "./tools.catalog.json", "offered": ["b"]}');
+    await settle();
+    expect(fake.diagnostics(uri)!.map((d) => d.message)).toEqual([
+      expect.stringMatching(/'b' is offered but not in the catalogue/),
+    ]);
+    fake.writeFile("/ws/tools.catalog.json", '[{"name": "a"}, {"name": "b"}]');
+    await settle();
+    expect(fake.diagnostics(uri)).toEqual([]);
+  });
+});
