@@ -21,7 +21,7 @@ test("stats: summary, one stage card per stage with its action bar, the chart ov
   await page.waitForSelector(".tools-body .tools-row");
   assert.match(
     await page.locator("header p").first().innerText(),
-    /^38 traces in \d+ logs · 4 problems · errors: ForcedToolUnavailable 2$/,
+    /^42 traces in \d+ logs · 4 problems · errors: ForcedToolUnavailable 2$/,
   );
   assert.deepEqual(
     await page
