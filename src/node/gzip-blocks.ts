@@ -1,0 +1,269 @@
+/**
+ * A gzip file read deflate block by deflate block, so that reading can stop at a block boundary
+ * and later resume there (RFC 1951 §3.2.3: a block may start at any bit). Node's zlib streams
+ * cannot stop at a block, and no zlib API tells the bit where one ends: each block is inflated
+ * on its own with Z_BLOCK (which stops after it) from a copy of the input shifted to its first
+ * bit, with the 32 KiB before it as the dictionary; zlib then says how many bytes it took, and of
+ * the 8 bits the block may end at in the last one, the one where the next block can start is
+ * found by trying each (a wrong one fails in its block header).
+ */
+import type { FileHandle } from "node:fs/promises";
+import { constants, crc32, createInflateRaw, inflateRawSync } from "node:zlib";
+
+export const WINDOW_BYTES = 32 * 1024;
+/** Input tried at a candidate block start: enough for any block header and its first symbols. */
+const TRIAL_BYTES = 4 * 1024;
+/** Input given to a block first; doubled until the block ends inside it. */
+const FIRST_INPUT_BYTES = 256 * 1024;
+/** A deflate block can be longer than this only in a crafted file: reading it by blocks stops. */
+const MAX_BLOCK_INPUT_BYTES = 64 * 1024 * 1024;
+
+/** Where a block starts: its first bit in the file, the inflated bytes before it, the window then. */
+export interface BlockStart {
+  readonly bit: number;
+  readonly out: number;
+  /** The last (up to) 32 KiB inflated before the block, in this gzip member. */
+  readonly window: Uint8Array;
+}
+
+export interface Block extends BlockStart {
+  readonly data: Buffer;
+  /** The first block of a gzip member (a checkpoint there needs no window). */
+  readonly memberStart: boolean;
+}
+
+/** Why the file cannot be read by blocks (it is then inflated as a stream, from its start). */
+export class BlockReadError extends Error {
+  override readonly name = "BlockReadError";
+}
+
+/** The file's bytes, read forward through one buffer that slides and grows as needed. */
+class Input {
+  private start = 0;
+  private bytes = Buffer.alloc(0);
+
+  constructor(
+    private readonly file: FileHandle,
+    readonly size: number,
+  ) {}
+
+  /** Bytes from `at`, at least `length` of them unless the file ends first. */
+  async at(at: number, length: number): Promise<Buffer> {
+    const end = Math.min(this.size, at + length);
+    if (at < this.start || end > this.start + this.bytes.length) {
+      const size = Math.max(end - at, 4 * 1024 * 1024);
+      const buffer = Buffer.allocUnsafe(Math.min(size, this.size - at));
+      const { bytesRead } = await this.file.read(buffer, 0, buffer.length, at);
+      this.start = at;
+      this.bytes = buffer.subarray(0, bytesRead);
+    }
+    return this.bytes.subarray(at - this.start, end - this.start);
+  }
+}
+
+/** The index after a gzip member header that starts at `at`; -1 if it is not one. */
+export function memberHeaderEnd(bytes: Uint8Array): number {
+  if (bytes.length < 10 || bytes[0] !== 0x1f || bytes[1] !== 0x8b || bytes[2] !== 8) return -1;
+  const flags = bytes[3]!;
+  let i = 10;
+  if (flags & 4) i += 2 + (bytes[i]! | (bytes[i + 1]! << 8));
+  for (const flag of [8, 16]) {
+    if (!(flags & flag)) continue;
+    const zero = bytes.indexOf(0, i);
+    if (zero === -1) return -1;
+    i = zero + 1;
+  }
+  if (flags & 2) i += 2;
+  return i <= bytes.length ? i : -1;
+}
+
+/** `bytes` read from bit `shift` of its first byte on: what a decoder starting there sees. */
+function shifted(bytes: Uint8Array, shift: number): Buffer {
+  if (shift === 0) return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  const out = Buffer.allocUnsafe(bytes.length - 1);
+  for (let i = 0; i < out.length; i++)
+    out[i] = (bytes[i]! >> shift) | (bytes[i + 1]! << (8 - shift));
+  return out;
+}
+
+/** One block inflated in the thread pool: its bytes and how many input bytes it took. */
+function inflateBlock(
+  input: Buffer,
+  window: Uint8Array,
+): Promise<{ data: Buffer; consumed: number }> {
+  return new Promise((resolve, reject) => {
+    // Z_BLOCK for every write: zlib stops after the block, and the stream ends there.
+    const inflater = createInflateRaw({
+      flush: constants.Z_BLOCK,
+      finishFlush: constants.Z_BLOCK,
+      ...(window.length > 0 ? { dictionary: window } : {}),
+    });
+    const parts: Buffer[] = [];
+    inflater.on("data", (part: Buffer) => parts.push(part));
+    inflater.on("error", reject);
+    inflater.on("end", () =>
+      resolve({ data: Buffer.concat(parts), consumed: inflater.bytesWritten }),
+    );
+    inflater.end(input);
+  });
+}
+
+/** True when a block can start at `bit`: zlib reads its header and first symbols without error. */
+function canStart(bytes: Uint8Array, shift: number, window: Uint8Array): boolean {
+  try {
+    inflateRawSync(shifted(bytes, shift), {
+      finishFlush: constants.Z_BLOCK,
+      ...(window.length > 0 ? { dictionary: window } : {}),
+    });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function lastWindow(window: Uint8Array, data: Uint8Array): Uint8Array {
+  if (data.length >= WINDOW_BYTES) return data.slice(data.length - WINDOW_BYTES);
+  const keep = Math.min(window.length, WINDOW_BYTES - data.length);
+  const out = new Uint8Array(keep + data.length);
+  out.set(window.subarray(window.length - keep));
+  out.set(data, keep);
+  return out;
+}
+
+/**
+ * The blocks of a gzip file from `start` (a member's first block, or a block boundary recorded
+ * before), in order, across concatenated members. Each member's CRC-32 and length are checked
+ * at its end when its start was read (`verified`). Rejects with BlockReadError when the data
+ * is not what it should be.
+ */
+export async function* gzipBlocks(
+  file: FileHandle,
+  size: number,
+  start: BlockStart | null,
+  onMemberVerified?: (out: number) => void,
+): AsyncGenerator<Block, void, undefined> {
+  const input = new Input(file, size);
+  let at: BlockStart;
+  let memberStart = start === null;
+  let crc = 0;
+  let memberOut = 0;
+  if (start === null) {
+    const end = memberHeaderEnd(await input.at(0, 64 * 1024));
+    if (end === -1) throw new BlockReadError("not a gzip file");
+    at = { bit: end * 8, out: 0, window: new Uint8Array(0) };
+  } else at = start;
+  let verifying = start === null;
+  for (;;) {
+    const byte = Math.floor(at.bit / 8);
+    const shift = at.bit % 8;
+    const final = ((await input.at(byte, 1))[0]! >> shift) & 1;
+    let length = FIRST_INPUT_BYTES;
+    let block: { data: Buffer; consumed: number };
+    for (;;) {
+      const bytes = await input.at(byte, length + 1);
+      const given = shifted(bytes, shift);
+      try {
+        block = await inflateBlock(given, at.window);
+      } catch (error) {
+        throw new BlockReadError(`the deflate data is corrupt (${(error as Error).message})`);
+      }
+      // All the input taken: the block may go on past it, unless the file ends there.
+      if (block.consumed < given.length || byte + bytes.length >= size) break;
+      if (length >= MAX_BLOCK_INPUT_BYTES) throw new BlockReadError("a deflate block is too long");
+      length *= 2;
+    }
+    yield { ...at, data: block.data, memberStart };
+    memberStart = false;
+    if (verifying) {
+      crc = crc32(block.data, crc);
+      memberOut += block.data.length;
+    }
+    const out = at.out + block.data.length;
+    const window = lastWindow(at.window, block.data);
+    // The block ends in its last byte taken, at one of 8 bits: the next starts right there.
+    const last = at.bit + block.consumed * 8;
+    if (final) {
+      const next = await memberEnd(input, last, at.bit, verifying ? { crc, memberOut } : null);
+      if (verifying) onMemberVerified?.(out);
+      if (next === null) return;
+      at = { bit: next * 8, out, window: new Uint8Array(0) };
+      memberStart = true;
+      verifying = true;
+      crc = 0;
+      memberOut = 0;
+      continue;
+    }
+    const candidates: number[] = [];
+    for (let unused = 0; unused < 8; unused++) {
+      const bit = last - unused;
+      if (bit <= at.bit) break;
+      const bytes = await input.at(Math.floor(bit / 8), TRIAL_BYTES);
+      if (canStart(bytes, bit % 8, window)) candidates.push(bit);
+    }
+    const bit = await pickStart(input, candidates, window);
+    at = { bit, out, window };
+  }
+}
+
+/**
+ * Of several bits where a block could start, the true one. Random bits often read as a short
+ * block of fixed codes, rarely as a valid header of dynamic codes (which zlib writes for every
+ * block of text but the tiniest): the one dynamic candidate wins; else the one whose whole block
+ * inflates. Anything else is refused rather than guessed (the member's CRC-32 checks the rest).
+ */
+async function pickStart(input: Input, candidates: number[], window: Uint8Array): Promise<number> {
+  if (candidates.length === 1) return candidates[0]!;
+  const dynamic: number[] = [];
+  for (const bit of candidates) {
+    const bytes = await input.at(Math.floor(bit / 8), 2);
+    const bits = (bytes[0]! | ((bytes[1] ?? 0) << 8)) >> (bit % 8);
+    if (((bits >> 1) & 3) === 2) dynamic.push(bit);
+  }
+  if (dynamic.length === 1) return dynamic[0]!;
+  const good: number[] = [];
+  for (const bit of candidates) {
+    const bytes = await input.at(Math.floor(bit / 8), FIRST_INPUT_BYTES + 1);
+    try {
+      await inflateBlock(shifted(bytes, bit % 8), window);
+      good.push(bit);
+    } catch {
+      // Not a block: its codes are invalid further on.
+    }
+  }
+  if (good.length !== 1)
+    throw new BlockReadError("the end of a deflate block cannot be told apart from the data");
+  return good[0]!;
+}
+
+/**
+ * After a member's last block (it took input up to bit `last`): the trailer's CRC-32 and length
+ * checked when `check` is given, and the next member's header; returns where its first block
+ * starts, or null at the end of the file.
+ */
+async function memberEnd(
+  input: Input,
+  last: number,
+  first: number,
+  check: { crc: number; memberOut: number } | null,
+): Promise<number | null> {
+  // The trailer starts at the byte after the one holding the last bit, one of two bytes at most.
+  const tried = new Set<number>();
+  for (let unused = 0; unused < 8; unused++) {
+    const bit = last - unused;
+    if (bit <= first) break;
+    const trailer = Math.ceil(bit / 8);
+    if (tried.has(trailer)) continue;
+    tried.add(trailer);
+    const bytes = await input.at(trailer, 8 + 64 * 1024);
+    if (bytes.length < 8) continue;
+    const crcOk =
+      check === null ||
+      (bytes.readUInt32LE(0) === check.crc >>> 0 &&
+        bytes.readUInt32LE(4) === check.memberOut % 2 ** 32);
+    const rest = bytes.subarray(8);
+    if (trailer + 8 === input.size && crcOk) return null;
+    const header = memberHeaderEnd(rest);
+    if (header !== -1 && crcOk) return trailer + 8 + header;
+  }
+  throw new BlockReadError("the gzip trailer does not match the inflated data");
+}
