@@ -13,8 +13,10 @@ import { constants, crc32, createInflateRaw, inflateRawSync } from "node:zlib";
 export const WINDOW_BYTES = 32 * 1024;
 /** Input tried at a candidate block start: enough for any block header and its first symbols. */
 const TRIAL_BYTES = 4 * 1024;
-/** Input given to a block first; doubled until the block ends inside it. */
-const FIRST_INPUT_BYTES = 256 * 1024;
+/** Input given to a block first (twice what the one before took); doubled until it ends inside. */
+const MIN_INPUT_BYTES = 16 * 1024;
+/** Input given to a candidate block when several could start: a whole block of zlib's. */
+const CANDIDATE_INPUT_BYTES = 256 * 1024;
 /** A deflate block can be longer than this only in a crafted file: reading it by blocks stops. */
 const MAX_BLOCK_INPUT_BYTES = 64 * 1024 * 1024;
 
@@ -86,16 +88,35 @@ function shifted(bytes: Uint8Array, shift: number): Buffer {
   return out;
 }
 
-/** One block inflated in the thread pool: its bytes and how many input bytes it took. */
-function inflateBlock(
+/** Output buffer of a block's inflater; a block that fills it is inflated again (below). */
+const BLOCK_CHUNK_BYTES = 1024 * 1024;
+
+/**
+ * One block inflated in the thread pool: its bytes and how many input bytes it took. When a
+ * block's output ends exactly where the inflater's buffer does, Node calls zlib again, and zlib
+ * (starting at a block boundary) goes on into the next block; so a block whose output reached the
+ * buffer's size is inflated again into a buffer larger than that output, where it cannot happen.
+ */
+async function inflateBlock(
   input: Buffer,
   window: Uint8Array,
+): Promise<{ data: Buffer; consumed: number }> {
+  const first = await inflateInto(input, window, BLOCK_CHUNK_BYTES);
+  if (first.data.length < BLOCK_CHUNK_BYTES) return first;
+  return inflateInto(input, window, first.data.length + 1);
+}
+
+function inflateInto(
+  input: Buffer,
+  window: Uint8Array,
+  chunkSize: number,
 ): Promise<{ data: Buffer; consumed: number }> {
   return new Promise((resolve, reject) => {
     // Z_BLOCK for every write: zlib stops after the block, and the stream ends there.
     const inflater = createInflateRaw({
       flush: constants.Z_BLOCK,
       finishFlush: constants.Z_BLOCK,
+      chunkSize,
       ...(window.length > 0 ? { dictionary: window } : {}),
     });
     const parts: Buffer[] = [];
@@ -153,11 +174,13 @@ export async function* gzipBlocks(
     at = { bit: end * 8, out: 0, window: new Uint8Array(0) };
   } else at = start;
   let verifying = start === null;
+  let taken = 0;
   for (;;) {
     const byte = Math.floor(at.bit / 8);
     const shift = at.bit % 8;
-    const final = ((await input.at(byte, 1))[0]! >> shift) & 1;
-    let length = FIRST_INPUT_BYTES;
+    const header = headerBits(await input.at(byte, 2), shift);
+    const final = header & 1;
+    let length = Math.max(MIN_INPUT_BYTES, 2 * taken);
     let block: { data: Buffer; consumed: number };
     for (;;) {
       const bytes = await input.at(byte, length + 1);
@@ -172,6 +195,7 @@ export async function* gzipBlocks(
       if (length >= MAX_BLOCK_INPUT_BYTES) throw new BlockReadError("a deflate block is too long");
       length *= 2;
     }
+    taken = block.consumed;
     yield { ...at, data: block.data, memberStart };
     memberStart = false;
     if (verifying) {
@@ -193,16 +217,34 @@ export async function* gzipBlocks(
       memberOut = 0;
       continue;
     }
-    const candidates: number[] = [];
-    for (let unused = 0; unused < 8; unused++) {
-      const bit = last - unused;
-      if (bit <= at.bit) break;
-      const bytes = await input.at(Math.floor(bit / 8), TRIAL_BYTES);
-      if (canStart(bytes, bit % 8, window)) candidates.push(bit);
-    }
+    // A stored block's bytes are byte-aligned and end it: the next block starts right after them.
+    const stored = header >> 1 === 0;
+    const candidates = stored ? [last] : await blockStarts(input, at.bit, last, window);
     const bit = await pickStart(input, candidates, window);
     at = { bit, out, window };
   }
+}
+
+/** The bits among the 8 before `last` (after `first`) where zlib reads a block header. */
+async function blockStarts(
+  input: Input,
+  first: number,
+  last: number,
+  window: Uint8Array,
+): Promise<number[]> {
+  const candidates: number[] = [];
+  for (let unused = 0; unused < 8; unused++) {
+    const bit = last - unused;
+    if (bit <= first) break;
+    const bytes = await input.at(Math.floor(bit / 8), TRIAL_BYTES);
+    if (canStart(bytes, bit % 8, window)) candidates.push(bit);
+  }
+  return candidates;
+}
+
+/** The first bits of a block header at bit `shift` of `bytes`: BFINAL, then BTYPE. */
+function headerBits(bytes: Uint8Array, shift: number): number {
+  return ((bytes[0]! | ((bytes[1] ?? 0) << 8)) >> shift) & 7;
 }
 
 /**
@@ -215,14 +257,12 @@ async function pickStart(input: Input, candidates: number[], window: Uint8Array)
   if (candidates.length === 1) return candidates[0]!;
   const dynamic: number[] = [];
   for (const bit of candidates) {
-    const bytes = await input.at(Math.floor(bit / 8), 2);
-    const bits = (bytes[0]! | ((bytes[1] ?? 0) << 8)) >> (bit % 8);
-    if (((bits >> 1) & 3) === 2) dynamic.push(bit);
+    if (headerBits(await input.at(Math.floor(bit / 8), 2), bit % 8) >> 1 === 2) dynamic.push(bit);
   }
   if (dynamic.length === 1) return dynamic[0]!;
   const good: number[] = [];
   for (const bit of candidates) {
-    const bytes = await input.at(Math.floor(bit / 8), FIRST_INPUT_BYTES + 1);
+    const bytes = await input.at(Math.floor(bit / 8), CANDIDATE_INPUT_BYTES + 1);
     try {
       await inflateBlock(shifted(bytes, bit % 8), window);
       good.push(bit);

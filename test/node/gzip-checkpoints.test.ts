@@ -65,6 +65,7 @@ describe("gzip checkpoints", () => {
   it.each([
     ["one member, level 6", "six.log.gz", () => gzipSync(plain)],
     ["level 1", "one.log.gz", () => gzipSync(plain, { level: 1 })],
+    ["stored blocks (level 0)", "zero.log.gz", () => gzipSync(plain, { level: 0 })],
     [
       "two members (cat a.gz b.gz)",
       "two.log.gz",
