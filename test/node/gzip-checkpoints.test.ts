@@ -10,6 +10,7 @@ import {
   CHECKPOINT_EVERY,
   checkpointBytes,
   checkpointsOf,
+  inflateFromCheckpoint,
   recordCheckpoints,
 } from "../../src/node/gzip-checkpoints.js";
 
@@ -98,6 +99,10 @@ describe("gzip checkpoints", () => {
         expect(from).toEqual([nearest]);
         expect(found).toEqual(await readTraceAt(join(dir, "app.log"), at));
         expect(found.trace.id).toBe(`t-${at.line}`);
+        const bytes = await inflateFromCheckpoint(path, at.offset, at.length, () => false);
+        expect(Buffer.from(bytes!).equals(plain.subarray(at.offset, at.offset + at.length))).toBe(
+          true,
+        );
         expect(plain.subarray(at.offset, at.offset + at.length).toString()).toContain(
           `"t-${at.line}"`,
         );
