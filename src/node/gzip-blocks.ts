@@ -17,6 +17,8 @@ const TRIAL_BYTES = 4 * 1024;
 const MIN_INPUT_BYTES = 16 * 1024;
 /** Input given to a candidate block when several could start: a whole block of zlib's. */
 const CANDIDATE_INPUT_BYTES = 256 * 1024;
+/** zlib's blocks inflate to at most 16 Ki symbols of 258 bytes; more is a crafted file. */
+const MAX_BLOCK_OUTPUT_BYTES = 64 * 1024 * 1024;
 /** A deflate block can be longer than this only in a crafted file: reading it by blocks stops. */
 const MAX_BLOCK_INPUT_BYTES = 64 * 1024 * 1024;
 
@@ -120,7 +122,15 @@ function inflateInto(
       ...(window.length > 0 ? { dictionary: window } : {}),
     });
     const parts: Buffer[] = [];
-    inflater.on("data", (part: Buffer) => parts.push(part));
+    let length = 0;
+    inflater.on("data", (part: Buffer) => {
+      parts.push(part);
+      // One block may inflate to anything in a crafted file: it is never held past the cap.
+      if ((length += part.length) > MAX_BLOCK_OUTPUT_BYTES)
+        inflater.destroy(
+          new Error(`a block inflates to more than ${MAX_BLOCK_OUTPUT_BYTES} bytes`),
+        );
+    });
     inflater.on("error", reject);
     inflater.on("end", () =>
       resolve({ data: Buffer.concat(parts), consumed: inflater.bytesWritten }),

@@ -1,10 +1,12 @@
 /** Issue 10: a trace deep in a gzip is inflated from the nearest checkpoint the scan recorded. */
 import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { open as openFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { constants, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FoundTrace } from "../../src/core/traces/scan.js";
+import { gzipBlocks } from "../../src/node/gzip-blocks.js";
 import { readTraceAt, scanLogs, type TraceLocation } from "../../src/node/log-file.js";
 import {
   CHECKPOINT_EVERY,
@@ -135,5 +137,41 @@ describe("gzip checkpoints", () => {
     writeFileSync(join(dir, "plain.log"), readFileSync(join(dir, "app.log")).subarray(0, 1000));
     await expect(recordCheckpoints(join(dir, "plain.log"), () => false)).resolves.toBeUndefined();
     expect(await checkpointsOf(join(dir, "plain.log"))).toEqual([]);
+  });
+
+  it("stops walking a crafted block that inflates past its cap (70 MB from 440 KB) without holding it", async () => {
+    // One fixed-code block: 'a', then 271,000 copies of 258 bytes at distance 1, then its end.
+    const bits: number[] = [];
+    const put = (value: number, n: number) => {
+      for (let k = 0; k < n; k++) bits.push((value >> k) & 1);
+    };
+    const code = (value: number, n: number) => {
+      for (let k = n - 1; k >= 0; k--) bits.push((value >> k) & 1);
+    };
+    put(1, 1);
+    put(1, 2);
+    code(0x30 + 0x61, 8);
+    for (let i = 0; i < 271_000; i++) {
+      code(0xc5, 8);
+      code(0, 5);
+    }
+    code(0, 7);
+    const deflated = Buffer.alloc(Math.ceil(bits.length / 8));
+    bits.forEach((bit, i) => (deflated[i >> 3]! |= bit << (i & 7)));
+    const header = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]);
+    const path = join(dir, "bomb.log.gz");
+    writeFileSync(path, Buffer.concat([header, deflated, Buffer.alloc(8)]));
+    const handle = await openFile(path);
+    try {
+      const walk = async () => {
+        for await (const block of gzipBlocks(handle, (await handle.stat()).size, null))
+          expect.fail(`a block of ${block.data.length} bytes was read`);
+      };
+      await expect(walk()).rejects.toThrow(/a block inflates to more than 67108864 bytes/);
+    } finally {
+      await handle.close();
+    }
+    await expect(recordCheckpoints(path, () => false)).resolves.toBeUndefined();
+    expect(await checkpointsOf(path)).toEqual([]);
   });
 });
