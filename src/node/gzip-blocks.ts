@@ -192,19 +192,25 @@ export async function* gzipBlocks(
     const final = header & 1;
     let length = Math.max(MIN_INPUT_BYTES, 2 * taken);
     let block: { data: Buffer; consumed: number };
-    for (;;) {
-      const bytes = await input.at(byte, length + 1);
-      const given = shifted(bytes, shift);
-      try {
-        block = await inflateBlock(given, at.window);
-      } catch (error) {
-        throw new BlockReadError(`the deflate data is corrupt (${(error as Error).message})`);
+    // A stored block is read here: zlib, reading a shifted copy, would align to the wrong byte.
+    const stored = header >> 1 === 0 ? await storedBlock(input, at.bit) : null;
+    if (stored === undefined) throw new BlockReadError("a stored block's length is invalid");
+    if (stored) block = { data: stored.data, consumed: stored.end - byte };
+    else
+      for (;;) {
+        const bytes = await input.at(byte, length + 1);
+        const given = shifted(bytes, shift);
+        try {
+          block = await inflateBlock(given, at.window);
+        } catch (error) {
+          throw new BlockReadError(`the deflate data is corrupt (${(error as Error).message})`);
+        }
+        // All the input taken: the block may go on past it, unless the file ends there.
+        if (block.consumed < given.length || byte + bytes.length >= size) break;
+        if (length >= MAX_BLOCK_INPUT_BYTES)
+          throw new BlockReadError("a deflate block is too long");
+        length *= 2;
       }
-      // All the input taken: the block may go on past it, unless the file ends there.
-      if (block.consumed < given.length || byte + bytes.length >= size) break;
-      if (length >= MAX_BLOCK_INPUT_BYTES) throw new BlockReadError("a deflate block is too long");
-      length *= 2;
-    }
     taken = block.consumed;
     yield { ...at, data: block.data, memberStart };
     memberStart = false;
@@ -215,7 +221,7 @@ export async function* gzipBlocks(
     const out = at.out + block.data.length;
     const window = lastWindow(at.window, block.data);
     // The block ends in its last byte taken, at one of 8 bits: the next starts right there.
-    const last = at.bit + block.consumed * 8;
+    const last = stored ? stored.end * 8 : at.bit + block.consumed * 8;
     if (final) {
       const next = await memberEnd(input, last, at.bit, verifying ? { crc, memberOut } : null);
       if (verifying) onMemberVerified?.(out);
@@ -228,7 +234,6 @@ export async function* gzipBlocks(
       continue;
     }
     // A stored block's bytes are byte-aligned and end it: the next block starts right after them.
-    const stored = header >> 1 === 0;
     const candidates = stored ? [last] : await blockStarts(input, at.bit, last, window);
     const bit = await pickStart(input, candidates, window);
     at = { bit, out, window };
@@ -247,9 +252,29 @@ async function blockStarts(
     const bit = last - unused;
     if (bit <= first) break;
     const bytes = await input.at(Math.floor(bit / 8), TRIAL_BYTES);
-    if (canStart(bytes, bit % 8, window)) candidates.push(bit);
+    const type = headerBits(bytes, bit % 8) >> 1;
+    const valid =
+      type === 0 ? (await storedBlock(input, bit)) !== undefined : canStart(bytes, bit % 8, window);
+    if (valid) candidates.push(bit);
   }
   return candidates;
+}
+
+/**
+ * The stored block whose header is at `bit`: its bytes (after the header, padding to a byte,
+ * LEN and its complement NLEN) and the byte after them; undefined when NLEN does not match.
+ */
+async function storedBlock(
+  input: Input,
+  bit: number,
+): Promise<{ data: Buffer; end: number } | undefined> {
+  const at = Math.ceil((bit + 3) / 8);
+  const head = await input.at(at, 4);
+  if (head.length < 4 || (head.readUInt16LE(0) ^ 0xffff) !== head.readUInt16LE(2)) return undefined;
+  const length = head.readUInt16LE(0);
+  const data = Buffer.from(await input.at(at + 4, length));
+  if (data.length < length) return undefined;
+  return { data, end: at + 4 + length };
 }
 
 /** The first bits of a block header at bit `shift` of `bytes`: BFINAL, then BTYPE. */
@@ -259,17 +284,28 @@ function headerBits(bytes: Uint8Array, shift: number): number {
 
 /**
  * Of several bits where a block could start, the true one. Random bits often read as a short
- * block of fixed codes, rarely as a valid header of dynamic codes (which zlib writes for every
- * block of text but the tiniest): the one dynamic candidate wins; else the one whose whole block
- * inflates. Anything else is refused rather than guessed (the member's CRC-32 checks the rest).
+ * block of fixed codes, rarely as a dynamic header zlib accepts or a stored block whose length
+ * matches its complement: one such strong candidate wins (stored ones that end at the same byte
+ * are the same block, as the bits before their padding do not matter); without one, the one
+ * fixed-code candidate whose whole block inflates. Anything else is refused rather than guessed
+ * (and the member's CRC-32 checks the rest).
  */
 async function pickStart(input: Input, candidates: number[], window: Uint8Array): Promise<number> {
   if (candidates.length === 1) return candidates[0]!;
-  const dynamic: number[] = [];
+  const strong = new Map<string, number>();
   for (const bit of candidates) {
-    if (headerBits(await input.at(Math.floor(bit / 8), 2), bit % 8) >> 1 === 2) dynamic.push(bit);
+    const header = headerBits(await input.at(Math.floor(bit / 8), 2), bit % 8);
+    if (header >> 1 === 2) strong.set(`dynamic ${bit}`, bit);
+    if (header >> 1 !== 0) continue;
+    // Of stored candidates ending at one byte, the one whose BFINAL says what follows it.
+    const { end } = (await storedBlock(input, bit))!;
+    const next = await input.at(end + 8, 64 * 1024);
+    const last = end + 8 === input.size || memberHeaderEnd(next) !== -1;
+    if ((header & 1) === (last ? 1 : 0)) strong.set(`stored to ${end}`, bit);
   }
-  if (dynamic.length === 1) return dynamic[0]!;
+  if (strong.size === 1) return [...strong.values()][0]!;
+  if (strong.size > 1)
+    throw new BlockReadError("the end of a deflate block cannot be told apart from the data");
   const good: number[] = [];
   for (const bit of candidates) {
     const bytes = await input.at(Math.floor(bit / 8), CANDIDATE_INPUT_BYTES + 1);

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "no
 import { open as openFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { constants, gzipSync } from "node:zlib";
+import { constants, createGzip, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FoundTrace } from "../../src/core/traces/scan.js";
 import { gzipBlocks } from "../../src/node/gzip-blocks.js";
@@ -29,6 +29,20 @@ function logText(mb: number): Buffer {
     bytes += line.length + 1;
   }
   return Buffer.from(lines.join("\n") + "\n");
+}
+
+/** A gzip stream flushed every 100 KB, as a service flushing its log writes it. */
+async function flushed(text: Buffer, kind: number): Promise<Buffer> {
+  const gzip = createGzip();
+  const parts: Buffer[] = [];
+  gzip.on("data", (part: Buffer) => parts.push(part));
+  for (let at = 0; at < text.length; at += 100_000) {
+    gzip.write(text.subarray(at, at + 100_000));
+    await new Promise<void>((resolve) => gzip.flush(kind, () => resolve()));
+  }
+  gzip.end();
+  await new Promise((resolve) => gzip.on("end", resolve));
+  return Buffer.concat(parts);
 }
 
 let dir: string;
@@ -79,14 +93,15 @@ describe("gzip checkpoints", () => {
         ]),
     ],
     [
-      "a full flush every MB",
-      "flushed.log.gz",
-      () => gzipSync(plain, { flush: constants.Z_FULL_FLUSH, chunkSize: 1024 * 1024 }),
+      "a sync flush every 100 KB (empty stored blocks at any bit)",
+      "synced.log.gz",
+      () => flushed(plain, constants.Z_SYNC_FLUSH),
     ],
+    ["a full flush every 100 KB", "full.log.gz", () => flushed(plain, constants.Z_FULL_FLUSH)],
   ])(
     "%s: the last trace is inflated from the nearest checkpoint, byte for byte the plain file's",
     async (_, name, make) => {
-      writeFileSync(join(dir, name), make());
+      writeFileSync(join(dir, name), await make());
       const traces = await scanned(name);
       const path = join(dir, name);
       const list = await checkpointsOf(path);
