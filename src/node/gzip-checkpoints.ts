@@ -1,7 +1,7 @@
 /**
  * Restart points in gzip logs, so that a trace deep in a big `.gz` is re-read by inflating from
- * the nearest one instead of from the start. While a log set is scanned, each gzip file is also
- * walked block by block (gzip-blocks.ts, in the thread pool beside the scan's own inflater) and a
+ * the nearest one instead of from the start. Once a log set is scanned, each gzip file is walked
+ * block by block (gzip-blocks.ts) and a
  * checkpoint is kept at the first block boundary after every CHECKPOINT_EVERY inflated bytes.
  * A checkpoint costs its 32 KiB window deflated (a few KiB of log text) and 3 numbers; the
  * checkpoints of a gzip member are kept only once its CRC-32 matched what the walk inflated.
