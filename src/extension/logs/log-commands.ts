@@ -93,6 +93,7 @@ export async function openLogSet(
     let reported = 0;
     const scan = await scanLogs(inputs, {
       signal: token,
+      checkpoints: true,
       onTrace: (found, file) => index.add(found, file),
       onProblem: (problem) => index.addProblem(problem),
       onProgress: (bytes) => {
@@ -141,7 +142,8 @@ export async function restoreLogSets(tree: TraceTree): Promise<void> {
 
 /**
  * The full trace behind a tree entry, re-read from its byte range in its file. A gzip is inflated
- * again up to the trace, which can take seconds in a big one: that shows progress with Cancel.
+ * again from the checkpoint before the trace (or its start, before its checkpoints are ready),
+ * which can take seconds in a big one: that shows progress with Cancel.
  */
 async function traceOf(node: TraceItemNode): Promise<FoundTrace> {
   const file = traceFile(node);
