@@ -55,13 +55,6 @@ export class ToolCounts<Ref> {
   lastDropper = "";
 
   constructor(readonly name: string) {}
-
-  /** Σ missing: the traces in which the tool was seen but is not final. */
-  get missingTotal(): number {
-    let total = 0;
-    for (const n of this.missing.values()) total += n;
-    return total;
-  }
 }
 
 export interface StatsOptions {
@@ -123,7 +116,6 @@ export class PaletteStats<Ref = never> {
         else if (kept.length < this.samples) kept.push(ref);
       }
     }
-    this.touched = [];
     const kind = trace.error?.kind;
     if (kind !== undefined) this.errors.set(kind, (this.errors.get(kind) ?? 0) + 1);
     if (trace.time !== null) this.timeline.add(trace.time, palette, kind === FORCED_FAILURE);

@@ -62,7 +62,7 @@ export class Timeline {
         start: index * this.width,
         width: this.width,
         traces: bucket?.traces ?? 0,
-        meanPalette: bucket && bucket.traces > 0 ? bucket.paletteSum / bucket.traces : 0,
+        meanPalette: bucket ? bucket.paletteSum / bucket.traces : 0,
         forcedFailures: bucket?.failures ?? 0,
       });
     }
@@ -89,10 +89,8 @@ export class Timeline {
         into.failures += bucket.failures;
       }
     }
-    if (this.buckets.size > 0) {
-      this.min = Math.floor(this.min / factor);
-      this.max = Math.floor(this.max / factor);
-    }
+    this.min = Math.floor(this.min / factor);
+    this.max = Math.floor(this.max / factor);
   }
 }
 
@@ -128,5 +126,5 @@ export function timeMs(time: string | number): number | null {
     const digits = zone.slice(1).replace(":", "");
     ms -= sign * (+digits.slice(0, 2) * 60 + +digits.slice(2)) * 60_000;
   }
-  return Number.isFinite(ms) ? ms : null;
+  return ms;
 }
