@@ -85,6 +85,7 @@ describe("timeMs, edge by edge", () => {
 
   it("accepts each field's largest value and refuses one more", () => {
     expect(timeMs("2025-12-31 23:59:60")).toBe(Date.UTC(2026, 0, 1));
+    expect(timeMs("2025-01-01 00:00")).toBe(Date.UTC(2025, 0, 1));
     for (const text of [
       "2025-00-01 00:00",
       "2025-13-01 00:00",
