@@ -56,6 +56,16 @@ describe("capture: what the probe found", () => {
     );
   });
 
+  it("a catalogue that is not a list of entries is not data", async () => {
+    expect(
+      await refused({
+        stages: [stage("AllowlistStage", { _catalog: data(["a"]) }, { name: "it" })],
+      }),
+    ).toBe(
+      "stage 1 'it' is not data (its catalogue could not be read) and the frame holds no SelectionResult of this turn to play it back from",
+    );
+  });
+
   it("without a trace: the configured fixture, not checked, with the offered tools, turn and catalogue found", async () => {
     const capture = await captured({
       stages: [
@@ -83,6 +93,9 @@ describe("capture: what the probe found", () => {
                   trigger_keywords: [],
                 },
                 { name: "c", cost_usd: "cheap", safety_level: 3, category: null },
+                { name: "e", summary: 5, cost_usd: null },
+                { name: "f", cost_usd: 0 },
+                null,
                 { name: "" },
                 { summary: "nameless" },
                 "d",
@@ -112,6 +125,8 @@ describe("capture: what the probe found", () => {
           },
           { name: "b" },
           { name: "c" },
+          { name: "e" },
+          { name: "f", cost_usd: 0 },
         ],
         offered: ["a", "b", "z"],
         turn: { query: "q" },
@@ -222,8 +237,12 @@ describe("capture: each built-in stage's configuration", () => {
       }),
     ).toEqual({ kind: "role", role: "analyst", role_tools: { analyst: ["a"], guest: null } });
     expect(await one("RolePaletteStage", { _role: data("") })).toEqual({ kind: "role" });
+    expect(await one("RolePaletteStage", {})).toEqual({ kind: "role" });
     expect(await one("RolePaletteStage", { _role: data(3) })).toEqual({ kind: "role" });
     expect(await notData("RolePaletteStage", { _resolver: data({ analyst: "a" }) })).toBe(
+      because("its resolver is not a map of role to tool names"),
+    );
+    expect(await notData("RolePaletteStage", { _resolver: data({ a: ["x"], b: "y" }) })).toBe(
       because("its resolver is not a map of role to tool names"),
     );
     expect(await notData("RolePaletteStage", { _resolver: data(["a"]) })).toBe(
@@ -292,6 +311,10 @@ describe("capture: each built-in stage's configuration", () => {
       agent_visible_only: false,
       categories: null,
     });
+    expect(await one("PolicyStage", {})).toMatchObject({
+      max_safety_level: null,
+      budget_usd: null,
+    });
     for (const rank of [1.5, 99, -1, "2"])
       expect(await notData("PolicyStage", { _max_safety_rank: data(rank) })).toBe(
         because("its safety ceiling is not on the default scale"),
@@ -350,8 +373,15 @@ describe("capture: checking the replay against the trace", () => {
     expect(await differs(record("lazy", "abstain", { kept: ["a", "b"] }))).toEqual([
       note("the replay selects where the program's stage did abstain"),
     ]);
-    expect(await differs(record("lazy", "select", { kept: ["b"], dropped: ["a"] }))).toEqual([
-      note("the replay kept [a], the program [b]"),
+    expect(
+      await differs(record("lazy", "select", { kept: ["b", "c"], dropped: ["a"] }), [
+        "a",
+        "b",
+        "c",
+      ]),
+    ).toEqual([note("the replay kept [a], the program [b, c]")]);
+    expect(await differs(record("lazy", "select", { kept: ["a"], dropped: ["b", "c"] }))).toEqual([
+      note("the replay dropped [b], the program [b, c]"),
     ]);
     expect(await differs(record("lazy", "select", { kept: ["a"], dropped: [] }), ["a"])).toEqual(
       [],
@@ -373,6 +403,44 @@ describe("capture: checking the replay against the trace", () => {
     ]);
   });
 
+  it("only the action differs: the replay plays it back and then matches", async () => {
+    const capture = await captured({
+      stages: [lazy(["a", "b"])],
+      offered: ["a", "b"],
+      trace: { trace: [record("lazy", "abstain", { kept: ["a", "b"] })] },
+    });
+    expect(capture.notes).toEqual([
+      "stage 1 'lazy' (lazy) is played back as recorded: replaying its configuration, the replay selects where the program's stage did abstain",
+    ]);
+    expect(capture.differences).toEqual([]);
+    expect(capture.fixture.pipeline).toEqual([
+      { kind: "scripted", name: "lazy", outcome: { abstain: true } },
+    ]);
+  });
+
+  it("a later stage played back leaves the earlier ones configured", async () => {
+    const capture = await captured({
+      stages: [lazy(["a", "b"]), lazy(["a"], { name: "second" })],
+      offered: ["a", "b", "c"],
+      trace: {
+        trace: [
+          record("lazy", "select", {
+            kept: ["a", "b"],
+            dropped: ["c"],
+            detail: "routed to 2 name(s)",
+          }),
+          record("second", "select", { kept: ["b"], dropped: ["a"] }),
+        ],
+      },
+    });
+    expect(capture.fixture.pipeline).toEqual([
+      { kind: "lazy", allowed_names: ["a", "b"] },
+      { kind: "scripted", name: "second", outcome: { select: ["b"] } },
+    ]);
+    expect(capture.notes).toHaveLength(1);
+    expect(capture.differences).toEqual([]);
+  });
+
   it("a played-back stage that still differs is reported, not replaced again", async () => {
     const capture = await captured({
       stages: [stage("Mine", {}, { name: "mine" })],
@@ -391,11 +459,11 @@ describe("capture: checking the replay against the trace", () => {
   it("a fixture the loader refuses is reported as such", async () => {
     const capture = await captured({
       stages: [stage("RolePaletteStage", { _resolver: data({ r: ["a"] }), _role: data("r") })],
-      offered: [1],
+      offered: [1, true],
       trace: { trace: [record("role", "select", { kept: ["a"] })] },
     });
     expect(capture.differences).toHaveLength(1);
-    expect(capture.differences[0]).toMatch(/^the captured fixture is not valid: /);
+    expect(capture.differences[0]).toMatch(/^the captured fixture is not valid: [^;]+; [^;]+$/);
   });
 });
 
@@ -425,5 +493,10 @@ describe("capture: the turn", () => {
     expect((await captured({ stages: [forced("x")], turn: { state: {} } })).fixture.turn).toBe(
       undefined,
     );
+    expect((await captured({ stages: [forced("x")], turn: { state: null } })).fixture.turn).toBe(
+      undefined,
+    );
+    const afterLazy = await captured({ stages: [stage("LazyRoutingStage"), forced(null)], turn });
+    expect(afterLazy.fixture.turn).toEqual({ state: { forced_tool_choice: "b", messages: ["m"] } });
   });
 });

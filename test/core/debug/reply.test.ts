@@ -110,6 +110,8 @@ describe("reading an inspected value", () => {
     const json = (value: unknown) => readInspectReply(reply({ kind: "json", value }));
     const nested = json({ event: "x", selection: TRACE, other: { trace: [] } });
     expect(nested.ok && nested.value.records.map((r) => r.stage)).toEqual(["s"]);
+    // A value in a debuggee has no log line to take a time or id from.
+    expect(nested.ok && [nested.value.time, nested.value.id]).toEqual([null, null]);
     expect(json({ a: 1 })).toEqual({ ok: false, problem: { kind: "noTrace" } });
     expect(json({ trace: [{ stage: 1 }] })).toMatchObject({
       ok: false,
