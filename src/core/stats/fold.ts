@@ -81,7 +81,6 @@ export class PaletteStats<Ref = never> {
 
   add(trace: LoggedTrace, ref?: Ref): void {
     const t = this.traces++;
-    this.touched = [];
     for (const record of trace.records) {
       const stage = this.stage(record.stage);
       stage.records.hit(t);
@@ -116,6 +115,7 @@ export class PaletteStats<Ref = never> {
         else if (kept.length < this.samples) kept.push(ref);
       }
     }
+    this.touched = [];
     const kind = trace.error?.kind;
     if (kind !== undefined) this.errors.set(kind, (this.errors.get(kind) ?? 0) + 1);
     if (trace.time !== null) this.timeline.add(trace.time, palette, kind === FORCED_FAILURE);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PaletteStats, UNKNOWN_STAGE } from "../../../src/core/stats/fold.js";
+import { formatStatsJson } from "../../../src/core/stats/json.js";
 import { logged } from "./helpers.js";
 
 function rec(stage: string, action: string, lists: Record<string, unknown> = {}) {
@@ -109,5 +110,35 @@ describe("palette statistics: sample traces", () => {
     unnamed.add(dropsT("policy"));
     expect(unnamed.tools.get("t")!.samples.size).toBe(0);
     expect(unnamed.tools.get("t")!.missing.get("policy")).toBe(1);
+  });
+});
+
+describe("palette statistics: the printed document", () => {
+  it("prints every map's keys in code-point order, whatever order they were counted in", () => {
+    const stats = new PaletteStats();
+    for (const [stage, kind] of [
+      ["b", "Zed"],
+      ["a", "Alpha"],
+      ["10", "Zed"],
+      ["2", "Mid"],
+    ])
+      stats.add(
+        logged({
+          trace: [
+            rec(stage!, "select", { kept: [], dropped: ["t"], added: ["u"], reinstated: ["v"] }),
+          ],
+          tools: ["v"],
+          error: { kind, message: "" },
+        }),
+      );
+    const text = formatStatsJson(stats);
+    const keys = (section: string) => {
+      const from = text.indexOf(`"${section}": {\n`);
+      const block = text.slice(from, text.indexOf("}", from));
+      return [...block.matchAll(/\n\s+"([^"]+)":/g)].map((m) => m[1]);
+    };
+    expect(keys("errors")).toEqual(["Alpha", "Mid", "Zed"]);
+    for (const section of ["dropped_by", "added_by", "reinstated_by", "missing"])
+      expect(keys(section), section).toEqual(["10", "2", "a", "b"]);
   });
 });
