@@ -52,7 +52,7 @@ describe("capture: what the probe found", () => {
         trace: { trace: [record("a", "abstain"), record("b", "abstain")] },
       }),
     ).toBe(
-      "the SelectionResult in the frame has 2 stage record(s) but the pipeline has 1 stage(s); it is not this pipeline's result",
+      "the SelectionResult in the frame has 2 stage records but the pipeline has 1 stage; it is not this pipeline's result",
     );
   });
 
@@ -337,7 +337,7 @@ describe("capture: checking the replay against the trace", () => {
       stages: [lazy(["a"])],
       trace: {
         trace: [
-          record("lazy", "select", { kept: ["a"], dropped: ["b"], detail: "routed to 1 name(s)" }),
+          record("lazy", "select", { kept: ["a"], dropped: ["b"], detail: "routed to 1 name" }),
         ],
         offered: ["a", "b"],
         tools: ["a"],
@@ -361,7 +361,7 @@ describe("capture: checking the replay against the trace", () => {
       },
     });
     expect(capture.differences).toEqual([
-      "stage 1 'lazy' decides the same but its detail reads 'routed to 1 name(s)', the program's 'by hand'",
+      "stage 1 'lazy' decides the same but its detail reads 'routed to 1 name', the program's 'by hand'",
     ]);
   });
 
@@ -380,6 +380,12 @@ describe("capture: checking the replay against the trace", () => {
         "c",
       ]),
     ).toEqual([note("the replay kept [a], the program [b, c]")]);
+    const wider = await captured({
+      stages: [lazy(["a", "c"])],
+      offered: ["a", "b", "c"],
+      trace: { trace: [record("lazy", "select", { kept: ["a"], dropped: ["b", "c"] })] },
+    });
+    expect(wider.notes).toEqual([note("the replay kept [a, c], the program [a]")]);
     expect(await differs(record("lazy", "select", { kept: ["a"], dropped: ["b", "c"] }))).toEqual([
       note("the replay dropped [b], the program [b, c]"),
     ]);
@@ -427,7 +433,7 @@ describe("capture: checking the replay against the trace", () => {
           record("lazy", "select", {
             kept: ["a", "b"],
             dropped: ["c"],
-            detail: "routed to 2 name(s)",
+            detail: "routed to 2 names",
           }),
           record("second", "select", { kept: ["b"], dropped: ["a"] }),
         ],
