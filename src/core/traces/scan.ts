@@ -65,6 +65,8 @@ export interface AsciiCodec {
   asciiPrefix(bytes: Uint8Array): number;
   /** Bytes that are all ASCII, as a string. */
   decode(bytes: Uint8Array): string;
+  /** True when the bytes are valid UTF-8: then lines are found and tested as bytes, not decoded. */
+  isUtf8(bytes: Uint8Array): boolean;
 }
 
 const REPLACEMENT = "\uFFFD";
@@ -240,6 +242,10 @@ export class TraceScanner {
   /** Complete lines, each ending with LF, CR or CRLF; runs of ASCII lines are decoded natively. */
   private lines(bytes: Uint8Array): void {
     const ascii = this.options.ascii;
+    if (ascii?.isUtf8(bytes)) {
+      this.sparseLines(bytes);
+      return;
+    }
     if (!ascii) {
       this.decodedLines(bytes, this.decoder.decode(bytes));
       return;
@@ -267,12 +273,67 @@ export class TraceScanner {
     }
   }
 
+  /**
+   * The pre-filter over complete lines of valid UTF-8: a line is decoded and read only when it may
+   * matter (a marker, an open bracket, comma or blank at its end, a lone CR, a value open above
+   * it, too long, the first of the file); every other line is only counted, at memchr speed.
+   */
+  private sparseLines(bytes: Uint8Array): void {
+    const markers = MarkerCursor.ofBytes(bytes);
+    let marker = markers.next(0);
+    let nextCR = bytes.indexOf(13);
+    let count = 0;
+    for (let s = 0; s < bytes.length;) {
+      const lf = bytes.indexOf(10, s);
+      if (lf === -1) {
+        // Lines ended by lone CRs close the input.
+        this.decodedLines(bytes.subarray(s), this.decoder.decode(bytes.subarray(s)));
+        return;
+      }
+      let end = lf;
+      let loneCR = false;
+      if (nextCR !== -1 && nextCR < lf) {
+        // The first CR of the line: before its LF it is a CRLF, anywhere else a line end of its own.
+        loneCR = nextCR < lf - 1;
+        if (nextCR === lf - 1) end--;
+        nextCR = bytes.indexOf(13, lf + 1);
+      }
+      if (marker !== -1 && marker < s) marker = markers.next(s);
+      const last = bytes[end - 1];
+      if (
+        loneCR ||
+        (marker !== -1 && marker < end) ||
+        last === 0x7b ||
+        last === 0x5b ||
+        last === 0x28 ||
+        last === 0x2c ||
+        last === 0x20 ||
+        last === 0x09 ||
+        this.block ||
+        this.spread ||
+        this.offset === 0 ||
+        end - s > this.maxLineBytes
+      ) {
+        const line = bytes.subarray(s, lf + 1);
+        this.decodedLines(line, this.decoder.decode(line));
+      } else {
+        this.offset += lf + 1 - s;
+        this.lineNo++;
+      }
+      s = lf + 1;
+      if (++count === CHECK_EVERY) {
+        count = 0;
+        this.checkCancelled();
+      }
+    }
+  }
+
   /** Complete lines and their text, decoded one way or the other. */
   private decodedLines(bytes: Uint8Array, text: string): void {
     // One character per byte and no replacement: byte offsets are string offsets.
     const ascii = text.length === bytes.length && text.indexOf(REPLACEMENT) === -1;
     let nextCR = text.indexOf("\r");
-    const markers = new MarkerCursor(text);
+    const markers = MarkerCursor.ofText(text);
     let nextMarker = markers.next(0);
     let nextBad = ascii ? -1 : text.indexOf(REPLACEMENT);
     let bytePos = 0;
