@@ -228,7 +228,8 @@ export class TraceScanner {
       this.skipping = true;
       return;
     }
-    this.pending.push(part.slice());
+    // A copy: the caller may reuse the chunk's memory (and a Node Buffer's slice() is a view).
+    this.pending.push(Uint8Array.prototype.slice.call(part));
     this.pendingLength += part.length;
   }
 
