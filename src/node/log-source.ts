@@ -12,6 +12,8 @@ import { createGunzip, type ZlibOptions } from "node:zlib";
 export const CHUNK_BYTES = 1024 * 1024;
 /** Inflated output per chunk: large enough that zlib's per-chunk cost does not show. */
 const INFLATE_CHUNK_BYTES = 256 * 1024;
+/** A plain file's reads: few enough that waiting for a thread-pool thread on a busy machine does not show. */
+const PLAIN_CHUNK_BYTES = 4 * 1024 * 1024;
 const INFLATE_AHEAD_BYTES = 8 * 1024 * 1024;
 /** A NUL in the first bytes makes a file binary, as for grep and git. */
 const SNIFF_BYTES = 8 * 1024;
@@ -197,7 +199,10 @@ async function plainFileChunks(
   events: ChunkEvents,
 ): Promise<AsyncGenerator<Uint8Array, void, undefined> | null> {
   let handle: FileHandle;
-  const buffers = [Buffer.allocUnsafe(CHUNK_BYTES), Buffer.allocUnsafe(CHUNK_BYTES)] as const;
+  const buffers = [
+    Buffer.allocUnsafe(PLAIN_CHUNK_BYTES),
+    Buffer.allocUnsafe(PLAIN_CHUNK_BYTES),
+  ] as const;
   let first: number;
   try {
     handle = await open(path, "r");
@@ -205,7 +210,7 @@ async function plainFileChunks(
     throw new LogReadError(`cannot read the file: ${readReason(error)}`, true);
   }
   try {
-    first = (await handle.read(buffers[0], 0, CHUNK_BYTES, null)).bytesRead;
+    first = (await handle.read(buffers[0], 0, PLAIN_CHUNK_BYTES, null)).bytesRead;
   } catch (error) {
     await handle.close();
     throw new LogReadError(`cannot read the file: ${readReason(error)}`, true);
@@ -218,7 +223,7 @@ async function plainFileChunks(
     let read = 0;
     let ahead: Promise<number> | null = null;
     const readInto = (buffer: Buffer) =>
-      handle.read(buffer, 0, CHUNK_BYTES, null).then((r) => r.bytesRead);
+      handle.read(buffer, 0, PLAIN_CHUNK_BYTES, null).then((r) => r.bytesRead);
     try {
       let length = first;
       for (let turn = 0; length > 0; turn ^= 1) {

@@ -105,6 +105,23 @@ describe("the byte-level pre-filter", () => {
     }
   });
 
+  it("lets the caller reuse a chunk's memory once it is pushed (a Buffer's slice is a view)", () => {
+    const text = `INFO start\nINFO worker ${json("a")}\n`;
+    const cut = text.indexOf('"trace"');
+    const chunk = Buffer.from(text.slice(0, cut));
+    const traces: FoundTrace[] = [];
+    const scanner = new TraceScanner({
+      ascii: nodeAscii,
+      onTrace: (t) => traces.push(t),
+      onProblem: () => {},
+    });
+    scanner.push(chunk);
+    chunk.fill(0x20);
+    scanner.push(Buffer.from(text.slice(cut)));
+    scanner.end();
+    expect(traces.map((t) => [t.line, t.trace.id])).toEqual([[2, "a"]]);
+  });
+
   it("reads a trace line at the very start and the very end of a chunk", () => {
     const lines = [json("first"), "INFO plain 1", "INFO plain 2", json("last")];
     const text = lines.join("\n") + "\n";
