@@ -209,7 +209,7 @@ describe("Selection Traces view", () => {
     expect(fake.progress.map((p) => p.title)).toEqual([`Finding selection traces in ${uri.path}`]);
     expect(fake.shown.at(-1)).toEqual({
       kind: "warning",
-      message: `Palette Inspector: 2 selection trace(s) in ${uri.path}, 4 problem(s).`,
+      message: `Palette Inspector: 2 selection traces in ${uri.path}, 4 problems.`,
     });
   });
 

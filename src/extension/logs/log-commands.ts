@@ -21,6 +21,7 @@ import {
   type TraceNode,
   type TraceTree,
 } from "./trace-tree.js";
+import { counted } from "../../core/words.js";
 
 /** Logs an editor may hold as text: the Inspect CodeLens is offered on them. */
 export const LOG_EXTENSIONS = ["log", "jsonl", "ndjson", "json"];
@@ -125,7 +126,7 @@ export async function openLogSet(
     const cancelled = scan.cancelled ? " (cancelled: partial list)" : "";
     void notify(
       scan.problemCount > 0 ? "warning" : "info",
-      notice`${scan.traceCount} selection trace(s) in ${name}, ${scan.problemCount} problem(s)${cancelled}.`,
+      notice`${counted(scan.traceCount, "selection trace")} in ${name}, ${counted(scan.problemCount, "problem")}${cancelled}.`,
       { details },
     );
     return set;
@@ -242,7 +243,7 @@ export async function turnIntoFixture(
   if (caveats.length > 0)
     void notify(
       "warning",
-      notice`the replay differs from the log in ${caveats.length} way(s); see the log for how.`,
+      notice`the replay differs from the log in ${counted(caveats.length, "way")}; see the log for how.`,
       { details: caveats },
     );
   return target;
