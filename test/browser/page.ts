@@ -7,6 +7,7 @@ import { extname, join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { panelHtml } from "../../src/extension/panel/html.js";
 import type { FromWebview, ToWebview } from "../../src/protocol.js";
+import type { ToStatsView } from "../../src/stats-protocol.js";
 
 export const ORIGIN = "https://webview.test";
 /** The repository root: the runner and the benchmark run from it (npm scripts do). */
@@ -378,8 +379,8 @@ export async function openPanel(browser: Browser, options: OpenOptions = {}): Pr
   return page;
 }
 
-/** Posts a host message into the page, as VS Code delivers one. */
-export async function send(page: Page, message: ToWebview): Promise<void> {
+/** Posts a host message into the page, as VS Code delivers one (either view's protocol). */
+export async function send(page: Page, message: ToWebview | ToStatsView): Promise<void> {
   await page.evaluate(
     (m) =>
       (
@@ -399,16 +400,21 @@ export async function waitForPosted<T extends FromWebview["type"]>(
   type: T,
   after = 0,
 ): Promise<Extract<FromWebview, { type: T }>> {
+  return (await waitForMessage(page, type, after)) as Extract<FromWebview, { type: T }>;
+}
+
+/** The newest message of this type the page posted after its first `after`, once there is one. */
+export async function waitForMessage(page: Page, type: string, after: number): Promise<unknown> {
   const handle = await page.waitForFunction(
     ([t, n]) =>
       (globalThis as unknown as PageGlobals).__posted
         .slice(n as number)
         .reverse()
-        .find((m) => m.type === t) ?? false,
+        .find((m) => (m as { type: string }).type === t) ?? false,
     [type, after] as const,
     { timeout: 5000 },
   );
-  return (await handle.jsonValue()) as Extract<FromWebview, { type: T }>;
+  return handle.jsonValue();
 }
 
 /**
@@ -416,23 +422,35 @@ export async function waitForPosted<T extends FromWebview["type"]>(
  * painted: what a user waits for the first screen.
  */
 export async function timeFirstScreen(page: Page, message: ToWebview): Promise<number> {
-  return page.evaluate((m) => {
-    const w = globalThis as unknown as {
-      postMessage(message: unknown, target: string): void;
-      requestAnimationFrame(callback: () => void): void;
-      document: { querySelector(selector: string): unknown };
-    };
-    return new Promise<number>((resolve) => {
-      const started = performance.now();
-      w.postMessage(m, "*");
-      const poll = () => {
-        if (w.document.querySelector(".waterfall .stage-row"))
-          w.requestAnimationFrame(() =>
-            w.requestAnimationFrame(() => resolve(performance.now() - started)),
-          );
-        else setTimeout(poll, 0);
+  return timeUntilPainted(page, message, ".waterfall .stage-row");
+}
+
+/** Milliseconds from posting `message` until `selector` matches and a frame has been painted. */
+export async function timeUntilPainted(
+  page: Page,
+  message: ToWebview | ToStatsView,
+  selector: string,
+): Promise<number> {
+  return page.evaluate(
+    ([m, sel]) => {
+      const w = globalThis as unknown as {
+        postMessage(message: unknown, target: string): void;
+        requestAnimationFrame(callback: () => void): void;
+        document: { querySelector(selector: string): unknown };
       };
-      setTimeout(poll, 0);
-    });
-  }, message);
+      return new Promise<number>((resolve) => {
+        const started = performance.now();
+        w.postMessage(m, "*");
+        const poll = () => {
+          if (w.document.querySelector(sel))
+            w.requestAnimationFrame(() =>
+              w.requestAnimationFrame(() => resolve(performance.now() - started)),
+            );
+          else setTimeout(poll, 0);
+        };
+        setTimeout(poll, 0);
+      });
+    },
+    [message, selector] as const,
+  );
 }

@@ -10,7 +10,14 @@ import {
   type StatsView,
   type ToStatsView,
 } from "../../src/stats-protocol.js";
-import { openPanel, type OpenOptions, type PageGlobals } from "./page.js";
+import {
+  openPanel,
+  send,
+  timeUntilPainted,
+  waitForMessage,
+  type OpenOptions,
+  type PageGlobals,
+} from "./page.js";
 
 export const STATS_ENTRY = {
   script: "dist/stats-webview.js",
@@ -91,15 +98,7 @@ function wire(rows: StatsRows) {
   return { traces, problems, errors, stages, timeline, tools: toolColumns(rows.tools) };
 }
 
-export async function sendStats(page: Page, message: ToStatsView): Promise<void> {
-  await page.evaluate(
-    (m) =>
-      (
-        globalThis as unknown as { postMessage(message: unknown, target: string): void }
-      ).postMessage(m, "*"),
-    message,
-  );
-}
+export const sendStats: (page: Page, message: ToStatsView) => Promise<void> = send;
 
 /** Waits for the view to post a message of this type after the first `after`, and returns it. */
 export async function waitForStatsPosted<T extends FromStatsView["type"]>(
@@ -107,16 +106,7 @@ export async function waitForStatsPosted<T extends FromStatsView["type"]>(
   type: T,
   after = 0,
 ): Promise<Extract<FromStatsView, { type: T }>> {
-  const handle = await page.waitForFunction(
-    ([t, n]) =>
-      (globalThis as unknown as PageGlobals).__posted
-        .slice(n as number)
-        .reverse()
-        .find((m) => (m as { type: string }).type === t) ?? false,
-    [type, after] as const,
-    { timeout: 5000 },
-  );
-  return (await handle.jsonValue()) as unknown as Extract<FromStatsView, { type: T }>;
+  return (await waitForMessage(page, type, after)) as Extract<FromStatsView, { type: T }>;
 }
 
 export async function postedCount(page: Page): Promise<number> {
@@ -125,23 +115,5 @@ export async function postedCount(page: Page): Promise<number> {
 
 /** Milliseconds from posting the statistics until the table's rows are in the DOM and a frame is painted. */
 export async function timeStatsFirstPaint(page: Page, view: StatsView): Promise<number> {
-  return page.evaluate((v) => {
-    const w = globalThis as unknown as {
-      postMessage(message: unknown, target: string): void;
-      requestAnimationFrame(callback: () => void): void;
-      document: { querySelector(selector: string): unknown };
-    };
-    return new Promise<number>((resolve) => {
-      const started = performance.now();
-      w.postMessage({ type: "stats", view: v }, "*");
-      const poll = () => {
-        if (w.document.querySelector(".tools-body .tools-row"))
-          w.requestAnimationFrame(() =>
-            w.requestAnimationFrame(() => resolve(performance.now() - started)),
-          );
-        else setTimeout(poll, 0);
-      };
-      setTimeout(poll, 0);
-    });
-  }, view);
+  return timeUntilPainted(page, { type: "stats", view }, ".tools-body .tools-row");
 }

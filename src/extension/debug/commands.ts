@@ -282,7 +282,7 @@ export class DebugCommands {
       },
     ];
     const picked = await vscode.window.showQuickPick(choices, {
-      title: `Compare ${neutralise(inspection.expression)} with…`,
+      title: notice`Compare ${inspection.expression} with…`.text,
     });
     await picked?.run();
   }

@@ -1,7 +1,7 @@
 import * as vscode from "vscode";
 import type { StageAction } from "../../core/contract.js";
 import { counted } from "../../core/words.js";
-import { neutralise, notice, notify } from "../notify.js";
+import { notice, notify } from "../notify.js";
 import type { TraceTree } from "./trace-tree.js";
 
 /** Names with their trace counts, most frequent first, then by name. */
@@ -66,7 +66,7 @@ export function registerTraceFilters(tree: TraceTree): vscode.Disposable[] {
           label: name,
           description: `in ${counted(n, "trace")}`,
         })),
-        { title: `What did '${neutralise(stage.label)}' do?` },
+        { title: notice`What did '${stage.label}' do?`.text },
       );
       if (action)
         apply({ kind: "stageAction", stage: stage.label, action: action.label as StageAction });
