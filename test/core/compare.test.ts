@@ -88,6 +88,12 @@ describe("compareReports", () => {
       changed: true,
     });
     expect(allowlist).toMatchObject({ base: "abstain", variant: "disabled", actionChanged: true });
+    // The other way round: a stage disabled in the base run.
+    expect(compareReports(variant, runFixture(fixture)).stages[2]).toMatchObject({
+      base: "disabled",
+      variant: "abstain",
+      forced: { base: null, variant: "a" },
+    });
     expect(comparison.final).toEqual({ onlyBase: [], onlyVariant: [], orderChanged: false });
     expect(comparison.forced).toEqual({ base: "a", variant: null, changed: true });
     expect(comparison.changed).toBe(true);
@@ -226,6 +232,28 @@ describe("compareReports", () => {
       ["s", "select", "select"],
       ["s", "select", "select"],
       ["s1", "select", "abstain"],
+    ]);
+  });
+
+  it("a run is changed when one stage differs, even with the same final set and choice", () => {
+    const comparison = compareReports(
+      logged([record("s", ["a"], ["b"]), record("t", ["a"]), record("u", ["a"])]),
+      logged([record("s", ["a", "b"]), record("t", ["a"], ["b"]), record("u", ["a"])]),
+    );
+    expect(comparison.final).toEqual({ onlyBase: [], onlyVariant: [], orderChanged: false });
+    expect(comparison.forced.changed).toBe(false);
+    expect(comparison.stages.map((stage) => stage.changed)).toEqual([true, true, false]);
+    expect(comparison.changed).toBe(true);
+  });
+
+  it("a stage name logged three times lines up occurrence by occurrence", () => {
+    const thrice = (third: StageRecord["action"]) =>
+      logged([record("s", ["a"]), record("s", ["a"]), record("s", ["a"], [], { action: third })]);
+    const comparison = compareReports(thrice("select"), thrice("abstain"));
+    expect(comparison.stages.map((stage) => [stage.base, stage.variant])).toEqual([
+      ["select", "select"],
+      ["select", "select"],
+      ["select", "abstain"],
     ]);
   });
 });

@@ -173,6 +173,8 @@ describe("updatedExpectation", () => {
       actions: { lazy: "select", forced: "force" },
       dropped_by: { b: "pick", c: "lazy" },
     });
+    // The stage that did not run leaves no key behind, not even one holding undefined.
+    expect(Object.keys(updated.expect.actions!)).toEqual(["lazy", "forced"]);
     expect(updated.changes).toEqual([
       { key: "actions.lazy", before: "abstain", after: "select" },
       { key: "actions.ghost", before: "select", after: undefined },
@@ -185,6 +187,13 @@ describe("updatedExpectation", () => {
     expect(updatedExpectation(block, await run(narrowing))).toEqual({
       expect: block,
       changes: [],
+    });
+  });
+
+  it("a failed run whose block names `error` updates it once", async () => {
+    expect(updatedExpectation({ error: null }, await run(failing))).toEqual({
+      expect: { error: "ForcedToolUnavailable" },
+      changes: [{ key: "error", before: null, after: "ForcedToolUnavailable" }],
     });
   });
 
@@ -257,5 +266,46 @@ describe("expectationFailures", () => {
       { key: "error", text: `the run failed: ${report.error!.message}`, stages: ["lazy"] },
     ]);
     expect(expectationFailures({}, await run(narrowing))).toEqual([]);
+  });
+
+  it("an extra name points at the stage that added it last, and at none when it was offered all along", async () => {
+    const report = await run({
+      offered: ["a", "b"],
+      catalog: [{ name: "a" }, { name: "b" }, { name: "d" }],
+      pipeline: [
+        { kind: "scripted", name: "first", outcome: { select: ["a", "b", "d"] } },
+        { kind: "lazy", allowed_names: ["a", "b"] },
+        { kind: "scripted", name: "again", outcome: { select: ["a", "b", "d"] } },
+      ],
+    });
+    expect(report.names).toEqual(["a", "b", "d"]);
+    expect(expectationFailures({ names: ["a", "b"] }, report)).toEqual([
+      { key: "names", text: "final names: expected [a, b], got [a, b, d]", stages: ["again"] },
+    ]);
+    expect(expectationFailures({ names: ["a", "d"] }, report)).toEqual([
+      { key: "names", text: "final names: expected [a, d], got [a, b, d]", stages: [] },
+    ]);
+  });
+
+  it("an expected failure that did not happen, or a force of a tool never offered, has no stage to blame", async () => {
+    expect(expectationFailures({ error: "ForcedToolUnavailable" }, await run(narrowing))).toEqual([
+      {
+        key: "error",
+        text: "expected the run to fail with ForcedToolUnavailable, but it succeeded",
+        stages: [],
+      },
+    ]);
+    const never = await run({
+      offered: ["a"],
+      pipeline: [{ kind: "forced", resolver: { kind: "fixed", tool: "ghost" } }],
+    });
+    expect(never.error).toMatchObject({ tool: "ghost", droppedBy: null });
+    expect(expectationFailures({}, never).map((failure) => failure.stages)).toEqual([[]]);
+  });
+
+  it("a tool expected dropped but never dropped points at the expected stage only", async () => {
+    expect(expectationFailures({ dropped_by: { a: "lazy" } }, await run(narrowing))).toEqual([
+      { key: "dropped_by", text: "'a' was never dropped, not by 'lazy'", stages: ["lazy"] },
+    ]);
   });
 });
