@@ -50,8 +50,8 @@ const targets = [
   },
   {
     ...node,
-    entryPoints: ["src/core/fixture/schema.ts"],
-    outfile: "dist/schema.js",
+    entryPoints: ["src/core/fixture/schema-files.ts"],
+    outfile: "dist/schema-files.js",
     // In watch mode too, the schemas follow their definition on every rebuild.
     plugins: [
       {
@@ -72,21 +72,15 @@ const targets = [
   { ...browser, entryPoints: ["webview/stats/main.ts"], outfile: "dist/stats-webview.js" },
 ];
 
-/** The JSON Schema files the editor validates against, written from the one TypeBox definition. */
+/** The JSON Schema files of media/schemas/, written from the one TypeBox definition. */
 function writeSchemas() {
   const require = createRequire(import.meta.url);
-  const modulePath = require.resolve("./dist/schema.js");
+  const modulePath = require.resolve("./dist/schema-files.js");
   delete require.cache[modulePath];
-  const { FixtureSchema, CatalogSchema } = require(modulePath);
+  const { SCHEMA_FILES } = require(modulePath);
   mkdirSync("media/schemas", { recursive: true });
-  const write = (file, schema) =>
-    writeFileSync(
-      `media/schemas/${file}`,
-      JSON.stringify({ $schema: "http://json-schema.org/draft-07/schema#", ...schema }, null, 2) +
-        "\n",
-    );
-  write("turn-fixture.schema.json", FixtureSchema);
-  write("catalog.schema.json", CatalogSchema);
+  for (const [file, schema] of Object.entries(SCHEMA_FILES))
+    writeFileSync(`media/schemas/${file}`, JSON.stringify(schema, null, 2) + "\n");
 }
 
 /** Codicons for the webview, which may read only dist/ and media/ (not node_modules). */

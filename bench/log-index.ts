@@ -12,7 +12,13 @@ import { createGunzip, createGzip } from "node:zlib";
 import type { FoundTrace } from "../src/core/traces/scan.js";
 import type { LoggedRecord, LoggedTrace } from "../src/core/traces/trace.js";
 import { summarizeTrace, type TraceSummary } from "../src/core/traces/summary.js";
-import { scanLogs } from "../src/node/log-file.js";
+import {
+  checkpointBytes,
+  checkpointsOf,
+  forgetCheckpoints,
+  recordCheckpoints,
+} from "../src/node/gzip-checkpoints.js";
+import { readTraceAt, scanLogs } from "../src/node/log-file.js";
 import type { LogInput } from "../src/node/log-source.js";
 import { TraceIndex } from "../src/node/trace-index.js";
 import { verdict } from "./measure.js";
@@ -202,6 +208,40 @@ async function gzipRatio(dir: string, file: string): Promise<string[]> {
   return [
     `  gzip (${SIZE_MB} MB inflated, one line in 100 a trace): scan ${scanGz.toFixed(0)} ms, zlib inflating alone ${zlib.toFixed(0)} ms → ${verdict(scanGz / zlib, 1.5, true)}`,
     `  gzip layer: scan of the .gz / scan of the plain log (${scanPlain.toFixed(0)} ms) → ${(scanGz / scanPlain).toFixed(2)}×`,
+    ...(await openLastTrace(gz, timed)),
+  ];
+}
+
+/**
+ * Opening the last trace of the gzip from a checkpoint against inflating it from the start, and
+ * what the checkpoints cost: the walk beside the scan, their memory.
+ */
+async function openLastTrace(
+  gz: string,
+  timed: (run: () => Promise<void>) => Promise<number>,
+): Promise<string[]> {
+  let last: FoundTrace | undefined;
+  const started = performance.now();
+  const scan = await scanLogs([{ name: gz, path: gz }], {
+    checkpoints: true,
+    onTrace: (found) => (last = found),
+    onProblem: () => {},
+  });
+  const scanned = performance.now() - started;
+  await scan.checkpointed;
+  const walked = performance.now() - started;
+  const count = (await checkpointsOf(gz)).length;
+  const rounds: [number[], number[]] = [[], []];
+  for (let round = 0; round < 3; round++) {
+    rounds[0].push(await timed(() => readTraceAt(gz, last!).then(() => undefined)));
+    forgetCheckpoints(gz);
+    rounds[1].push(await timed(() => readTraceAt(gz, last!).then(() => undefined)));
+    await recordCheckpoints(gz, () => false);
+  }
+  const [fromCheckpoint, fromStart] = rounds.map((times) => Math.min(...times)) as [number, number];
+  return [
+    `  open the last trace of the gzip: from a checkpoint ${fromCheckpoint.toFixed(1)} ms, from the start ${fromStart.toFixed(0)} ms → ${(fromStart / fromCheckpoint).toFixed(0)}× faster`,
+    `  checkpoints: ${count} (${(checkpointBytes(gz) / 1024).toFixed(0)} KiB); the walk beside the scan ended ${walked.toFixed(0)} ms after it began (the scan itself ${scanned.toFixed(0)} ms)`,
   ];
 }
 

@@ -67,6 +67,18 @@ export class FixtureDiagnostics implements vscode.Disposable, vscode.CodeActionP
         if (isFixture(uri) && !this.isOpen(uri)) this.collection.delete(uri);
       }),
     );
+    // An open fixture's problems include its catalogue's: re-check them when a catalogue changes on disk.
+    const catalogues = vscode.workspace.createFileSystemWatcher("**/*.catalog.json");
+    const recheckFixtures = () => {
+      for (const doc of vscode.workspace.textDocuments)
+        if (isFixture(doc.uri)) this.schedule(doc, this.delayMs);
+    };
+    this.subscriptions.push(
+      catalogues,
+      catalogues.onDidCreate(recheckFixtures),
+      catalogues.onDidChange(recheckFixtures),
+      catalogues.onDidDelete(recheckFixtures),
+    );
     void vscode.workspace
       .findFiles("**/*.turn.json", "**/{node_modules,.git,dist,out}/**")
       .then((uris) => Promise.all(uris.map((uri) => this.checkSize(uri))));

@@ -23,6 +23,7 @@ import {
   type LogInput,
 } from "./log-source.js";
 import { nodeAscii } from "./ascii.js";
+import { inflateFromCheckpoint, recordCheckpoints } from "./gzip-checkpoints.js";
 
 export { CHUNK_BYTES } from "./log-source.js";
 export const MAX_PROBLEMS = 1000;
@@ -49,6 +50,11 @@ export interface LogsScanOptions {
   readonly onProblem: (problem: LogProblem) => void;
   /** Bytes read from disk so far (compressed bytes for a gzip), after every chunk. */
   readonly onProgress?: (bytes: number) => void;
+  /**
+   * Also walk each gzip file's blocks for checkpoints (gzip-checkpoints.ts), so that a trace
+   * opened later is inflated from the nearest one: for a reader that opens traces (the extension).
+   */
+  readonly checkpoints?: boolean;
 }
 
 export interface LogsScan {
@@ -58,6 +64,8 @@ export interface LogsScan {
   readonly unreadable: number;
   readonly bytes: number;
   readonly cancelled: boolean;
+  /** Settles when the checkpoint walks are over: they start when the scan has ended. */
+  readonly checkpointed: Promise<void>;
 }
 
 /**
@@ -75,6 +83,7 @@ export async function scanLogs(
   let bytes = 0;
   let cancelled = false;
   let turn = performance.now();
+  const gzipPaths: string[] = [];
   const problem = (file: number, line: number | null, message: string, unreadable = false) => {
     problemCount++;
     options.onProblem(unreadable ? { file, line, message, unreadable } : { file, line, message });
@@ -97,6 +106,9 @@ export async function scanLogs(
       for await (const chunk of logChunks(input, {
         onRead: (read) => options.onProgress?.((bytes = before + read)),
         onNotice: (message) => problem(file, null, message),
+        onGzip: () => {
+          if (options.checkpoints && input.path !== null) gzipPaths.push(input.path);
+        },
       })) {
         if (first && looksBinary(chunk)) {
           problem(file, null, "binary file (it holds NUL bytes); it was not read");
@@ -127,7 +139,12 @@ export async function scanLogs(
       break;
     }
   }
-  return { traceCount, problemCount, unreadable, bytes, cancelled };
+  // One file at a time once the scan is over: a walk inflates its file a second time, and beside
+  // the scan it would halve the scan's speed on a busy extension host.
+  const checkpointed = (async () => {
+    for (const path of gzipPaths) await recordCheckpoints(path, () => isCancelled(options.signal));
+  })();
+  return { traceCount, problemCount, unreadable, bytes, cancelled, checkpointed };
 }
 
 function isCancelled(signal: Cancellation | undefined): boolean {
@@ -197,21 +214,26 @@ export async function scanLogFile(file: string, options: LogScanOptions = {}): P
 /** Where a trace was found: enough to read it again. */
 export type TraceLocation = Pick<FoundTrace, "index" | "line" | "offset" | "length" | "ordinal">;
 
+export interface ReadTraceOptions {
+  readonly signal?: Cancellation;
+  /** Where inflating a gzip began, in inflated bytes: a checkpoint's offset, or 0 for its start. */
+  readonly onInflateFrom?: (offset: number) => void;
+}
+
 /**
  * Re-reads one trace from the byte range its scan recorded; rejects if the file changed since.
- * A plain file is read at the offset. A gzip has no restart points that Node's zlib can resume
- * from (that needs the inflater's bit position and window), so it is inflated again from its
- * start up to the range: the cost is inflating what precedes the trace, at zlib's speed; `signal`
- * stops it (ScanCancelled).
+ * A plain file is read at the offset. A gzip is inflated from the nearest checkpoint before the
+ * range that a scan with `checkpoints` recorded, else from its start: the cost is inflating what
+ * lies between, at zlib's speed; `signal` stops it (ScanCancelled).
  */
 export async function readTraceAt(
   file: string,
   at: TraceLocation,
-  options: { readonly signal?: Cancellation } = {},
+  options: ReadTraceOptions = {},
 ): Promise<FoundTrace> {
   let bytes: Uint8Array;
   try {
-    bytes = await readRange(file, at.offset, at.length, options.signal);
+    bytes = await readRange(file, at.offset, at.length, options);
   } catch (error) {
     if (error instanceof ScanCancelled) throw error;
     const reason = error instanceof LogReadError ? error.message : readReason(error);
@@ -233,7 +255,7 @@ async function readRange(
   file: string,
   offset: number,
   length: number,
-  signal: Cancellation | undefined,
+  { signal, onInflateFrom }: ReadTraceOptions,
 ): Promise<Uint8Array> {
   const handle = await open(file, "r");
   try {
@@ -247,6 +269,15 @@ async function readRange(
   } finally {
     await handle.close();
   }
+  const fromCheckpoint = await inflateFromCheckpoint(
+    file,
+    offset,
+    length,
+    () => isCancelled(signal),
+    (checkpoint) => onInflateFrom?.(checkpoint.out),
+  );
+  if (fromCheckpoint !== null) return fromCheckpoint;
+  onInflateFrom?.(0);
   const out = new Uint8Array(length);
   let at = 0;
   let filled = 0;

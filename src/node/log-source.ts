@@ -106,6 +106,8 @@ export interface ChunkEvents {
   readonly onRead?: (bytes: number) => void;
   /** Something worth a problem that does not stop the reading. */
   readonly onNotice?: (message: string) => void;
+  /** The input is a gzip (said before its first chunk). */
+  readonly onGzip?: () => void;
 }
 
 /**
@@ -146,6 +148,7 @@ export async function* logChunks(
       }
       return;
     }
+    events.onGzip?.();
     const compressed = Readable.from(
       (async function* () {
         yield first.value;

@@ -17,7 +17,7 @@ function debugView(stale: boolean, session = "agent"): ToWebview {
         action: "select",
         kept: ["a"],
         dropped: ["b"],
-        detail: "routed to 1 name(s)",
+        detail: "routed to 1 name",
       },
     ],
     tools: ["a"],

@@ -256,10 +256,7 @@ test("16. wording: proper plurals, no doubled names, a plain forced-tool placeho
   const request = await waitForPosted(page, "whatIf");
   await send(page, whatIfResult(fixture, request.edit, request.requestId));
   await page.waitForSelector(".comparison");
-  // The panel's own words (stage details are symfonic's, quoted as the engine reports them).
-  const all = (
-    await texts(page, ".compare-summary, .whatif-summary, .whatif-bar, .group-label, .header")
-  ).join(" ");
+  const all = await page.locator("body").innerText();
   assert.doesNotMatch(all, /\(s\)|\b1 tools\b|\b1 stages\b/);
   assert.match(await page.locator(".compare-summary").innerText(), /^\d+ stages? differs?\./);
   await page.close();

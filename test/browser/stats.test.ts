@@ -21,7 +21,7 @@ test("stats: summary, one stage card per stage with its action bar, the chart ov
   await page.waitForSelector(".tools-body .tools-row");
   assert.match(
     await page.locator("header p").first().innerText(),
-    /^38 traces in \d+ logs · 4 problems · errors: ForcedToolUnavailable 2$/,
+    /^42 traces in \d+ logs · 4 problems · errors: ForcedToolUnavailable 2$/,
   );
   assert.deepEqual(
     await page
@@ -31,7 +31,7 @@ test("stats: summary, one stage card per stage with its action bar, the chart ov
   );
   assert.equal(
     await page.locator('.stage-card[data-stage="role"] .stack').getAttribute("aria-label"),
-    "role: select 97%, error 3%",
+    "role: select 98%, error 2%",
   );
   assert.equal(
     await page.locator('.stage-card[data-stage="role"] .degraded').innerText(),

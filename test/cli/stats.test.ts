@@ -27,13 +27,13 @@ describe("palette-inspector stats", () => {
     const ask = doc.tools.find((t: { name: string }) => t.name === "ask_human");
     expect(ask).toEqual({
       name: "ask_human",
-      seen: 38,
+      seen: 42,
       final: 1,
       forced: 0,
-      dropped_by: { intent: 5, role: 32 },
+      dropped_by: { intent: 6, role: 35 },
       added_by: {},
       reinstated_by: {},
-      missing: { intent: 5, role: 32 },
+      missing: { intent: 6, role: 35 },
     });
   });
 

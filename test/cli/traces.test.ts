@@ -256,6 +256,7 @@ describe("log files", () => {
       "python-repr.log",
       "python-pprint.log",
       "structlog.log",
+      "python-fields.log",
     ]) {
       const path = `examples/logs/${file}`;
       const scan = await scanLogFile(path);

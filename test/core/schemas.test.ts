@@ -1,27 +1,108 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
+import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
-import { CatalogSchema, FixtureSchema } from "../../src/core/fixture/schema.js";
+import { SCHEMA_FILES } from "../../src/core/fixture/schema-files.js";
 
-/** What esbuild.mjs writes: the TypeBox definition as plain JSON Schema. */
-const generated = (schema: object) =>
-  JSON.parse(JSON.stringify({ $schema: "http://json-schema.org/draft-07/schema#", ...schema }));
+const read = (file: string) => JSON.parse(readFileSync(`media/schemas/${file}`, "utf8"));
+const fixture = SCHEMA_FILES["turn-fixture.schema.json"] as {
+  properties: { pipeline: { items: { oneOf: { properties: { kind: { const: string } } }[] } } };
+};
+const editor = SCHEMA_FILES["turn-fixture.editor.schema.json"] as {
+  properties: {
+    pipeline: {
+      items: { allOf: { if: unknown; then: { properties: Record<string, unknown> } }[] };
+    };
+    offered: { defaultSnippets: unknown };
+  };
+};
+
+/** Every value (at any depth) of `key` in a schema. */
+function valuesOf(schema: unknown, key: string): unknown[] {
+  if (typeof schema !== "object" || schema === null) return [];
+  return Object.entries(schema).flatMap(([k, v]) => [
+    ...(k === key ? [v] : []),
+    ...valuesOf(v, key),
+  ]);
+}
+
+const isText = (value: unknown) => typeof value === "string";
 
 describe("media/schemas", () => {
   it("are exactly what the one fixture definition generates (no hand-edited drift)", () => {
-    expect(JSON.parse(readFileSync("media/schemas/turn-fixture.schema.json", "utf8"))).toEqual(
-      generated(FixtureSchema),
-    );
-    expect(JSON.parse(readFileSync("media/schemas/catalog.schema.json", "utf8"))).toEqual(
-      generated(CatalogSchema),
-    );
+    expect(readdirSync("media/schemas").sort()).toEqual(Object.keys(SCHEMA_FILES).sort());
+    for (const [file, schema] of Object.entries(SCHEMA_FILES)) expect(read(file)).toEqual(schema);
   });
 
   it("let editors complete every stage kind", () => {
-    const stages = (
-      generated(FixtureSchema).properties.pipeline.items.oneOf as {
-        properties: { kind: { const: string } };
-      }[]
-    ).map((s) => s.properties.kind.const);
+    const stages = fixture.properties.pipeline.items.oneOf.map((s) => s.properties.kind.const);
     expect(stages).toEqual(["intent", "lazy", "allowlist", "role", "forced", "policy", "scripted"]);
+    expect(valuesOf(editor, "kind")).toContainEqual({ examples: stages });
+  });
+
+  it("give the editor (package.json's jsonValidation) the variants without constraints", () => {
+    const contributed = (
+      JSON.parse(readFileSync("package.json", "utf8")) as {
+        contributes: { jsonValidation: { fileMatch: string; url: string }[] };
+      }
+    ).contributes.jsonValidation;
+    expect(contributed).toEqual([
+      { fileMatch: "*.turn.json", url: "./media/schemas/turn-fixture.editor.schema.json" },
+      { fileMatch: "*.catalog.json", url: "./media/schemas/catalog.editor.schema.json" },
+    ]);
+  });
+});
+
+describe("the editor's schema variant", () => {
+  // JSON Schema's draft 7 validator stands in for VS Code's JSON language service.
+  const accepts = (schema: object, value: unknown) =>
+    new Ajv({ strict: false }).compile(schema)(value) as boolean;
+
+  it("reports nothing the extension already reports: an unknown key, a wrong type, a missing key, a bad kind", () => {
+    const mistakes = [
+      { offered: ["search"], pipeline: [{ kind: "policy", max_safty_level: "high" }] },
+      { offered: "search", pipeline: [] },
+      { pipeline: [{ kind: "lazy" }], expect: { names: [1] } },
+      { offered: [], pipeline: [{ kind: "polcy" }, { kind: "scripted", outcome: { nope: 1 } }] },
+      { offered: [], pipeline: [], catalog: "", unknown: true },
+    ];
+    for (const value of mistakes) {
+      expect(accepts(fixture, value)).toBe(false);
+      expect(accepts(editor, value)).toBe(true);
+    }
+    for (const name of ["catalog.schema.json", "catalog.editor.schema.json"])
+      expect(accepts(SCHEMA_FILES[name]!, [{ name: "a", safty_level: "low" }])).toBe(
+        name === "catalog.schema.json" ? false : true,
+      );
+  });
+
+  it("keeps every key, description and value the strict schema offers for completion", () => {
+    for (const key of ["description", "title"])
+      expect(new Set(valuesOf(editor, key).filter(isText))).toEqual(
+        new Set(valuesOf(fixture, key).filter(isText)),
+      );
+    const strictValues = valuesOf(fixture, "const");
+    const offered = valuesOf(editor, "examples").flat();
+    for (const value of strictValues) expect(offered).toContainEqual(value);
+    const keys = (schema: unknown) =>
+      new Set(valuesOf(schema, "properties").flatMap((p) => Object.keys(p as object)));
+    expect(keys(editor)).toEqual(keys(fixture));
+  });
+
+  it("applies a stage kind's keys only once its kind is written, and inserts [] or {} for a key", () => {
+    const stage = (editor as { properties: { pipeline: { items: Record<string, unknown> } } })
+      .properties.pipeline.items;
+    const branches = stage.allOf as {
+      if: unknown;
+      then: { properties: Record<string, unknown> };
+    }[];
+    expect(branches[5]!.if).toEqual({
+      properties: { kind: { const: "policy" } },
+      required: ["kind"],
+    });
+    expect(branches[5]!.then.properties.max_safety_level).toBeDefined();
+    expect(editor.properties.offered.defaultSnippets).toEqual([{ body: [] }]);
+    expect(JSON.stringify(editor)).not.toMatch(
+      /"additionalProperties":false|"required":\[(?!"kind")/,
+    );
   });
 });

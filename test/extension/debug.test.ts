@@ -185,7 +185,7 @@ describe("what it says when it cannot read a value (and nothing else happens)", 
   it("an object of another shape", async () => {
     debugFake.focus(new DebugStackFrame(pythonSession(), 1, 2));
     expect(await refused(variable("result.tools"))).toMatch(
-      /^Palette Inspector: result.tools is a tuple of 1 item\(s\) that are not all StageRecords; expected a SelectionResult, a StageRecord/,
+      /^Palette Inspector: result.tools is a tuple of 1 item that is not a StageRecord; expected a SelectionResult, a StageRecord/,
     );
   });
 

@@ -30,6 +30,7 @@ import {
 import type { TracePanels } from "../../src/extension/panel/panels.js";
 import type { RunReport } from "../../src/core/report.js";
 import { TraceIndex } from "../../src/node/trace-index.js";
+import { checkpointsOf } from "../../src/node/gzip-checkpoints.js";
 import { fake, Uri } from "../fakes/vscode.js";
 
 const real = (uri: Uri) => uri as unknown as vscode.Uri;
@@ -209,7 +210,7 @@ describe("Selection Traces view", () => {
     expect(fake.progress.map((p) => p.title)).toEqual([`Finding selection traces in ${uri.path}`]);
     expect(fake.shown.at(-1)).toEqual({
       kind: "warning",
-      message: `Palette Inspector: 2 selection trace(s) in ${uri.path}, 4 problem(s).`,
+      message: `Palette Inspector: 2 selection traces in ${uri.path}, 4 problems.`,
     });
   });
 
@@ -254,6 +255,29 @@ describe("Selection Traces view", () => {
     await openTrace(traceNodes(tree)[5], undefined, panels);
     expect(shown.reports).toEqual([]);
     expect(fake.shown.length).toBe(shownBefore);
+  });
+
+  it("a big gzip gets checkpoints while its traces are listed, and its last trace opens as logged", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pi-logs-"));
+    const agent = readFileSync("examples/logs/agent.log", "utf8");
+    // 5 MB of request lines, then the example's traces: the first checkpoint comes before them.
+    const filler = "2025-03-14 09:26:49,000 INFO GET /v1/health status=200\n".repeat(100_000);
+    const path = join(dir, "big.log.gz");
+    writeFileSync(path, gzipSync(filler + agent));
+    const tree = new TraceTree();
+    await inspectLog(real(Uri.file(path)), tree);
+    await expect.poll(async () => (await checkpointsOf(path)).length, { timeout: 20_000 }).toBe(1);
+    const nodes = traceNodes(tree);
+    await openTrace(nodes.at(-1), undefined, panels);
+    const expected = scanText(agent).traces.at(-1)!;
+    const report = shown.reports.at(-1)!;
+    expect(report.origin).toEqual({
+      kind: "log",
+      line: 100_000 + expected.line,
+      index: nodes.length - 1,
+    });
+    expect(report.names).toEqual(summarizeTrace(expected).names);
+    expect(report.trace.map((r) => r.stage)).toEqual(expected.trace.records.map((r) => r.stage));
   });
 
   it("opens a folder: its logs (.gz included) in name order, numbers as numbers", async () => {

@@ -90,7 +90,7 @@ describe("command links in notifications", () => {
     expect(fake.progress[0]!.title).toMatch(
       /^Finding selection traces in \/tmp\/.*PWNED%22\)\.log$/,
     );
-    expect(fake.shown.at(-1)!.message).toMatch(/1 selection trace\(s\) in .*, 1 problem\(s\)/);
+    expect(fake.shown.at(-1)!.message).toMatch(/1 selection trace in .*, 1 problem\b/);
     // The details went to the log channel, whole.
     expect(fake.outputs.get("Palette Inspector")!.join("\n")).toContain(`'action' must be one of`);
     expectNoLinks();

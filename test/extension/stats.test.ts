@@ -54,7 +54,7 @@ describe("Palette Statistics view (host)", () => {
     expect(panel.webview.html).toContain("<title>Palette Statistics</title>");
     const message = posted(panel, "stats");
     if (message.type !== "stats") throw new Error("no statistics posted");
-    expect(message.view.traces).toBe(38);
+    expect(message.view.traces).toBe(42);
     expect(message.view.problems).toBe(4);
     expect(message.view.files).toEqual(
       readdirSync("examples/logs")
@@ -64,7 +64,7 @@ describe("Palette Statistics view (host)", () => {
     );
     expect(message.view.sources).toEqual([LOGS.toString()]);
     const i = message.view.tools.names.indexOf("ask_human");
-    expect([message.view.tools.topStage[i], message.view.tools.topCount[i]]).toEqual(["role", 32]);
+    expect([message.view.tools.topStage[i], message.view.tools.topCount[i]]).toEqual(["role", 35]);
   });
 
   it("lists the traces where a tool went missing by stage, and opens one with that tool selected", async () => {
@@ -75,8 +75,8 @@ describe("Palette Statistics view (host)", () => {
     if (answer.type !== "missing") throw new Error("no answer");
     expect(answer.requestId).toBe(4);
     expect(answer.groups.map((g) => [g.stage, g.total, g.traces.length])).toEqual([
-      ["role", 32, SAMPLES_PER_STAGE],
-      ["intent", 5, 5],
+      ["role", 35, SAMPLES_PER_STAGE],
+      ["intent", 6, 6],
     ]);
     const trace = answer.groups[1]!.traces[0]!;
     panel.webview.receive({ type: "openTrace", ref: trace.ref, tool: "ask_human" });
@@ -101,7 +101,7 @@ describe("Palette Statistics view (host)", () => {
     panel.webview.receive({ type: "saveCsv", requestId: 2, tools: ["ask_human"] });
     await new Promise((r) => setTimeout(r, 0));
     expect(fake.files.get(target.toString())).toMatch(
-      /^tool,seen,final,final %,forced,missing,removed by\r\nask_human,38,1,3%,0,37,"role 86%, intent 14%"\r\n\r\nstage,/,
+      /^tool,seen,final,final %,forced,missing,removed by\r\nask_human,42,1,2%,0,41,"role 85%, intent 15%"\r\n\r\nstage,/,
     );
     expect(posted(panel, "reply")).toEqual({
       type: "reply",
@@ -144,7 +144,7 @@ describe("Palette Statistics view (host)", () => {
     });
     panel.webview.receive({ type: "ready" });
     const message = posted(panel, "stats");
-    expect(message.type === "stats" && message.view.traces).toBe(38);
+    expect(message.type === "stats" && message.view.traces).toBe(42);
   });
 });
 

@@ -11,6 +11,7 @@ Also writes python-logs.expected.json: where each trace starts and what it holds
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import logging
@@ -193,6 +194,48 @@ def structlog_log(selections: list[dict[str, Any]]) -> Log:
     return log
 
 
+class RemoteTool:
+    """A tool whose repr shows no name (only where it runs): read as an unnamed tool."""
+
+    def __init__(self, endpoint: str) -> None:
+        self.endpoint = endpoint
+
+    def __repr__(self) -> str:
+        return f"<RemoteTool endpoint={self.endpoint!r}>"
+
+
+def fields_log(selections: list[dict[str, Any]]) -> Log:
+    """The shapes of a SelectionResult's fields in one log: a split string pprint puts on the first
+    line, the fields as key=value pairs of their own, and a tool whose repr shows no name."""
+    log = Log()
+    for i, selection in enumerate(selections[:4]):
+        turn = selection["turn_id"]
+        stamp = f"2025-03-14T09:29:{i:02d}.000Z"
+        if i == 0:
+            query = f"turn {turn}: which of our tools may the agent call to answer this rather long question"
+            event = {"query": query, "result": result(selection, Tool)}
+            log.info("turn_id=%s selection %s", turn, pprint.pformat(event, width=72), expect=[expect(selection)])
+        elif i == 1:
+            # structlog's KeyValueRenderer over **vars(result), one tool known only by where it runs.
+            unnamed = dataclasses.replace(result(selection),
+                                          tools=result(selection).tools + (RemoteTool("https://tools.internal/v1"),))
+            event = {"event": "tool_selection", "timestamp": stamp, "turn_id": turn, **vars(unnamed)}
+            log.raw(key_value(event), expect=[expect(selection)])
+        elif i == 2:
+            # LogfmtRenderer over dataclasses.asdict(result): each field's str(), quoted.
+            event = {"timestamp": stamp, "event": "tool selection", "turn_id": turn,
+                     **dataclasses.asdict(result(selection))}
+            log.raw(logfmt(event), expect=[expect(selection)])
+        else:
+            # LogfmtRenderer over the fields as JSON strings; a forced choice of None is empty.
+            fields = dataclasses.asdict(result(selection))
+            event = {"timestamp": stamp, "event": "tool selection", "turn_id": turn,
+                     **{key: None if value is None else json.dumps(value) for key, value in fields.items()}}
+            log.raw(logfmt(event), expect=[expect(selection)])
+        log.info("llm call model=gpt-4o-mini tools=%d", len(selection["tools"]))
+    return log
+
+
 def main() -> None:
     out = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "examples" / "logs"
     selections = load_selections()
@@ -200,6 +243,7 @@ def main() -> None:
         "python-repr.log": repr_log(selections),
         "python-pprint.log": pprint_log(selections),
         "structlog.log": structlog_log(selections),
+        "python-fields.log": fields_log(selections),
     }
     expected = {}
     for name, log in logs.items():

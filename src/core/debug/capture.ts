@@ -18,6 +18,7 @@ import {
   type LoggedRecord,
   type LoggedTrace,
 } from "../traces/trace.js";
+import { counted } from "../words.js";
 
 type Json = { readonly [key: string]: unknown };
 /** One constructor attribute as the probe describes it. */
@@ -70,7 +71,7 @@ export async function captureFixture(output: Json, description: string): Promise
     if (trace.records.length !== stages.length)
       return {
         ok: false,
-        problem: `the SelectionResult in the frame has ${trace.records.length} stage record(s) but the pipeline has ${stages.length} stage(s); it is not this pipeline's result`,
+        problem: `the SelectionResult in the frame has ${counted(trace.records.length, "stage record")} but the pipeline has ${counted(stages.length, "stage")}; it is not this pipeline's result`,
       };
   }
 

@@ -175,7 +175,7 @@ def inspect(value):
     if found is None:
         listed = items(value)
         if listed is not None:
-            raise Shape("a " + type_name(value) + " of " + str(len(listed)) + " item(s) that are not all StageRecords")
+            raise Shape("a " + type_name(value) + " of " + str(len(listed)) + (" item that is not a StageRecord" if len(listed) == 1 else " items that are not all StageRecords"))
         raise Shape("a value of type " + type_name(value))
     return {"kind": "trace", "trace": found}
 

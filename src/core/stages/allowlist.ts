@@ -6,6 +6,7 @@ import {
   type SelectionContext,
   type SelectionStage,
 } from "../contract.js";
+import { counted } from "../words.js";
 
 export interface AllowlistOptions {
   name?: string;
@@ -44,7 +45,7 @@ export class AllowlistStage implements SelectionStage {
     if (readded.length === 0) return StageOutcome.abstain("nothing to re-add");
     return StageOutcome.select(
       [...tools, ...readded],
-      `re-added ${readded.length} mandated tool(s)`,
+      `re-added ${counted(readded.length, "mandated tool")}`,
       reasons,
     );
   }

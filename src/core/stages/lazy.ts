@@ -1,5 +1,6 @@
 import { filterByNames, toolName, type Tool } from "../tools.js";
 import { reasonTable, StageOutcome, type SelectionStage } from "../contract.js";
+import { counted } from "../words.js";
 
 export interface LazyRoutingOptions {
   name?: string;
@@ -30,7 +31,7 @@ export class LazyRoutingStage implements SelectionStage {
     }
     return StageOutcome.select(
       filterByNames(tools, allowed),
-      `routed to ${allowed.size} name(s)`,
+      `routed to ${counted(allowed.size, "name")}`,
       reasons,
     );
   }

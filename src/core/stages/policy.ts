@@ -1,6 +1,7 @@
 import type { CatalogEntry, ToolCatalog } from "../catalog.js";
 import { toolName, type Tool } from "../tools.js";
 import { reasonTable, StageOutcome, type SelectionStage } from "../contract.js";
+import { counted } from "../words.js";
 
 export interface PolicyOptions {
   name?: string;
@@ -69,7 +70,7 @@ export class PolicyStage implements SelectionStage {
     const dropped = Object.keys(reasons).length;
     return StageOutcome.select(
       kept,
-      dropped === 0 ? "policy allows every tool" : `policy forbids ${dropped} tool(s)`,
+      dropped === 0 ? "policy allows every tool" : `policy forbids ${counted(dropped, "tool")}`,
       reasons,
     );
   }

@@ -14,6 +14,8 @@ export interface ScriptedOptions {
   outcome: ScriptedOutcome;
   detail?: string;
   degraded?: boolean;
+  /** A select also keeps the unnamed tools of its input, as a name-keyed stage cannot see them. */
+  keepsUnnamed?: boolean;
   /** Where a selected name not offered to the stage is taken from (offered set, then catalogue). */
   lookup: (name: string, context: SelectionContext) => Tool | undefined;
   reasons?: Readonly<Record<string, string>>;
@@ -46,6 +48,7 @@ export class ScriptedStage implements SelectionStage {
         );
       return tool;
     });
+    if (this.options.keepsUnnamed) chosen.push(...tools.filter((tool) => toolName(tool) === null));
     const selected = StageOutcome.select(chosen, detail, this.options.reasons);
     return degraded ? { ...selected, degraded } : selected;
   }

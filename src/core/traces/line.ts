@@ -7,6 +7,8 @@
 import { tracesInValue, type Found } from "./find.js";
 import { quotedEnd, unescapeLogfmt } from "./logfmt.js";
 import { markersIn, type Marker } from "./markers.js";
+import { pairKey, traceFromPairs } from "./pairs.js";
+import { PyReprError } from "./python/parse.js";
 import { readString } from "./python/strings.js";
 import type { TraceContext } from "./trace.js";
 import { parseValue } from "./value.js";
@@ -101,10 +103,23 @@ function wholeJson(
   }
 }
 
-/** A line that may open a value continued on the next lines: it ends with a bracket or a comma. */
+/** A line that may open a value continued on the next lines: it ends with a bracket, a comma or a split string. */
 export function mayOpen(line: string, end: number): boolean {
   const c = line.charCodeAt(end - 1);
-  return c === 0x7b || c === 0x5b || c === 0x28 || c === 0x2c;
+  return c === 0x7b || c === 0x5b || c === 0x28 || c === 0x2c || endsSplitString(line, end);
+}
+
+/**
+ * The line ends with the first piece of a string pprint split over lines: pprint cuts a long
+ * string after whitespace, so the piece's repr ends with a space, `\n`, `\t` or `\r` before its
+ * quote; the next pieces follow as adjacent literals on indented lines.
+ */
+export function endsSplitString(line: string, end: number): boolean {
+  const quote = line.charCodeAt(end - 1);
+  if (quote !== 0x27 && quote !== 0x22) return false;
+  const c = line.charCodeAt(end - 2);
+  if (c === 0x20) return true;
+  return (c === 0x6e || c === 0x74 || c === 0x72) && line.charCodeAt(end - 3) === 0x5c;
 }
 
 class SegmentReader {
@@ -153,8 +168,39 @@ class SegmentReader {
     return this.markers.every((m) => m.at < start || m.at > end || m.kind === "json");
   }
 
+  /** A `trace=` pair read with the line's other pairs of the trace; null when it is not readable so. */
+  private readPairs(segment: Segment): Found[] | null {
+    const { line } = this;
+    let text = line;
+    let start = segment.start;
+    let end = segment.end + 1;
+    if (segment.quoted !== "") {
+      const inner = line.slice(segment.start, segment.end + 1);
+      const read = segment.quoted === "logfmt" ? null : readString(inner, 0, inner.length, false);
+      if (typeof read === "string") return null;
+      text = read === null ? unescapeLogfmt(inner.slice(1, -1)) : read.value;
+      start = 0;
+      end = text.length;
+    }
+    let value: unknown;
+    try {
+      value = traceFromPairs(line, text, start, end);
+    } catch (error) {
+      if (!(error instanceof PyReprError)) throw error;
+      return null;
+    }
+    this.covered.push([segment.start, segment.end]);
+    // The id and time may be pairs after the value too (KeyValueRenderer sorts its keys).
+    const pairs = `${line.slice(0, segment.start)} ${line.slice(segment.end + 1)}`;
+    return tracesInValue(value, prefixContext(pairs, pairs.length, this.outer));
+  }
+
   read(segment: Segment): Found[] {
     const { line } = this;
+    if (pairKey(line, segment.start) === "trace") {
+      const found = this.readPairs(segment);
+      if (found !== null) return found;
+    }
     if (segment.quoted !== "") {
       this.covered.push([segment.start, segment.end]);
       let text: string;
@@ -218,7 +264,7 @@ function walkBrackets(
       if ((c === 0x22 || c === 0x27) && line.charCodeAt(i - 1) === 0x3d && reader.quotedValues) {
         const close = c === 0x22 ? quotedEnd(line, i, end) : stringEnd(line, i, end);
         if (close === -1) continue;
-        if (reader.holds(i, close))
+        if (reader.holds(i, close) || pairKey(line, i) === "trace")
           add({ start: i, end: close, children: [], quoted: c === 0x22 ? "logfmt" : "python" });
         i = close;
       }
@@ -238,7 +284,10 @@ function walkBrackets(
       // Brackets left open inside it: what they hold belongs to it.
       for (const inner of stack.splice(k + 1)) frame.children.push(...inner.children);
       stack.pop();
-      if (reader.holds(frame.start, i))
+      if (
+        reader.holds(frame.start, i) ||
+        (stack.length === 0 && pairKey(line, frame.start) === "trace")
+      )
         add({ start: frame.start, end: i, children: frame.children, quoted: "" });
     }
   }

@@ -1,6 +1,7 @@
 /**
  * Where a line may hold a trace: a `trace` key followed by a list (JSON `"trace": [`, Python
- * `'trace': (`, a logfmt-escaped `\"trace\": [`), a `trace=` argument, or a `StageRecord(` call.
+ * `'trace': (`, a logfmt-escaped `\"trace\": [`), a `trace=` argument or pair (its value maybe
+ * quoted: `trace="[…]"`), or a `StageRecord(` call.
  * Only the text around each occurrence of the two words is looked at.
  */
 
@@ -55,6 +56,9 @@ function traceKey(text: string, at: number, to: number): MarkerKind | null {
   } else {
     if (isNameChar(before) || text.charCodeAt(i) !== 0x3d /* = */) return null;
     if (text.charCodeAt(i + 1) === 0x3d) return null;
+    // A logfmt or Python string holding the records: trace="[…]", trace='(…)'.
+    const quote = text.charCodeAt(i + 1);
+    if (quote === 0x22 || quote === 0x27) i++;
   }
   i = skipBlanks(text, i + 1, to);
   const open = text.charCodeAt(i);
@@ -114,7 +118,8 @@ function markerEndsAt(text: string, at: number): boolean {
     return !isNameChar(text.charCodeAt(at - 12));
   let i = at - 1;
   while (text.charCodeAt(i) === 0x20 || text.charCodeAt(i) === 0x09) i--;
-  const c = text.charCodeAt(i);
+  let c = text.charCodeAt(i);
+  if ((c === 0x22 || c === 0x27) && text.charCodeAt(i - 1) === 0x3d) c = text.charCodeAt(--i);
   if (c === 0x3d /* = */)
     return text.startsWith("trace", i - 5) && !isNameChar(text.charCodeAt(i - 6));
   if (c !== 0x3a /* : */) return false;

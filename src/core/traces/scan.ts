@@ -8,7 +8,7 @@
  */
 import { JsonBlock, opensBlock, type BlockValue } from "./block.js";
 import { tracesInValue, type Found } from "./find.js";
-import { mayOpen, prefixContext, scanLine } from "./line.js";
+import { endsSplitString, mayOpen, prefixContext, scanLine } from "./line.js";
 import { MarkerCursor, markersIn, mayHoldMarker, type Marker } from "./markers.js";
 import { LineBlock, MAX_BLOCK_BYTES, MAX_BLOCK_LINES } from "./multiline.js";
 import type { LoggedTrace } from "./trace.js";
@@ -536,8 +536,8 @@ function isBlank(c: number): boolean {
 
 /**
  * Passes over the LF-ended lines from `from` that end before `marker` and cannot start a value
- * spread over lines (their last character is no bracket, comma or blank, and they are longer
- * than a lone opener). Returns where it stopped and how many lines it passed.
+ * spread over lines (their last character is no bracket, comma, blank or split string, and they
+ * are longer than a lone opener). Returns where it stopped and how many lines it passed.
  */
 function skipPlainLines(text: string, from: number, marker: number): { to: number; lines: number } {
   let s = from;
@@ -547,6 +547,7 @@ function skipPlainLines(text: string, from: number, marker: number): { to: numbe
     if (e === -1 || e >= marker || e - s <= OPENER_MAX) break;
     const c = text.charCodeAt(e - 1);
     if (c === 0x7b || c === 0x5b || c === 0x28 || c === 0x2c || c === 0x20 || c === 0x09) break;
+    if ((c === 0x27 || c === 0x22) && endsSplitString(text, e)) break;
     s = e + 1;
     lines++;
   }

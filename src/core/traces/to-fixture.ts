@@ -5,7 +5,7 @@
  * as caveats (a log a scripted stage cannot play back, or lists that contradict each other).
  */
 import type { FixtureJson, ScriptedOutcomeJson, StageJson } from "../fixture/schema.js";
-import { toolNames } from "../tools.js";
+import { toolName, toolNames, type Tool } from "../tools.js";
 import { nameOrder } from "./order.js";
 import type { LoggedRecord, LoggedTrace } from "./trace.js";
 
@@ -32,7 +32,11 @@ export function traceToFixture(
     caveats.push(
       "the trace's lists of kept, dropped and added tools contradict each other; the order of tools may differ",
     );
-  const offered = trace.offered ? [...trace.offered] : [...(order.inputs[0] ?? order.final)];
+  // A tool with no name never shows in a record: the final tools are where the log says it survived.
+  const unnamedFinal = (trace.tools ?? []).filter(isUnnamed);
+  const offered: Tool[] = trace.offered
+    ? [...trace.offered]
+    : [...(order.inputs[0] ?? order.final), ...unnamedFinal];
   const offeredNames = new Set(toolNames(offered));
 
   const pipeline: ScriptedJson[] = [];
@@ -41,7 +45,7 @@ export function traceToFixture(
   records.forEach((record, k) => {
     const name = uniqueName(record.stage, k, stageNames, caveats);
     const output = order.inputs[k + 1] ?? order.final;
-    pipeline.push(scripted(record, name, output));
+    pipeline.push(scripted(record, name, output, unnamedFinal.length > 0));
     if (record.action !== "force" && record.forced_choice !== forced) {
       caveats.push(
         `stage '${record.stage}' (${record.action}) changed the forced choice to ${show(record.forced_choice)}; a scripted stage changes it only with a force, so the replay does not`,
@@ -61,6 +65,8 @@ export function traceToFixture(
       );
     forced = record.forced_choice;
   });
+
+  caveats.push(...unnamedCaveats(offered.filter(isUnnamed), unnamedFinal, pipeline));
 
   // A selected name neither offered nor catalogued is a fixture error: catalogue the ones a stage added from elsewhere.
   const extra: string[] = [];
@@ -89,8 +95,14 @@ export function traceToFixture(
 }
 
 /** The scripted stage that answers as the record shows; `output` is what the next stage ran over. */
-function scripted(record: LoggedRecord, name: string, output: readonly string[]): ScriptedJson {
+function scripted(
+  record: LoggedRecord,
+  name: string,
+  output: readonly string[],
+  keepsUnnamed: boolean,
+): ScriptedJson {
   const stage: ScriptedJson = { kind: "scripted", name, outcome: outcome(record, output) };
+  if (keepsUnnamed && record.action === "select") stage.keeps_unnamed = true;
   // The forced tool (in effect during a select) left the set and the pipeline did not put it back: a hard filter.
   const forced = record.forced_choice;
   if (record.action === "select" && forced !== null && record.dropped.includes(forced))
@@ -114,6 +126,39 @@ function outcome(record: LoggedRecord, output: readonly string[]): ScriptedOutco
       // A reinstated tool was missing from the stage's own answer; the pipeline appends it again.
       return { select: output.filter((name) => !record.reinstated.includes(name)) };
   }
+}
+
+function isUnnamed(tool: Tool): boolean {
+  return toolName(tool) === null;
+}
+
+/**
+ * What the replay cannot know about unnamed tools: the log shows them only where they were
+ * offered and in the final tools, never in a record, so which stage dropped one is unknown.
+ */
+function unnamedCaveats(
+  offered: readonly Tool[],
+  final: readonly Tool[],
+  pipeline: readonly ScriptedJson[],
+): string[] {
+  if (offered.length === final.length) return [];
+  const kept = new Set(final.map((tool) => JSON.stringify(tool)));
+  const lost = offered.filter((tool) => !kept.has(JSON.stringify(tool))).map(describeTool);
+  const selecting = pipeline.find((stage) => "select" in stage.outcome);
+  const where =
+    final.length > 0
+      ? "the replay keeps every unnamed tool through each stage, as the final tools show some kept"
+      : selecting
+        ? `the replay drops it at the first stage that selects, '${selecting.name}'`
+        : "no stage of the replay selects, so the replay keeps it";
+  return [`the log does not say which stage dropped the unnamed tool ${lost.join(", ")}; ${where}`];
+}
+
+/** An unnamed tool as the log showed it: its repr, else its JSON (cut to a label's length). */
+function describeTool(tool: Tool): string {
+  const repr = typeof tool === "object" ? tool.repr : undefined;
+  const text = typeof repr === "string" ? repr : JSON.stringify(tool);
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }
 
 function uniqueName(stage: string, k: number, taken: Set<string>, caveats: string[]): string {

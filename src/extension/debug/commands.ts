@@ -14,6 +14,7 @@ import { saveNewFixture } from "../save-fixture.js";
 import { DebugFailure, evaluateInFrame, pausedPythonFrame, type PausedFrame } from "./frame.js";
 import { DebugInspection, readExpression, watchProgramMoves } from "./inspection.js";
 import { problemFailure } from "./problems.js";
+import { counted } from "../../core/words.js";
 
 /** What the Variables and Watch views hand a context-menu command: the expression to evaluate. */
 export function expressionOf(arg: unknown): string | undefined {
@@ -209,7 +210,7 @@ export class DebugCommands {
       else
         await notify(
           "info",
-          notice`Captured the turn: ${total - scripted} of ${total} stage(s) configured as in the program, ${scripted} played back as recorded; the replay reproduces the trace.`,
+          notice`Captured the turn: ${total - scripted} of ${counted(total, "stage")} configured as in the program, ${scripted} played back as recorded; the replay reproduces the trace.`,
           { details: notes },
         );
     } catch (error) {

@@ -21,6 +21,7 @@ import {
   type TraceNode,
   type TraceTree,
 } from "./trace-tree.js";
+import { counted } from "../../core/words.js";
 
 /** Logs an editor may hold as text: the Inspect CodeLens is offered on them. */
 export const LOG_EXTENSIONS = ["log", "jsonl", "ndjson", "json"];
@@ -92,6 +93,7 @@ export async function openLogSet(
     let reported = 0;
     const scan = await scanLogs(inputs, {
       signal: token,
+      checkpoints: true,
       onTrace: (found, file) => index.add(found, file),
       onProblem: (problem) => index.addProblem(problem),
       onProgress: (bytes) => {
@@ -125,7 +127,7 @@ export async function openLogSet(
     const cancelled = scan.cancelled ? " (cancelled: partial list)" : "";
     void notify(
       scan.problemCount > 0 ? "warning" : "info",
-      notice`${scan.traceCount} selection trace(s) in ${name}, ${scan.problemCount} problem(s)${cancelled}.`,
+      notice`${counted(scan.traceCount, "selection trace")} in ${name}, ${counted(scan.problemCount, "problem")}${cancelled}.`,
       { details },
     );
     return set;
@@ -140,7 +142,8 @@ export async function restoreLogSets(tree: TraceTree): Promise<void> {
 
 /**
  * The full trace behind a tree entry, re-read from its byte range in its file. A gzip is inflated
- * again up to the trace, which can take seconds in a big one: that shows progress with Cancel.
+ * again from the checkpoint before the trace (or its start, before its checkpoints are ready),
+ * which can take seconds in a big one: that shows progress with Cancel.
  */
 async function traceOf(node: TraceItemNode): Promise<FoundTrace> {
   const file = traceFile(node);
@@ -242,7 +245,7 @@ export async function turnIntoFixture(
   if (caveats.length > 0)
     void notify(
       "warning",
-      notice`the replay differs from the log in ${caveats.length} way(s); see the log for how.`,
+      notice`the replay differs from the log in ${counted(caveats.length, "way")}; see the log for how.`,
       { details: caveats },
     );
   return target;

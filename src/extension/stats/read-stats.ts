@@ -36,6 +36,7 @@ export async function readLogStats(
   const problems: string[] = [];
   const scan = await scanLogs(inputs, {
     signal: options.signal,
+    checkpoints: true,
     onProgress: options.onProgress,
     onTrace: (found, file) =>
       stats.add(found.trace, {

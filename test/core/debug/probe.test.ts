@@ -170,7 +170,7 @@ describe("what the probe refuses", () => {
     expect(problem(TURN, "42")).toEqual({ kind: "shape", found: "a value of type int" });
     expect(problem(TURN, "[1, 2]")).toEqual({
       kind: "shape",
-      found: "a list of 2 item(s) that are not all StageRecords",
+      found: "a list of 2 items that are not all StageRecords",
     });
     expect(problem(TURN, "ValueError('no')")).toMatchObject({ kind: "shape" });
   });

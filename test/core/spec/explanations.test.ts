@@ -74,7 +74,7 @@ describe("§4 lazy explains its decision", () => {
     );
     expect(said(new LazyRoutingStage({ allowedNames: ["a", "z"] }).apply(["a", "b", "c"]))).toEqual(
       {
-        detail: "routed to 2 name(s)",
+        detail: "routed to 2 names",
         degraded: false,
         reasons: { b: "not routed by procedural routing", c: "not routed by procedural routing" },
       },
@@ -86,7 +86,7 @@ describe("§4 allowlist explains its decision", () => {
   it("§4 allowlist: it counts what it re-adds and marks each as mandated, or has nothing to re-add", () => {
     const stage = new AllowlistStage({ alwaysInclude: ["a", "c"] });
     expect(said(stage.apply(["b"], contextFor(["a", "b", "c"])))).toEqual({
-      detail: "re-added 2 mandated tool(s)",
+      detail: "re-added 2 mandated tools",
       degraded: false,
       reasons: { a: "mandated by the allowlist", c: "mandated by the allowlist" },
     });
@@ -196,7 +196,7 @@ describe("§4 policy explains its decision", () => {
       categories: ["web"],
     });
     expect(said(stage.apply(names))).toEqual({
-      detail: "policy forbids 7 tool(s)",
+      detail: "policy forbids 7 tools",
       degraded: false,
       reasons: {
         risky: "safety high > medium",

@@ -15,6 +15,7 @@ describe("examples/logs", () => {
     "python-repr.log",
     "python-pprint.log",
     "structlog.log",
+    "python-fields.log",
   ])(
     "%s holds traces the engine reproduces exactly",
     async (file) => {

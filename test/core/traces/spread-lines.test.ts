@@ -147,4 +147,87 @@ describe("traces spread over lines, and key=value lines", () => {
       problems: [],
     });
   });
+
+  it("reads pprint output whose first line ends inside a string pprint split over lines", () => {
+    // pprint.pformat({'query': ..., 'result': SelectionResult(...)}, width=60), as python3 printed it.
+    const split = [
+      "2025-03-14 09:26:52,001 INFO turn_id=t-s selection {'query': 'what is the weather in lyon '",
+      "          'today',",
+      " 'result': SelectionResult(tools=('search',),",
+      "                           forced_choice=None,",
+      "                           trace=(StageRecord(stage='intent', action='select', kept=('search',), dropped=('sql',)),))}",
+      "2025-03-14 09:26:52,002 INFO said 'it is \\n'",
+      "  'not a value'",
+      'INFO quoted "a line that ends in a blank "',
+    ].join("\n");
+    const { traces, problems } = scanText(split);
+    expect(problems).toEqual([]);
+    expect(traces.map((t) => [t.line, t.trace.id, t.trace.time, t.length])).toEqual([
+      [1, "t-s", "2025-03-14 09:26:52,001", split.indexOf("\n2025-03-14 09:26:52,002")],
+    ]);
+    expect(scanCut(split, [1, 7, 90])).toEqual(scanText(split));
+  });
+
+  it("reads a first line ending in a split string (a blank, \\n, \\t or \\r before its quote) as the start of a value", () => {
+    const ends = { " ": " ", "\\n": "\n", "\\t": "\t", "\\r": "\r" };
+    for (const [written, read] of Object.entries(ends))
+      for (const quote of ["'", '"']) {
+        const text = `INFO {'trace': [{'stage': 'x', 'action': 'abstain', 'detail': ${quote}a${written}${quote}\n   'b'}]}`;
+        expect(scanText(text).traces.map((t) => [t.line, t.trace.records[0]!.detail])).toEqual([
+          [1, `a${read}b`],
+        ]);
+      }
+  });
+});
+
+describe("a SelectionResult's fields logged as separate key=value pairs", () => {
+  const record = (stage: string, action: string, forced: string) =>
+    `StageRecord(stage='${stage}', action='${action}', kept=('search',), dropped=('sql',), added=(), reinstated=(), forced_choice=${forced}, detail='')`;
+  const records = `(${record("role", "select", "None")}, ${record("forced", "force", "'search'")})`;
+  const read = (line: string) => {
+    const { traces, problems } = scanText(line);
+    expect(problems).toEqual([]);
+    return traces.map((t) => ({
+      id: t.trace.id,
+      tools: t.trace.tools,
+      forced: t.trace.forcedChoice,
+      stages: t.trace.records.map((r) => r.stage),
+    }));
+  };
+
+  it("reads structlog's KeyValueRenderer: trace=, tools=, forced_choice= and the id after them", () => {
+    expect(
+      read(
+        `event='selection' forced_choice='search' tools=('search', <function f at 0x1>) trace=${records} turn_id='t1'`,
+      ),
+    ).toEqual([
+      {
+        id: "t1",
+        tools: ["search", { repr: "<function f at 0x1>" }],
+        forced: "search",
+        stages: ["role", "forced"],
+      },
+    ]);
+  });
+
+  it("reads logfmt: a quoted repr or JSON, a bare word, and an empty value as None", () => {
+    const escaped = (text: string) => `"${text.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`;
+    expect(
+      read(
+        `event=selection turn_id=t2 tools=${escaped("('search', 'sql')")} forced_choice=search trace=${escaped(records)}`,
+      ),
+    ).toEqual([
+      { id: "t2", tools: ["search", "sql"], forced: "search", stages: ["role", "forced"] },
+    ]);
+    const json = JSON.stringify([{ stage: "intent", action: "abstain" }]);
+    expect(
+      read(`turn_id=t3 tools=${escaped('["search"]')} forced_choice= trace=${escaped(json)}`),
+    ).toEqual([{ id: "t3", tools: ["search"], forced: null, stages: ["intent"] }]);
+  });
+
+  it("takes only pairs of the line itself, not ones inside another value, and leaves absent fields unknown", () => {
+    expect(
+      read(`extra={'note': " tools=('wrong',)"} trace=[${record("role", "select", "None")}]`),
+    ).toEqual([{ id: null, tools: null, forced: undefined, stages: ["role"] }]);
+  });
 });

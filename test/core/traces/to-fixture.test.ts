@@ -171,4 +171,50 @@ describe("traceToFixture", () => {
       "stage 2 is renamed 'custom (2)': a fixture needs unique, non-empty stage names",
     ]);
   });
+
+  describe("a tool whose repr shows no name", () => {
+    const record = (stage: string, kept: string, dropped: string) =>
+      `StageRecord(stage='${stage}', action='select', kept=('${kept}',), dropped=(${dropped}), added=(), reinstated=(), forced_choice=None, detail='')`;
+    const lookup = { repr: "<function lookup at 0x7f3a>" };
+
+    it("is offered and kept by every selecting stage when the final tools hold it", async () => {
+      const trace = onlyTrace(
+        `x SelectionResult(tools=('search', <function lookup at 0x7f3a>), forced_choice=None, trace=(${record("intent", "search", "'sql',")},))`,
+      );
+      const { fixture, caveats } = traceToFixture(trace, { file: "app.log", line: 1 });
+      expect(caveats).toEqual([]);
+      expect(fixture.offered).toEqual(["search", "sql", lookup]);
+      expect(fixture.pipeline).toEqual([
+        { kind: "scripted", name: "intent", outcome: { select: ["search"] }, keeps_unnamed: true },
+      ]);
+      const replay = await runJson(fixture);
+      expect(replay.tools).toEqual(["search", lookup]);
+      expect(replay.names).toEqual(fixture.expect?.names);
+      expect(replay.trace.map((r) => [r.kept, r.dropped])).toEqual([[["search"], ["sql"]]]);
+    });
+
+    it("is dropped at the first selecting stage when the final tools lack it, and the caveat names it", async () => {
+      const trace = onlyTrace(
+        `y {'offered': ['search', 'sql', <function lookup at 0x7f3a>], 'trace': [${record("role", "search", "'sql',")}, ${record("policy", "search", "")}], 'tools': ['search']}`,
+      );
+      const { fixture, caveats } = traceToFixture(trace, { file: "app.log", line: 1 });
+      expect(fixture.pipeline!.some((stage) => "keeps_unnamed" in stage)).toBe(false);
+      expect(caveats).toEqual([
+        "the log does not say which stage dropped the unnamed tool <function lookup at 0x7f3a>; the replay drops it at the first stage that selects, 'role'",
+      ]);
+      const replay = await runJson(fixture);
+      expect(replay.tools).toEqual(["search"]);
+      expect(replay.names).toEqual(["search"]);
+    });
+
+    it("a scripted stage without keeps_unnamed selects only the names it lists", async () => {
+      const fixture = {
+        offered: ["search", lookup],
+        pipeline: [{ kind: "scripted" as const, name: "s", outcome: { select: ["search"] } }],
+      };
+      expect((await runJson(fixture)).tools).toEqual(["search"]);
+      fixture.pipeline[0] = { ...fixture.pipeline[0]!, keeps_unnamed: true } as never;
+      expect((await runJson(fixture)).tools).toEqual(["search", lookup]);
+    });
+  });
 });

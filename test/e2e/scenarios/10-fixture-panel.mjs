@@ -1,6 +1,6 @@
 // Issue 3 in real VS Code: run an example fixture, read the waterfall and a lineage answer in
 // the webview, edit the fixture (unsaved) and see the panel re-run, and take the README's
-// light and dark screenshots of the panel.
+// light and dark screenshots of the panel. Issue 12 point 7: running it again reveals the same panel.
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
 
@@ -162,6 +162,21 @@ export async function run({
   assert.match(await answer.innerText(), /^sql: dropped by intent/);
   // The edit is unsaved: the file on disk is unchanged.
   assert.deepEqual(JSON.parse(await fs.readFile(path.join(workspace, FIXTURE), "utf8")), original);
+
+  // Issue 12 point 7: running a fixture that has a panel reveals that panel, no second tab.
+  const panelTabs = page.locator(`.tabs-container .tab[aria-label^="Selection Trace: ${FIXTURE}"]`);
+  assert.equal(await panelTabs.count(), 1);
+  await runCommand("View: Focus First Editor Group");
+  await runCommand("Palette Inspector: Run Selection on Fixture");
+  await page
+    .locator(`.tabs-container .tab.active[aria-label^="Selection Trace: ${FIXTURE}"]`)
+    .waitFor({ state: "visible", timeout: 10_000 });
+  assert.equal(await panelTabs.count(), 1, "one panel for the fixture after running it twice");
+  assert.equal(await page.locator(".part.editor .editor-group-container").count(), 2);
+  // It is the same panel, still showing the unsaved edit's run.
+  await frame
+    .locator('.header [data-stat="flow"]', { hasText: "Offered 8 → final 3" })
+    .waitFor({ state: "visible", timeout: 10_000 });
 }
 
 /** Drags the sash between the editor and the panel so the panel's group is `width` px wide. */

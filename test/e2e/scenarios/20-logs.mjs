@@ -1,6 +1,7 @@
 // Issues 4 and 10 in real VS Code: find the selection traces in an example log, list them in the
 // Selection Traces view (labelled by turn, numbered #1…), open one read-only in the panel, turn it
-// into a fixture and run it; after a window reload the view lists the log again.
+// into a fixture and run it; after a window reload the view lists the log again. Issue 12 point 7:
+// opening the same trace twice reveals one panel.
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
 
@@ -67,7 +68,7 @@ export async function run({
   assert.match(rowLabels[4], /, failed$/); // the forced tool was unavailable
   assert.match(rowLabels[5], /, degraded$/);
   assert.ok(
-    (await notifications()).some((n) => /6 selection trace\(s\) in logs\/agent\.log/.test(n)),
+    (await notifications()).some((n) => /6 selection traces in logs\/agent\.log/.test(n)),
     "a notification says how many traces were found",
   );
 
@@ -112,6 +113,21 @@ export async function run({
   await logged
     .locator("#lineage-answer", { hasText: /^sql: dropped by intent/ })
     .waitFor({ state: "visible", timeout: 10_000 });
+
+  // Issue 12 point 7: opening the same logged trace again reveals its panel, no second tab.
+  const panelTabs = page.locator(
+    '.tabs-container .tab[aria-label^="Selection Trace: #3 agent.log"]',
+  );
+  assert.equal(await panelTabs.count(), 1);
+  await runCommand("View: Focus First Editor Group");
+  await row.click();
+  await page.waitForTimeout(1000);
+  assert.equal(await panelTabs.count(), 1, "one panel for trace #3 after opening it twice");
+  assert.equal(
+    await page.locator(".tabs-container .tab").filter({ hasText: "Selection Trace" }).count(),
+    1,
+    "no other trace panel was opened",
+  );
 
   // The link back to the log: agent.log, line 11.
   await logged.locator('.header .origin [data-action="open-source"]').click();

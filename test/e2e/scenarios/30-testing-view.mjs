@@ -1,6 +1,13 @@
 // Issue 5 in real VS Code: the Testing view lists the example fixtures that have `expect`,
 // "Run All Tests" passes eleven of them and fails the deliberately stale one with its diff.
-export const name = "Testing view: run all, the stale expectation fails with its diff";
+// Issue 12 point 3: Update Expectation on it lists each change, keeps the user's keys, saves the
+// file and the test passes. Issue 13 (a watcher and a glob the fake only imitates): a fixture
+// written on disk appears, a deleted one disappears, a file outside the glob never does.
+import * as fs from "node:fs/promises";
+import * as path from "node:path";
+
+export const name =
+  "Testing view: run all, the stale fixture fails with its diff, Update Expectation makes it pass; the view follows the disk";
 
 const FAILING = "stale-expectation";
 const PASSING = [
@@ -17,7 +24,16 @@ const PASSING = [
   "weather-forecast",
 ];
 
-export async function run({ page, runCommand, findWebviewFrame, shot, assert, log }) {
+export async function run({
+  page,
+  workspace,
+  openFile,
+  runCommand,
+  findWebviewFrame,
+  shot,
+  assert,
+  log,
+}) {
   await page.setViewportSize({ width: 1600, height: 1000 });
   // The Testing view appears once the extension registered its test controller.
   await page
@@ -109,4 +125,56 @@ export async function run({ page, runCommand, findWebviewFrame, shot, assert, lo
     await frame.locator('.header [data-stat="flow"]').textContent(),
     "Offered 3 → final 2",
   );
+
+  // Issue 12 point 3: Update Expectation from Current Result on the failing fixture.
+  const STALE = `regressions/${FAILING}.turn.json`;
+  await openFile(STALE);
+  await runCommand("Palette Inspector: Update Expectation from Current Result");
+  const dialog = page.locator(".monaco-dialog-box");
+  await dialog.waitFor({ state: "visible", timeout: 15_000 });
+  assert.equal(
+    (await dialog.locator(".dialog-message-text").innerText()).trim(),
+    `Update 2 expectations of ${STALE} to the current result?`,
+  );
+  assert.deepEqual((await dialog.locator(".dialog-message-detail").innerText()).split("\n"), [
+    "names: search, sql, final_answer → search, final_answer",
+    "dropped_by.sql: none → policy",
+  ]);
+  await dialog.locator(".dialog-buttons .monaco-button", { hasText: "Update Expectation" }).click();
+  await dialog.waitFor({ state: "hidden", timeout: 10_000 });
+  // That one test is re-run and passes (the summary counts the latest run: one of one).
+  await rows
+    .and(page.locator(`[aria-label^="${FAILING} (Passed)"]`))
+    .waitFor({ state: "visible", timeout: 30_000 });
+  assert.match(await page.locator(".test-explorer .result-summary").innerText(), /^\s*1\/1\b/);
+  assert.equal(await label(rows, "regressions"), "regressions (Passed)");
+  // Saved, not dirty: the file on disk holds exactly the user's two keys, updated.
+  const tab = page.locator(`.tabs-container .tab[aria-label^="${FAILING}.turn.json"]`);
+  assert.doesNotMatch(await tab.getAttribute("class"), /\bdirty\b/);
+  const saved = JSON.parse(await fs.readFile(path.join(workspace, STALE), "utf8"));
+  assert.deepEqual(saved.expect, {
+    names: ["search", "final_answer"],
+    dropped_by: { sql: "policy" },
+  });
+  assert.deepEqual(Object.keys(saved.expect), ["names", "dropped_by"]);
+  log("Update Expectation: 2 changes listed, saved, the test passes");
+
+  // Issue 13: the Testing view follows the disk. A fixture written there appears; a JSON file
+  // outside the *.turn.json glob (same content) does not; deleting the fixture removes it.
+  const content = await fs.readFile(path.join(workspace, "knowledge-turn.turn.json"), "utf8");
+  await fs.writeFile(path.join(workspace, "not-a-fixture.json"), content);
+  await fs.writeFile(path.join(workspace, "written-on-disk.turn.json"), content);
+  await rows.filter({ hasText: "written-on-disk" }).waitFor({ state: "visible", timeout: 20_000 });
+  assert.equal(await rows.filter({ hasText: "not-a-fixture" }).count(), 0);
+  await fs.rm(path.join(workspace, "written-on-disk.turn.json"));
+  await rows.filter({ hasText: "written-on-disk" }).waitFor({ state: "detached", timeout: 20_000 });
+  assert.equal(await rows.filter({ hasText: "not-a-fixture" }).count(), 0);
+  log("a fixture written on disk appeared in the Testing view and went when deleted");
+}
+
+/** The aria-label of the Testing view's row for one fixture, as soon as it shows a result. */
+async function label(rows, name) {
+  const row = rows.filter({ hasText: name }).first();
+  await row.waitFor({ state: "visible", timeout: 10_000 });
+  return (await row.getAttribute("aria-label")).replace(/\).*$/, ")");
 }

@@ -1,6 +1,10 @@
 // Issue 3 in real VS Code: as the user types (unsaved), the fixture's mistakes appear in the
-// Problems panel — the full validator's, at the key and with the JSON path, beside the bundled
-// schema's — and go away when mended, leaving what only the full validator can tell.
+// Problems panel — the full validator's, at the key and with the JSON path — and go away when
+// mended. Issue 12 point 8: each mistake is listed once (the editor's schema variant checks
+// nothing, yet completes), in the extension's words. Issue 13: the problems follow a catalogue changed on disk.
+import { readFile, writeFile } from "node:fs/promises";
+import * as path from "node:path";
+
 export const name = "Problems panel: mistakes in an unsaved fixture are reported as you type";
 
 const FIXTURE = "knowledge-turn.turn.json";
@@ -19,7 +23,7 @@ const TYPO =
 const UNKNOWN_TOOL =
   "'serch' is neither offered nor in the catalogue; did you mean 'search'? (at $.pipeline[1].allowed_names[0])";
 
-export async function run({ page, openFile, replaceEditorText, assert, log }) {
+export async function run({ page, workspace, openFile, replaceEditorText, assert, log }) {
   const rows = page.locator(".markers-panel .monaco-list-row");
   const problems = async () =>
     (await rows.allInnerTexts()).map((text) => text.replace(/\s+/g, " "));
@@ -37,13 +41,18 @@ export async function run({ page, openFile, replaceEditorText, assert, log }) {
   await openFile(FIXTURE);
   await replaceEditorText(fixture("max_safty_level"));
   await page.keyboard.press("Control+Shift+M");
-  const typed = await waitFor(
-    "the typo is reported by the validator and by the schema",
-    (seen) =>
-      seen.some((m) => m.includes(TYPO)) &&
-      seen.some((m) => /max_safty_level is not allowed/.test(m)),
+  const typed = await waitFor("the typo is reported by the validator", (seen) =>
+    seen.some((m) => m.includes(TYPO)),
   );
-  log(`with the typo: ${typed.join(" | ")}`);
+  // The JSON language service has had the same keystrokes; give it a moment to (not) report.
+  await page.waitForTimeout(1500);
+  const once = await problems();
+  log(`with the typo: ${once.join(" | ")}`);
+  assert.deepEqual(
+    once.filter((m) => m.includes("max_safty_level")),
+    [typed.find((m) => m.includes(TYPO))],
+    "point 8: the unknown key is listed once, in the extension's words",
+  );
   assert.match(
     typed.find((m) => m.includes(TYPO)),
     /palette-inspector \[Ln 5, Col 24\]$/,
@@ -61,4 +70,32 @@ export async function run({ page, openFile, replaceEditorText, assert, log }) {
     mended.find((m) => m.includes(UNKNOWN_TOOL)),
     /palette-inspector \[Ln 6, Col 40\]$/,
   );
+
+  // Issue 13, a watcher the fake only imitates: the catalogue changes on disk (not in an editor)
+  // and the open fixture's problems follow — 'serch' becomes a catalogued tool, then stops being one.
+  const catalogue = path.join(workspace, "tools.catalog.json");
+  const original = await readFile(catalogue, "utf8");
+  const withSerch = JSON.parse(original);
+  withSerch.tools.push({ name: "serch", summary: "A second search tool." });
+  await writeFile(catalogue, JSON.stringify(withSerch, null, 2));
+  const catalogued = await waitFor(
+    "the unknown-tool warning goes when the catalogue on disk gains 'serch'",
+    (seen) => !seen.some((m) => m.includes("'serch' is neither")),
+  );
+  log(`catalogue with serch: ${catalogued.join(" | ") || "(no problems)"}`);
+  await writeFile(catalogue, original);
+  await waitFor("the warning is back when the catalogue on disk loses 'serch'", (seen) =>
+    seen.some((m) => m.includes(UNKNOWN_TOOL)),
+  );
+
+  // The editor's schema variant still completes a stage's keys once its kind is written.
+  await replaceEditorText('{"pipeline": [{"kind": "policy", ');
+  await page.keyboard.press("Control+Space");
+  const suggestions = page.locator(".suggest-widget .monaco-list-row");
+  await suggestions.first().waitFor({ state: "visible", timeout: 15_000 });
+  const offered = (await suggestions.allInnerTexts()).map((text) => text.split(/\s/)[0]);
+  log(`completion in a policy stage: ${offered.join(", ")}`);
+  assert.ok(offered.includes("max_safety_level"), offered.join(", "));
+  assert.ok(!offered.includes("allowed_names"), "only the policy stage's keys");
+  await page.keyboard.press("Escape");
 }

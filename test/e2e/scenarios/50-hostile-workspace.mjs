@@ -124,7 +124,7 @@ export async function run({ page, openFile, runCommand, findWebviewFrame, assert
   await runCommand("Palette Inspector: Find Selection Traces in Files");
   await waitForText(
     "Find Selection Traces",
-    /1 selection trace\(s\) in logs\/hostile\.log, 1 problem\(s\)/,
+    /1 selection trace in logs\/hostile\.log, 1 problem\b/,
   );
 
   // The oversized fixture is in the Problems panel, from its size alone (it is never read).

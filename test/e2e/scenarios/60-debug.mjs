@@ -154,7 +154,7 @@ export async function run({
   assert.equal(captured.turn.role, "support");
   const told = Date.now() + 15_000;
   let said = [];
-  while (!said.some((n) => /Captured the turn: 4 of 5 stage\(s\) configured/.test(n))) {
+  while (!said.some((n) => /Captured the turn: 4 of 5 stages configured/.test(n))) {
     assert.ok(Date.now() < told, `the capture says what it did; shown: ${said.join(" | ")}`);
     await page.waitForTimeout(250);
     said = await notifications();

@@ -32,7 +32,7 @@ export async function run({ page, findWebviewFrame, shot, assert, log }) {
   const view = await findWebviewFrame(".tools-body .tools-row", 60_000);
   assert.equal(
     await view.locator("header p").first().innerText(),
-    "38 traces in 8 logs · 4 problems · errors: ForcedToolUnavailable 2",
+    "42 traces in 9 logs · 4 problems · errors: ForcedToolUnavailable 2",
   );
   assert.deepEqual(
     await view
@@ -46,13 +46,13 @@ export async function run({ page, findWebviewFrame, shot, assert, log }) {
   await view.locator("#tool-filter").fill("ask");
   const row = view.locator('.tools-body .tools-row[data-tool="ask_human"]');
   await row.waitFor({ state: "visible", timeout: 10_000 });
-  assert.match(await row.innerText(), /ask_human\s+38\s+3%\s+0\s+37\s+role 86%/);
+  assert.match(await row.innerText(), /ask_human\s+42\s+2%\s+0\s+41\s+role 85%/);
   await row.click();
   const group = view.locator('.missing-group[data-stage="role"]');
   await group.waitFor({ state: "visible", timeout: 10_000 });
   assert.match(
     await group.locator("h3").innerText(),
-    /^role — 86% \(32 traces, first 20 listed\)$/,
+    /^role — 85% \(35 traces, first 20 listed\)$/,
   );
   // The whole view for the README: from the top, the table filtered to the one tool.
   await view.evaluate(() => window.scrollTo(0, 0));

@@ -52,6 +52,18 @@ export function parsePython(text: string, start = 0, end = text.length): PyValue
   return value;
 }
 
+/** Parses the one value that starts at `start` (after blanks) and says where it ends. */
+export function parsePythonAt(
+  text: string,
+  start: number,
+  end = text.length,
+): { value: PyValue; end: number } {
+  const parser = new Parser(text, end);
+  parser.pos = start;
+  const value = parser.value(0);
+  return { value, end: parser.pos };
+}
+
 class Parser {
   pos = 0;
   constructor(

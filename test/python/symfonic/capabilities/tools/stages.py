@@ -23,6 +23,11 @@ def filter_by_names(tools: Sequence[Any], names: Any) -> tuple:
     return tuple(t for t in tools if tool_name(t) is None or tool_name(t) in names)
 
 
+def counted(n: int, one: str) -> str:
+    """'1 tool', '2 tools': the engine's `counted`, so details read the same on both sides."""
+    return f"{n} {one if n == 1 else one + 's'}"
+
+
 def _select(tools: Sequence[Any], detail: str) -> StageOutcome:
     return StageOutcome(tools=tuple(tools), detail=detail)
 
@@ -75,7 +80,7 @@ class LazyRoutingStage:
         if self._allowed is None:
             return _abstain("no procedural routing")
         allowed = set(self._allowed)
-        return _select(filter_by_names(tools, allowed), f"routed to {len(allowed)} name(s)")
+        return _select(filter_by_names(tools, allowed), f"routed to {counted(len(allowed), 'name')}")
 
 
 class AllowlistStage:
@@ -99,7 +104,7 @@ class AllowlistStage:
             readded.append(tool)
         if not readded:
             return _abstain("nothing to re-add")
-        return _select((*tools, *readded), f"re-added {len(readded)} mandated tool(s)")
+        return _select((*tools, *readded), f"re-added {counted(len(readded), 'mandated tool')}")
 
 
 class RolePaletteStage:
@@ -209,7 +214,7 @@ class PolicyStage:
             return _abstain("no policy configured")
         kept = [t for t in tools if not self._forbids(self._catalog.get(tool_name(t)))]
         dropped = len(tools) - len(kept)
-        detail = "policy allows every tool" if dropped == 0 else f"policy forbids {dropped} tool(s)"
+        detail = "policy allows every tool" if dropped == 0 else f"policy forbids {counted(dropped, 'tool')}"
         return _select(kept, detail)
 
     def _forbids(self, entry: Any) -> bool:

@@ -1,0 +1,105 @@
+/**
+ * A SelectionResult logged as separate key=value pairs (structlog's KeyValueRenderer or logfmt
+ * over `dataclasses.asdict(result)`): `event=selection trace=[…] tools=('search',) forced_choice=None`.
+ * The `trace=` value is the records; its sibling pairs on the line give the rest of the trace.
+ */
+import { quotedEnd, unescapeLogfmt } from "./logfmt.js";
+import { parsePython, parsePythonAt, PyReprError, type PyValue } from "./python/parse.js";
+import { pythonToJson } from "./python/to-json.js";
+
+/** The trace's fields a line may hold as pairs of their own besides `trace=` (docs/formats.md). */
+const SIBLINGS = ["tools", "forced_choice", "offered", "error"] as const;
+
+/** The key of the `key=` pair whose value starts at `start` (a blank or the line's start before it), or null. */
+export function pairKey(line: string, start: number): string | null {
+  if (line.charCodeAt(start - 1) !== 0x3d) return null;
+  let i = start - 1;
+  while (i > 0 && isKeyChar(line.charCodeAt(i - 1))) i--;
+  if (i === start - 1 || (i > 0 && !isBlank(line.charCodeAt(i - 1)))) return null;
+  return line.slice(i, start - 1);
+}
+
+/**
+ * The trace of a `trace=` value at text[start, end] with the line's sibling pairs as its other
+ * fields, as the JSON shape of a logged trace; a PyReprError when the value cannot be read.
+ */
+export function traceFromPairs(line: string, text: string, start: number, end: number): unknown {
+  const entries: [PyValue, PyValue][] = [["trace", parsePython(text, start, end)]];
+  for (const key of SIBLINGS) {
+    const value = siblingValue(line, key);
+    if (value !== undefined) entries.push([key, value]);
+  }
+  return pythonToJson({ kind: "dict", entries });
+}
+
+/** The value of the first top-level `key=` pair of the line; undefined when there is none or it cannot be read. */
+function siblingValue(line: string, key: string): PyValue | undefined {
+  const pattern = new RegExp(`(?:^|[ \\t])${key}=`, "g");
+  for (const match of line.matchAll(pattern)) {
+    const at = match.index + match[0].length;
+    if (!atTopLevel(line, match.index)) continue;
+    return readPairValue(line, at);
+  }
+  return undefined;
+}
+
+/**
+ * A pair's value as the renderers write it: a Python repr (KeyValueRenderer), a logfmt quoted
+ * value holding a repr or JSON, a bare word (a logfmt string) or nothing (logfmt's None).
+ */
+function readPairValue(line: string, at: number): PyValue | undefined {
+  const c = line.charCodeAt(at);
+  if (Number.isNaN(c) || isBlank(c)) return null;
+  if (c === 0x22) {
+    const close = quotedEnd(line, at);
+    if (close === -1) return undefined;
+    const inner = unescapeLogfmt(line.slice(at + 1, close));
+    return readWhole(inner) ?? inner;
+  }
+  try {
+    const read = parsePythonAt(line, at);
+    if (read.end === line.length || isBlank(line.charCodeAt(read.end))) return read.value;
+  } catch (error) {
+    if (!(error instanceof PyReprError)) throw error;
+  }
+  const space = line.slice(at).search(/[ \t]/);
+  return line.slice(at, space === -1 ? undefined : at + space);
+}
+
+function readWhole(text: string): PyValue | undefined {
+  try {
+    return parsePython(text);
+  } catch (error) {
+    if (!(error instanceof PyReprError)) throw error;
+    return undefined;
+  }
+}
+
+/** No bracket is open before `at` (quotes count only inside brackets, as for the line's values). */
+function atTopLevel(line: string, at: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < at; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 0x7b || c === 0x5b || c === 0x28) depth++;
+    else if ((c === 0x7d || c === 0x5d || c === 0x29) && depth > 0) depth--;
+    else if ((c === 0x22 || c === 0x27) && (depth > 0 || line.charCodeAt(i - 1) === 0x3d)) {
+      for (i++; i < at && line.charCodeAt(i) !== c; i++) if (line.charCodeAt(i) === 0x5c) i++;
+    }
+  }
+  return depth === 0;
+}
+
+function isKeyChar(c: number): boolean {
+  return (
+    (c >= 0x61 && c <= 0x7a) ||
+    (c >= 0x41 && c <= 0x5a) ||
+    (c >= 0x30 && c <= 0x39) ||
+    c === 0x5f ||
+    c === 0x2e ||
+    c === 0x2d
+  );
+}
+
+function isBlank(c: number): boolean {
+  return c === 0x20 || c === 0x09;
+}

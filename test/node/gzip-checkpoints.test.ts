@@ -1,0 +1,192 @@
+/** Issue 10: a trace deep in a gzip is inflated from the nearest checkpoint the scan recorded. */
+import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { open as openFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { constants, createGzip, gzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { FoundTrace } from "../../src/core/traces/scan.js";
+import { gzipBlocks } from "../../src/node/gzip-blocks.js";
+import { readTraceAt, scanLogs, type TraceLocation } from "../../src/node/log-file.js";
+import {
+  CHECKPOINT_EVERY,
+  checkpointBytes,
+  checkpointsOf,
+  inflateFromCheckpoint,
+  recordCheckpoints,
+} from "../../src/node/gzip-checkpoints.js";
+
+/** About `mb` MB of log text, one line in 50 a JSON trace numbered by its line. */
+function logText(mb: number): Buffer {
+  const lines: string[] = [];
+  let bytes = 0;
+  for (let i = 1; bytes < mb * 1024 * 1024; i++) {
+    const line =
+      i % 50 === 0
+        ? `2025-03-14T09:26:50Z INFO selection {"turn_id": "t-${i}", "trace": [{"stage": "role", "action": "select", "kept": ["search"], "dropped": ["sql${i % 7}"]}]}`
+        : `2025-03-14T09:26:50Z INFO GET /v1/items/${(i * 7919) % 100000} status=200 bytes=${i % 5000} user=u${i % 313}`;
+    lines.push(line);
+    bytes += line.length + 1;
+  }
+  return Buffer.from(lines.join("\n") + "\n");
+}
+
+/** A gzip stream flushed every 100 KB, as a service flushing its log writes it. */
+async function flushed(text: Buffer, kind: number): Promise<Buffer> {
+  const gzip = createGzip();
+  const parts: Buffer[] = [];
+  gzip.on("data", (part: Buffer) => parts.push(part));
+  for (let at = 0; at < text.length; at += 100_000) {
+    gzip.write(text.subarray(at, at + 100_000));
+    await new Promise<void>((resolve) => gzip.flush(kind, () => resolve()));
+  }
+  gzip.end();
+  await new Promise((resolve) => gzip.on("end", resolve));
+  return Buffer.concat(parts);
+}
+
+let dir: string;
+let plain: Buffer;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "pi-gzip-checkpoints-"));
+  plain = logText(13);
+  writeFileSync(join(dir, "app.log"), plain);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Scans one file with checkpoints, waits for its walk, and gives its traces' locations. */
+async function scanned(name: string, checkpoints = true): Promise<TraceLocation[]> {
+  const found: TraceLocation[] = [];
+  const path = join(dir, name);
+  const scan = await scanLogs([{ name, path }], {
+    checkpoints,
+    onTrace: (trace: FoundTrace) => found.push(trace),
+    onProblem: (problem) => expect.fail(problem.message),
+  });
+  await scan.checkpointed;
+  return found;
+}
+
+/** Reads a trace and says where inflating began. */
+async function open(
+  name: string,
+  at: TraceLocation,
+): Promise<{ found: FoundTrace; from: number[] }> {
+  const from: number[] = [];
+  const found = await readTraceAt(join(dir, name), at, { onInflateFrom: (o) => from.push(o) });
+  return { found, from };
+}
+
+describe("gzip checkpoints", () => {
+  it.each([
+    ["one member, level 6", "six.log.gz", () => gzipSync(plain)],
+    ["level 1", "one.log.gz", () => gzipSync(plain, { level: 1 })],
+    ["stored blocks (level 0)", "zero.log.gz", () => gzipSync(plain, { level: 0 })],
+    [
+      "two members (cat a.gz b.gz)",
+      "two.log.gz",
+      () =>
+        Buffer.concat([
+          gzipSync(plain.subarray(0, 5_000_123)),
+          gzipSync(plain.subarray(5_000_123)),
+        ]),
+    ],
+    [
+      "a sync flush every 100 KB (empty stored blocks at any bit)",
+      "synced.log.gz",
+      () => flushed(plain, constants.Z_SYNC_FLUSH),
+    ],
+    ["a full flush every 100 KB", "full.log.gz", () => flushed(plain, constants.Z_FULL_FLUSH)],
+  ])(
+    "%s: the last trace is inflated from the nearest checkpoint, byte for byte the plain file's",
+    async (_, name, make) => {
+      writeFileSync(join(dir, name), await make());
+      const traces = await scanned(name);
+      const path = join(dir, name);
+      const list = await checkpointsOf(path);
+      // One about every 4 MiB of the 13 MB (a member's start needs none), a few KiB each.
+      expect(list.length).toBeGreaterThanOrEqual(2);
+      for (let k = 1; k < list.length; k++)
+        expect(list[k]!.out - list[k - 1]!.out).toBeGreaterThanOrEqual(CHECKPOINT_EVERY);
+      expect(checkpointBytes(path) / list.length).toBeLessThan(8 * 1024);
+      for (const at of [traces.at(-1)!, traces[Math.floor(traces.length / 2)]!]) {
+        const { found, from } = await open(name, at);
+        const nearest = Math.max(...list.filter((c) => c.out <= at.offset).map((c) => c.out));
+        expect(from).toEqual([nearest]);
+        expect(found).toEqual(await readTraceAt(join(dir, "app.log"), at));
+        expect(found.trace.id).toBe(`t-${at.line}`);
+        const bytes = await inflateFromCheckpoint(path, at.offset, at.length, () => false);
+        expect(Buffer.from(bytes!).equals(plain.subarray(at.offset, at.offset + at.length))).toBe(
+          true,
+        );
+        expect(plain.subarray(at.offset, at.offset + at.length).toString()).toContain(
+          `"t-${at.line}"`,
+        );
+      }
+    },
+    60_000,
+  );
+
+  it("a trace before the first checkpoint, a scan without checkpoints and a changed file inflate from the start", async () => {
+    writeFileSync(join(dir, "start.log.gz"), gzipSync(plain));
+    const traces = await scanned("start.log.gz");
+    expect((await open("start.log.gz", traces[0]!)).from).toEqual([0]);
+    const last = traces.at(-1)!;
+    expect((await open("start.log.gz", last)).from).not.toEqual([0]);
+    // Touched since the scan: its checkpoints are dropped, never used on other bytes.
+    utimesSync(join(dir, "start.log.gz"), new Date(), new Date(Date.now() + 5000));
+    expect((await open("start.log.gz", last)).from).toEqual([0]);
+    expect(await checkpointsOf(join(dir, "start.log.gz"))).toEqual([]);
+    writeFileSync(join(dir, "none.log.gz"), gzipSync(plain));
+    const unwalked = await scanned("none.log.gz", false);
+    expect((await open("none.log.gz", unwalked.at(-1)!)).from).toEqual([0]);
+  }, 60_000);
+
+  it("keeps no checkpoint of a member whose CRC-32 does not match what was inflated, and never rejects", async () => {
+    const gz = gzipSync(plain);
+    gz[gz.length - 8]! ^= 0xff;
+    writeFileSync(join(dir, "crc.log.gz"), gz);
+    await expect(recordCheckpoints(join(dir, "crc.log.gz"), () => false)).resolves.toBeUndefined();
+    expect(await checkpointsOf(join(dir, "crc.log.gz"))).toEqual([]);
+    writeFileSync(join(dir, "plain.log"), readFileSync(join(dir, "app.log")).subarray(0, 1000));
+    await expect(recordCheckpoints(join(dir, "plain.log"), () => false)).resolves.toBeUndefined();
+    expect(await checkpointsOf(join(dir, "plain.log"))).toEqual([]);
+  });
+
+  it("stops walking a crafted block that inflates past its cap (70 MB from 440 KB) without holding it", async () => {
+    // One fixed-code block: 'a', then 271,000 copies of 258 bytes at distance 1, then its end.
+    const bits: number[] = [];
+    const put = (value: number, n: number) => {
+      for (let k = 0; k < n; k++) bits.push((value >> k) & 1);
+    };
+    const code = (value: number, n: number) => {
+      for (let k = n - 1; k >= 0; k--) bits.push((value >> k) & 1);
+    };
+    put(1, 1);
+    put(1, 2);
+    code(0x30 + 0x61, 8);
+    for (let i = 0; i < 271_000; i++) {
+      code(0xc5, 8);
+      code(0, 5);
+    }
+    code(0, 7);
+    const deflated = Buffer.alloc(Math.ceil(bits.length / 8));
+    bits.forEach((bit, i) => (deflated[i >> 3]! |= bit << (i & 7)));
+    const header = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]);
+    const path = join(dir, "bomb.log.gz");
+    writeFileSync(path, Buffer.concat([header, deflated, Buffer.alloc(8)]));
+    const handle = await openFile(path);
+    try {
+      const walk = async () => {
+        for await (const block of gzipBlocks(handle, (await handle.stat()).size, null))
+          expect.fail(`a block of ${block.data.length} bytes was read`);
+      };
+      await expect(walk()).rejects.toThrow(/a block inflates to more than 67108864 bytes/);
+    } finally {
+      await handle.close();
+    }
+    await expect(recordCheckpoints(path, () => false)).resolves.toBeUndefined();
+    expect(await checkpointsOf(path)).toEqual([]);
+  });
+});
