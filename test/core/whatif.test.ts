@@ -52,6 +52,10 @@ describe("applyWhatIf", () => {
     expect(variant.pipeline![3]).toMatchObject({ max_safety_level: "medium", budget_usd: 1 });
   });
 
+  it("its errors are WhatIfErrors by name, so a host can tell them from a crash", () => {
+    expect(new WhatIfError("x").name).toBe("WhatIfError");
+  });
+
   it("refuses a stage that is not there or of another kind", () => {
     expect(() => applyWhatIf(fixture, { enabled: { ghost: false } })).toThrow(WhatIfError);
     expect(() => applyWhatIf(fixture, { policies: { role: { budgetUsd: 1 } } })).toThrow(
@@ -239,6 +243,9 @@ describe("describeWhatIf", () => {
 
   it("shows an empty role as (none), and nothing for an empty what-if", () => {
     expect(describeWhatIf({ role: "" })).toBe("role (none)");
+    expect(describeWhatIf({ policies: { ceiling: { maxSafetyLevel: "low" } } })).toBe(
+      "ceiling ceiling low",
+    );
     expect(describeWhatIf({})).toBe("");
   });
 });
@@ -283,6 +290,14 @@ describe("isWhatIf edge cases", () => {
     ["a policy with a ceiling only", { policies: { p: { maxSafetyLevel: "low" } } }],
     ["an empty policy edit", { policies: { p: {} } }],
   ])("accepts %s", (_why, value) => expect(isWhatIf(value)).toBe(true));
+
+  it.each([
+    ["one bad toggle among good ones", { enabled: { a: true, b: "yes" } }],
+    [
+      "one non-string keyword among strings",
+      { verdicts: { i: { label: "a", matchedToolKeywords: ["k", 1] } } },
+    ],
+  ])("rejects %s", (_why, value) => expect(isWhatIf(value)).toBe(false));
 
   it("counts each lever of each kind", () => {
     expect(whatIfSize({ enabled: { a: true, b: false } })).toBe(2);
