@@ -14,7 +14,8 @@ export default {
   concurrency: 1,
   // Added to a mutant's usual test time: a mutant that loops forever is stopped after this.
   timeoutMS: 5_000,
-  // Re-runs test only the mutants whose code or covering tests changed since the last report.
+  // Re-runs while working on one area test only what changed since the last report. It can keep an
+  // old "Survived" that a new test now kills: delete the file before measuring a part's final score.
   incremental: true,
   incrementalFile: "reports/mutation/stryker-incremental.json",
   // At the lowest priority on a shared machine the first full run can take many minutes.

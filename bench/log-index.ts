@@ -21,7 +21,7 @@ import {
 import { readTraceAt, scanLogs } from "../src/node/log-file.js";
 import type { LogInput } from "../src/node/log-source.js";
 import { TraceIndex } from "../src/node/trace-index.js";
-import { verdict } from "./measure.js";
+import { load, verdict } from "./measure.js";
 
 const MB = 1024 * 1024;
 const SIZE_MB = 100;
@@ -193,28 +193,32 @@ async function gzipRatio(dir: string, file: string): Promise<string[]> {
   };
   const timed = async (run: () => Promise<void>) => {
     const start = performance.now();
+    const cpu = process.cpuUsage();
     await run();
-    return performance.now() - start;
+    const used = process.cpuUsage(cpu);
+    return { wall: performance.now() - start, cpu: (used.user + used.system) / 1000 };
   };
-  const rounds: [number[], number[], number[]] = [[], [], []];
+  const rounds: [Times[], Times[], Times[]] = [[], [], []];
   for (let round = 0; round < 5; round++)
     for (const [k, run] of [inflateOnly, scanOf(gz), scanOf(file)].entries())
       rounds[k]!.push(await timed(run));
-  const [zlib, scanGz, scanPlain] = rounds.map((times) => Math.min(...times)) as [
-    number,
-    number,
-    number,
-  ];
+  const [zlib, scanGz, scanPlain] = rounds.map((times) => ({
+    wall: Math.min(...times.map((t) => t.wall)),
+    cpu: Math.min(...times.map((t) => t.cpu)),
+  })) as [Times, Times, Times];
+  // Inflating runs in a thread beside the scan, so the goal is on wall time; the CPU times show
+  // whether the scan keeps up with zlib (it must use less CPU than inflating to hide behind it).
   return [
-    `  gzip (${SIZE_MB} MB inflated, one line in 100 a trace): scan ${scanGz.toFixed(0)} ms, zlib inflating alone ${zlib.toFixed(0)} ms → ${verdict(scanGz / zlib, 1.5, true)}`,
-    `  gzip layer: scan of the .gz / scan of the plain log (${scanPlain.toFixed(0)} ms) → ${(scanGz / scanPlain).toFixed(2)}×`,
-    ...(await openLastTrace(gz, timed)),
+    `  gzip (${SIZE_MB} MB inflated, one line in 100 a trace): scan ${scanGz.wall.toFixed(0)} ms, zlib inflating alone ${zlib.wall.toFixed(0)} ms → ${verdict(scanGz.wall / zlib.wall, 1.5, true)} (${load()})`,
+    `  gzip CPU: zlib inflating ${zlib.cpu.toFixed(0)} ms, scanning the plain log ${scanPlain.cpu.toFixed(0)} ms, scanning the .gz ${scanGz.cpu.toFixed(0)} ms`,
+    `  gzip layer: scan of the .gz / scan of the plain log (${scanPlain.wall.toFixed(0)} ms) → ${(scanGz.wall / scanPlain.wall).toFixed(2)}×`,
+    ...(await openLastTrace(gz, async (run) => (await timed(run)).wall)),
   ];
 }
 
 /**
  * Opening the last trace of the gzip from a checkpoint against inflating it from the start, and
- * what the checkpoints cost: the walk beside the scan, their memory.
+ * what the checkpoints cost: the walk after the scan, their memory.
  */
 async function openLastTrace(
   gz: string,
@@ -241,8 +245,14 @@ async function openLastTrace(
   const [fromCheckpoint, fromStart] = rounds.map((times) => Math.min(...times)) as [number, number];
   return [
     `  open the last trace of the gzip: from a checkpoint ${fromCheckpoint.toFixed(1)} ms, from the start ${fromStart.toFixed(0)} ms → ${(fromStart / fromCheckpoint).toFixed(0)}× faster`,
-    `  checkpoints: ${count} (${(checkpointBytes(gz) / 1024).toFixed(0)} KiB); the walk beside the scan ended ${walked.toFixed(0)} ms after it began (the scan itself ${scanned.toFixed(0)} ms)`,
+    `  checkpoints: ${count} (${(checkpointBytes(gz) / 1024).toFixed(0)} KiB); the walk after the scan ended ${walked.toFixed(0)} ms after it began (the scan itself ${scanned.toFixed(0)} ms)`,
   ];
+}
+
+interface Times {
+  /** Milliseconds. */
+  readonly wall: number;
+  readonly cpu: number;
 }
 
 /** A text log: request lines, and one line in `every` a trace after a logger prefix. */

@@ -1,3 +1,4 @@
+import { cpus, loadavg } from "node:os";
 /**
  * Median wall time of `fn` in milliseconds. Warm-up and sampling run for a minimum time as well
  * as a minimum count, so a fast case is measured as settled as a slow one (a 1 ms case warmed up
@@ -17,6 +18,11 @@ export function medianMs(fn: () => unknown, runs = 7, warmupMs = 300): number {
   }
   times.sort((a, b) => a - b);
   return times[Math.floor(times.length / 2)]!;
+}
+
+/** How busy the machine was, for reading a wall time. */
+export function load(): string {
+  return `${loadavg()[0]!.toFixed(1)} runnable tasks on ${cpus().length} cores`;
 }
 
 export const fmt = (ms: number) =>

@@ -2,13 +2,15 @@
  * The trace scanner's byte-level pre-filter (issue 10, "Speed and memory"): on a generated JSONL
  * log where 1 line in 100 holds a trace, its MB/s as a ratio to a split + JSON.parse loop over
  * the same file in the same run (goal ≥ 3×); and its speed over a log holding no trace
- * (goal ≥ 1 GB/s). 100 MB by default, 400 MB with BENCH_FULL=1, any size with BENCH_SCAN_MB.
+ * (goal ≥ 1 GB/s). Goals are judged on CPU time (wall time is printed too: on a shared machine
+ * it counts the waits for a core). 100 MB by default, 400 MB with BENCH_FULL=1, any size with
+ * BENCH_SCAN_MB.
  */
 import { closeSync, createReadStream, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CHUNK_BYTES, scanLogFile } from "../src/node/log-file.js";
-import { verdict } from "./measure.js";
+import { load, verdict } from "./measure.js";
 import { eventLine, traceLine } from "./traces.js";
 
 const MB = 1024 * 1024;
@@ -28,7 +30,7 @@ export async function benchScanSpeed(): Promise<string[]> {
       },
     );
     lines.push(
-      `  1 line in 100 a trace, ${found} traces: scanner ${rate(size, ours)} MB/s, split+JSON.parse ${rate(size, base)} MB/s → ${verdict(base / ours, 3, false)}`,
+      `  1 line in 100 a trace, ${found} traces: scanner ${rate(size, ours.cpu)} MB/s, split+JSON.parse ${rate(size, base.cpu)} MB/s of CPU → ${verdict(base.cpu / ours.cpu, 3, false)}; wall ${rate(size, ours.wall)} vs ${rate(size, base.wall)} MB/s → ${(base.wall / ours.wall).toFixed(2)}×`,
     );
     rmSync(mixed);
 
@@ -38,10 +40,11 @@ export async function benchScanSpeed(): Promise<string[]> {
       () => Promise.resolve(),
       () => scanLogFile(plain, { keep: false }),
     );
-    const gbs = size / 1024 / (none / 1000);
+    const gbs = size / 1024 / (none.cpu / 1000);
     lines.push(
-      `  no trace: scanner ${(gbs * 1024).toFixed(0)} MB/s → ${gbs.toFixed(2)} GB/s (goal ≥ 1 GB/s) ${gbs >= 1 ? "ok" : "MISSED"}${process.env.BENCH_FULL === "1" ? "" : " (400 MB with BENCH_FULL=1)"}`,
+      `  no trace: scanner ${(gbs * 1024).toFixed(0)} MB/s of CPU → ${gbs.toFixed(2)} GB/s (goal ≥ 1 GB/s) ${gbs >= 1 ? "ok" : "MISSED"}; wall ${rate(size, none.wall)} MB/s${process.env.BENCH_FULL === "1" ? "" : " (400 MB with BENCH_FULL=1)"}`,
     );
+    lines.push(`  (best of ${ROUNDS} interleaved rounds; ${load()})`);
     return lines;
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -50,20 +53,38 @@ export async function benchScanSpeed(): Promise<string[]> {
 
 const rate = (mb: number, ms: number) => (mb / (ms / 1000)).toFixed(0);
 
-/** Best wall times of two runs, interleaved over three rounds: other processes slow both alike. */
+const ROUNDS = 5;
+
+/**
+ * Best times of two runs, interleaved over ROUNDS rounds: this process's CPU time (user and
+ * system, the reading threads included), which waiting for a core on a shared machine does not
+ * inflate, and the wall time, which it does.
+ */
 async function bestOf(
   a: () => Promise<unknown>,
   b: () => Promise<unknown>,
-): Promise<[number, number]> {
-  const times: [number[], number[]] = [[], []];
-  for (let round = 0; round < 3; round++) {
+): Promise<[Times, Times]> {
+  const best: [Times, Times] = [
+    { cpu: Infinity, wall: Infinity },
+    { cpu: Infinity, wall: Infinity },
+  ];
+  for (let round = 0; round < ROUNDS; round++) {
     for (const [k, run] of [a, b].entries()) {
       const start = performance.now();
+      const cpu = process.cpuUsage();
       await run();
-      times[k]!.push(performance.now() - start);
+      const used = process.cpuUsage(cpu);
+      best[k]!.cpu = Math.min(best[k]!.cpu, (used.user + used.system) / 1000);
+      best[k]!.wall = Math.min(best[k]!.wall, performance.now() - start);
     }
   }
-  return [Math.min(...times[0]), Math.min(...times[1])];
+  return best;
+}
+
+interface Times {
+  /** Milliseconds. */
+  cpu: number;
+  wall: number;
 }
 
 /** What a user would write without the scanner: read as text, split lines, parse those naming "trace". */

@@ -156,12 +156,9 @@ export function expectationFailures(
   expect: ExpectJson | undefined,
   report: ReportView,
 ): ExpectationFailure[] {
+  // Only names (a list) and a forced choice (a name or null) are shown this way.
   const shown = (value: unknown) =>
-    value === null || value === undefined
-      ? "none"
-      : Array.isArray(value)
-        ? `[${value.join(", ")}]`
-        : String(value);
+    value === null ? "none" : Array.isArray(value) ? `[${value.join(", ")}]` : String(value);
   return checkExpectations(expect, report).map((mismatch) => {
     const stages = new Set<string>();
     const trace = report.trace;

@@ -120,7 +120,8 @@ export function applyWhatIf(json: FixtureJson, edit: WhatIf): FixtureJson {
     const index = byName.get(name);
     if (index === undefined) throw new WhatIfError(`no stage named '${name}' in the pipeline`);
     if (kind !== null && pipeline[index]!.kind !== kind)
-      throw new WhatIfError(`stage '${name}' is a ${pipeline[index]!.kind} stage, not ${kind}`);
+      // "of kind" reads right for every kind ("a intent stage" did not).
+      throw new WhatIfError(`stage '${name}' is of kind ${pipeline[index]!.kind}, not ${kind}`);
     return index;
   };
 

@@ -1,7 +1,7 @@
-import { isAscii } from "node:buffer";
+import { isAscii, isUtf8 } from "node:buffer";
 import type { AsciiCodec } from "../core/traces/scan.js";
 
-/** Node's native ASCII check and Latin-1 decoding: several times faster than UTF-8 decoding. */
+/** Node's native ASCII and UTF-8 checks and Latin-1 decoding: several times faster than UTF-8 decoding. */
 export const nodeAscii: AsciiCodec = {
   asciiPrefix(bytes) {
     // Windows that double in size find the first other byte in time proportional to the run.
@@ -24,5 +24,8 @@ export const nodeAscii: AsciiCodec = {
   },
   decode(bytes) {
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1");
+  },
+  isUtf8(bytes) {
+    return isUtf8(bytes);
   },
 };

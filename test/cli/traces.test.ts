@@ -268,6 +268,30 @@ describe("log files", () => {
     }
   });
 
+  it("reads a log larger than its reused read buffers as reading it whole does, lines across every buffer edge included", async () => {
+    // Lines of every length up to 300 bytes put a trace line across each 4 MiB read (and each 64 KiB slice).
+    const lines: string[] = [];
+    let size = 0;
+    for (let i = 0; size < 10 * 1024 * 1024; i++) {
+      const line =
+        i % 7 === 0
+          ? `INFO ${"x".repeat(i % 300)} ${JSON.stringify({ turn_id: `t-${i}`, trace: [{ stage: "s", action: "abstain" }] })}`
+          : `INFO request ${i} ${"y".repeat(i % 300)}`;
+      lines.push(line);
+      size += line.length + 1;
+    }
+    const file = join(workspace({ "big.log": lines.join("\n") + "\n" }), "big.log");
+    const scan = await scanLogFile(file);
+    const whole = scanText(readFileSync(file));
+    expect(scan.traceCount).toBe(Math.ceil(lines.length / 7));
+    expect(scan.traces.map((t) => [t.line, t.id])).toEqual(
+      whole.traces.map((t) => [t.line, t.trace.id]),
+    );
+    expect(scan.problems).toEqual([]);
+    const last = scan.traces.at(-1)!;
+    expect((await readTraceAt(file, last)).trace.id).toBe(last.id);
+  });
+
   it("refuses a trace whose file changed since the scan", async () => {
     const root = workspace({ "a.log": `${JSON.stringify({ trace: [] })}\n` });
     const file = join(root, "a.log");

@@ -18,6 +18,43 @@ const base: FixtureJson = {
 
 const load = (json: FixtureJson) => loadValid(json);
 
+/** A logged stage record: a select by default. */
+const record = (
+  stage: string,
+  kept: string[],
+  dropped: string[] = [],
+  more: Partial<StageRecord> = {},
+): StageRecord => ({
+  stage,
+  action: "select",
+  kept,
+  dropped,
+  added: [],
+  reinstated: [],
+  forcedChoice: null,
+  detail: "",
+  degraded: false,
+  reasons: {},
+  ...more,
+});
+/** A report read from a log, its names those the last stage handed on unless given. */
+const logged = (trace: StageRecord[], more: Partial<RunReport> = {}): RunReport => ({
+  origin: { kind: "log", line: 1, index: 0 },
+  file: "x.log",
+  description: "",
+  offered: ["a", "b"],
+  tools: [],
+  names: trace.at(-1)!.kept,
+  forcedChoice: null,
+  trace,
+  stages: [],
+  error: null,
+  manifest: [],
+  capability: null,
+  durationMs: 0,
+  ...more,
+});
+
 describe("compareReports", () => {
   it("finds nothing changed between a run and itself", async () => {
     const report = runFixture(await load(base));
@@ -51,6 +88,12 @@ describe("compareReports", () => {
       changed: true,
     });
     expect(allowlist).toMatchObject({ base: "abstain", variant: "disabled", actionChanged: true });
+    // The other way round: a stage disabled in the base run.
+    expect(compareReports(variant, runFixture(fixture)).stages[2]).toMatchObject({
+      base: "disabled",
+      variant: "abstain",
+      forced: { base: null, variant: "a" },
+    });
     expect(comparison.final).toEqual({ onlyBase: [], onlyVariant: [], orderChanged: false });
     expect(comparison.forced).toEqual({ base: "a", variant: null, changed: true });
     expect(comparison.changed).toBe(true);
@@ -73,33 +116,6 @@ describe("compareReports", () => {
   });
 
   it("lines up two logged traces by stage name and occurrence, and stages one side lacks", () => {
-    const record = (stage: string, kept: string[], dropped: string[] = []): StageRecord => ({
-      stage,
-      action: "select",
-      kept,
-      dropped,
-      added: [],
-      reinstated: [],
-      forcedChoice: null,
-      detail: "",
-      degraded: false,
-      reasons: {},
-    });
-    const logged = (trace: StageRecord[]): RunReport => ({
-      origin: { kind: "log", line: 1, index: 0 },
-      file: "x.log",
-      description: "",
-      offered: ["a", "b"],
-      tools: [],
-      names: trace.at(-1)!.kept,
-      forcedChoice: null,
-      trace,
-      stages: [],
-      error: null,
-      manifest: [],
-      capability: null,
-      durationMs: 0,
-    });
     const comparison = compareReports(
       logged([record("s", ["a", "b"]), record("s", ["a"], ["b"])]),
       logged([record("s", ["a", "b"]), record("s", ["a", "b"]), record("t", ["a"], ["b"])]),
@@ -110,6 +126,134 @@ describe("compareReports", () => {
       ["s", "select", "select", false],
       ["s", "select", "select", true],
       ["t", "absent", "select", true],
+    ]);
+  });
+
+  it("a final set in another order is changed, with no name on one side only", () => {
+    const trace = [record("s", ["a", "b"])];
+    const comparison = compareReports(
+      logged(trace, { names: ["a", "b"] }),
+      logged(trace, { names: ["b", "a"] }),
+    );
+    expect(comparison.final).toEqual({ onlyBase: [], onlyVariant: [], orderChanged: true });
+    expect(comparison.stages.map((stage) => stage.changed)).toEqual([false]);
+    expect(comparison.changed).toBe(true);
+  });
+
+  it("final names are compared as a list, not as one joined string", () => {
+    const trace = [record("s", ["ab", "c"])];
+    const comparison = compareReports(
+      logged(trace, { names: ["ab", "c"] }),
+      logged(trace, { names: ["a", "bc"] }),
+    );
+    expect(comparison.final).toEqual({
+      onlyBase: ["ab", "c"],
+      onlyVariant: ["a", "bc"],
+      orderChanged: true,
+    });
+  });
+
+  it("a run that fails on one side only is changed, and both errors are reported", () => {
+    const trace = [record("s", ["a"])];
+    const error = {
+      kind: "ForcedToolUnavailable" as const,
+      message: "forced tool 'x' is not available",
+      tool: "x",
+      droppedBy: null,
+    };
+    const comparison = compareReports(logged(trace), logged(trace, { error }));
+    expect(comparison.error).toEqual({ base: null, variant: "forced tool 'x' is not available" });
+    expect(comparison.forced.changed).toBe(false);
+    expect(comparison.changed).toBe(true);
+    expect(compareReports(logged(trace, { error }), logged(trace, { error })).changed).toBe(false);
+  });
+
+  it("a stage differs by what it added, what it reinstated, or the choice it forced", () => {
+    const base = logged([record("s", ["a"], ["b"], { added: ["c"] })]);
+    const added = compareReports(base, logged([record("s", ["a"], ["b"], { added: ["d"] })]));
+    expect(added.stages[0]).toMatchObject({
+      added: { onlyBase: ["c"], onlyVariant: ["d"] },
+      output: { onlyBase: ["c"], onlyVariant: ["d"] },
+      changed: true,
+    });
+    const reinstated = compareReports(
+      logged([record("s", ["a"], [], { forcedChoice: "b", reinstated: ["b"] })]),
+      logged([record("s", ["a"], ["b"], { forcedChoice: "b" })]),
+    );
+    expect(reinstated.stages[0]).toMatchObject({
+      reinstated: { onlyBase: ["b"], onlyVariant: [] },
+      dropped: { onlyBase: [], onlyVariant: ["b"] },
+      output: { onlyBase: ["b"], onlyVariant: [] },
+      actionChanged: false,
+      changed: true,
+    });
+    const forced = compareReports(
+      logged([record("s", ["a"], [], { action: "force", forcedChoice: "a" })]),
+      logged([record("s", ["a"], [], { action: "force", forcedChoice: null })]),
+    );
+    expect(forced.stages[0]).toMatchObject({
+      forced: { base: "a", variant: null },
+      dropped: { onlyBase: [], onlyVariant: [] },
+      output: { onlyBase: [], onlyVariant: [] },
+      actionChanged: false,
+      changed: true,
+    });
+  });
+
+  it("a stage only the base run has is absent from the variant, and hands on nothing there", () => {
+    const comparison = compareReports(
+      logged([record("s", ["a"]), record("t", ["a"], [], { forcedChoice: "a" })]),
+      logged([record("s", ["a"])]),
+    );
+    expect(comparison.stages[1]).toEqual({
+      stage: "t",
+      base: "select",
+      variant: "absent",
+      actionChanged: true,
+      dropped: { onlyBase: [], onlyVariant: [] },
+      added: { onlyBase: [], onlyVariant: [] },
+      reinstated: { onlyBase: [], onlyVariant: [] },
+      output: { onlyBase: ["a"], onlyVariant: [] },
+      forced: { base: "a", variant: null },
+      changed: true,
+    });
+  });
+
+  it("a repeated stage's second occurrence is kept apart from a stage whose name ends in 1", () => {
+    const comparison = compareReports(
+      logged([record("s", ["a"]), record("s", ["a"]), record("s1", ["a"])]),
+      logged([
+        record("s", ["a"]),
+        record("s", ["a"]),
+        record("s1", ["a"], [], { action: "abstain" }),
+      ]),
+    );
+    expect(comparison.stages.map((stage) => [stage.stage, stage.base, stage.variant])).toEqual([
+      ["s", "select", "select"],
+      ["s", "select", "select"],
+      ["s1", "select", "abstain"],
+    ]);
+  });
+
+  it("a run is changed when one stage differs, even with the same final set and choice", () => {
+    const comparison = compareReports(
+      logged([record("s", ["a"], ["b"]), record("t", ["a"]), record("u", ["a"])]),
+      logged([record("s", ["a", "b"]), record("t", ["a"], ["b"]), record("u", ["a"])]),
+    );
+    expect(comparison.final).toEqual({ onlyBase: [], onlyVariant: [], orderChanged: false });
+    expect(comparison.forced.changed).toBe(false);
+    expect(comparison.stages.map((stage) => stage.changed)).toEqual([true, true, false]);
+    expect(comparison.changed).toBe(true);
+  });
+
+  it("a stage name logged three times lines up occurrence by occurrence", () => {
+    const thrice = (third: StageRecord["action"]) =>
+      logged([record("s", ["a"]), record("s", ["a"]), record("s", ["a"], [], { action: third })]);
+    const comparison = compareReports(thrice("select"), thrice("abstain"));
+    expect(comparison.stages.map((stage) => [stage.base, stage.variant])).toEqual([
+      ["select", "select"],
+      ["select", "select"],
+      ["select", "abstain"],
     ]);
   });
 });

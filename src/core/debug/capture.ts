@@ -38,7 +38,9 @@ export type CaptureRead =
   | { readonly ok: false; readonly pipelines: readonly string[] }
   | { readonly ok: false; readonly problem: string };
 
-const BUILT_IN: Readonly<Record<string, StageJson["kind"]>> = {
+type ConfiguredKind = "intent" | "lazy" | "allowlist" | "role" | "forced" | "policy";
+
+const BUILT_IN: Readonly<Record<string, ConfiguredKind>> = {
   IntentRoutingStage: "intent",
   LazyRoutingStage: "lazy",
   AllowlistStage: "allowlist",
@@ -89,7 +91,7 @@ export async function captureFixture(output: Json, description: string): Promise
       try {
         if (kind === undefined)
           throw new NotData(`it is an adopter's own stage class (${String(own(stage, "class"))})`);
-        return configured(kind, stage, catalog !== null);
+        return configured(kind, stage);
       } catch (error) {
         if (!(error instanceof NotData)) throw error;
         if (!played)
@@ -137,7 +139,8 @@ async function settle(
   notes: string[],
 ): Promise<CapturedTurn> {
   let current = fixture;
-  for (let round = 0; round <= (fixture.pipeline?.length ?? 0); round++) {
+  // Each round returns or plays one more configured stage back (as scripted), so it ends.
+  for (;;) {
     const report = await run(current);
     if (typeof report === "string") return { fixture: current, notes, differences: [report] };
     const k = trace.records.findIndex((record, i) => decisionDiffers(record, report, i));
@@ -157,7 +160,6 @@ async function settle(
     pipeline[k] = replay.pipeline![k]!;
     current = { ...current, pipeline };
   }
-  return { fixture: current, notes, differences: ["the replay did not settle"] };
 }
 
 async function run(fixture: FixtureJson): Promise<RunReport | string> {
@@ -170,10 +172,10 @@ async function run(fixture: FixtureJson): Promise<RunReport | string> {
   return runFixture(loaded.fixture);
 }
 
+// The replay runs the captured stages, one record each, as many as the trace has (checked above).
 function decisionDiffers(record: LoggedRecord, report: RunReport, k: number): boolean {
-  const ran = report.trace[k];
+  const ran = report.trace[k]!;
   return (
-    ran === undefined ||
     ran.stage !== record.stage ||
     ran.action !== record.action ||
     ran.forcedChoice !== record.forced_choice ||
@@ -185,8 +187,7 @@ function decisionDiffers(record: LoggedRecord, report: RunReport, k: number): bo
 }
 
 function difference(record: LoggedRecord, report: RunReport, k: number): string {
-  const ran = report.trace[k];
-  if (ran === undefined) return "the replay has no such stage";
+  const ran = report.trace[k]!;
   if (ran.action !== record.action)
     return `the replay ${ran.action}s where the program's stage did ${record.action}`;
   if (ran.forcedChoice !== record.forced_choice)
@@ -278,7 +279,7 @@ function names(stage: Json, key: string): string[] {
   return value;
 }
 
-function configured(kind: StageJson["kind"], stage: Json, hasCatalog: boolean): StageJson {
+function configured(kind: ConfiguredKind, stage: Json): StageJson {
   const name = own(stage, "name");
   const common = {
     ...(typeof name === "string" ? { name } : {}),
@@ -319,13 +320,14 @@ function configured(kind: StageJson["kind"], stage: Json, hasCatalog: boolean): 
       const catalog = settingOf(stage, "_catalog");
       const uses =
         catalog !== undefined && !(Object.hasOwn(catalog, "data") && own(catalog, "data") === null);
-      if (uses && !Object.hasOwn(catalog, "catalog"))
+      // A catalogue the probe could read is the fixture's (firstCatalog).
+      if (uses && !Array.isArray(own(catalog, "catalog")))
         throw new NotData("its catalogue could not be read");
       return {
         kind,
         ...common,
         always_include: names(stage, "_always_include"),
-        use_catalog: uses && hasCatalog,
+        use_catalog: uses,
       } as StageJson;
     }
     case "role": {
@@ -378,8 +380,6 @@ function configured(kind: StageJson["kind"], stage: Json, hasCatalog: boolean): 
         categories: isNames(categories) ? categories : null,
       } as StageJson;
     }
-    default:
-      throw new NotData("its kind is not a built-in stage");
   }
 }
 

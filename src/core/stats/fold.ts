@@ -55,13 +55,6 @@ export class ToolCounts<Ref> {
   lastDropper = "";
 
   constructor(readonly name: string) {}
-
-  /** Σ missing: the traces in which the tool was seen but is not final. */
-  get missingTotal(): number {
-    let total = 0;
-    for (const n of this.missing.values()) total += n;
-    return total;
-  }
 }
 
 export interface StatsOptions {
@@ -88,7 +81,6 @@ export class PaletteStats<Ref = never> {
 
   add(trace: LoggedTrace, ref?: Ref): void {
     const t = this.traces++;
-    this.touched = [];
     for (const record of trace.records) {
       const stage = this.stage(record.stage);
       stage.records.hit(t);

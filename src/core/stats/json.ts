@@ -11,7 +11,7 @@ import type { PaletteStats, TraceCount } from "./fold.js";
 /** The order the document lists them in. */
 export const ACTION_ORDER: readonly StageAction[] = ["select", "abstain", "force", "error"];
 
-type Json = number | string | null | readonly Json[] | ReadonlyMap<string, Json>;
+type Json = number | string | readonly Json[] | ReadonlyMap<string, Json>;
 
 export function statsDocument(stats: PaletteStats<unknown>): Json {
   return new Map<string, Json>([
@@ -73,7 +73,7 @@ function sorted(map: ReadonlyMap<string, number | TraceCount>): Map<string, Json
 }
 
 function print(value: Json, indent: string): string {
-  if (value === null || typeof value !== "object") return safeJson(value);
+  if (typeof value !== "object") return safeJson(value);
   const inner = indent + "  ";
   if (Array.isArray(value)) {
     const items = value as readonly Json[];

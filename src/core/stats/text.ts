@@ -5,16 +5,13 @@ import { byMissing, formatCount, percent, removedByText, type StatsRows } from "
 
 export function formatStatsText(rows: StatsRows, options: { readonly color: boolean }): string {
   const bold = options.color ? (text: string) => `\x1b[1m${text}\x1b[0m` : (text: string) => text;
-  const out: string[] = [];
   const errors = rows.errors.map((e) => `${safe(e.kind)} ${formatCount(e.n)}`).join(", ");
-  out.push(
-    bold(
-      `${plural(rows.traces, "trace")}, ${plural(rows.problems, "problem")}${errors ? ` · errors: ${errors}` : ""}`,
-    ),
+  const summary = bold(
+    `${plural(rows.traces, "trace")}, ${plural(rows.problems, "problem")}${errors ? ` · errors: ${errors}` : ""}`,
   );
-  if (rows.traces === 0) return out.join("\n") + "\n";
+  if (rows.traces === 0) return summary + "\n";
 
-  out.push("", bold("stages"));
+  const out = [summary, "", bold("stages")];
   out.push(
     ...table(
       ["stage", "records", ...ACTION_ORDER, "degraded"],
@@ -51,7 +48,7 @@ function plural(n: number, word: string): string {
   return `${formatCount(n)} ${word}${n === 1 ? "" : "s"}`;
 }
 
-/** Aligned columns; those in `right` are numbers, aligned to the right. */
+/** Aligned columns; those in `right` are numbers, aligned to the right (the last column is one). */
 function table(
   header: readonly string[],
   body: readonly (readonly string[])[],
@@ -64,9 +61,8 @@ function table(
     cells
       .map((cell, c) => {
         const gap = " ".repeat(widths[c]! - [...cell].length);
-        return right.has(c) ? gap + cell : c === cells.length - 1 ? cell : cell + gap;
+        return right.has(c) ? gap + cell : cell + gap;
       })
-      .join("  ")
-      .trimEnd(),
+      .join("  "),
   );
 }

@@ -62,7 +62,7 @@ export class Timeline {
         start: index * this.width,
         width: this.width,
         traces: bucket?.traces ?? 0,
-        meanPalette: bucket && bucket.traces > 0 ? bucket.paletteSum / bucket.traces : 0,
+        meanPalette: bucket ? bucket.paletteSum / bucket.traces : 0,
         forcedFailures: bucket?.failures ?? 0,
       });
     }
@@ -74,10 +74,7 @@ export class Timeline {
     this.buckets.clear();
     const from = this.width;
     this.step++;
-    this.width =
-      this.step < WIDTHS_S.length
-        ? WIDTHS_S[this.step]! * 1000
-        : WIDTHS_S.at(-1)! * 1000 * 2 ** (this.step - WIDTHS_S.length + 1);
+    this.width = this.step < WIDTHS_S.length ? WIDTHS_S[this.step]! * 1000 : from * 2;
     const factor = this.width / from;
     for (const [index, bucket] of old) {
       const merged = Math.floor(index / factor);
@@ -89,16 +86,14 @@ export class Timeline {
         into.failures += bucket.failures;
       }
     }
-    if (this.buckets.size > 0) {
-      this.min = Math.floor(this.min / factor);
-      this.max = Math.floor(this.max / factor);
-    }
+    this.min = Math.floor(this.min / factor);
+    this.max = Math.floor(this.max / factor);
   }
 }
 
 // "2025-03-14 09:26:50,011", "2025-03-14T09:26:50.011Z", "…+02:00": Python's logging and ISO 8601.
 const DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i;
+  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?\s*(?:Z|([+-])(\d{2}):?(\d{2}))?$/i;
 
 /**
  * Milliseconds since the epoch, or null. A number is epoch seconds (or milliseconds when it is
@@ -111,10 +106,10 @@ export function timeMs(time: string | number): number | null {
   }
   const m = DATE_TIME.exec(time.trim());
   if (!m) return null;
-  const [, y, mo, d, h, mi, s, frac, zone] = m;
+  const [, y, mo, d, h, mi, s, frac, sign, zoneH, zoneM] = m;
   if (+mo! < 1 || +mo! > 12 || +d! < 1 || +d! > 31 || +h! > 23 || +mi! > 59 || (s && +s > 60))
     return null;
-  let ms = Date.UTC(
+  const utc = Date.UTC(
     +y!,
     +mo! - 1,
     +d!,
@@ -123,10 +118,7 @@ export function timeMs(time: string | number): number | null {
     s ? +s : 0,
     frac ? +frac.slice(0, 3).padEnd(3, "0") : 0,
   );
-  if (zone && zone.toUpperCase() !== "Z") {
-    const sign = zone.startsWith("-") ? -1 : 1;
-    const digits = zone.slice(1).replace(":", "");
-    ms -= sign * (+digits.slice(0, 2) * 60 + +digits.slice(2)) * 60_000;
-  }
-  return Number.isFinite(ms) ? ms : null;
+  // Z, or no zone, is UTC; a time at +hh:mm is that much ahead of it.
+  if (!sign) return utc;
+  return utc - (sign === "-" ? -1 : 1) * (+zoneH! * 60 + +zoneM!) * 60_000;
 }

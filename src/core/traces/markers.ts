@@ -82,52 +82,74 @@ function isNameChar(c: number): boolean {
 }
 
 /**
- * The markers of a decoded chunk, found from the brackets they end with: every marker ends with
- * `[` or `(`, which are rarer in logs than the letters of `trace`, so the search stops less often.
+ * The markers of a decoded chunk or of its UTF-8 bytes, found from the brackets they end with:
+ * every marker ends with `[` or `(`, which are rarer in logs than the letters of `trace`, so the
+ * search stops less often. The words around a marker are ASCII, so text and bytes read alike.
  */
 export class MarkerCursor {
   private square: number;
   private round: number;
 
-  constructor(private readonly text: string) {
-    this.square = text.indexOf("[");
-    this.round = text.indexOf("(");
+  private constructor(
+    private readonly find: (bracket: number, from: number) => number,
+    private readonly code: (i: number) => number,
+  ) {
+    this.square = find(0x5b, 0);
+    this.round = find(0x28, 0);
+  }
+
+  static ofText(text: string): MarkerCursor {
+    return new MarkerCursor(
+      (bracket, from) => text.indexOf(bracket === 0x5b ? "[" : "(", from),
+      (i) => text.charCodeAt(i),
+    );
+  }
+
+  /** Over bytes, a Node Buffer's native search makes this as fast as memchr. */
+  static ofBytes(bytes: Uint8Array): MarkerCursor {
+    return new MarkerCursor(
+      (bracket, from) => bytes.indexOf(bracket, from),
+      (i) => bytes[i] ?? -1,
+    );
   }
 
   /** The index of the first marker's bracket at or after `from`; -1 if none. */
   next(from: number): number {
-    const { text } = this;
     for (;;) {
-      if (this.square !== -1 && this.square < from) this.square = text.indexOf("[", from);
-      if (this.round !== -1 && this.round < from) this.round = text.indexOf("(", from);
+      if (this.square !== -1 && this.square < from) this.square = this.find(0x5b, from);
+      if (this.round !== -1 && this.round < from) this.round = this.find(0x28, from);
       const bracket =
         this.square === -1
           ? this.round
           : this.round === -1
             ? this.square
             : Math.min(this.square, this.round);
-      if (bracket === -1 || markerEndsAt(text, bracket)) return bracket;
+      if (bracket === -1 || markerEndsAt(this.code, bracket)) return bracket;
       from = bracket + 1;
     }
   }
 }
 
 /** True when the bracket at `at` ends a marker: `trace": [`, `trace=(`, `StageRecord(`, … */
-function markerEndsAt(text: string, at: number): boolean {
-  if (text.charCodeAt(at) === 0x28 && text.startsWith("StageRecord", at - 11))
-    return !isNameChar(text.charCodeAt(at - 12));
+function markerEndsAt(code: (i: number) => number, at: number): boolean {
+  if (code(at) === 0x28 && wordAt(code, "StageRecord", at - 11)) return !isNameChar(code(at - 12));
   let i = at - 1;
-  while (text.charCodeAt(i) === 0x20 || text.charCodeAt(i) === 0x09) i--;
-  let c = text.charCodeAt(i);
-  if ((c === 0x22 || c === 0x27) && text.charCodeAt(i - 1) === 0x3d) c = text.charCodeAt(--i);
-  if (c === 0x3d /* = */)
-    return text.startsWith("trace", i - 5) && !isNameChar(text.charCodeAt(i - 6));
+  while (code(i) === 0x20 || code(i) === 0x09) i--;
+  let c = code(i);
+  if ((c === 0x22 || c === 0x27) && code(i - 1) === 0x3d) c = code(--i);
+  if (c === 0x3d /* = */) return wordAt(code, "trace", i - 5) && !isNameChar(code(i - 6));
   if (c !== 0x3a /* : */) return false;
   i--;
-  while (text.charCodeAt(i) === 0x20 || text.charCodeAt(i) === 0x09) i--;
-  const quote = text.charCodeAt(i);
+  while (code(i) === 0x20 || code(i) === 0x09) i--;
+  const quote = code(i);
   if (quote !== 0x22 && quote !== 0x27) return false;
   i--;
-  if (text.charCodeAt(i) === 0x5c) i--;
-  return text.startsWith("trace", i - 4) && text.charCodeAt(i - 5) === quote;
+  if (code(i) === 0x5c) i--;
+  return wordAt(code, "trace", i - 4) && code(i - 5) === quote;
+}
+
+function wordAt(code: (i: number) => number, word: string, at: number): boolean {
+  if (at < 0) return false;
+  for (let k = 0; k < word.length; k++) if (code(at + k) !== word.charCodeAt(k)) return false;
+  return true;
 }

@@ -65,6 +65,8 @@ export interface AsciiCodec {
   asciiPrefix(bytes: Uint8Array): number;
   /** Bytes that are all ASCII, as a string. */
   decode(bytes: Uint8Array): string;
+  /** True when the bytes are valid UTF-8: then lines are found and tested as bytes, not decoded. */
+  isUtf8(bytes: Uint8Array): boolean;
 }
 
 const REPLACEMENT = "\uFFFD";
@@ -73,6 +75,13 @@ const MIN_ASCII_RUN = 16 * 1024;
 const UTF8_BLOCK = 64 * 1024;
 /** Lines between two cancellation checks inside one chunk. */
 const CHECK_EVERY = 4096;
+/**
+ * Last bytes of a line that may open a value spread over lines (see `mayOpen`, `opensBlock`): a
+ * bracket, a comma, a blank (trailing blanks are trimmed), a quote (a string split by pprint).
+ * An empty line's "last byte" is undefined and indexes nothing.
+ */
+const MAY_OPEN_AT_END = new Uint8Array(256);
+for (const c of "{[(, \t'\"") MAY_OPEN_AT_END[c.charCodeAt(0)] = 1;
 /** Longer lines cannot be a lone `{` or `[` (with some indentation). */
 const OPENER_MAX = 16;
 
@@ -226,7 +235,8 @@ export class TraceScanner {
       this.skipping = true;
       return;
     }
-    this.pending.push(part.slice());
+    // A copy: the caller may reuse the chunk's memory (and a Node Buffer's slice() is a view).
+    this.pending.push(Uint8Array.prototype.slice.call(part));
     this.pendingLength += part.length;
   }
 
@@ -240,6 +250,10 @@ export class TraceScanner {
   /** Complete lines, each ending with LF, CR or CRLF; runs of ASCII lines are decoded natively. */
   private lines(bytes: Uint8Array): void {
     const ascii = this.options.ascii;
+    if (ascii?.isUtf8(bytes)) {
+      this.sparseLines(bytes);
+      return;
+    }
     if (!ascii) {
       this.decodedLines(bytes, this.decoder.decode(bytes));
       return;
@@ -267,12 +281,75 @@ export class TraceScanner {
     }
   }
 
+  /**
+   * The pre-filter over complete lines of valid UTF-8: a line is decoded and read only when it may
+   * matter (a marker, a last byte that may open a value, a lone CR, a value open above it, the
+   * first of the file, over the length limit); every other line is only counted, at memchr speed.
+   */
+  private sparseLines(bytes: Uint8Array): void {
+    const markers = MarkerCursor.ofBytes(bytes);
+    let marker = markers.next(0);
+    let nextCR = bytes.indexOf(13);
+    let open = this.block !== null || this.spread !== null || this.offset === 0;
+    // Lines passed over since the last one read, counted into lineNo and offset when one is read.
+    let passedFrom = 0;
+    let passed = 0;
+    let count = 0;
+    for (let s = 0; s < bytes.length;) {
+      const lf = bytes.indexOf(10, s);
+      if (lf === -1) {
+        // Lines ended by lone CRs close the input.
+        this.passed(s - passedFrom, passed);
+        this.decodedLines(bytes.subarray(s), this.decoder.decode(bytes.subarray(s)));
+        return;
+      }
+      let end = lf;
+      let loneCR = false;
+      if (nextCR !== -1 && nextCR < lf) {
+        // The first CR of the line: before its LF it is a CRLF, anywhere else a line end of its own.
+        loneCR = nextCR < lf - 1;
+        if (nextCR === lf - 1) end--;
+        nextCR = bytes.indexOf(13, lf + 1);
+      }
+      if (marker !== -1 && marker < s) marker = markers.next(s);
+      if (
+        open ||
+        loneCR ||
+        (marker !== -1 && marker < end) ||
+        MAY_OPEN_AT_END[bytes[end - 1]!] === 1 ||
+        end - s > this.maxLineBytes
+      ) {
+        this.passed(s - passedFrom, passed);
+        passed = 0;
+        const line = bytes.subarray(s, lf + 1);
+        this.decodedLines(line, this.decoder.decode(line));
+        open = this.block !== null || this.spread !== null;
+        passedFrom = lf + 1;
+      } else passed++;
+      s = lf + 1;
+      if (++count === CHECK_EVERY) {
+        count = 0;
+        this.passed(s - passedFrom, passed);
+        passed = 0;
+        passedFrom = s;
+        this.checkCancelled();
+      }
+    }
+    this.passed(bytes.length - passedFrom, passed);
+  }
+
+  /** Counts lines passed over by the pre-filter. */
+  private passed(bytes: number, lines: number): void {
+    this.offset += bytes;
+    this.lineNo += lines;
+  }
+
   /** Complete lines and their text, decoded one way or the other. */
   private decodedLines(bytes: Uint8Array, text: string): void {
     // One character per byte and no replacement: byte offsets are string offsets.
     const ascii = text.length === bytes.length && text.indexOf(REPLACEMENT) === -1;
     let nextCR = text.indexOf("\r");
-    const markers = new MarkerCursor(text);
+    const markers = MarkerCursor.ofText(text);
     let nextMarker = markers.next(0);
     let nextBad = ascii ? -1 : text.indexOf(REPLACEMENT);
     let bytePos = 0;
@@ -281,7 +358,12 @@ export class TraceScanner {
       if (ascii && nextCR === -1 && !this.block && !this.spread && this.offset > 0) {
         // The pre-filter: lines before the next marker that cannot open a block are only counted.
         if (nextMarker !== -1 && nextMarker < s) nextMarker = markers.next(s);
-        const skipped = skipPlainLines(text, s, nextMarker === -1 ? text.length : nextMarker);
+        const skipped = skipPlainLines(
+          text,
+          s,
+          nextMarker === -1 ? text.length : nextMarker,
+          this.maxLineBytes,
+        );
         if (skipped.lines > 0) {
           this.offset += skipped.to - s;
           this.lineNo += skipped.lines;
@@ -537,14 +619,20 @@ function isBlank(c: number): boolean {
 /**
  * Passes over the LF-ended lines from `from` that end before `marker` and cannot start a value
  * spread over lines (their last character is no bracket, comma, blank or split string, and they
- * are longer than a lone opener). Returns where it stopped and how many lines it passed.
+ * are longer than a lone opener) and are not over the limit (reported wherever the chunks are
+ * cut). Returns where it stopped and how many lines it passed.
  */
-function skipPlainLines(text: string, from: number, marker: number): { to: number; lines: number } {
+function skipPlainLines(
+  text: string,
+  from: number,
+  marker: number,
+  maxLineBytes: number,
+): { to: number; lines: number } {
   let s = from;
   let lines = 0;
   for (;;) {
     const e = text.indexOf("\n", s);
-    if (e === -1 || e >= marker || e - s <= OPENER_MAX) break;
+    if (e === -1 || e >= marker || e - s <= OPENER_MAX || e - s > maxLineBytes) break;
     const c = text.charCodeAt(e - 1);
     if (c === 0x7b || c === 0x5b || c === 0x28 || c === 0x2c || c === 0x20 || c === 0x09) break;
     if ((c === 0x27 || c === 0x22) && endsSplitString(text, e)) break;

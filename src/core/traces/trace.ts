@@ -107,13 +107,15 @@ function readTrace(candidate: JsonObject, context: TraceContext): LoggedTrace {
 }
 
 function assertFewNames(trace: LoggedTrace): void {
+  const lists = [trace.offered, trace.tools];
+  for (const record of trace.records) for (const field of LIST_FIELDS) lists.push(record[field]);
+  // The usual trace names far fewer tools than the limit even counted with repeats: no set needed.
+  if (lists.reduce((sum, list) => sum + (list?.length ?? 0), 0) <= MAX_TRACE_NAMES) return;
   const names = new Set<unknown>();
   const count = (list: readonly unknown[] | null) => {
     for (const item of list ?? []) names.add(isJsonObject(item) ? own(item, "name") : item);
   };
-  count(trace.offered);
-  count(trace.tools);
-  for (const record of trace.records) for (const field of LIST_FIELDS) count(record[field]);
+  for (const list of lists) count(list);
   if (names.size > MAX_TRACE_NAMES)
     throw new Invalid(
       `the trace names ${names.size.toLocaleString("en-US")} different tools; the limit is ${MAX_TRACE_NAMES.toLocaleString("en-US")}`,
@@ -135,8 +137,7 @@ function readRecord(value: unknown, index: number): LoggedRecord {
     );
   }
   let complete = true;
-  for (const field of LIST_FIELDS)
-    complete = nameList(own(value, field), `${named}: '${field}'`) && complete;
+  for (const field of LIST_FIELDS) complete = nameList(own(value, field), named, field) && complete;
   const forced = own(value, "forced_choice");
   if (forced !== undefined) nameOrNull(forced, `${named}: 'forced_choice'`);
   const detail = own(value, "detail");
@@ -186,15 +187,20 @@ function checkReasons(value: unknown, named: string): void {
   }
 }
 
-/** Checks a list of names; false when it is missing (an empty list by default). */
-function nameList(value: unknown, what: string): boolean {
+/**
+ * Checks a list of names; false when it is missing (an empty list by default). The message's
+ * words are joined only for an error: this runs for every list of every record.
+ */
+function nameList(value: unknown, named: string, field: string): boolean {
   if (value === undefined || value === null) return false;
   if (!Array.isArray(value))
-    throw new Invalid(`${what} must be a list of tool names, found ${describe(value)}`);
+    throw new Invalid(
+      `${named}: '${field}' must be a list of tool names, found ${describe(value)}`,
+    );
   for (let i = 0; i < value.length; i++) {
     if (typeof value[i] !== "string")
       throw new Invalid(
-        `${what} must be a list of tool names, found ${describe(value[i])} at position ${i}`,
+        `${named}: '${field}' must be a list of tool names, found ${describe(value[i])} at position ${i}`,
       );
   }
   return true;

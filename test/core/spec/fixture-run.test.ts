@@ -479,3 +479,138 @@ describe("docs/formats.md warnings: a stage names a tool neither offered nor cat
     expect(loaded.problems).toEqual([]);
   });
 });
+
+describe("docs/formats.md warnings: near misses carry the name they most likely meant", () => {
+  const problemsAt = async (fixture: object) =>
+    Object.fromEntries(
+      (await load(fixture)).problems.map((p) => [
+        JSON.stringify(p.path),
+        { severity: p.severity, message: p.message, fix: p.fix },
+      ]),
+    );
+
+  it("an offered name one letter from a catalogued one is a warning with a replace fix; a far one is not", async () => {
+    expect(
+      await problemsAt({
+        catalog: [{ name: "search" }, { name: "sql" }],
+        offered: ["serch", "search", "internal_tool"],
+      }),
+    ).toEqual({
+      '["offered",0]': {
+        severity: "warning",
+        message: "'serch' is offered but not in the catalogue; did you mean 'search'?",
+        fix: { kind: "replace", with: "search" },
+      },
+    });
+  });
+
+  it("a stage's unknown name close to a known one suggests it, with a replace fix", async () => {
+    expect(
+      await problemsAt({
+        offered: ["get_weather"],
+        pipeline: [{ kind: "lazy", allowed_names: ["get_wether", "zzz"] }],
+      }),
+    ).toEqual({
+      '["pipeline",0,"allowed_names",0]': {
+        severity: "warning",
+        message:
+          "'get_wether' is neither offered nor in the catalogue; did you mean 'get_weather'?",
+        fix: { kind: "replace", with: "get_weather" },
+      },
+      '["pipeline",0,"allowed_names",1]': {
+        severity: "warning",
+        message: "'zzz' is neither offered nor in the catalogue",
+        fix: undefined,
+      },
+    });
+  });
+
+  it("use_catalog true without a catalogue is a warning with a fix that removes the key", async () => {
+    const text = '{"offered": ["a"], "pipeline": [{"kind": "allowlist", "use_catalog": true}]}';
+    const loaded = await load(text);
+    expect(loaded.ok).toBe(true);
+    expect(loaded.problems).toHaveLength(1);
+    expect(loaded.problems[0]).toMatchObject({
+      severity: "warning",
+      path: ["pipeline", 0, "use_catalog"],
+      fix: { kind: "remove" },
+    });
+    expect(loaded.problems[0]!.message).toMatch(
+      /^'use_catalog' is true but the fixture has no catalogue/,
+    );
+    // Marked at the key, since the fix removes the whole member.
+    expect(at(loaded.problems[0]!)).toBe(positionOf(text, '"use_catalog"'));
+    expect(
+      (
+        await load({
+          catalog: [{ name: "a" }],
+          pipeline: [{ kind: "allowlist", use_catalog: true }],
+        })
+      ).problems,
+    ).toEqual([]);
+  });
+});
+
+describe("docs/formats.md errors a schema cannot express", () => {
+  it("expect.dropped_by naming a stage not in the pipeline is an error at that tool; null (kept) is fine", async () => {
+    const loaded = await load({
+      offered: ["a", "b"],
+      pipeline: [{ kind: "lazy", allowed_names: ["a"] }],
+      expect: { dropped_by: { b: "lazzy", a: null } },
+    });
+    expect(loaded.ok).toBe(false);
+    expect(loaded.problems.map((p) => [p.severity, p.path, p.message])).toEqual([
+      ["error", ["expect", "dropped_by", "b"], "no stage named 'lazzy' in the pipeline"],
+    ]);
+  });
+
+  it("a stamp read by a state resolver must be a tool name or null; the stage's own state_key is checked too", async () => {
+    const loaded = await load({
+      offered: ["a"],
+      turn: { state: { pick: ["a"], pin: { tool: "a" }, ok: null } },
+      pipeline: [
+        { kind: "forced", state_key: "pin", resolver: { kind: "state", key: "pick" } },
+        { kind: "forced", name: "fine", resolver: { kind: "state", key: "ok" } },
+        { kind: "forced", name: "absent", resolver: { kind: "state", key: "missing" } },
+      ],
+    });
+    expect(loaded.problems.map((p) => [p.path, p.message])).toEqual([
+      [
+        ["turn", "state", "pin"],
+        "a forced-choice stamp must be a tool name or null, found an object",
+      ],
+      [
+        ["turn", "state", "pick"],
+        "a forced-choice stamp must be a tool name or null, found an array",
+      ],
+    ]);
+  });
+
+  it("a policy ceiling not on the scale names the scale", async () => {
+    const loaded = await load({
+      offered: ["a"],
+      pipeline: [{ kind: "policy", max_safety_level: "extreme" }],
+    });
+    expect(loaded.problems.map((p) => [p.path, p.message])).toEqual([
+      [
+        ["pipeline", 0, "max_safety_level"],
+        "safety level 'extreme' is not on the scale (none, low, medium, high, critical)",
+      ],
+    ]);
+  });
+
+  it("in capability mode a turn role is a warning, and with 'offered' too the routing is an error", async () => {
+    const loaded = await load({
+      offered: ["a"],
+      routing: { registered: ["a"] },
+      turn: { role: "analyst" },
+    });
+    expect(loaded.problems.map((p) => [p.severity, p.path])).toEqual([
+      ["error", ["routing"]],
+      ["warning", ["turn", "role"]],
+    ]);
+    expect(loaded.problems[0]!.message).toBe(
+      "give either 'offered' or 'routing' (capability mode), not both",
+    );
+  });
+});

@@ -115,6 +115,23 @@ describe("§3 the pipeline: order and records", () => {
     expect(result.names).toEqual(["z", "c", "a", "y"]);
   });
 
+  it("§3 records are by name: a stage keeping one of two tools named alike keeps the name, drops nothing", () => {
+    const first = { name: "a", n: 1 };
+    const second = { name: "a", n: 2 };
+    const result = runSelection(
+      pipelineOf(
+        stub("both", keep("a")),
+        stub("second", () => StageOutcome.select([second])),
+      ),
+      [first, second, "b"],
+    );
+    expect(result.trace.map((r) => [r.kept, r.dropped])).toEqual([
+      [["a", "a"], ["b"]],
+      [["a", "a"], []],
+    ]);
+    expect(result.tools).toEqual([second]);
+  });
+
   it("§3 select even when nothing changes is recorded as select, not abstain", () => {
     const result = runSelection(
       pipelineOf(stub("s", (tools) => StageOutcome.select(tools, "same"))),
@@ -284,6 +301,23 @@ describe("§3 protects_forced: reinstatement of the forced tool", () => {
       ["a", "b"],
     );
     expect(result.trace[1]).toMatchObject({ kept: [], dropped: ["b"], reinstated: ["a"] });
+  });
+
+  it("§3 a select that reorders the set and drops the forced tool: reinstated, not kept", () => {
+    const result = runSelection(
+      pipelineOf(
+        stub("f", force("f")),
+        stub("reorder", () => StageOutcome.select(["b", "a"])),
+      ),
+      ["a", "b", "f"],
+    );
+    expect(result.trace[1]).toMatchObject({
+      kept: ["a", "b"],
+      dropped: [],
+      added: [],
+      reinstated: ["f"],
+    });
+    expect(result.names).toEqual(["b", "a", "f"]);
   });
 
   it("§3 no reinstatement when the stage keeps the forced tool", () => {

@@ -287,6 +287,14 @@ describe("§4 RolePaletteStage", () => {
     expect(outcome.tools).toEqual(["a", "b", UNNAMED]);
   });
 
+  it("§4 role: a reason for each dropped named tool only; an unnamed tool is kept and has none", () => {
+    const outcome = new RolePaletteStage({ resolver }).apply(
+      tools,
+      contextFor(tools, { role: "analyst" }),
+    );
+    expect(outcome.reasons).toEqual({ c: "not in the 'analyst' palette" });
+  });
+
   it("§4 role: the stage's own non-empty role wins over the context's", () => {
     const seen: string[] = [];
     new RolePaletteStage({
@@ -418,6 +426,14 @@ describe("§4 ForcedChoiceStage", () => {
       }).forcedChoice,
     ).toBe("b");
     expect(apply(new ForcedChoiceStage({ resolver: fixed("b") })).forcedChoice).toBe("b");
+  });
+
+  it("§4 forced: a stamp key present with the value undefined (no JSON value) counts as no stamp", () => {
+    expect(
+      apply(new ForcedChoiceStage({ resolver: fixed("b") }), {
+        state: { forced_tool_choice: undefined },
+      }).forcedChoice,
+    ).toBe("b");
   });
 
   it("§4 forced precedence (3): no stamp, resolver answers null → force(null)", () => {
@@ -764,6 +780,37 @@ describe("scripted stage (docs/formats.md: an adopter's own stage played back)",
       ["error", "a", "boom", true],
       ["force", null, "", false],
     ]);
+  });
+
+  it("scripted: protects the forced choice unless configured as a hard filter", () => {
+    expect(scripted({ abstain: true }).protectsForced).toBe(true);
+    const hard = new ScriptedStage({
+      name: "h",
+      outcome: { abstain: true },
+      lookup,
+      protectsForced: false,
+    });
+    expect(hard.protectsForced).toBe(false);
+  });
+
+  it("scripted select takes a name's first tool in the stage's input before any lookup", () => {
+    const first = { name: "a", version: 1 };
+    const second = { name: "a", version: 2 };
+    const fromLookup = { name: "a", version: 0 };
+    const stage = new ScriptedStage({
+      name: "mine",
+      outcome: { select: ["a"] },
+      lookup: () => fromLookup,
+    });
+    const outcome = stage.apply([UNNAMED, first, second], contextFor([fromLookup, first, second]));
+    expect(outcome.tools).toHaveLength(1);
+    expect(outcome.tools![0]).toBe(first);
+  });
+
+  it("scripted select of a name neither offered nor catalogued raises, naming the stage and the tool", () => {
+    expect(() => scripted({ select: ["a", "ghost"] }).apply(["a"], contextFor(["a"]))).toThrow(
+      new Error("scripted stage 'mine' selects 'ghost', which is neither offered nor catalogued"),
+    );
   });
 
   it("scripted select carries degraded when configured", () => {

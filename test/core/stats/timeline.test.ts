@@ -70,3 +70,101 @@ describe("Timeline", () => {
     expect(timeline.unreadable).toBe(1);
   });
 });
+
+describe("timeMs, edge by edge", () => {
+  const at = Date.UTC(2025, 2, 14, 9, 26, 50, 123);
+
+  it("takes T or space, any case, surrounding blanks, a blank before the zone and 1 to 9 digits of fraction", () => {
+    expect(timeMs("  2025-03-14t09:26:50.123z ")).toBe(at);
+    expect(timeMs("2025-03-14 09:26:50.123456789")).toBe(at);
+    expect(timeMs("2025-03-14 09:26:50.1")).toBe(at - 23);
+    expect(timeMs("2025-03-14 09:26")).toBe(Date.UTC(2025, 2, 14, 9, 26));
+    expect(timeMs("2025-03-14 10:56:50.123 +0130")).toBe(at);
+    expect(timeMs("2025-03-14T04:26:50.123-05:00")).toBe(at);
+  });
+
+  it("accepts each field's largest value and refuses one more", () => {
+    expect(timeMs("2025-12-31 23:59:60")).toBe(Date.UTC(2026, 0, 1));
+    expect(timeMs("2025-01-01 00:00")).toBe(Date.UTC(2025, 0, 1));
+    for (const text of [
+      "2025-00-01 00:00",
+      "2025-13-01 00:00",
+      "2025-03-00 00:00",
+      "2025-03-32 00:00",
+      "2025-03-14 24:00",
+      "2025-03-14 09:60",
+      "2025-03-14 09:26:61",
+      "2025-03-14 09:26:50.1234567890",
+      "2025-03-14",
+      "x2025-03-14 09:26",
+    ])
+      expect(timeMs(text), text).toBeNull();
+  });
+
+  it("reads a number up to 1e11 as seconds and a larger one as milliseconds; refuses NaN and infinities", () => {
+    expect([timeMs(0), timeMs(1e11), timeMs(1e11 + 1), timeMs(1.5)]).toEqual([
+      0,
+      1e14,
+      1e11 + 1,
+      1500,
+    ]);
+    for (const n of [NaN, Infinity, -Infinity, -0.5]) expect(timeMs(n)).toBeNull();
+  });
+});
+
+describe("Timeline widths", () => {
+  const seconds = (n: number) => {
+    const timeline = new Timeline();
+    for (let s = 0; s < n; s++) timeline.add(1.7e9 + s, 1, false);
+    return timeline.list();
+  };
+
+  it("64 one-second buckets fit; a 65th second merges them into two-second buckets", () => {
+    expect(seconds(MAX_BUCKETS).map((b) => b.width)).toEqual(Array(MAX_BUCKETS).fill(1000));
+    const merged = seconds(MAX_BUCKETS + 1);
+    expect(merged).toHaveLength(33);
+    expect(
+      merged.every((b) => b.width === 2000 && b.traces === 2 - (b === merged[32] ? 1 : 0)),
+    ).toBe(true);
+    expect(merged[0]!.start).toBe(1.7e12);
+  });
+
+  it("merged buckets add their traces, palette sizes and failures", () => {
+    const timeline = new Timeline();
+    timeline.add(1.7e9, 2, true);
+    timeline.add(1.7e9 + 1, 4, true);
+    timeline.add(1.7e9 + 64, 9, false);
+    expect(timeline.list()[0]).toEqual({
+      start: 1.7e12,
+      width: 2000,
+      traces: 2,
+      meanPalette: 3,
+      forcedFailures: 2,
+    });
+  });
+
+  it("past a week the width doubles, and empty buckets between traces are listed", () => {
+    const week = 604_800;
+    const timeline = new Timeline();
+    timeline.add(0, 3, false);
+    timeline.add(65 * week, 5, true);
+    const buckets = timeline.list();
+    expect(buckets).toHaveLength(33);
+    expect(buckets[1]).toEqual({
+      start: 2 * week * 1000,
+      width: 2 * week * 1000,
+      traces: 0,
+      meanPalette: 0,
+      forcedFailures: 0,
+    });
+    expect(buckets.at(-1)).toMatchObject({ start: 64 * week * 1000, traces: 1, meanPalette: 5 });
+    timeline.add(200 * week, 1, false);
+    expect(timeline.list()[0]!.width).toBe(4 * week * 1000);
+  });
+
+  it("an empty timeline lists nothing", () => {
+    const timeline = new Timeline();
+    timeline.add("never", 1, false);
+    expect(timeline.list()).toEqual([]);
+  });
+});
