@@ -2,30 +2,12 @@
 import { readdirSync, readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { TraceScanner, type FoundTrace, type ScanProblem } from "../../../src/core/traces/scan.js";
 import { nodeAscii } from "../../../src/node/ascii.js";
-
-function scan(bytes: Uint8Array, cuts: readonly number[], fast: boolean, maxLineBytes?: number) {
-  const traces: FoundTrace[] = [];
-  const problems: ScanProblem[] = [];
-  const scanner = new TraceScanner({
-    maxLineBytes,
-    ascii: fast ? nodeAscii : undefined,
-    onTrace: (t) => traces.push(t),
-    onProblem: (p) => problems.push(p),
-  });
-  let at = 0;
-  for (const cut of cuts) {
-    if (at >= bytes.length) break;
-    scanner.push(bytes.subarray(at, at + cut));
-    at += cut;
-  }
-  scanner.push(bytes.subarray(at));
-  scanner.end();
-  return { traces, problems };
-}
+import { scanCut, type CutOptions } from "./scan-cut.js";
 
 const encoder = new TextEncoder();
+const scan = (bytes: Uint8Array, cuts: readonly number[], fast: boolean, maxLineBytes?: number) =>
+  scanCut(bytes, cuts, { fast, maxLineBytes } satisfies CutOptions);
 const piece = fc.oneof(
   fc.constantFrom(
     '{"turn_id": "a", "trace": [{"stage": "s", "action": "abstain"}]}',

@@ -1,31 +1,8 @@
 /** Bad input in a log (issue 10, "Bad input"): each a problem with its line; nothing crashes or hangs. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  scanText,
-  TraceScanner,
-  type FoundTrace,
-  type ScanProblem,
-} from "../../../src/core/traces/scan.js";
-
-function scanCut(bytes: Uint8Array, cuts: readonly number[], maxLineBytes?: number) {
-  const traces: FoundTrace[] = [];
-  const problems: ScanProblem[] = [];
-  const scanner = new TraceScanner({
-    maxLineBytes,
-    onTrace: (t) => traces.push(t),
-    onProblem: (p) => problems.push(p),
-  });
-  let at = 0;
-  for (const cut of cuts) {
-    if (at >= bytes.length) break;
-    scanner.push(bytes.subarray(at, at + cut));
-    at += cut;
-  }
-  scanner.push(bytes.subarray(at));
-  scanner.end();
-  return { traces, problems };
-}
+import { scanCut } from "./scan-cut.js";
+import { scanText } from "../../../src/core/traces/scan.js";
 
 const good = "INFO (StageRecord(stage='ok', action='abstain'),)";
 
@@ -50,7 +27,7 @@ describe("bad input in a log", () => {
   it("skips a line over the cap (a 2 GB line, scaled down) of any format, and reads the next", () => {
     const long = `INFO ${"SelectionResult(".repeat(200)}${" ".repeat(3000)}`;
     const bytes = new TextEncoder().encode(`${long}\n${good}\n`);
-    const result = scanCut(bytes, Array<number>(40).fill(101), 1000);
+    const result = scanCut(bytes, Array<number>(40).fill(101), { maxLineBytes: 1000 });
     expect(result.problems).toEqual([
       { line: 1, message: "the line is longer than 1000 bytes; it was not read" },
     ]);

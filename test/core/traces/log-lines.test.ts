@@ -1,34 +1,11 @@
 /** Issue 14, "Logs": what a fuzzer found in generated logs, each under its own name. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  scanText,
-  TraceScanner,
-  type FoundTrace,
-  type ScanProblem,
-} from "../../../src/core/traces/scan.js";
+import { scanCut } from "./scan-cut.js";
+import { scanText, type FoundTrace, type ScanProblem } from "../../../src/core/traces/scan.js";
 
 const trace = (id: string) =>
   JSON.stringify({ turn_id: id, trace: [{ stage: "intent", action: "abstain" }] });
-
-function scanCut(text: string, cuts: readonly number[]) {
-  const bytes = new TextEncoder().encode(text);
-  const traces: FoundTrace[] = [];
-  const problems: ScanProblem[] = [];
-  const scanner = new TraceScanner({
-    onTrace: (t) => traces.push(t),
-    onProblem: (p) => problems.push(p),
-  });
-  let at = 0;
-  for (const cut of cuts) {
-    if (at >= bytes.length) break;
-    scanner.push(bytes.subarray(at, at + cut));
-    at += cut;
-  }
-  scanner.push(bytes.subarray(at));
-  scanner.end();
-  return { traces, problems };
-}
 
 const found = (result: { traces: FoundTrace[] }) =>
   result.traces.map((t) => [t.line, t.ordinal, t.trace.id]);

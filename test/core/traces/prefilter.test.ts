@@ -5,35 +5,13 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  scanText,
-  TraceScanner,
-  type FoundTrace,
-  type ScanProblem,
-} from "../../../src/core/traces/scan.js";
+import { scanText, TraceScanner, type FoundTrace } from "../../../src/core/traces/scan.js";
 import { nodeAscii } from "../../../src/node/ascii.js";
+import { scanCut, type CutOptions } from "./scan-cut.js";
 
 const encoder = new TextEncoder();
-
-function scan(bytes: Uint8Array, cuts: readonly number[], fast: boolean, maxLineBytes?: number) {
-  const traces: FoundTrace[] = [];
-  const problems: ScanProblem[] = [];
-  const scanner = new TraceScanner({
-    maxLineBytes,
-    ascii: fast ? nodeAscii : undefined,
-    onTrace: (t) => traces.push(t),
-    onProblem: (p) => problems.push(p),
-  });
-  let at = 0;
-  for (const cut of cuts) {
-    if (at >= bytes.length) break;
-    scanner.push(bytes.subarray(at, at + cut));
-    at += cut;
-  }
-  scanner.push(bytes.subarray(at));
-  scanner.end();
-  return { traces, problems };
-}
+const scan = (bytes: Uint8Array, cuts: readonly number[], fast: boolean, maxLineBytes?: number) =>
+  scanCut(bytes, cuts, { fast, maxLineBytes } satisfies CutOptions);
 
 const json = (id: string) =>
   JSON.stringify({ turn_id: id, trace: [{ stage: "intent", action: "abstain" }] });

@@ -1,13 +1,9 @@
 /** Traces spread over several lines (pprint, json.dumps(indent=2)) and key=value lines (issue 10). */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { scanCut } from "./scan-cut.js";
 import { MAX_BLOCK_LINES } from "../../../src/core/traces/multiline.js";
-import {
-  scanText,
-  TraceScanner,
-  type FoundTrace,
-  type ScanProblem,
-} from "../../../src/core/traces/scan.js";
+import { scanText } from "../../../src/core/traces/scan.js";
 
 /** pprint.pformat(SelectionResult(...), width=60), as python3 printed it. */
 const PPRINT = `SelectionResult(tools=('search',),
@@ -45,25 +41,6 @@ const LOG = [
   "                                 action='select',",
   "ERROR next line at the margin",
 ].join("\n");
-
-function scanCut(text: string, cuts: readonly number[]) {
-  const bytes = new TextEncoder().encode(text);
-  const traces: FoundTrace[] = [];
-  const problems: ScanProblem[] = [];
-  const scanner = new TraceScanner({
-    onTrace: (t) => traces.push(t),
-    onProblem: (p) => problems.push(p),
-  });
-  let at = 0;
-  for (const cut of cuts) {
-    if (at >= bytes.length) break;
-    scanner.push(bytes.subarray(at, at + cut));
-    at += cut;
-  }
-  scanner.push(bytes.subarray(at));
-  scanner.end();
-  return { traces, problems };
-}
 
 describe("traces spread over lines, and key=value lines", () => {
   const whole = scanText(LOG);
