@@ -75,23 +75,32 @@ describe("Problems panel", () => {
   });
 });
 
+/**
+ * Writes /ws/tools.catalog.json and makes reading it wait until `release` (only the first read,
+ * or every read); `restore` puts the real reader back.
+ */
+function slowCatalogRead(options: { onlyFirst: boolean }) {
+  let release: () => void = () => {};
+  const slow = new Promise<void>((resolve) => (release = resolve));
+  const catalog = fake.writeFile("/ws/tools.catalog.json", '[{"name": "a"}]');
+  const readFile = workspace.fs.readFile;
+  let waiting = true;
+  workspace.fs.readFile = async (uri: Uri) => {
+    if (waiting && uri.toString() === catalog.toString()) {
+      waiting = !options.onlyFirst;
+      await slow;
+    }
+    return readFile(uri);
+  };
+  return { catalog, release: () => release(), restore: () => (workspace.fs.readFile = readFile) };
+}
+
 describe("Problems panel, out-of-order validations", () => {
   it("keeps the newest text's problems when an older validation finishes later", async () => {
     // Only one validator may listen, or another one's validation would take the slow read.
     diagnostics.dispose();
     // A catalogue read that is slow only for the first validation.
-    let release: () => void = () => {};
-    const slow = new Promise<void>((resolve) => (release = resolve));
-    const catalog = fake.writeFile("/ws/tools.catalog.json", '[{"name": "a"}]');
-    const readFile = workspace.fs.readFile;
-    let first = true;
-    workspace.fs.readFile = async (uri: Uri) => {
-      if (first && uri.toString() === catalog.toString()) {
-        first = false;
-        await slow;
-      }
-      return readFile(uri);
-    };
+    const { release, restore } = slowCatalogRead({ onlyFirst: true });
     try {
       diagnostics = new FixtureDiagnostics(0);
       const uri = Uri.file("/ws/c.turn.json");
@@ -108,7 +117,7 @@ describe("Problems panel, out-of-order validations", () => {
         expect.stringMatching(/unknown stage kind "nope"/),
       ]);
     } finally {
-      workspace.fs.readFile = readFile;
+      restore();
     }
   });
 });
@@ -397,18 +406,7 @@ describe("sizes and the order things happen in", () => {
 
   it("a validation of a closed document that ends after it is opened again does not win", async () => {
     diagnostics.dispose();
-    let release: () => void = () => {};
-    const slow = new Promise<void>((resolve) => (release = resolve));
-    const catalog = fake.writeFile("/ws/tools.catalog.json", '[{"name": "a"}]');
-    const readFile = workspace.fs.readFile;
-    let first = true;
-    workspace.fs.readFile = async (uri: Uri) => {
-      if (first && uri.toString() === catalog.toString()) {
-        first = false;
-        await slow;
-      }
-      return readFile(uri);
-    };
+    const { release, restore } = slowCatalogRead({ onlyFirst: true });
     try {
       diagnostics = new FixtureDiagnostics(0);
       const uri = Uri.file("/ws/c.turn.json");
@@ -423,7 +421,7 @@ describe("sizes and the order things happen in", () => {
         expect.stringMatching(/unknown stage kind "nope"/),
       ]);
     } finally {
-      workspace.fs.readFile = readFile;
+      restore();
     }
   });
 
@@ -474,14 +472,7 @@ describe("catalogues and closing", () => {
 
   it("a validation still running when its document closes publishes nothing", async () => {
     diagnostics.dispose();
-    let release: () => void = () => {};
-    const slow = new Promise<void>((resolve) => (release = resolve));
-    const catalog = fake.writeFile("/ws/tools.catalog.json", '[{"name": "a"}]');
-    const readFile = workspace.fs.readFile;
-    workspace.fs.readFile = async (uri: Uri) => {
-      if (uri.toString() === catalog.toString()) await slow;
-      return readFile(uri);
-    };
+    const { release, restore } = slowCatalogRead({ onlyFirst: false });
     try {
       diagnostics = new FixtureDiagnostics(0);
       const uri = Uri.file("/ws/c.turn.json");
@@ -493,7 +484,7 @@ describe("catalogues and closing", () => {
       await settle();
       expect(fake.diagnostics(uri)).toBeUndefined();
     } finally {
-      workspace.fs.readFile = readFile;
+      restore();
     }
   });
 });
