@@ -14,6 +14,7 @@ import {
 import { log, notice, notify, withProgress } from "../notify.js";
 import { panelHtml } from "../panel/html.js";
 import type { TracePanels } from "../panel/panels.js";
+import { webviewOptions } from "../panel/session.js";
 import { chooseNewFile } from "../workspace-files.js";
 import { readLogStats, type LogStats, type TraceRef } from "./read-stats.js";
 
@@ -101,7 +102,7 @@ export class StatsPanels implements vscode.Disposable {
       STATS_VIEW_TYPE,
       `${TITLE}: ${label}`,
       { viewColumn: vscode.ViewColumn.Active },
-      { enableScripts: true, localResourceRoots: this.roots() },
+      webviewOptions(this.extensionUri),
     );
     return this.adopt(panel, uris, read);
   }
@@ -110,15 +111,8 @@ export class StatsPanels implements vscode.Disposable {
     return [...this.sessions];
   }
 
-  private roots(): vscode.Uri[] {
-    return [
-      vscode.Uri.joinPath(this.extensionUri, "dist"),
-      vscode.Uri.joinPath(this.extensionUri, "media"),
-    ];
-  }
-
   private adopt(panel: vscode.WebviewPanel, uris: readonly vscode.Uri[], read: LogStats) {
-    panel.webview.options = { enableScripts: true, localResourceRoots: this.roots() };
+    panel.webview.options = webviewOptions(this.extensionUri);
     const session = new StatsSession(panel, uris, read, this.extensionUri, this.traces);
     this.sessions.add(session);
     panel.onDidDispose(() => this.sessions.delete(session));
