@@ -2,6 +2,11 @@
 // cover each mutant. Reports: reports/mutation/index.html and mutation.json (git-ignored).
 // Too slow for CI on two cores; run it with a narrower --mutate while working on one area, e.g.
 // `npm run mutation -- --mutate "src/core/stages/**/*.ts"`.
+// MUTATION_PART=name measures one part for the record: a fresh run (no incremental file) whose
+// reports go to reports/mutation/parts/name.{json,html}; `npm run mutation:score` adds the parts up.
+const part = process.env.MUTATION_PART;
+const reportBase = part ? `reports/mutation/parts/${part}` : "reports/mutation/mutation";
+
 /** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */
 export default {
   testRunner: "vitest",
@@ -16,15 +21,15 @@ export default {
   timeoutMS: 5_000,
   // Re-runs while working on one area test only what changed since the last report. It can keep an
   // old "Survived" that a new test now kills: delete the file before measuring a part's final score.
-  incremental: true,
+  incremental: !part,
   incrementalFile: "reports/mutation/stryker-incremental.json",
   // At the lowest priority on a shared machine the first full run can take many minutes.
   dryRunTimeoutMinutes: 60,
   // A static mutant (a module-level constant) needs the whole suite re-run; skip those.
   ignoreStatic: true,
   reporters: ["clear-text", "progress", "html", "json"],
-  htmlReporter: { fileName: "reports/mutation/index.html" },
-  jsonReporter: { fileName: "reports/mutation/mutation.json" },
+  htmlReporter: { fileName: part ? `${reportBase}.html` : "reports/mutation/index.html" },
+  jsonReporter: { fileName: `${reportBase}.json` },
   clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true },
   tempDirName: ".stryker-tmp",
   cleanTempDir: "always",
