@@ -78,6 +78,11 @@ describe("JsonBlock", () => {
     expect(block.openText).toBe('{"trace": [\n    1,\n');
     expect(feedLines(["["]).block.openLine).toBeNull();
     expect(feedLines(["["]).block.openText).toBe("");
+    const closed = feedLines(["[", '  {"x": 1},', "  ,"]).block;
+    expect([closed.openLine, closed.openText]).toEqual([null, ""]);
+    // Past the cap nothing of it is held.
+    const long = feedLines(["[", '  {"trace": [', '    "0123456789",'], 16).block;
+    expect([long.openLine, long.openText]).toEqual([2, ""]);
   });
 
   it("is broken by a line that cannot be pretty-printed JSON, or a string left open at its end", () => {

@@ -28,7 +28,7 @@ describe("the key of a pair", () => {
   it("is the word before `=`, at the line's start or after a blank", () => {
     expect(at("trace=[1]")).toBe("trace");
     expect(pairKey("a=1 trace=[1]", 10)).toBe("trace");
-    expect(pairKey("a=1\tlog.Key-2_x=[1]", 16)).toBe("log.Key-2_x");
+    expect(pairKey("a=1\taz.AZ-09_x=[1]", 15)).toBe("az.AZ-09_x");
   });
 
   it("is null without a `=` right before the value, an empty key, or a key glued to other text", () => {
@@ -85,9 +85,7 @@ describe("a trace= pair with its siblings", () => {
       tools: null,
       forced_choice: null,
     });
-    expect(trace(`trace=${records} tools="('a',)`)).toEqual({
-      trace: [{ stage: "s", action: "abstain" }],
-    });
+    expect(Object.keys(trace(`trace=${records} tools="('a',)`) as object)).toEqual(["trace"]);
   });
 
   it("takes the first pair at the top level of the line, not one inside a value or a string", () => {
@@ -95,11 +93,11 @@ describe("a trace= pair with its siblings", () => {
     expect(trace(line)).toMatchObject({ tools: ["four"] });
     // A stray closing bracket or an apostrophe in the text between pairs opens nothing.
     expect(trace(`a) it's tools=["four"] trace=${records}`)).toMatchObject({ tools: ["four"] });
-    expect(trace(`note=(1, tools=[2]) trace=${records}`)).toEqual({
-      trace: [{ stage: "s", action: "abstain" }],
-    });
-    expect(trace(`xtools=[1] trace=${records}`)).toEqual({
-      trace: [{ stage: "s", action: "abstain" }],
-    });
+    const nested = `x={1, tools=["two"]} y=[1, tools=["three"]] z=(tools=["three"]) tools=["four"]`;
+    expect(trace(`${nested} trace=${records}`)).toMatchObject({ tools: ["four"] });
+    const quoted = `b='( tools=["two"]' c="\\"( tools=['three']" tools=["four"]`;
+    expect(trace(`${quoted} trace=${records}`)).toMatchObject({ tools: ["four"] });
+    for (const line of [`note=(1, tools=[2]) trace=${records}`, `xtools=[1] trace=${records}`])
+      expect(Object.keys(trace(line) as object)).toEqual(["trace"]);
   });
 });
