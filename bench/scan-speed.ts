@@ -7,12 +7,12 @@
  * default, 400 MB with BENCH_FULL=1, any size with BENCH_SCAN_MB.
  */
 import { spawnSync } from "node:child_process";
-import { closeSync, createReadStream, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
+import { createReadStream, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CHUNK_BYTES, scanLogFile } from "../src/node/log-file.js";
 import { load, verdict } from "./measure.js";
-import { eventLine, traceLine } from "./traces.js";
+import { generateLog } from "./traces.js";
 
 const MB = 1024 * 1024;
 
@@ -22,7 +22,7 @@ export async function benchScanSpeed(): Promise<string[]> {
   const lines = [`trace pre-filter (JSONL, ${size} MB per log)`];
   try {
     const mixed = join(dir, "mixed.jsonl");
-    generate(mixed, size * MB, 100);
+    generateLog(mixed, size * MB, 100);
     const base = bestInChild("baseline", mixed);
     const ours = bestInChild("scanner", mixed);
     const found = ours.traces;
@@ -32,7 +32,7 @@ export async function benchScanSpeed(): Promise<string[]> {
     rmSync(mixed);
 
     const plain = join(dir, "plain.jsonl");
-    generate(plain, size * MB, 0);
+    generateLog(plain, size * MB, 0);
     const none = bestInChild("scanner", plain);
     const gbs = size / 1024 / (none.cpu / 1000);
     lines.push(
@@ -112,27 +112,4 @@ async function baselineScan(file: string): Promise<number> {
     for (const line of lines) if (line.includes('"trace"')) parsed += JSON.parse(line) ? 1 : 0;
   }
   return parsed;
-}
-
-/** A JSONL log of about `bytes`; every `every`-th line a tool_selection event (none for 0). */
-function generate(file: string, bytes: number, every: number): void {
-  const fd = openSync(file, "w");
-  try {
-    let written = 0;
-    let batch: string[] = [];
-    let batchBytes = 0;
-    for (let i = 0; written < bytes; i++) {
-      const line = every > 0 && i % every === every - 1 ? traceLine(i) : eventLine(i);
-      batch.push(line);
-      batchBytes += line.length + 1;
-      if (batchBytes > 4 * MB || written + batchBytes >= bytes) {
-        writeSync(fd, batch.join("\n") + "\n");
-        written += batchBytes;
-        batch = [];
-        batchBytes = 0;
-      }
-    }
-  } finally {
-    closeSync(fd);
-  }
 }
