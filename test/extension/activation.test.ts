@@ -1,6 +1,7 @@
 // package.json and the code must agree: every name the manifest uses (commands, views, view
 // types, context keys, file patterns) is one the code registers or sets, and the reverse.
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { minimatch } from "minimatch";
 import type * as vscode from "vscode";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -11,8 +12,9 @@ import { LOG_EXTENSIONS } from "../../src/extension/logs/log-commands.js";
 import { activate } from "../../src/extension/main.js";
 import { TRACE_VIEW_TYPE } from "../../src/extension/panel/panels.js";
 import { STATS_VIEW_TYPE } from "../../src/extension/stats/stats-panels.js";
+import type { TraceNode, TraceTree } from "../../src/extension/logs/trace-tree.js";
 import { FAILURE_CONTEXT } from "../../src/extension/testing/fixture-tests.js";
-import { fake, Uri, webviewFake } from "../fakes/vscode.js";
+import { CodeActionKind, fake, testRuns, Uri, webviewFake, window } from "../fakes/vscode.js";
 
 interface Menu {
   command: string;
@@ -138,5 +140,180 @@ describe("17. Quick pick of fixtures", () => {
     const labels = (fake.quickPicks.at(-1)!.items as { label: string }[]).map((item) => item.label);
     expect(labels).toEqual(["a.turn.json", "a/b.turn.json", "z/last.turn.json"]);
     for (const subscription of context.subscriptions) subscription.dispose();
+  });
+});
+
+describe("what activation wires up", () => {
+  const fixture = (path: string) =>
+    fake.writeFile(
+      path,
+      JSON.stringify({ offered: ["a"], pipeline: [], expect: { names: ["a"] } }, null, 2),
+    );
+  const run = (command: string, ...args: unknown[]) => fake.commands.get(command)!(...args);
+  const titles = () => webviewFake.panels.map((panel) => panel.title);
+
+  it("runs a fixture it is given, else the active editor's, else one picked from the workspace (node_modules left out)", async () => {
+    const given = fixture("/ws/given.turn.json");
+    fixture("/ws/node_modules/dep/skip.turn.json");
+    const picked = fixture("/ws/picked.turn.json");
+    await run("paletteInspector.runFixture", given);
+    expect(titles()).toEqual(["Selection Trace: given.turn.json"]);
+    expect(fake.quickPicks).toEqual([]);
+    const editor = window.activeTextEditor;
+    try {
+      window.activeTextEditor = { document: fake.openDocument(fixture("/ws/active.turn.json")) };
+      await run("paletteInspector.runFixture");
+      expect(titles().at(-1)).toBe("Selection Trace: active.turn.json");
+      expect(fake.quickPicks).toEqual([]);
+      window.activeTextEditor = { document: fake.openDocument(Uri.file("/ws/agent.py")) };
+      fake.answers.quickPick.push((items: { uri: Uri }[]) =>
+        items.find((item) => item.uri.toString() === picked.toString()),
+      );
+      await run("paletteInspector.runFixture", "not a uri");
+    } finally {
+      window.activeTextEditor = editor;
+    }
+    const [pick] = fake.quickPicks;
+    expect(pick!.options).toEqual({
+      title: "Run Selection on Fixture",
+      placeHolder: "Which fixture?",
+    });
+    expect((pick!.items as { label: string }[]).map((item) => item.label)).toEqual([
+      "active.turn.json",
+      "given.turn.json",
+      "picked.turn.json",
+    ]);
+    expect(titles().at(-1)).toBe("Selection Trace: picked.turn.json");
+    expect(webviewFake.panels).toHaveLength(3);
+  });
+
+  it("says how to make a fixture when the workspace has none, and opens nothing", async () => {
+    await run("paletteInspector.runFixture");
+    await run("paletteInspector.updateExpectation");
+    expect(fake.shown.map((shown) => [shown.kind, shown.message])).toEqual(
+      Array(2).fill([
+        "info",
+        "Palette Inspector: no *.turn.json fixture in this workspace. Create one with 'Palette Inspector: New Turn Fixture'.",
+      ]),
+    );
+    expect(fake.quickPicks).toEqual([]);
+    expect(webviewFake.panels).toEqual([]);
+  });
+
+  it("updates a fixture's expectation, then runs its test", async () => {
+    const uri = fake.writeFile(
+      "/ws/stale.turn.json",
+      JSON.stringify({ offered: ["a"], pipeline: [], expect: { names: ["b"] } }, null, 2),
+    );
+    fake.answers.message.push("Update Expectation");
+    const runs = testRuns.length;
+    await run("paletteInspector.updateExpectation", uri);
+    expect(JSON.parse(fake.files.get(uri.toString())!).expect).toEqual({ names: ["a"] });
+    expect(
+      testRuns.slice(runs).map((r) => r.results.map((x) => `${x.item.label}:${x.state}`)),
+    ).toEqual([["stale:started", "stale:passed"]]);
+  });
+
+  it("creates a new fixture in the folder it was invoked on, else next to the catalogue", async () => {
+    fake.writeFile("/ws/agents/tools.catalog.json", JSON.stringify([{ name: "a" }]));
+    fake.answers.inputBox.push("here", "there");
+    await run("paletteInspector.newFixture", Uri.file("/ws/cases"));
+    await run("paletteInspector.newFixture", "not a uri");
+    expect([...fake.files.keys()].filter((key) => key.endsWith(".turn.json"))).toEqual([
+      "file:///ws/cases/here.turn.json",
+      "file:///ws/agents/there.turn.json",
+    ]);
+  });
+
+  it("shows the waterfall of a failed test's fixture, and nothing for a message without one", async () => {
+    const uri = fixture("/ws/failed.turn.json");
+    await run("paletteInspector.showTestRun", {});
+    await run("paletteInspector.showTestRun");
+    expect(webviewFake.panels).toEqual([]);
+    await run("paletteInspector.showTestRun", { test: { uri } });
+    expect(titles()).toEqual(["Selection Trace: failed.turn.json"]);
+  });
+
+  it("runs the Problems panel's quick fixes and the CodeLenses on fixtures and logs only", () => {
+    const selectors = fake.providers.map((p) => [p.kind, p.selector]);
+    expect(selectors).toEqual([
+      ["codeActions", { pattern: "**/*.turn.json" }],
+      ["codeLens", { pattern: "**/*.turn.json" }],
+      ["codeLens", LOG_EXTENSIONS.map((extension) => ({ pattern: `**/*.${extension}` }))],
+    ]);
+    expect(fake.providers[0]!.metadata).toEqual({
+      providedCodeActionKinds: [CodeActionKind.QuickFix],
+    });
+    for (const subscription of context.subscriptions) subscription.dispose();
+    expect(fake.providers).toEqual([]);
+  });
+
+  it("shows the Selection Traces view with several items selectable and a Collapse All button", () => {
+    const view = fake.treeViews.get("paletteInspector.traces")!;
+    expect(view.options).toMatchObject({ canSelectMany: true, showCollapseAll: true });
+  });
+
+  it("writes what a panel could not use to the Palette Inspector log", async () => {
+    await run("paletteInspector.runFixture", fixture("/ws/log.turn.json"));
+    webviewFake.panels[0]!.webview.receive({ type: "no such message" });
+    expect(fake.outputs.get("Palette Inspector")?.join("\n")).toMatch(/no such message/);
+  });
+});
+
+describe("the Selection Traces commands", () => {
+  const log = Uri.file(join(process.cwd(), "examples/logs/agent.log"));
+  const run = (command: string, ...args: unknown[]) => fake.commands.get(command)!(...args);
+  const view = () => fake.treeViews.get("paletteInspector.traces")!;
+  const tree = () => view().options.treeDataProvider as TraceTree;
+  let traces: TraceNode[];
+  beforeEach(async () => {
+    await run("paletteInspector.inspectLog", log);
+    const [set] = tree().getChildren();
+    traces = tree()
+      .getChildren(set)
+      .filter((node) => node.kind === "trace");
+  });
+  const last = () => webviewFake.panels.at(-1)?.title;
+
+  it("opens a listed trace, and a trace at a line of a log", async () => {
+    await run("paletteInspector.openTrace", traces[1]);
+    expect(last()).toBe("Selection Trace: #2 agent.log:7");
+    // From a CodeLens: the log as the editor holds it.
+    fake.writeFile(log.path, readFileSync(log.fsPath, "utf8"));
+    await run("paletteInspector.openTrace", log, 3);
+    expect(last()).toBe("Selection Trace: #1 agent.log:3");
+  });
+
+  it("compares the two traces selected, the view's selection when invoked from the palette", async () => {
+    await run("paletteInspector.compareTraces", traces[0], [traces[0], traces[2]]);
+    expect(last()).toBe("Selection Trace: #1 agent.log:3 ↔ #3 agent.log:11");
+    view().selection = [traces[1], traces[2]];
+    await run("paletteInspector.compareTraces");
+    expect(last()).toBe("Selection Trace: #2 agent.log:7 ↔ #3 agent.log:11");
+    await run("paletteInspector.compareTraces", traces[0]);
+    expect(fake.shown.at(-1)?.message).toMatch(/select exactly two traces/);
+    expect(webviewFake.panels).toHaveLength(2);
+  });
+
+  it("compares a trace with its replay, and turns it into a fixture: the one clicked, else the one selected", async () => {
+    await run("paletteInspector.compareWithReplay", traces[0]);
+    expect(last()).toBe("Selection Trace: #1 agent.log:3 ↔ replay");
+    view().selection = [traces[1]];
+    await run("paletteInspector.compareWithReplay");
+    expect(last()).toBe("Selection Trace: #2 agent.log:7 ↔ replay");
+    fake.answers.saveDialog.push(Uri.file("/ws/one.turn.json"), Uri.file("/ws/two.turn.json"));
+    await run("paletteInspector.traceToFixture", traces[2]);
+    await run("paletteInspector.traceToFixture");
+    const written = (path: string) => JSON.parse(fake.files.get(Uri.file(path).toString())!);
+    expect(written("/ws/one.turn.json").description).toMatch(/agent\.log:11/);
+    expect(written("/ws/two.turn.json").description).toMatch(/agent\.log:7/);
+  });
+
+  it("removes a set from the view, and nothing for any other item", async () => {
+    await run("paletteInspector.removeLogSet", traces[0]);
+    await run("paletteInspector.removeLogSet");
+    expect(tree().getChildren()).toHaveLength(1);
+    await run("paletteInspector.removeLogSet", tree().getChildren()[0]);
+    expect(tree().getChildren()).toEqual([]);
   });
 });

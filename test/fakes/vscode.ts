@@ -512,7 +512,15 @@ export const fake = {
   quickPicks: [] as { items: unknown[]; options: unknown }[],
   /** The options of every input box shown. */
   inputBoxes: [] as FakeInputBoxOptions[],
-  treeViews: new Map<string, unknown>(),
+  /** Tree views by id: the options each was created with, and its selection (a test may set it). */
+  treeViews: new Map<string, { options: vscode.TreeViewOptions<unknown>; selection: unknown[] }>(),
+  /** Code lens and code action providers registered and not yet disposed. */
+  providers: [] as {
+    kind: "codeLens" | "codeActions";
+    selector: vscode.DocumentSelector;
+    provider: unknown;
+    metadata?: vscode.CodeActionProviderMetadata;
+  }[],
   /** The next progress starts with Cancel already pressed. */
   cancelNextProgress: false,
   diagnostics(uri: Uri): readonly vscode.Diagnostic[] | undefined {
@@ -540,6 +548,7 @@ export const fake = {
     this.quickPicks.length = 0;
     this.inputBoxes.length = 0;
     this.treeViews.clear();
+    this.providers.length = 0;
     this.cancelNextProgress = false;
     diagnosticCollections.length = 0;
     // Objects a test left behind stop hearing events: each test starts with no listeners.
@@ -801,9 +810,10 @@ export const window = {
       dispose() {},
     };
   },
-  createTreeView(id: string, options: { treeDataProvider: unknown }) {
-    fake.treeViews.set(id, options.treeDataProvider);
-    return { selection: [] as unknown[], reveal: async () => {}, dispose() {} };
+  createTreeView(id: string, options: vscode.TreeViewOptions<unknown>) {
+    const view = { options, selection: [] as unknown[], reveal: async () => {}, dispose() {} };
+    fake.treeViews.set(id, view);
+    return view;
   },
   createWebviewPanel: (viewType: string, title: string, _column?: unknown, options?: unknown) =>
     webviewFake.create(viewType, title, options),
@@ -844,21 +854,31 @@ export const window = {
   },
 };
 
+/** A provider stays registered until its registration is disposed, as in VS Code. */
+function registered(entry: (typeof fake.providers)[number]): Disposable {
+  fake.providers.push(entry);
+  return new Disposable(() => fake.providers.splice(fake.providers.indexOf(entry), 1));
+}
+
 export const languages = {
   createDiagnosticCollection(name = "") {
     const collection = new FakeDiagnosticCollection(name);
     diagnosticCollections.push(collection);
     return collection;
   },
-  registerCodeLensProvider(_selector: vscode.DocumentSelector, _provider: vscode.CodeLensProvider) {
-    return new Disposable();
+  registerCodeLensProvider(selector: vscode.DocumentSelector, provider: vscode.CodeLensProvider) {
+    return registered({ kind: "codeLens", selector, provider });
   },
-  registerCodeActionsProvider(_selector: unknown, _provider: unknown, _metadata?: unknown) {
-    return new Disposable();
+  registerCodeActionsProvider(
+    selector: vscode.DocumentSelector,
+    provider: vscode.CodeActionProvider,
+    metadata?: vscode.CodeActionProviderMetadata,
+  ) {
+    return registered({ kind: "codeActions", selector, provider, ...(metadata && { metadata }) });
   },
 } satisfies ImitatesNamespace<
   typeof vscode.languages,
-  "createDiagnosticCollection" | "registerCodeLensProvider"
+  "createDiagnosticCollection" | "registerCodeLensProvider" | "registerCodeActionsProvider"
 >;
 
 export const commands = {
