@@ -496,7 +496,13 @@ export const fake = {
     detail?: string;
   }[],
   /** Progress notifications: their titles, every message reported, and `cancel` to press Cancel. */
-  progress: [] as { title: string; messages: string[]; cancel: () => void }[],
+  progress: [] as {
+    title: string;
+    cancellable: boolean;
+    location: unknown;
+    messages: string[];
+    cancel: () => void;
+  }[],
   /** Queued answers for dialogs, taken in order; undefined means the user cancelled. */
   answers: {
     inputBox: [] as (string | undefined)[],
@@ -507,6 +513,16 @@ export const fake = {
   clipboard: "",
   appliedEdits: [] as WorkspaceEdit[],
   outputs: new Map<string, string[]>(),
+  /** Every line written to a log channel, with the level it was written at. */
+  logLines: [] as {
+    channel: string;
+    level: "info" | "warn" | "error" | "debug" | "trace" | "line";
+    text: string;
+  }[],
+  /** The output channels brought to the front (`show`), by name, in order. */
+  /** The output channels disposed, by name, in order. */
+  disposedOutputs: [] as string[],
+  shownOutputs: [] as { name: string; preserveFocus: boolean | undefined }[],
   shownDocuments: [] as { uri: Uri; selection: Range | undefined }[],
   /** The items and options of every quick pick shown. */
   quickPicks: [] as { items: unknown[]; options: unknown }[],
@@ -544,6 +560,9 @@ export const fake = {
     this.clipboard = "";
     this.appliedEdits.length = 0;
     this.outputs.clear();
+    this.logLines.length = 0;
+    this.shownOutputs.length = 0;
+    this.disposedOutputs.length = 0;
     this.shownDocuments.length = 0;
     this.quickPicks.length = 0;
     this.inputBoxes.length = 0;
@@ -797,17 +816,24 @@ export const window = {
       return fake.outputs.get(name)!;
     };
     lines();
-    const log = (line: string) => void lines().push(line);
+    const at = (level: (typeof fake.logLines)[number]["level"]) => (text: string) => {
+      lines().push(text);
+      fake.logLines.push({ channel: name, level, text });
+    };
     return {
       name,
-      appendLine: log,
-      info: log,
-      warn: log,
-      error: log,
-      debug: log,
-      trace: log,
-      show() {},
-      dispose() {},
+      appendLine: at("line"),
+      info: at("info"),
+      warn: at("warn"),
+      error: at("error"),
+      debug: at("debug"),
+      trace: at("trace"),
+      show(preserveFocus?: boolean) {
+        fake.shownOutputs.push({ name, preserveFocus });
+      },
+      dispose() {
+        fake.disposedOutputs.push(name);
+      },
     };
   },
   createTreeView(id: string, options: vscode.TreeViewOptions<unknown>) {
@@ -825,7 +851,7 @@ export const window = {
     return new Disposable(() => webviewFake.serializers.delete(viewType));
   },
   async withProgress<T>(
-    options: { title?: string },
+    options: { title?: string; cancellable?: boolean; location: unknown },
     task: (
       progress: { report(value: { message?: string; increment?: number }): void },
       token: {
@@ -837,6 +863,8 @@ export const window = {
     const cancel = new EventEmitter<void>();
     const record = {
       title: options.title ?? "",
+      cancellable: options.cancellable ?? false,
+      location: options.location,
       messages: [] as string[],
       cancel: () => cancel.fire(),
     };
