@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { fake, Uri, webviewFake, type FakeWebviewPanel } from "../fakes/vscode.js";
+import { EventEmitter, fake, Uri, webviewFake, type FakeWebviewPanel } from "../fakes/vscode.js";
 import { loadFixtureFromUri as load } from "../../src/extension/fixtures.js";
 import { TracePanels, TRACE_VIEW_TYPE } from "../../src/extension/panel/panels.js";
 import { reportView } from "../../src/core/report.js";
@@ -806,5 +806,67 @@ describe("panel titles and subjects", () => {
     expect(webviewFake.panels.map((panel) => panel.disposed)).toEqual([true, true]);
     expect(panels.open).toEqual([]);
     expect(webviewFake.serializers.has(TRACE_VIEW_TYPE)).toBe(false);
+  });
+});
+
+describe("showDebug (a value read from a paused debug session)", () => {
+  it("shows the value read-only, marks it stale when it changes, runs its buttons, and lets it go when closed", async () => {
+    const loaded = await load(fixtureUri);
+    if (!loaded.ok) throw new Error();
+    const { runFixture } = await import("../../src/core/run-fixture.js");
+    const changed = new EventEmitter<void>();
+    const actions: string[] = [];
+    // The panel needs only this of a DebugInspection: no debuggee behind it.
+    const inspection = {
+      expression: "agent.pipeline",
+      report: {
+        ...runFixture(loaded.fixture),
+        origin: { kind: "debug", expression: "agent.pipeline" },
+      },
+      stale: false,
+      onDidChange: changed.event,
+      disposed: false,
+      dispose() {
+        this.disposed = true;
+      },
+    };
+    const session = panels.showDebug({
+      kind: "debug",
+      inspection: inspection as never,
+      act: async (action, target) => {
+        actions.push(`${action}:${target === (inspection as never) ? "this" : "other"}`);
+      },
+    });
+    const panel = webviewFake.panels[0]!;
+    expect(panel.title).toBe("Selection Trace: agent.pipeline");
+    expect(session.panel).toBe(panel);
+    panel.webview.receive({ type: "ready", edit: {} });
+    await postedCount(panel, 1);
+    const first = posted(panel)[0]!;
+    if (first.type !== "show") throw new Error(first.type);
+    expect(first.view).toMatchObject({ levers: null, source: null, whatIf: null, stale: false });
+    expect(first.view.report.names).toEqual(["search", "final_answer"]);
+    inspection.stale = true;
+    changed.fire();
+    await postedCount(panel, 2);
+    expect(posted(panel)[1]).toMatchObject({ type: "show", view: { stale: true } });
+    panel.webview.receive({ type: "debugAction", action: "refresh" });
+    await vi.waitFor(() => expect(actions).toEqual(["refresh:this"]));
+    // A debug panel is read afresh each time: a second one opens beside it.
+    panels.showDebug({ kind: "debug", inspection: inspection as never, act: async () => {} });
+    expect(webviewFake.panels).toHaveLength(2);
+    panel.dispose();
+    expect(inspection.disposed).toBe(true);
+    changed.fire();
+    await flush();
+    expect(posted(panel)).toHaveLength(2);
+  });
+
+  it("ignores debug buttons on a panel that is not a debug value", async () => {
+    const panel = await openReady();
+    panel.webview.receive({ type: "debugAction", action: "refresh" });
+    await flush();
+    expect(posted(panel)).toHaveLength(1);
+    expect(logged).toEqual([]);
   });
 });
