@@ -248,6 +248,29 @@ describe("what activation wires up", () => {
     expect(fake.providers).toEqual([]);
   });
 
+  it("puts one Run selection lens at the top of a fixture, running it", () => {
+    const uri = fixture("/ws/lens.turn.json");
+    const provider = fake.providers[1]!.provider as vscode.CodeLensProvider;
+    const lenses = provider.provideCodeLenses(
+      fake.openDocument(uri) as unknown as vscode.TextDocument,
+      {} as vscode.CancellationToken,
+    ) as vscode.CodeLens[];
+    expect(
+      lenses.map((lens) => [lens.range.start.line, lens.range.end.line, lens.command]),
+    ).toEqual([
+      [
+        0,
+        0,
+        {
+          title: "$(play) Run selection",
+          command: "paletteInspector.runFixture",
+          arguments: [uri],
+        },
+      ],
+    ]);
+    expect(fake.commands.has(lenses[0]!.command!.command)).toBe(true);
+  });
+
   it("shows the Selection Traces view with several items selectable and a Collapse All button", () => {
     const view = fake.treeViews.get("paletteInspector.traces")!;
     expect(view.options).toMatchObject({ canSelectMany: true, showCollapseAll: true });

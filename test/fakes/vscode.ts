@@ -523,7 +523,12 @@ export const fake = {
   /** The output channels disposed, by name, in order. */
   disposedOutputs: [] as string[],
   shownOutputs: [] as { name: string; preserveFocus: boolean | undefined }[],
-  shownDocuments: [] as { uri: Uri; selection: Range | undefined }[],
+  /** Documents shown in an editor, with the selection and every option they were shown with. */
+  shownDocuments: [] as {
+    uri: Uri;
+    selection: Range | undefined;
+    options: vscode.TextDocumentShowOptions | undefined;
+  }[],
   /** The items and options of every quick pick shown. */
   quickPicks: [] as { items: unknown[]; options: unknown }[],
   /** The options of every input box shown. */
@@ -802,10 +807,14 @@ export const window = {
     const picked = await answer(fake.answers.saveDialog);
     return picked ? [picked] : undefined;
   },
-  async showTextDocument(target: Uri | FakeDocument, options?: { selection?: Range }) {
+  async showTextDocument(target: Uri | FakeDocument, options?: vscode.TextDocumentShowOptions) {
     const document =
       target instanceof FakeDocument ? target : await workspace.openTextDocument(target);
-    fake.shownDocuments.push({ uri: document.uri, selection: options?.selection });
+    fake.shownDocuments.push({
+      uri: document.uri,
+      selection: options?.selection as Range | undefined,
+      options,
+    });
     return { document };
   },
   activeTextEditor: undefined as { document: FakeDocument } | undefined,
