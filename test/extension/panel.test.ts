@@ -870,3 +870,70 @@ describe("showDebug (a value read from a paused debug session)", () => {
     expect(logged).toEqual([]);
   });
 });
+
+describe("what a fixture's panel shows and copies", () => {
+  it("carries the turn's query and role, and each expectation the run fails", async () => {
+    fake.writeFile(
+      "/ws/turns/weather.turn.json",
+      JSON.stringify({ ...FIXTURE, expect: { names: ["search"] } }),
+    );
+    const panel = await openReady();
+    const show = posted(panel)[0]!;
+    if (show.type !== "show") throw new Error(show.type);
+    expect(show.view.turn).toEqual({ query: "", role: "analyst" });
+    expect(show.view.failed).toHaveLength(1);
+    expect(show.view.compared).toBeNull();
+    expect(show.view.whatIf).toBeNull();
+  });
+
+  it("loads the icons' stylesheet from dist", async () => {
+    const panel = await openReady();
+    expect(panel.webview.html).toMatch(
+      /<link rel="stylesheet" href="[^"]*\/ext\/dist\/codicons\/codicon\.css">/,
+    );
+  });
+
+  it("has no what-if to copy before one has run, and names a file outside the workspace by its name", async () => {
+    fake.reset();
+    webviewFake.reset();
+    fixtureUri = fake.writeFile(
+      "/elsewhere/turns/far.turn.json",
+      JSON.stringify({ offered: ["a"], pipeline: [] }),
+    );
+    panels.dispose();
+    panels = new TracePanels(extensionUri, load, (message) => logged.push(message));
+    const panel = await openReady();
+    expect(await request(panel, { type: "copyMarkdown", requestId: 1, run: "whatIf" })).toEqual({
+      type: "reply",
+      requestId: 1,
+      ok: false,
+      message: "The what-if has no run to copy.",
+    });
+    await request(panel, { type: "copyMarkdown", requestId: 2, run: "shown" });
+    expect(fake.clipboard).toMatch(/^### Selection trace: far\.turn\.json\n/);
+  });
+
+  it("shows a logged trace with the tool it was opened on selected, and none otherwise", async () => {
+    const loaded = await load(fixtureUri);
+    if (!loaded.ok) throw new Error();
+    const { runFixture } = await import("../../src/core/run-fixture.js");
+    const at = (line: number) => ({
+      ...runFixture(loaded.fixture),
+      origin: { kind: "log" as const, line, index: 0 },
+      file: "/ws/app.log",
+    });
+    panels.showReport(at(1), "one", "sql");
+    panels.showReport(at(2));
+    const [withTool, without] = webviewFake.panels;
+    expect(withTool!.title).toBe("Selection Trace: one");
+    for (const panel of [withTool!, without!]) panel.webview.receive({ type: "ready", edit: {} });
+    await flush();
+    const views = [withTool!, without!].map((panel) => {
+      const show = posted(panel)[0]!;
+      if (show.type !== "show") throw new Error(show.type);
+      return show.view;
+    });
+    expect(views[0]!.selectedTool).toBe("sql");
+    expect("selectedTool" in views[1]!).toBe(false);
+  });
+});
