@@ -1,10 +1,11 @@
 // package.json and the code must agree: every name the manifest uses (commands, views, view
 // types, context keys, file patterns) is one the code registers or sets, and the reverse.
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { minimatch } from "minimatch";
 import type * as vscode from "vscode";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { FixtureSchema } from "../../src/core/fixture/schema.js";
 import { SCHEMA_FILES } from "../../src/core/fixture/schema-files.js";
 import { isCatalog, isFixture } from "../../src/extension/diagnostics.js";
@@ -12,9 +13,22 @@ import { LOG_EXTENSIONS } from "../../src/extension/logs/log-commands.js";
 import { activate } from "../../src/extension/main.js";
 import { TRACE_VIEW_TYPE } from "../../src/extension/panel/panels.js";
 import { STATS_VIEW_TYPE } from "../../src/extension/stats/stats-panels.js";
-import type { TraceNode, TraceTree } from "../../src/extension/logs/trace-tree.js";
+import {
+  OPENED_SETS_KEY,
+  PAGE_SIZE,
+  type TraceNode,
+  type TraceTree,
+} from "../../src/extension/logs/trace-tree.js";
 import { FAILURE_CONTEXT } from "../../src/extension/testing/fixture-tests.js";
-import { CodeActionKind, fake, testRuns, Uri, webviewFake, window } from "../fakes/vscode.js";
+import {
+  CodeActionKind,
+  fake,
+  testControllers,
+  testRuns,
+  Uri,
+  webviewFake,
+  window,
+} from "../fakes/vscode.js";
 
 interface Menu {
   command: string;
@@ -338,5 +352,57 @@ describe("the Selection Traces commands", () => {
     expect(tree().getChildren()).toHaveLength(1);
     await run("paletteInspector.removeLogSet", tree().getChildren()[0]);
     expect(tree().getChildren()).toEqual([]);
+  });
+});
+
+describe("what activation starts", () => {
+  const agentLog = join(process.cwd(), "examples/logs/agent.log");
+
+  it("finds the workspace's fixture tests and scans again the logs opened before a reload", async () => {
+    fake.reset();
+    fake.writeFile(
+      "/ws/t/kept.turn.json",
+      JSON.stringify({ offered: ["a"], pipeline: [], expect: { names: ["a"] } }),
+    );
+    const saved = new Map<string, unknown>([[OPENED_SETS_KEY, [[`file://${agentLog}`]]]]);
+    const state = {
+      get: (key: string) => saved.get(key),
+      update: async (key: string, value: unknown) => void saved.set(key, value),
+      keys: () => [...saved.keys()],
+    };
+    const restored = {
+      subscriptions: [] as { dispose(): unknown }[],
+      extensionUri: Uri.file("/ext"),
+    };
+    activate({ ...restored, workspaceState: state } as unknown as vscode.ExtensionContext);
+    const tree = fake.treeViews.get("paletteInspector.traces")!.options
+      .treeDataProvider as TraceTree;
+    await vi.waitFor(() => expect(tree.getChildren()).toHaveLength(1), { timeout: 30_000 });
+    const ids: string[] = [];
+    await vi.waitFor(
+      () => {
+        ids.length = 0;
+        for (const [, group] of testControllers[0]!.items)
+          for (const [id] of group.children) ids.push(id);
+        expect(ids).toEqual(["file:///ws/t/kept.turn.json"]);
+      },
+      { timeout: 30_000 },
+    );
+    for (const subscription of restored.subscriptions) subscription.dispose();
+  });
+
+  it("shows the next page of a long set's traces", async () => {
+    const line = readFileSync(agentLog, "utf8").split("\n")[2]!;
+    const dir = mkdtempSync(join(tmpdir(), "pi-activation-"));
+    const log = join(dir, "long.log");
+    writeFileSync(log, Array.from({ length: PAGE_SIZE + 1 }, () => line).join("\n"));
+    await fake.commands.get("paletteInspector.inspectLog")!(Uri.file(log));
+    const tree = fake.treeViews.get("paletteInspector.traces")!.options
+      .treeDataProvider as TraceTree;
+    const [set] = tree.getChildren();
+    const traces = () => tree.getChildren(set).filter((node) => node.kind === "trace").length;
+    expect(traces()).toBe(PAGE_SIZE);
+    await fake.commands.get("paletteInspector.showMoreTraces")!((set as { set: unknown }).set);
+    expect(traces()).toBe(PAGE_SIZE + 1);
   });
 });

@@ -575,6 +575,7 @@ export const fake = {
     this.providers.length = 0;
     this.cancelNextProgress = false;
     diagnosticCollections.length = 0;
+    testControllers.length = 0;
     // Objects a test left behind stop hearing events: each test starts with no listeners.
     for (const emitter of emitters) emitter.dispose();
     emitters.clear();
@@ -968,6 +969,7 @@ export enum TestRunProfileKind {
 }
 
 export interface FakeInputBoxOptions {
+  readonly title?: string;
   readonly value?: string;
   readonly valueSelection?: [number, number];
   readonly prompt?: string;
@@ -1063,6 +1065,9 @@ export interface FakeTestRun {
 
 export const testRuns: FakeTestRun[] = [];
 
+/** Every test controller the host created, in order (cleared by `fake.reset()`). */
+export const testControllers: { id: string; items: FakeTestItemCollection }[] = [];
+
 export const tests = {
   createTestController(id: string, label: string) {
     const controller = {
@@ -1130,6 +1135,7 @@ export const tests = {
       },
       dispose() {},
     };
+    testControllers.push(controller);
     return controller;
   },
 };
