@@ -1,5 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { EventEmitter, fake, Uri, webviewFake, type FakeWebviewPanel } from "../fakes/vscode.js";
+import {
+  EventEmitter,
+  fake,
+  Uri,
+  ViewColumn,
+  webviewFake,
+  type FakeWebviewPanel,
+} from "../fakes/vscode.js";
 import { loadFixtureFromUri as load } from "../../src/extension/fixtures.js";
 import { TracePanels, TRACE_VIEW_TYPE } from "../../src/extension/panel/panels.js";
 import { reportView } from "../../src/core/report.js";
@@ -935,5 +942,37 @@ describe("what a fixture's panel shows and copies", () => {
     });
     expect(views[0]!.selectedTool).toBe("sql");
     expect("selectedTool" in views[1]!).toBe(false);
+  });
+});
+
+describe("where panels open", () => {
+  it("opens each panel beside the editor without taking focus, and reveals an open one the same way", async () => {
+    await panels.showFixture(fixtureUri);
+    await panels.showFixture(fixtureUri);
+    const [panel] = webviewFake.panels;
+    expect(panel!.showOptions).toEqual({ viewColumn: ViewColumn.Beside, preserveFocus: true });
+    expect(panel!.reveals).toEqual([{ viewColumn: undefined, preserveFocus: true }]);
+  });
+
+  it("without a log of its own, warns on the console", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      const quiet = new TracePanels(extensionUri, load);
+      await webviewFake.serializers
+        .get(TRACE_VIEW_TYPE)!
+        .deserializeWebviewPanel(webviewFake.create(TRACE_VIEW_TYPE, "old", {}), {
+          source: "https://example.com/a.turn.json",
+          selectedTool: null,
+          scrollY: 0,
+          matrix: false,
+          edit: {},
+        });
+      expect(warn).toHaveBeenCalledWith(
+        "palette-inspector: a saved panel was not restored: its saved source is not a file on this machine",
+      );
+      quiet.dispose();
+    } finally {
+      warn.mockRestore();
+    }
   });
 });

@@ -851,8 +851,8 @@ export const window = {
     fake.treeViews.set(id, view);
     return view;
   },
-  createWebviewPanel: (viewType: string, title: string, _column?: unknown, options?: unknown) =>
-    webviewFake.create(viewType, title, options),
+  createWebviewPanel: (viewType: string, title: string, column?: unknown, options?: unknown) =>
+    webviewFake.create(viewType, title, options, column),
   registerWebviewPanelSerializer: (
     viewType: string,
     serializer: { deserializeWebviewPanel(panel: FakeWebviewPanel, state: unknown): Promise<void> },
@@ -1180,12 +1180,16 @@ export class FakeWebviewPanel {
   readonly webview = new FakeWebview();
   disposed = false;
   revealed = 0;
+  /** The column and focus asked for on each reveal. */
+  readonly reveals: { viewColumn: unknown; preserveFocus: boolean | undefined }[] = [];
   private readonly disposeEmitter = new EventEmitter<void>();
   readonly onDidDispose = this.disposeEmitter.event;
   constructor(
     readonly viewType: string,
     public title: string,
     readonly createOptions: unknown,
+    /** Where it was opened: a column, or `{ viewColumn, preserveFocus }`. */
+    readonly showOptions?: unknown,
   ) {
     let html = "";
     Object.defineProperty(this.webview, "html", {
@@ -1196,8 +1200,9 @@ export class FakeWebviewPanel {
       },
     });
   }
-  reveal(): void {
+  reveal(viewColumn?: unknown, preserveFocus?: boolean): void {
     this.revealed++;
+    this.reveals.push({ viewColumn, preserveFocus });
   }
   dispose(): void {
     if (this.disposed) return;
@@ -1213,8 +1218,13 @@ export const webviewFake = {
     string,
     { deserializeWebviewPanel(panel: FakeWebviewPanel, state: unknown): Promise<void> }
   >(),
-  create(viewType: string, title: string, options: unknown): FakeWebviewPanel {
-    const panel = new FakeWebviewPanel(viewType, title, options);
+  create(
+    viewType: string,
+    title: string,
+    options: unknown,
+    showOptions?: unknown,
+  ): FakeWebviewPanel {
+    const panel = new FakeWebviewPanel(viewType, title, options, showOptions);
     this.panels.push(panel);
     return panel;
   },
