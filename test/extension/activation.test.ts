@@ -346,6 +346,21 @@ describe("the Selection Traces commands", () => {
     expect(written("/ws/two.turn.json").description).toMatch(/agent\.log:7/);
   });
 
+  it("shows statistics of the explorer's selection, else the item invoked on, else the view's selection", async () => {
+    const other = Uri.file(join(process.cwd(), "examples/logs/selection.jsonl"));
+    await run("paletteInspector.inspectLog", other);
+    const [agentSet] = tree().getChildren();
+    view().selection = [agentSet];
+    await run("paletteInspector.showStatistics", other, [log, other]);
+    await run("paletteInspector.showStatistics", other);
+    await run("paletteInspector.showStatistics");
+    expect(webviewFake.panels.map((panel) => panel.title)).toEqual([
+      "Palette Statistics: 2 logs",
+      "Palette Statistics: selection.jsonl",
+      "Palette Statistics: agent.log",
+    ]);
+  });
+
   it("removes a set from the view, and nothing for any other item", async () => {
     await run("paletteInspector.removeLogSet", traces[0]);
     await run("paletteInspector.removeLogSet");
