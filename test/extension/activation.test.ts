@@ -201,6 +201,23 @@ describe("what activation wires up", () => {
     expect(webviewFake.panels).toHaveLength(3);
   });
 
+  it("lists fixtures by their name in the workspace, not by their path on disk", async () => {
+    fake.reset();
+    fake.addWorkspaceFolder("/a");
+    fake.addWorkspaceFolder("/b");
+    activate({
+      subscriptions: [],
+      extensionUri: Uri.file("/ext"),
+    } as unknown as vscode.ExtensionContext);
+    fixture("/a/z.turn.json");
+    fixture("/b/m.turn.json");
+    fixture("/a/b.turn.json");
+    fake.answers.quickPick.push(undefined);
+    await run("paletteInspector.runFixture");
+    const labels = (fake.quickPicks[0]!.items as { label: string }[]).map((item) => item.label);
+    expect(labels).toEqual(["b.turn.json", "m.turn.json", "z.turn.json"]);
+  });
+
   it("says how to make a fixture when the workspace has none, and opens nothing", async () => {
     await run("paletteInspector.runFixture");
     await run("paletteInspector.updateExpectation");

@@ -32,6 +32,12 @@ describe("notification text", () => {
 });
 
 describe("neutralise at its edges", () => {
+  it("elides a long name at the default limit: 19 characters, the ellipsis, the last 40", () => {
+    const name = Array.from({ length: 61 }, (_, i) => String.fromCharCode(0x4e00 + i)).join("");
+    const chars = Array.from(name);
+    expect(neutralise(name)).toBe(`${chars.slice(0, 19).join("")}…${chars.slice(21).join("")}`);
+  });
+
   it("keeps a name of exactly the limit whole, and elides one longer to exactly the limit", () => {
     const name = "abcdefghij";
     expect(neutralise(name, 10)).toBe(name);

@@ -72,6 +72,9 @@ describe("saveNewFixture", () => {
       ["file:///ws/saved.turn.json", { preview: false }],
     ]);
     expect(opened).toEqual(["file:///ws/saved.turn.json"]);
+    expect(fake.saveDialogs).toEqual([
+      { ...dialog, filters: FIXTURE_FILTERS, saveLabel: "Save fixture" },
+    ]);
   });
 
   it("writes nothing, opens nothing, when the dialog is cancelled", async () => {

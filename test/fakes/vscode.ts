@@ -531,6 +531,8 @@ export const fake = {
   }[],
   /** The items and options of every quick pick shown. */
   quickPicks: [] as { items: unknown[]; options: unknown }[],
+  /** The options of every save dialog shown. */
+  saveDialogs: [] as (vscode.SaveDialogOptions | undefined)[],
   /** The options of every input box shown. */
   inputBoxes: [] as FakeInputBoxOptions[],
   /** Tree views by id: the options each was created with, and its selection (a test may set it). */
@@ -571,6 +573,7 @@ export const fake = {
     this.shownDocuments.length = 0;
     this.quickPicks.length = 0;
     this.inputBoxes.length = 0;
+    this.saveDialogs.length = 0;
     this.treeViews.clear();
     this.providers.length = 0;
     this.cancelNextProgress = false;
@@ -803,7 +806,10 @@ export const window = {
     const picked = await answer(fake.answers.quickPick);
     return typeof picked === "function" ? picked(await items) : picked;
   },
-  showSaveDialog: (_options?: unknown) => answer(fake.answers.saveDialog),
+  showSaveDialog: (options?: vscode.SaveDialogOptions) => {
+    fake.saveDialogs.push(options);
+    return answer(fake.answers.saveDialog);
+  },
   showOpenDialog: async (_options?: unknown) => {
     const picked = await answer(fake.answers.saveDialog);
     return picked ? [picked] : undefined;
@@ -819,7 +825,7 @@ export const window = {
     return { document };
   },
   activeTextEditor: undefined as { document: FakeDocument } | undefined,
-  createOutputChannel(name: string) {
+  createOutputChannel(name: string, options?: string | { log: true }) {
     // Looked up on every write, so a channel cached across tests still records after `fake.reset()`.
     const lines = () => {
       if (!fake.outputs.has(name)) fake.outputs.set(name, []);
@@ -830,20 +836,25 @@ export const window = {
       lines().push(text);
       fake.logLines.push({ channel: name, level, text });
     };
-    return {
+    const channel = {
       name,
       appendLine: at("line"),
-      info: at("info"),
-      warn: at("warn"),
-      error: at("error"),
-      debug: at("debug"),
-      trace: at("trace"),
       show(preserveFocus?: boolean) {
         fake.shownOutputs.push({ name, preserveFocus });
       },
       dispose() {
         fake.disposedOutputs.push(name);
       },
+    };
+    // As in VS Code, only a channel created with `{ log: true }` has a method per log level.
+    if (typeof options !== "object" || options.log !== true) return channel;
+    return {
+      ...channel,
+      info: at("info"),
+      warn: at("warn"),
+      error: at("error"),
+      debug: at("debug"),
+      trace: at("trace"),
     };
   },
   createTreeView(id: string, options: vscode.TreeViewOptions<unknown>) {
