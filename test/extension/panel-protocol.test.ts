@@ -205,6 +205,8 @@ describe("variant files", () => {
     expect(catalogOf("HTTPS://example.com/t.json")).toBe("HTTPS://example.com/t.json");
     expect(catalogOf("file:///t.json")).toBe("file:///t.json");
     expect(catalogOf("tools.catalog.json")).toBe("../../turns/tools.catalog.json");
+    // A colon further in is part of a relative name, not a URL scheme.
+    expect(catalogOf("v1/a:b.catalog.json")).toBe("../../turns/v1/a:b.catalog.json");
     expect(catalogOf(undefined)).toBeUndefined();
     expect(
       JSON.parse(
@@ -231,5 +233,6 @@ describe("variant files", () => {
     });
     expect(findToolMention('{"offered": ["a\\"b"]}', 'a"b')).toEqual({ offset: 13, length: 6 });
     expect(findToolMention("{}", "x")).toBeNull();
+    expect(findToolMention('"sql" first', "sql")).toEqual({ offset: 0, length: 5 });
   });
 });
