@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type * as vscode from "vscode";
 import { fake, FileType, Uri } from "../fakes/vscode.js";
-import { loadFixtureFromUri, readSource } from "../../src/extension/fixtures.js";
+import { loadFixtureFromUri, readSource, readText } from "../../src/extension/fixtures.js";
 
 /** The fake stands in for the real module at run time; the compiler sees the real types. */
 const real = (uri: Uri) => uri as unknown as vscode.Uri;
@@ -119,5 +119,50 @@ describe("hostile fixture files in the editor's reading", () => {
     };
     expect(await answer("../home/me/secret.json")).toEqual(await answer("../home/me/none.json"));
     expect(fake.reads).not.toContain("file:///home/me/secret.json");
+  });
+});
+
+describe("fixtures in a virtual workspace (no disk, no links)", () => {
+  const vfs = (path: string) => Uri.parse(`vscode-vfs://github/o/r${path}`);
+  const put = (uri: Uri, text: string) => fake.files.set(uri.toString(), text);
+
+  it("reads the catalogue beside the fixture in the same file system, by the path as written", async () => {
+    put(vfs("/agents/tools.catalog.json"), CATALOG);
+    const fixture = vfs("/agents/a.turn.json");
+    put(fixture, '{"catalog": "./tools.catalog.json"}');
+    const loaded = await loadFixtureFromUri(real(fixture));
+    expect(loaded.problems).toEqual([]);
+    if (loaded.ok) expect(loaded.fixture.catalog.names).toEqual(["search", "sql"]);
+    expect(fake.reads).toContain(vfs("/agents/tools.catalog.json").toString());
+  });
+
+  it("keeps the catalogue inside the fixture's own folder when no workspace folder holds it", async () => {
+    put(vfs("/tools.catalog.json"), CATALOG);
+    const fixture = vfs("/agents/a.turn.json");
+    put(fixture, '{"catalog": "../tools.catalog.json"}');
+    const loaded = await loadFixtureFromUri(real(fixture));
+    expect(loaded.problems.map((p) => p.message)).toEqual([
+      expect.stringMatching(/outside the fixture's folder \/o\/r\/agents;/),
+    ]);
+  });
+
+  it("names the path it looked for when the catalogue is missing", async () => {
+    const fixture = vfs("/agents/a.turn.json");
+    put(fixture, '{"catalog": "./none.catalog.json"}');
+    const loaded = await loadFixtureFromUri(real(fixture));
+    expect(loaded.problems.map((p) => p.message)).toEqual([
+      expect.stringContaining(
+        "catalogue file './none.catalog.json' does not exist or cannot be read (looked for /o/r/agents/none.catalog.json)",
+      ),
+    ]);
+  });
+});
+
+describe("readText", () => {
+  it("reads an open document's text, else the file's, without the fixture limits", async () => {
+    const uri = fake.writeFile("/ws/app.log", "on disk é");
+    expect(await readText(real(uri))).toBe("on disk é");
+    fake.openDocument(uri, "unsaved");
+    expect(await readText(real(uri))).toBe("unsaved");
   });
 });

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { fake, Uri } from "../fakes/vscode.js";
-import { newFixture, starterFixture } from "../../src/extension/new-fixture.js";
+import { fixtureFileName, newFixture, starterFixture } from "../../src/extension/new-fixture.js";
 import { waterfallRows } from "../../src/core/lineage.js";
 import { loadFixture } from "../../src/core/fixture/load.js";
 import { runFixture } from "../../src/core/run-fixture.js";
@@ -71,5 +71,98 @@ describe("New Turn Fixture", () => {
     const forced = waterfallRows(report).find((row) => row.info.kind === "forced")!;
     expect(forced.pin).toBeNull();
     expect(fake.shownDocuments.at(-1)!.uri.toString()).toBe(created!.toString());
+  });
+});
+
+describe("New Turn Fixture: names, folders and catalogues", () => {
+  const created = () => [...fake.files.keys()].filter((key) => key.endsWith(".turn.json"));
+
+  it("turns what was typed into a fixture name", () => {
+    expect(fixtureFileName("  case  ")).toBe("case.turn.json");
+    expect(fixtureFileName("case.JSON")).toBe("case.turn.json");
+    expect(fixtureFileName("case.Turn.Json")).toBe("case.Turn.Json");
+    expect(fixtureFileName("case.json.bak")).toBe("case.json.bak.turn.json");
+  });
+
+  it("keeps the final-answer tool in a starter's always-include lists", () => {
+    const stages = (names: string[]) =>
+      (
+        JSON.parse(starterFixture("./t.catalog.json", names)).pipeline as {
+          always_include?: string[];
+        }[]
+      )
+        .map((stage) => stage.always_include)
+        .filter((list) => list !== undefined);
+    expect(stages(["search", "give_answer"])).toEqual([["give_answer"], ["give_answer"]]);
+    expect(stages(["search", "finalize"])).toEqual([["finalize"], ["finalize"]]);
+    expect(stages(["search"])).toEqual([[], []]);
+    expect(JSON.parse(starterFixture("./t.catalog.json", [])).catalog).toBe("./t.catalog.json");
+  });
+
+  it("refuses an empty name or one with folders, and says where the file goes", async () => {
+    fake.answers.inputBox.push(undefined);
+    expect(await newFixture()).toBeUndefined();
+    const box = fake.inputBoxes.at(-1)!;
+    expect(box.title).toBe("New Turn Fixture");
+    expect(box.prompt).toBe("File name in agents (.turn.json is added)");
+    for (const bad of ["", "   ", "a\\b", "a/b"])
+      expect(box.validateInput!(bad)).toBe("A file name, without folders");
+    expect(created()).toEqual([]);
+  });
+
+  it("uses the nearest catalogue above the folder it was invoked on, without asking", async () => {
+    fake.writeFile("/ws/tools.catalog.json", JSON.stringify([{ name: "outer" }]));
+    fake.writeFile("/ws/agents-old/x.catalog.json", JSON.stringify([{ name: "elsewhere" }]));
+    fake.answers.inputBox.push("deep", "beside");
+    await newFixture(Uri.file("/ws/agents/cases/deep") as never);
+    await newFixture(Uri.file("/ws/agents") as never);
+    expect(fake.quickPicks).toEqual([]);
+    const catalogOf = (path: string) =>
+      JSON.parse(fake.files.get(Uri.file(path).toString())!).catalog;
+    expect(catalogOf("/ws/agents/cases/deep/deep.turn.json")).toBe("../../tools.catalog.json");
+    expect(catalogOf("/ws/agents/beside.turn.json")).toBe("./tools.catalog.json");
+  });
+
+  it("asks which catalogue, sorted by path, and writes the fixture next to the one picked", async () => {
+    fake.writeFile("/ws/a/b.catalog.json", JSON.stringify([{ name: "only_b" }]));
+    fake.answers.quickPick.push((items: { label: string }[]) => items[0]);
+    fake.answers.inputBox.push("picked");
+    await newFixture();
+    const [pick] = fake.quickPicks;
+    expect((pick!.items as { label: string }[]).map((item) => item.label)).toEqual([
+      "a/b.catalog.json",
+      "agents/tools.catalog.json",
+    ]);
+    expect(pick!.options).toEqual({
+      title: "New Turn Fixture: which catalogue?",
+      placeHolder: "The fixture lists its tools",
+    });
+    const text = JSON.parse(fake.files.get(Uri.file("/ws/a/picked.turn.json").toString())!);
+    expect(text.catalog).toBe("./b.catalog.json");
+    expect(text.turn).toEqual({ query: "", role: "", state: {}, messages: [] });
+  });
+
+  it("with no catalogue, writes into the first workspace folder; with no folder either, says to open one", async () => {
+    fake.reset();
+    fake.answers.inputBox.push("bare");
+    expect(await newFixture()).toBeUndefined();
+    expect(fake.shown.map((s) => [s.kind, s.message])).toEqual([
+      ["error", "Palette Inspector: open a folder first; a fixture lives in a workspace."],
+    ]);
+    fake.addWorkspaceFolder("/first");
+    fake.addWorkspaceFolder("/second");
+    await newFixture();
+    const text = JSON.parse(fake.files.get(Uri.file("/first/bare.turn.json").toString())!);
+    expect(text.catalog).toBeUndefined();
+  });
+
+  it("writes a starter without an expectation when the catalogue cannot be read as one", async () => {
+    fake.writeFile("/ws/agents/tools.catalog.json", "not json");
+    fake.answers.inputBox.push("broken");
+    const uri = await newFixture();
+    const text = JSON.parse(fake.files.get(uri!.toString())!);
+    expect(text.pipeline[0].always_include).toEqual([]);
+    expect(text.expect).toBeUndefined();
+    expect(fake.shownDocuments.map((d) => d.uri.toString())).toEqual([uri!.toString()]);
   });
 });

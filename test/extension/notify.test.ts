@@ -1,5 +1,14 @@
-import { describe, expect, it } from "vitest";
-import { neutralise, notice } from "../../src/extension/notify.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import {
+  ask,
+  disposeLog,
+  log,
+  neutralise,
+  notice,
+  notify,
+  withProgress,
+} from "../../src/extension/notify.js";
+import { fake, ProgressLocation } from "../fakes/vscode.js";
 
 const LINK = "[x](command:workbench.action.openSettings?%22PWNED%22)";
 
@@ -19,6 +28,104 @@ describe("notification text", () => {
       /^\/home\/some.*…x+\/app\.log$/,
     );
     expect(neutralise("short")).toBe("short");
+  });
+});
+
+describe("neutralise at its edges", () => {
+  it("elides a long name at the default limit: 19 characters, the ellipsis, the last 40", () => {
+    const name = Array.from({ length: 61 }, (_, i) => String.fromCharCode(0x4e00 + i)).join("");
+    const chars = Array.from(name);
+    expect(neutralise(name)).toBe(`${chars.slice(0, 19).join("")}…${chars.slice(21).join("")}`);
+  });
+
+  it("keeps a name of exactly the limit whole, and elides one longer to exactly the limit", () => {
+    const name = "abcdefghij";
+    expect(neutralise(name, 10)).toBe(name);
+    // A third of the room before the ellipsis, the rest (the end of a path) after it.
+    expect(neutralise(`${name}k`, 10)).toBe("abc…fghijk");
+    expect(
+      neutralise("a\u0000\u001f\u007f\u009fb\u2028\u2029c\u202a\u202ed\u2066\u2069e\ufefff"),
+    ).toBe("a b c d e f");
+    expect(neutralise("  a \t\n b  ")).toBe("a b");
+    expect(neutralise(42)).toBe("42");
+    expect(notice`${1} and ${"[2]"}.`.text).toBe("1 and ［2］.");
+  });
+});
+
+describe("notify, ask and withProgress", () => {
+  beforeEach(() => {
+    disposeLog();
+    fake.reset();
+  });
+
+  it("logs each notification at its own level and shows it with the extension's name", async () => {
+    await notify("info", notice`one`);
+    await notify("warning", notice`two`);
+    await notify("error", notice`three`);
+    expect(fake.logLines.map((line) => [line.channel, line.level, line.text])).toEqual([
+      ["Palette Inspector", "info", "one"],
+      ["Palette Inspector", "warn", "two"],
+      ["Palette Inspector", "error", "three"],
+    ]);
+    expect(fake.shown).toEqual([
+      { kind: "info", message: "Palette Inspector: one" },
+      { kind: "warning", message: "Palette Inspector: two" },
+      { kind: "error", message: "Palette Inspector: three" },
+    ]);
+  });
+
+  it("puts details in the log and offers Show Log, which opens the log without taking focus", async () => {
+    fake.answers.message.push("Show Log", "Retry", undefined);
+    const details = { details: ["first detail", "second"], actions: ["Retry"] };
+    expect(await notify("error", notice`failed`, details)).toBeUndefined();
+    expect(fake.logLines.at(-1)!.text).toBe("failed\n  first detail\n  second");
+    expect(fake.shownOutputs).toEqual([{ name: "Palette Inspector", preserveFocus: true }]);
+    expect(await notify("error", notice`again`, details)).toBe("Retry");
+    expect(await notify("info", notice`plain`, { actions: ["Retry"] })).toBeUndefined();
+    expect(fake.shownOutputs).toHaveLength(1);
+  });
+
+  it("offers no Show Log, and asks nothing, when there are no details or actions", async () => {
+    fake.answers.message.push("Show Log");
+    expect(await notify("warning", notice`bare`, { details: [] })).toBeUndefined();
+    // The queued answer was not taken: the notification offered no button.
+    expect(fake.answers.message).toEqual(["Show Log"]);
+  });
+
+  it("asks a modal question whose detail lines are neutralised and kept to 200 characters", async () => {
+    fake.answers.message.push("Replace");
+    const long = "y".repeat(300);
+    expect(await ask(notice`Replace it?`, ["[a](command:x)", long], "Replace")).toBe("Replace");
+    const [shown] = fake.shown;
+    expect(shown).toMatchObject({ kind: "warning", message: "Replace it?", modal: true });
+    const [first, second] = shown!.detail!.split("\n");
+    expect(first).toBe("［a］(command:x)");
+    expect(Array.from(second!)).toHaveLength(200);
+  });
+
+  it("shows cancellable progress in a notification, with a fixed title and neutralised messages", async () => {
+    const result = await withProgress(notice`Reading ${"[x](y)"}`, async (report, token) => {
+      report(notice`step ${1}`, 50);
+      return token.isCancellationRequested ? "cancelled" : "done";
+    });
+    expect(result).toBe("done");
+    expect(fake.progress).toMatchObject([
+      {
+        title: "Reading ［x］(y)",
+        cancellable: true,
+        location: ProgressLocation.Notification,
+        messages: ["step 1"],
+      },
+    ]);
+  });
+
+  it("makes one log channel, and a fresh one after the old is disposed", () => {
+    const first = log();
+    expect(log()).toBe(first);
+    disposeLog();
+    disposeLog();
+    expect(fake.disposedOutputs).toEqual(["Palette Inspector"]);
+    expect(log()).not.toBe(first);
   });
 });
 

@@ -141,6 +141,39 @@ describe("panelHtml", () => {
   });
 });
 
+describe("the panel page, word for word", () => {
+  const assets = {
+    cspSource: "https://x",
+    script: "https://x/w.js?a=1&b=2",
+    style: "https://x/s.css",
+    codicons: "https://x/c.css",
+  };
+
+  it("allows nothing by default, files from the webview's origin, and only the nonce'd script", () => {
+    expect(contentSecurityPolicy("https://x", "N")).toBe(
+      "default-src 'none'; img-src https://x; style-src https://x 'nonce-N'; font-src https://x; script-src 'nonce-N'",
+    );
+  });
+
+  it("links both stylesheets, hands the nonce to the toolkit, and escapes ampersands", () => {
+    const html = panelHtml(assets, "N");
+    expect(html).toContain('<meta property="csp-nonce" content="N">');
+    expect(html).toContain('<link rel="stylesheet" href="https://x/c.css">');
+    expect(html).toContain('<link rel="stylesheet" href="https://x/s.css">');
+    expect(html).toContain('<script nonce="N" src="https://x/w.js?a=1&amp;b=2"></script>');
+    expect(html).toContain('<html lang="en">');
+  });
+
+  it("titles the page and labels its root, by default as the Selection Trace", () => {
+    expect(panelHtml(assets, "N")).toContain(
+      '<title>Selection Trace</title>\n</head>\n<body>\n<main id="root" aria-label="Selection Trace"></main>',
+    );
+    const stats = panelHtml({ ...assets, title: 'Stats <"a">' }, "N");
+    expect(stats).toContain("<title>Stats &lt;&quot;a&quot;></title>");
+    expect(stats).toContain('aria-label="Stats &lt;&quot;a&quot;>"');
+  });
+});
+
 describe("variant files", () => {
   it("re-points a relative catalogue path from the new location, leaving inline catalogues alone", () => {
     const text = variantFixtureText(
@@ -159,6 +192,39 @@ describe("variant files", () => {
     expect(text.endsWith("}\n")).toBe(true);
   });
 
+  it("leaves an absolute or URL catalogue, and a fixture without one, as they are", () => {
+    const catalogOf = (catalog: unknown) =>
+      JSON.parse(
+        variantFixtureText(
+          (catalog === undefined ? { offered: [] } : { catalog, offered: [] }) as never,
+          "/ws/turns/a.turn.json",
+          "/ws/other/deeper/b.turn.json",
+        ),
+      ).catalog;
+    expect(catalogOf("/abs/tools.catalog.json")).toBe("/abs/tools.catalog.json");
+    expect(catalogOf("HTTPS://example.com/t.json")).toBe("HTTPS://example.com/t.json");
+    expect(catalogOf("file:///t.json")).toBe("file:///t.json");
+    expect(catalogOf("tools.catalog.json")).toBe("../../turns/tools.catalog.json");
+    // A colon further in is part of a relative name, not a URL scheme.
+    expect(catalogOf("v1/a:b.catalog.json")).toBe("../../turns/v1/a:b.catalog.json");
+    expect(catalogOf(undefined)).toBeUndefined();
+    expect(
+      JSON.parse(
+        variantFixtureText({ catalog: "t.json" }, "/ws/a.turn.json", "/ws/b/../c.turn.json"),
+      ).catalog,
+    ).toBe("./t.json");
+    expect(variantFixtureText({ offered: ["a"] }, "/a.turn.json", "/b.turn.json")).toBe(
+      '{\n  "offered": [\n    "a"\n  ]\n}\n',
+    );
+  });
+
+  it("names the variant after the fixture, whatever its case or suffix", () => {
+    expect(suggestedVariantPath("/ws/Weather.TURN.JSON")).toBe("/ws/Weather.whatif.turn.json");
+    expect(suggestedVariantPath("/ws/plain.json")).toBe("/ws/plain.whatif.turn.json");
+    expect(suggestedVariantPath("/ws/notes.txt")).toBe("/ws/notes.txt.whatif.turn.json");
+    expect(suggestedVariantPath("/ws/a.turn.json.json")).toBe("/ws/a.turn.json.whatif.turn.json");
+  });
+
   it("suggests a sibling name and finds a tool's mention", () => {
     expect(suggestedVariantPath("/ws/weather.turn.json")).toBe("/ws/weather.whatif.turn.json");
     expect(findToolMention('{"offered": ["a\\"b", "sql"]}', "sql")).toEqual({
@@ -167,5 +233,6 @@ describe("variant files", () => {
     });
     expect(findToolMention('{"offered": ["a\\"b"]}', 'a"b')).toEqual({ offset: 13, length: 6 });
     expect(findToolMention("{}", "x")).toBeNull();
+    expect(findToolMention('"sql" first', "sql")).toEqual({ offset: 0, length: 5 });
   });
 });

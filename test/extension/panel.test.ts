@@ -1,5 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { fake, Uri, webviewFake, type FakeWebviewPanel } from "../fakes/vscode.js";
+import {
+  EventEmitter,
+  fake,
+  Uri,
+  ViewColumn,
+  webviewFake,
+  type FakeWebviewPanel,
+} from "../fakes/vscode.js";
 import { loadFixtureFromUri as load } from "../../src/extension/fixtures.js";
 import { TracePanels, TRACE_VIEW_TYPE } from "../../src/extension/panel/panels.js";
 import { reportView } from "../../src/core/report.js";
@@ -806,5 +813,166 @@ describe("panel titles and subjects", () => {
     expect(webviewFake.panels.map((panel) => panel.disposed)).toEqual([true, true]);
     expect(panels.open).toEqual([]);
     expect(webviewFake.serializers.has(TRACE_VIEW_TYPE)).toBe(false);
+  });
+});
+
+describe("showDebug (a value read from a paused debug session)", () => {
+  it("shows the value read-only, marks it stale when it changes, runs its buttons, and lets it go when closed", async () => {
+    const loaded = await load(fixtureUri);
+    if (!loaded.ok) throw new Error();
+    const { runFixture } = await import("../../src/core/run-fixture.js");
+    const changed = new EventEmitter<void>();
+    const actions: string[] = [];
+    // The panel needs only this of a DebugInspection: no debuggee behind it.
+    const inspection = {
+      expression: "agent.pipeline",
+      report: {
+        ...runFixture(loaded.fixture),
+        origin: { kind: "debug", expression: "agent.pipeline" },
+      },
+      stale: false,
+      onDidChange: changed.event,
+      disposed: false,
+      dispose() {
+        this.disposed = true;
+      },
+    };
+    const session = panels.showDebug({
+      kind: "debug",
+      inspection: inspection as never,
+      act: async (action, target) => {
+        actions.push(`${action}:${target === (inspection as never) ? "this" : "other"}`);
+      },
+    });
+    const panel = webviewFake.panels[0]!;
+    expect(panel.title).toBe("Selection Trace: agent.pipeline");
+    expect(session.panel).toBe(panel);
+    panel.webview.receive({ type: "ready", edit: {} });
+    await postedCount(panel, 1);
+    const first = posted(panel)[0]!;
+    if (first.type !== "show") throw new Error(first.type);
+    expect(first.view).toMatchObject({ levers: null, source: null, whatIf: null, stale: false });
+    expect(first.view.report.names).toEqual(["search", "final_answer"]);
+    inspection.stale = true;
+    changed.fire();
+    await postedCount(panel, 2);
+    expect(posted(panel)[1]).toMatchObject({ type: "show", view: { stale: true } });
+    panel.webview.receive({ type: "debugAction", action: "refresh" });
+    await vi.waitFor(() => expect(actions).toEqual(["refresh:this"]));
+    // A debug panel is read afresh each time: a second one opens beside it.
+    panels.showDebug({ kind: "debug", inspection: inspection as never, act: async () => {} });
+    expect(webviewFake.panels).toHaveLength(2);
+    panel.dispose();
+    expect(inspection.disposed).toBe(true);
+    changed.fire();
+    await flush();
+    expect(posted(panel)).toHaveLength(2);
+  });
+
+  it("ignores debug buttons on a panel that is not a debug value", async () => {
+    const panel = await openReady();
+    panel.webview.receive({ type: "debugAction", action: "refresh" });
+    await flush();
+    expect(posted(panel)).toHaveLength(1);
+    expect(logged).toEqual([]);
+  });
+});
+
+describe("what a fixture's panel shows and copies", () => {
+  it("carries the turn's query and role, and each expectation the run fails", async () => {
+    fake.writeFile(
+      "/ws/turns/weather.turn.json",
+      JSON.stringify({ ...FIXTURE, expect: { names: ["search"] } }),
+    );
+    const panel = await openReady();
+    const show = posted(panel)[0]!;
+    if (show.type !== "show") throw new Error(show.type);
+    expect(show.view.turn).toEqual({ query: "", role: "analyst" });
+    expect(show.view.failed).toHaveLength(1);
+    expect(show.view.compared).toBeNull();
+    expect(show.view.whatIf).toBeNull();
+  });
+
+  it("loads the icons' stylesheet from dist", async () => {
+    const panel = await openReady();
+    expect(panel.webview.html).toMatch(
+      /<link rel="stylesheet" href="[^"]*\/ext\/dist\/codicons\/codicon\.css">/,
+    );
+  });
+
+  it("has no what-if to copy before one has run, and names a file outside the workspace by its name", async () => {
+    fake.reset();
+    webviewFake.reset();
+    fixtureUri = fake.writeFile(
+      "/elsewhere/turns/far.turn.json",
+      JSON.stringify({ offered: ["a"], pipeline: [] }),
+    );
+    panels.dispose();
+    panels = new TracePanels(extensionUri, load, (message) => logged.push(message));
+    const panel = await openReady();
+    expect(await request(panel, { type: "copyMarkdown", requestId: 1, run: "whatIf" })).toEqual({
+      type: "reply",
+      requestId: 1,
+      ok: false,
+      message: "The what-if has no run to copy.",
+    });
+    await request(panel, { type: "copyMarkdown", requestId: 2, run: "shown" });
+    expect(fake.clipboard).toMatch(/^### Selection trace: far\.turn\.json\n/);
+  });
+
+  it("shows a logged trace with the tool it was opened on selected, and none otherwise", async () => {
+    const loaded = await load(fixtureUri);
+    if (!loaded.ok) throw new Error();
+    const { runFixture } = await import("../../src/core/run-fixture.js");
+    const at = (line: number) => ({
+      ...runFixture(loaded.fixture),
+      origin: { kind: "log" as const, line, index: 0 },
+      file: "/ws/app.log",
+    });
+    panels.showReport(at(1), "one", "sql");
+    panels.showReport(at(2));
+    const [withTool, without] = webviewFake.panels;
+    expect(withTool!.title).toBe("Selection Trace: one");
+    for (const panel of [withTool!, without!]) panel.webview.receive({ type: "ready", edit: {} });
+    await flush();
+    const views = [withTool!, without!].map((panel) => {
+      const show = posted(panel)[0]!;
+      if (show.type !== "show") throw new Error(show.type);
+      return show.view;
+    });
+    expect(views[0]!.selectedTool).toBe("sql");
+    expect("selectedTool" in views[1]!).toBe(false);
+  });
+});
+
+describe("where panels open", () => {
+  it("opens each panel beside the editor without taking focus, and reveals an open one the same way", async () => {
+    await panels.showFixture(fixtureUri);
+    await panels.showFixture(fixtureUri);
+    const [panel] = webviewFake.panels;
+    expect(panel!.showOptions).toEqual({ viewColumn: ViewColumn.Beside, preserveFocus: true });
+    expect(panel!.reveals).toEqual([{ viewColumn: undefined, preserveFocus: true }]);
+  });
+
+  it("without a log of its own, warns on the console", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      const quiet = new TracePanels(extensionUri, load);
+      await webviewFake.serializers
+        .get(TRACE_VIEW_TYPE)!
+        .deserializeWebviewPanel(webviewFake.create(TRACE_VIEW_TYPE, "old", {}), {
+          source: "https://example.com/a.turn.json",
+          selectedTool: null,
+          scrollY: 0,
+          matrix: false,
+          edit: {},
+        });
+      expect(warn).toHaveBeenCalledWith(
+        "palette-inspector: a saved panel was not restored: its saved source is not a file on this machine",
+      );
+      quiet.dispose();
+    } finally {
+      warn.mockRestore();
+    }
   });
 });

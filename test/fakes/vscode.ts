@@ -496,7 +496,13 @@ export const fake = {
     detail?: string;
   }[],
   /** Progress notifications: their titles, every message reported, and `cancel` to press Cancel. */
-  progress: [] as { title: string; messages: string[]; cancel: () => void }[],
+  progress: [] as {
+    title: string;
+    cancellable: boolean;
+    location: unknown;
+    messages: string[];
+    cancel: () => void;
+  }[],
   /** Queued answers for dialogs, taken in order; undefined means the user cancelled. */
   answers: {
     inputBox: [] as (string | undefined)[],
@@ -507,12 +513,37 @@ export const fake = {
   clipboard: "",
   appliedEdits: [] as WorkspaceEdit[],
   outputs: new Map<string, string[]>(),
-  shownDocuments: [] as { uri: Uri; selection: Range | undefined }[],
+  /** Every line written to a log channel, with the level it was written at. */
+  logLines: [] as {
+    channel: string;
+    level: "info" | "warn" | "error" | "debug" | "trace" | "line";
+    text: string;
+  }[],
+  /** The output channels brought to the front (`show`), by name, in order. */
+  /** The output channels disposed, by name, in order. */
+  disposedOutputs: [] as string[],
+  shownOutputs: [] as { name: string; preserveFocus: boolean | undefined }[],
+  /** Documents shown in an editor, with the selection and every option they were shown with. */
+  shownDocuments: [] as {
+    uri: Uri;
+    selection: Range | undefined;
+    options: vscode.TextDocumentShowOptions | undefined;
+  }[],
   /** The items and options of every quick pick shown. */
   quickPicks: [] as { items: unknown[]; options: unknown }[],
+  /** The options of every save dialog shown. */
+  saveDialogs: [] as (vscode.SaveDialogOptions | undefined)[],
   /** The options of every input box shown. */
   inputBoxes: [] as FakeInputBoxOptions[],
-  treeViews: new Map<string, unknown>(),
+  /** Tree views by id: the options each was created with, and its selection (a test may set it). */
+  treeViews: new Map<string, { options: vscode.TreeViewOptions<unknown>; selection: unknown[] }>(),
+  /** Code lens and code action providers registered and not yet disposed. */
+  providers: [] as {
+    kind: "codeLens" | "codeActions";
+    selector: vscode.DocumentSelector;
+    provider: unknown;
+    metadata?: vscode.CodeActionProviderMetadata;
+  }[],
   /** The next progress starts with Cancel already pressed. */
   cancelNextProgress: false,
   diagnostics(uri: Uri): readonly vscode.Diagnostic[] | undefined {
@@ -536,12 +567,18 @@ export const fake = {
     this.clipboard = "";
     this.appliedEdits.length = 0;
     this.outputs.clear();
+    this.logLines.length = 0;
+    this.shownOutputs.length = 0;
+    this.disposedOutputs.length = 0;
     this.shownDocuments.length = 0;
     this.quickPicks.length = 0;
     this.inputBoxes.length = 0;
+    this.saveDialogs.length = 0;
     this.treeViews.clear();
+    this.providers.length = 0;
     this.cancelNextProgress = false;
     diagnosticCollections.length = 0;
+    testControllers.length = 0;
     // Objects a test left behind stop hearing events: each test starts with no listeners.
     for (const emitter of emitters) emitter.dispose();
     emitters.clear();
@@ -769,44 +806,64 @@ export const window = {
     const picked = await answer(fake.answers.quickPick);
     return typeof picked === "function" ? picked(await items) : picked;
   },
-  showSaveDialog: (_options?: unknown) => answer(fake.answers.saveDialog),
+  showSaveDialog: (options?: vscode.SaveDialogOptions) => {
+    fake.saveDialogs.push(options);
+    return answer(fake.answers.saveDialog);
+  },
   showOpenDialog: async (_options?: unknown) => {
     const picked = await answer(fake.answers.saveDialog);
     return picked ? [picked] : undefined;
   },
-  async showTextDocument(target: Uri | FakeDocument, options?: { selection?: Range }) {
+  async showTextDocument(target: Uri | FakeDocument, options?: vscode.TextDocumentShowOptions) {
     const document =
       target instanceof FakeDocument ? target : await workspace.openTextDocument(target);
-    fake.shownDocuments.push({ uri: document.uri, selection: options?.selection });
+    fake.shownDocuments.push({
+      uri: document.uri,
+      selection: options?.selection as Range | undefined,
+      options,
+    });
     return { document };
   },
   activeTextEditor: undefined as { document: FakeDocument } | undefined,
-  createOutputChannel(name: string) {
+  createOutputChannel(name: string, options?: string | { log: true }) {
     // Looked up on every write, so a channel cached across tests still records after `fake.reset()`.
     const lines = () => {
       if (!fake.outputs.has(name)) fake.outputs.set(name, []);
       return fake.outputs.get(name)!;
     };
     lines();
-    const log = (line: string) => void lines().push(line);
-    return {
+    const at = (level: (typeof fake.logLines)[number]["level"]) => (text: string) => {
+      lines().push(text);
+      fake.logLines.push({ channel: name, level, text });
+    };
+    const channel = {
       name,
-      appendLine: log,
-      info: log,
-      warn: log,
-      error: log,
-      debug: log,
-      trace: log,
-      show() {},
-      dispose() {},
+      appendLine: at("line"),
+      show(preserveFocus?: boolean) {
+        fake.shownOutputs.push({ name, preserveFocus });
+      },
+      dispose() {
+        fake.disposedOutputs.push(name);
+      },
+    };
+    // As in VS Code, only a channel created with `{ log: true }` has a method per log level.
+    if (typeof options !== "object" || options.log !== true) return channel;
+    return {
+      ...channel,
+      info: at("info"),
+      warn: at("warn"),
+      error: at("error"),
+      debug: at("debug"),
+      trace: at("trace"),
     };
   },
-  createTreeView(id: string, options: { treeDataProvider: unknown }) {
-    fake.treeViews.set(id, options.treeDataProvider);
-    return { selection: [] as unknown[], reveal: async () => {}, dispose() {} };
+  createTreeView(id: string, options: vscode.TreeViewOptions<unknown>) {
+    const view = { options, selection: [] as unknown[], reveal: async () => {}, dispose() {} };
+    fake.treeViews.set(id, view);
+    return view;
   },
-  createWebviewPanel: (viewType: string, title: string, _column?: unknown, options?: unknown) =>
-    webviewFake.create(viewType, title, options),
+  createWebviewPanel: (viewType: string, title: string, column?: unknown, options?: unknown) =>
+    webviewFake.create(viewType, title, options, column),
   registerWebviewPanelSerializer: (
     viewType: string,
     serializer: { deserializeWebviewPanel(panel: FakeWebviewPanel, state: unknown): Promise<void> },
@@ -815,7 +872,7 @@ export const window = {
     return new Disposable(() => webviewFake.serializers.delete(viewType));
   },
   async withProgress<T>(
-    options: { title?: string },
+    options: { title?: string; cancellable?: boolean; location: unknown },
     task: (
       progress: { report(value: { message?: string; increment?: number }): void },
       token: {
@@ -827,6 +884,8 @@ export const window = {
     const cancel = new EventEmitter<void>();
     const record = {
       title: options.title ?? "",
+      cancellable: options.cancellable ?? false,
+      location: options.location,
       messages: [] as string[],
       cancel: () => cancel.fire(),
     };
@@ -844,21 +903,31 @@ export const window = {
   },
 };
 
+/** A provider stays registered until its registration is disposed, as in VS Code. */
+function registered(entry: (typeof fake.providers)[number]): Disposable {
+  fake.providers.push(entry);
+  return new Disposable(() => fake.providers.splice(fake.providers.indexOf(entry), 1));
+}
+
 export const languages = {
   createDiagnosticCollection(name = "") {
     const collection = new FakeDiagnosticCollection(name);
     diagnosticCollections.push(collection);
     return collection;
   },
-  registerCodeLensProvider(_selector: vscode.DocumentSelector, _provider: vscode.CodeLensProvider) {
-    return new Disposable();
+  registerCodeLensProvider(selector: vscode.DocumentSelector, provider: vscode.CodeLensProvider) {
+    return registered({ kind: "codeLens", selector, provider });
   },
-  registerCodeActionsProvider(_selector: unknown, _provider: unknown, _metadata?: unknown) {
-    return new Disposable();
+  registerCodeActionsProvider(
+    selector: vscode.DocumentSelector,
+    provider: vscode.CodeActionProvider,
+    metadata?: vscode.CodeActionProviderMetadata,
+  ) {
+    return registered({ kind: "codeActions", selector, provider, ...(metadata && { metadata }) });
   },
 } satisfies ImitatesNamespace<
   typeof vscode.languages,
-  "createDiagnosticCollection" | "registerCodeLensProvider"
+  "createDiagnosticCollection" | "registerCodeLensProvider" | "registerCodeActionsProvider"
 >;
 
 export const commands = {
@@ -911,6 +980,7 @@ export enum TestRunProfileKind {
 }
 
 export interface FakeInputBoxOptions {
+  readonly title?: string;
   readonly value?: string;
   readonly valueSelection?: [number, number];
   readonly prompt?: string;
@@ -1006,6 +1076,9 @@ export interface FakeTestRun {
 
 export const testRuns: FakeTestRun[] = [];
 
+/** Every test controller the host created, in order (cleared by `fake.reset()`). */
+export const testControllers: { id: string; items: FakeTestItemCollection }[] = [];
+
 export const tests = {
   createTestController(id: string, label: string) {
     const controller = {
@@ -1073,6 +1146,7 @@ export const tests = {
       },
       dispose() {},
     };
+    testControllers.push(controller);
     return controller;
   },
 };
@@ -1117,12 +1191,16 @@ export class FakeWebviewPanel {
   readonly webview = new FakeWebview();
   disposed = false;
   revealed = 0;
+  /** The column and focus asked for on each reveal. */
+  readonly reveals: { viewColumn: unknown; preserveFocus: boolean | undefined }[] = [];
   private readonly disposeEmitter = new EventEmitter<void>();
   readonly onDidDispose = this.disposeEmitter.event;
   constructor(
     readonly viewType: string,
     public title: string,
     readonly createOptions: unknown,
+    /** Where it was opened: a column, or `{ viewColumn, preserveFocus }`. */
+    readonly showOptions?: unknown,
   ) {
     let html = "";
     Object.defineProperty(this.webview, "html", {
@@ -1133,8 +1211,9 @@ export class FakeWebviewPanel {
       },
     });
   }
-  reveal(): void {
+  reveal(viewColumn?: unknown, preserveFocus?: boolean): void {
     this.revealed++;
+    this.reveals.push({ viewColumn, preserveFocus });
   }
   dispose(): void {
     if (this.disposed) return;
@@ -1150,8 +1229,13 @@ export const webviewFake = {
     string,
     { deserializeWebviewPanel(panel: FakeWebviewPanel, state: unknown): Promise<void> }
   >(),
-  create(viewType: string, title: string, options: unknown): FakeWebviewPanel {
-    const panel = new FakeWebviewPanel(viewType, title, options);
+  create(
+    viewType: string,
+    title: string,
+    options: unknown,
+    showOptions?: unknown,
+  ): FakeWebviewPanel {
+    const panel = new FakeWebviewPanel(viewType, title, options, showOptions);
     this.panels.push(panel);
     return panel;
   },
