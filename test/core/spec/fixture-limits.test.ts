@@ -4,9 +4,16 @@
  */
 import { readFileSync } from "node:fs";
 import { Ajv } from "ajv";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { formatProblem } from "../../../src/core/fixture/problems.js";
-import { decodeSource, MAX_SOURCE_BYTES, textSource } from "../../../src/core/fixture/source.js";
+import {
+  decodeSource,
+  firstInvalidUtf8,
+  MAX_SOURCE_BYTES,
+  sizeProblem,
+  textSource,
+} from "../../../src/core/fixture/source.js";
 import { MAX_JSON_DEPTH } from "../../../src/core/json/syntax.js";
 import { at, catalogFiles, FILE, load, problemsOf, run } from "./helpers.js";
 
@@ -137,5 +144,73 @@ describe("issue 14: invalid UTF-8 and issue 8 finding 2: size", () => {
       "catalogue is 10.1 MB; the limit is 10 MB",
     );
     expect(textSource(FILE, "fixture", "[]")).toEqual({ file: FILE, text: "[]" });
+  });
+
+  /** The reference: the longest prefix the platform's strict decoder accepts ends at the first bad byte. */
+  const longestValidPrefix = (input: Uint8Array) => {
+    const strict = new TextDecoder("utf-8", { fatal: true });
+    for (let end = input.length; ; end--) {
+      try {
+        strict.decode(input.subarray(0, end));
+        return end;
+      } catch {
+        // a shorter prefix, then
+      }
+    }
+  };
+
+  it("the first bad byte agrees with the platform's strict decoder for any byte string", () => {
+    // Bytes at every edge of UTF-8's ranges: lead bytes, the narrowed second bytes, continuations.
+    const edges = [
+      0x00, 0x22, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xe1,
+      0xec, 0xed, 0xee, 0xef, 0xf0, 0xf1, 0xf3, 0xf4, 0xf5, 0xff,
+    ];
+    const byteArb = fc.oneof(fc.constantFrom(...edges), fc.integer({ min: 0, max: 255 }));
+    fc.assert(
+      fc.property(fc.array(byteArb, { maxLength: 12 }), (list) => {
+        const input = Uint8Array.from(list);
+        expect(firstInvalidUtf8(input)).toBe(longestValidPrefix(input));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it.each([
+    ["2-byte", "é", 2],
+    ["3-byte", "€", 3],
+    ["4-byte (a surrogate pair)", "😀", 4],
+  ])(
+    "size limit: text of %s characters is measured in UTF-8 bytes, accepted at exactly the limit",
+    (_what, char, width) => {
+      const fits = char.repeat(Math.floor(MAX_SOURCE_BYTES / width));
+      const pad = "a".repeat(MAX_SOURCE_BYTES - Math.floor(MAX_SOURCE_BYTES / width) * width);
+      expect(textSource(FILE, "fixture", fits + pad)).toEqual({ file: FILE, text: fits + pad });
+      const over = textSource(FILE, "fixture", fits + pad + "a");
+      expect("problems" in over && over.problems.map(formatProblem)).toEqual([
+        `${FILE}:1:1: error: fixture is 10.1 MB; the limit is 10 MB`,
+      ]);
+    },
+  );
+
+  it("size limit: ASCII text is counted one byte a character, and a lone surrogate as 3 bytes", () => {
+    const ascii = "a".repeat(MAX_SOURCE_BYTES);
+    expect(textSource(FILE, "fixture", ascii)).toEqual({ file: FILE, text: ascii });
+    // A high surrogate with no low one after it (at the very end) is written as U+FFFD: 3 bytes.
+    const lone = "a".repeat(MAX_SOURCE_BYTES - 3) + "\ud83d";
+    expect(textSource(FILE, "fixture", lone)).toEqual({ file: FILE, text: lone });
+    expect("problems" in textSource(FILE, "fixture", "a" + lone)).toBe(true);
+  });
+
+  it("size limit: a file's size in MB is rounded up to a tenth below 100 MB and to a whole MB above", () => {
+    const message = (bytes: number) => sizeProblem("f", "catalogue", bytes)?.problems[0]!.message;
+    expect(sizeProblem("f", "catalogue", MAX_SOURCE_BYTES)).toBeNull();
+    expect(message(MAX_SOURCE_BYTES + 1)).toBe("catalogue is 10.1 MB; the limit is 10 MB");
+    expect(message(99.95 * 1024 * 1024)).toBe("catalogue is 100 MB; the limit is 10 MB");
+    expect(message(100 * 1024 * 1024)).toBe("catalogue is 100 MB; the limit is 10 MB");
+    expect(message(250.4 * 1024 * 1024)).toBe("catalogue is 250 MB; the limit is 10 MB");
+    expect(message(250.6 * 1024 * 1024)).toBe("catalogue is 251 MB; the limit is 10 MB");
+    expect(sizeProblem("f", "catalogue", 2 ** 40)?.problems.map(formatProblem)).toEqual([
+      "f:1:1: error: catalogue is 1048576 MB; the limit is 10 MB",
+    ]);
   });
 });
