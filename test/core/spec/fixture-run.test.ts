@@ -1,6 +1,6 @@
 /** docs/formats.md: how a valid fixture is composed and run (defaults, resolvers, warnings). */
 import { describe, expect, it } from "vitest";
-import { at, load, positionOf, run } from "./helpers.js";
+import { at, catalogFiles, load, loadValid, positionOf, run } from "./helpers.js";
 
 const CATALOG = [
   { name: "search", summary: "Search the web", safety_level: "low", cost_usd: 0.01 },
@@ -414,6 +414,67 @@ describe("docs/formats.md fixture composition", () => {
     ]);
     expect(report.names).toEqual(["search", "get_weather", "final_answer"]);
     expect(report.forcedChoice).toBe("get_weather");
+  });
+});
+
+describe("docs/formats.md catalogue entries", () => {
+  it("an entry with only a name takes the documented defaults; given values are kept", async () => {
+    const fixture = await loadValid({
+      catalog: [
+        { name: "bare" },
+        {
+          name: "full",
+          summary: "Full",
+          visibility: "internal",
+          cost_usd: 0.5,
+          safety_level: "high",
+          requires_capability: "net",
+          category: "web",
+          trigger_keywords: ["go"],
+        },
+      ],
+    });
+    expect(fixture.catalog.entries).toEqual([
+      {
+        name: "bare",
+        summary: "",
+        visibility: "agent",
+        costUsd: null,
+        safetyLevel: null,
+        requiresCapability: null,
+        category: null,
+        triggerKeywords: [],
+      },
+      {
+        name: "full",
+        summary: "Full",
+        visibility: "internal",
+        costUsd: 0.5,
+        safetyLevel: "high",
+        requiresCapability: "net",
+        category: "web",
+        triggerKeywords: ["go"],
+      },
+    ]);
+    expect(fixture.catalog.safetyLevels).toEqual(["none", "low", "medium", "high", "critical"]);
+    expect([fixture.hasCatalog, fixture.catalogFile]).toEqual([true, null]);
+  });
+
+  it("a catalogue object gives its own scale; a catalogue file is read with the default scale when it has none", async () => {
+    const inline = await loadValid({
+      catalog: { safety_levels: ["green", "red"], tools: [{ name: "a", safety_level: "red" }] },
+    });
+    expect(inline.catalog.safetyLevels).toEqual(["green", "red"]);
+    expect(inline.catalog.get("a")?.safetyLevel).toBe("red");
+    const fromFile = await loadValid(
+      { catalog: "t.catalog.json" },
+      catalogFiles({ "t.catalog.json": '{"tools": [{"name": "b", "safety_level": "medium"}]}' }),
+    );
+    expect(fromFile.catalog.safetyLevels).toEqual(["none", "low", "medium", "high", "critical"]);
+    expect(fromFile.catalog.names).toEqual(["b"]);
+    expect([fromFile.hasCatalog, fromFile.catalogFile]).toEqual([true, "t.catalog.json"]);
+    const none = await loadValid({ offered: ["a"] });
+    expect([none.hasCatalog, none.catalogFile, none.catalog.names]).toEqual([false, null, []]);
   });
 });
 
