@@ -121,6 +121,17 @@ describe("JsonDocument: the structural pass over parsed JSON", () => {
     });
   });
 
+  it("locates members whose keys hold / and ~, as JSON pointers escape them", () => {
+    const text = '{"a/b": {"~x": [true]}, "a~1b": 2}';
+    const { document } = parsed(text);
+    const range = (path: (string | number)[]) => {
+      const r = document.rangeOf(path, document.locateAll([path]));
+      return text.slice(r.start.character, r.end.character);
+    };
+    expect(range(["a/b", "~x", 0])).toBe("true");
+    expect(range(["a~1b"])).toBe("2");
+  });
+
   it("accepts a leading byte order mark and leaves it out of the text", () => {
     const { document } = parsed('\ufeff{"a": 1}');
     expect(document.text).toBe('{"a": 1}');
