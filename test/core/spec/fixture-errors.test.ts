@@ -365,6 +365,27 @@ describe("docs/formats.md fixture errors: the exact words", () => {
       `expected one of ${SHAPES}, found number 3`,
     ],
     [
+      "a scripted outcome given as a list",
+      '{"pipeline": [{"kind": "scripted", "name": "s", "outcome": ["x"]}]}',
+      ["pipeline", 0, "outcome"],
+      "1:60",
+      `expected one of ${SHAPES}, found an array`,
+    ],
+    [
+      "an expected action given as an object (a union of words has no keys to name)",
+      '{"pipeline": [{"kind": "lazy"}], "expect": {"actions": {"lazy": {"a": 1}}}}',
+      ["expect", "actions", "lazy"],
+      "1:65",
+      'expected string or "abstain" or "select" or "force" or "error", found an object',
+    ],
+    [
+      "an expected error of the wrong type",
+      '{"expect": {"error": 3}}',
+      ["expect", "error"],
+      "1:22",
+      'expected string or "ForcedToolUnavailable" or null, found number 3',
+    ],
+    [
       "a keyword list given as a string, deep inside a resolver",
       '{"pipeline": [{"kind": "forced", "resolver": {"kind": "keyword", "rules": [{"tool": "a", "keywords": "x"}]}}]}',
       ["pipeline", 0, "resolver", "rules", 0, "keywords"],
