@@ -185,7 +185,7 @@ describe("the editor's schema variant", () => {
   });
 
   it("turns kinded alternatives into if/then on the kind, other alternatives into allOf beside the schema's own keys", () => {
-    const kinded = (kind: string, key: string) => ({
+    const kinded = (kind: string, key: string): Parameters<typeof editorSchema>[0] => ({
       type: "object",
       properties: { kind: { const: kind }, [key]: { type: "string", minLength: 1 } },
       required: ["kind"],

@@ -418,48 +418,6 @@ describe("docs/formats.md fixture composition", () => {
 });
 
 describe("docs/formats.md catalogue entries", () => {
-  it("an entry with only a name takes the documented defaults; given values are kept", async () => {
-    const fixture = await loadValid({
-      catalog: [
-        { name: "bare" },
-        {
-          name: "full",
-          summary: "Full",
-          visibility: "internal",
-          cost_usd: 0.5,
-          safety_level: "high",
-          requires_capability: "net",
-          category: "web",
-          trigger_keywords: ["go"],
-        },
-      ],
-    });
-    expect(fixture.catalog.entries).toEqual([
-      {
-        name: "bare",
-        summary: "",
-        visibility: "agent",
-        costUsd: null,
-        safetyLevel: null,
-        requiresCapability: null,
-        category: null,
-        triggerKeywords: [],
-      },
-      {
-        name: "full",
-        summary: "Full",
-        visibility: "internal",
-        costUsd: 0.5,
-        safetyLevel: "high",
-        requiresCapability: "net",
-        category: "web",
-        triggerKeywords: ["go"],
-      },
-    ]);
-    expect(fixture.catalog.safetyLevels).toEqual(["none", "low", "medium", "high", "critical"]);
-    expect([fixture.hasCatalog, fixture.catalogFile]).toEqual([true, null]);
-  });
-
   it("a catalogue object gives its own scale; a catalogue file is read with the default scale when it has none", async () => {
     const inline = await loadValid({
       catalog: { safety_levels: ["green", "red"], tools: [{ name: "a", safety_level: "red" }] },
