@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
+import { editorSchema } from "../../src/core/fixture/editor-schema.js";
 import { SCHEMA_FILES } from "../../src/core/fixture/schema-files.js";
 
 const read = (file: string) => JSON.parse(readFileSync(`media/schemas/${file}`, "utf8"));
@@ -104,5 +105,129 @@ describe("the editor's schema variant", () => {
     expect(JSON.stringify(editor)).not.toMatch(
       /"additionalProperties":false|"required":\[(?!"kind")/,
     );
+  });
+
+  it("drops every constraint keyword and a closed object's `false`, keeping the rest as written", () => {
+    const constraints = {
+      required: ["a"],
+      minLength: 1,
+      maxLength: 2,
+      minimum: 0,
+      maximum: 1,
+      exclusiveMinimum: 0,
+      exclusiveMaximum: 1,
+      minItems: 1,
+      maxItems: 2,
+      uniqueItems: true,
+      minProperties: 1,
+      maxProperties: 2,
+      pattern: "^a",
+      discriminator: { propertyName: "kind" },
+    };
+    expect(
+      editorSchema({
+        $id: "https://example.org/s.json",
+        title: "T",
+        description: "D",
+        additionalProperties: false,
+        ...constraints,
+      }),
+    ).toEqual({ title: "T", description: "D" });
+    expect(
+      editorSchema({ additionalProperties: { type: "string", minLength: 1, description: "v" } }),
+    ).toEqual({ additionalProperties: { description: "v" } });
+  });
+
+  it("inserts [] or {} for an array or object key, offers true/false, constants and enums as examples", () => {
+    expect(editorSchema({ type: "array", items: { type: "object", maxProperties: 1 } })).toEqual({
+      defaultSnippets: [{ body: [] }],
+      items: { defaultSnippets: [{ body: {} }] },
+    });
+    expect(editorSchema({ type: ["object", "null"] })).toEqual({ defaultSnippets: [{ body: {} }] });
+    expect(editorSchema({ type: ["array", "object"] })).toEqual({
+      defaultSnippets: [{ body: [] }],
+    });
+    expect(editorSchema({ type: ["string", "null"] })).toEqual({});
+    expect(editorSchema({ type: "boolean" })).toEqual({ examples: [true, false] });
+    expect(editorSchema({ type: ["boolean", "null"], const: true })).toEqual({
+      examples: [true, false],
+    });
+    expect(editorSchema({ examples: ["z"], enum: ["a", "z"], const: "c" })).toEqual({
+      examples: ["z", "a", "c"],
+    });
+    expect(editorSchema({ enum: "not a list" })).toEqual({ enum: "not a list" });
+    // A snippet the schema gives itself is kept, before or after its type.
+    const own = [{ body: ["x"] }];
+    expect(editorSchema({ defaultSnippets: own, type: "array" })).toEqual({ defaultSnippets: own });
+  });
+
+  it("loosens the schemas under properties, patternProperties, definitions and $defs, and items", () => {
+    const sub = { type: "string", minLength: 1, description: "s" };
+    expect(
+      editorSchema({
+        properties: { a: sub, b: true },
+        patternProperties: { "^x-": sub },
+        definitions: { d: sub },
+        $defs: { e: sub },
+        items: sub,
+      }),
+    ).toEqual({
+      properties: { a: { description: "s" }, b: true },
+      patternProperties: { "^x-": { description: "s" } },
+      definitions: { d: { description: "s" } },
+      $defs: { e: { description: "s" } },
+      items: { description: "s" },
+    });
+    expect(editorSchema({ items: [sub], properties: "x" })).toEqual({
+      items: [sub],
+      properties: "x",
+    });
+  });
+
+  it("turns kinded alternatives into if/then on the kind, other alternatives into allOf beside the schema's own keys", () => {
+    const kinded = (kind: string, key: string): Parameters<typeof editorSchema>[0] => ({
+      type: "object",
+      properties: { kind: { const: kind }, [key]: { type: "string", minLength: 1 } },
+      required: ["kind"],
+    });
+    expect(
+      editorSchema({
+        properties: { name: { description: "n" } },
+        allOf: [{ description: "own" }],
+        oneOf: [kinded("a", "x"), kinded("b", "y")],
+      }),
+    ).toEqual({
+      properties: { name: { description: "n" }, kind: { examples: ["a", "b"] } },
+      allOf: [
+        { description: "own" },
+        {
+          if: { properties: { kind: { const: "a" } }, required: ["kind"] },
+          then: {
+            defaultSnippets: [{ body: {} }],
+            properties: { kind: { examples: ["a"] }, x: {} },
+          },
+        },
+        {
+          if: { properties: { kind: { const: "b" } }, required: ["kind"] },
+          then: {
+            defaultSnippets: [{ body: {} }],
+            properties: { kind: { examples: ["b"] }, y: {} },
+          },
+        },
+      ],
+    });
+    expect(
+      editorSchema({
+        description: "either",
+        anyOf: [{ type: "string" }, { properties: { kind: { type: "string" } } }, true],
+      }),
+    ).toEqual({ description: "either", allOf: [{}, { properties: { kind: {} } }] });
+    expect(editorSchema({ anyOf: [kinded("a", "x"), { properties: { kind: true } }] })).toEqual({
+      allOf: [
+        { defaultSnippets: [{ body: {} }], properties: { kind: { examples: ["a"] }, x: {} } },
+        { properties: { kind: true } },
+      ],
+    });
+    expect(editorSchema({ oneOf: "not a list" })).toEqual({ oneOf: "not a list" });
   });
 });

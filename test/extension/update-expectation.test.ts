@@ -1,6 +1,5 @@
 import type * as vscode from "vscode";
 import { beforeEach, describe, expect, it } from "vitest";
-import { expectChanges } from "../../src/core/fixture/edit-expect.js";
 import { disposeLog } from "../../src/extension/notify.js";
 import { updateExpectation } from "../../src/extension/testing/update-expectation.js";
 import { fake, workspace } from "../fakes/vscode.js";
@@ -104,16 +103,6 @@ describe("Update Expectation from Current Result", () => {
       /f\.turn\.json:1:24: error: unknown stage kind "x"/,
     );
     expect(fake.appliedEdits).toHaveLength(0);
-  });
-
-  it("adds an expect block to a fixture that has none, keeping CRLF line ends", () => {
-    const text = '{\r\n  "offered": ["a"]\r\n}\r\n';
-    const [change] = expectChanges(text, { names: ["a"] });
-    const next =
-      text.slice(0, change!.offset) + change!.content + text.slice(change!.offset + change!.length);
-    expect(next).toBe(
-      '{\r\n  "offered": ["a"],\r\n  "expect": {\r\n    "names": [\r\n      "a"\r\n    ]\r\n  }\r\n}\r\n',
-    );
   });
 
   it("records an expected ForcedToolUnavailable", async () => {

@@ -296,6 +296,198 @@ describe("docs/formats.md fixture errors: wrong types and shapes", () => {
   });
 });
 
+describe("docs/formats.md fixture errors: the exact words", () => {
+  const SHAPES =
+    '{ "abstain": true }, { "select": [names] }, { "force": name or null }, { "raise": message }';
+  it.each([
+    [
+      "a value off an enum lists the values",
+      '{"catalog": [{"name": "a", "visibility": "public"}]}',
+      ["catalog", 0, "visibility"],
+      "1:42",
+      'expected `agent`: shown to the model (default); `internal`: not., found the string "public"',
+    ],
+    [
+      "an expected action off its list",
+      '{"pipeline": [{"kind": "lazy"}], "expect": {"actions": {"lazy": "skip"}}}',
+      ["expect", "actions", "lazy"],
+      "1:65",
+      'expected "abstain" or "select" or "force" or "error", found the string "skip"',
+    ],
+    [
+      "a long string is cut at 40 characters",
+      '{"offered": "LONG"}',
+      ["offered"],
+      "1:13",
+      `expected array, found the string "${"x".repeat(40)}…"`,
+    ],
+    [
+      "a string of exactly 40 characters is shown whole",
+      `{"turn": {"query": 1, "role": "${"y".repeat(40)}"}}`,
+      ["turn", "query"],
+      "1:20",
+      "expected string, found number 1",
+    ],
+    [
+      "a boolean",
+      '{"turn": {"query": true}}',
+      ["turn", "query"],
+      "1:20",
+      "expected string, found boolean true",
+    ],
+    ["the top level as an array", "[1]", [], "1:1", "expected object, found an array"],
+    [
+      "a catalogue of no accepted type",
+      '{"catalog": 5}',
+      ["catalog"],
+      "1:13",
+      "expected string or array or object, found number 5",
+    ],
+    [
+      "an unknown key in a catalogue object, which resembles nothing",
+      '{"catalog": {"tools": [], "extra": 1}}',
+      ["catalog", "extra"],
+      "1:27",
+      "unknown key 'extra'; expected one of safety_levels, tools",
+    ],
+    [
+      "an unknown key in a union, which resembles nothing",
+      '{"pipeline": [{"kind": "scripted", "name": "s", "outcome": {"zzzzzz": 1}}]}',
+      ["pipeline", 0, "outcome", "zzzzzz"],
+      "1:61",
+      `unknown key 'zzzzzz'; expected one of ${SHAPES}`,
+    ],
+    [
+      "a scripted outcome of the wrong type",
+      '{"pipeline": [{"kind": "scripted", "name": "s", "outcome": 3}]}',
+      ["pipeline", 0, "outcome"],
+      "1:60",
+      `expected one of ${SHAPES}, found number 3`,
+    ],
+    [
+      "a scripted outcome given as a list",
+      '{"pipeline": [{"kind": "scripted", "name": "s", "outcome": ["x"]}]}',
+      ["pipeline", 0, "outcome"],
+      "1:60",
+      `expected one of ${SHAPES}, found an array`,
+    ],
+    [
+      "an expected action given as an object (a union of words has no keys to name)",
+      '{"pipeline": [{"kind": "lazy"}], "expect": {"actions": {"lazy": {"a": 1}}}}',
+      ["expect", "actions", "lazy"],
+      "1:65",
+      'expected string or "abstain" or "select" or "force" or "error", found an object',
+    ],
+    [
+      "an expected error of the wrong type",
+      '{"expect": {"error": 3}}',
+      ["expect", "error"],
+      "1:22",
+      'expected string or "ForcedToolUnavailable" or null, found number 3',
+    ],
+    [
+      "a keyword list given as a string, deep inside a resolver",
+      '{"pipeline": [{"kind": "forced", "resolver": {"kind": "keyword", "rules": [{"tool": "a", "keywords": "x"}]}}]}',
+      ["pipeline", 0, "resolver", "rules", 0, "keywords"],
+      "1:102",
+      'expected array, found the string "x"',
+    ],
+    [
+      "an unknown resolver kind",
+      '{"pipeline": [{"kind": "forced", "resolver": {"kind": "nope"}}]}',
+      ["pipeline", 0, "resolver", "kind"],
+      "1:55",
+      'unknown resolver kind "nope"; expected one of fixed, state, keyword, raise',
+    ],
+    [
+      "a resolver without a kind",
+      '{"pipeline": [{"kind": "forced", "resolver": {"tool": "a"}}]}',
+      ["pipeline", 0, "resolver"],
+      "1:46",
+      "missing 'kind'; expected one of fixed, state, keyword, raise",
+    ],
+    [
+      "a stage without a kind",
+      '{"pipeline": [{"name": "x"}]}',
+      ["pipeline", 0],
+      "1:15",
+      "missing 'kind'; expected one of intent, lazy, allowlist, role, forced, policy, scripted",
+    ],
+    [
+      "an empty scale",
+      '{"catalog": {"safety_levels": [], "tools": []}}',
+      ["catalog", "safety_levels"],
+      "1:31",
+      "expected at least 1 item",
+    ],
+    [
+      "a repeated level, marked at the repeat",
+      '{"catalog": {"safety_levels": ["a", "b", "a"], "tools": []}}',
+      ["catalog", "safety_levels", 2],
+      "1:42",
+      'duplicate item "a"',
+    ],
+    [
+      "a negative budget",
+      '{"pipeline": [{"kind": "policy", "budget_usd": -0.5}]}',
+      ["pipeline", 0, "budget_usd"],
+      "1:48",
+      "expected a number ≥ 0, found -0.5",
+    ],
+    [
+      "a stage with no name where one is required",
+      '{"pipeline": [{"kind": "scripted", "outcome": {"abstain": true}}]}',
+      ["pipeline", 0],
+      "1:15",
+      "missing required key 'name'",
+    ],
+    [
+      "an empty stage name",
+      '{"pipeline": [{"kind": "lazy", "name": ""}]}',
+      ["pipeline", 0, "name"],
+      "1:40",
+      "expected a non-empty string",
+    ],
+  ])("%s", async (_what, text, path, position, message) => {
+    const problems = await problemsOf(text.replace("LONG", "x".repeat(50)));
+    expect(problems).toHaveLength(1);
+    expect(expectOne(problems, { path, at: position, message: /./ }).message).toBe(message);
+  });
+
+  it("a typo's fix replaces the key with the key it resembles; a key that resembles nothing has no fix", async () => {
+    const [typo] = await problemsOf('{"ofered": []}');
+    expect([typo!.fix, typo!.range.end.character - typo!.range.start.character]).toEqual([
+      { kind: "replace", with: "offered" },
+      8,
+    ]);
+    const [union] = await problemsOf(
+      '{"pipeline": [{"kind": "scripted", "name": "s", "outcome": {"selekt": []}}]}',
+    );
+    expect(union!.fix).toEqual({ kind: "replace", with: "select" });
+    const [none] = await problemsOf('{"zzzzzzzz": 1}');
+    expect(none!.fix).toBeUndefined();
+    const [unionNone] = await problemsOf(
+      '{"pipeline": [{"kind": "scripted", "name": "s", "outcome": {"zzzzzz": []}}]}',
+    );
+    expect(unionNone!.fix).toBeUndefined();
+  });
+
+  it("an unknown key with / or ~ in a union is still marked at that key", async () => {
+    const text = '{"pipeline": [{"kind": "scripted", "name": "s", "outcome": {"a/b~c": 1}}]}';
+    const problems = await problemsOf(text);
+    expect(problems.map((p) => [p.path, at(p)])).toEqual([
+      [["pipeline", 0, "outcome", "a/b~c"], positionOf(text, '"a/b~c"')],
+    ]);
+  });
+
+  it("$ and x- keys beside an unknown key in a union are not named", async () => {
+    const problems = await problemsOf(
+      '{"pipeline": [{"kind": "scripted", "name": "s", "outcome": {"$c": 1, "x-y": 2, "raise": "m", "zzzzzz": 3}}]}',
+    );
+    expect(problems.map((p) => p.path)).toEqual([["pipeline", 0, "outcome", "zzzzzz"]]);
+  });
+});
+
 describe("docs/formats.md fixture errors: stage kinds and names", () => {
   it("an unknown stage kind is an error at the kind, listing the kinds expected", async () => {
     const text = '{\n  "pipeline": [\n    {"kind": "intnet"}\n  ]\n}';

@@ -6,7 +6,6 @@ import { readFileSync } from "node:fs";
 import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
 import { formatProblem } from "../../../src/core/fixture/problems.js";
-import { decodeSource, MAX_SOURCE_BYTES, textSource } from "../../../src/core/fixture/source.js";
 import { MAX_JSON_DEPTH } from "../../../src/core/json/syntax.js";
 import { at, catalogFiles, FILE, load, problemsOf, run } from "./helpers.js";
 
@@ -90,52 +89,5 @@ describe("issue 14: values the schema cannot describe", () => {
     expect(problems.map(formatProblem)).toEqual([
       `${FILE}:2:32: error: unknown key 'because'; expected one of { "abstain": true }, { "select": [names] }, { "force": name or null }, { "raise": message } (at $.pipeline[0].outcome.because)`,
     ]);
-  });
-});
-
-describe("issue 14: invalid UTF-8 and issue 8 finding 2: size", () => {
-  const bytes = (...parts: (string | number[])[]) =>
-    new Uint8Array(
-      parts.flatMap((part) =>
-        typeof part === "string" ? [...new TextEncoder().encode(part)] : part,
-      ),
-    );
-
-  it.each([
-    ["a lone continuation byte", bytes('{\n  "offered": ["é', [0x80], '"]}'), "2:17", "0x80"],
-    ["a truncated sequence", bytes('{"offered": ["', [0xe2, 0x82], '"]}'), "1:15", "0xE2"],
-    ["an overlong encoding", bytes('{"a":\r\n"', [0xc0, 0xaf], '"}'), "2:2", "0xC0"],
-    ["a UTF-16 surrogate", bytes('["😀', [0xed, 0xa0, 0x80], '"]'), "1:5", "0xED"],
-    ["a code point past U+10FFFF", bytes("[", [0xf4, 0x90, 0x80, 0x80], "]"), "1:2", "0xF4"],
-  ])(
-    "invalid UTF-8 (%s) is an error at the byte's line and column",
-    (_what, input, where, byte) => {
-      const source = decodeSource(FILE, "fixture", input);
-      expect("problems" in source).toBe(true);
-      if (!("problems" in source)) return;
-      expect(source.problems.map(at)).toEqual([where]);
-      expect(source.problems[0]!.message).toBe(
-        `invalid UTF-8 (byte ${byte}); save the fixture as UTF-8`,
-      );
-    },
-  );
-
-  it("valid UTF-8 (a BOM, 4-byte characters) is decoded unchanged", () => {
-    expect(decodeSource(FILE, "fixture", bytes([0xef, 0xbb, 0xbf], '["😀é"]'))).toEqual({
-      file: FILE,
-      text: '["😀é"]',
-    });
-  });
-
-  it("size limit: a fixture over 10 MB is one problem at line 1, 'fixture is N MB; the limit is 10 MB'", () => {
-    const source = decodeSource(FILE, "fixture", new Uint8Array(MAX_SOURCE_BYTES + 1));
-    expect("problems" in source && source.problems.map(formatProblem)).toEqual([
-      `${FILE}:1:1: error: fixture is 10.1 MB; the limit is 10 MB`,
-    ]);
-    const text = textSource("c.catalog.json", "catalogue", "é".repeat(MAX_SOURCE_BYTES / 2 + 1));
-    expect("problems" in text && text.problems[0]!.message).toBe(
-      "catalogue is 10.1 MB; the limit is 10 MB",
-    );
-    expect(textSource(FILE, "fixture", "[]")).toEqual({ file: FILE, text: "[]" });
   });
 });

@@ -1,6 +1,6 @@
 /** docs/formats.md: how a valid fixture is composed and run (defaults, resolvers, warnings). */
 import { describe, expect, it } from "vitest";
-import { at, load, positionOf, run } from "./helpers.js";
+import { at, catalogFiles, load, loadValid, positionOf, run } from "./helpers.js";
 
 const CATALOG = [
   { name: "search", summary: "Search the web", safety_level: "low", cost_usd: 0.01 },
@@ -417,6 +417,25 @@ describe("docs/formats.md fixture composition", () => {
   });
 });
 
+describe("docs/formats.md catalogue entries", () => {
+  it("a catalogue object gives its own scale; a catalogue file is read with the default scale when it has none", async () => {
+    const inline = await loadValid({
+      catalog: { safety_levels: ["green", "red"], tools: [{ name: "a", safety_level: "red" }] },
+    });
+    expect(inline.catalog.safetyLevels).toEqual(["green", "red"]);
+    expect(inline.catalog.get("a")?.safetyLevel).toBe("red");
+    const fromFile = await loadValid(
+      { catalog: "t.catalog.json" },
+      catalogFiles({ "t.catalog.json": '{"tools": [{"name": "b", "safety_level": "medium"}]}' }),
+    );
+    expect(fromFile.catalog.safetyLevels).toEqual(["none", "low", "medium", "high", "critical"]);
+    expect(fromFile.catalog.names).toEqual(["b"]);
+    expect([fromFile.hasCatalog, fromFile.catalogFile]).toEqual([true, "t.catalog.json"]);
+    const none = await loadValid({ offered: ["a"] });
+    expect([none.hasCatalog, none.catalogFile, none.catalog.names]).toEqual([false, null, []]);
+  });
+});
+
 describe("docs/formats.md warnings: a stage names a tool neither offered nor catalogued", () => {
   const fixture = {
     catalog: [{ name: "cat" }],
@@ -612,5 +631,98 @@ describe("docs/formats.md errors a schema cannot express", () => {
     expect(loaded.problems[0]!.message).toBe(
       "give either 'offered' or 'routing' (capability mode), not both",
     );
+  });
+});
+
+describe("docs/formats.md every stage key reaches its stage", () => {
+  it("policy keys: visibility, capabilities, categories and budget each drop what they forbid", async () => {
+    const catalog = [
+      { name: "inner", visibility: "internal", category: "ops" },
+      { name: "net", requires_capability: "network", category: "web" },
+      { name: "dear", cost_usd: 2, category: "web" },
+      { name: "plain", category: "web" },
+    ];
+    const report = await run({
+      catalog,
+      pipeline: [
+        {
+          kind: "policy",
+          agent_visible_only: true,
+          available_capabilities: ["disk"],
+          categories: ["web"],
+          budget_usd: 1,
+        },
+      ],
+    });
+    expect(report.names).toEqual(["plain"]);
+    expect(report.trace[0]!.reasons).toEqual({
+      inner: "not agent-visible; category 'ops' not allowed",
+      net: "requires capability 'network'",
+      dear: "cost $2 > budget $1",
+    });
+    // None of the keys given: no policy at all, the stage abstains.
+    const open = await run({ catalog, pipeline: [{ kind: "policy" }] });
+    expect(open.trace[0]).toMatchObject({ action: "abstain", detail: "no policy configured" });
+    expect(open.names).toEqual(["inner", "net", "dear", "plain"]);
+  });
+
+  it("intent keys: the verdict's keywords, trigger keywords and always_include reach the stage", async () => {
+    const report = await run({
+      offered: ["a", "b", "c", "d"],
+      pipeline: [
+        {
+          kind: "intent",
+          verdict: { label: "action", matched_tool_keywords: ["a"] },
+          trigger_keywords: { a: ["x"], b: ["deploy"], c: ["y"] },
+          always_include: ["c"],
+        },
+      ],
+    });
+    // d has no trigger keywords; a is matched, c always included, b neither.
+    expect(report.names).toEqual(["a", "c", "d"]);
+    expect(report.trace[0]!.dropped).toEqual(["b"]);
+  });
+
+  it("forced keys: a state resolver reads only the state's own keys and only a string; keywords match in any case", async () => {
+    const report = await run({
+      offered: ["a", "b"],
+      turn: { query: "check the weather", state: { num: "x" } },
+      pipeline: [
+        { kind: "forced", name: "own", resolver: { kind: "state", key: "constructor" } },
+        {
+          kind: "forced",
+          name: "kw",
+          resolver: { kind: "keyword", rules: [{ keywords: ["WEATHER"], tool: "b" }] },
+        },
+      ],
+    });
+    expect(report.trace.map((r) => [r.stage, r.forcedChoice])).toEqual([
+      ["own", null],
+      ["kw", "b"],
+    ]);
+  });
+
+  it("scripted keys: reasons, degraded and keeps_unnamed reach the stage", async () => {
+    const report = await run({
+      offered: ["a", "b", { description: "unnamed" }],
+      pipeline: [
+        {
+          kind: "scripted",
+          name: "mine",
+          outcome: { select: ["a"] },
+          reasons: { b: "not today" },
+          degraded: true,
+          keeps_unnamed: true,
+        },
+      ],
+    });
+    expect(report.trace[0]).toMatchObject({ degraded: true, reasons: { b: "not today" } });
+    expect(report.tools).toEqual(["a", { description: "unnamed" }]);
+    const plain = await run({
+      offered: ["a", { description: "unnamed" }],
+      pipeline: [{ kind: "scripted", name: "mine", outcome: { select: ["a"] } }],
+    });
+    expect(plain.tools).toEqual(["a"]);
+    expect(plain.trace[0]!.degraded).toBe(false);
   });
 });
