@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import type * as vscode from "vscode";
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runFixture } from "../../src/core/run-fixture.js";
 import { scanText } from "../../src/core/traces/scan.js";
 import { loadFixtureFromUri } from "../../src/extension/fixtures.js";
@@ -543,5 +543,176 @@ describe("hostile text from a log in the view", () => {
     const item = tree.getTreeItem(traceNodes(tree)[0]!);
     expect(item.label).toBe("t-1 fake ［link］(command:x) · 0 tools · forced a b");
     expect(item.description).toBe("#1 · 12:00 · line 1");
+  });
+});
+
+/** A logged trace line: each stage `[name, action, dropped]`, keeping whatever it did not drop. */
+function traceLine(id: string, stages: [string, string, string[]][]): string {
+  return JSON.stringify({
+    turn_id: id,
+    trace: stages.map(([stage, action, dropped]) => ({
+      stage,
+      action,
+      kept: ["keep"],
+      dropped,
+      added: [],
+      reinstated: [],
+      forced_choice: null,
+      detail: "",
+      degraded: false,
+      reasons: {},
+    })),
+  });
+}
+
+/** A tree listing one set made of the given lines, as if scanned from /logs/set.log. */
+function treeOf(lines: string[]): TraceTree {
+  const tree = new TraceTree();
+  const file = real(Uri.file("/logs/set.log"));
+  tree.setSet({ roots: [file], files: [file], index: indexOf(lines.join("\n")), cancelled: false });
+  return tree;
+}
+
+describe("the trace filter commands", () => {
+  const contexts = new Map<string, unknown>();
+  const run = (id: string) => fake.commands.get(`paletteInspector.${id}`)!() as Promise<void>;
+  let disposables: vscode.Disposable[] = [];
+  const register = (tree: TraceTree) => {
+    disposables = registerTraceFilters(tree);
+    fake.commands.set("setContext", (key, value) => contexts.set(key as string, value));
+  };
+  beforeEach(() => contexts.clear());
+  afterEach(() => disposables.forEach((d) => d.dispose()));
+
+  const lines = [
+    traceLine("t-1", [["intent", "select", ["b", "a"]]]),
+    traceLine("t-2", [
+      ["intent", "select", ["a"]],
+      ["role", "abstain", []],
+    ]),
+    traceLine("t-3", [
+      ["intent", "abstain", []],
+      ["role", "select", ["c"]],
+    ]),
+  ];
+
+  it("lists dropped tools most dropped first (ties by name), with counts, and filters by the pick", async () => {
+    const tree = treeOf(lines);
+    register(tree);
+    fake.answers.quickPick.push({ label: "b" });
+    await run("filterTracesByDroppedTool");
+    const { items, options } = fake.quickPicks[0]!;
+    expect(items).toEqual([
+      { label: "a", description: "dropped in 2 traces" },
+      { label: "b", description: "dropped in 1 trace" },
+      { label: "c", description: "dropped in 1 trace" },
+    ]);
+    expect(options).toEqual({
+      title: "Traces where a tool was dropped",
+      placeHolder: "Which tool?",
+      matchOnDescription: false,
+    });
+    expect(tree.filter).toEqual({ kind: "dropped", tool: "b" });
+    expect(contexts.get("paletteInspector.tracesFiltered")).toBe(true);
+    const [root] = tree.getChildren();
+    expect(tree.getTreeItem(root!).description).toBe("where 'b' was dropped: 1 of 3 traces");
+  });
+
+  it("picks a stage (by name, its actions counted) then one of its actions (most frequent first)", async () => {
+    const tree = treeOf([...lines, traceLine("t-4", [["intent", "abstain", []]])]);
+    register(tree);
+    fake.answers.quickPick.push({ label: "intent" }, { label: "abstain" });
+    await run("filterTracesByStageAction");
+    const [stages, actions] = fake.quickPicks;
+    expect(stages!.items).toEqual([
+      { label: "intent", description: "abstain 2×, select 2×" },
+      { label: "role", description: "abstain 1×, select 1×" },
+    ]);
+    expect(stages!.options).toEqual({
+      title: "Traces where a stage did an action",
+      placeHolder: "Which stage?",
+    });
+    expect(actions!.items).toEqual([
+      { label: "abstain", description: "in 2 traces" },
+      { label: "select", description: "in 2 traces" },
+    ]);
+    expect(actions!.options).toEqual({ title: "What did 'intent' do?" });
+    expect(tree.filter).toEqual({ kind: "stageAction", stage: "intent", action: "abstain" });
+    const [root] = tree.getChildren();
+    expect(tree.getTreeItem(root!).description).toBe("where 'intent' did abstain: 2 of 4 traces");
+    fake.answers.quickPick.push({ label: "role" }, { label: "select" });
+    await run("filterTracesByStageAction");
+    expect(fake.quickPicks[3]!.items).toEqual([
+      { label: "abstain", description: "in 1 trace" },
+      { label: "select", description: "in 1 trace" },
+    ]);
+  });
+
+  it("a pick left open (Escape) changes no filter", async () => {
+    const tree = treeOf(lines);
+    register(tree);
+    tree.setFilter({ kind: "errors" });
+    fake.answers.quickPick.push(undefined);
+    await run("filterTracesByDroppedTool");
+    fake.answers.quickPick.push(undefined);
+    await run("filterTracesByStageAction");
+    fake.answers.quickPick.push({ label: "role" }, undefined);
+    await run("filterTracesByStageAction");
+    expect(fake.quickPicks).toHaveLength(4);
+    expect(tree.filter).toEqual({ kind: "errors" });
+    expect(contexts.size).toBe(0);
+  });
+
+  it("filters to the traces with errors, and clears the filter", async () => {
+    const tree = treeOf(lines);
+    register(tree);
+    await run("filterTracesWithErrors");
+    expect(tree.filter).toEqual({ kind: "errors" });
+    expect(contexts.get("paletteInspector.tracesFiltered")).toBe(true);
+    await run("clearTraceFilter");
+    expect(tree.filter).toBeNull();
+    expect(contexts.get("paletteInspector.tracesFiltered")).toBe(false);
+    const [root] = tree.getChildren();
+    expect(tree.getTreeItem(root!).description).toBe("3 traces");
+  });
+
+  it("when no listed trace drops a tool, says so rather than offering an empty pick", async () => {
+    register(treeOf([traceLine("t-1", [["role", "abstain", []]])]));
+    await run("filterTracesByDroppedTool");
+    expect(fake.quickPicks).toHaveLength(0);
+    expect(fake.shown).toEqual([
+      { kind: "info", message: "Palette Inspector: no listed trace drops a tool." },
+    ]);
+    register(new TraceTree());
+    await run("filterTracesByStageAction");
+    expect(fake.quickPicks).toHaveLength(0);
+    expect(fake.shown.at(-1)!.message).toMatch(/find the selection traces in a log first/);
+  });
+});
+
+describe("the Inspect CodeLens", () => {
+  const lensesOf = (text: string, cancelled = false) =>
+    new LogTraceCodeLens().provideCodeLenses(
+      fake.openDocument(Uri.file("/logs/a.log"), text) as unknown as vscode.TextDocument,
+      { isCancellationRequested: cancelled } as vscode.CancellationToken,
+    );
+  const text = `noise\n${traceLine("t-1", [["role", "abstain", []]])}\n`;
+
+  it("sits at the start of the trace's line and opens it", () => {
+    const [lens, ...rest] = lensesOf(text);
+    expect(rest).toEqual([]);
+    expect([lens!.range.start, lens!.range.end].map((p) => [p.line, p.character])).toEqual([
+      [1, 0],
+      [1, 0],
+    ]);
+    expect(lens!.command).toMatchObject({
+      command: "paletteInspector.openTrace",
+      arguments: [expect.objectContaining({ path: "/logs/a.log" }), 2],
+    });
+  });
+
+  it("offers nothing on a log too large to scan in the editor, nor while cancelled", () => {
+    expect(lensesOf(text, true)).toEqual([]);
+    expect(lensesOf(text + " ".repeat(20 * 1024 * 1024))).toEqual([]);
   });
 });
