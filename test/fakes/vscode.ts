@@ -512,6 +512,8 @@ export const fake = {
   quickPicks: [] as { items: unknown[]; options: unknown }[],
   /** The options of every input box shown. */
   inputBoxes: [] as FakeInputBoxOptions[],
+  /** The options of every save and open dialog shown, in order. */
+  dialogs: [] as unknown[],
   treeViews: new Map<string, unknown>(),
   /** The next progress starts with Cancel already pressed. */
   cancelNextProgress: false,
@@ -539,6 +541,7 @@ export const fake = {
     this.shownDocuments.length = 0;
     this.quickPicks.length = 0;
     this.inputBoxes.length = 0;
+    this.dialogs.length = 0;
     this.treeViews.clear();
     this.cancelNextProgress = false;
     diagnosticCollections.length = 0;
@@ -769,8 +772,12 @@ export const window = {
     const picked = await answer(fake.answers.quickPick);
     return typeof picked === "function" ? picked(await items) : picked;
   },
-  showSaveDialog: (_options?: unknown) => answer(fake.answers.saveDialog),
-  showOpenDialog: async (_options?: unknown) => {
+  showSaveDialog: (options?: unknown) => {
+    fake.dialogs.push(options);
+    return answer(fake.answers.saveDialog);
+  },
+  showOpenDialog: async (options?: unknown) => {
+    fake.dialogs.push(options);
     const picked = await answer(fake.answers.saveDialog);
     return picked ? [picked] : undefined;
   },
