@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
+  debug,
   debugFake,
   DebugStackFrame,
   DebugThread,
@@ -10,7 +11,12 @@ import {
   type FakeWebviewPanel,
 } from "../fakes/vscode.js";
 import { DebugCommands, expressionOf } from "../../src/extension/debug/commands.js";
+import type { DebugFailure } from "../../src/extension/debug/frame.js";
 import { evaluateInFrame, pausedPythonFrame } from "../../src/extension/debug/frame.js";
+import type { DebugInspection } from "../../src/extension/debug/inspection.js";
+import { readExpression, watchProgramMoves } from "../../src/extension/debug/inspection.js";
+import { problemFailure } from "../../src/extension/debug/problems.js";
+import type { DebugProblem } from "../../src/core/debug/reply.js";
 import { TracePanels } from "../../src/extension/panel/panels.js";
 import type { ToWebview } from "../../src/protocol.js";
 import { AGENT_PRELUDE, evaluateIn } from "../core/debug/python.js";
@@ -215,4 +221,224 @@ describe("what it says when it cannot read a value (and nothing else happens)", 
     fake.progress[1]!.cancel();
     await expect(waiting).rejects.toThrow("Stopped waiting for result; nothing was read.");
   }, 15_000);
+});
+
+describe("the message for each kind of unreadable value", () => {
+  const WANTED =
+    "expected a SelectionResult, a StageRecord or a sequence of them, an exception carrying one, or a dict or JSON string in the log trace format.";
+  it.each([
+    [
+      { kind: "evaluation", pythonType: "KeyError", message: "'k'" },
+      "Python could not evaluate x in the paused frame (KeyError). Is the name in scope here?",
+      ["'k'"],
+    ],
+    [{ kind: "shape", found: "an int" }, `x is an int; ${WANTED}`, ["an int"]],
+    [
+      { kind: "tooLarge", size: 9 },
+      "x is too large to inspect: 9 characters as JSON, more than the limit of 52428800 (50 MB).",
+      [],
+    ],
+    [
+      { kind: "invalid", message: "trace[0].kept: not a list" },
+      `x has the shape of a selection but a field is wrong (the log names it); ${WANTED}`,
+      ["trace[0].kept: not a list"],
+    ],
+    [{ kind: "noTrace" }, `x holds no selection trace; ${WANTED}`, []],
+    [
+      { kind: "unreadable", message: "no JSON" },
+      "Cannot read x: the debug adapter's answer is not what Palette Inspector expects (it needs debugpy).",
+      ["no JSON"],
+    ],
+  ] as [DebugProblem, string, string[]][])("%j", (problem, text, details) => {
+    const failure = problemFailure("x", problem);
+    expect([failure.notice.text, failure.details, failure.level]).toEqual([text, details, "error"]);
+  });
+});
+
+describe("the paused frame", () => {
+  const answering = (stackTrace: () => Promise<unknown>, type = "debugpy") =>
+    new FakeDebugSession("s1", "agent", type, async (command) =>
+      command === "stackTrace" ? stackTrace() : { type: "str", result: "ok" },
+    );
+  const labelOf = async (stackTrace: () => Promise<unknown>) => {
+    debugFake.focus(new DebugStackFrame(answering(stackTrace), 3, 7));
+    return (await pausedPythonFrame()).label;
+  };
+
+  it("is named by the adapter's stack trace, as well as it says", async () => {
+    const frame = (f: object) => async () => ({ stackFrames: [{ id: 1 }, { id: 7, ...f }] });
+    expect(await labelOf(frame({ name: "turn", line: 4, source: { path: "C:\\w\\a.py" } }))).toBe(
+      "turn (a.py:4)",
+    );
+    expect(await labelOf(frame({ name: "turn", source: { name: "b.py" } }))).toBe("turn (b.py:0)");
+    expect(await labelOf(frame({ line: 4 }))).toBe("frame");
+    expect(await labelOf(async () => ({ stackFrames: [{ id: 1, name: "other" }] }))).toBe(
+      "frame 7",
+    );
+    expect(await labelOf(async () => ({}))).toBe("frame 7");
+    expect(await labelOf(() => Promise.reject(new Error("gone")))).toBe("frame 7");
+    const session = debug.activeDebugSession!;
+    expect(session.requests.at(-1)).toEqual({
+      command: "stackTrace",
+      args: { threadId: 3, startFrame: 0, levels: 50 },
+    });
+  });
+
+  it("is not waited for long when the adapter hangs on the stack trace", async () => {
+    vi.useFakeTimers();
+    try {
+      const label = labelOf(() => new Promise(() => {}));
+      await vi.advanceTimersByTimeAsync(1_999);
+      let settled = false;
+      void label.then(() => (settled = true));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(settled).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(await label).toBe("frame 7");
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("is read from a session of the older 'python' type too, and only when one is paused", async () => {
+    debugFake.focus(
+      new DebugStackFrame(
+        answering(async () => ({}), "python"),
+        3,
+        7,
+      ),
+    );
+    expect(await pausedPythonFrame()).toMatchObject({ frameId: 7, threadId: 3 });
+    debug.activeStackItem = undefined;
+    await expect(pausedPythonFrame()).rejects.toThrow(/^The program is running: pause it/);
+  });
+
+  it("says why an evaluation failed: the program ran on, or the adapter refused", async () => {
+    const session = answering(async () => ({}));
+    debugFake.focus(new DebugStackFrame(session, 3, 7));
+    const frame = await pausedPythonFrame();
+    const failure = async (reason: unknown) => {
+      session.answer = () => Promise.reject(reason);
+      return evaluateInFrame(frame, "x", "result").then(
+        () => expect.fail("it read a value"),
+        (error: DebugFailure) => [error.message, error.details, error.level],
+      );
+    };
+    expect(await failure(new Error("Unable to find thread 3"))).toEqual([
+      "The program is running again: pause it where result is in scope, then try again.",
+      ["Unable to find thread 3"],
+      "error",
+    ]);
+    expect(await failure("Thread is not paused")).toEqual([
+      "The program is running again: pause it where result is in scope, then try again.",
+      ["Thread is not paused"],
+      "error",
+    ]);
+    expect(await failure(new Error("no evaluate here"))).toEqual([
+      "The debug adapter could not evaluate result.",
+      ["no evaluate here"],
+      "error",
+    ]);
+    session.answer = () => new Promise(() => {});
+    const waiting = evaluateInFrame(frame, "x", "result");
+    await vi.waitFor(() => expect(fake.progress).toHaveLength(4));
+    fake.progress[3]!.cancel();
+    await expect(waiting).rejects.toMatchObject({ level: "info" });
+  });
+});
+
+describe("an inspected value over time", () => {
+  async function inspected() {
+    const session = pythonSession();
+    debugFake.focus(new DebugStackFrame(session, 1, 2));
+    await inspect(variable("result"));
+    const debugSession = panels.open.at(-1)!.source as { inspection: DebugInspection };
+    const { inspection } = debugSession;
+    let changes = 0;
+    inspection.onDidChange(() => changes++);
+    return { session, inspection, changes: () => changes };
+  }
+
+  it("is named after the file of its frame, or the session when the frame has no place", async () => {
+    const { inspection } = await inspected();
+    expect(inspection.report.file).toBe("agent.py");
+    const session = pythonSession();
+    session.answer = async (command, args) =>
+      command === "stackTrace"
+        ? {}
+        : evaluateIn(frameSetup, (args as { expression: string }).expression, AGENT_PRELUDE);
+    debugFake.focus(new DebugStackFrame(session, 1, 2));
+    const read = await readExpression("result");
+    expect([read.frame.label, read.report.file]).toEqual(["frame 2", "agent"]);
+  });
+
+  it("goes stale once, when its own session moves, focuses elsewhere or ends; other sessions do not count", async () => {
+    const { session, inspection, changes } = await inspected();
+    const other = pythonSession("other");
+    Object.assign(other, { id: "s2" });
+    debugFake.message(other, { type: "request", command: "continue" });
+    debugFake.focus(new DebugStackFrame(session, 1, 2));
+    debugFake.terminated.fire(other);
+    expect([inspection.stale, changes()]).toEqual([false, 0]);
+    debugFake.focus(new DebugStackFrame(other, 1, 2));
+    expect([inspection.stale, changes()]).toEqual([true, 1]);
+    debugFake.focus(new DebugStackFrame(session, 1, 3));
+    debugFake.terminated.fire(session);
+    expect(changes()).toBe(1);
+    await inspection.refresh();
+    expect([inspection.stale, changes()]).toEqual([false, 2]);
+    // Refreshed in frame 3, frame 3 is its own; frame 2 no longer is.
+    debugFake.focus(new DebugStackFrame(session, 1, 3));
+    expect([inspection.stale, changes()]).toEqual([false, 2]);
+    debugFake.focus(new DebugStackFrame(session, 1, 2));
+    expect([inspection.stale, changes()]).toEqual([true, 3]);
+    await inspection.refresh();
+    debugFake.terminated.fire(session);
+    expect([inspection.stale, changes()]).toEqual([true, 5]);
+  });
+
+  it("stops listening once disposed", async () => {
+    const { session, inspection, changes } = await inspected();
+    inspection.dispose();
+    debugFake.focus(new DebugThread(session, 1));
+    debugFake.terminated.fire(session);
+    expect([inspection.stale, changes()]).toEqual([false, 0]);
+  });
+});
+
+describe("what counts as the program moving on", () => {
+  it("a resuming request, a continued or stopped event, from either kind of Python session", () => {
+    const { event, disposables } = watchProgramMoves();
+    const moves: string[] = [];
+    event((id) => moves.push(id));
+    const session = (type: string) => new FakeDebugSession(type, type, type, async () => ({}));
+    for (const command of [
+      "continue",
+      "next",
+      "stepIn",
+      "stepOut",
+      "stepBack",
+      "reverseContinue",
+      "goto",
+      "restartFrame",
+      "restart",
+    ])
+      debugFake.message(session("debugpy"), { type: "request", command });
+    expect(moves).toHaveLength(9);
+    moves.length = 0;
+    debugFake.message(session("python"), { type: "event", event: "continued" });
+    debugFake.message(session("debugpy"), { type: "event", event: "stopped" });
+    expect(moves).toEqual(["python", "debugpy"]);
+    moves.length = 0;
+    debugFake.message(session("debugpy"), { type: "request", command: "evaluate" });
+    debugFake.message(session("debugpy"), { type: "request" });
+    debugFake.message(session("debugpy"), { type: "response", command: "continue" });
+    debugFake.message(session("debugpy"), { type: "event", event: "output" });
+    debugFake.message(session("debugpy"), { type: "request", event: "stopped" });
+    debugFake.message(session("node"), { type: "event", event: "stopped" });
+    expect(moves).toEqual([]);
+    for (const d of disposables) d.dispose();
+    debugFake.message(session("debugpy"), { type: "event", event: "stopped" });
+    expect(moves).toEqual([]);
+  });
 });
