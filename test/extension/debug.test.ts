@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   debug,
@@ -440,5 +441,249 @@ describe("what counts as the program moving on", () => {
     for (const d of disposables) d.dispose();
     debugFake.message(session("debugpy"), { type: "event", event: "stopped" });
     expect(moves).toEqual([]);
+  });
+});
+
+describe("the debug commands' own choices", () => {
+  const paused = () => debugFake.focus(new DebugStackFrame(pythonSession(), 1, 2));
+  const command = (id: string) => fake.commands.get(`paletteInspector.${id}`)!() as Promise<void>;
+  const infos = () => fake.shown.filter((s) => s.kind !== "error").map((s) => s.message);
+  const saveTarget = () => (fake.dialogs[0] as { defaultUri: Uri; title: string }).defaultUri.path;
+
+  it("takes an evaluate name, a watch expression or a name; blank ones are no expression", () => {
+    expect(expressionOf({ variable: { evaluateName: "  " }, expression: "e" })).toBeUndefined();
+    expect(expressionOf({ variable: null, evaluateName: "a.b" })).toBe("a.b");
+    expect(expressionOf({ evaluateName: " ", expression: "", name: "n" })).toBe("n");
+    expect(expressionOf({ expression: 3, name: " " })).toBeUndefined();
+    expect(expressionOf("result")).toBeUndefined();
+    expect(expressionOf(null)).toBeUndefined();
+  });
+
+  it("a variable with no expression says to type one instead", async () => {
+    await inspect({ variable: { name: "x" } });
+    expect(errors()).toEqual([
+      "Palette Inspector: This variable has no expression the debugger can evaluate; use 'Inspect Selection in Debug Session…' with an expression instead.",
+    ]);
+  });
+
+  it("from the palette, asks for one line of Python, trimmed, offering the last expression read", async () => {
+    paused();
+    fake.answers.inputBox.push("  result  ");
+    await inspect(undefined);
+    expect(webviewFake.panels.at(-1)!.title).toBe("Selection Trace: result");
+    const [asked] = fake.inputBoxes;
+    expect(asked).toMatchObject({ title: "Inspect Selection in Debug Session", value: "result" });
+    expect(asked!.prompt).toMatch(/^A Python expression in the paused frame/);
+    expect(["", " ", "a\nb", "a\rb", "x"].map((v) => asked!.validateInput!(v))).toEqual([
+      "One line of Python",
+      "One line of Python",
+      "One line of Python",
+      "One line of Python",
+      undefined,
+    ]);
+    await inspect(variable("result.trace"));
+    fake.answers.inputBox.push(undefined);
+    await command("inspectExpression");
+    expect(fake.inputBoxes[1]!.value).toBe("result.trace");
+    expect(webviewFake.panels).toHaveLength(2);
+  });
+
+  it("anything but a known failure is reported as unexpected, its stack in the log", async () => {
+    paused();
+    const broken = {
+      showDebug: () => {
+        throw new Error("boom");
+      },
+    };
+    await new DebugCommands(broken as unknown as TracePanels).inspect("result");
+    expect(errors()).toEqual([
+      "Palette Inspector: Reading from the debug session failed unexpectedly.",
+    ]);
+    expect(fake.outputs.get("Palette Inspector")!.join("\n")).toMatch(/\n {2}Error: boom\n\s+at /);
+  });
+
+  it("Turn into Fixture names the file after the expression, in the first workspace folder", async () => {
+    paused();
+    await inspect(variable("(result)"));
+    const panel = webviewFake.panels.at(-1)!;
+    fake.answers.saveDialog.push(undefined);
+    panel.webview.receive({ type: "debugAction", action: "turnIntoFixture" });
+    await vi.waitFor(() => expect(fake.dialogs).toHaveLength(1));
+    expect(saveTarget()).toBe("/result.turn.json");
+    fake.workspaceFolders.push({ uri: Uri.file("/ws"), name: "ws", index: 0 });
+    fake.answers.saveDialog.push(undefined);
+    frameSetup = TURN.replace("result =", "r = {}\n    r['a b!'] =");
+    await inspect(variable("r['a b!']"));
+    webviewFake.panels.at(-1)!.webview.receive({ type: "debugAction", action: "turnIntoFixture" });
+    await vi.waitFor(() => expect(fake.dialogs).toHaveLength(2));
+    expect((fake.dialogs[1] as { defaultUri: Uri }).defaultUri.path).toBe("/ws/r-a-b.turn.json");
+    expect(errors()).toEqual([]);
+  });
+
+  const PIPELINE = `
+    pipeline = ToolSelectionPipeline([LazyRoutingStage(allowed_names=["a"]), ForcedChoiceStage()])
+    result = pipeline.run(["a", "b"], SelectionContext())
+    return locals()`;
+
+  it("Capture Turn Fixture writes the pipeline's configuration and says the replay reproduces it", async () => {
+    fake.workspaceFolders.push({ uri: Uri.file("/ws"), name: "ws", index: 0 });
+    frameSetup = PIPELINE;
+    paused();
+    fake.answers.saveDialog.push(Uri.file("/ws/captured.turn.json"));
+    await command("captureTurnFixture");
+    expect(errors()).toEqual([]);
+    expect(saveTarget()).toBe("/ws/turn.captured.turn.json");
+    expect((fake.dialogs[0] as { title: string }).title).toBe("Capture the turn as a fixture");
+    const written = JSON.parse(fake.files.get("file:///ws/captured.turn.json")!);
+    expect(written.pipeline.map((stage: { kind: string }) => stage.kind)).toEqual([
+      "lazy",
+      "forced",
+    ]);
+    expect(written.description).toBe("captured from the debug session agent at turn (agent.py:52)");
+    expect(infos()).toEqual([
+      "Palette Inspector: Captured the turn: 2 of 2 stages configured as in the program, 0 played back as recorded; the replay reproduces the trace.",
+    ]);
+  });
+
+  it("Capture Turn Fixture counts the stages played back, and writes nothing when Save is cancelled", async () => {
+    frameSetup = `
+    pipeline = ToolSelectionPipeline([LazyRoutingStage(allowed_names=["a"])])
+    result = pipeline.run(["a", "b"], SelectionContext())
+    pipeline.stages[0]._allowed = ("b",)
+    return locals()`;
+    paused();
+    fake.answers.saveDialog.push(Uri.file("/c.turn.json"), undefined);
+    await command("captureTurnFixture");
+    expect(infos()).toEqual([
+      "Palette Inspector: Captured the turn: 0 of 1 stage configured as in the program, 1 played back as recorded; the replay reproduces the trace.",
+    ]);
+    await command("captureTurnFixture");
+    expect(fake.shown).toHaveLength(1);
+    expect(errors()).toEqual([]);
+  });
+
+  it("Capture Turn Fixture asks which pipeline when the frame holds several (names neutralised)", async () => {
+    frameSetup = `
+    first = ToolSelectionPipeline([LazyRoutingStage(allowed_names=["a"])])
+    second = ToolSelectionPipeline([])
+    result = first.run(["a", "b"], SelectionContext())
+    return locals()`;
+    paused();
+    fake.answers.quickPick.push(undefined);
+    await command("captureTurnFixture");
+    expect(fake.quickPicks[0]).toEqual({
+      items: [
+        { label: "first", name: "first" },
+        { label: "second", name: "second" },
+      ],
+      options: { title: "Capture Turn Fixture", placeHolder: "Which pipeline ran this turn?" },
+    });
+    expect(fake.dialogs).toEqual([]);
+    fake.answers.quickPick.push((items: { name: string }[]) => items[0]);
+    fake.answers.saveDialog.push(Uri.file("/first.turn.json"));
+    await command("captureTurnFixture");
+    expect(JSON.parse(fake.files.get("file:///first.turn.json")!).pipeline).toHaveLength(1);
+    expect(errors()).toEqual([]);
+  });
+
+  it("Capture Turn Fixture asks for the pipeline's expression when no local holds one", async () => {
+    frameSetup = `
+    x = 1
+    return locals()`;
+    paused();
+    fake.answers.inputBox.push(undefined, "x", "nothing_here");
+    await command("captureTurnFixture");
+    expect(fake.inputBoxes[0]).toMatchObject({ title: "Capture Turn Fixture", value: "pipeline" });
+    expect(fake.inputBoxes[0]!.prompt).toMatch(/^No ToolSelectionPipeline among/);
+    expect(["", "a\nb", "p"].map((v) => fake.inputBoxes[0]!.validateInput!(v))).toEqual([
+      "One line of Python",
+      "One line of Python",
+      undefined,
+    ]);
+    expect(fake.shown).toEqual([]);
+    await command("captureTurnFixture");
+    expect(errors()).toEqual([
+      expect.stringMatching(
+        /^Palette Inspector: x is a value of type int, not a ToolSelectionPipeline/,
+      ),
+    ]);
+    await command("captureTurnFixture");
+    expect(errors()[1]).toMatch(/^Palette Inspector: Python could not evaluate nothing_here in/);
+  });
+
+  it("Capture Turn Fixture says when part of the pipeline cannot be read", async () => {
+    frameSetup = `
+    pipeline = ToolSelectionPipeline([ForcedChoiceStage(resolver=lambda tools, context: None)])
+    return locals()`;
+    paused();
+    await command("captureTurnFixture");
+    expect(errors()).toEqual([
+      "Palette Inspector: Cannot capture this turn: the log says which part of the pipeline could not be read.",
+    ]);
+    expect(fake.outputs.get("Palette Inspector")!.join("\n")).toMatch(/\n {2}stage 1 'forced'/);
+  });
+
+  it("Compare offers the other inspected values, a fixture's run and the replay; a fixture's run opens", async () => {
+    fake.workspaceFolders.push({ uri: Uri.file("/ws"), name: "ws", index: 0 });
+    paused();
+    await inspect(variable("result"));
+    await inspect(variable("result.trace"));
+    fake.writeFile("/ws/a.turn.json", readFileSync("examples/weather-forecast.turn.json", "utf8"));
+    fake.writeFile("/ws/tools.catalog.json", readFileSync("examples/tools.catalog.json", "utf8"));
+    fake.writeFile("/ws/node_modules/x.turn.json", "{}");
+    fake.answers.quickPick.push(
+      (items: { label: string }[]) => items.find((item) => item.label === "A fixture's run…"),
+      (items: { label: string }[]) => items[0],
+    );
+    webviewFake.panels[0]!.webview.receive({ type: "debugAction", action: "compare" });
+    await vi.waitFor(() => expect(webviewFake.panels).toHaveLength(3));
+    const [compare, fixtures] = fake.quickPicks;
+    expect(compare!.options).toEqual({ title: "Compare result with…" });
+    expect(
+      (compare!.items as { label: string; description?: string; detail: string }[]).map(
+        ({ label, description, detail }) => [label, description, detail],
+      ),
+    ).toEqual([
+      ["result.trace", "turn (agent.py:52)", "another inspected value"],
+      ["A fixture's run…", undefined, "run a *.turn.json of this workspace and compare"],
+      ["Its replay", undefined, "the fixture Turn into Fixture would write, run here"],
+    ]);
+    expect(fixtures!.items).toEqual([{ label: "a.turn.json", uri: Uri.file("/ws/a.turn.json") }]);
+    expect(fixtures!.options).toEqual({
+      title: "Compare with a fixture's run",
+      placeHolder: "Which fixture?",
+    });
+    expect(webviewFake.panels[2]!.title).toMatch(/^Selection Trace: result ↔ replay$/);
+    expect(errors()).toEqual([]);
+  });
+
+  it("Compare with another inspected value opens both; a broken fixture is refused", async () => {
+    paused();
+    await inspect(variable("result"));
+    await inspect(variable("result.trace"));
+    fake.answers.quickPick.push((items: { label: string }[]) => items[0]);
+    webviewFake.panels[1]!.webview.receive({ type: "debugAction", action: "compare" });
+    await vi.waitFor(() => expect(webviewFake.panels).toHaveLength(3));
+    expect(webviewFake.panels[2]!.title).toBe("Selection Trace: result.trace ↔ result");
+    fake.writeFile("/b.turn.json", "{ not json");
+    fake.answers.quickPick.push(
+      (items: { label: string }[]) => items.find((item) => item.label === "A fixture's run…"),
+      (items: { label: string }[]) => items[0],
+    );
+    webviewFake.panels[0]!.webview.receive({ type: "debugAction", action: "compare" });
+    await vi.waitFor(() => expect(errors()).toHaveLength(1));
+    expect(errors()[0]).toBe(
+      "Palette Inspector: The fixture /b.turn.json has problems; fix them first.",
+    );
+    fake.answers.quickPick.push(undefined);
+    webviewFake.panels[0]!.webview.receive({ type: "debugAction", action: "compare" });
+    await vi.waitFor(() => expect(fake.quickPicks).toHaveLength(4));
+    fake.answers.quickPick.push(
+      (items: { label: string }[]) => items.find((item) => item.label === "A fixture's run…"),
+      undefined,
+    );
+    webviewFake.panels[0]!.webview.receive({ type: "debugAction", action: "compare" });
+    await vi.waitFor(() => expect(fake.quickPicks).toHaveLength(6));
+    expect(webviewFake.panels).toHaveLength(3);
   });
 });

@@ -115,7 +115,8 @@ export class Uri implements vscode.Uri {
     return new Uri(scheme, authority, path, query, fragment);
   }
   static joinPath(base: vscode.Uri, ...segments: string[]): Uri {
-    const parts = base.path.split("/");
+    // As path.posix.join: empty segments (a root's or a trailing slash's) vanish.
+    const parts = base.path.split("/").filter((part, i) => i === 0 || part !== "");
     for (const segment of segments.flatMap((s) => s.split("/"))) {
       if (segment === "" || segment === ".") continue;
       if (segment === "..") parts.pop();
