@@ -11,6 +11,7 @@ import { summarizeTrace } from "../../src/core/traces/summary.js";
 import { registerTraceFilters } from "../../src/extension/logs/filter-commands.js";
 import { LogTraceCodeLens } from "../../src/extension/logs/log-codelens.js";
 import {
+  compareTraces,
   compareWithReplay,
   inspectLog,
   openTrace,
@@ -31,7 +32,7 @@ import type { TracePanels } from "../../src/extension/panel/panels.js";
 import type { RunReport } from "../../src/core/report.js";
 import { TraceIndex } from "../../src/node/trace-index.js";
 import { checkpointsOf } from "../../src/node/gzip-checkpoints.js";
-import { fake, Uri } from "../fakes/vscode.js";
+import { fake, Uri, window } from "../fakes/vscode.js";
 
 const real = (uri: Uri) => uri as unknown as vscode.Uri;
 const shown: { reports: RunReport[]; fixtures: string[] } = { reports: [], fixtures: [] };
@@ -714,5 +715,200 @@ describe("the Inspect CodeLens", () => {
   it("offers nothing on a log too large to scan in the editor, nor while cancelled", () => {
     expect(lensesOf(text, true)).toEqual([]);
     expect(lensesOf(text + " ".repeat(20 * 1024 * 1024))).toEqual([]);
+  });
+});
+
+describe("the log commands' edges", () => {
+  const logged = () => fake.outputs.get("Palette Inspector")?.join("\n") ?? "";
+  /** A folder with the given logs written as text. */
+  function written(files: Record<string, string>): string {
+    const dir = mkdtempSync(join(tmpdir(), "pi-logs-"));
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    return dir;
+  }
+  const spyPanels = () => {
+    const compared: [RunReport, RunReport][] = [];
+    const spy = {
+      ...panels,
+      showReport: panels.showReport,
+      showComparison: (a: RunReport, b: RunReport) => compared.push([a, b]),
+    } as unknown as TracePanels;
+    return { compared, spy };
+  };
+
+  it("a clean log is an info with the count, and the view is focused", async () => {
+    const focused: unknown[] = [];
+    fake.commands.set("paletteInspector.traces.focus", () => focused.push(true));
+    const dir = written({ "a.log": `${traceLine("t-1", [["role", "select", []]])}\n` });
+    await inspectLog(real(Uri.file(join(dir, "a.log"))), new TraceTree());
+    expect(fake.shown).toEqual([
+      {
+        kind: "info",
+        message: `Palette Inspector: 1 selection trace in ${dir}/a.log, 0 problems.`,
+      },
+    ]);
+    expect(focused).toEqual([true]);
+    expect(fake.progress[0]!.messages).toEqual(["100%"]);
+  });
+
+  it("names a set of several by its first and how many more, and logs each problem's place", async () => {
+    const dir = written({
+      "a.log": "{ not json\n",
+      "b.log": '{"trace": [\n',
+      "c.log": `${traceLine("t-1", [["role", "select", []]])}\n`,
+    });
+    const files = ["a.log", "b.log", "c.log"].map((name) => real(Uri.file(join(dir, name))));
+    await inspectLog(undefined, new TraceTree(), files);
+    expect(fake.progress[0]!.title).toBe(`Finding selection traces in ${dir}/a.log and 2 more`);
+    expect(fake.shown[0]!.message).toBe(
+      `Palette Inspector: 1 selection trace in ${dir}/a.log and 2 more, 1 problem.`,
+    );
+    expect(logged()).toMatch(new RegExp(`\\n {2}${dir}/b\\.log:1: `));
+  });
+
+  it("a folder with no logs is a warning, and nothing is listed", async () => {
+    const tree = new TraceTree();
+    await inspectLog(real(Uri.file(written({ "notes.md": "x" }))), tree);
+    expect(tree.getChildren()).toEqual([]);
+    expect(fake.shown).toEqual([
+      {
+        kind: "warning",
+        message: expect.stringMatching(
+          /^Palette Inspector: no log files \(\*\.log, \*\.jsonl, \*\.json, \.gz, …\) in \//,
+        ),
+      },
+    ]);
+  });
+
+  it("a restored set logs its problems quietly; one with no logs left is forgotten", async () => {
+    const state = memento();
+    const dir = written({
+      "a.log": `{"trace": [\n${traceLine("t-1", [["role", "select", []]])}\n`,
+    });
+    const empty = written({});
+    state.values.set(OPENED_SETS_KEY, [[`file://${dir}/a.log`], [`file://${empty}`], []]);
+    const tree = new TraceTree(state);
+    await restoreLogSets(tree);
+    expect(fake.shown).toEqual([]);
+    expect(logged()).toContain(`Selection traces of ${dir}/a.log:\n  ${dir}/a.log:1: `);
+    expect(state.values.get(OPENED_SETS_KEY)).toEqual([[`file://${dir}/a.log`]]);
+  });
+
+  it("the active editor's log, else the logs picked in a dialog; Cancel scans nothing", async () => {
+    const dir = written({ "a.log": `${traceLine("t-1", [["role", "select", []]])}\n` });
+    const file = Uri.file(join(dir, "a.log"));
+    const tree = new TraceTree();
+    window.activeTextEditor = { document: fake.openDocument(Uri.parse("untitled:x"), "") };
+    fake.answers.saveDialog.push(undefined);
+    await inspectLog(undefined, tree, [{ not: "a uri" }]);
+    expect(fake.dialogs).toEqual([
+      {
+        canSelectMany: true,
+        filters: { Logs: ["log", "jsonl", "ndjson", "json", "txt", "gz"], "All files": ["*"] },
+        title: "Find Selection Traces in Files",
+      },
+    ]);
+    expect(fake.progress).toEqual([]);
+    window.activeTextEditor = { document: fake.openDocument(file, "") };
+    try {
+      await inspectLog(undefined, tree);
+    } finally {
+      window.activeTextEditor = undefined;
+    }
+    expect(fake.dialogs).toHaveLength(1);
+    expect(tree.getChildren()).toHaveLength(1);
+  });
+
+  it("describes a trace with no id or time by its number and line", async () => {
+    const dir = written({ "a.log": `x\n${JSON.stringify({ trace: [] })}\n` });
+    const tree = new TraceTree();
+    await inspectLog(real(Uri.file(join(dir, "a.log"))), tree);
+    await openTrace(traceNodes(tree)[0], undefined, panels);
+    expect(shown.reports[0]!.description).toBe("#1 · line 2");
+  });
+
+  it("a CodeLens whose trace is gone says so; a node that is no trace opens nothing", async () => {
+    const uri = fake.writeFile("/logs/a.log", "no traces now\n");
+    await openTrace(real(uri), 3, panels);
+    expect(fake.shown).toEqual([
+      { kind: "error", message: "Palette Inspector: cannot open the selection trace." },
+    ]);
+    expect(logged()).toContain("\n  no selection trace starts at line 3 any more");
+    await openTrace({ kind: "problems" }, undefined, panels);
+    await openTrace(undefined, undefined, panels);
+    expect(shown.reports).toEqual([]);
+    expect(fake.shown).toHaveLength(1);
+  });
+
+  it("names the replay fixture after the log, whatever the log's extension", () => {
+    expect(suggestedFixturePath("/l/a.jsonl", 0)).toBe("/l/a.trace-1.turn.json");
+    expect(suggestedFixturePath("/l/a.NDJSON", 1)).toBe("/l/a.trace-2.turn.json");
+    expect(suggestedFixturePath("/l/a.json.GZ", 2)).toBe("/l/a.trace-3.turn.json");
+    expect(suggestedFixturePath("/l/a.txt", 3)).toBe("/l/a.trace-4.turn.json");
+    expect(suggestedFixturePath("/l/a.log.txt.gz.x", 4)).toBe(
+      "/l/a.log.txt.gz.x.trace-5.turn.json",
+    );
+    expect(suggestedFixturePath("app.log", 0)).toBe("app.trace-1.turn.json");
+  });
+
+  it("Turn into Fixture warns when the replay cannot match the log, and offers the file next to it", async () => {
+    const dir = written({ "a.log": `${traceLine("t-1", [["role", "abstain", ["x"]]])}\n` });
+    const tree = new TraceTree();
+    await inspectLog(real(Uri.file(join(dir, "a.log"))), tree);
+    fake.shown.length = 0;
+    fake.answers.saveDialog.push(Uri.file(join(dir, "out.turn.json")));
+    expect(await turnIntoFixture(traceNodes(tree)[0], panels)).toBeDefined();
+    expect(fake.shown).toEqual([
+      {
+        kind: "warning",
+        message:
+          "Palette Inspector: the replay differs from the log in 1 way; see the log for how.",
+      },
+    ]);
+    expect(logged()).toMatch(/see the log for how\.\n {2}stage 'role' \(abstain\) dropped/);
+    expect(await turnIntoFixture({ kind: "problems" } as TraceNode, panels)).toBeUndefined();
+  });
+
+  it("Turn into Fixture and the comparisons say when the log cannot be read again", async () => {
+    const dir = written({ "a.log": `${traceLine("t-1", [["role", "select", []]])}\n` });
+    const tree = new TraceTree();
+    await inspectLog(real(Uri.file(join(dir, "a.log"))), tree);
+    const [node] = traceNodes(tree);
+    writeFileSync(join(dir, "a.log"), "");
+    fake.shown.length = 0;
+    const { compared, spy } = spyPanels();
+    expect(await turnIntoFixture(node, spy)).toBeUndefined();
+    await compareWithReplay(node, spy);
+    await compareTraces([node!, node!], spy);
+    expect(fake.shown.map((s) => s.message)).toEqual([
+      "Palette Inspector: cannot read the selection trace.",
+      "Palette Inspector: cannot compare the trace with its replay.",
+      "Palette Inspector: cannot compare the traces.",
+    ]);
+    expect(compared).toEqual([]);
+    await compareWithReplay(undefined, spy);
+    expect(fake.shown).toHaveLength(3);
+  });
+
+  it("Compare Traces compares exactly two selected traces, in order", async () => {
+    const tree = new TraceTree();
+    await inspectLog(real(exampleLog("agent.log")), tree);
+    fake.shown.length = 0;
+    const nodes = traceNodes(tree);
+    const { compared, spy } = spyPanels();
+    await compareTraces([nodes[3]!, tree.getChildren()[0]!, nodes[1]!], spy);
+    expect(compared.map(([a, b]) => [a.origin, b.origin])).toEqual([
+      [
+        { kind: "log", line: expect.any(Number), index: 3 },
+        { kind: "log", line: expect.any(Number), index: 1 },
+      ],
+    ]);
+    await compareTraces([nodes[0]!], spy);
+    await compareTraces(undefined, spy);
+    expect(fake.shown.map((s) => s.message)).toEqual([
+      "Palette Inspector: select exactly two traces (Ctrl/Cmd+click) to compare them.",
+      "Palette Inspector: select exactly two traces (Ctrl/Cmd+click) to compare them.",
+    ]);
+    expect(compared).toHaveLength(1);
   });
 });
