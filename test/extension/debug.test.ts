@@ -309,7 +309,10 @@ describe("the paused frame", () => {
         7,
       ),
     );
+    // The focused frame's own session counts, whichever session is active.
+    debug.activeDebugSession = new FakeDebugSession("s9", "web", "node", async () => ({}));
     expect(await pausedPythonFrame()).toMatchObject({ frameId: 7, threadId: 3 });
+    debug.activeDebugSession = (debug.activeStackItem as DebugStackFrame).session;
     debug.activeStackItem = undefined;
     await expect(pausedPythonFrame()).rejects.toThrow(/^The program is running: pause it/);
   });
@@ -335,6 +338,7 @@ describe("the paused frame", () => {
       ["Thread is not paused"],
       "error",
     ]);
+    expect((await failure(new Error("thread not stopped")))[0]).toMatch(/^The program is running/);
     expect(await failure(new Error("no evaluate here"))).toEqual([
       "The debug adapter could not evaluate result.",
       ["no evaluate here"],
@@ -342,8 +346,8 @@ describe("the paused frame", () => {
     ]);
     session.answer = () => new Promise(() => {});
     const waiting = evaluateInFrame(frame, "x", "result");
-    await vi.waitFor(() => expect(fake.progress).toHaveLength(4));
-    fake.progress[3]!.cancel();
+    await vi.waitFor(() => expect(fake.progress).toHaveLength(5));
+    fake.progress[4]!.cancel();
     await expect(waiting).rejects.toMatchObject({ level: "info" });
   });
 });

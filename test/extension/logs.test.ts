@@ -585,15 +585,16 @@ describe("the trace filter commands", () => {
   beforeEach(() => contexts.clear());
   afterEach(() => disposables.forEach((d) => d.dispose()));
 
+  // Listed in neither order: "c" before "b" (a tie), "z" most dropped; stage "role" first.
   const lines = [
-    traceLine("t-1", [["intent", "select", ["b", "a"]]]),
-    traceLine("t-2", [
-      ["intent", "select", ["a"]],
+    traceLine("t-1", [
       ["role", "abstain", []],
+      ["intent", "select", ["c", "z"]],
     ]),
+    traceLine("t-2", [["intent", "select", ["z"]]]),
     traceLine("t-3", [
       ["intent", "abstain", []],
-      ["role", "select", ["c"]],
+      ["role", "select", ["b"]],
     ]),
   ];
 
@@ -604,7 +605,7 @@ describe("the trace filter commands", () => {
     await run("filterTracesByDroppedTool");
     const { items, options } = fake.quickPicks[0]!;
     expect(items).toEqual([
-      { label: "a", description: "dropped in 2 traces" },
+      { label: "z", description: "dropped in 2 traces" },
       { label: "b", description: "dropped in 1 trace" },
       { label: "c", description: "dropped in 1 trace" },
     ]);
@@ -620,14 +621,22 @@ describe("the trace filter commands", () => {
   });
 
   it("picks a stage (by name, its actions counted) then one of its actions (most frequent first)", async () => {
-    const tree = treeOf([...lines, traceLine("t-4", [["intent", "abstain", []]])]);
+    const tree = treeOf([
+      ...lines,
+      traceLine("t-4", [
+        ["intent", "abstain", []],
+        ["allow", "select", []],
+      ]),
+      traceLine("t-5", [["role", "select", []]]),
+    ]);
     register(tree);
     fake.answers.quickPick.push({ label: "intent" }, { label: "abstain" });
     await run("filterTracesByStageAction");
     const [stages, actions] = fake.quickPicks;
     expect(stages!.items).toEqual([
+      { label: "allow", description: "select 1×" },
       { label: "intent", description: "abstain 2×, select 2×" },
-      { label: "role", description: "abstain 1×, select 1×" },
+      { label: "role", description: "select 2×, abstain 1×" },
     ]);
     expect(stages!.options).toEqual({
       title: "Traces where a stage did an action",
@@ -640,12 +649,12 @@ describe("the trace filter commands", () => {
     expect(actions!.options).toEqual({ title: "What did 'intent' do?" });
     expect(tree.filter).toEqual({ kind: "stageAction", stage: "intent", action: "abstain" });
     const [root] = tree.getChildren();
-    expect(tree.getTreeItem(root!).description).toBe("where 'intent' did abstain: 2 of 4 traces");
-    fake.answers.quickPick.push({ label: "role" }, { label: "select" });
+    expect(tree.getTreeItem(root!).description).toBe("where 'intent' did abstain: 2 of 5 traces");
+    fake.answers.quickPick.push({ label: "role" }, { label: "abstain" });
     await run("filterTracesByStageAction");
     expect(fake.quickPicks[3]!.items).toEqual([
+      { label: "select", description: "in 2 traces" },
       { label: "abstain", description: "in 1 trace" },
-      { label: "select", description: "in 1 trace" },
     ]);
   });
 
@@ -714,7 +723,9 @@ describe("the Inspect CodeLens", () => {
 
   it("offers nothing on a log too large to scan in the editor, nor while cancelled", () => {
     expect(lensesOf(text, true)).toEqual([]);
-    expect(lensesOf(text + " ".repeat(20 * 1024 * 1024))).toEqual([]);
+    const limit = 20 * 1024 * 1024;
+    expect(lensesOf(text.padEnd(limit))).toHaveLength(1);
+    expect(lensesOf(text.padEnd(limit + 1))).toEqual([]);
   });
 });
 
