@@ -17,6 +17,7 @@ import { evaluateInFrame, pausedPythonFrame } from "../../src/extension/debug/fr
 import type { DebugInspection } from "../../src/extension/debug/inspection.js";
 import { readExpression, watchProgramMoves } from "../../src/extension/debug/inspection.js";
 import { problemFailure } from "../../src/extension/debug/problems.js";
+import { captureExpression } from "../../src/core/debug/probe.js";
 import type { DebugProblem } from "../../src/core/debug/reply.js";
 import { TracePanels } from "../../src/extension/panel/panels.js";
 import type { ToWebview } from "../../src/protocol.js";
@@ -547,6 +548,54 @@ describe("the debug commands' own choices", () => {
     expect(infos()).toEqual([
       "Palette Inspector: Captured the turn: 2 of 2 stages configured as in the program, 0 played back as recorded; the replay reproduces the trace.",
     ]);
+  });
+
+  it("Capture Turn Fixture from an inspected value's panel captures the turn that value came from", async () => {
+    frameSetup = PIPELINE;
+    paused();
+    await inspect(variable("result"));
+    fake.answers.saveDialog.push(Uri.file("/from-panel.turn.json"));
+    webviewFake.panels[0]!.webview.receive({ type: "debugAction", action: "captureTurn" });
+    await vi.waitFor(() => expect(fake.files.has("file:///from-panel.turn.json")).toBe(true));
+    const evaluated = (debug.activeDebugSession!.requests.at(-1)!.args as { expression: string })
+      .expression;
+    expect(evaluated).toContain(captureExpression(null, "result"));
+    expect(errors()).toEqual([]);
+  });
+
+  it("Turn into Fixture says where the replay of a value differs from it", async () => {
+    const logged = JSON.stringify({
+      trace: [
+        {
+          stage: "role",
+          action: "abstain",
+          kept: ["a"],
+          dropped: ["b"],
+          added: [],
+          reinstated: [],
+          forced_choice: null,
+          detail: "",
+          degraded: false,
+          reasons: {},
+        },
+      ],
+    });
+    frameSetup = `
+    import json
+    value = json.loads(${JSON.stringify(logged)})
+    return locals()`;
+    paused();
+    await inspect(variable("value"));
+    fake.answers.saveDialog.push(Uri.file("/v.turn.json"));
+    webviewFake.panels[0]!.webview.receive({ type: "debugAction", action: "turnIntoFixture" });
+    await vi.waitFor(() => expect(fake.shown).toHaveLength(1));
+    expect(fake.shown[0]).toEqual({
+      kind: "warning",
+      message: "Palette Inspector: The replay differs from the value; the log says where.",
+    });
+    expect(fake.outputs.get("Palette Inspector")!.join("\n")).toMatch(
+      /the log says where\.\n {2}stage 'role' \(abstain\) dropped/,
+    );
   });
 
   it("Capture Turn Fixture counts the stages played back, and writes nothing when Save is cancelled", async () => {

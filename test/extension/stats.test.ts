@@ -129,6 +129,9 @@ describe("Palette Statistics view (host)", () => {
   it("a path that cannot be read is an error notification, and no view opens", async () => {
     const panels = new StatsPanels(real(Uri.file(resolve("."))), traces);
     expect(await panels.show([real(Uri.file(resolve("no-such.log")))])).toBeNull();
+    expect(fake.outputs.get("Palette Inspector")!.join("\n")).toContain(
+      `could not read the logs.\n  ${resolve("no-such.log")}: cannot read the file`,
+    );
     expect(webviewFake.panels).toHaveLength(0);
     expect(fake.shown).toEqual([
       {
@@ -269,6 +272,9 @@ describe("Palette Statistics view: what it sends and what it says", () => {
     expect(fake.progress.map((p) => [p.title, p.messages])).toEqual([
       ["Palette statistics: reading examples/logs", ["0 MB read"]],
     ]);
+    expect(fake.shown).toEqual([]);
+    expect(panel.webview.html).toContain("/media/stats.css");
+    expect(panel.webview.html).toContain("/dist/codicons/codicon.css");
   });
 
   it("names the traces of a missing tool by file, line, time and id; an unknown tool has none", async () => {
@@ -342,7 +348,12 @@ describe("Palette Statistics view: what it sends and what it says", () => {
 
   it("replies to Copy as Markdown, and to a CSV save the user cancels, defaulting to the workspace", async () => {
     const { panel } = await openOnExamples();
-    panel.webview.receive({ type: "copyMarkdown", requestId: 1, tools: [] });
+    // A tool the logs do not hold (the view's filter is stale) is left out.
+    panel.webview.receive({ type: "copyMarkdown", requestId: 1, tools: ["no_such_tool", "sql"] });
+    await vi.waitFor(() => expect(fake.clipboard).not.toBe(""));
+    expect(fake.clipboard).not.toContain("no_such_tool");
+    expect(fake.clipboard).not.toContain("Stryker");
+    expect(fake.clipboard.split("\n").filter((line) => line.startsWith("| sql |"))).toHaveLength(1);
     await vi.waitFor(() =>
       expect(posted(panel, "reply")).toEqual({
         type: "reply",
