@@ -32,7 +32,15 @@ import type { TracePanels } from "../../src/extension/panel/panels.js";
 import type { RunReport } from "../../src/core/report.js";
 import { TraceIndex } from "../../src/node/trace-index.js";
 import { checkpointsOf } from "../../src/node/gzip-checkpoints.js";
-import { fake, Uri, window } from "../fakes/vscode.js";
+import {
+  fake,
+  Range,
+  ThemeColor,
+  ThemeIcon,
+  TreeItemCollapsibleState,
+  Uri,
+  window,
+} from "../fakes/vscode.js";
 
 const real = (uri: Uri) => uri as unknown as vscode.Uri;
 const shown: { reports: RunReport[]; fixtures: string[] } = { reports: [], fixtures: [] };
@@ -921,5 +929,219 @@ describe("the log commands' edges", () => {
       "Palette Inspector: select exactly two traces (Ctrl/Cmd+click) to compare them.",
     ]);
     expect(compared).toHaveLength(1);
+  });
+});
+
+describe("the Selection Traces view's items", () => {
+  /** A set of two files: a.log holds the given lines, b.log.gz one plain trace; problems in both. */
+  function twoFiles(lines: string[]): LogSet {
+    const index = new TraceIndex();
+    for (const found of scanText(lines.join("\n")).traces) index.add(found, 0);
+    for (const found of scanText(traceLine("t-b", [])).traces) index.add(found, 1);
+    index.addProblem({ file: 0, line: 4, message: "broken JSON" });
+    index.addProblem({ file: 1, line: 2, message: "truncated" });
+    index.addProblem({ file: 0, line: null, message: "binary" });
+    index.finish();
+    const files = [real(Uri.file("/logs/a.log")), real(Uri.file("/logs/b.log.gz"))];
+    return { roots: [real(Uri.file("/logs"))], files, index, cancelled: false };
+  }
+  const plainLine = JSON.stringify({ trace: [] });
+  const failed = JSON.stringify({
+    turn_id: "t-e",
+    ts: "09:00",
+    forced_choice: "f",
+    error: "x",
+    trace: [],
+  });
+
+  it("keeps the opened sets under a key that stays the same across versions", () => {
+    expect(OPENED_SETS_KEY).toBe("paletteInspector.openedLogSets");
+  });
+
+  it("describes a set of several files, a trace of each kind and each problem, in full", () => {
+    const set = twoFiles([plainLine, failed]);
+    const tree = new TraceTree();
+    tree.setSet(set);
+    const [root] = tree.getChildren();
+    const setItem = tree.getTreeItem(root!);
+    expect({ ...setItem }).toEqual({
+      label: "/logs",
+      collapsibleState: TreeItemCollapsibleState.Expanded,
+      description: "3 traces in 2 files",
+      tooltip: "/logs/a.log\n/logs/b.log.gz",
+      iconPath: new ThemeIcon("files"),
+      resourceUri: Uri.file("/logs"),
+      contextValue: "paletteInspector.logSet",
+    });
+    const children = tree.getChildren(root);
+    expect(children.map((node) => node.kind)).toEqual(["trace", "trace", "trace", "problems"]);
+    const [plain, error, other] = children.map((node) => tree.getTreeItem(node));
+    expect({ ...plain }).toEqual({
+      label: "#1 · 0 tools",
+      collapsibleState: TreeItemCollapsibleState.None,
+      description: "#1 · a.log:1",
+      tooltip: "#1 · /logs/a.log:1",
+      iconPath: new ThemeIcon("type-hierarchy"),
+      contextValue: "paletteInspector.trace",
+      command: {
+        command: "paletteInspector.openTrace",
+        title: "Open Selection Trace",
+        arguments: [children[0]],
+      },
+      accessibilityInformation: { label: "Trace #1, 0 tools, line 1 of a.log, 0 stages" },
+    });
+    expect(error!.iconPath).toEqual(new ThemeIcon("error", new ThemeColor("errorForeground")));
+    expect(error!.accessibilityInformation!.label).toBe(
+      "Trace #2, turn t-e, 0 tools, forced f, line 2 of a.log, 09:00, 0 stages, failed",
+    );
+    expect(other!.description).toBe("#3 · b.log.gz:1");
+    const problems = tree.getChildren(children[3]);
+    expect(tree.getTreeItem(children[3]!)).toMatchObject({
+      label: "Problems (3)",
+      collapsibleState: TreeItemCollapsibleState.Collapsed,
+      iconPath: new ThemeIcon("warning"),
+    });
+    const [broken, truncated, binary] = problems.map((node) => tree.getTreeItem(node));
+    expect({ ...broken }).toEqual({
+      label: "a.log line 4: broken JSON",
+      collapsibleState: TreeItemCollapsibleState.None,
+      command: {
+        command: "vscode.open",
+        title: "Go to line",
+        arguments: [set.files[0], { selection: new Range(3, 0, 3, 0) }],
+      },
+    });
+    expect(truncated!.label).toBe("b.log.gz line 2: truncated");
+    expect(truncated!.command).toBeUndefined();
+    expect(binary!.label).toBe("a.log: binary");
+    expect(binary!.command).toBeUndefined();
+    // Leaves have no children.
+    expect(tree.getChildren(children[0])).toEqual([]);
+    expect(tree.getChildren(problems[0])).toEqual([]);
+  });
+
+  it("a set of one log: its own icon and resource, no file names, a degraded trace, a problem with no place", () => {
+    const degraded = JSON.stringify({
+      trace: [
+        {
+          stage: "role",
+          action: "select",
+          kept: [],
+          dropped: [],
+          added: [],
+          reinstated: [],
+          forced_choice: null,
+          detail: "",
+          degraded: true,
+          reasons: {},
+        },
+      ],
+    });
+    const index = indexOf([plainLine, degraded].join("\n"));
+    index.addProblem({ file: 0, line: null, message: "binary" });
+    const file = real(Uri.file("/logs/a.log"));
+    const tree = new TraceTree();
+    tree.setSet({ roots: [file], files: [file], index, cancelled: false });
+    const [root] = tree.getChildren();
+    expect(tree.getTreeItem(root!)).toMatchObject({
+      label: "/logs/a.log",
+      description: "2 traces",
+      tooltip: "/logs/a.log",
+      iconPath: new ThemeIcon("output"),
+      resourceUri: file,
+    });
+    const children = tree.getChildren(root);
+    const items = children.map((node) => tree.getTreeItem(node));
+    expect(items[0]!.accessibilityInformation!.label).toBe("Trace #1, 0 tools, line 1, 0 stages");
+    expect(items[1]!.iconPath).toEqual(
+      new ThemeIcon("warning", new ThemeColor("list.warningForeground")),
+    );
+    expect(tree.getChildren(children[2]).map((node) => tree.getTreeItem(node).label)).toEqual([
+      "binary",
+    ]);
+  });
+
+  it("an id-less, time-less trace is labelled by its number and described without a time", () => {
+    const tree = treeOf([plainLine]);
+    const [root] = tree.getChildren();
+    const children = tree.getChildren(root);
+    expect(children.map((node) => node.kind)).toEqual(["trace"]);
+    expect(tree.getTreeItem(children[0]!)).toMatchObject({
+      label: "#1 · 0 tools",
+      description: "#1 · line 1",
+    });
+  });
+
+  it("a several-roots set is named by its first and how many more, with no resource", () => {
+    const a = real(Uri.file("/logs/a.log"));
+    const b = real(Uri.file("/logs/b.log"));
+    const tree = new TraceTree();
+    tree.setSet({ roots: [a, b], files: [a, b], index: indexOf(plainLine), cancelled: false });
+    const item = tree.getTreeItem(tree.getChildren()[0]!);
+    expect(item).toMatchObject({ label: "/logs/a.log + 1 more" });
+    expect(item.resourceUri).toBeUndefined();
+  });
+
+  it("the last page's Show More names how many remain", () => {
+    const tree = new TraceTree();
+    const index = indexOf(Array.from({ length: PAGE_SIZE + 3 }, () => plainLine).join("\n"));
+    const file = real(Uri.file("/logs/a.log"));
+    const set: LogSet = { roots: [file], files: [file], index, cancelled: false };
+    tree.setSet(set);
+    const more = tree.getChildren(tree.getChildren()[0]).at(-1)!;
+    expect({ ...tree.getTreeItem(more) }).toEqual({
+      label: "Show 3 more (3 not shown)",
+      collapsibleState: TreeItemCollapsibleState.None,
+      command: { command: "paletteInspector.showMoreTraces", title: "Show more", arguments: [set] },
+      iconPath: new ThemeIcon("ellipsis"),
+    });
+    // A set no longer listed shows its first page and cannot be paged.
+    tree.removeSet(set);
+    expect(() => tree.showMore(set)).not.toThrow();
+    expect(tree.getChildren({ kind: "set", set })).toHaveLength(PAGE_SIZE + 1);
+  });
+
+  it("counts the filter choices over every listed set, and finds a line's trace in whichever set lists it", () => {
+    const tree = treeOf([traceLine("t-1", [["role", "select", ["x"]]])]);
+    const b = real(Uri.file("/logs/b.log"));
+    const index = indexOf([plainLine, traceLine("t-2", [["role", "select", ["x"]]])].join("\n"));
+    tree.setSet({ roots: [b], files: [b], index, cancelled: false });
+    const choices = tree.filterChoices();
+    expect(choices.dropped).toEqual(new Map([["x", 2]]));
+    expect(choices.stages).toEqual(new Map([["role", new Map([["select", 2]])]]));
+    expect(tree.listedIndex(b, 2)).toBe(1);
+    expect(tree.listedIndex(b, 3)).toBeUndefined();
+    expect(tree.listedIndex(real(Uri.file("/logs/c.log")), 1)).toBeUndefined();
+  });
+
+  it("remembers only well-formed saved sets, and forgets one without touching the others", () => {
+    const state = memento();
+    state.values.set(OPENED_SETS_KEY, [
+      ["file:///a.log"],
+      "junk",
+      [1, "file:///b.log"],
+      ["file:///c.log", "file:///d.log"],
+    ]);
+    const tree = new TraceTree(state);
+    expect(tree.savedSets().map((roots) => roots.map(String))).toEqual([
+      ["file:///a.log"],
+      ["file:///c.log", "file:///d.log"],
+    ]);
+    tree.forget([real(Uri.parse("file:///a.log"))]);
+    expect(state.values.get(OPENED_SETS_KEY)).toEqual([["file:///c.log", "file:///d.log"]]);
+    state.values.set(OPENED_SETS_KEY, { not: "a list" });
+    expect(tree.savedSets()).toEqual([]);
+    expect(() => new TraceTree().forget([real(Uri.parse("file:///a.log"))])).not.toThrow();
+  });
+
+  it("tells the view of every change until it is disposed", () => {
+    const tree = treeOf([plainLine]);
+    let changes = 0;
+    tree.onDidChangeTreeData(() => changes++);
+    tree.setFilter({ kind: "errors" });
+    expect(changes).toBe(1);
+    tree.dispose();
+    tree.setFilter(null);
+    expect(changes).toBe(1);
   });
 });
