@@ -1,12 +1,21 @@
-import { copyFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { gzipSync } from "node:zlib";
 import type * as vscode from "vscode";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { RunReport } from "../../src/core/report.js";
 import { TraceTree, type LogSet } from "../../src/extension/logs/trace-tree.js";
 import { isLogFileName } from "../../src/node/log-source.js";
 import { TraceIndex } from "../../src/node/trace-index.js";
+import { checkpointsOf } from "../../src/node/gzip-checkpoints.js";
 import { readLogStats, SAMPLES_PER_STAGE } from "../../src/extension/stats/read-stats.js";
 import { statsRows } from "../../src/core/stats/rows.js";
 import { LOG_EXTENSIONS } from "../../src/extension/logs/log-commands.js";
@@ -469,5 +478,17 @@ describe("the Palette Statistics command", () => {
     expect(await statisticsTargets(undefined, [null, 3, { kind: "trace" }], tree)).toEqual([a]);
     const set: LogSet = { roots: [a], files: [a], index: new TraceIndex(), cancelled: false };
     expect(await statisticsTargets({ kind: "set", set }, undefined, new TraceTree())).toEqual([a]);
+  });
+});
+
+describe("read-stats on a big gzip", () => {
+  it("leaves checkpoints behind, so a trace the view lists opens without inflating from the start", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pi-stats-"));
+    const filler = "2025-03-14 09:26:49,000 INFO GET /v1/health status=200\n".repeat(100_000);
+    const path = join(dir, "big.log.gz");
+    writeFileSync(path, gzipSync(filler + readFileSync("examples/logs/agent.log", "utf8")));
+    const read = await readLogStats([path]);
+    expect(read.stats.traces).toBe(6);
+    await expect.poll(async () => (await checkpointsOf(path)).length, { timeout: 20_000 }).toBe(1);
   });
 });
