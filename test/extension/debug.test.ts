@@ -349,7 +349,7 @@ describe("the paused frame", () => {
     const waiting = evaluateInFrame(frame, "x", "result");
     await vi.waitFor(() => expect(fake.progress).toHaveLength(5));
     fake.progress[4]!.cancel();
-    await expect(waiting).rejects.toMatchObject({ level: "info" });
+    await expect(waiting).rejects.toMatchObject({ level: "info", details: [] });
   });
 });
 
