@@ -368,6 +368,8 @@ describe("an inspected value over time", () => {
   it("is named after the file of its frame, or the session when the frame has no place", async () => {
     const { inspection } = await inspected();
     expect(inspection.report.file).toBe("agent.py");
+    // The panel's header already says where the value came from.
+    expect(inspection.report.description).toBe("");
     const session = pythonSession();
     session.answer = async (command, args) =>
       command === "stackTrace"
@@ -401,6 +403,23 @@ describe("an inspected value over time", () => {
     await inspection.refresh();
     debugFake.terminated.fire(session);
     expect([inspection.stale, changes()]).toEqual([true, 5]);
+  });
+
+  it("Refresh with nothing paused marks a current value stale", async () => {
+    const { inspection, changes } = await inspected();
+    debug.activeStackItem = undefined;
+    await inspection.refresh();
+    expect([inspection.stale, changes()]).toEqual([true, 1]);
+  });
+
+  it("takes the file from the frame label's last place, whatever the function's name holds", async () => {
+    const session = pythonSession();
+    session.answer = async (command, args) =>
+      command === "stackTrace"
+        ? { stackFrames: [{ id: 2, name: "f (x.py:1)", line: 9, source: { path: "/w/agent.py" } }] }
+        : evaluateIn(frameSetup, (args as { expression: string }).expression, AGENT_PRELUDE);
+    debugFake.focus(new DebugStackFrame(session, 1, 2));
+    expect((await readExpression("result")).report.file).toBe("agent.py");
   });
 
   it("stops listening once disposed", async () => {
