@@ -1,5 +1,7 @@
+import { readFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
+  debug,
   debugFake,
   DebugStackFrame,
   DebugThread,
@@ -10,7 +12,13 @@ import {
   type FakeWebviewPanel,
 } from "../fakes/vscode.js";
 import { DebugCommands, expressionOf } from "../../src/extension/debug/commands.js";
+import type { DebugFailure } from "../../src/extension/debug/frame.js";
 import { evaluateInFrame, pausedPythonFrame } from "../../src/extension/debug/frame.js";
+import type { DebugInspection } from "../../src/extension/debug/inspection.js";
+import { readExpression, watchProgramMoves } from "../../src/extension/debug/inspection.js";
+import { problemFailure } from "../../src/extension/debug/problems.js";
+import { captureExpression } from "../../src/core/debug/probe.js";
+import type { DebugProblem } from "../../src/core/debug/reply.js";
 import { TracePanels } from "../../src/extension/panel/panels.js";
 import type { ToWebview } from "../../src/protocol.js";
 import { AGENT_PRELUDE, evaluateIn } from "../core/debug/python.js";
@@ -215,4 +223,539 @@ describe("what it says when it cannot read a value (and nothing else happens)", 
     fake.progress[1]!.cancel();
     await expect(waiting).rejects.toThrow("Stopped waiting for result; nothing was read.");
   }, 15_000);
+});
+
+describe("the message for each kind of unreadable value", () => {
+  const WANTED =
+    "expected a SelectionResult, a StageRecord or a sequence of them, an exception carrying one, or a dict or JSON string in the log trace format.";
+  it.each([
+    [
+      { kind: "evaluation", pythonType: "KeyError", message: "'k'" },
+      "Python could not evaluate x in the paused frame (KeyError). Is the name in scope here?",
+      ["'k'"],
+    ],
+    [{ kind: "shape", found: "an int" }, `x is an int; ${WANTED}`, ["an int"]],
+    [
+      { kind: "tooLarge", size: 9 },
+      "x is too large to inspect: 9 characters as JSON, more than the limit of 52428800 (50 MB).",
+      [],
+    ],
+    [
+      { kind: "invalid", message: "trace[0].kept: not a list" },
+      `x has the shape of a selection but a field is wrong (the log names it); ${WANTED}`,
+      ["trace[0].kept: not a list"],
+    ],
+    [{ kind: "noTrace" }, `x holds no selection trace; ${WANTED}`, []],
+    [
+      { kind: "unreadable", message: "no JSON" },
+      "Cannot read x: the debug adapter's answer is not what Palette Inspector expects (it needs debugpy).",
+      ["no JSON"],
+    ],
+  ] as [DebugProblem, string, string[]][])("%j", (problem, text, details) => {
+    const failure = problemFailure("x", problem);
+    expect([failure.notice.text, failure.details, failure.level]).toEqual([text, details, "error"]);
+  });
+});
+
+describe("the paused frame", () => {
+  const answering = (stackTrace: () => Promise<unknown>, type = "debugpy") =>
+    new FakeDebugSession("s1", "agent", type, async (command) =>
+      command === "stackTrace" ? stackTrace() : { type: "str", result: "ok" },
+    );
+  const labelOf = async (stackTrace: () => Promise<unknown>) => {
+    debugFake.focus(new DebugStackFrame(answering(stackTrace), 3, 7));
+    return (await pausedPythonFrame()).label;
+  };
+
+  it("is named by the adapter's stack trace, as well as it says", async () => {
+    const frame = (f: object) => async () => ({ stackFrames: [{ id: 1 }, { id: 7, ...f }] });
+    expect(await labelOf(frame({ name: "turn", line: 4, source: { path: "C:\\w\\a.py" } }))).toBe(
+      "turn (a.py:4)",
+    );
+    expect(await labelOf(frame({ name: "turn", source: { name: "b.py" } }))).toBe("turn (b.py:0)");
+    expect(await labelOf(frame({ line: 4 }))).toBe("frame");
+    expect(await labelOf(async () => ({ stackFrames: [{ id: 1, name: "other" }] }))).toBe(
+      "frame 7",
+    );
+    expect(await labelOf(async () => ({}))).toBe("frame 7");
+    expect(await labelOf(() => Promise.reject(new Error("gone")))).toBe("frame 7");
+    const session = debug.activeDebugSession!;
+    expect(session.requests.at(-1)).toEqual({
+      command: "stackTrace",
+      args: { threadId: 3, startFrame: 0, levels: 50 },
+    });
+  });
+
+  it("is not waited for long when the adapter hangs on the stack trace", async () => {
+    vi.useFakeTimers();
+    try {
+      const label = labelOf(() => new Promise(() => {}));
+      await vi.advanceTimersByTimeAsync(1_999);
+      let settled = false;
+      void label.then(() => (settled = true));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(settled).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(await label).toBe("frame 7");
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("is read from a session of the older 'python' type too, and only when one is paused", async () => {
+    debugFake.focus(
+      new DebugStackFrame(
+        answering(async () => ({}), "python"),
+        3,
+        7,
+      ),
+    );
+    // The focused frame's own session counts, whichever session is active.
+    debug.activeDebugSession = new FakeDebugSession("s9", "web", "node", async () => ({}));
+    expect(await pausedPythonFrame()).toMatchObject({ frameId: 7, threadId: 3 });
+    debug.activeDebugSession = (debug.activeStackItem as DebugStackFrame).session;
+    debug.activeStackItem = undefined;
+    await expect(pausedPythonFrame()).rejects.toThrow(/^The program is running: pause it/);
+  });
+
+  it("says why an evaluation failed: the program ran on, or the adapter refused", async () => {
+    const session = answering(async () => ({}));
+    debugFake.focus(new DebugStackFrame(session, 3, 7));
+    const frame = await pausedPythonFrame();
+    const failure = async (reason: unknown) => {
+      session.answer = () => Promise.reject(reason);
+      return evaluateInFrame(frame, "x", "result").then(
+        () => expect.fail("it read a value"),
+        (error: DebugFailure) => [error.message, error.details, error.level],
+      );
+    };
+    expect(await failure(new Error("Unable to find thread 3"))).toEqual([
+      "The program is running again: pause it where result is in scope, then try again.",
+      ["Unable to find thread 3"],
+      "error",
+    ]);
+    expect(await failure("Thread is not paused")).toEqual([
+      "The program is running again: pause it where result is in scope, then try again.",
+      ["Thread is not paused"],
+      "error",
+    ]);
+    expect((await failure(new Error("thread not stopped")))[0]).toMatch(/^The program is running/);
+    expect(await failure(new Error("no evaluate here"))).toEqual([
+      "The debug adapter could not evaluate result.",
+      ["no evaluate here"],
+      "error",
+    ]);
+    session.answer = () => new Promise(() => {});
+    const waiting = evaluateInFrame(frame, "x", "result");
+    await vi.waitFor(() => expect(fake.progress).toHaveLength(5));
+    fake.progress[4]!.cancel();
+    await expect(waiting).rejects.toMatchObject({ level: "info", details: [] });
+  });
+});
+
+describe("an inspected value over time", () => {
+  async function inspected() {
+    const session = pythonSession();
+    debugFake.focus(new DebugStackFrame(session, 1, 2));
+    await inspect(variable("result"));
+    const debugSession = panels.open.at(-1)!.source as { inspection: DebugInspection };
+    const { inspection } = debugSession;
+    let changes = 0;
+    inspection.onDidChange(() => changes++);
+    return { session, inspection, changes: () => changes };
+  }
+
+  it("is named after the file of its frame, or the session when the frame has no place", async () => {
+    const { inspection } = await inspected();
+    expect(inspection.report.file).toBe("agent.py");
+    // The panel's header already says where the value came from.
+    expect(inspection.report.description).toBe("");
+    const session = pythonSession();
+    session.answer = async (command, args) =>
+      command === "stackTrace"
+        ? {}
+        : evaluateIn(frameSetup, (args as { expression: string }).expression, AGENT_PRELUDE);
+    debugFake.focus(new DebugStackFrame(session, 1, 2));
+    const read = await readExpression("result");
+    expect([read.frame.label, read.report.file]).toEqual(["frame 2", "agent"]);
+  });
+
+  it("goes stale once, when its own session moves, focuses elsewhere or ends; other sessions do not count", async () => {
+    const { session, inspection, changes } = await inspected();
+    const other = pythonSession("other");
+    Object.assign(other, { id: "s2" });
+    debugFake.message(other, { type: "request", command: "continue" });
+    debugFake.focus(new DebugStackFrame(session, 1, 2));
+    debugFake.terminated.fire(other);
+    expect([inspection.stale, changes()]).toEqual([false, 0]);
+    debugFake.focus(new DebugStackFrame(other, 1, 2));
+    expect([inspection.stale, changes()]).toEqual([true, 1]);
+    debugFake.focus(new DebugStackFrame(session, 1, 3));
+    debugFake.terminated.fire(session);
+    expect(changes()).toBe(1);
+    await inspection.refresh();
+    expect([inspection.stale, changes()]).toEqual([false, 2]);
+    // Refreshed in frame 3, frame 3 is its own; frame 2 no longer is.
+    debugFake.focus(new DebugStackFrame(session, 1, 3));
+    expect([inspection.stale, changes()]).toEqual([false, 2]);
+    debugFake.focus(new DebugStackFrame(session, 1, 2));
+    expect([inspection.stale, changes()]).toEqual([true, 3]);
+    await inspection.refresh();
+    debugFake.terminated.fire(session);
+    expect([inspection.stale, changes()]).toEqual([true, 5]);
+  });
+
+  it("Refresh with nothing paused marks a current value stale", async () => {
+    const { inspection, changes } = await inspected();
+    debug.activeStackItem = undefined;
+    await inspection.refresh();
+    expect([inspection.stale, changes()]).toEqual([true, 1]);
+  });
+
+  it("takes the file from the frame label's last place, whatever the function's name holds", async () => {
+    const session = pythonSession();
+    session.answer = async (command, args) =>
+      command === "stackTrace"
+        ? { stackFrames: [{ id: 2, name: "f (x.py:1)", line: 9, source: { path: "/w/agent.py" } }] }
+        : evaluateIn(frameSetup, (args as { expression: string }).expression, AGENT_PRELUDE);
+    debugFake.focus(new DebugStackFrame(session, 1, 2));
+    expect((await readExpression("result")).report.file).toBe("agent.py");
+  });
+
+  it("stops listening once disposed", async () => {
+    const { session, inspection, changes } = await inspected();
+    inspection.dispose();
+    debugFake.focus(new DebugThread(session, 1));
+    debugFake.terminated.fire(session);
+    expect([inspection.stale, changes()]).toEqual([false, 0]);
+  });
+});
+
+describe("what counts as the program moving on", () => {
+  it("a resuming request, a continued or stopped event, from either kind of Python session", () => {
+    const { event, disposables } = watchProgramMoves();
+    const moves: string[] = [];
+    event((id) => moves.push(id));
+    const session = (type: string) => new FakeDebugSession(type, type, type, async () => ({}));
+    for (const command of [
+      "continue",
+      "next",
+      "stepIn",
+      "stepOut",
+      "stepBack",
+      "reverseContinue",
+      "goto",
+      "restartFrame",
+      "restart",
+    ])
+      debugFake.message(session("debugpy"), { type: "request", command });
+    expect(moves).toHaveLength(9);
+    moves.length = 0;
+    debugFake.message(session("python"), { type: "event", event: "continued" });
+    debugFake.message(session("debugpy"), { type: "event", event: "stopped" });
+    expect(moves).toEqual(["python", "debugpy"]);
+    moves.length = 0;
+    debugFake.message(session("debugpy"), { type: "request", command: "evaluate" });
+    debugFake.message(session("debugpy"), { type: "request" });
+    debugFake.message(session("debugpy"), { type: "response", command: "continue" });
+    debugFake.message(session("debugpy"), { type: "event", event: "output" });
+    debugFake.message(session("debugpy"), { type: "request", event: "stopped" });
+    debugFake.message(session("node"), { type: "event", event: "stopped" });
+    expect(moves).toEqual([]);
+    for (const d of disposables) d.dispose();
+    debugFake.message(session("debugpy"), { type: "event", event: "stopped" });
+    expect(moves).toEqual([]);
+  });
+});
+
+describe("the debug commands' own choices", () => {
+  const paused = () => debugFake.focus(new DebugStackFrame(pythonSession(), 1, 2));
+  const command = (id: string) => fake.commands.get(`paletteInspector.${id}`)!() as Promise<void>;
+  const infos = () => fake.shown.filter((s) => s.kind !== "error").map((s) => s.message);
+  const saveTarget = () => (fake.dialogs[0] as { defaultUri: Uri; title: string }).defaultUri.path;
+
+  it("takes an evaluate name, a watch expression or a name; blank ones are no expression", () => {
+    expect(expressionOf({ variable: { evaluateName: "  " }, expression: "e" })).toBeUndefined();
+    expect(expressionOf({ variable: null, evaluateName: "a.b" })).toBe("a.b");
+    expect(expressionOf({ evaluateName: " ", expression: "", name: "n" })).toBe("n");
+    expect(expressionOf({ expression: 3, name: " " })).toBeUndefined();
+    expect(expressionOf("result")).toBeUndefined();
+    expect(expressionOf(null)).toBeUndefined();
+  });
+
+  it("a variable with no expression says to type one instead", async () => {
+    await inspect({ variable: { name: "x" } });
+    expect(errors()).toEqual([
+      "Palette Inspector: This variable has no expression the debugger can evaluate; use 'Inspect Selection in Debug Session…' with an expression instead.",
+    ]);
+  });
+
+  it("from the palette, asks for one line of Python, trimmed, offering the last expression read", async () => {
+    paused();
+    fake.answers.inputBox.push("  result  ");
+    await inspect(undefined);
+    expect(webviewFake.panels.at(-1)!.title).toBe("Selection Trace: result");
+    const [asked] = fake.inputBoxes;
+    expect(asked).toMatchObject({ title: "Inspect Selection in Debug Session", value: "result" });
+    expect(asked!.prompt).toMatch(/^A Python expression in the paused frame/);
+    expect(["", " ", "a\nb", "a\rb", "x"].map((v) => asked!.validateInput!(v))).toEqual([
+      "One line of Python",
+      "One line of Python",
+      "One line of Python",
+      "One line of Python",
+      undefined,
+    ]);
+    await inspect(variable("result.trace"));
+    fake.answers.inputBox.push(undefined);
+    await command("inspectExpression");
+    expect(fake.inputBoxes[1]!.value).toBe("result.trace");
+    expect(webviewFake.panels).toHaveLength(2);
+  });
+
+  it("anything but a known failure is reported as unexpected, its stack in the log", async () => {
+    paused();
+    const broken = {
+      showDebug: () => {
+        throw new Error("boom");
+      },
+    };
+    await new DebugCommands(broken as unknown as TracePanels).inspect("result");
+    expect(errors()).toEqual([
+      "Palette Inspector: Reading from the debug session failed unexpectedly.",
+    ]);
+    expect(fake.outputs.get("Palette Inspector")!.join("\n")).toMatch(/\n {2}Error: boom\n\s+at /);
+  });
+
+  it("Turn into Fixture names the file after the expression, in the first workspace folder", async () => {
+    paused();
+    await inspect(variable("(result)"));
+    const panel = webviewFake.panels.at(-1)!;
+    fake.answers.saveDialog.push(undefined);
+    panel.webview.receive({ type: "debugAction", action: "turnIntoFixture" });
+    await vi.waitFor(() => expect(fake.dialogs).toHaveLength(1));
+    expect(saveTarget()).toBe("/result.turn.json");
+    fake.workspaceFolders.push({ uri: Uri.file("/ws"), name: "ws", index: 0 });
+    fake.answers.saveDialog.push(undefined);
+    frameSetup = TURN.replace("result =", "r = {}\n    r['a b!'] =");
+    await inspect(variable("r['a b!']"));
+    webviewFake.panels.at(-1)!.webview.receive({ type: "debugAction", action: "turnIntoFixture" });
+    await vi.waitFor(() => expect(fake.dialogs).toHaveLength(2));
+    expect((fake.dialogs[1] as { defaultUri: Uri }).defaultUri.path).toBe("/ws/r-a-b.turn.json");
+    expect(errors()).toEqual([]);
+  });
+
+  const PIPELINE = `
+    pipeline = ToolSelectionPipeline([LazyRoutingStage(allowed_names=["a"]), ForcedChoiceStage()])
+    result = pipeline.run(["a", "b"], SelectionContext())
+    return locals()`;
+
+  it("Capture Turn Fixture writes the pipeline's configuration and says the replay reproduces it", async () => {
+    fake.workspaceFolders.push({ uri: Uri.file("/ws"), name: "ws", index: 0 });
+    frameSetup = PIPELINE;
+    paused();
+    fake.answers.saveDialog.push(Uri.file("/ws/captured.turn.json"));
+    await command("captureTurnFixture");
+    expect(errors()).toEqual([]);
+    expect(saveTarget()).toBe("/ws/turn.captured.turn.json");
+    expect((fake.dialogs[0] as { title: string }).title).toBe("Capture the turn as a fixture");
+    const written = JSON.parse(fake.files.get("file:///ws/captured.turn.json")!);
+    expect(written.pipeline.map((stage: { kind: string }) => stage.kind)).toEqual([
+      "lazy",
+      "forced",
+    ]);
+    expect(written.description).toBe("captured from the debug session agent at turn (agent.py:52)");
+    expect(infos()).toEqual([
+      "Palette Inspector: Captured the turn: 2 of 2 stages configured as in the program, 0 played back as recorded; the replay reproduces the trace.",
+    ]);
+  });
+
+  it("Capture Turn Fixture from an inspected value's panel captures the turn that value came from", async () => {
+    frameSetup = PIPELINE;
+    paused();
+    await inspect(variable("result"));
+    fake.answers.saveDialog.push(Uri.file("/from-panel.turn.json"));
+    webviewFake.panels[0]!.webview.receive({ type: "debugAction", action: "captureTurn" });
+    await vi.waitFor(() => expect(fake.files.has("file:///from-panel.turn.json")).toBe(true));
+    const evaluated = (debug.activeDebugSession!.requests.at(-1)!.args as { expression: string })
+      .expression;
+    expect(evaluated).toContain(captureExpression(null, "result"));
+    expect(errors()).toEqual([]);
+  });
+
+  it("Turn into Fixture says where the replay of a value differs from it", async () => {
+    const logged = JSON.stringify({
+      trace: [
+        {
+          stage: "role",
+          action: "abstain",
+          kept: ["a"],
+          dropped: ["b"],
+          added: [],
+          reinstated: [],
+          forced_choice: null,
+          detail: "",
+          degraded: false,
+          reasons: {},
+        },
+      ],
+    });
+    frameSetup = `
+    import json
+    value = json.loads(${JSON.stringify(logged)})
+    return locals()`;
+    paused();
+    await inspect(variable("value"));
+    fake.answers.saveDialog.push(Uri.file("/v.turn.json"));
+    webviewFake.panels[0]!.webview.receive({ type: "debugAction", action: "turnIntoFixture" });
+    await vi.waitFor(() => expect(fake.shown).toHaveLength(1));
+    expect(fake.shown[0]).toEqual({
+      kind: "warning",
+      message: "Palette Inspector: The replay differs from the value; the log says where.",
+    });
+    expect(fake.outputs.get("Palette Inspector")!.join("\n")).toMatch(
+      /the log says where\.\n {2}stage 'role' \(abstain\) dropped/,
+    );
+  });
+
+  it("Capture Turn Fixture counts the stages played back, and writes nothing when Save is cancelled", async () => {
+    frameSetup = `
+    pipeline = ToolSelectionPipeline([LazyRoutingStage(allowed_names=["a"])])
+    result = pipeline.run(["a", "b"], SelectionContext())
+    pipeline.stages[0]._allowed = ("b",)
+    return locals()`;
+    paused();
+    fake.answers.saveDialog.push(Uri.file("/c.turn.json"), undefined);
+    await command("captureTurnFixture");
+    expect(infos()).toEqual([
+      "Palette Inspector: Captured the turn: 0 of 1 stage configured as in the program, 1 played back as recorded; the replay reproduces the trace.",
+    ]);
+    await command("captureTurnFixture");
+    expect(fake.shown).toHaveLength(1);
+    expect(errors()).toEqual([]);
+  });
+
+  it("Capture Turn Fixture asks which pipeline when the frame holds several (names neutralised)", async () => {
+    frameSetup = `
+    first = ToolSelectionPipeline([LazyRoutingStage(allowed_names=["a"])])
+    second = ToolSelectionPipeline([])
+    result = first.run(["a", "b"], SelectionContext())
+    return locals()`;
+    paused();
+    fake.answers.quickPick.push(undefined);
+    await command("captureTurnFixture");
+    expect(fake.quickPicks[0]).toEqual({
+      items: [
+        { label: "first", name: "first" },
+        { label: "second", name: "second" },
+      ],
+      options: { title: "Capture Turn Fixture", placeHolder: "Which pipeline ran this turn?" },
+    });
+    expect(fake.dialogs).toEqual([]);
+    fake.answers.quickPick.push((items: { name: string }[]) => items[0]);
+    fake.answers.saveDialog.push(Uri.file("/first.turn.json"));
+    await command("captureTurnFixture");
+    expect(JSON.parse(fake.files.get("file:///first.turn.json")!).pipeline).toHaveLength(1);
+    expect(errors()).toEqual([]);
+  });
+
+  it("Capture Turn Fixture asks for the pipeline's expression when no local holds one", async () => {
+    frameSetup = `
+    x = 1
+    return locals()`;
+    paused();
+    fake.answers.inputBox.push(undefined, "x", "nothing_here");
+    await command("captureTurnFixture");
+    expect(fake.inputBoxes[0]).toMatchObject({ title: "Capture Turn Fixture", value: "pipeline" });
+    expect(fake.inputBoxes[0]!.prompt).toMatch(/^No ToolSelectionPipeline among/);
+    expect(["", "a\nb", "p"].map((v) => fake.inputBoxes[0]!.validateInput!(v))).toEqual([
+      "One line of Python",
+      "One line of Python",
+      undefined,
+    ]);
+    expect(fake.shown).toEqual([]);
+    await command("captureTurnFixture");
+    expect(errors()).toEqual([
+      expect.stringMatching(
+        /^Palette Inspector: x is a value of type int, not a ToolSelectionPipeline/,
+      ),
+    ]);
+    await command("captureTurnFixture");
+    expect(errors()[1]).toMatch(/^Palette Inspector: Python could not evaluate nothing_here in/);
+  });
+
+  it("Capture Turn Fixture says when part of the pipeline cannot be read", async () => {
+    frameSetup = `
+    pipeline = ToolSelectionPipeline([ForcedChoiceStage(resolver=lambda tools, context: None)])
+    return locals()`;
+    paused();
+    await command("captureTurnFixture");
+    expect(errors()).toEqual([
+      "Palette Inspector: Cannot capture this turn: the log says which part of the pipeline could not be read.",
+    ]);
+    expect(fake.outputs.get("Palette Inspector")!.join("\n")).toMatch(/\n {2}stage 1 'forced'/);
+  });
+
+  it("Compare offers the other inspected values, a fixture's run and the replay; a fixture's run opens", async () => {
+    fake.workspaceFolders.push({ uri: Uri.file("/ws"), name: "ws", index: 0 });
+    paused();
+    await inspect(variable("result"));
+    await inspect(variable("result.trace"));
+    fake.writeFile("/ws/a.turn.json", readFileSync("examples/weather-forecast.turn.json", "utf8"));
+    fake.writeFile("/ws/tools.catalog.json", readFileSync("examples/tools.catalog.json", "utf8"));
+    fake.writeFile("/ws/node_modules/x.turn.json", "{}");
+    fake.answers.quickPick.push(
+      (items: { label: string }[]) => items.find((item) => item.label === "A fixture's run…"),
+      (items: { label: string }[]) => items[0],
+    );
+    webviewFake.panels[0]!.webview.receive({ type: "debugAction", action: "compare" });
+    await vi.waitFor(() => expect(webviewFake.panels).toHaveLength(3));
+    const [compare, fixtures] = fake.quickPicks;
+    expect(compare!.options).toEqual({ title: "Compare result with…" });
+    expect(
+      (compare!.items as { label: string; description?: string; detail: string }[]).map(
+        ({ label, description, detail }) => [label, description, detail],
+      ),
+    ).toEqual([
+      ["result.trace", "turn (agent.py:52)", "another inspected value"],
+      ["A fixture's run…", undefined, "run a *.turn.json of this workspace and compare"],
+      ["Its replay", undefined, "the fixture Turn into Fixture would write, run here"],
+    ]);
+    expect(fixtures!.items).toEqual([{ label: "a.turn.json", uri: Uri.file("/ws/a.turn.json") }]);
+    expect(fixtures!.options).toEqual({
+      title: "Compare with a fixture's run",
+      placeHolder: "Which fixture?",
+    });
+    expect(webviewFake.panels[2]!.title).toMatch(/^Selection Trace: result ↔ replay$/);
+    expect(errors()).toEqual([]);
+  });
+
+  it("Compare with another inspected value opens both; a broken fixture is refused", async () => {
+    paused();
+    await inspect(variable("result"));
+    await inspect(variable("result.trace"));
+    fake.answers.quickPick.push((items: { label: string }[]) => items[0]);
+    webviewFake.panels[1]!.webview.receive({ type: "debugAction", action: "compare" });
+    await vi.waitFor(() => expect(webviewFake.panels).toHaveLength(3));
+    expect(webviewFake.panels[2]!.title).toBe("Selection Trace: result.trace ↔ result");
+    fake.writeFile("/b.turn.json", "{ not json");
+    fake.answers.quickPick.push(
+      (items: { label: string }[]) => items.find((item) => item.label === "A fixture's run…"),
+      (items: { label: string }[]) => items[0],
+    );
+    webviewFake.panels[0]!.webview.receive({ type: "debugAction", action: "compare" });
+    await vi.waitFor(() => expect(errors()).toHaveLength(1));
+    expect(errors()[0]).toBe(
+      "Palette Inspector: The fixture /b.turn.json has problems; fix them first.",
+    );
+    fake.answers.quickPick.push(undefined);
+    webviewFake.panels[0]!.webview.receive({ type: "debugAction", action: "compare" });
+    await vi.waitFor(() => expect(fake.quickPicks).toHaveLength(4));
+    fake.answers.quickPick.push(
+      (items: { label: string }[]) => items.find((item) => item.label === "A fixture's run…"),
+      undefined,
+    );
+    webviewFake.panels[0]!.webview.receive({ type: "debugAction", action: "compare" });
+    await vi.waitFor(() => expect(fake.quickPicks).toHaveLength(6));
+    expect(webviewFake.panels).toHaveLength(3);
+  });
 });

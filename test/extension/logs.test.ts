@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import type * as vscode from "vscode";
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runFixture } from "../../src/core/run-fixture.js";
 import { scanText } from "../../src/core/traces/scan.js";
 import { loadFixtureFromUri } from "../../src/extension/fixtures.js";
@@ -11,6 +11,7 @@ import { summarizeTrace } from "../../src/core/traces/summary.js";
 import { registerTraceFilters } from "../../src/extension/logs/filter-commands.js";
 import { LogTraceCodeLens } from "../../src/extension/logs/log-codelens.js";
 import {
+  compareTraces,
   compareWithReplay,
   inspectLog,
   openTrace,
@@ -31,7 +32,15 @@ import type { TracePanels } from "../../src/extension/panel/panels.js";
 import type { RunReport } from "../../src/core/report.js";
 import { TraceIndex } from "../../src/node/trace-index.js";
 import { checkpointsOf } from "../../src/node/gzip-checkpoints.js";
-import { fake, Uri } from "../fakes/vscode.js";
+import {
+  fake,
+  Range,
+  ThemeColor,
+  ThemeIcon,
+  TreeItemCollapsibleState,
+  Uri,
+  window,
+} from "../fakes/vscode.js";
 
 const real = (uri: Uri) => uri as unknown as vscode.Uri;
 const shown: { reports: RunReport[]; fixtures: string[] } = { reports: [], fixtures: [] };
@@ -543,5 +552,596 @@ describe("hostile text from a log in the view", () => {
     const item = tree.getTreeItem(traceNodes(tree)[0]!);
     expect(item.label).toBe("t-1 fake ［link］(command:x) · 0 tools · forced a b");
     expect(item.description).toBe("#1 · 12:00 · line 1");
+  });
+});
+
+/** A logged trace line: each stage `[name, action, dropped]`, keeping whatever it did not drop. */
+function traceLine(id: string, stages: [string, string, string[]][]): string {
+  return JSON.stringify({
+    turn_id: id,
+    trace: stages.map(([stage, action, dropped]) => ({
+      stage,
+      action,
+      kept: ["keep"],
+      dropped,
+      added: [],
+      reinstated: [],
+      forced_choice: null,
+      detail: "",
+      degraded: false,
+      reasons: {},
+    })),
+  });
+}
+
+/** A tree listing one set made of the given lines, as if scanned from /logs/set.log. */
+function treeOf(lines: string[]): TraceTree {
+  const tree = new TraceTree();
+  const file = real(Uri.file("/logs/set.log"));
+  tree.setSet({ roots: [file], files: [file], index: indexOf(lines.join("\n")), cancelled: false });
+  return tree;
+}
+
+describe("the trace filter commands", () => {
+  const contexts = new Map<string, unknown>();
+  const run = (id: string) => fake.commands.get(`paletteInspector.${id}`)!() as Promise<void>;
+  let disposables: vscode.Disposable[] = [];
+  const register = (tree: TraceTree) => {
+    disposables = registerTraceFilters(tree);
+    fake.commands.set("setContext", (key, value) => contexts.set(key as string, value));
+  };
+  beforeEach(() => contexts.clear());
+  afterEach(() => disposables.forEach((d) => d.dispose()));
+
+  // Listed in neither order: "c" before "b" (a tie), "z" most dropped; stage "role" first.
+  const lines = [
+    traceLine("t-1", [
+      ["role", "abstain", []],
+      ["intent", "select", ["c", "z"]],
+    ]),
+    traceLine("t-2", [["intent", "select", ["z"]]]),
+    traceLine("t-3", [
+      ["intent", "abstain", []],
+      ["role", "select", ["b"]],
+    ]),
+  ];
+
+  it("lists dropped tools most dropped first (ties by name), with counts, and filters by the pick", async () => {
+    const tree = treeOf(lines);
+    register(tree);
+    fake.answers.quickPick.push({ label: "b" });
+    await run("filterTracesByDroppedTool");
+    const { items, options } = fake.quickPicks[0]!;
+    expect(items).toEqual([
+      { label: "z", description: "dropped in 2 traces" },
+      { label: "b", description: "dropped in 1 trace" },
+      { label: "c", description: "dropped in 1 trace" },
+    ]);
+    expect(options).toEqual({
+      title: "Traces where a tool was dropped",
+      placeHolder: "Which tool?",
+      matchOnDescription: false,
+    });
+    expect(tree.filter).toEqual({ kind: "dropped", tool: "b" });
+    expect(contexts.get("paletteInspector.tracesFiltered")).toBe(true);
+    const [root] = tree.getChildren();
+    expect(tree.getTreeItem(root!).description).toBe("where 'b' was dropped: 1 of 3 traces");
+  });
+
+  it("picks a stage (by name, its actions counted) then one of its actions (most frequent first)", async () => {
+    const tree = treeOf([
+      ...lines,
+      traceLine("t-4", [
+        ["intent", "abstain", []],
+        ["allow", "select", []],
+      ]),
+      traceLine("t-5", [["role", "select", []]]),
+    ]);
+    register(tree);
+    fake.answers.quickPick.push({ label: "intent" }, { label: "abstain" });
+    await run("filterTracesByStageAction");
+    const [stages, actions] = fake.quickPicks;
+    expect(stages!.items).toEqual([
+      { label: "allow", description: "select 1×" },
+      { label: "intent", description: "abstain 2×, select 2×" },
+      { label: "role", description: "select 2×, abstain 1×" },
+    ]);
+    expect(stages!.options).toEqual({
+      title: "Traces where a stage did an action",
+      placeHolder: "Which stage?",
+    });
+    expect(actions!.items).toEqual([
+      { label: "abstain", description: "in 2 traces" },
+      { label: "select", description: "in 2 traces" },
+    ]);
+    expect(actions!.options).toEqual({ title: "What did 'intent' do?" });
+    expect(tree.filter).toEqual({ kind: "stageAction", stage: "intent", action: "abstain" });
+    const [root] = tree.getChildren();
+    expect(tree.getTreeItem(root!).description).toBe("where 'intent' did abstain: 2 of 5 traces");
+    fake.answers.quickPick.push({ label: "role" }, { label: "abstain" });
+    await run("filterTracesByStageAction");
+    expect(fake.quickPicks[3]!.items).toEqual([
+      { label: "select", description: "in 2 traces" },
+      { label: "abstain", description: "in 1 trace" },
+    ]);
+  });
+
+  it("a pick left open (Escape) changes no filter", async () => {
+    const tree = treeOf(lines);
+    register(tree);
+    tree.setFilter({ kind: "errors" });
+    fake.answers.quickPick.push(undefined);
+    await run("filterTracesByDroppedTool");
+    fake.answers.quickPick.push(undefined);
+    await run("filterTracesByStageAction");
+    fake.answers.quickPick.push({ label: "role" }, undefined);
+    await run("filterTracesByStageAction");
+    expect(fake.quickPicks).toHaveLength(4);
+    expect(tree.filter).toEqual({ kind: "errors" });
+    expect(contexts.size).toBe(0);
+  });
+
+  it("filters to the traces with errors, and clears the filter", async () => {
+    const tree = treeOf(lines);
+    register(tree);
+    await run("filterTracesWithErrors");
+    expect(tree.filter).toEqual({ kind: "errors" });
+    expect(contexts.get("paletteInspector.tracesFiltered")).toBe(true);
+    await run("clearTraceFilter");
+    expect(tree.filter).toBeNull();
+    expect(contexts.get("paletteInspector.tracesFiltered")).toBe(false);
+    const [root] = tree.getChildren();
+    expect(tree.getTreeItem(root!).description).toBe("3 traces");
+  });
+
+  it("when no listed trace drops a tool, says so rather than offering an empty pick", async () => {
+    register(treeOf([traceLine("t-1", [["role", "abstain", []]])]));
+    await run("filterTracesByDroppedTool");
+    expect(fake.quickPicks).toHaveLength(0);
+    expect(fake.shown).toEqual([
+      { kind: "info", message: "Palette Inspector: no listed trace drops a tool." },
+    ]);
+    register(new TraceTree());
+    await run("filterTracesByStageAction");
+    expect(fake.quickPicks).toHaveLength(0);
+    expect(fake.shown.at(-1)!.message).toMatch(/find the selection traces in a log first/);
+  });
+});
+
+describe("the Inspect CodeLens", () => {
+  const lensesOf = (text: string, cancelled = false) =>
+    new LogTraceCodeLens().provideCodeLenses(
+      fake.openDocument(Uri.file("/logs/a.log"), text) as unknown as vscode.TextDocument,
+      { isCancellationRequested: cancelled } as vscode.CancellationToken,
+    );
+  const text = `noise\n${traceLine("t-1", [["role", "abstain", []]])}\n`;
+
+  it("sits at the start of the trace's line and opens it", () => {
+    const [lens, ...rest] = lensesOf(text);
+    expect(rest).toEqual([]);
+    expect([lens!.range.start, lens!.range.end].map((p) => [p.line, p.character])).toEqual([
+      [1, 0],
+      [1, 0],
+    ]);
+    expect(lens!.command).toMatchObject({
+      command: "paletteInspector.openTrace",
+      arguments: [expect.objectContaining({ path: "/logs/a.log" }), 2],
+    });
+  });
+
+  it("offers nothing on a log too large to scan in the editor, nor while cancelled", () => {
+    expect(lensesOf(text, true)).toEqual([]);
+    const limit = 20 * 1024 * 1024;
+    expect(lensesOf(text.padEnd(limit))).toHaveLength(1);
+    expect(lensesOf(text.padEnd(limit + 1))).toEqual([]);
+  });
+});
+
+describe("the log commands' edges", () => {
+  const logged = () => fake.outputs.get("Palette Inspector")?.join("\n") ?? "";
+  /** A folder with the given logs written as text. */
+  function written(files: Record<string, string>): string {
+    const dir = mkdtempSync(join(tmpdir(), "pi-logs-"));
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    return dir;
+  }
+  const spyPanels = () => {
+    const compared: [RunReport, RunReport][] = [];
+    const spy = {
+      ...panels,
+      showReport: panels.showReport,
+      showComparison: (a: RunReport, b: RunReport) => compared.push([a, b]),
+    } as unknown as TracePanels;
+    return { compared, spy };
+  };
+
+  it("a clean log is an info with the count, and the view is focused", async () => {
+    const focused: unknown[] = [];
+    fake.commands.set("paletteInspector.traces.focus", () => focused.push(true));
+    const dir = written({ "a.log": `${traceLine("t-1", [["role", "select", []]])}\n` });
+    await inspectLog(real(Uri.file(join(dir, "a.log"))), new TraceTree());
+    expect(fake.shown).toEqual([
+      {
+        kind: "info",
+        message: `Palette Inspector: 1 selection trace in ${dir}/a.log, 0 problems.`,
+      },
+    ]);
+    expect(focused).toEqual([true]);
+    expect(fake.progress[0]!.messages).toEqual(["100%"]);
+  });
+
+  it("names a set of several by its first and how many more, and logs each problem's place", async () => {
+    const dir = written({
+      "a.log": "{ not json\n",
+      "b.log": '{"trace": [\n',
+      "c.log": `${traceLine("t-1", [["role", "select", []]])}\n`,
+    });
+    const files = ["a.log", "b.log", "c.log"].map((name) => real(Uri.file(join(dir, name))));
+    await inspectLog(undefined, new TraceTree(), files);
+    expect(fake.progress[0]!.title).toBe(`Finding selection traces in ${dir}/a.log and 2 more`);
+    expect(fake.shown[0]!.message).toBe(
+      `Palette Inspector: 1 selection trace in ${dir}/a.log and 2 more, 1 problem.`,
+    );
+    expect(logged()).toMatch(new RegExp(`\\n {2}${dir}/b\\.log:1: `));
+  });
+
+  it("a folder with no logs is a warning, and nothing is listed", async () => {
+    const tree = new TraceTree();
+    await inspectLog(real(Uri.file(written({ "notes.md": "x" }))), tree);
+    expect(tree.getChildren()).toEqual([]);
+    expect(fake.shown).toEqual([
+      {
+        kind: "warning",
+        message: expect.stringMatching(
+          /^Palette Inspector: no log files \(\*\.log, \*\.jsonl, \*\.json, \.gz, …\) in \//,
+        ),
+      },
+    ]);
+  });
+
+  it("a restored set logs its problems quietly; one with no logs left is forgotten", async () => {
+    const state = memento();
+    const dir = written({
+      "a.log": `{"trace": [\n${traceLine("t-1", [["role", "select", []]])}\n`,
+    });
+    const empty = written({});
+    state.values.set(OPENED_SETS_KEY, [[`file://${dir}/a.log`], [`file://${empty}`], []]);
+    const tree = new TraceTree(state);
+    await restoreLogSets(tree);
+    expect(fake.shown).toEqual([]);
+    expect(logged()).toContain(`Selection traces of ${dir}/a.log:\n  ${dir}/a.log:1: `);
+    expect(state.values.get(OPENED_SETS_KEY)).toEqual([[`file://${dir}/a.log`]]);
+  });
+
+  it("the active editor's log, else the logs picked in a dialog; Cancel scans nothing", async () => {
+    const dir = written({ "a.log": `${traceLine("t-1", [["role", "select", []]])}\n` });
+    const file = Uri.file(join(dir, "a.log"));
+    const tree = new TraceTree();
+    window.activeTextEditor = { document: fake.openDocument(Uri.parse("untitled:x"), "") };
+    fake.answers.saveDialog.push(undefined);
+    await inspectLog(undefined, tree, [{ not: "a uri" }]);
+    expect(fake.dialogs).toEqual([
+      {
+        canSelectMany: true,
+        filters: { Logs: ["log", "jsonl", "ndjson", "json", "txt", "gz"], "All files": ["*"] },
+        title: "Find Selection Traces in Files",
+      },
+    ]);
+    expect(fake.progress).toEqual([]);
+    window.activeTextEditor = { document: fake.openDocument(file, "") };
+    try {
+      await inspectLog(undefined, tree);
+    } finally {
+      window.activeTextEditor = undefined;
+    }
+    expect(fake.dialogs).toHaveLength(1);
+    expect(tree.getChildren()).toHaveLength(1);
+  });
+
+  it("describes a trace with no id or time by its number and line", async () => {
+    const dir = written({ "a.log": `x\n${JSON.stringify({ trace: [] })}\n` });
+    const tree = new TraceTree();
+    await inspectLog(real(Uri.file(join(dir, "a.log"))), tree);
+    await openTrace(traceNodes(tree)[0], undefined, panels);
+    expect(shown.reports[0]!.description).toBe("#1 · line 2");
+  });
+
+  it("a CodeLens whose trace is gone says so; a node that is no trace opens nothing", async () => {
+    const uri = fake.writeFile("/logs/a.log", "no traces now\n");
+    await openTrace(real(uri), 3, panels);
+    expect(fake.shown).toEqual([
+      { kind: "error", message: "Palette Inspector: cannot open the selection trace." },
+    ]);
+    expect(logged()).toContain("\n  no selection trace starts at line 3 any more");
+    await openTrace({ kind: "problems" }, undefined, panels);
+    await openTrace(undefined, undefined, panels);
+    expect(shown.reports).toEqual([]);
+    expect(fake.shown).toHaveLength(1);
+  });
+
+  it("names the replay fixture after the log, whatever the log's extension", () => {
+    expect(suggestedFixturePath("/l/a.jsonl", 0)).toBe("/l/a.trace-1.turn.json");
+    expect(suggestedFixturePath("/l/a.NDJSON", 1)).toBe("/l/a.trace-2.turn.json");
+    expect(suggestedFixturePath("/l/a.json.GZ", 2)).toBe("/l/a.trace-3.turn.json");
+    expect(suggestedFixturePath("/l/a.txt", 3)).toBe("/l/a.trace-4.turn.json");
+    expect(suggestedFixturePath("/l/a.log.txt.gz.x", 4)).toBe(
+      "/l/a.log.txt.gz.x.trace-5.turn.json",
+    );
+    expect(suggestedFixturePath("app.log", 0)).toBe("app.trace-1.turn.json");
+  });
+
+  it("Turn into Fixture warns when the replay cannot match the log, and offers the file next to it", async () => {
+    const dir = written({ "a.log": `${traceLine("t-1", [["role", "abstain", ["x"]]])}\n` });
+    const tree = new TraceTree();
+    await inspectLog(real(Uri.file(join(dir, "a.log"))), tree);
+    fake.shown.length = 0;
+    fake.answers.saveDialog.push(Uri.file(join(dir, "out.turn.json")));
+    expect(await turnIntoFixture(traceNodes(tree)[0], panels)).toBeDefined();
+    expect(fake.shown).toEqual([
+      {
+        kind: "warning",
+        message:
+          "Palette Inspector: the replay differs from the log in 1 way; see the log for how.",
+      },
+    ]);
+    expect(logged()).toMatch(/see the log for how\.\n {2}stage 'role' \(abstain\) dropped/);
+    expect(await turnIntoFixture({ kind: "problems" } as TraceNode, panels)).toBeUndefined();
+  });
+
+  it("Turn into Fixture and the comparisons say when the log cannot be read again", async () => {
+    const dir = written({ "a.log": `${traceLine("t-1", [["role", "select", []]])}\n` });
+    const tree = new TraceTree();
+    await inspectLog(real(Uri.file(join(dir, "a.log"))), tree);
+    const [node] = traceNodes(tree);
+    writeFileSync(join(dir, "a.log"), "");
+    fake.shown.length = 0;
+    const { compared, spy } = spyPanels();
+    expect(await turnIntoFixture(node, spy)).toBeUndefined();
+    await compareWithReplay(node, spy);
+    await compareTraces([node!, node!], spy);
+    expect(fake.shown.map((s) => s.message)).toEqual([
+      "Palette Inspector: cannot read the selection trace.",
+      "Palette Inspector: cannot compare the trace with its replay.",
+      "Palette Inspector: cannot compare the traces.",
+    ]);
+    expect(compared).toEqual([]);
+    await compareWithReplay(undefined, spy);
+    expect(fake.shown).toHaveLength(3);
+  });
+
+  it("Compare Traces compares exactly two selected traces, in order", async () => {
+    const tree = new TraceTree();
+    await inspectLog(real(exampleLog("agent.log")), tree);
+    fake.shown.length = 0;
+    const nodes = traceNodes(tree);
+    const { compared, spy } = spyPanels();
+    await compareTraces([nodes[3]!, tree.getChildren()[0]!, nodes[1]!], spy);
+    expect(compared.map(([a, b]) => [a.origin, b.origin])).toEqual([
+      [
+        { kind: "log", line: expect.any(Number), index: 3 },
+        { kind: "log", line: expect.any(Number), index: 1 },
+      ],
+    ]);
+    await compareTraces([nodes[0]!], spy);
+    await compareTraces(undefined, spy);
+    expect(fake.shown.map((s) => s.message)).toEqual([
+      "Palette Inspector: select exactly two traces (Ctrl/Cmd+click) to compare them.",
+      "Palette Inspector: select exactly two traces (Ctrl/Cmd+click) to compare them.",
+    ]);
+    expect(compared).toHaveLength(1);
+  });
+});
+
+describe("the Selection Traces view's items", () => {
+  /** A set of two files: a.log holds the given lines, b.log.gz one plain trace; problems in both. */
+  function twoFiles(lines: string[]): LogSet {
+    const index = new TraceIndex();
+    for (const found of scanText(lines.join("\n")).traces) index.add(found, 0);
+    for (const found of scanText(traceLine("t-b", [])).traces) index.add(found, 1);
+    index.addProblem({ file: 0, line: 4, message: "broken JSON" });
+    index.addProblem({ file: 1, line: 2, message: "truncated" });
+    index.addProblem({ file: 0, line: null, message: "binary" });
+    index.finish();
+    const files = [real(Uri.file("/logs/a.log")), real(Uri.file("/logs/b.log.gz"))];
+    return { roots: [real(Uri.file("/logs"))], files, index, cancelled: false };
+  }
+  const plainLine = JSON.stringify({ trace: [] });
+  const failed = JSON.stringify({
+    turn_id: "t-e",
+    ts: "09:00",
+    forced_choice: "f",
+    error: "x",
+    trace: [],
+  });
+
+  it("keeps the opened sets under a key that stays the same across versions", () => {
+    expect(OPENED_SETS_KEY).toBe("paletteInspector.openedLogSets");
+  });
+
+  it("describes a set of several files, a trace of each kind and each problem, in full", () => {
+    const set = twoFiles([plainLine, failed]);
+    const tree = new TraceTree();
+    tree.setSet(set);
+    const [root] = tree.getChildren();
+    const setItem = tree.getTreeItem(root!);
+    expect({ ...setItem }).toEqual({
+      label: "/logs",
+      collapsibleState: TreeItemCollapsibleState.Expanded,
+      description: "3 traces in 2 files",
+      tooltip: "/logs/a.log\n/logs/b.log.gz",
+      iconPath: new ThemeIcon("files"),
+      resourceUri: Uri.file("/logs"),
+      contextValue: "paletteInspector.logSet",
+    });
+    const children = tree.getChildren(root);
+    expect(children.map((node) => node.kind)).toEqual(["trace", "trace", "trace", "problems"]);
+    const [plain, error, other] = children.map((node) => tree.getTreeItem(node));
+    expect({ ...plain }).toEqual({
+      label: "#1 · 0 tools",
+      collapsibleState: TreeItemCollapsibleState.None,
+      description: "#1 · a.log:1",
+      tooltip: "#1 · /logs/a.log:1",
+      iconPath: new ThemeIcon("type-hierarchy"),
+      contextValue: "paletteInspector.trace",
+      command: {
+        command: "paletteInspector.openTrace",
+        title: "Open Selection Trace",
+        arguments: [children[0]],
+      },
+      accessibilityInformation: { label: "Trace #1, 0 tools, line 1 of a.log, 0 stages" },
+    });
+    expect(error!.iconPath).toEqual(new ThemeIcon("error", new ThemeColor("errorForeground")));
+    expect(error!.accessibilityInformation!.label).toBe(
+      "Trace #2, turn t-e, 0 tools, forced f, line 2 of a.log, 09:00, 0 stages, failed",
+    );
+    expect(other!.description).toBe("#3 · b.log.gz:1");
+    const problems = tree.getChildren(children[3]);
+    expect(tree.getTreeItem(children[3]!)).toMatchObject({
+      label: "Problems (3)",
+      collapsibleState: TreeItemCollapsibleState.Collapsed,
+      iconPath: new ThemeIcon("warning"),
+    });
+    const [broken, truncated, binary] = problems.map((node) => tree.getTreeItem(node));
+    expect({ ...broken }).toEqual({
+      label: "a.log line 4: broken JSON",
+      collapsibleState: TreeItemCollapsibleState.None,
+      command: {
+        command: "vscode.open",
+        title: "Go to line",
+        arguments: [set.files[0], { selection: new Range(3, 0, 3, 0) }],
+      },
+    });
+    expect(truncated!.label).toBe("b.log.gz line 2: truncated");
+    expect(truncated!.command).toBeUndefined();
+    expect(binary!.label).toBe("a.log: binary");
+    expect(binary!.command).toBeUndefined();
+    // Leaves have no children.
+    expect(tree.getChildren(children[0])).toEqual([]);
+    expect(tree.getChildren(problems[0])).toEqual([]);
+  });
+
+  it("a set of one log: its own icon and resource, no file names, a degraded trace, a problem with no place", () => {
+    const degraded = JSON.stringify({
+      trace: [
+        {
+          stage: "role",
+          action: "select",
+          kept: [],
+          dropped: [],
+          added: [],
+          reinstated: [],
+          forced_choice: null,
+          detail: "",
+          degraded: true,
+          reasons: {},
+        },
+      ],
+    });
+    const index = indexOf([plainLine, degraded].join("\n"));
+    index.addProblem({ file: 0, line: null, message: "binary" });
+    const file = real(Uri.file("/logs/a.log"));
+    const tree = new TraceTree();
+    tree.setSet({ roots: [file], files: [file], index, cancelled: false });
+    const [root] = tree.getChildren();
+    expect(tree.getTreeItem(root!)).toMatchObject({
+      label: "/logs/a.log",
+      description: "2 traces",
+      tooltip: "/logs/a.log",
+      iconPath: new ThemeIcon("output"),
+      resourceUri: file,
+    });
+    const children = tree.getChildren(root);
+    const items = children.map((node) => tree.getTreeItem(node));
+    expect(items[0]!.accessibilityInformation!.label).toBe("Trace #1, 0 tools, line 1, 0 stages");
+    expect(items[1]!.iconPath).toEqual(
+      new ThemeIcon("warning", new ThemeColor("list.warningForeground")),
+    );
+    expect(tree.getChildren(children[2]).map((node) => tree.getTreeItem(node).label)).toEqual([
+      "binary",
+    ]);
+  });
+
+  it("an id-less, time-less trace is labelled by its number and described without a time", () => {
+    const tree = treeOf([plainLine]);
+    const [root] = tree.getChildren();
+    const children = tree.getChildren(root);
+    expect(children.map((node) => node.kind)).toEqual(["trace"]);
+    expect(tree.getTreeItem(children[0]!)).toMatchObject({
+      label: "#1 · 0 tools",
+      description: "#1 · line 1",
+    });
+  });
+
+  it("a several-roots set is named by its first and how many more, with no resource", () => {
+    const a = real(Uri.file("/logs/a.log"));
+    const b = real(Uri.file("/logs/b.log"));
+    const tree = new TraceTree();
+    tree.setSet({ roots: [a, b], files: [a, b], index: indexOf(plainLine), cancelled: false });
+    const item = tree.getTreeItem(tree.getChildren()[0]!);
+    expect(item).toMatchObject({ label: "/logs/a.log + 1 more" });
+    expect(item.resourceUri).toBeUndefined();
+  });
+
+  it("the last page's Show More names how many remain", () => {
+    const tree = new TraceTree();
+    const index = indexOf(Array.from({ length: PAGE_SIZE + 3 }, () => plainLine).join("\n"));
+    const file = real(Uri.file("/logs/a.log"));
+    const set: LogSet = { roots: [file], files: [file], index, cancelled: false };
+    tree.setSet(set);
+    const more = tree.getChildren(tree.getChildren()[0]).at(-1)!;
+    expect({ ...tree.getTreeItem(more) }).toEqual({
+      label: "Show 3 more (3 not shown)",
+      collapsibleState: TreeItemCollapsibleState.None,
+      command: { command: "paletteInspector.showMoreTraces", title: "Show more", arguments: [set] },
+      iconPath: new ThemeIcon("ellipsis"),
+    });
+    // A set no longer listed shows its first page and cannot be paged.
+    tree.removeSet(set);
+    expect(() => tree.showMore(set)).not.toThrow();
+    expect(tree.getChildren({ kind: "set", set })).toHaveLength(PAGE_SIZE + 1);
+  });
+
+  it("counts the filter choices over every listed set, and finds a line's trace in whichever set lists it", () => {
+    const tree = treeOf([traceLine("t-1", [["role", "select", ["x"]]])]);
+    const b = real(Uri.file("/logs/b.log"));
+    const index = indexOf([plainLine, traceLine("t-2", [["role", "select", ["x"]]])].join("\n"));
+    tree.setSet({ roots: [b], files: [b], index, cancelled: false });
+    const choices = tree.filterChoices();
+    expect(choices.dropped).toEqual(new Map([["x", 2]]));
+    expect(choices.stages).toEqual(new Map([["role", new Map([["select", 2]])]]));
+    expect(tree.listedIndex(b, 2)).toBe(1);
+    expect(tree.listedIndex(b, 3)).toBeUndefined();
+    expect(tree.listedIndex(real(Uri.file("/logs/c.log")), 1)).toBeUndefined();
+  });
+
+  it("remembers only well-formed saved sets, and forgets one without touching the others", () => {
+    const state = memento();
+    state.values.set(OPENED_SETS_KEY, [
+      ["file:///a.log"],
+      "junk",
+      [1, "file:///b.log"],
+      ["file:///c.log", "file:///d.log"],
+    ]);
+    const tree = new TraceTree(state);
+    expect(tree.savedSets().map((roots) => roots.map(String))).toEqual([
+      ["file:///a.log"],
+      ["file:///c.log", "file:///d.log"],
+    ]);
+    tree.forget([real(Uri.parse("file:///a.log"))]);
+    expect(state.values.get(OPENED_SETS_KEY)).toEqual([["file:///c.log", "file:///d.log"]]);
+    state.values.set(OPENED_SETS_KEY, { not: "a list" });
+    expect(tree.savedSets()).toEqual([]);
+    expect(() => new TraceTree().forget([real(Uri.parse("file:///a.log"))])).not.toThrow();
+  });
+
+  it("tells the view of every change until it is disposed", () => {
+    const tree = treeOf([plainLine]);
+    let changes = 0;
+    tree.onDidChangeTreeData(() => changes++);
+    tree.setFilter({ kind: "errors" });
+    expect(changes).toBe(1);
+    tree.dispose();
+    tree.setFilter(null);
+    expect(changes).toBe(1);
   });
 });

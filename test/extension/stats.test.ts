@@ -1,19 +1,33 @@
-import { readdirSync } from "node:fs";
-import { resolve } from "node:path";
+import {
+  copyFileSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { gzipSync } from "node:zlib";
 import type * as vscode from "vscode";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { RunReport } from "../../src/core/report.js";
 import { TraceTree, type LogSet } from "../../src/extension/logs/trace-tree.js";
 import { isLogFileName } from "../../src/node/log-source.js";
 import { TraceIndex } from "../../src/node/trace-index.js";
-import { SAMPLES_PER_STAGE } from "../../src/extension/stats/read-stats.js";
+import { checkpointsOf } from "../../src/node/gzip-checkpoints.js";
+import { readLogStats, SAMPLES_PER_STAGE } from "../../src/extension/stats/read-stats.js";
+import { statsRows } from "../../src/core/stats/rows.js";
+import { LOG_EXTENSIONS } from "../../src/extension/logs/log-commands.js";
+import { webviewOptions } from "../../src/extension/panel/session.js";
 import type { TracePanels } from "../../src/extension/panel/panels.js";
-import { statisticsTargets } from "../../src/extension/stats/stats-command.js";
+import { showStatistics, statisticsTargets } from "../../src/extension/stats/stats-command.js";
 import { STATS_VIEW_TYPE, StatsPanels } from "../../src/extension/stats/stats-panels.js";
 import {
   parseFromStatsView,
   parseStatsPanelState,
   parseToStatsView,
+  toolColumns,
   type ToStatsView,
 } from "../../src/stats-protocol.js";
 import { fake, Uri, webviewFake, type FakeWebviewPanel } from "../fakes/vscode.js";
@@ -124,6 +138,9 @@ describe("Palette Statistics view (host)", () => {
   it("a path that cannot be read is an error notification, and no view opens", async () => {
     const panels = new StatsPanels(real(Uri.file(resolve("."))), traces);
     expect(await panels.show([real(Uri.file(resolve("no-such.log")))])).toBeNull();
+    expect(fake.outputs.get("Palette Inspector")!.join("\n")).toContain(
+      `could not read the logs.\n  ${resolve("no-such.log")}: cannot read the file`,
+    );
     expect(webviewFake.panels).toHaveLength(0);
     expect(fake.shown).toEqual([
       {
@@ -224,5 +241,254 @@ describe("the statistics protocol", () => {
     expect(
       parseStatsPanelState({ ...state, sort: { column: "evil", descending: true } }),
     ).toBeNull();
+  });
+});
+
+describe("Palette Statistics view: what it sends and what it says", () => {
+  const ext = () => real(Uri.file(resolve(".")));
+  const logged = () => fake.outputs.get("Palette Inspector")?.join("\n") ?? "";
+  const settle = () => new Promise((r) => setTimeout(r, 0));
+
+  it("sends the statistics exactly as the core computes them, only once the page is ready", async () => {
+    const panels = new StatsPanels(ext(), traces);
+    await panels.show([real(LOGS)]);
+    const panel = webviewFake.panels[0]!;
+    expect(panel.createOptions).toEqual(webviewOptions(ext()));
+    expect(panel.webview.options).toEqual(webviewOptions(ext()));
+    panel.webview.receive({ type: "missing", requestId: 1, tool: "sql" });
+    await settle();
+    expect(panel.webview.posted).toEqual([]);
+    panel.webview.receive({ type: "ready" });
+    const read = await readLogStats([LOGS.fsPath]);
+    const rows = statsRows(read.stats);
+    expect(panel.webview.posted).toEqual([
+      {
+        type: "stats",
+        view: {
+          sources: [LOGS.toString()],
+          files: read.files.map((file) => file.slice(resolve(".").length + 1)),
+          traces: rows.traces,
+          problems: rows.problems,
+          errors: rows.errors,
+          stages: rows.stages,
+          tools: toolColumns(rows.tools),
+          timeline: rows.timeline,
+          unreadableTimes: read.stats.timeline.unreadable,
+          cancelled: false,
+        },
+      },
+    ]);
+    expect(fake.progress.map((p) => [p.title, p.messages])).toEqual([
+      ["Palette statistics: reading examples/logs", ["0 MB read"]],
+    ]);
+    expect(fake.shown).toEqual([]);
+    expect(panel.webview.html).toContain("/media/stats.css");
+    expect(panel.webview.html).toContain("/dist/codicons/codicon.css");
+  });
+
+  it("names the traces of a missing tool by file, line, time and id; an unknown tool has none", async () => {
+    const { panel, session } = await openOnExamples();
+    expect(session.missing("no_such_tool")).toEqual([]);
+    const [group] = session.missing("ask_human").slice(1);
+    const read = await readLogStats([LOGS.fsPath]);
+    const refs = read.stats.tools.get("ask_human")!.samples.get("intent")!;
+    expect(group!.traces).toEqual(
+      refs.map((ref, i) => ({
+        ref: i + SAMPLES_PER_STAGE,
+        file: ref.path.slice(resolve(".").length + 1),
+        line: ref.line,
+        time: ref.time,
+        id: ref.id,
+      })),
+    );
+    expect(refs[0]).toMatchObject({ id: expect.any(String), time: expect.anything() });
+    // Asked again, a trace keeps the ref the view was given.
+    expect(session.missing("ask_human")[1]!.traces[0]!.ref).toBe(SAMPLES_PER_STAGE);
+    panel.webview.receive({ type: "openTrace", ref: 999, tool: "ask_human" });
+    await settle();
+    expect(opened).toEqual([]);
+    expect(fake.shown).toEqual([]);
+  });
+
+  it("a trace whose log is gone since is an error notification, and nothing opens", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pi-stats-"));
+    copyFileSync("examples/logs/agent.log", join(dir, "agent.log"));
+    const panels = new StatsPanels(ext(), traces);
+    const session = (await panels.show([real(Uri.file(dir))]))!;
+    const panel = webviewFake.panels[0]!;
+    panel.webview.receive({ type: "ready" });
+    const [group] = session.missing("sql");
+    rmSync(join(dir, "agent.log"));
+    panel.webview.receive({ type: "openTrace", ref: group!.traces[0]!.ref, tool: "sql" });
+    await vi.waitFor(() => expect(fake.shown).toHaveLength(1));
+    expect(fake.shown[0]).toEqual({
+      kind: "error",
+      message: "Palette Inspector: The trace could not be opened.",
+    });
+    expect(logged()).toMatch(/The trace could not be opened\.\n {2}\S/);
+    expect(opened).toEqual([]);
+  });
+
+  it("says which logs of several could not be read, and titles the view by their number", async () => {
+    const panels = new StatsPanels(ext(), traces);
+    const gone = real(Uri.file(resolve("no-such.log")));
+    const session = await panels.show([real(LOGS), gone]);
+    expect(session).not.toBeNull();
+    expect(webviewFake.panels[0]!.title).toBe("Palette Statistics: 2 logs");
+    expect(fake.progress[0]!.title).toBe("Palette statistics: reading 2 logs or folders");
+    expect(fake.shown).toEqual([
+      {
+        kind: "warning",
+        message: "Palette Inspector: Palette statistics: 1 of the logs could not be read.",
+      },
+    ]);
+    expect(logged()).toContain(`\n  ${resolve("no-such.log")}: cannot read the file`);
+  });
+
+  it("a folder with no logs is an error naming why, and no view opens", async () => {
+    const panels = new StatsPanels(ext(), traces);
+    expect(await panels.show([real(Uri.file(mkdtempSync(join(tmpdir(), "pi-empty-"))))])).toBe(
+      null,
+    );
+    expect(webviewFake.panels).toEqual([]);
+    expect(fake.shown.map((s) => s.kind)).toEqual(["error"]);
+    expect(logged()).toContain("could not read the logs.\n  no log files there");
+  });
+
+  it("replies to Copy as Markdown, and to a CSV save the user cancels, defaulting to the workspace", async () => {
+    const { panel } = await openOnExamples();
+    // A tool the logs do not hold (the view's filter is stale) is left out.
+    panel.webview.receive({ type: "copyMarkdown", requestId: 1, tools: ["no_such_tool", "sql"] });
+    await vi.waitFor(() => expect(fake.clipboard).not.toBe(""));
+    expect(fake.clipboard).not.toContain("no_such_tool");
+    expect(fake.clipboard).not.toContain("Stryker");
+    expect(fake.clipboard.split("\n").filter((line) => line.startsWith("| sql |"))).toHaveLength(1);
+    await vi.waitFor(() =>
+      expect(posted(panel, "reply")).toEqual({
+        type: "reply",
+        requestId: 1,
+        ok: true,
+        message: "Copied the tables as Markdown.",
+      }),
+    );
+    fake.answers.saveDialog.push(undefined);
+    panel.webview.receive({ type: "saveCsv", requestId: 2, tools: [] });
+    await vi.waitFor(() =>
+      expect(posted(panel, "reply")).toEqual({
+        type: "reply",
+        requestId: 2,
+        ok: false,
+        message: "Not saved.",
+      }),
+    );
+    expect(fake.dialogs).toEqual([
+      {
+        defaultUri: Uri.file(resolve("palette-statistics.csv")),
+        filters: { CSV: ["csv"] },
+        saveLabel: "Save statistics",
+        title: "Save the palette statistics as CSV",
+      },
+    ]);
+  });
+
+  it("with no workspace open, offers to save the CSV next to the logs", async () => {
+    fake.workspaceFolders.length = 0;
+    const { panel } = await openOnExamples();
+    fake.answers.saveDialog.push(undefined);
+    panel.webview.receive({ type: "saveCsv", requestId: 2, tools: [] });
+    await vi.waitFor(() => expect(fake.dialogs).toHaveLength(1));
+    expect((fake.dialogs[0] as { defaultUri: Uri }).defaultUri.path).toBe(
+      `${resolve("examples")}/palette-statistics.csv`,
+    );
+  });
+
+  it("forgets a closed view, and closes every view (and stops restoring) when disposed", async () => {
+    const { panels, panel } = await openOnExamples();
+    await panels.show([real(LOGS)]);
+    expect(panels.open).toHaveLength(2);
+    panel.dispose();
+    expect(panels.open).toHaveLength(1);
+    // A closed view hears nothing more from its page.
+    const before = panel.webview.posted.length;
+    panel.webview.receive({ type: "ready" });
+    await settle();
+    expect(panel.webview.posted).toHaveLength(before);
+    panels.dispose();
+    expect(panels.open).toEqual([]);
+    expect(webviewFake.panels.every((p) => p.disposed)).toBe(true);
+    expect(webviewFake.serializers.has(STATS_VIEW_TYPE)).toBe(false);
+  });
+
+  it("a restored view with no logs in its state is closed without reading anything", async () => {
+    new StatsPanels(ext(), traces);
+    const panel = webviewFake.create(STATS_VIEW_TYPE, "Palette Statistics: logs", {});
+    await webviewFake.serializers.get(STATS_VIEW_TYPE)!.deserializeWebviewPanel(panel, null);
+    expect(panel.disposed).toBe(true);
+    expect(fake.progress).toEqual([]);
+    const unreadable = webviewFake.create(STATS_VIEW_TYPE, "Palette Statistics: x", {});
+    await webviewFake.serializers.get(STATS_VIEW_TYPE)!.deserializeWebviewPanel(unreadable, {
+      sources: [Uri.file(resolve("no-such.log")).toString()],
+      sort: { column: "name", descending: false },
+      filter: "",
+      tool: null,
+    });
+    expect(unreadable.disposed).toBe(true);
+  });
+});
+
+describe("read-stats", () => {
+  it("names each problem by its file and line, and keeps the first hundred", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pi-stats-"));
+    writeFileSync(join(dir, "bad.log"), '{"trace": [\n'.repeat(150));
+    writeFileSync(join(dir, "core.log"), Buffer.from([0x7f, 0x45, 0, 1]));
+    const read = await readLogStats([join(dir, "core.log"), join(dir, "bad.log")]);
+    expect(read.scan.problemCount).toBeGreaterThan(100);
+    expect(read.problems).toHaveLength(100);
+    expect(read.problems[0]).toBe(
+      `${join(dir, "core.log")}: binary file (it holds NUL bytes); it was not read`,
+    );
+    expect(read.problems[1]).toMatch(new RegExp(`^${join(dir, "bad.log")}:1: `));
+    expect(read.stats.problems).toBe(read.scan.problemCount);
+    expect(read.files).toEqual([join(dir, "core.log"), join(dir, "bad.log")]);
+  });
+});
+
+describe("the Palette Statistics command", () => {
+  it("asks for logs when nothing is selected or listed; Cancel opens nothing", async () => {
+    const tree = new TraceTree();
+    const chosen: vscode.Uri[][] = [];
+    const statsPanels = { show: async (uris: vscode.Uri[]) => void chosen.push(uris) };
+    const pick = real(Uri.file("/w/picked.log"));
+    fake.answers.saveDialog.push(pick, undefined);
+    await showStatistics(undefined, undefined, tree, statsPanels as unknown as StatsPanels);
+    await showStatistics(undefined, undefined, tree, statsPanels as unknown as StatsPanels);
+    expect(chosen).toEqual([[pick]]);
+    const asked = {
+      canSelectMany: true,
+      filters: { Logs: LOG_EXTENSIONS, "All files": ["*"] },
+      title: "Palette Statistics: which logs?",
+    };
+    expect(fake.dialogs).toEqual([asked, asked]);
+  });
+
+  it("ignores selected items that are neither logs nor listed sets", async () => {
+    const tree = new TraceTree();
+    const a = real(Uri.file("/w/a.log"));
+    tree.setSet({ roots: [a], files: [a], index: new TraceIndex(), cancelled: false });
+    expect(await statisticsTargets(undefined, [null, 3, { kind: "trace" }], tree)).toEqual([a]);
+    const set: LogSet = { roots: [a], files: [a], index: new TraceIndex(), cancelled: false };
+    expect(await statisticsTargets({ kind: "set", set }, undefined, new TraceTree())).toEqual([a]);
+  });
+});
+
+describe("read-stats on a big gzip", () => {
+  it("leaves checkpoints behind, so a trace the view lists opens without inflating from the start", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pi-stats-"));
+    const filler = "2025-03-14 09:26:49,000 INFO GET /v1/health status=200\n".repeat(100_000);
+    const path = join(dir, "big.log.gz");
+    writeFileSync(path, gzipSync(filler + readFileSync("examples/logs/agent.log", "utf8")));
+    const read = await readLogStats([path]);
+    expect(read.stats.traces).toBe(6);
+    await expect.poll(async () => (await checkpointsOf(path)).length, { timeout: 20_000 }).toBe(1);
   });
 });

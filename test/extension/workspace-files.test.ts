@@ -72,7 +72,7 @@ describe("saveNewFixture", () => {
       ["file:///ws/saved.turn.json", { preview: false }],
     ]);
     expect(opened).toEqual(["file:///ws/saved.turn.json"]);
-    expect(fake.saveDialogs).toEqual([
+    expect(fake.dialogs).toEqual([
       { ...dialog, filters: FIXTURE_FILTERS, saveLabel: "Save fixture" },
     ]);
   });

@@ -115,7 +115,8 @@ export class Uri implements vscode.Uri {
     return new Uri(scheme, authority, path, query, fragment);
   }
   static joinPath(base: vscode.Uri, ...segments: string[]): Uri {
-    const parts = base.path.split("/");
+    // As path.posix.join: empty segments (a root's or a trailing slash's) vanish.
+    const parts = base.path.split("/").filter((part, i) => i === 0 || part !== "");
     for (const segment of segments.flatMap((s) => s.split("/"))) {
       if (segment === "" || segment === ".") continue;
       if (segment === "..") parts.pop();
@@ -531,10 +532,10 @@ export const fake = {
   }[],
   /** The items and options of every quick pick shown. */
   quickPicks: [] as { items: unknown[]; options: unknown }[],
-  /** The options of every save dialog shown. */
-  saveDialogs: [] as (vscode.SaveDialogOptions | undefined)[],
   /** The options of every input box shown. */
   inputBoxes: [] as FakeInputBoxOptions[],
+  /** The options of every save and open dialog shown, in order. */
+  dialogs: [] as (vscode.SaveDialogOptions | vscode.OpenDialogOptions | undefined)[],
   /** Tree views by id: the options each was created with, and its selection (a test may set it). */
   treeViews: new Map<string, { options: vscode.TreeViewOptions<unknown>; selection: unknown[] }>(),
   /** Code lens and code action providers registered and not yet disposed. */
@@ -573,7 +574,7 @@ export const fake = {
     this.shownDocuments.length = 0;
     this.quickPicks.length = 0;
     this.inputBoxes.length = 0;
-    this.saveDialogs.length = 0;
+    this.dialogs.length = 0;
     this.treeViews.clear();
     this.providers.length = 0;
     this.cancelNextProgress = false;
@@ -807,10 +808,11 @@ export const window = {
     return typeof picked === "function" ? picked(await items) : picked;
   },
   showSaveDialog: (options?: vscode.SaveDialogOptions) => {
-    fake.saveDialogs.push(options);
+    fake.dialogs.push(options);
     return answer(fake.answers.saveDialog);
   },
-  showOpenDialog: async (_options?: unknown) => {
+  showOpenDialog: async (options?: vscode.OpenDialogOptions) => {
+    fake.dialogs.push(options);
     const picked = await answer(fake.answers.saveDialog);
     return picked ? [picked] : undefined;
   },
