@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { FixtureJson } from "../../src/core/fixture/schema.js";
 import { formatWaterfallTable, safe, safeJson } from "../../src/core/render/table.js";
 import type { RunReport } from "../../src/core/report.js";
-import { noCatalogFile, run as runAs } from "./spec/helpers.js";
+import { noCatalogFile, reportOf, run as runAs } from "./spec/helpers.js";
 
 const run = (json: FixtureJson): Promise<RunReport> => runAs(json, noCatalogFile, "t.turn.json");
 
@@ -25,24 +25,6 @@ const everyRow: FixtureJson = {
     { kind: "policy", enabled: false },
   ],
 };
-
-const bare = (report: Partial<RunReport>): RunReport =>
-  ({
-    origin: { kind: "fixture" },
-    file: "t.turn.json",
-    description: "",
-    offered: [],
-    names: [],
-    tools: [],
-    forcedChoice: null,
-    trace: [],
-    stages: [],
-    error: null,
-    manifest: [],
-    capability: null,
-    durationMs: 0,
-    ...report,
-  }) as RunReport;
 
 describe("formatWaterfallTable", () => {
   it("prints one padded row per stage, the reasons, the final palette and the forced choice", async () => {
@@ -175,7 +157,7 @@ describe("formatWaterfallTable", () => {
     expect(none.at(-2)).toBe("\x1b[1mpalette:\x1b[0m no change — no router composed");
 
     const all = formatWaterfallTable(
-      bare({
+      reportOf({
         capability: {
           registered: ["a"],
           router: { state: "none" },
