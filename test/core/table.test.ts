@@ -133,7 +133,14 @@ describe("formatWaterfallTable", () => {
       "0  router  routed   2→1                                        routed",
       "1  lazy    abstain  1→1                                        no procedural routing",
     ]);
-    expect(routed.at(-2)).toBe("palette: applied (1 names)");
+    // No stage gave a reason: no "why" section.
+    expect(routed.slice(6)).toEqual([
+      "",
+      "final (1): a",
+      "forced tool_choice: none",
+      "palette: applied (1 names)",
+      "",
+    ]);
 
     const refused = formatWaterfallTable(
       await run({
