@@ -122,6 +122,11 @@ describe("waterfallRows", () => {
       protectsForced: true,
     });
     expect(rows[4]!.forcedBefore).toBe("x");
+    // A listed stage after the last record has none.
+    const unrun = waterfallRows(reportOf({ offered: ["a"], stages: [stage("late")] }));
+    expect(unrun.map((row) => [row.info.name, row.record, row.input, row.output])).toEqual([
+      ["late", null, 1, 1],
+    ]);
   });
 });
 
@@ -276,6 +281,18 @@ describe("toolLineage", () => {
     );
   });
 
+  it("marks where a logged trace first shows a forced choice, even on a select", () => {
+    const report = reportOf({
+      offered: ["a"],
+      names: ["a"],
+      forcedChoice: "a",
+      trace: [recordOf("s", ["a"], { forcedChoice: "a" })],
+    });
+    expect(toolLineage(report, "a").sentence).toBe(
+      "kept by every stage, forced by `s`; in the final palette, as the forced tool_choice.",
+    );
+  });
+
   it("knows a tool only the final palette or only the forced choice names", () => {
     expect(toolLineage(reportOf({ names: ["a"] }), "a")).toMatchObject({
       known: true,
@@ -337,6 +354,18 @@ describe("lineageMatrix", () => {
     const matrix = lineageMatrix(report);
     expect(matrix.tools).toEqual(["a", "b", "x", "c"]);
     expect(runTools(report)).toEqual(matrix.tools);
+    // Only the forced tool is marked, from the stage that forced it until it is released.
+    expect(matrix.cells.map((row) => row.map((cell) => cell.forced))).toEqual([
+      [false, false, false, false],
+      [true, true, true, true],
+      [false, false, false, false],
+      [false, false, false, false],
+    ]);
+    expect(toolLineage(report, "x")).toMatchObject({
+      known: true,
+      sentence:
+        "never offered to the pipeline, added by `add`, dropped by `cut`; not in the final palette.",
+    });
     expect(matrix.cells.map((row) => row.map((cell) => cell.state))).toEqual([
       ["kept", "kept", "kept", "kept"],
       ["kept", "reinstated", "kept", "kept"],
@@ -348,5 +377,13 @@ describe("lineageMatrix", () => {
         expect(cellState(row, tool)).toBe(matrix.cells[t]![r]!.state),
       ),
     );
+  });
+
+  it("has an empty row of cells per tool when no stage ran", () => {
+    expect(lineageMatrix(reportOf({ offered: ["a", "b"] }))).toMatchObject({
+      tools: ["a", "b"],
+      rows: [],
+      cells: [[], []],
+    });
   });
 });
