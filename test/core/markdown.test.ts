@@ -31,7 +31,9 @@ describe("reportMarkdown", () => {
     expect(rows[0]!.slice(0, 5)).toEqual(["1", "forced", "forced", "force", "2 → 2"]);
     expect(rows[0]![9]).toBe("set: a");
     expect(rows[1]![6]).toMatch(/^b \(.*high.*\)$/);
-    expect(rows[2]!.slice(0, 4)).toEqual(["3", "lazy", "lazy", "disabled"]);
+    // No pin at the policy stage: its Forced cell is empty. A disabled stage has only its name and kind.
+    expect(rows[1]![9]).toBe("");
+    expect(rows[2]).toEqual(["3", "lazy", "lazy", "disabled", "", "", "", "", "", "", ""]);
     expect(lines.at(-2)).toBe("Final: a");
   });
 
@@ -69,7 +71,19 @@ describe("reportMarkdown", () => {
     const rows = markdown
       .split("\n")
       .filter((line) => line.startsWith("| ") && !line.startsWith("| #"));
-    expect(cells(rows[0]!).slice(1, 5)).toEqual(["router", "capability", "routed", "2 → 1"]);
+    expect(cells(rows[0]!)).toEqual([
+      "",
+      "router",
+      "capability",
+      "routed",
+      "2 → 1",
+      "a",
+      "",
+      "",
+      "",
+      "",
+      "routed",
+    ]);
     expect(cells(rows.at(-1)!).slice(1, 4)).toEqual(["palette", "capability", "applied"]);
   });
 
@@ -193,6 +207,9 @@ describe("inline", () => {
 
   it("fences a code span longer than any backtick run inside, padded at a backtick end", () => {
     expect(inline("a``b @x")).toBe("```a``b @x```");
+    // Any URL scheme, one letter or with digits.
+    expect(inline("s3://bucket")).toBe("`s3://bucket`");
+    expect(inline("x://y")).toBe("`x://y`");
     expect(inline("`@x")).toBe("`` `@x ``");
     expect(inline("@x`")).toBe("`` @x` ``");
   });

@@ -67,6 +67,7 @@ describe("formatWaterfallTable", () => {
       lines.slice(4, 11).map((line) => /^(?:\x1b\[([\d;]+)m)?\d/.exec(line)![1] ?? null),
     ).toEqual([null, null, null, "31", null, "33", "2"]);
     expect(lines[10]!.endsWith("policy stage not run\x1b[0m")).toBe(true);
+    expect(lines[12]).toBe("\x1b[1mwhy\x1b[0m");
     expect(lines.slice(-4, -1)).toEqual([
       "",
       "\x1b[1mfinal (3):\x1b[0m beta, alpha, ninechars",
@@ -118,6 +119,17 @@ describe("formatWaterfallTable", () => {
     expect(red).toContain(
       "\n\x1b[1;31mForcedToolUnavailable: forced tool 'a' is not among the final tools: it was dropped by 'lazy', which does not protect the forced choice.\x1b[0m\n",
     );
+  });
+
+  it("lists every name that fits, and stops before one that would pass the width", async () => {
+    const report = await run({
+      offered: ["abcdefg", "x", "y", "z"],
+      pipeline: [{ kind: "lazy", allowed_names: ["z"] }],
+    });
+    const row = (listWidth?: number) =>
+      formatWaterfallTable(report, { color: false, listWidth }).split("\n")[4];
+    expect(row()).toMatch(/ 4→1 {4}abcdefg, x, y {2}/);
+    expect(row(8)).toMatch(/ 4→1 {4}abcdefg, … \+2 {2}/);
   });
 
   it("shows the router first and the palette last in capability mode", async () => {
