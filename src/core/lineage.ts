@@ -223,14 +223,12 @@ function sentence(
   if (!lineage.known) return [name(tool), " is not a tool of this run."];
   const clauses: SentencePart[][] = [];
   if (!lineage.offered) {
-    const capability = report.capability;
-    if (capability?.registered.includes(tool))
-      clauses.push([
-        capability.router.state === "routed"
-          ? "registered but not routed by the router"
-          : "registered",
-      ]);
-    else clauses.push(["never offered to the pipeline"]);
+    // Without a routed palette every registered tool is offered, so only the router left one out.
+    clauses.push([
+      report.capability?.registered.includes(tool)
+        ? "registered but not routed by the router"
+        : "never offered to the pipeline",
+    ]);
   } else if (
     !lineage.events.some((event) => event.kind === "dropped" || event.kind === "reinstated")
   ) {

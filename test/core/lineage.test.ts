@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { FixtureJson } from "../../src/core/fixture/schema.js";
-import { cellState, lineageMatrix, toolLineage, waterfallRows } from "../../src/core/lineage.js";
-import { run } from "./spec/helpers.js";
+import {
+  cellState,
+  lineageMatrix,
+  runTools,
+  toolLineage,
+  waterfallRows,
+} from "../../src/core/lineage.js";
+import { recordOf, reportOf, run } from "./spec/helpers.js";
 
 const catalog = [
   { name: "search", safety_level: "low", cost_usd: 0.01 },
@@ -69,6 +75,58 @@ describe("waterfallRows", () => {
       }),
     );
     expect(rows.map((row) => row.pin)).toEqual(["set", "changed", "confirmed", "released"]);
+  });
+
+  it("gives no pin to a force of nothing when nothing was forced", async () => {
+    const rows = waterfallRows(
+      await run({
+        offered: ["a"],
+        pipeline: [{ kind: "scripted", name: "s", outcome: { force: null } }],
+      }),
+    );
+    expect(rows.map((row) => [row.record?.action, row.pin])).toEqual([["force", null]]);
+  });
+
+  it("joins records to stages by name, counts each record's own flow, and shows unlisted records as logged", () => {
+    const stage = (name: string, enabled = true) => ({
+      name,
+      kind: "scripted" as const,
+      enabled,
+      protectsForced: true,
+    });
+    const rows = waterfallRows(
+      reportOf({
+        offered: ["a", "b", "c", "d"],
+        // `s` ran twice in the log but is listed disabled once; `u` is listed and has no record.
+        stages: [stage("s", false), stage("s"), stage("u"), stage("t")],
+        trace: [
+          recordOf("s", ["a"], { dropped: ["b", "c"] }),
+          recordOf("t", ["a", "b", "c"], { added: ["x"], forcedChoice: "x", action: "force" }),
+          recordOf("v", ["x"]),
+        ],
+      }),
+    );
+    expect(
+      rows.map((row) => [row.info.name, row.record?.stage ?? null, row.input, row.output, row.pin]),
+    ).toEqual([
+      ["s", null, 4, 4, null],
+      ["s", "s", 3, 1, null],
+      ["u", null, 1, 1, null],
+      ["t", "t", 3, 4, "set"],
+      ["v", "v", 1, 1, "released"],
+    ]);
+    expect(rows[4]!.info).toEqual({
+      name: "v",
+      kind: "logged",
+      enabled: true,
+      protectsForced: true,
+    });
+    expect(rows[4]!.forcedBefore).toBe("x");
+    // A listed stage after the last record has none.
+    const unrun = waterfallRows(reportOf({ offered: ["a"], stages: [stage("late")] }));
+    expect(unrun.map((row) => [row.info.name, row.record, row.input, row.output])).toEqual([
+      ["late", null, 1, 1],
+    ]);
   });
 });
 
@@ -146,6 +204,112 @@ describe("toolLineage", () => {
     );
   });
 
+  it("follows a forced choice set, confirmed, replaced and released, as events and as parts", async () => {
+    const report = await run({
+      catalog,
+      pipeline: [
+        { kind: "scripted", name: "a", outcome: { force: "sql" } },
+        { kind: "scripted", name: "b", outcome: { force: "search" } },
+        { kind: "scripted", name: "c", outcome: { force: "search" } },
+        { kind: "scripted", name: "d", outcome: { force: null } },
+      ],
+    });
+    const sql = toolLineage(report, "sql");
+    expect(sql.events).toEqual([
+      { kind: "forced", stage: "a" },
+      { kind: "replaced", stage: "b", by: "search" },
+    ]);
+    expect(sql.parts).toEqual([
+      "kept by every stage",
+      ", ",
+      "forced by ",
+      { name: "a" },
+      ", ",
+      "forced choice replaced by ",
+      { name: "search" },
+      " at ",
+      { name: "b" },
+      "; ",
+      "in the final palette",
+      ".",
+    ]);
+    expect(toolLineage(report, "search").sentence).toBe(
+      "kept by every stage, forced by `b`, forced by `c`, force released by `d`; in the final palette.",
+    );
+    expect([sql.forced, toolLineage(report, "search").forced]).toEqual([false, false]);
+  });
+
+  it("gives a reasonless event a null reason and says which tool is the forced one", async () => {
+    const report = await run({
+      catalog: [{ name: "a" }, { name: "constructor" }, { name: "new" }],
+      offered: ["a", "constructor"],
+      pipeline: [
+        { kind: "forced", resolver: { kind: "fixed", tool: "a" } },
+        { kind: "scripted", name: "cut", outcome: { select: ["a"] } },
+        { kind: "scripted", name: "back", outcome: { select: ["a", "constructor", "new"] } },
+      ],
+    });
+    const named = toolLineage(report, "constructor");
+    expect(named).toMatchObject({ known: true, offered: true, final: true, forced: false });
+    expect(named.events).toEqual([
+      { kind: "dropped", stage: "cut", reason: null },
+      { kind: "re-added", stage: "back", reason: null },
+    ]);
+    expect(toolLineage(report, "new")).toMatchObject({
+      offered: false,
+      events: [{ kind: "added", stage: "back", reason: null }],
+      sentence: "never offered to the pipeline, added by `back`; in the final palette.",
+    });
+    expect(toolLineage(report, "a")).toMatchObject({ forced: true, final: true });
+  });
+
+  it("explains a forced choice that was never offered, and a run where no stage ran", async () => {
+    const failed = await run({
+      offered: ["a"],
+      pipeline: [{ kind: "forced", resolver: { kind: "fixed", tool: "zz" } }],
+    });
+    expect(toolLineage(failed, "zz")).toMatchObject({
+      known: true,
+      offered: false,
+      final: false,
+      forced: true,
+      sentence:
+        "never offered to the pipeline, forced by `forced`; the run failed: it is the forced choice but not in the final palette (ForcedToolUnavailable).",
+    });
+    expect(toolLineage(await run({ offered: ["a"], pipeline: [] }), "a").sentence).toBe(
+      "offered; no stage ran; in the final palette.",
+    );
+  });
+
+  it("marks where a logged trace first shows a forced choice, even on a select", () => {
+    const report = reportOf({
+      offered: ["a"],
+      names: ["a"],
+      forcedChoice: "a",
+      trace: [recordOf("s", ["a"], { forcedChoice: "a" })],
+    });
+    expect(toolLineage(report, "a").sentence).toBe(
+      "kept by every stage, forced by `s`; in the final palette, as the forced tool_choice.",
+    );
+  });
+
+  it("knows a tool only the final palette or only the forced choice names", () => {
+    expect(toolLineage(reportOf({ names: ["a"] }), "a")).toMatchObject({
+      known: true,
+      final: true,
+      sentence: "never offered to the pipeline; in the final palette.",
+    });
+    expect(toolLineage(reportOf({ forcedChoice: "f" }), "f")).toMatchObject({
+      known: true,
+      forced: true,
+      events: [],
+    });
+    const failed = reportOf({
+      error: { kind: "ForcedToolUnavailable", message: "", tool: "e", droppedBy: null },
+    });
+    expect(toolLineage(failed, "e")).toMatchObject({ known: true, forced: true });
+  });
+
   it("names tools registered but not routed in capability mode", async () => {
     const report = await run({
       catalog,
@@ -174,5 +338,52 @@ describe("lineageMatrix", () => {
         expect(cellState(row, tool)).toBe(matrix.cells[t]![r]!.state),
       ),
     );
+  });
+
+  it("lists tools added later and registered ones, and marks a reinstated cell", async () => {
+    const report = await run({
+      catalog: [{ name: "a" }, { name: "b" }, { name: "c" }, { name: "x" }],
+      routing: { registered: ["a", "b", "c"], entries: [{ content: "a" }, { content: "b" }] },
+      pipeline: [
+        { kind: "forced", resolver: { kind: "fixed", tool: "b" } },
+        { kind: "lazy", allowed_names: ["a"] },
+        { kind: "scripted", name: "add", outcome: { select: ["a", "b", "x"] } },
+        { kind: "scripted", name: "cut", outcome: { select: ["a", "b"] } },
+      ],
+    });
+    const matrix = lineageMatrix(report);
+    expect(matrix.tools).toEqual(["a", "b", "x", "c"]);
+    expect(runTools(report)).toEqual(matrix.tools);
+    // Only the forced tool is marked, from the stage that forced it until it is released.
+    expect(matrix.cells.map((row) => row.map((cell) => cell.forced))).toEqual([
+      [false, false, false, false],
+      [true, true, true, true],
+      [false, false, false, false],
+      [false, false, false, false],
+    ]);
+    expect(toolLineage(report, "x")).toMatchObject({
+      known: true,
+      sentence:
+        "never offered to the pipeline, added by `add`, dropped by `cut`; not in the final palette.",
+    });
+    expect(matrix.cells.map((row) => row.map((cell) => cell.state))).toEqual([
+      ["kept", "kept", "kept", "kept"],
+      ["kept", "reinstated", "kept", "kept"],
+      ["absent", "absent", "added", "dropped"],
+      ["absent", "absent", "absent", "absent"],
+    ]);
+    matrix.rows.forEach((row, r) =>
+      matrix.tools.forEach((tool, t) =>
+        expect(cellState(row, tool)).toBe(matrix.cells[t]![r]!.state),
+      ),
+    );
+  });
+
+  it("has an empty row of cells per tool when no stage ran", () => {
+    expect(lineageMatrix(reportOf({ offered: ["a", "b"] }))).toMatchObject({
+      tools: ["a", "b"],
+      rows: [],
+      cells: [[], []],
+    });
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { FixtureJson } from "../../src/core/fixture/schema.js";
 import { inline, reportMarkdown } from "../../src/core/render/markdown.js";
 import { type RunReport } from "../../src/core/report.js";
-import { noCatalogFile, run as runAs } from "./spec/helpers.js";
+import { noCatalogFile, recordOf, reportOf, run as runAs } from "./spec/helpers.js";
 
 const run = (json: FixtureJson): Promise<RunReport> => runAs(json, noCatalogFile, "t.turn.json");
 
@@ -31,7 +31,9 @@ describe("reportMarkdown", () => {
     expect(rows[0]!.slice(0, 5)).toEqual(["1", "forced", "forced", "force", "2 → 2"]);
     expect(rows[0]![9]).toBe("set: a");
     expect(rows[1]![6]).toMatch(/^b \(.*high.*\)$/);
-    expect(rows[2]!.slice(0, 4)).toEqual(["3", "lazy", "lazy", "disabled"]);
+    // No pin at the policy stage: its Forced cell is empty. A disabled stage has only its name and kind.
+    expect(rows[1]![9]).toBe("");
+    expect(rows[2]).toEqual(["3", "lazy", "lazy", "disabled", "", "", "", "", "", "", ""]);
     expect(lines.at(-2)).toBe("Final: a");
   });
 
@@ -69,7 +71,19 @@ describe("reportMarkdown", () => {
     const rows = markdown
       .split("\n")
       .filter((line) => line.startsWith("| ") && !line.startsWith("| #"));
-    expect(cells(rows[0]!).slice(1, 5)).toEqual(["router", "capability", "routed", "2 → 1"]);
+    expect(cells(rows[0]!)).toEqual([
+      "",
+      "router",
+      "capability",
+      "routed",
+      "2 → 1",
+      "a",
+      "",
+      "",
+      "",
+      "",
+      "routed",
+    ]);
     expect(cells(rows.at(-1)!).slice(1, 4)).toEqual(["palette", "capability", "applied"]);
   });
 
@@ -80,6 +94,91 @@ describe("reportMarkdown", () => {
       { maxNames: 3 },
     );
     expect(markdown).toContain("t0, t1, t2, … and 37 more");
+    const many = (n: number) =>
+      reportMarkdown(reportOf({ names: Array.from({ length: n }, (_, i) => `t${i}`) }))
+        .trimEnd()
+        .split("\n")
+        .at(-1);
+    // 30 names by default.
+    expect(many(30)).toMatch(/, t29$/);
+    expect(many(31)).toMatch(/, t29, … and 1 more$/);
+  });
+
+  it("writes a refused router, a released force and the palette as whole rows", async () => {
+    const markdown = reportMarkdown(
+      await run({
+        routing: { registered: ["a", "b"], entries: [] },
+        pipeline: [
+          { kind: "forced", resolver: { kind: "fixed", tool: "b" } },
+          { kind: "scripted", name: "rel", outcome: { force: null } },
+        ],
+      }),
+    );
+    expect(markdown).toBe(
+      [
+        "### Selection trace: t.turn.json",
+        "",
+        "Offered 2 → final 2; forced choice: none.",
+        "",
+        "| # | Stage | Kind | Action | Tools | Kept | Dropped | Added | Reinstated | Forced | Detail |",
+        "|---:|---|---|---|---:|---|---|---|---|---|---|",
+        "|  | router | capability | refused | 2 → 2 |  |  |  |  |  | the router returned no entries |",
+        "| 1 | forced | forced | force | 2 → 2 | a, b |  |  |  | set: b | resolver forces 'b' |",
+        "| 2 | rel | scripted | force | 2 → 2 | a, b |  |  |  | released: none |  |",
+        "|  | palette | capability | applied | 2 |  |  |  |  |  | selection applied |",
+        "",
+        "Final: a, b",
+        "",
+      ].join("\n"),
+    );
+    const unrouted = reportMarkdown(await run({ routing: { registered: ["a"] }, pipeline: [] }));
+    expect(unrouted).toContain(
+      "\n|  | router | capability | none | 1 → 1 |  |  |  |  |  | no router composed |\n" +
+        "|  | palette | capability | no change |  |  |  |  |  |  | no router composed |\n",
+    );
+    const forcing = reportMarkdown(
+      reportOf({
+        capability: {
+          registered: ["a"],
+          router: { state: "none" },
+          routerReason: "no router composed",
+          palette: { outcome: "applied", names: null, forced: "a_b", reason: "selection applied" },
+        },
+      }),
+    );
+    expect(forcing).toContain(
+      "\n|  | palette | capability | applied |  |  |  |  |  | a\\_b | selection applied |\n",
+    );
+    expect(forcing.endsWith("\nFinal: none\n")).toBe(true);
+  });
+
+  it("says a forced tool was never offered", async () => {
+    const markdown = reportMarkdown(
+      await run({
+        offered: ["a"],
+        pipeline: [{ kind: "forced", resolver: { kind: "fixed", tool: "zz" } }],
+      }),
+    );
+    expect(markdown).toContain(
+      "\n\n**ForcedToolUnavailable:** zz is forced but not in the final palette (it was never offered).\n\n",
+    );
+  });
+
+  it("titles a trace from a log by its file name and line, and a value from a debuggee by its expression and frame", () => {
+    const trace = [recordOf("s", ["a"])];
+    const log = reportOf({
+      origin: { kind: "log", line: 7, index: 0 },
+      file: "C:\\logs\\agent.log",
+      trace,
+    });
+    expect(reportMarkdown(log).split("\n")[0]).toBe("### Selection trace: agent.log, line 7");
+    const debug = reportOf({
+      origin: { kind: "debug", session: "s", frame: "turn (agent.py:42)", expression: "result" },
+      trace,
+    });
+    expect(reportMarkdown(debug).split("\n")[0]).toBe(
+      "### Selection trace: result in turn (agent.py:42)",
+    );
   });
 });
 
@@ -95,39 +194,36 @@ describe("inline", () => {
     );
     expect(inline("\u202Eevil")).toBe("U+202Eevil");
     expect(inline("a&amp;")).toBe("a&amp;amp;");
+    expect(inline("tab\there\u0085next\u2029end")).toBe("tab here next end");
+    expect(inline("\u0001\u007f")).toBe("U+0001U+007F");
+    expect(inline("~ a ~")).toBe("\\~ a \\~");
+  });
+
+  it("leaves text that only looks like a link or a reference as plain escaped text", () => {
+    expect(inline("#x, a @ b, 1 & 2, http:x")).toBe("#x, a @ b, 1 &amp; 2, http:x");
+    for (const linked of ["!12", "&12", "$12", "%milestone", '~"a label"', "HTTPS://X.IO", "WWW.X"])
+      expect(inline(linked)).toBe(`\`${linked}\``);
+  });
+
+  it("fences a code span longer than any backtick run inside, padded at a backtick end", () => {
+    expect(inline("a``b @x")).toBe("```a``b @x```");
+    // Any URL scheme, one letter or with digits.
+    expect(inline("s3://bucket")).toBe("`s3://bucket`");
+    expect(inline("x://y")).toBe("`x://y`");
+    expect(inline("`@x")).toBe("`` `@x ``");
+    expect(inline("@x`")).toBe("`` @x` ``");
   });
 });
 
 describe("markdown export", () => {
   const report = (file: string, tool: string, detail: string): RunReport =>
-    ({
-      origin: { kind: "fixture" },
+    reportOf({
       file,
-      description: "",
       offered: [tool],
       names: [tool],
-      tools: [],
-      forcedChoice: null,
-      trace: [
-        {
-          stage: "s",
-          action: "select",
-          kept: [tool],
-          dropped: [],
-          added: [],
-          reinstated: [],
-          forcedChoice: null,
-          detail,
-          degraded: false,
-          reasons: {},
-        },
-      ],
+      trace: [recordOf("s", [tool], { detail })],
       stages: [{ name: "s", kind: "scripted", enabled: true, protectsForced: true }],
-      error: null,
-      manifest: [],
-      capability: null,
-      durationMs: 0,
-    }) as unknown as RunReport;
+    });
 
   it("names the file by the title it is given, else by its name: never a local absolute path", () => {
     const absolute = report("file:///home/someone/ws/turns/a.turn.json", "t", "");

@@ -16,6 +16,7 @@ import {
   type SelectionContext,
   type SelectionStage,
   type StageOutcome,
+  type StageRecord,
 } from "../../../src/core/contract.js";
 
 /** A stage whose answer the test decides. */
@@ -74,6 +75,47 @@ export function catalogFiles(files: Record<string, string>): CatalogReader {
 }
 
 export const FILE = "case.turn.json";
+
+/** A report built by hand, as no fixture run would make it: every field empty unless given. */
+export function reportOf(more: Partial<RunReport> = {}): RunReport {
+  return {
+    origin: { kind: "fixture" },
+    file: "t.turn.json",
+    description: "",
+    offered: [],
+    names: [],
+    tools: [],
+    forcedChoice: null,
+    trace: [],
+    stages: [],
+    error: null,
+    manifest: [],
+    capability: null,
+    durationMs: 0,
+    ...more,
+  };
+}
+
+/** A stage record built by hand: a select that kept `kept` unless `more` says otherwise. */
+export function recordOf(
+  stage: string,
+  kept: string[],
+  more: Partial<StageRecord> = {},
+): StageRecord {
+  return {
+    stage,
+    action: "select",
+    kept,
+    dropped: [],
+    added: [],
+    reinstated: [],
+    forcedChoice: null,
+    detail: "",
+    degraded: false,
+    reasons: {},
+    ...more,
+  };
+}
 
 /** Loads a fixture from its JSON (or its text), as the file `file`. */
 export async function load(
