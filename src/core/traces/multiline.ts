@@ -46,8 +46,8 @@ export class LineBlock {
   /** Reads the next line (without its line break). */
   feed(text: string): BlockStep {
     const c = text.charCodeAt(0);
-    // Continuation lines are indented, or close the value at the margin.
-    if (text.length === 0 || !(c === 0x20 || c === 0x09 || c === 0x7d || c === 0x5d || c === 0x29))
+    // Continuation lines are indented, or close the value at the margin (an empty line's NaN is neither).
+    if (!(c === 0x20 || c === 0x09 || c === 0x7d || c === 0x5d || c === 0x29))
       return { state: "broken" };
     const closed = this.take(text, 0);
     if (closed === -2) return { state: "broken" };

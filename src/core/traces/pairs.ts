@@ -75,7 +75,7 @@ function readWhole(text: string): PyValue | undefined {
   }
 }
 
-/** No bracket is open before `at` (quotes count only inside brackets, as for the line's values). */
+/** No bracket or quoted value is open at `at` (quotes count only inside brackets or after `=`, as for the line's values). */
 function atTopLevel(line: string, at: number): boolean {
   let depth = 0;
   for (let i = 0; i < at; i++) {
@@ -84,6 +84,8 @@ function atTopLevel(line: string, at: number): boolean {
     else if ((c === 0x7d || c === 0x5d || c === 0x29) && depth > 0) depth--;
     else if ((c === 0x22 || c === 0x27) && (depth > 0 || line.charCodeAt(i - 1) === 0x3d)) {
       for (i++; i < at && line.charCodeAt(i) !== c; i++) if (line.charCodeAt(i) === 0x5c) i++;
+      // `at` is inside a quoted value: the pair is that value's text, not the line's.
+      if (i >= at) return false;
     }
   }
   return depth === 0;

@@ -74,6 +74,23 @@ describe("the summary of a found trace", () => {
     expect(summarizeTrace(trace!)).toMatchObject({ names: ["x"], forcedChoice: null });
   });
 
+  it("without a logged final list or forced choice, takes the logged offered tools and the last record's choice", () => {
+    const [offeredOnly, forced] = found(
+      [
+        line({ trace: [], offered: ["b", "a"] }),
+        line({
+          trace: [
+            rec("role", "select", { kept: ["x", "y"] }),
+            rec("forced", "force", { kept: ["x", "y"], forced_choice: "y" }),
+            rec("audit", "abstain", { kept: ["x", "y"], forced_choice: "x" }),
+          ],
+        }),
+      ].join("\n"),
+    );
+    expect(summarizeTrace(offeredOnly!)).toMatchObject({ names: ["b", "a"], forcedChoice: null });
+    expect(summarizeTrace(forced!)).toMatchObject({ names: ["x", "y"], forcedChoice: "x" });
+  });
+
   it("is degraded when a record says so or a stage raised without saying otherwise; an error is flagged", () => {
     const degraded = (records: object[], error?: object) =>
       summarizeTrace(found(line({ trace: records, ...(error ? { error } : {}) }))[0]!);
@@ -118,6 +135,18 @@ describe("a logged trace as a report", () => {
     });
   });
 
+  it("rebuilds the final list from the logged offered tools, and the offered from the logged final list", () => {
+    expect(report({ trace: [], offered: ["b", "a"] })).toMatchObject({
+      offered: ["b", "a"],
+      names: ["b", "a"],
+      tools: ["b", "a"],
+    });
+    expect(report({ trace: [], tools: ["b", "a"] })).toMatchObject({
+      offered: ["b", "a"],
+      names: ["b", "a"],
+    });
+  });
+
   it("the forced choice is the logged one, else the last record's", () => {
     const records = [rec("forced", "force", { kept: ["a"], forced_choice: "a" })];
     expect(report({ trace: records }).forcedChoice).toBe("a");
@@ -146,6 +175,20 @@ describe("one bracketed value", () => {
     const text = `log: {"a": 1,, "b": 2}`;
     const read = parseValue(text, 5, text.length, true);
     expect(read).toEqual({ problem: expect.stringMatching(/^invalid JSON: .* at column 14/) });
+    const far = `log: {"a": 1, "bbbbbbbb": 2,, "c": 3}`;
+    expect(parseValue(far, 5, far.length, true)).toEqual({
+      problem: expect.stringMatching(/^invalid JSON: .* at column 29$/),
+    });
+  });
+
+  it("reads an object or a list as JSON where JSON and a repr differ; anything else as a repr", () => {
+    // `\/` is `/` in JSON and stays `\/` in a Python string.
+    const whole = (text: string) => parseValue(text, 0, text.length, false);
+    expect(whole('[1, "\\/"]')).toEqual({ value: [1, "/"] });
+    expect(whole('{"a": "\\/"}')).toEqual({ value: { a: "/" } });
+    expect(whole('("\\/",)')).toEqual({ value: ["\\/"] });
+    // A value that cannot be JSON is read as a repr even where its markers are JSON keys.
+    expect(parseValue("(1,)", 0, 4, true)).toEqual({ value: [1] });
   });
 
   it("a value neither JSON nor a repr says what is wrong with the repr", () => {
