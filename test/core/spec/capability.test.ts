@@ -256,6 +256,33 @@ describe("§5 capability mode in a fixture", () => {
     });
     expect(report.trace.map((r) => r.forcedChoice)).toEqual(["get_weather", "sql", null]);
   });
+
+  it("§5 routing mode, a force the stages cannot honour: the error, the partial trace and a failed palette are reported", async () => {
+    const report = await run({
+      routing: { registered, entries: [{ content: "sql" }, { content: "search" }] },
+      pipeline: [
+        { kind: "forced", resolver: { kind: "fixed", tool: "get_weather" } },
+        { kind: "lazy", allowed_names: ["sql"] },
+      ],
+    });
+    expect(report.error).toEqual({
+      kind: "ForcedToolUnavailable",
+      message: "forced tool 'get_weather' is not among the final tools",
+      tool: "get_weather",
+      droppedBy: null,
+    });
+    expect(report.offered).toEqual(["search", "sql"]);
+    expect(report.names).toEqual(["sql"]);
+    expect(report.forcedChoice).toBe("get_weather");
+    expect(report.trace.map((r) => r.action)).toEqual(["force", "select"]);
+    expect(report.capability?.routerReason).toBe("no router composed");
+    expect(report.capability?.palette).toEqual({
+      outcome: "no_change",
+      names: null,
+      forced: null,
+      reason: "the run failed: ForcedToolUnavailable",
+    });
+  });
 });
 
 describe("§5 capability mode: the turn's role is not passed (fixture warning)", () => {

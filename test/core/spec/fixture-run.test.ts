@@ -1,6 +1,7 @@
 /** docs/formats.md: how a valid fixture is composed and run (defaults, resolvers, warnings). */
 import { describe, expect, it } from "vitest";
-import { at, catalogFiles, load, loadValid, positionOf, run } from "./helpers.js";
+import { runFixture } from "../../../src/core/run-fixture.js";
+import { at, catalogFiles, load, loadValid, noCatalogFile, positionOf, run } from "./helpers.js";
 
 const CATALOG = [
   { name: "search", summary: "Search the web", safety_level: "low", cost_usd: 0.01 },
@@ -414,6 +415,39 @@ describe("docs/formats.md fixture composition", () => {
     ]);
     expect(report.names).toEqual(["search", "get_weather", "final_answer"]);
     expect(report.forcedChoice).toBe("get_weather");
+  });
+
+  it("the report names its fixture file and description (empty when absent) and how long the run took", async () => {
+    const fixture = await loadValid(
+      { description: "a weather turn", offered: ["a"] },
+      noCatalogFile,
+      "w.turn.json",
+    );
+    const before = performance.now();
+    const report = runFixture(fixture);
+    const took = performance.now() - before;
+    expect(report).toMatchObject({
+      origin: { kind: "fixture" },
+      file: "w.turn.json",
+      description: "a weather turn",
+    });
+    expect(report.durationMs).toBeGreaterThanOrEqual(0);
+    expect(report.durationMs).toBeLessThanOrEqual(took);
+    expect((await run({ offered: ["a"] })).description).toBe("");
+  });
+
+  it("the stage list reports each stage's kind, enabled and protects_forced, defaults included", async () => {
+    const report = await run({
+      offered: ["a"],
+      pipeline: [
+        { kind: "lazy", allowed_names: ["a"] },
+        { kind: "role", name: "r", enabled: false, protects_forced: false },
+      ],
+    });
+    expect(report.stages).toEqual([
+      { name: "lazy", kind: "lazy", enabled: true, protectsForced: true },
+      { name: "r", kind: "role", enabled: false, protectsForced: false },
+    ]);
   });
 });
 

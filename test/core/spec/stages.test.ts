@@ -757,6 +757,21 @@ describe("scripted stage (docs/formats.md: an adopter's own stage played back)",
     ]);
   });
 
+  it("scripted select with keepsUnnamed also keeps its input's unnamed tools, after the named ones", () => {
+    const other = { description: "another unnamed tool" };
+    const stage = new ScriptedStage({
+      name: "mine",
+      outcome: { select: ["b"] },
+      lookup,
+      keepsUnnamed: true,
+    });
+    expect(stage.apply([UNNAMED, "a", "b", other], contextFor()).tools).toEqual([
+      "b",
+      UNNAMED,
+      other,
+    ]);
+  });
+
   it("scripted abstain / force / force null / raise map to the pipeline's actions, with detail and degraded", () => {
     const tools = ["a", "b"];
     const trace = runSelection(
