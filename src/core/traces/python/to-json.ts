@@ -103,7 +103,7 @@ function tool(value: PyValue): unknown {
       return name === null ? { repr: value.text } : name;
     }
   }
-  return { repr: value === null ? "None" : String(value) };
+  return { repr: keyText(value) };
 }
 
 /** `<Tool search>` → search, `<Tool name='search' ...>` → search; null for `<object at 0x…>`. */
