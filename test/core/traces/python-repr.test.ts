@@ -183,6 +183,34 @@ describe("Python repr grammar, case by case", () => {
     expect(failure("?")).toEqual(["unexpected '?' at column 1", 0]);
   });
 
+  it("takes names and numbers at every edge of their character ranges, and every blank", () => {
+    expect(read("[a(), z(), A(), Z(), _(), t09(x9=0), 0, 9]")).toEqual([
+      {},
+      {},
+      {},
+      {},
+      {},
+      { x9: 0 },
+      0,
+      9,
+    ]);
+    expect(read("[1,\t2,\r\n3 ]")).toEqual([1, 2, 3]);
+    expect(failure("f(=1)")).toEqual(["unexpected '=' at column 3", 2]);
+    expect(read("'\\U0010ffff\\18'")).toBe("\u{10ffff}\u00018");
+    expect(readString("'\\x4", 0, 4, false)).toBe("invalid \\x escape at column 2");
+    expect(readString("'\\x41'", 0, 4, false)).toBe("invalid \\x escape at column 2");
+  });
+
+  it("counts the depth limit from the outermost value", () => {
+    const nested = (levels: number) => "(".repeat(levels) + ")".repeat(levels);
+    // The innermost () is a value too: MAX_REPR_DEPTH + 1 brackets reach depth MAX_REPR_DEPTH.
+    expect(read(nested(MAX_REPR_DEPTH + 1))).toEqual([]);
+    expect(failure(nested(MAX_REPR_DEPTH + 2))).toEqual([
+      `the repr is nested deeper than ${MAX_REPR_DEPTH} levels`,
+      MAX_REPR_DEPTH + 1,
+    ]);
+  });
+
   it("reads an angle-bracket repr whole, nested and quoted brackets included", () => {
     expect(read("[<a <b> c>, <Tool name='>'>]")).toEqual(["<a <b> c>", "<Tool name='>'>"]);
     expect(failure("[<a]")).toEqual(["the '<' opened at column 2 is not closed", 1]);
@@ -270,6 +298,20 @@ describe("Python reprs as JSON", () => {
       },
     );
     expect(read("{'trace': (1,), 'x': []}")).toEqual({ trace: [1], x: [] });
+  });
+
+  it("makes each key an own, writable data property, as JSON.parse does", () => {
+    const value = read("{'a': 1, 'b': Tool(x=2)}") as Record<string, Record<string, unknown>>;
+    for (const [object, key, field] of [
+      [value, "a", 1],
+      [value.b!, "x", 2],
+    ] as const)
+      expect(Object.getOwnPropertyDescriptor(object, key)).toEqual({
+        value: field,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
   });
 
   it("writes a dict's keys as Python shows them", () => {

@@ -101,8 +101,8 @@ class Parser {
     return this.pos < this.end && this.text[this.pos] === c;
   }
 
+  /** The character at `pos`, which every caller has checked is before the end. */
   found(): string {
-    if (this.pos >= this.end) return "end of the repr";
     return `'${this.text[this.pos]}' at column ${this.pos + 1}`;
   }
 

@@ -72,7 +72,7 @@ function callObject(call: PyCall): Record<string, unknown> {
   const name = shortName(call);
   const out = {};
   const fields = FIELDS[name];
-  if (!fields && call.kwargs.length === 0 && /(Error|Exception|Unavailable)$/.test(name)) {
+  if (call.kwargs.length === 0 && /(Error|Exception|Unavailable)$/.test(name)) {
     const message = call.args[0];
     return { kind: name, message: typeof message === "string" ? message : "" };
   }
