@@ -186,6 +186,9 @@ describe("traceToFixture", () => {
           { stage: "e", action: "error", kept: ["a", "b"], degraded: false, detail: "boom" },
           { stage: "e", action: "force", kept: ["a", "b"], forced_choice: "z", detail: "" },
           { stage: "e", action: "abstain", kept: ["a", "b"], forced_choice: "z", detail: "" },
+          { stage: "g", action: "abstain", kept: ["a", "b"], added: ["q"], forced_choice: "z" },
+          { stage: "h", action: "abstain", kept: ["a"], reinstated: ["b"], forced_choice: "z" },
+          { stage: "i", action: "error", kept: ["a", "b"], forced_choice: "z", detail: "x" },
         ],
       }),
     );
@@ -197,6 +200,9 @@ describe("traceToFixture", () => {
       { kind: "scripted", name: "e", outcome: { raise: "boom" } },
       { kind: "scripted", name: "e (2)", outcome: { force: "z" } },
       { kind: "scripted", name: "e (3)", outcome: { abstain: true } },
+      { kind: "scripted", name: "g", outcome: { abstain: true } },
+      { kind: "scripted", name: "h", outcome: { abstain: true } },
+      { kind: "scripted", name: "i", outcome: { raise: "x" } },
     ]);
     expect(fixture.expect).toEqual({
       names: ["a"],
@@ -209,7 +215,28 @@ describe("traceToFixture", () => {
       "stage 'e' raised but is not marked degraded; the replay marks it degraded as the engine does",
       "stage 3 is renamed 'e (2)': a fixture needs unique, non-empty stage names",
       "stage 4 is renamed 'e (3)': a fixture needs unique, non-empty stage names",
+      "stage 'g' (abstain) dropped, added or reinstated tools; the replay leaves the tools alone as the engine does",
+      "stage 'h' (abstain) dropped, added or reinstated tools; the replay leaves the tools alone as the engine does",
       `the log does not say which stage dropped the unnamed tool ${long.slice(0, 79)}…, {"description":"no name"}; no stage of the replay selects, so the replay keeps it`,
+    ]);
+  });
+
+  it("keeps every unnamed tool when the final tools show some kept, naming the others in full", () => {
+    const kept = { repr: "<function kept>" };
+    const lost = { repr: `<${"y".repeat(78)}>` };
+    const trace = onlyTrace(
+      JSON.stringify({
+        offered: ["a", kept, lost],
+        tools: ["a", kept],
+        trace: [{ stage: "s", action: "select", kept: ["a"], dropped: [], forced_choice: null }],
+      }),
+    );
+    const { fixture, caveats } = traceToFixture(trace, { file: "f", line: 1 });
+    expect(fixture.pipeline).toEqual([
+      { kind: "scripted", name: "s", outcome: { select: ["a"] }, keeps_unnamed: true },
+    ]);
+    expect(caveats).toEqual([
+      `the log does not say which stage dropped the unnamed tool ${lost.repr}; the replay keeps every unnamed tool through each stage, as the final tools show some kept`,
     ]);
   });
 
