@@ -2,7 +2,7 @@ import { benchEngine } from "./engine.js";
 import { benchLogIndex } from "./log-index.js";
 import { benchOrder } from "./order.js";
 import { benchRender } from "./render.js";
-import { benchScanSpeed } from "./scan-speed.js";
+import { benchScanSpeed, MEASURE_FLAG, measureInChild } from "./scan-speed.js";
 import { benchStats } from "./stats.js";
 import { benchTraces } from "./traces.js";
 import { benchWhatIf } from "./whatif.js";
@@ -23,6 +23,7 @@ async function main(): Promise<void> {
     stats: benchStats,
   };
   const only = process.argv.slice(2);
+  if (only[0] === MEASURE_FLAG) return measureInChild(only[1]!, only[2]!);
   for (const [name, section] of Object.entries(sections))
     if (only.length === 0 || only.includes(name))
       for (const line of await section()) console.log(line);

@@ -125,25 +125,24 @@ function peakRss(dir: string, cli: string, bytes: number): number | null {
   }
 }
 
-/** A JSONL log of about `bytes`: request and model-call events, and every fifth line a tool_selection event. */
-export function generateLog(file: string, bytes: number): void {
+/** A JSONL log of about `bytes`: request and model-call events, and every `every`-th line a tool_selection event (none for 0). */
+export function generateLog(file: string, bytes: number, every = 5): void {
   const fd = openSync(file, "w");
   try {
     let written = 0;
     let batch: string[] = [];
     let batchBytes = 0;
     for (let i = 0; written < bytes; i++) {
-      const line = i % 5 === 4 ? traceLine(i) : eventLine(i);
+      const line = every > 0 && i % every === every - 1 ? traceLine(i) : eventLine(i);
       batch.push(line);
       batchBytes += line.length + 1;
-      if (batchBytes > 4 * MB) {
+      if (batchBytes > 4 * MB || written + batchBytes >= bytes) {
         writeSync(fd, batch.join("\n") + "\n");
         written += batchBytes;
         batch = [];
         batchBytes = 0;
       }
     }
-    if (batch.length > 0) writeSync(fd, batch.join("\n") + "\n");
   } finally {
     closeSync(fd);
   }

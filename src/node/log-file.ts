@@ -32,6 +32,18 @@ const BUSY_MS = 15;
 /** A chunk is fed to the scanner in slices this big, so a turn can come between any two. */
 const SLICE_BYTES = 64 * 1024;
 
+/**
+ * Where the slice from `at` ends: after the last line feed within SLICE_BYTES, so that the
+ * scanner need not keep a piece of line between slices; at SLICE_BYTES inside a longer line.
+ */
+function sliceEnd(chunk: Uint8Array, at: number): number {
+  const limit = at + SLICE_BYTES;
+  if (limit >= chunk.length) return chunk.length;
+  // Searched within the slice: a long line must not send the search back over the whole chunk.
+  const lf = chunk.subarray(at, limit).lastIndexOf(10);
+  return lf === -1 ? limit : at + lf + 1;
+}
+
 /** A problem in one file of a set; `line` is null when it concerns the whole file. */
 export interface LogProblem {
   /** Position of the file in the set. */
@@ -115,8 +127,10 @@ export async function scanLogs(
           break;
         }
         first = false;
-        for (let at = 0; at < chunk.length; at += SLICE_BYTES) {
-          scanner.push(chunk.subarray(at, at + SLICE_BYTES));
+        for (let at = 0; at < chunk.length;) {
+          const next = sliceEnd(chunk, at);
+          scanner.push(chunk.subarray(at, next));
+          at = next;
           if (performance.now() - turn > BUSY_MS) {
             await nextTurn();
             turn = performance.now();

@@ -62,7 +62,7 @@ class Column<A extends Typed> {
   }
 }
 
-/** Strings that repeat across traces (tool names, stage/action pairs), stored once. */
+/** Strings that repeat across traces (tool names), stored once. */
 class Interned {
   private readonly ids = new Map<string, number>();
   readonly values: string[] = [];
@@ -79,6 +79,28 @@ class Interned {
 
   find(value: string): number | undefined {
     return this.ids.get(value);
+  }
+}
+
+/** Stage/action pairs, stored once; looked up without joining the two strings for every record. */
+class InternedPairs {
+  private readonly ids = new Map<string, Map<string, number>>();
+  readonly values: { readonly stage: string; readonly action: StageAction }[] = [];
+
+  id(stage: string, action: StageAction): number {
+    let actions = this.ids.get(stage);
+    if (actions === undefined) this.ids.set(stage, (actions = new Map()));
+    let id = actions.get(action);
+    if (id === undefined) {
+      id = this.values.length;
+      actions.set(action, id);
+      this.values.push({ stage, action });
+    }
+    return id;
+  }
+
+  find(stage: string, action: StageAction): number | undefined {
+    return this.ids.get(stage)?.get(action);
   }
 }
 
@@ -108,7 +130,7 @@ export class TraceIndex {
   private readonly timeLength = new Column(u8);
   private readonly text = new Column(u8);
   private readonly tools = new Interned();
-  private readonly pairs = new Interned();
+  private readonly pairs = new InternedPairs();
   private readonly encoder = new TextEncoder();
   private readonly decoder = new TextDecoder();
   /** The first MAX_PROBLEMS problems; all are counted. */
@@ -134,13 +156,14 @@ export class TraceIndex {
     this.flags.push((summary.error ? ERROR : 0) | (summary.degraded ? DEGRADED : 0));
     this.finalCount.push(summary.names.length);
     this.forced.push(summary.forcedChoice === null ? -1 : this.tools.id(summary.forcedChoice));
-    const seen = new Set<number>();
+    const firstDropped = this.dropped.length;
     for (const stage of summary.stages) {
-      this.stages.push(this.pairs.id(`${stage.stage}\u0000${stage.action}`));
+      this.stages.push(this.pairs.id(stage.stage, stage.action));
       for (const tool of stage.dropped) {
         const id = this.tools.id(tool);
-        if (!seen.has(id)) this.dropped.push(id);
-        seen.add(id);
+        // A trace drops a few tools: a look back over its own is cheaper than a set per trace.
+        if (this.dropped.data.subarray(firstDropped, this.dropped.length).indexOf(id) === -1)
+          this.dropped.push(id);
       }
     }
     this.stageStart.push(this.stages.length);
@@ -201,8 +224,8 @@ export class TraceIndex {
   stagesOf(i: number): { stage: string; action: StageAction }[] {
     const out: { stage: string; action: StageAction }[] = [];
     for (let k = this.stageStart.at(i); k < this.stageStart.at(i + 1); k++) {
-      const [stage, action] = this.pairs.values[this.stages.at(k)]!.split("\u0000");
-      out.push({ stage: stage!, action: action as StageAction });
+      const { stage, action } = this.pairs.values[this.stages.at(k)]!;
+      out.push({ stage, action });
     }
     return out;
   }
@@ -220,8 +243,10 @@ export class TraceIndex {
     }
     const stages = new Map<string, Map<StageAction, number>>();
     for (let i = 0; i < this.count; i++)
-      for (const pair of new Set(this.stagesOf(i).map((s) => `${s.stage}\u0000${s.action}`))) {
-        const [stage, action] = pair.split("\u0000") as [string, StageAction];
+      for (const pair of new Set(
+        this.stages.data.subarray(this.stageStart.at(i), this.stageStart.at(i + 1)),
+      )) {
+        const { stage, action } = this.pairs.values[pair]!;
         const actions = stages.get(stage) ?? new Map<StageAction, number>();
         actions.set(action, (actions.get(action) ?? 0) + 1);
         stages.set(stage, actions);
@@ -256,7 +281,7 @@ export class TraceIndex {
         return (i) => this.holds(this.dropped, this.droppedStart, i, id);
       }
       case "stageAction": {
-        const id = this.pairs.find(`${filter.stage}\u0000${filter.action}`);
+        const id = this.pairs.find(filter.stage, filter.action);
         if (id === undefined) return () => false;
         return (i) => this.holds(this.stages, this.stageStart, i, id);
       }
@@ -270,9 +295,14 @@ export class TraceIndex {
 
   private pushText(value: string | number | null): number {
     if (value === null) return 255;
-    const bytes = this.encoder.encode(String(value).slice(0, TEXT_CHARS));
-    const length = Math.min(bytes.length, 254);
-    for (let k = 0; k < length; k++) this.text.push(bytes[k]!);
+    const text = String(value).slice(0, TEXT_CHARS);
+    let k = 0;
+    // Ids and times are mostly ASCII: their bytes are their char codes, with no encoder call.
+    while (k < text.length && text.charCodeAt(k) < 0x80) this.text.push(text.charCodeAt(k++));
+    if (k === text.length) return k;
+    const rest = this.encoder.encode(text.slice(k));
+    const length = Math.min(k + rest.length, 254);
+    for (let j = 0; k + j < length; j++) this.text.push(rest[j]!);
     return length;
   }
 

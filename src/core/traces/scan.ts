@@ -312,17 +312,21 @@ export class TraceScanner {
         nextCR = bytes.indexOf(13, lf + 1);
       }
       if (marker !== -1 && marker < s) marker = markers.next(s);
-      if (
-        open ||
-        loneCR ||
-        (marker !== -1 && marker < end) ||
-        MAY_OPEN_AT_END[bytes[end - 1]!] === 1 ||
-        end - s > this.maxLineBytes
-      ) {
+      const marked = marker !== -1 && marker < end;
+      if (open || loneCR || end - s > this.maxLineBytes) {
         this.passed(s - passedFrom, passed);
         passed = 0;
         const line = bytes.subarray(s, lf + 1);
         this.decodedLines(line, this.decoder.decode(line));
+        open = this.block !== null || this.spread !== null;
+        passedFrom = lf + 1;
+      } else if (marked || MAY_OPEN_AT_END[bytes[end - 1]!] === 1) {
+        // A line of its own, valid UTF-8: read at once, without the search for line ends again.
+        this.passed(s - passedFrom, passed);
+        passed = 0;
+        const text = this.decoder.decode(bytes.subarray(s, end));
+        this.line(text, 0, text.length, this.offset, end - s, text.length === end - s, marked);
+        this.passed(lf + 1 - s, 1);
         open = this.block !== null || this.spread !== null;
         passedFrom = lf + 1;
       } else passed++;
