@@ -186,6 +186,9 @@ describe("Python repr grammar, case by case", () => {
     expect(read("'\\U0010ffff\\18'")).toBe("\u{10ffff}\u00018");
     expect(readString("'\\x4", 0, 4, false)).toBe("invalid \\x escape at column 2");
     expect(readString("'\\x41'", 0, 4, false)).toBe("invalid \\x escape at column 2");
+    // A backslash right before the end escapes nothing past it.
+    expect(readString("'\\x41'", 0, 2, false)).toBe("the string opened at column 1 is not closed");
+    expect(failure("'\\xZ1'")).toEqual(["invalid \\x escape at column 2", 0]);
   });
 
   it("counts the depth limit from the outermost value", () => {
@@ -302,7 +305,9 @@ describe("Python reprs as JSON", () => {
   });
 
   it("writes a dict's keys as Python shows them", () => {
-    expect(read("{None: 1, True: 2, False: 3, 1.5: 4, inf: 5, (1, 'a'): 6, 'k': 7}")).toEqual({
+    expect(
+      read("{None: 1, True: 2, False: 3, 1.5: 4, inf: 5, (1, 'a'): 6, 'k': 7, 1e999: 8}"),
+    ).toEqual({
       None: 1,
       True: 2,
       False: 3,
@@ -310,6 +315,7 @@ describe("Python reprs as JSON", () => {
       inf: 5,
       '[1,"a"]': 6,
       k: 7,
+      Infinity: 8,
     });
   });
 
@@ -323,7 +329,11 @@ describe("Python reprs as JSON", () => {
       "{'name': 'f'}",
       '<Tool "g">',
       "< Tool h >",
-      '<Tool name="i" id=3>',
+      '<Tool name="ivy" id=3>',
+      "<Tool  dbl>",
+      "<Tool 'a''b'>",
+      "<Tool a0x1f>",
+      "<Tool 0x1fz>",
       "<mod.Tool j:k-l.m>",
       "1",
       "None",
@@ -343,7 +353,11 @@ describe("Python reprs as JSON", () => {
       { name: "f" },
       "g",
       "h",
-      "i",
+      "ivy",
+      "dbl",
+      { repr: "<Tool 'a''b'>" },
+      "a0x1f",
+      "0x1fz",
       "j:k-l.m",
       { repr: "1" },
       { repr: "None" },
