@@ -191,6 +191,22 @@ describe("Python repr grammar, case by case", () => {
     expect(failure("'\\xZ1'")).toEqual(["invalid \\x escape at column 2", 0]);
   });
 
+  it("stops at its depth limit in every kind of bracket", () => {
+    const kinds = [
+      ["[", "]"],
+      ["(1, ", ")"],
+      ["{", "}"],
+      ["{1: ", "}"],
+      ["{1, ", "}"],
+      ["f(", ")"],
+      ["f(k=", ")"],
+    ];
+    for (const [open, close] of kinds)
+      expect(() => parsePython(open!.repeat(200) + "1" + close!.repeat(200))).toThrow(
+        `nested deeper than ${MAX_REPR_DEPTH} levels`,
+      );
+  });
+
   it("counts the depth limit from the outermost value", () => {
     const nested = (levels: number) => "(".repeat(levels) + ")".repeat(levels);
     // The innermost () is a value too: MAX_REPR_DEPTH + 1 brackets reach depth MAX_REPR_DEPTH.
