@@ -13,5 +13,6 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     include: only ?? base.test?.include,
+    setupFiles: ["test/mutation-setup.ts"],
   },
 });

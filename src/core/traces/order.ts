@@ -116,8 +116,8 @@ function merge(
   // The earliest-ranked name not yet placed: where a cycle is broken.
   let earliest = 0;
   while (order.length < n) {
+    // A name is pushed once, when its last blocker is placed, and only if not yet placed.
     let next = ready.pop();
-    while (next !== undefined && done[next]) next = ready.pop();
     if (next === undefined) {
       // A cycle: the log contradicts itself; take the earliest-ranked name and go on.
       consistent = false;

@@ -172,6 +172,105 @@ describe("traceToFixture", () => {
     ]);
   });
 
+  it("names every other case the replay cannot reproduce, and keeps the logged id and error", () => {
+    const long = `<function ${"x".repeat(90)}>`;
+    const trace = onlyTrace(
+      JSON.stringify({
+        turn_id: "t-9",
+        offered: ["a", "b", { repr: long }, { description: "no name" }],
+        tools: ["a"],
+        error: "forced tool 'z' is not among the final tools",
+        forced_choice: "z",
+        trace: [
+          { stage: "", action: "abstain", kept: ["a", "b"], dropped: ["x"], forced_choice: null },
+          { stage: "e", action: "error", kept: ["a", "b"], degraded: false, detail: "boom" },
+          { stage: "e", action: "force", kept: ["a", "b"], forced_choice: "z", detail: "" },
+          { stage: "e", action: "abstain", kept: ["a", "b"], forced_choice: "z", detail: "" },
+          { stage: "g", action: "abstain", kept: ["a", "b"], added: ["q"], forced_choice: "z" },
+          { stage: "h", action: "abstain", kept: ["a"], reinstated: ["b"], forced_choice: "z" },
+          { stage: "i", action: "error", kept: ["a", "b"], forced_choice: "z", detail: "x" },
+        ],
+      }),
+    );
+    const { fixture, caveats } = traceToFixture(trace, { file: "app.log", line: 4 });
+    expect(fixture.description).toBe("replay of the selection trace logged at app.log:4 (id t-9)");
+    expect(fixture.catalog).toBeUndefined();
+    expect(fixture.pipeline).toEqual([
+      { kind: "scripted", name: "stage 1", outcome: { abstain: true } },
+      { kind: "scripted", name: "e", outcome: { raise: "boom" } },
+      { kind: "scripted", name: "e (2)", outcome: { force: "z" } },
+      { kind: "scripted", name: "e (3)", outcome: { abstain: true } },
+      { kind: "scripted", name: "g", outcome: { abstain: true } },
+      { kind: "scripted", name: "h", outcome: { abstain: true } },
+      { kind: "scripted", name: "i", outcome: { raise: "x" } },
+    ]);
+    expect(fixture.expect).toEqual({
+      names: ["a"],
+      forced_choice: "z",
+      error: "ForcedToolUnavailable",
+    });
+    expect(caveats).toEqual([
+      "stage 1 is renamed 'stage 1': a fixture needs unique, non-empty stage names",
+      "stage '' (abstain) dropped, added or reinstated tools; the replay leaves the tools alone as the engine does",
+      "stage 'e' raised but is not marked degraded; the replay marks it degraded as the engine does",
+      "stage 3 is renamed 'e (2)': a fixture needs unique, non-empty stage names",
+      "stage 4 is renamed 'e (3)': a fixture needs unique, non-empty stage names",
+      "stage 'g' (abstain) dropped, added or reinstated tools; the replay leaves the tools alone as the engine does",
+      "stage 'h' (abstain) dropped, added or reinstated tools; the replay leaves the tools alone as the engine does",
+      `the log does not say which stage dropped the unnamed tool ${long.slice(0, 79)}…, {"description":"no name"}; no stage of the replay selects, so the replay keeps it`,
+    ]);
+  });
+
+  it("keeps every unnamed tool when the final tools show some kept, naming the others in full", () => {
+    const kept = { repr: "<function kept>" };
+    const lost = { repr: `<${"y".repeat(78)}>` };
+    const trace = onlyTrace(
+      JSON.stringify({
+        offered: ["a", kept, lost],
+        tools: ["a", kept],
+        trace: [{ stage: "s", action: "select", kept: ["a"], dropped: [], forced_choice: null }],
+      }),
+    );
+    const { fixture, caveats } = traceToFixture(trace, { file: "f", line: 1 });
+    expect(fixture.pipeline).toEqual([
+      { kind: "scripted", name: "s", outcome: { select: ["a"] }, keeps_unnamed: true },
+    ]);
+    expect(caveats).toEqual([
+      `the log does not say which stage dropped the unnamed tool ${lost.repr}; the replay keeps every unnamed tool through each stage, as the final tools show some kept`,
+    ]);
+  });
+
+  it("warns that the order may differ when the log's lists contradict each other", () => {
+    const select = (stage: string, kept: string[]) => ({
+      stage,
+      action: "select",
+      kept,
+      dropped: [],
+      added: [],
+      reinstated: [],
+      forced_choice: null,
+      detail: "",
+    });
+    const trace = onlyTrace(
+      JSON.stringify({
+        offered: ["a", "b"],
+        tools: ["b", "a"],
+        trace: [select("s", ["b", "a"]), { ...select("t", ["a", "b"]), degraded: true }],
+      }),
+    );
+    const { fixture, caveats } = traceToFixture(trace, { file: "f", line: 1 });
+    expect(fixture.description).toBe("replay of the selection trace logged at f:1");
+    expect(fixture.pipeline?.[1]).toEqual({
+      kind: "scripted",
+      name: "t",
+      outcome: { select: ["b", "a"] },
+      degraded: true,
+    });
+    expect(caveats).toEqual([
+      "the trace's lists of kept, dropped and added tools contradict each other; the order of tools may differ",
+    ]);
+  });
+
   describe("a tool whose repr shows no name", () => {
     const record = (stage: string, kept: string, dropped: string) =>
       `StageRecord(stage='${stage}', action='select', kept=('${kept}',), dropped=(${dropped}), added=(), reinstated=(), forced_choice=None, detail='')`;

@@ -96,8 +96,13 @@ class Parser {
     }
   }
 
+  /** Whether the next character, before the end, is `c`. */
+  private at(c: string): boolean {
+    return this.pos < this.end && this.text[this.pos] === c;
+  }
+
+  /** The character at `pos`, which every caller has checked is before the end. */
   found(): string {
-    if (this.pos >= this.end) return "end of the repr";
     return `'${this.text[this.pos]}' at column ${this.pos + 1}`;
   }
 
@@ -145,13 +150,13 @@ class Parser {
   private parenthesised(depth: number): PyValue {
     const open = this.pos++;
     this.blanks();
-    if (this.text[this.pos] === ")") {
+    if (this.at(")")) {
       this.pos++;
       return { kind: "seq", items: [] };
     }
     const first = this.value(depth + 1);
     this.blanks();
-    if (this.text[this.pos] === ")") {
+    if (this.at(")")) {
       this.pos++;
       return first;
     }
@@ -165,22 +170,22 @@ class Parser {
   private braces(depth: number): PyValue {
     const open = this.pos++;
     this.blanks();
-    if (this.text[this.pos] === "}") {
+    if (this.at("}")) {
       this.pos++;
       return { kind: "dict", entries: [] };
     }
     const first = this.value(depth + 1);
     this.blanks();
-    if (this.text[this.pos] !== ":") {
+    if (!this.at(":")) {
       const items: PyValue[] = [first];
-      if (this.text[this.pos] !== "}") this.expect(",", open);
+      if (!this.at("}")) this.expect(",", open);
       this.items("}", open, () => items.push(this.value(depth + 1)));
       return { kind: "seq", items };
     }
     this.pos++;
     const entries: [PyValue, PyValue][] = [[first, this.value(depth + 1)]];
     this.blanks();
-    if (this.text[this.pos] !== "}") this.expect(",", open);
+    if (!this.at("}")) this.expect(",", open);
     this.items("}", open, () => {
       const key = this.value(depth + 1);
       this.blanks();
@@ -194,13 +199,13 @@ class Parser {
   private items(close: string, open: number, item: () => void): void {
     for (;;) {
       this.blanks();
-      if (this.text[this.pos] === close && this.pos < this.end) {
+      if (this.at(close)) {
         this.pos++;
         return;
       }
       item();
       this.blanks();
-      if (this.text[this.pos] === close && this.pos < this.end) {
+      if (this.at(close)) {
         this.pos++;
         return;
       }
@@ -209,7 +214,7 @@ class Parser {
   }
 
   private expect(what: string, open: number): void {
-    if (this.text[this.pos] === what && this.pos < this.end) {
+    if (this.at(what)) {
       this.pos++;
       return;
     }
@@ -245,10 +250,12 @@ class Parser {
     let i = this.pos;
     if (this.text[i] === "-" || this.text[i] === "+") i++;
     if (isNameStart(this.text[i] ?? "")) {
-      // -inf, -nan
+      // -inf, +inf, -nan: a sign before any other name is not a literal.
       this.pos = i;
       const name = this.name();
-      return { kind: "opaque", text: this.text.slice(start, start + (i - start)) + name };
+      if (name !== "inf" && name !== "nan")
+        throw new PyReprError(`unexpected name '${name}' (not a Python literal)`, i);
+      return { kind: "opaque", text: this.text.slice(start, this.pos) };
     }
     while (i < this.end && /[0-9a-fA-FxXoObB_.eEjJ+-]/.test(this.text[i]!)) {
       // A sign is part of a number only right after an exponent.
@@ -257,10 +264,8 @@ class Parser {
     }
     const token = this.text.slice(start, i).replaceAll("_", "");
     this.pos = i;
-    const value = /^[+-]?0[xXoObB]/.test(token)
-      ? parseInt(token.replace(/0[xXoObB]/, ""), radix(token)) * (token.startsWith("-") ? -1 : 1)
-      : Number(token);
     if (token.endsWith("j") || token.endsWith("J")) return { kind: "opaque", text: token };
+    const value = basedInteger(token) ?? Number(token);
     if (Number.isNaN(value)) throw new PyReprError(`invalid number '${token}'`, start);
     return value;
   }
@@ -279,7 +284,7 @@ class Parser {
       this.pos++;
       name += "." + this.name();
     }
-    if (this.text[this.pos] === "(" && this.pos < this.end) return this.call(name, depth);
+    if (this.at("(")) return this.call(name, depth);
     switch (name) {
       case "None":
       case "null":
@@ -319,7 +324,7 @@ class Parser {
     if (!isNameStart(this.text[start] ?? "")) return null;
     const name = this.name();
     this.blanks();
-    if (this.text[this.pos] === "=" && this.text[this.pos + 1] !== "=") {
+    if (this.at("=") && this.text[this.pos + 1] !== "=") {
       this.pos++;
       return name;
     }
@@ -328,9 +333,20 @@ class Parser {
   }
 }
 
-function radix(token: string): number {
-  const letter = token.replace(/^[+-]/, "")[1]!.toLowerCase();
-  return letter === "x" ? 16 : letter === "o" ? 8 : 2;
+const BASES: Record<string, { readonly radix: number; readonly digits: RegExp }> = {
+  x: { radix: 16, digits: /^[0-9a-f]+$/i },
+  o: { radix: 8, digits: /^[0-7]+$/ },
+  b: { radix: 2, digits: /^[01]+$/ },
+};
+
+/** `0x1f`, `-0o17`, `0b101`: its value, NaN when a digit is not of the base; null for a decimal. */
+function basedInteger(token: string): number | null {
+  const based = /^([+-]?)0([xob])(.*)$/i.exec(token);
+  if (!based) return null;
+  const base = BASES[based[2]!.toLowerCase()]!;
+  const digits = based[3]!;
+  if (!base.digits.test(digits)) return NaN;
+  return parseInt(digits, base.radix) * (based[1] === "-" ? -1 : 1);
 }
 
 function isDigit(c: string): boolean {

@@ -42,7 +42,7 @@ export function readString(
       out += SIMPLE[next];
       i++;
     } else if (next in HEX_DIGITS) {
-      const digits = text.slice(i + 2, i + 2 + HEX_DIGITS[next]!);
+      const digits = text.slice(i + 2, Math.min(end, i + 2 + HEX_DIGITS[next]!));
       if (digits.length !== HEX_DIGITS[next] || !/^[0-9a-fA-F]+$/.test(digits))
         return `invalid \\${next} escape at column ${i + 1}`;
       const code = parseInt(digits, 16);

@@ -72,7 +72,7 @@ function callObject(call: PyCall): Record<string, unknown> {
   const name = shortName(call);
   const out = {};
   const fields = FIELDS[name];
-  if (!fields && call.kwargs.length === 0 && /(Error|Exception|Unavailable)$/.test(name)) {
+  if (call.kwargs.length === 0 && /(Error|Exception|Unavailable)$/.test(name)) {
     const message = call.args[0];
     return { kind: name, message: typeof message === "string" ? message : "" };
   }
@@ -103,7 +103,7 @@ function tool(value: PyValue): unknown {
       return name === null ? { repr: value.text } : name;
     }
   }
-  return { repr: value === null ? "None" : String(value) };
+  return { repr: keyText(value) };
 }
 
 /** `<Tool search>` → search, `<Tool name='search' ...>` → search; null for `<object at 0x…>`. */
