@@ -3,7 +3,7 @@ import { compareReports } from "../../src/core/compare.js";
 import type { FixtureJson } from "../../src/core/fixture/schema.js";
 import { type RunReport } from "../../src/core/report.js";
 import { runFixture } from "../../src/core/run-fixture.js";
-import { loadValid } from "./spec/helpers.js";
+import { loadValid, recordOf } from "./spec/helpers.js";
 import type { StageRecord } from "../../src/core/contract.js";
 import { applyWhatIf } from "../../src/core/whatif.js";
 
@@ -18,25 +18,13 @@ const base: FixtureJson = {
 
 const load = (json: FixtureJson) => loadValid(json);
 
-/** A logged stage record: a select by default. */
+/** A logged stage record: a select by default, with the tools it dropped. */
 const record = (
   stage: string,
   kept: string[],
   dropped: string[] = [],
   more: Partial<StageRecord> = {},
-): StageRecord => ({
-  stage,
-  action: "select",
-  kept,
-  dropped,
-  added: [],
-  reinstated: [],
-  forcedChoice: null,
-  detail: "",
-  degraded: false,
-  reasons: {},
-  ...more,
-});
+): StageRecord => recordOf(stage, kept, { dropped, ...more });
 /** A report read from a log, its names those the last stage handed on unless given. */
 const logged = (trace: StageRecord[], more: Partial<RunReport> = {}): RunReport => ({
   origin: { kind: "log", line: 1, index: 0 },
