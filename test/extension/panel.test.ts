@@ -9,7 +9,8 @@ import {
 } from "../fakes/vscode.js";
 import { loadFixtureFromUri as load } from "../../src/extension/fixtures.js";
 import { TracePanels, TRACE_VIEW_TYPE } from "../../src/extension/panel/panels.js";
-import { reportView } from "../../src/core/report.js";
+import { reportView, type RunReport } from "../../src/core/report.js";
+import { runFixture } from "../../src/core/run-fixture.js";
 import { RERUN_DEBOUNCE_MS } from "../../src/extension/panel/session.js";
 import type { ToWebview } from "../../src/protocol.js";
 
@@ -503,16 +504,20 @@ describe("Save as fixture…", () => {
   });
 });
 
+/** The test fixture's run as a trace logged in `file`: at a line, the index-th trace of the log. */
+async function loggedRun(file: string): Promise<(line: number, index?: number) => RunReport> {
+  const loaded = await load(fixtureUri);
+  if (!loaded.ok) throw new Error("the test fixture did not load");
+  return (line, index = 0) => ({
+    ...runFixture(loaded.fixture),
+    origin: { kind: "log", line, index },
+    file,
+  });
+}
+
 describe("showReport (a logged trace)", () => {
   it("shows the report read-only: no levers, no source, no what-if", async () => {
-    const loaded = await load(fixtureUri);
-    if (!loaded.ok) throw new Error();
-    const { runFixture } = await import("../../src/core/run-fixture.js");
-    const report = {
-      ...runFixture(loaded.fixture),
-      origin: { kind: "log" as const, line: 12, index: 3 },
-      file: "/ws/app.log",
-    };
+    const report = (await loggedRun("/ws/app.log"))(12, 3);
     panels.showReport(report);
     const panel = webviewFake.panels[0]!;
     expect(panel.title).toBe("Selection Trace: #4 app.log:12");
@@ -541,7 +546,6 @@ describe("showComparison (two logged traces)", () => {
   it("shows the second run against the first, stage by stage, read-only", async () => {
     const loaded = await load(fixtureUri);
     if (!loaded.ok) throw new Error();
-    const { runFixture } = await import("../../src/core/run-fixture.js");
     const { applyWhatIf } = await import("../../src/core/whatif.js");
     const log = (line: number) => ({ kind: "log" as const, line, index: 0 });
     const base = { ...runFixture(loaded.fixture), origin: log(3), file: "/ws/app.log" };
@@ -571,14 +575,7 @@ describe("showComparison (two logged traces)", () => {
   });
 
   it("goes back to the log line of either trace", async () => {
-    const loaded = await load(fixtureUri);
-    if (!loaded.ok) throw new Error();
-    const { runFixture } = await import("../../src/core/run-fixture.js");
-    const at = (line: number) => ({
-      ...runFixture(loaded.fixture),
-      origin: { kind: "log" as const, line, index: 0 },
-      file: "file:///ws/app.log",
-    });
+    const at = await loggedRun("file:///ws/app.log");
     panels.showComparison(at(3), at(9));
     const panel = webviewFake.panels[0]!;
     panel.webview.receive({ type: "openSource", compared: true });
@@ -636,7 +633,6 @@ describe("7. One panel per subject", () => {
   it("running an open fixture, or opening the same logged trace or comparison again, reveals its panel", async () => {
     const loaded = await load(fixtureUri);
     if (!loaded.ok) throw new Error();
-    const { runFixture } = await import("../../src/core/run-fixture.js");
     const at = (line: number) => ({
       ...runFixture(loaded.fixture),
       origin: { kind: "log" as const, line, index: line },
@@ -717,7 +713,6 @@ describe("reveal a tool in the fixture", () => {
   it("does nothing for a logged trace, which has no fixture to show", async () => {
     const loaded = await load(fixtureUri);
     if (!loaded.ok) throw new Error();
-    const { runFixture } = await import("../../src/core/run-fixture.js");
     panels.showReport({
       ...runFixture(loaded.fixture),
       origin: { kind: "log", line: 1, index: 0 },
@@ -777,7 +772,6 @@ describe("panel titles and subjects", () => {
   async function runOf(origin: unknown, file: string) {
     const loaded = await load(fixtureUri);
     if (!loaded.ok) throw new Error();
-    const { runFixture } = await import("../../src/core/run-fixture.js");
     return { ...runFixture(loaded.fixture), origin, file } as ReturnType<typeof runFixture>;
   }
 
@@ -820,7 +814,6 @@ describe("showDebug (a value read from a paused debug session)", () => {
   it("shows the value read-only, marks it stale when it changes, runs its buttons, and lets it go when closed", async () => {
     const loaded = await load(fixtureUri);
     if (!loaded.ok) throw new Error();
-    const { runFixture } = await import("../../src/core/run-fixture.js");
     const changed = new EventEmitter<void>();
     const actions: string[] = [];
     // The panel needs only this of a DebugInspection: no debuggee behind it.
@@ -921,14 +914,7 @@ describe("what a fixture's panel shows and copies", () => {
   });
 
   it("shows a logged trace with the tool it was opened on selected, and none otherwise", async () => {
-    const loaded = await load(fixtureUri);
-    if (!loaded.ok) throw new Error();
-    const { runFixture } = await import("../../src/core/run-fixture.js");
-    const at = (line: number) => ({
-      ...runFixture(loaded.fixture),
-      origin: { kind: "log" as const, line, index: 0 },
-      file: "/ws/app.log",
-    });
+    const at = await loggedRun("/ws/app.log");
     panels.showReport(at(1), "one", "sql");
     panels.showReport(at(2));
     const [withTool, without] = webviewFake.panels;
