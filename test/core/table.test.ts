@@ -150,7 +150,7 @@ describe("formatWaterfallTable", () => {
       "",
       "final (1): a",
       "forced tool_choice: none",
-      "palette: applied (1 names)",
+      "palette: applied (1 name)",
       "",
     ]);
 

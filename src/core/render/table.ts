@@ -1,6 +1,7 @@
 import { inputCount, outputNames } from "../lineage.js";
 import type { RunReport, StageInfo } from "../report.js";
 import type { StageRecord } from "../contract.js";
+import { counted } from "../words.js";
 
 export interface TableOptions {
   /** ANSI colours (a TTY without NO_COLOR). */
@@ -116,7 +117,7 @@ export function formatWaterfallTable(report: RunReport, options: TableOptions): 
     const p = capability.palette;
     const palette =
       p.outcome === "applied"
-        ? `applied${p.names ? ` (${p.names.length} names)` : " (all tools)"}${p.forced ? `, forcing ${safe(p.forced)}` : ""}`
+        ? `applied${p.names ? ` (${counted(p.names.length, "name")})` : " (all tools)"}${p.forced ? `, forcing ${safe(p.forced)}` : ""}`
         : `no change — ${safe(p.reason)}`;
     out.push(`${paint("1", "palette:")} ${palette}`);
   }
