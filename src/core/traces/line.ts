@@ -231,8 +231,15 @@ class SegmentReader {
       this.jsonOnly(segment.start, segment.end),
     );
     if ("value" in parsed) {
+      const found = tracesInValue(parsed.value, prefixContext(line, segment.start, this.outer));
+      // A call other than a dataclass keeps only its named arguments (`wrap({'trace': …})`): the
+      // values among its positional ones that hold a marker are read on their own.
+      if (found.length === 0 && isNameOrDot(line.charCodeAt(segment.start))) {
+        const inner = segment.children.flatMap((child) => this.read(child));
+        if (inner.length > 0) return inner;
+      }
       this.covered.push([segment.start, segment.end]);
-      return tracesInValue(parsed.value, prefixContext(line, segment.start, this.outer));
+      return found;
     }
     const inner = segment.children.flatMap((child) => this.read(child));
     if (inner.some((item) => "trace" in item)) return inner;

@@ -445,6 +445,30 @@ describe("Python reprs in a log", () => {
     expect(scanText(text).traces.map((t) => t.trace.id)).toEqual([null, null, null, "t-1", "t-2"]);
   });
 
+  it("reads a trace passed positionally to any other call, broken ones included", () => {
+    const json = `{"turn_id": "t-1", "trace": [{"stage": "a", "action": "select", "kept": ["x"]}]}`;
+    const text = [
+      `log wrap({'turn_id': 't-1', 'trace': (${FORCED},)})`,
+      `log wrap(1, None, ${RESULT}, key='v')`,
+      `log wrap(${json})`,
+      `log wrap(x={'trace': (${FORCED},)})`,
+      `log wrap({'trace': (1,)})`,
+      // The marker is inside a string: no value of the call holds a trace, nothing to report.
+      `log wrap('trace=[1]')`,
+    ].join("\n");
+    const { traces, problems } = scanText(text);
+    expect(problems).toEqual([
+      { line: 5, message: "trace record 0 must be an object, found a number" },
+    ]);
+    expect(ids(text)).toEqual([
+      [1, 0, ["forced"]],
+      [2, 0, ["intent", "forced"]],
+      [3, 0, ["a"]],
+      [4, 0, ["forced"]],
+    ]);
+    expect(traces.map((t) => t.trace.id)).toEqual(["t-1", null, "t-1", null]);
+  });
+
   it("reads a tool's name from any repr that shows one, and keeps the others unnamed", () => {
     const tools = [
       "<Tool search>",
