@@ -73,14 +73,14 @@ describe("§5 the capability's palette", () => {
   const registered = ["c", "a", "b"];
   const context = () => selectionContext({});
 
-  it("§5 no stages, routed → applied with the routed names, no force", () => {
+  it("§5 no stages, routed → applied with the routed names, no force, for the reason 'routed'", () => {
     const run = runCapability(
       resolveRouter([row("b"), row("a")], registered),
       registered,
       null,
       context(),
     );
-    expect(run.palette).toMatchObject({ outcome: "applied", forced: null });
+    expect(run.palette).toMatchObject({ outcome: "applied", forced: null, reason: "routed" });
     expect([...run.palette.names!].sort()).toEqual(["a", "b"]);
     expect(run.selection).toBeNull();
   });
