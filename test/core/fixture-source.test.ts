@@ -78,10 +78,22 @@ describe("issue 14: invalid UTF-8 and issue 8 finding 2: size", () => {
       0x00, 0x22, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xe1,
       0xec, 0xed, 0xee, 0xef, 0xf0, 0xf1, 0xf3, 0xf4, 0xf5, 0xff,
     ];
-    const byteArb = fc.oneof(fc.constantFrom(...edges), fc.integer({ min: 0, max: 255 }));
+    // Whole four-byte sequences at the edges of their lead byte's narrowed second-byte range.
+    const sequences = [
+      [0xf0, 0x90, 0x80, 0x80],
+      [0xf0, 0x8f, 0xbf, 0xbf],
+      [0xf1, 0x80, 0x80, 0x80],
+      [0xf4, 0x8f, 0xbf, 0xbf],
+      [0xf4, 0x90, 0x80, 0x80],
+    ];
+    const chunkArb = fc.oneof(
+      fc.constantFrom(...edges).map((byte) => [byte]),
+      fc.integer({ min: 0, max: 255 }).map((byte) => [byte]),
+      fc.constantFrom(...sequences),
+    );
     fc.assert(
-      fc.property(fc.array(byteArb, { maxLength: 12 }), (list) => {
-        const input = Uint8Array.from(list);
+      fc.property(fc.array(chunkArb, { maxLength: 8 }), (chunks) => {
+        const input = Uint8Array.from(chunks.flat());
         expect(firstInvalidUtf8(input)).toBe(longestValidPrefix(input));
       }),
       { numRuns: 3000 },
@@ -101,6 +113,12 @@ describe("issue 14: invalid UTF-8 and issue 8 finding 2: size", () => {
       "😀",
       "\ud83d",
       "\ude00",
+      // The edges of the two surrogate ranges and the code unit just past them.
+      "\ud800",
+      "\udbff",
+      "\udc00",
+      "\udfff",
+      "\ue000",
     ];
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 12 }), (parts) => {
