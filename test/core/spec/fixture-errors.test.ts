@@ -323,10 +323,10 @@ describe("docs/formats.md fixture errors: the exact words", () => {
     ],
     [
       "a string of exactly 40 characters is shown whole",
-      `{"turn": {"query": 1, "role": "${"y".repeat(40)}"}}`,
-      ["turn", "query"],
-      "1:20",
-      "expected string, found number 1",
+      `{"offered": "${"y".repeat(40)}"}`,
+      ["offered"],
+      "1:13",
+      `expected array, found the string "${"y".repeat(40)}"`,
     ],
     [
       "a boolean",
