@@ -71,3 +71,17 @@ describe("fake.reset", () => {
     expect(heard).toEqual([]);
   });
 });
+
+describe("fake workspace folders", () => {
+  it("are undefined with no workspace open, [] in a workspace file with no folders", () => {
+    fake.reset();
+    expect(workspace.workspaceFolders).toBeUndefined();
+    fake.workspaceFile = Uri.file("/ws/empty.code-workspace");
+    expect(workspace.workspaceFolders).toEqual([]);
+    expect(workspace.workspaceFile).toBe(fake.workspaceFile);
+    fake.addWorkspaceFolder("/ws/a");
+    expect(workspace.workspaceFolders?.map((folder) => folder.name)).toEqual(["a"]);
+    fake.reset();
+    expect([workspace.workspaceFile, workspace.workspaceFolders]).toEqual([undefined, undefined]);
+  });
+});

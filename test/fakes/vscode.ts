@@ -488,6 +488,8 @@ export const fake = {
   reads: [] as string[],
   documents: [] as FakeDocument[],
   workspaceFolders: [] as { uri: Uri; name: string; index: number }[],
+  /** The open `.code-workspace` file: with it, VS Code lists no folders as [] rather than undefined. */
+  workspaceFile: undefined as Uri | undefined,
   commands: new Map<string, (...args: unknown[]) => unknown>(),
   /** Notifications and modal dialogs, with a modal's detail text. */
   shown: [] as {
@@ -561,6 +563,7 @@ export const fake = {
     this.reads.length = 0;
     this.documents.length = 0;
     this.workspaceFolders.length = 0;
+    this.workspaceFile = undefined;
     this.commands.clear();
     this.shown.length = 0;
     this.progress.length = 0;
@@ -681,7 +684,12 @@ export const workspace = {
     return fake.documents;
   },
   get workspaceFolders() {
-    return fake.workspaceFolders.length > 0 ? fake.workspaceFolders : undefined;
+    return fake.workspaceFolders.length > 0 || fake.workspaceFile
+      ? fake.workspaceFolders
+      : undefined;
+  },
+  get workspaceFile() {
+    return fake.workspaceFile;
   },
   getWorkspaceFolder(uri: Uri) {
     return fake.workspaceFolders.find((folder) => uri.path.startsWith(folder.uri.path + "/"));
@@ -756,6 +764,7 @@ export const workspace = {
 } satisfies ImitatesNamespace<
   typeof vscode.workspace,
   | "workspaceFolders"
+  | "workspaceFile"
   | "getWorkspaceFolder"
   | "asRelativePath"
   | "findFiles"
