@@ -223,6 +223,22 @@ describe("what it says when it cannot read a value (and nothing else happens)", 
     fake.progress[1]!.cancel();
     await expect(waiting).rejects.toThrow("Stopped waiting for result; nothing was read.");
   }, 15_000);
+
+  it("lets go of its timeout and of Cancel once the adapter answers", async () => {
+    const session = pythonSession();
+    session.answer = async () => ({ type: "str", result: "ok" });
+    debugFake.focus(new DebugStackFrame(session, 1, 2));
+    const frame = await pausedPythonFrame();
+    vi.useFakeTimers();
+    try {
+      const timers = vi.getTimerCount();
+      expect(await evaluateInFrame(frame, "x", "result")).toEqual({ type: "str", result: "ok" });
+      expect(vi.getTimerCount()).toBe(timers);
+      expect(fake.progress.map((p) => p.cancelListeners)).toEqual([0]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
 
 describe("the message for each kind of unreadable value", () => {
@@ -457,9 +473,10 @@ describe("what counts as the program moving on", () => {
     moves.length = 0;
     debugFake.message(session("debugpy"), { type: "request", command: "evaluate" });
     debugFake.message(session("debugpy"), { type: "request" });
-    debugFake.message(session("debugpy"), { type: "response", command: "continue" });
+    // Only a request runs the program on, only an event says it did, whichever way each goes.
+    debugFake.message(session("debugpy"), { type: "response", command: "continue" }, true);
     debugFake.message(session("debugpy"), { type: "event", event: "output" });
-    debugFake.message(session("debugpy"), { type: "request", event: "stopped" });
+    debugFake.message(session("debugpy"), { type: "request", event: "stopped" }, false);
     debugFake.message(session("node"), { type: "event", event: "stopped" });
     expect(moves).toEqual([]);
     for (const d of disposables) d.dispose();

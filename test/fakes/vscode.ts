@@ -505,6 +505,8 @@ export const fake = {
     location: unknown;
     messages: string[];
     cancel: () => void;
+    /** Listeners for Cancel still subscribed (a task that ended should have let go). */
+    readonly cancelListeners: number;
   }[],
   /** Queued answers for dialogs, taken in order; undefined means the user cancelled. */
   answers: {
@@ -899,6 +901,9 @@ export const window = {
       location: options.location,
       messages: [] as string[],
       cancel: () => cancel.fire(),
+      get cancelListeners() {
+        return cancel.listenerCount;
+      },
     };
     fake.progress.push(record);
     const cancelled = fake.cancelNextProgress;
@@ -1326,11 +1331,18 @@ export const debugFake = {
     debug.activeDebugSession = item?.session;
     this.stackItem.fire(item);
   },
-  /** A DAP message from VS Code to the adapter (`request`) or back (`event`). */
-  message(session: FakeDebugSession, message: { type: string; [key: string]: unknown }): void {
+  /**
+   * A DAP message from VS Code to the adapter or back. Each way carries any type (VS Code answers
+   * the adapter's reverse requests), so the direction defaults to the usual one of the type.
+   */
+  message(
+    session: FakeDebugSession,
+    message: { type: string; [key: string]: unknown },
+    toAdapter = message.type === "request",
+  ): void {
     for (const factory of this.trackers.get(session.type) ?? []) {
       const tracker = factory.createDebugAdapterTracker(session);
-      if (message.type === "request") tracker.onWillReceiveMessage?.(message);
+      if (toAdapter) tracker.onWillReceiveMessage?.(message);
       else tracker.onDidSendMessage?.(message);
     }
   },
