@@ -23,8 +23,7 @@ export async function benchScanSpeed(): Promise<string[]> {
   try {
     const mixed = join(dir, "mixed.jsonl");
     generateLog(mixed, size * MB, 100);
-    const base = bestInChild("baseline", mixed);
-    const ours = bestInChild("scanner", mixed);
+    const [base, ours] = interleaved(["baseline", "scanner"], mixed);
     const found = ours.traces;
     lines.push(
       `  1 line in 100 a trace, ${found} traces: scanner ${rate(size, ours.cpu)} MB/s, split+JSON.parse ${rate(size, base.cpu)} MB/s of CPU → ${verdict(base.cpu / ours.cpu, 3, false)}; wall ${rate(size, ours.wall)} vs ${rate(size, base.wall)} MB/s → ${(base.wall / ours.wall).toFixed(2)}×`,
@@ -33,13 +32,13 @@ export async function benchScanSpeed(): Promise<string[]> {
 
     const plain = join(dir, "plain.jsonl");
     generateLog(plain, size * MB, 0);
-    const none = bestInChild("scanner", plain);
+    const [none] = interleaved(["scanner"], plain);
     const gbs = size / 1024 / (none.cpu / 1000);
     lines.push(
       `  no trace: scanner ${(gbs * 1024).toFixed(0)} MB/s of CPU → ${gbs.toFixed(2)} GB/s (goal ≥ 1 GB/s) ${gbs >= 1 ? "ok" : "MISSED"}; wall ${rate(size, none.wall)} MB/s${process.env.BENCH_FULL === "1" ? "" : " (400 MB with BENCH_FULL=1)"}`,
     );
     lines.push(
-      `  (best of ${ROUNDS} runs after a warm-up, each side in a process of its own; ${load()})`,
+      `  (best of ${ROUNDS} runs after a warm-up in each of ${PROCESSES} processes per side, taken in turn; ${load()})`,
     );
     return lines;
   } finally {
@@ -50,6 +49,11 @@ export async function benchScanSpeed(): Promise<string[]> {
 const rate = (mb: number, ms: number) => (mb / (ms / 1000)).toFixed(0);
 
 const ROUNDS = 5;
+/**
+ * Processes per side, started in turn: on a shared virtual machine one process may run at half the
+ * speed of the next for its whole life, so the best of several is compared, not one each.
+ */
+const PROCESSES = 3;
 
 interface Times {
   /** Milliseconds. */
@@ -61,6 +65,21 @@ interface Times {
 
 const RUNS = { baseline: baselineScan, scanner: scannerScan };
 type Run = keyof typeof RUNS;
+
+/** The best times of each run over PROCESSES processes each, the runs' processes taken in turn. */
+function interleaved(runs: readonly Run[], file: string): Times[] {
+  const best = runs.map(() => ({ cpu: Infinity, wall: Infinity, traces: 0 }));
+  for (let p = 0; p < PROCESSES; p++)
+    runs.forEach((run, k) => {
+      const times = bestInChild(run, file);
+      best[k] = {
+        cpu: Math.min(best[k]!.cpu, times.cpu),
+        wall: Math.min(best[k]!.wall, times.wall),
+        traces: times.traces,
+      };
+    });
+  return best;
+}
 
 /**
  * The best times of ROUNDS runs, in a process of its own: its CPU time (user and system, the

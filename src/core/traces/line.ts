@@ -6,7 +6,7 @@
  */
 import { tracesInValue, type Found } from "./find.js";
 import { quotedEnd, unescapeLogfmt } from "./logfmt.js";
-import { markersIn, type Marker } from "./markers.js";
+import { firstMarker, markersIn, type Marker } from "./markers.js";
 import { pairKey, traceFromPairs } from "./pairs.js";
 import { PyReprError } from "./python/parse.js";
 import { readString } from "./python/strings.js";
@@ -53,11 +53,13 @@ export function scanLine(
   outer: TraceContext | null = null,
   quotedValues = true,
 ): LineScan {
-  const markers = markersIn(line);
+  const first = firstMarker(line);
   const end = trimmedEnd(line);
-  const fast = markers.length > 0 ? wholeJson(line, markers[0]!, end, outer) : null;
+  const fast = first !== null ? wholeJson(line, first, end, outer) : null;
   if (fast) return { found: fast, openAt: -1, unclosed: null };
-  if (markers.length === 0 && !mayOpen(line, end)) return NONE;
+  if (first === null && !mayOpen(line, end)) return NONE;
+  // Read value by value: every marker of the line is needed now.
+  const markers = markersIn(line);
 
   const reader = new SegmentReader(line, markers, outer, quotedValues);
   const found: Found[] = [];
@@ -353,11 +355,19 @@ export function prefixContext(
       else time ??= value;
     }
   }
-  // Copies, not slices: a slice would keep the whole decoded chunk alive as long as the summary lives.
   return {
-    time: time === null ? (outer?.time ?? null) : [...time].join(""),
-    id: id === null ? (outer?.id ?? null) : [...id].join(""),
+    time: time === null ? (outer?.time ?? null) : detached(time),
+    id: id === null ? (outer?.id ?? null) : detached(id),
   };
+}
+
+/**
+ * A copy of a piece of a line that holds none of the line: a slice would keep the whole decoded
+ * text alive as long as the summary lives. Joining makes a new string and slicing that copies it
+ * flat, several times faster than joining its characters.
+ */
+function detached(piece: string): string {
+  return ` ${piece}`.slice(1);
 }
 
 function trimmedEnd(line: string): number {

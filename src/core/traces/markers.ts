@@ -35,6 +35,20 @@ export function markersIn(text: string, from = 0, to = text.length): Marker[] {
   return out;
 }
 
+/**
+ * The first marker of the text, or null; the same as `markersIn(text)[0]`, but on the usual line
+ * (a `trace` key, no record call before it) only the text up to it is searched.
+ */
+export function firstMarker(text: string): Marker | null {
+  for (let word = text.indexOf("trace"); word !== -1; word = text.indexOf("trace", word + 5)) {
+    const kind = traceKey(text, word, text.length);
+    if (kind === null) continue;
+    if (text.lastIndexOf("StageRecord", word) === -1) return { at: word, kind };
+    break;
+  }
+  return markersIn(text)[0] ?? null;
+}
+
 /** True when text[from, to) may hold a marker: a cheap test before the exact one. */
 export function mayHoldMarker(text: string, from: number, to: number): boolean {
   const word = text.indexOf("trace", from);
