@@ -84,4 +84,15 @@ describe("fake workspace folders", () => {
     fake.reset();
     expect([workspace.workspaceFile, workspace.workspaceFolders]).toEqual([undefined, undefined]);
   });
+
+  it("name a path inside them relatively, with the folder's name when asked or when there are several", () => {
+    fake.reset();
+    fake.addWorkspaceFolder("/ws/a");
+    expect(workspace.asRelativePath(Uri.file("/ws/a/x.log"))).toBe("x.log");
+    expect(workspace.asRelativePath(Uri.file("/ws/a/x.log"), true)).toBe("a/x.log");
+    fake.addWorkspaceFolder("/ws/b");
+    expect(workspace.asRelativePath("/ws/b/y.log")).toBe("b/y.log");
+    expect(workspace.asRelativePath("/ws/b/y.log", false)).toBe("y.log");
+    expect(workspace.asRelativePath("/elsewhere/z.log")).toBe("/elsewhere/z.log");
+  });
 });

@@ -696,10 +696,14 @@ export const workspace = {
   getWorkspaceFolder(uri: Uri) {
     return fake.workspaceFolders.find((folder) => uri.path.startsWith(folder.uri.path + "/"));
   },
-  asRelativePath(target: Uri | string): string {
+  /** As VS Code: the folder's name leads when asked, or by default in a multi-root workspace. */
+  asRelativePath(target: Uri | string, includeWorkspaceFolder?: boolean): string {
     const path = typeof target === "string" ? target : target.path;
     const folder = fake.workspaceFolders.find((f) => path.startsWith(f.uri.path + "/"));
-    return folder ? path.slice(folder.uri.path.length + 1) : path;
+    if (!folder) return path;
+    const relative = path.slice(folder.uri.path.length + 1);
+    const named = includeWorkspaceFolder ?? fake.workspaceFolders.length > 1;
+    return named ? `${folder.name}/${relative}` : relative;
   },
   async findFiles(
     include: vscode.GlobPattern,
