@@ -353,6 +353,9 @@ describe("Selection Traces view", () => {
       kind: "error",
       message: "Palette Inspector: cannot read /nowhere/app.log.",
     });
+    expect(fake.outputs.get("Palette Inspector")!.join("\n")).toContain(
+      "cannot read /nowhere/app.log.\n  /nowhere/app.log: cannot read the file",
+    );
   });
 
   it("reads the rest of a set past a binary file, a truncated gzip and a missing file", async () => {
@@ -836,6 +839,25 @@ describe("the log commands' edges", () => {
     }
     expect(fake.dialogs).toHaveLength(1);
     expect(tree.getChildren()).toHaveLength(1);
+    // With no editor open at all, the dialog asks too.
+    fake.answers.saveDialog.push(undefined);
+    await inspectLog(undefined, tree);
+    expect(fake.dialogs).toHaveLength(2);
+  });
+
+  it("reports progress as the share of the bytes on disk read, chunk by chunk, up to 100%", async () => {
+    const dir = written({
+      "big.log": "2025-03-14 09:26:49,000 INFO GET /v1/health\n".repeat(120_000),
+    });
+    // A file that cannot be read counts no bytes: the others still make up the whole.
+    const files = ["gone.log", "big.log"].map((name) => real(Uri.file(join(dir, name))));
+    await inspectLog(undefined, new TraceTree(), files);
+    const percents = fake.progress[0]!.messages.map((message) => parseInt(message, 10));
+    expect(percents.length).toBeGreaterThan(1);
+    expect(percents[0]).toBeGreaterThan(0);
+    expect(percents[0]).toBeLessThan(100);
+    expect(percents.at(-1)).toBe(100);
+    expect(fake.progress[0]!.messages.at(-1)).toBe("100%");
   });
 
   it("describes a trace with no id or time by its number and line", async () => {
