@@ -123,6 +123,19 @@ describe("New Turn Fixture: names, folders and catalogues", () => {
     expect(catalogOf("/ws/agents/beside.turn.json")).toBe("./tools.catalog.json");
   });
 
+  it("takes the deepest catalogue above the folder, whatever order the search found them in, and never a sibling folder's", async () => {
+    fake.writeFile("/ws/tools.catalog.json", JSON.stringify([{ name: "outer" }]));
+    fake.writeFile("/ws/agents/cases/near.catalog.json", JSON.stringify([{ name: "near" }]));
+    fake.answers.inputBox.push("deep", "sibling");
+    await newFixture(Uri.file("/ws/agents/cases/deep") as never);
+    // "/ws/agents-old" starts with "/ws/agents" but is not inside it.
+    await newFixture(Uri.file("/ws/agents-old") as never);
+    const catalogOf = (path: string) =>
+      JSON.parse(fake.files.get(Uri.file(path).toString())!).catalog;
+    expect(catalogOf("/ws/agents/cases/deep/deep.turn.json")).toBe("../near.catalog.json");
+    expect(catalogOf("/ws/agents-old/sibling.turn.json")).toBe("../tools.catalog.json");
+  });
+
   it("asks which catalogue, sorted by path, and writes the fixture next to the one picked", async () => {
     fake.writeFile("/ws/a/b.catalog.json", JSON.stringify([{ name: "only_b" }]));
     fake.answers.quickPick.push((items: { label: string }[]) => items[0]);
@@ -146,9 +159,15 @@ describe("New Turn Fixture: names, folders and catalogues", () => {
     fake.reset();
     fake.answers.inputBox.push("bare");
     expect(await newFixture()).toBeUndefined();
-    expect(fake.shown.map((s) => [s.kind, s.message])).toEqual([
-      ["error", "Palette Inspector: open a folder first; a fixture lives in a workspace."],
-    ]);
+    // A workspace file with no folders in it has no place either.
+    fake.workspaceFile = Uri.file("/empty.code-workspace");
+    expect(await newFixture()).toBeUndefined();
+    expect(fake.shown.map((s) => [s.kind, s.message])).toEqual(
+      Array(2).fill([
+        "error",
+        "Palette Inspector: open a folder first; a fixture lives in a workspace.",
+      ]),
+    );
     fake.addWorkspaceFolder("/first");
     fake.addWorkspaceFolder("/second");
     await newFixture();
