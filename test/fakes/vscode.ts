@@ -551,6 +551,10 @@ export const fake = {
   }[],
   /** The next progress starts with Cancel already pressed. */
   cancelNextProgress: false,
+  /** The names of the diagnostic collections made (each the owner of its problems in the Problems panel). */
+  diagnosticOwners(): string[] {
+    return diagnosticCollections.map((collection) => collection.name);
+  },
   diagnostics(uri: Uri): readonly vscode.Diagnostic[] | undefined {
     for (const collection of diagnosticCollections) {
       const found = collection.get(uri);
