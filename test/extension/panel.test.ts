@@ -595,6 +595,16 @@ describe("showComparison (two logged traces)", () => {
     });
   });
 
+  it("has no log line to go back to for a replay, which is a fixture's run", async () => {
+    const at = await loggedRun("file:///ws/app.log");
+    const loaded = await load(fixtureUri);
+    if (!loaded.ok) throw new Error("the test fixture did not load");
+    panels.showComparison(at(3), runFixture(loaded.fixture));
+    webviewFake.panels[0]!.webview.receive({ type: "openSource", compared: true });
+    await flush();
+    expect(fake.shownDocuments).toEqual([]);
+  });
+
   it("goes back to the log line of either trace", async () => {
     const at = await loggedRun("file:///ws/app.log");
     panels.showComparison(at(3), at(9));
