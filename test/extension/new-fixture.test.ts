@@ -25,7 +25,25 @@ describe("New Turn Fixture", () => {
     const loaded = await loadFixtureFromUri(created!);
     expect(loaded.problems).toEqual([]);
     expect(JSON.parse(text).catalog).toBe("./tools.catalog.json");
-    expect(JSON.parse(text).pipeline[0].always_include).toEqual(["final_answer"]);
+    expect(JSON.parse(text).pipeline[0]).toMatchObject({
+      kind: "intent",
+      verdict: { label: "action", matched_tool_keywords: [] },
+      always_include: ["final_answer"],
+    });
+    expect(JSON.parse(text).description).toBe(
+      "Describe the turn and what the pipeline should decide.",
+    );
+    expect(text).toMatch(/\n\}\n$/);
+    expect(starterFixture(null, [])).toMatch(/\n\}\n$/);
+  });
+
+  it("never takes a catalogue from node_modules", async () => {
+    fake.writeFile("/ws/node_modules/pkg/dep.catalog.json", JSON.stringify([{ name: "dep" }]));
+    fake.answers.inputBox.push("mine");
+    await newFixture();
+    expect(fake.quickPicks).toEqual([]);
+    const text = fake.files.get(Uri.file("/ws/agents/mine.turn.json").toString())!;
+    expect(JSON.parse(text).catalog).toBe("./tools.catalog.json");
   });
 
   it("never overwrites an existing file", async () => {
@@ -82,6 +100,7 @@ describe("New Turn Fixture: names, folders and catalogues", () => {
     expect(fixtureFileName("case.JSON")).toBe("case.turn.json");
     expect(fixtureFileName("case.Turn.Json")).toBe("case.Turn.Json");
     expect(fixtureFileName("case.json.bak")).toBe("case.json.bak.turn.json");
+    expect(fixtureFileName("case.turn.json.bak")).toBe("case.turn.json.bak.turn.json");
   });
 
   it("keeps the final-answer tool in a starter's always-include lists", () => {
