@@ -245,6 +245,11 @@ describe("Selection Traces view", () => {
     );
     // A gzip cannot be opened at a line in the editor.
     expect(tree.getTreeItem(problems[0]!).command).toBeUndefined();
+    // From the plain log a trace is read at once, with no progress to show.
+    const scans = fake.progress.length;
+    await openTrace(nodes[0], undefined, panels);
+    expect(fake.progress).toHaveLength(scans);
+    shown.reports.length = 0;
     // Opened from the gzip, re-read from its range (inflated again, with progress): #7 too.
     await openTrace(nodes[6], undefined, panels);
     expect(fake.progress.at(-1)!.title).toBe(`Reading trace #7 from ${files[1]!.path}`);
@@ -858,6 +863,19 @@ describe("the log commands' edges", () => {
     expect(percents[0]).toBeLessThan(100);
     expect(percents.at(-1)).toBe(100);
     expect(fake.progress[0]!.messages.at(-1)).toBe("100%");
+  });
+
+  it("says each whole percent once, and fills the bar by the step since the last", async () => {
+    // After the big file 98%; the tiny one adds too little to say 99%; the last makes 100%.
+    const dir = written({
+      "a.log": "x".repeat(4_000_000),
+      "b.log": "y".repeat(10),
+      "c.log": "z".repeat(50_000),
+    });
+    const files = ["a.log", "b.log", "c.log"].map((name) => real(Uri.file(join(dir, name))));
+    await inspectLog(undefined, new TraceTree(), files);
+    expect(fake.progress[0]!.messages).toEqual(["98%", "100%"]);
+    expect(fake.progress[0]!.increments).toEqual([98, 2]);
   });
 
   it("describes a trace with no id or time by its number and line", async () => {

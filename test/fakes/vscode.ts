@@ -504,6 +504,8 @@ export const fake = {
     cancellable: boolean;
     location: unknown;
     messages: string[];
+    /** Each `increment` reported: the share of the bar (in percent) the step adds. */
+    increments: number[];
     cancel: () => void;
     /** Listeners for Cancel still subscribed (a task that ended should have let go). */
     readonly cancelListeners: number;
@@ -910,6 +912,7 @@ export const window = {
       cancellable: options.cancellable ?? false,
       location: options.location,
       messages: [] as string[],
+      increments: [] as number[],
       cancel: () => cancel.fire(),
       get cancelListeners() {
         return cancel.listenerCount;
@@ -922,6 +925,7 @@ export const window = {
       {
         report(value) {
           if (value.message !== undefined) record.messages.push(value.message);
+          if (value.increment !== undefined) record.increments.push(value.increment);
         },
       },
       { isCancellationRequested: cancelled, onCancellationRequested: cancel.event },
