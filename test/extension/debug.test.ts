@@ -223,6 +223,22 @@ describe("what it says when it cannot read a value (and nothing else happens)", 
     fake.progress[1]!.cancel();
     await expect(waiting).rejects.toThrow("Stopped waiting for result; nothing was read.");
   }, 15_000);
+
+  it("lets go of its timeout and of Cancel once the adapter answers", async () => {
+    const session = pythonSession();
+    session.answer = async () => ({ type: "str", result: "ok" });
+    debugFake.focus(new DebugStackFrame(session, 1, 2));
+    const frame = await pausedPythonFrame();
+    vi.useFakeTimers();
+    try {
+      const timers = vi.getTimerCount();
+      expect(await evaluateInFrame(frame, "x", "result")).toEqual({ type: "str", result: "ok" });
+      expect(vi.getTimerCount()).toBe(timers);
+      expect(fake.progress.map((p) => p.cancelListeners)).toEqual([0]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
 
 describe("the message for each kind of unreadable value", () => {
@@ -457,9 +473,10 @@ describe("what counts as the program moving on", () => {
     moves.length = 0;
     debugFake.message(session("debugpy"), { type: "request", command: "evaluate" });
     debugFake.message(session("debugpy"), { type: "request" });
-    debugFake.message(session("debugpy"), { type: "response", command: "continue" });
+    // Only a request runs the program on, only an event says it did, whichever way each goes.
+    debugFake.message(session("debugpy"), { type: "response", command: "continue" }, true);
     debugFake.message(session("debugpy"), { type: "event", event: "output" });
-    debugFake.message(session("debugpy"), { type: "request", event: "stopped" });
+    debugFake.message(session("debugpy"), { type: "request", event: "stopped" }, false);
     debugFake.message(session("node"), { type: "event", event: "stopped" });
     expect(moves).toEqual([]);
     for (const d of disposables) d.dispose();
@@ -527,6 +544,8 @@ describe("the debug commands' own choices", () => {
   });
 
   it("Turn into Fixture names the file after the expression, in the first workspace folder", async () => {
+    // A workspace file with no folders lists none: the file goes to the root, as with no workspace.
+    fake.workspaceFile = Uri.file("/empty.code-workspace");
     paused();
     await inspect(variable("(result)"));
     const panel = webviewFake.panels.at(-1)!;
@@ -541,6 +560,16 @@ describe("the debug commands' own choices", () => {
     webviewFake.panels.at(-1)!.webview.receive({ type: "debugAction", action: "turnIntoFixture" });
     await vi.waitFor(() => expect(fake.dialogs).toHaveLength(2));
     expect((fake.dialogs[1] as { defaultUri: Uri }).defaultUri.path).toBe("/ws/r-a-b.turn.json");
+    // A long expression makes a name of its first 60 characters.
+    const long = `result_${"x".repeat(70)}`;
+    frameSetup = TURN.replace("result =", `${long} =`);
+    fake.answers.saveDialog.push(undefined);
+    await inspect(variable(long));
+    webviewFake.panels.at(-1)!.webview.receive({ type: "debugAction", action: "turnIntoFixture" });
+    await vi.waitFor(() => expect(fake.dialogs).toHaveLength(3));
+    expect((fake.dialogs[2] as { defaultUri: Uri }).defaultUri.path).toBe(
+      `/ws/${long.slice(0, 60)}.turn.json`,
+    );
     expect(errors()).toEqual([]);
   });
 
@@ -617,6 +646,27 @@ describe("the debug commands' own choices", () => {
     );
   });
 
+  it("Capture Turn Fixture with no result of the turn in the frame warns that the replay was not checked", async () => {
+    frameSetup = `
+    pipeline = ToolSelectionPipeline([LazyRoutingStage(allowed_names=["a"])])
+    return locals()`;
+    paused();
+    fake.answers.saveDialog.push(Uri.file("/unchecked.turn.json"));
+    await command("captureTurnFixture");
+    expect(fake.files.has("file:///unchecked.turn.json")).toBe(true);
+    expect(fake.shown.map((shown) => [shown.kind, shown.message])).toEqual([
+      [
+        "warning",
+        expect.stringMatching(
+          /^Palette Inspector: Captured the turn, but its replay differs from the program's trace: no SelectionResult /,
+        ),
+      ],
+    ]);
+    expect(fake.outputs.get("Palette Inspector")!.join("\n")).toContain(
+      "\n  no SelectionResult of this turn in the frame, so the replay was not checked",
+    );
+  });
+
   it("Capture Turn Fixture counts the stages played back, and writes nothing when Save is cancelled", async () => {
     frameSetup = `
     pipeline = ToolSelectionPipeline([LazyRoutingStage(allowed_names=["a"])])
@@ -629,6 +679,9 @@ describe("the debug commands' own choices", () => {
     expect(infos()).toEqual([
       "Palette Inspector: Captured the turn: 0 of 1 stage configured as in the program, 1 played back as recorded; the replay reproduces the trace.",
     ]);
+    expect(fake.outputs.get("Palette Inspector")!.join("\n")).toMatch(
+      /the replay reproduces the trace\.\n {2}stage 1 'lazy' \(lazy\) is played back as recorded: /,
+    );
     await command("captureTurnFixture");
     expect(fake.shown).toHaveLength(1);
     expect(errors()).toEqual([]);
@@ -747,6 +800,9 @@ describe("the debug commands' own choices", () => {
     expect(errors()[0]).toBe(
       "Palette Inspector: The fixture /b.turn.json has problems; fix them first.",
     );
+    expect(fake.outputs.get("Palette Inspector")!.join("\n")).toMatch(
+      /The fixture \/b\.turn\.json has problems; fix them first\.\n {2}\S/,
+    );
     fake.answers.quickPick.push(undefined);
     webviewFake.panels[0]!.webview.receive({ type: "debugAction", action: "compare" });
     await vi.waitFor(() => expect(fake.quickPicks).toHaveLength(4));
@@ -757,5 +813,7 @@ describe("the debug commands' own choices", () => {
     webviewFake.panels[0]!.webview.receive({ type: "debugAction", action: "compare" });
     await vi.waitFor(() => expect(fake.quickPicks).toHaveLength(6));
     expect(webviewFake.panels).toHaveLength(3);
+    // Cancelling either pick is no error.
+    expect(errors()).toHaveLength(1);
   });
 });

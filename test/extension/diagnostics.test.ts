@@ -21,6 +21,10 @@ beforeEach(() => {
 afterEach(() => diagnostics.dispose());
 
 describe("Problems panel", () => {
+  it("reports its problems as one owner, named for the extension", () => {
+    expect(fake.diagnosticOwners()).toEqual(["palette-inspector"]);
+  });
+
   it("shows schema and semantic errors with exact ranges and JSON paths as the user types", async () => {
     const uri = Uri.file("/ws/a.turn.json");
     const doc = fake.openDocument(uri, '{"pipeline": []}');

@@ -53,6 +53,13 @@ beforeEach(async () => {
 });
 
 describe("Testing view", () => {
+  it("names its controller by a stable id (VS Code keeps test results by it) and a readable label", () => {
+    expect([tests.controller.id, tests.controller.label]).toEqual([
+      "paletteInspector.fixtures",
+      "Palette Inspector fixtures",
+    ]);
+  });
+
   it("lists fixtures with expect, grouped by folder, and leaves out those without", () => {
     const groups: string[] = [];
     items().forEach((group) =>

@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import type * as vscode from "vscode";
 import { fake, FileType, Uri } from "../fakes/vscode.js";
@@ -119,6 +122,21 @@ describe("hostile fixture files in the editor's reading", () => {
     };
     expect(await answer("../home/me/secret.json")).toEqual(await answer("../home/me/none.json"));
     expect(fake.reads).not.toContain("file:///home/me/secret.json");
+  });
+});
+
+describe("a fixture on disk outside every workspace folder", () => {
+  it("may name a catalogue anywhere in its git repository, found on the disk", async () => {
+    const repo = mkdtempSync(join(tmpdir(), "pi-repo-"));
+    mkdirSync(join(repo, ".git"));
+    fake.writeFile(join(repo, "tools.catalog.json"), CATALOG);
+    const uri = fake.writeFile(
+      join(repo, "cases", "a.turn.json"),
+      '{"catalog": "../tools.catalog.json"}',
+    );
+    const loaded = await loadFixtureFromUri(real(uri));
+    expect(loaded.problems).toEqual([]);
+    if (loaded.ok) expect(loaded.fixture.catalog.names).toEqual(["search", "sql"]);
   });
 });
 

@@ -245,6 +245,11 @@ describe("Selection Traces view", () => {
     );
     // A gzip cannot be opened at a line in the editor.
     expect(tree.getTreeItem(problems[0]!).command).toBeUndefined();
+    // From the plain log a trace is read at once, with no progress to show.
+    const scans = fake.progress.length;
+    await openTrace(nodes[0], undefined, panels);
+    expect(fake.progress).toHaveLength(scans);
+    shown.reports.length = 0;
     // Opened from the gzip, re-read from its range (inflated again, with progress): #7 too.
     await openTrace(nodes[6], undefined, panels);
     expect(fake.progress.at(-1)!.title).toBe(`Reading trace #7 from ${files[1]!.path}`);
@@ -353,6 +358,9 @@ describe("Selection Traces view", () => {
       kind: "error",
       message: "Palette Inspector: cannot read /nowhere/app.log.",
     });
+    expect(fake.outputs.get("Palette Inspector")!.join("\n")).toContain(
+      "cannot read /nowhere/app.log.\n  /nowhere/app.log: cannot read the file",
+    );
   });
 
   it("reads the rest of a set past a binary file, a truncated gzip and a missing file", async () => {
@@ -836,6 +844,38 @@ describe("the log commands' edges", () => {
     }
     expect(fake.dialogs).toHaveLength(1);
     expect(tree.getChildren()).toHaveLength(1);
+    // With no editor open at all, the dialog asks too.
+    fake.answers.saveDialog.push(undefined);
+    await inspectLog(undefined, tree);
+    expect(fake.dialogs).toHaveLength(2);
+  });
+
+  it("reports progress as the share of the bytes on disk read, chunk by chunk, up to 100%", async () => {
+    const dir = written({
+      "big.log": "2025-03-14 09:26:49,000 INFO GET /v1/health\n".repeat(120_000),
+    });
+    // A file that cannot be read counts no bytes: the others still make up the whole.
+    const files = ["gone.log", "big.log"].map((name) => real(Uri.file(join(dir, name))));
+    await inspectLog(undefined, new TraceTree(), files);
+    const percents = fake.progress[0]!.messages.map((message) => parseInt(message, 10));
+    expect(percents.length).toBeGreaterThan(1);
+    expect(percents[0]).toBeGreaterThan(0);
+    expect(percents[0]).toBeLessThan(100);
+    expect(percents.at(-1)).toBe(100);
+    expect(fake.progress[0]!.messages.at(-1)).toBe("100%");
+  });
+
+  it("says each whole percent once, and fills the bar by the step since the last", async () => {
+    // After the big file 98%; the tiny one adds too little to say 99%; the last makes 100%.
+    const dir = written({
+      "a.log": "x".repeat(4_000_000),
+      "b.log": "y".repeat(10),
+      "c.log": "z".repeat(50_000),
+    });
+    const files = ["a.log", "b.log", "c.log"].map((name) => real(Uri.file(join(dir, name))));
+    await inspectLog(undefined, new TraceTree(), files);
+    expect(fake.progress[0]!.messages).toEqual(["98%", "100%"]);
+    expect(fake.progress[0]!.increments).toEqual([98, 2]);
   });
 
   it("describes a trace with no id or time by its number and line", async () => {

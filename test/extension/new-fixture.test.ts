@@ -25,7 +25,25 @@ describe("New Turn Fixture", () => {
     const loaded = await loadFixtureFromUri(created!);
     expect(loaded.problems).toEqual([]);
     expect(JSON.parse(text).catalog).toBe("./tools.catalog.json");
-    expect(JSON.parse(text).pipeline[0].always_include).toEqual(["final_answer"]);
+    expect(JSON.parse(text).pipeline[0]).toMatchObject({
+      kind: "intent",
+      verdict: { label: "action", matched_tool_keywords: [] },
+      always_include: ["final_answer"],
+    });
+    expect(JSON.parse(text).description).toBe(
+      "Describe the turn and what the pipeline should decide.",
+    );
+    expect(text).toMatch(/\n\}\n$/);
+    expect(starterFixture(null, [])).toMatch(/\n\}\n$/);
+  });
+
+  it("never takes a catalogue from node_modules", async () => {
+    fake.writeFile("/ws/node_modules/pkg/dep.catalog.json", JSON.stringify([{ name: "dep" }]));
+    fake.answers.inputBox.push("mine");
+    await newFixture();
+    expect(fake.quickPicks).toEqual([]);
+    const text = fake.files.get(Uri.file("/ws/agents/mine.turn.json").toString())!;
+    expect(JSON.parse(text).catalog).toBe("./tools.catalog.json");
   });
 
   it("never overwrites an existing file", async () => {
@@ -82,6 +100,7 @@ describe("New Turn Fixture: names, folders and catalogues", () => {
     expect(fixtureFileName("case.JSON")).toBe("case.turn.json");
     expect(fixtureFileName("case.Turn.Json")).toBe("case.Turn.Json");
     expect(fixtureFileName("case.json.bak")).toBe("case.json.bak.turn.json");
+    expect(fixtureFileName("case.turn.json.bak")).toBe("case.turn.json.bak.turn.json");
   });
 
   it("keeps the final-answer tool in a starter's always-include lists", () => {
@@ -123,6 +142,19 @@ describe("New Turn Fixture: names, folders and catalogues", () => {
     expect(catalogOf("/ws/agents/beside.turn.json")).toBe("./tools.catalog.json");
   });
 
+  it("takes the deepest catalogue above the folder, whatever order the search found them in, and never a sibling folder's", async () => {
+    fake.writeFile("/ws/tools.catalog.json", JSON.stringify([{ name: "outer" }]));
+    fake.writeFile("/ws/agents/cases/near.catalog.json", JSON.stringify([{ name: "near" }]));
+    fake.answers.inputBox.push("deep", "sibling");
+    await newFixture(Uri.file("/ws/agents/cases/deep") as never);
+    // "/ws/agents-old" starts with "/ws/agents" but is not inside it.
+    await newFixture(Uri.file("/ws/agents-old") as never);
+    const catalogOf = (path: string) =>
+      JSON.parse(fake.files.get(Uri.file(path).toString())!).catalog;
+    expect(catalogOf("/ws/agents/cases/deep/deep.turn.json")).toBe("../near.catalog.json");
+    expect(catalogOf("/ws/agents-old/sibling.turn.json")).toBe("../tools.catalog.json");
+  });
+
   it("asks which catalogue, sorted by path, and writes the fixture next to the one picked", async () => {
     fake.writeFile("/ws/a/b.catalog.json", JSON.stringify([{ name: "only_b" }]));
     fake.answers.quickPick.push((items: { label: string }[]) => items[0]);
@@ -146,9 +178,15 @@ describe("New Turn Fixture: names, folders and catalogues", () => {
     fake.reset();
     fake.answers.inputBox.push("bare");
     expect(await newFixture()).toBeUndefined();
-    expect(fake.shown.map((s) => [s.kind, s.message])).toEqual([
-      ["error", "Palette Inspector: open a folder first; a fixture lives in a workspace."],
-    ]);
+    // A workspace file with no folders in it has no place either.
+    fake.workspaceFile = Uri.file("/empty.code-workspace");
+    expect(await newFixture()).toBeUndefined();
+    expect(fake.shown.map((s) => [s.kind, s.message])).toEqual(
+      Array(2).fill([
+        "error",
+        "Palette Inspector: open a folder first; a fixture lives in a workspace.",
+      ]),
+    );
     fake.addWorkspaceFolder("/first");
     fake.addWorkspaceFolder("/second");
     await newFixture();

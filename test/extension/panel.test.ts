@@ -182,6 +182,27 @@ describe("an invalid fixture", () => {
     ]);
   });
 
+  it("names its files relative to their folder, without the folder's name in a multi-root workspace", async () => {
+    fake.addWorkspaceFolder("/other");
+    fixtureUri = Uri.file("/ws/turns/missing.turn.json");
+    const panel = await openReady();
+    const message = posted(panel)[0]!;
+    if (message.type !== "problems") throw new Error(message.type);
+    expect(message.problems.map((p) => [p.file, p.message])).toEqual([
+      ["turns/missing.turn.json", "cannot read turns/missing.turn.json: the file does not exist"],
+    ]);
+  });
+
+  it("re-runs on unsaved edits, and shows the run once they fix it", async () => {
+    fake.writeFile("/ws/turns/weather.turn.json", '{ "pipeline": [ { "kind": "intnet" } ] }');
+    const panel = await openReady();
+    expect(posted(panel)[0]!.type).toBe("problems");
+    vi.useFakeTimers();
+    fake.editDocument(fake.openDocument(fixtureUri), JSON.stringify(FIXTURE));
+    await afterDebounce(panel, 2);
+    expect(posted(panel)[1]!.type).toBe("show");
+  });
+
   it("shows a loader failure as one problem, never a stack", async () => {
     fixtureUri = Uri.file("/ws/turns/missing.turn.json");
     const panel = await openReady();
@@ -574,6 +595,16 @@ describe("showComparison (two logged traces)", () => {
     });
   });
 
+  it("has no log line to go back to for a replay, which is a fixture's run", async () => {
+    const at = await loggedRun("file:///ws/app.log");
+    const loaded = await load(fixtureUri);
+    if (!loaded.ok) throw new Error("the test fixture did not load");
+    panels.showComparison(at(3), runFixture(loaded.fixture));
+    webviewFake.panels[0]!.webview.receive({ type: "openSource", compared: true });
+    await flush();
+    expect(fake.shownDocuments).toEqual([]);
+  });
+
   it("goes back to the log line of either trace", async () => {
     const at = await loggedRun("file:///ws/app.log");
     panels.showComparison(at(3), at(9));
@@ -584,6 +615,11 @@ describe("showComparison (two logged traces)", () => {
     expect(fake.shownDocuments.map((d) => [d.uri.toString(), d.selection?.start.line])).toEqual([
       ["file:///ws/app.log", 8],
       ["file:///ws/app.log", 2],
+    ]);
+    // The log opens in the first column, and takes the focus: the user is going there.
+    expect(fake.shownDocuments.map((d) => d.options)).toEqual([
+      expect.objectContaining({ viewColumn: ViewColumn.One, preserveFocus: false }),
+      expect.objectContaining({ viewColumn: ViewColumn.One, preserveFocus: false }),
     ]);
   });
 });
@@ -666,6 +702,8 @@ describe("a fixture that cannot be read", () => {
     [{ code: "ENOENT" }, "the file does not exist"],
     [new Error("disk on fire"), "disk on fire"],
     ["a plain string", "a plain string"],
+    [null, "null"],
+    [undefined, "undefined"],
   ])("says why in words: %j", async (thrown, words) => {
     panels.dispose();
     panels = new TracePanels(
@@ -698,6 +736,7 @@ describe("reveal a tool in the fixture", () => {
       start: { line, character: column },
       end: { line, character: column + '"search"'.length },
     });
+    expect(shown!.options).toMatchObject({ viewColumn: ViewColumn.One, preserveFocus: false });
   });
 
   it("says so when the fixture does not name the tool itself", async () => {

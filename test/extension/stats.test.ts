@@ -30,7 +30,7 @@ import {
   toolColumns,
   type ToStatsView,
 } from "../../src/stats-protocol.js";
-import { fake, Uri, webviewFake, type FakeWebviewPanel } from "../fakes/vscode.js";
+import { fake, Uri, ViewColumn, webviewFake, type FakeWebviewPanel } from "../fakes/vscode.js";
 
 const real = (uri: Uri) => uri as unknown as vscode.Uri;
 const LOGS = Uri.file(resolve("examples/logs"));
@@ -63,6 +63,7 @@ describe("Palette Statistics view (host)", () => {
   it("reads a folder of logs and sends the statistics its own page shows, after the page is ready", async () => {
     const { panel } = await openOnExamples();
     expect(panel.viewType).toBe(STATS_VIEW_TYPE);
+    expect(panel.showOptions).toEqual({ viewColumn: ViewColumn.Active });
     expect(panel.title).toBe("Palette Statistics: logs");
     expect(panel.webview.html).toContain("/dist/stats-webview.js");
     expect(panel.webview.html).toContain("<title>Palette Statistics</title>");
@@ -345,6 +346,15 @@ describe("Palette Statistics view: what it sends and what it says", () => {
     expect(logged()).toContain(`\n  ${resolve("no-such.log")}: cannot read the file`);
   });
 
+  it("reports the megabytes read, from the first chunk on", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pi-stats-"));
+    const filler = "2025-03-14 09:26:49,000 INFO GET /v1/health status=200\n".repeat(30_000);
+    writeFileSync(join(dir, "big.log"), filler + readFileSync("examples/logs/agent.log", "utf8"));
+    await new StatsPanels(ext(), traces).show([real(Uri.file(join(dir, "big.log")))]);
+    // One read of the whole 1.6 MB file: its first report is already past the first megabyte.
+    expect(fake.progress.map((p) => p.messages)).toEqual([["1 MB read"]]);
+  });
+
   it("a folder with no logs is an error naming why, and no view opens", async () => {
     const panels = new StatsPanels(ext(), traces);
     expect(await panels.show([real(Uri.file(mkdtempSync(join(tmpdir(), "pi-empty-"))))])).toBe(
@@ -391,8 +401,12 @@ describe("Palette Statistics view: what it sends and what it says", () => {
     ]);
   });
 
-  it("with no workspace open, offers to save the CSV next to the logs", async () => {
+  it.each([
+    ["no workspace open", undefined],
+    ["a workspace file with no folders", Uri.file(resolve("empty.code-workspace"))],
+  ])("with %s, offers to save the CSV next to the logs", async (_case, workspaceFile) => {
     fake.workspaceFolders.length = 0;
+    fake.workspaceFile = workspaceFile;
     const { panel } = await openOnExamples();
     fake.answers.saveDialog.push(undefined);
     panel.webview.receive({ type: "saveCsv", requestId: 2, tools: [] });

@@ -71,3 +71,28 @@ describe("fake.reset", () => {
     expect(heard).toEqual([]);
   });
 });
+
+describe("fake workspace folders", () => {
+  it("are undefined with no workspace open, [] in a workspace file with no folders", () => {
+    fake.reset();
+    expect(workspace.workspaceFolders).toBeUndefined();
+    fake.workspaceFile = Uri.file("/ws/empty.code-workspace");
+    expect(workspace.workspaceFolders).toEqual([]);
+    expect(workspace.workspaceFile).toBe(fake.workspaceFile);
+    fake.addWorkspaceFolder("/ws/a");
+    expect(workspace.workspaceFolders?.map((folder) => folder.name)).toEqual(["a"]);
+    fake.reset();
+    expect([workspace.workspaceFile, workspace.workspaceFolders]).toEqual([undefined, undefined]);
+  });
+
+  it("name a path inside them relatively, with the folder's name when asked or when there are several", () => {
+    fake.reset();
+    fake.addWorkspaceFolder("/ws/a");
+    expect(workspace.asRelativePath(Uri.file("/ws/a/x.log"))).toBe("x.log");
+    expect(workspace.asRelativePath(Uri.file("/ws/a/x.log"), true)).toBe("a/x.log");
+    fake.addWorkspaceFolder("/ws/b");
+    expect(workspace.asRelativePath("/ws/b/y.log")).toBe("b/y.log");
+    expect(workspace.asRelativePath("/ws/b/y.log", false)).toBe("y.log");
+    expect(workspace.asRelativePath("/elsewhere/z.log")).toBe("/elsewhere/z.log");
+  });
+});

@@ -488,6 +488,8 @@ export const fake = {
   reads: [] as string[],
   documents: [] as FakeDocument[],
   workspaceFolders: [] as { uri: Uri; name: string; index: number }[],
+  /** The open `.code-workspace` file: with it, VS Code lists no folders as [] rather than undefined. */
+  workspaceFile: undefined as Uri | undefined,
   commands: new Map<string, (...args: unknown[]) => unknown>(),
   /** Notifications and modal dialogs, with a modal's detail text. */
   shown: [] as {
@@ -502,7 +504,11 @@ export const fake = {
     cancellable: boolean;
     location: unknown;
     messages: string[];
+    /** Each `increment` reported: the share of the bar (in percent) the step adds. */
+    increments: number[];
     cancel: () => void;
+    /** Listeners for Cancel still subscribed (a task that ended should have let go). */
+    readonly cancelListeners: number;
   }[],
   /** Queued answers for dialogs, taken in order; undefined means the user cancelled. */
   answers: {
@@ -547,6 +553,10 @@ export const fake = {
   }[],
   /** The next progress starts with Cancel already pressed. */
   cancelNextProgress: false,
+  /** The names of the diagnostic collections made (each the owner of its problems in the Problems panel). */
+  diagnosticOwners(): string[] {
+    return diagnosticCollections.map((collection) => collection.name);
+  },
   diagnostics(uri: Uri): readonly vscode.Diagnostic[] | undefined {
     for (const collection of diagnosticCollections) {
       const found = collection.get(uri);
@@ -561,6 +571,7 @@ export const fake = {
     this.reads.length = 0;
     this.documents.length = 0;
     this.workspaceFolders.length = 0;
+    this.workspaceFile = undefined;
     this.commands.clear();
     this.shown.length = 0;
     this.progress.length = 0;
@@ -681,26 +692,37 @@ export const workspace = {
     return fake.documents;
   },
   get workspaceFolders() {
-    return fake.workspaceFolders.length > 0 ? fake.workspaceFolders : undefined;
+    return fake.workspaceFolders.length > 0 || fake.workspaceFile
+      ? fake.workspaceFolders
+      : undefined;
+  },
+  get workspaceFile() {
+    return fake.workspaceFile;
   },
   getWorkspaceFolder(uri: Uri) {
     return fake.workspaceFolders.find((folder) => uri.path.startsWith(folder.uri.path + "/"));
   },
-  asRelativePath(target: Uri | string): string {
+  /** As VS Code: the folder's name leads when asked, or by default in a multi-root workspace. */
+  asRelativePath(target: Uri | string, includeWorkspaceFolder?: boolean): string {
     const path = typeof target === "string" ? target : target.path;
     const folder = fake.workspaceFolders.find((f) => path.startsWith(f.uri.path + "/"));
-    return folder ? path.slice(folder.uri.path.length + 1) : path;
+    if (!folder) return path;
+    const relative = path.slice(folder.uri.path.length + 1);
+    const named = includeWorkspaceFolder ?? fake.workspaceFolders.length > 1;
+    return named ? `${folder.name}/${relative}` : relative;
   },
   async findFiles(
     include: vscode.GlobPattern,
     exclude?: vscode.GlobPattern | null,
     maxResults?: number,
   ): Promise<Uri[]> {
-    return [...fake.files.keys()]
-      .map((key) => Uri.parse(key))
-      .filter((uri) => matchesGlob(include, uri) && !(exclude && matchesGlob(exclude, uri)))
-      .sort((a, b) => a.path.localeCompare(b.path))
-      .slice(0, maxResults);
+    return (
+      [...fake.files.keys()]
+        .map((key) => Uri.parse(key))
+        .filter((uri) => matchesGlob(include, uri) && !(exclude && matchesGlob(exclude, uri)))
+        // VS Code promises no order (here: as the files were written), so code that needs one sorts.
+        .slice(0, maxResults)
+    );
   },
   async openTextDocument(uri: Uri): Promise<FakeDocument> {
     return (
@@ -756,6 +778,7 @@ export const workspace = {
 } satisfies ImitatesNamespace<
   typeof vscode.workspace,
   | "workspaceFolders"
+  | "workspaceFile"
   | "getWorkspaceFolder"
   | "asRelativePath"
   | "findFiles"
@@ -889,7 +912,11 @@ export const window = {
       cancellable: options.cancellable ?? false,
       location: options.location,
       messages: [] as string[],
+      increments: [] as number[],
       cancel: () => cancel.fire(),
+      get cancelListeners() {
+        return cancel.listenerCount;
+      },
     };
     fake.progress.push(record);
     const cancelled = fake.cancelNextProgress;
@@ -898,6 +925,7 @@ export const window = {
       {
         report(value) {
           if (value.message !== undefined) record.messages.push(value.message);
+          if (value.increment !== undefined) record.increments.push(value.increment);
         },
       },
       { isCancellationRequested: cancelled, onCancellationRequested: cancel.event },
@@ -1317,11 +1345,18 @@ export const debugFake = {
     debug.activeDebugSession = item?.session;
     this.stackItem.fire(item);
   },
-  /** A DAP message from VS Code to the adapter (`request`) or back (`event`). */
-  message(session: FakeDebugSession, message: { type: string; [key: string]: unknown }): void {
+  /**
+   * A DAP message from VS Code to the adapter or back. Each way carries any type (VS Code answers
+   * the adapter's reverse requests), so the direction defaults to the usual one of the type.
+   */
+  message(
+    session: FakeDebugSession,
+    message: { type: string; [key: string]: unknown },
+    toAdapter = message.type === "request",
+  ): void {
     for (const factory of this.trackers.get(session.type) ?? []) {
       const tracker = factory.createDebugAdapterTracker(session);
-      if (message.type === "request") tracker.onWillReceiveMessage?.(message);
+      if (toAdapter) tracker.onWillReceiveMessage?.(message);
       else tracker.onDidSendMessage?.(message);
     }
   },

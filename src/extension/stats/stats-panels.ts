@@ -52,7 +52,8 @@ export async function readWithProgress(uris: readonly vscode.Uri[]): Promise<Log
     return null;
   }
   const { unreadable } = read.scan;
-  if (read.files.length === 0 || unreadable === read.files.length) {
+  // No files at all counts as none readable.
+  if (unreadable === read.files.length) {
     await notify("error", notice`Palette statistics could not read the logs.`, {
       details: read.files.length === 0 ? ["no log files there"] : read.problems,
     });
@@ -201,13 +202,14 @@ export class StatsSession implements vscode.Disposable {
 
   /** The traces in which the tool went missing, by the stage that removed it, most first. */
   missing(tool: string): MissingGroup[] {
-    const counts = this.read.stats.tools.get(tool);
-    if (!counts) return [];
     const row = this.rows.tools.find((r) => r.name === tool);
-    return (row?.removedBy ?? []).map(({ stage, n }) => ({
+    if (!row) return [];
+    const samples = this.read.stats.tools.get(tool)!.samples;
+    return row.removedBy.map(({ stage, n }) => ({
       stage,
       total: n,
-      traces: (counts.samples.get(stage) ?? []).map((ref) => ({
+      // readLogStats keeps samples, so every stage a tool went missing in has its first trace.
+      traces: samples.get(stage)!.map((ref) => ({
         ref: this.refId(ref),
         file: vscode.workspace.asRelativePath(ref.path),
         line: ref.line,
