@@ -88,9 +88,10 @@ export function formatWaterfallTable(report: RunReport, options: TableOptions): 
   const widths = header.map((h, c) =>
     Math.max(h.length, ...rows.map((row) => displayWidth(row[c]!))),
   );
+  // The last column's padding is trimmed with any other trailing blank.
   const line = (cells: string[]) =>
     cells
-      .map((cell, c) => (c === cells.length - 1 ? cell : pad(cell, widths[c]!)))
+      .map((cell, c) => pad(cell, widths[c]!))
       .join("  ")
       .trimEnd();
   out.push(paint("1", line(header)));
