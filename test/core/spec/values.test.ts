@@ -74,6 +74,12 @@ describe("§1 StageOutcome constructors", () => {
     expect(StageOutcome.force("x", "d", true).degraded).toBe(true);
   });
 
+  it("§1 detail defaults to the empty string in every constructor, as in symfonic", () => {
+    expect(StageOutcome.abstain().detail).toBe("");
+    expect(StageOutcome.select([]).detail).toBe("");
+    expect(StageOutcome.force("x").detail).toBe("");
+  });
+
   it("§1 force with a null choice is a release: sets_forced_choice is still true", () => {
     expect(StageOutcome.force(null, "release")).toMatchObject({
       tools: null,
@@ -84,13 +90,14 @@ describe("§1 StageOutcome constructors", () => {
 });
 
 describe("§1 SelectionContext", () => {
-  it("§1 SelectionContext defaults: state {}, messages [], role '', query '', forced_choice null", () => {
-    expect(selectionContext({})).toMatchObject({
+  it("§1 SelectionContext defaults: state {}, messages [], role '', query '', forced_choice null, nothing offered until a run", () => {
+    expect(selectionContext({})).toStrictEqual({
       state: {},
       messages: [],
       role: "",
       query: "",
       forcedChoice: null,
+      offered: [],
     });
   });
 
