@@ -84,6 +84,61 @@ describe("traceToFixture", () => {
     PROPERTY_TIMEOUT,
   );
 
+  it("writes a stage's extras only where the record shows them, and the force from the last record", () => {
+    const record = (stage: string, action: string, fields: object) => ({
+      stage,
+      action,
+      kept: [],
+      dropped: [],
+      added: [],
+      reinstated: [],
+      forced_choice: null,
+      detail: "",
+      ...fields,
+    });
+    const records = [
+      record("force", "force", { kept: ["a", "b", "c"], forced_choice: "a" }),
+      record("hard", "select", {
+        kept: ["b", "c"],
+        dropped: ["a"],
+        forced_choice: "a",
+        reasons: { a: "not for you" },
+      }),
+      record("soft", "select", {
+        kept: ["b"],
+        dropped: ["c"],
+        forced_choice: "a",
+        reasons: {},
+      }),
+      record("odd", "abstain", { kept: ["b"], forced_choice: "a", degraded: true }),
+      record("boom", "error", { kept: ["b"], forced_choice: "a", degraded: true, detail: "x" }),
+    ];
+    const trace = onlyTrace(JSON.stringify({ trace: records }));
+    const { fixture } = traceToFixture(trace, { file: "app.log", line: 3 });
+    expect(fixture.pipeline).toEqual([
+      { kind: "scripted", name: "force", outcome: { force: "a" } },
+      {
+        kind: "scripted",
+        name: "hard",
+        outcome: { select: ["b", "c"] },
+        // It dropped the tool in force and nothing put it back: a hard filter.
+        protects_forced: false,
+        reasons: { a: "not for you" },
+      },
+      { kind: "scripted", name: "soft", outcome: { select: ["b"] } },
+      { kind: "scripted", name: "odd", outcome: { abstain: true }, degraded: true },
+      // An error is degraded by definition; its detail is what it raises.
+      { kind: "scripted", name: "boom", outcome: { raise: "x" } },
+    ]);
+    expect(fixture.expect).toEqual({ names: ["b"], forced_choice: "a" });
+    // A logged result's own forced choice wins over its last record's.
+    const result = onlyTrace(JSON.stringify({ names: ["b"], forced_choice: null, trace: records }));
+    expect(traceToFixture(result, { file: "app.log", line: 3 }).fixture.expect).toEqual({
+      names: ["b"],
+      forced_choice: null,
+    });
+  });
+
   it("plays a reinstated tool back from a protecting stage whose own answer lacked it", () => {
     const trace = onlyTrace(
       JSON.stringify({
