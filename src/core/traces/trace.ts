@@ -295,9 +295,9 @@ function assertShallow(value: unknown, what: string): void {
     if (typeof item !== "object" || item === null) continue;
     if (depth > MAX_VALUE_DEPTH)
       throw new Invalid(`${what} is nested deeper than ${MAX_VALUE_DEPTH} levels`);
-    for (const child of Array.isArray(item) ? item : Object.values(item)) {
-      if (typeof child === "object" && child !== null) stack.push([child, depth + 1]);
-    }
+    // Scalars are pushed too and skipped when popped: one test of what to descend into.
+    for (const child of Array.isArray(item) ? item : Object.values(item))
+      stack.push([child, depth + 1]);
   }
 }
 
