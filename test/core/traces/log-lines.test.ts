@@ -127,6 +127,19 @@ describe("the pre-filter", () => {
 });
 
 describe("a prefix whose quotes do not pair up", () => {
+  it("a trace cut inside a string is a problem at its line, and does not swallow the next line", () => {
+    for (const [cut, grammar] of [
+      ['x {"trace": [{"stage": "a,', "JSON"],
+      ["x {'trace': [StageRecord(stage='a,", "Python repr"],
+    ]) {
+      const result = scanText(`${cut}\n${trace("b")}\n`);
+      expect(found(result), cut).toEqual([[2, 0, "b"]]);
+      expect(result.problems, cut).toEqual([
+        { line: 1, message: `truncated ${grammar}: the object opened at column 3 is not closed` },
+      ]);
+    }
+  });
+
   it("reads the trace after an apostrophe inside a bracket once", () => {
     const result = scanText(`[worker {"trace": []} it's] ${trace("b")}\n`);
     expect(result.traces.map((t) => [t.ordinal, t.trace.id])).toEqual([
