@@ -89,3 +89,18 @@ export function logged(
     turn,
   };
 }
+
+/** One logged record as JSON: every list empty, no force, no detail, unless `fields` says so. */
+export function loggedRecord(stage: string, action: string, fields: object = {}): object {
+  return {
+    stage,
+    action,
+    kept: [],
+    dropped: [],
+    added: [],
+    reinstated: [],
+    forced_choice: null,
+    detail: "",
+    ...fields,
+  };
+}

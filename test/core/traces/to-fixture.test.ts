@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { scanText } from "../../../src/core/traces/scan.js";
 import { traceToFixture } from "../../../src/core/traces/to-fixture.js";
 import type { LoggedTrace } from "../../../src/core/traces/trace.js";
-import { engineFixture, logged, runJson } from "./engine.js";
+import { engineFixture, logged, loggedRecord, runJson } from "./engine.js";
 
 /** Property runs on a busy 2-core machine can take seconds. */
 const PROPERTY_TIMEOUT = 60_000;
@@ -85,33 +85,27 @@ describe("traceToFixture", () => {
   );
 
   it("writes a stage's extras only where the record shows them, and the force from the last record", () => {
-    const record = (stage: string, action: string, fields: object) => ({
-      stage,
-      action,
-      kept: [],
-      dropped: [],
-      added: [],
-      reinstated: [],
-      forced_choice: null,
-      detail: "",
-      ...fields,
-    });
     const records = [
-      record("force", "force", { kept: ["a", "b", "c"], forced_choice: "a" }),
-      record("hard", "select", {
+      loggedRecord("force", "force", { kept: ["a", "b", "c"], forced_choice: "a" }),
+      loggedRecord("hard", "select", {
         kept: ["b", "c"],
         dropped: ["a"],
         forced_choice: "a",
         reasons: { a: "not for you" },
       }),
-      record("soft", "select", {
+      loggedRecord("soft", "select", {
         kept: ["b"],
         dropped: ["c"],
         forced_choice: "a",
         reasons: {},
       }),
-      record("odd", "abstain", { kept: ["b"], forced_choice: "a", degraded: true }),
-      record("boom", "error", { kept: ["b"], forced_choice: "a", degraded: true, detail: "x" }),
+      loggedRecord("odd", "abstain", { kept: ["b"], forced_choice: "a", degraded: true }),
+      loggedRecord("boom", "error", {
+        kept: ["b"],
+        forced_choice: "a",
+        degraded: true,
+        detail: "x",
+      }),
     ];
     const trace = onlyTrace(JSON.stringify({ trace: records }));
     const { fixture } = traceToFixture(trace, { file: "app.log", line: 3 });
