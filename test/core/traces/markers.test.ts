@@ -41,9 +41,42 @@ const PIECES = [
   " ",
   "\t",
   "a",
+  "z",
+  "A",
+  "Z",
+  "0",
+  "9",
+  "_",
+  "@",
+  "`",
+  "/",
+  "\\",
 ];
 
 const line = fc.array(fc.constantFrom(...PIECES), { maxLength: 12 }).map((p) => p.join(""));
+
+/** The markers as the docs describe them, by patterns tried where each word starts. */
+function markersByPattern(text: string): { at: number; kind: string }[] {
+  const quoted = /(["'])trace\\?\1[ \t\r\n]*:[ \t\r\n]*([[(])/y;
+  const argument = /(?<![A-Za-z0-9_"'])trace=(?!=)["']?[ \t\r\n]*[[(]/y;
+  const call = /(?<![A-Za-z0-9_])StageRecord\(/y;
+  const out: { at: number; kind: string }[] = [];
+  for (const { index: at } of text.matchAll(/trace|StageRecord/g)) {
+    if (text.startsWith("StageRecord", at)) {
+      call.lastIndex = at;
+      if (call.test(text)) out.push({ at, kind: "python" });
+      continue;
+    }
+    quoted.lastIndex = at - 1;
+    const key = at > 0 ? quoted.exec(text) : null;
+    argument.lastIndex = at;
+    if (key) {
+      const json = key[1] === '"' && key[2] === "[" && text[at - 2] !== "\\";
+      out.push({ at, kind: json ? "json" : "python" });
+    } else if (argument.test(text)) out.push({ at, kind: "python" });
+  }
+  return out;
+}
 
 /** The bracket each marker ends with: the first `[` or `(` from where it starts. */
 function bracketsOf(text: string): number[] {
@@ -93,6 +126,15 @@ describe("markersIn", () => {
       expect(stops(MarkerCursor.ofText(text)), text).toEqual([]);
       expect(stops(MarkerCursor.ofBytes(Buffer.from(text))), text).toEqual([]);
     }
+  });
+
+  it("finds what the patterns of a key, an argument and a call find, on any mix of pieces", () => {
+    fc.assert(
+      fc.property(line, (text) => {
+        expect(markersIn(text)).toEqual(markersByPattern(text));
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it("in a window finds what the text cut at its end holds from its start", () => {
