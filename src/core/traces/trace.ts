@@ -221,7 +221,8 @@ function readTools(candidate: JsonObject, key: "tools" | "offered"): Tool[] | nu
       throw new Invalid(
         `'${key}' must be a list of tool names or objects, found ${describe(tool)} at position ${i}`,
       );
-    if (isJsonObject(tool)) assertShallow(tool, `'${key}' position ${i}`);
+    // A name is a scalar, which the depth walk passes over.
+    assertShallow(tool, `'${key}' position ${i}`);
   });
   return value as Tool[];
 }
