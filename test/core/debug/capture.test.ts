@@ -107,6 +107,21 @@ describe("Capture Turn Fixture", () => {
     });
   });
 
+  it("a stamp under the default state key is captured, and no other state", async () => {
+    const read = await capture(`
+    pipeline = ToolSelectionPipeline([ForcedChoiceStage(), LazyRoutingStage(allowed_names=["a", "b"])])
+    context = SelectionContext(state={"forced_tool_choice": "b", "other": 1})
+    result = pipeline.run(["a", "b", "c"], context)
+    return locals()`);
+    if (!read.ok) throw new Error(JSON.stringify(read));
+    expect(read.capture.differences).toEqual([]);
+    expect(read.capture.fixture.turn).toEqual({ state: { forced_tool_choice: "b" } });
+    expect(read.capture.fixture.pipeline?.[0]).toMatchObject({
+      kind: "forced",
+      state_key: "forced_tool_choice",
+    });
+  });
+
   it("an adopter's own stage class is played back and named", async () => {
     const read = await capture(`
     class Mine:
