@@ -41,6 +41,7 @@ import {
   Uri,
   window,
 } from "../fakes/vscode.js";
+import { loggedRecord } from "../core/traces/engine.js";
 
 const real = (uri: Uri) => uri as unknown as vscode.Uri;
 const shown: { reports: RunReport[]; fixtures: string[] } = { reports: [], fixtures: [] };
@@ -1062,20 +1063,7 @@ describe("the Selection Traces view's items", () => {
 
   it("a set of one log: its own icon and resource, no file names, a degraded trace, a problem with no place", () => {
     const degraded = JSON.stringify({
-      trace: [
-        {
-          stage: "role",
-          action: "select",
-          kept: [],
-          dropped: [],
-          added: [],
-          reinstated: [],
-          forced_choice: null,
-          detail: "",
-          degraded: true,
-          reasons: {},
-        },
-      ],
+      trace: [loggedRecord("role", "select", { degraded: true, reasons: {} })],
     });
     const index = indexOf([plainLine, degraded].join("\n"));
     index.addProblem({ file: 0, line: null, message: "binary" });
