@@ -124,6 +124,9 @@ describe("Python repr grammar, case by case", () => {
     expect(failure("0b102")).toEqual(["invalid number '0b102'", 0]);
     expect(failure("0o8")).toEqual(["invalid number '0o8'", 0]);
     expect(failure("0x1.5")).toEqual(["invalid number '0x1.5'", 0]);
+    // A base prefix counts only at the start, and every digit after it must be of the base.
+    expect(failure("10b1")).toEqual(["invalid number '10b1'", 0]);
+    expect(failure("0o78")).toEqual(["invalid number '0o78'", 0]);
     expect(failure("1-2")).toEqual(["unexpected '-' at column 2", 1]);
     expect(failure("[-os]")).toEqual(["unexpected name 'os' (not a Python literal)", 2]);
   });
@@ -197,6 +200,8 @@ describe("Python repr grammar, case by case", () => {
       ["(1, ", ")"],
       ["{", "}"],
       ["{1: ", "}"],
+      ["{0: 0, 1: ", "}"],
+      ["{0: 0, ", ": 1}"],
       ["{1, ", "}"],
       ["f(", ")"],
       ["f(k=", ")"],
