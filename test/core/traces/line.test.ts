@@ -30,6 +30,7 @@ describe("where a value left open at the end of a line starts", () => {
 
   it("is the outermost open bracket, the trace inside it read", () => {
     expect(scan(`[ ${T}`)).toEqual({ found: ["trace a"], openAt: 0, unclosed: null });
+    expect(scan(`  [ ${T}`).openAt).toBe(2);
     expect(scan('"trace": [1').openAt).toBe(9);
     expect(scan('"trace": [{"a": 1}').openAt).toBe(9);
     // A value whose first marker is a Python one is not taken whole as JSON either.
