@@ -64,8 +64,8 @@ export function nameOrder(
     if (s === segments.length - 1 && final) chains.push(final);
     const merged = merge([...hints, ...chains], chains, new Set(appended));
     consistent &&= merged.consistent;
-    const ordered = new Set(merged.order);
-    last = [...merged.order, ...appended.filter((name) => !ordered.has(name))];
+    // The appended names were left out of the merge, so none is in its order already.
+    last = [...merged.order, ...appended];
     segment.consumers.forEach(() => inputs.push(last));
   });
   return { inputs, final: last, consistent };

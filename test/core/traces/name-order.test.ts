@@ -3,6 +3,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { nameOrder } from "../../../src/core/traces/order.js";
 import { scanText } from "../../../src/core/traces/scan.js";
@@ -59,5 +60,56 @@ describe("quadratic name-order merge", () => {
     const scan = await scanLogFile(file, { signal, onTrace: () => (signal.aborted = true) });
     expect(scan.cancelled).toBe(true);
     expect(scan.traceCount).toBe(1);
+  });
+});
+
+/**
+ * The order the merge is defined to give, found the slow way: rank names by first appearance
+ * (the offered tools, then each record's kept list); each list orders its names; place the
+ * earliest-ranked name whose predecessors are all placed, or, when none is free (the lists
+ * contradict each other), the earliest-ranked name not yet placed.
+ */
+function slowOrder(chains: readonly string[][]): { order: string[]; consistent: boolean } {
+  const ranked = [...new Set(chains.flat())];
+  const before = new Map(ranked.map((name) => [name, new Set<string>()]));
+  for (const chain of chains)
+    chain.forEach((name, i) => {
+      if (i > 0 && chain[i - 1] !== name) before.get(name)!.add(chain[i - 1]!);
+    });
+  const order: string[] = [];
+  let consistent = true;
+  while (order.length < ranked.length) {
+    const placed = new Set(order);
+    const free = ranked.find(
+      (name) => !placed.has(name) && [...before.get(name)!].every((p) => placed.has(p)),
+    );
+    if (free === undefined) consistent = false;
+    order.push(free ?? ranked.find((name) => !placed.has(name))!);
+  }
+  return { order, consistent };
+}
+
+describe("name-order merge", () => {
+  it("leaves a reinstated tool out of the next stage's order and appends it after the output", () => {
+    // The later stage logs c between a and b: c's place is the engine's (appended), not the log's.
+    const reinstating = { ...select(["a", "b"], ["c"]), reinstated: ["c"] };
+    const after = { ...select(["a", "c", "b"]), action: "abstain" as const };
+    const order = nameOrder([reinstating, after], ["a", "b", "c"], null);
+    expect(order.inputs[1]).toEqual(["a", "b", "c"]);
+    expect(order.consistent).toBe(true);
+  });
+
+  it("gives the order its definition gives, for any lists of names", () => {
+    const list = fc.array(fc.constantFrom(...names(12)), { maxLength: 10 });
+    fc.assert(
+      fc.property(list, fc.array(list, { maxLength: 5 }), (offered, kepts) => {
+        const records = kepts.map((kept) => ({ ...select(kept), action: "abstain" as const }));
+        const order = nameOrder(records, offered, null);
+        const slow = slowOrder([offered, ...kepts]);
+        expect(order.inputs[0] ?? order.final).toEqual(slow.order);
+        expect(order.consistent).toBe(slow.consistent);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -63,6 +63,20 @@ describe("validateTrace", () => {
     });
   });
 
+  it("reads tools and offered logged as null as not logged, and no context as no time and no id", () => {
+    expect(validateTrace({ trace: [], tools: null, offered: null })).toStrictEqual({
+      trace: {
+        records: [],
+        tools: null,
+        offered: null,
+        error: null,
+        turn: null,
+        time: null,
+        id: null,
+      },
+    });
+  });
+
   it("tells a logged forced choice of null from none logged, and takes a context's time and id", () => {
     const logged = validateTrace({ trace: [] }, { time: "t", id: "i" });
     expect(logged).toEqual({
