@@ -1,0 +1,243 @@
+/** One log line's traces (`scanLine`): what it finds, where a value left open starts, and why. */
+import { describe, expect, it } from "vitest";
+import {
+  endsSplitString,
+  mayOpen,
+  prefixContext,
+  scanLine,
+} from "../../../src/core/traces/line.js";
+
+const T = JSON.stringify({ turn_id: "a", trace: [{ stage: "intent", action: "abstain" }] });
+const RECORD = "StageRecord(stage='intent', action='abstain')";
+/** A value as a logfmt renderer quotes it. */
+const logfmt = (text: string) => `"${text.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
+
+/** Each trace as `trace <id>` and each problem as its text, with where a value is left open. */
+function scan(line: string) {
+  const { found, openAt, unclosed } = scanLine(line);
+  const items = found.map((f) => ("trace" in f ? `trace ${String(f.trace.id)}` : f.problem));
+  return { found: items, openAt, unclosed };
+}
+
+describe("where a value left open at the end of a line starts", () => {
+  it("is -1 when every bracket closes, on the fast path and the general one", () => {
+    expect(scan("plain text")).toEqual({ found: [], openAt: -1, unclosed: null });
+    expect(scan(T)).toEqual({ found: ["trace a"], openAt: -1, unclosed: null });
+    expect(scan(`A ${T} B`)).toEqual({ found: ["trace a"], openAt: -1, unclosed: null });
+    // No marker and no opener at the end: nothing is read, not even the open brace.
+    expect(scan("x { y").openAt).toBe(-1);
+  });
+
+  it("is the outermost open bracket, the trace inside it read", () => {
+    expect(scan(`[ ${T}`)).toEqual({ found: ["trace a"], openAt: 0, unclosed: null });
+    expect(scan(`  [ ${T}`).openAt).toBe(2);
+    expect(scan('"trace": [1').openAt).toBe(9);
+    expect(scan('"trace": [{"a": 1}').openAt).toBe(9);
+    // A value whose first marker is a Python one is not taken whole as JSON either.
+    expect(scan('( {"note": "x trace=(1)"}')).toEqual({ found: [], openAt: 0, unclosed: null });
+    expect(scan(`values[${T},`)).toEqual({ found: ["trace a"], openAt: 6, unclosed: null });
+  });
+
+  it("skips a closing bracket that does not match the one open", () => {
+    expect(scan(`note (see] ${T} x`)).toEqual({ found: ["trace a"], openAt: 5, unclosed: null });
+    expect(scan(`note [see) ${T} x`).openAt).toBe(5);
+  });
+
+  it("starts at the name of a call, every name and dot character counted, nothing else", () => {
+    for (const c of ["a", "z", "A", "Z", "0", "9", "_", "."])
+      expect(scan(`${c}(1,`).openAt, c).toBe(0);
+    for (const c of ["`", "~", "@", "^", "/", ":", "-"]) expect(scan(`${c}(1,`).openAt, c).toBe(1);
+  });
+
+  it("is found past any blank at the end of the line", () => {
+    for (const blank of [" ", "\t", "\r", "\n"])
+      expect(scan(`items = [${blank}${blank}`).openAt, JSON.stringify(blank)).toBe(8);
+  });
+});
+
+describe("a trace cut off by a bracket left open", () => {
+  it("names the grammar and the bracket from the first marker inside it", () => {
+    expect(scan(`${RECORD.slice(0, -1)}`).unclosed).toBe(
+      "truncated Python repr: the call StageRecord(…) opened at column 1 is not closed",
+    );
+    expect(scan(`x ${RECORD.slice(0, -1)}`).unclosed).toBe(
+      "truncated Python repr: the call StageRecord(…) opened at column 3 is not closed",
+    );
+    // A JSON trace before the bracket, or a JSON marker inside the call, does not make it JSON.
+    expect(scan(`${T} x StageRecord(stage='intent', extra={"trace": [1`)).toEqual({
+      found: ["trace a"],
+      openAt: T.length + 3,
+      unclosed: `truncated Python repr: the call StageRecord(…) opened at column ${T.length + 4} is not closed`,
+    });
+    expect(scan(`x StageRecord(stage='intent', extra={"trace": [1`).unclosed).toBe(
+      "truncated Python repr: the call StageRecord(…) opened at column 3 is not closed",
+    );
+    expect(scan(`[ "trace": [ 1, ${T}`)).toEqual({
+      found: ["trace a"],
+      openAt: 0,
+      unclosed: "truncated JSON: the list opened at column 1 is not closed",
+    });
+    expect(scan("INFO ({'trace': (1").unclosed).toBe(
+      "truncated Python repr: the tuple opened at column 6 is not closed",
+    );
+  });
+
+  it("is not reported when every marker inside the bracket was read", () => {
+    // A record call starts at its marker; the value read covers it.
+    expect(scan(`x [${RECORD}`)).toEqual({ found: ["trace null"], openAt: 2, unclosed: null });
+    // A marker before the bracket is not the bracket's.
+    expect(scan(`x "trace": [1] y [${RECORD}`).unclosed).toBeNull();
+    // An unreadable value covers its markers too, the ones before a value inside it included.
+    const broken = `{"trace": [1, ], "x": {"trace": [2]}, bad}`;
+    const { found, unclosed } = scan(`[${" ".repeat(8)}${broken}`);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(/^invalid JSON: /);
+    expect(unclosed).toBeNull();
+    expect(scan(`x [ {"trace": [1, }`).unclosed).toBeNull();
+    // A call whose arguments hold no trace is read: its quoted marker is not a cut-off trace.
+    expect(scan(`[ f('"trace": [', 1)`)).toEqual({ found: [], openAt: 0, unclosed: null });
+    // Values past the per-line budget count as read.
+    const crowded = scan(`[ ${Array<string>(66).fill(RECORD).join(" ")}`);
+    expect(crowded.found).toHaveLength(65);
+    expect(crowded.unclosed).toBeNull();
+  });
+
+  it("is taken back when a later pass, past a quote that does not close, reads the value", () => {
+    expect(scan(`[ msg=${logfmt(T)} '`)).toEqual({
+      found: ["trace a"],
+      openAt: -1,
+      unclosed: null,
+    });
+  });
+
+  it("gives up after 16 passes over quotes that do not close", () => {
+    expect(scan(`${"[".repeat(15)}${T} '`).found).toEqual(["trace a"]);
+    expect(scan(`${"[".repeat(16)}${T} '`)).toEqual({
+      found: [],
+      openAt: -1,
+      unclosed: "truncated JSON: the list opened at column 1 is not closed",
+    });
+  });
+});
+
+describe("the values of a line", () => {
+  it("reads only values holding a marker", () => {
+    expect(scan(`A ${T} B {not valid}`).found).toEqual(["trace a"]);
+    expect(scan(`note='\\x4' data=${T} x`).found).toEqual(["trace a"]);
+  });
+
+  it("reads a value as JSON only when every marker of the line inside it is a JSON key", () => {
+    const json = /^invalid JSON: /;
+    expect(scan(`${RECORD} {"trace": [1, }`).found).toEqual([
+      "trace null",
+      expect.stringMatching(json),
+    ]);
+    expect(scan(`{"trace": [1, } ${RECORD}`).found).toEqual([
+      expect.stringMatching(json),
+      "trace null",
+    ]);
+  });
+
+  it("reads the values inside an unreadable one, and reports it when they hold no trace", () => {
+    expect(scan(`{"x": ???, "sel": ${T}}`)).toEqual({
+      found: ["trace a"],
+      openAt: -1,
+      unclosed: null,
+    });
+  });
+
+  it("reads a quoted value once, as the one value it is, and reports what is wrong inside it", () => {
+    const b = T.replace('"a"', '"b"');
+    expect(scan(`a=${logfmt(T)} b=${logfmt(b)}`).found).toEqual(["trace a", "trace b"]);
+    // logfmt keeps an escape it does not know; Python's \x needs two digits.
+    expect(scan(`msg=${logfmt(`${T} \\x`).replace("\\\\x", "\\x")}`).found).toEqual(["trace a"]);
+    expect(scan(`msg='bad \\x4 {"trace": []}'`).found).toEqual([
+      "invalid Python repr: invalid \\x escape at column 10",
+    ]);
+    expect(scan(`msg=${logfmt(`${T} [{"trace": [1`)}`).found).toEqual([
+      "trace a",
+      // The column is the decoded value's.
+      `truncated JSON: the list opened at column ${T.length + 2} is not closed`,
+    ]);
+  });
+});
+
+describe("a trace= pair read with its siblings", () => {
+  const tools = (line: string) =>
+    scanLine(line).found.map((f) => ("trace" in f ? f.trace.tools : f.problem));
+
+  it("decodes a quoted value with its own quoting's escapes", () => {
+    const python = "trace='[StageRecord(stage=\\'intent\\', action=\\'abstain\\')]'";
+    expect(tools(`event=selection ${python} tools=('search',)`)).toEqual([["search"]]);
+    const json = `trace=${logfmt("[{'stage': 'intent', 'action': 'abstain', 'detail': 'it\\'s'}]")}`;
+    expect(tools(`event=selection ${json.replace("\\\\'", "\\'")} tools=('search',)`)).toEqual([
+      ["search"],
+    ]);
+  });
+
+  it("reports a value it cannot read", () => {
+    expect(scan("event=selection trace='[\\x4]'").found).toEqual([
+      "invalid Python repr: invalid \\x escape at column 25",
+    ]);
+    expect(scan("event=selection trace=[foo bar]").found).toEqual([
+      `invalid JSON: Unexpected token 'o', "[foo bar]" is not valid JSON`,
+    ]);
+  });
+
+  it("reads a top-level pair without a marker inside it, and not one nested in a call", () => {
+    expect(scan("event=selection trace=[{'stage': 'intent', 'action': 'abstain'}]").found).toEqual([
+      "trace null",
+    ]);
+    expect(scan("wrap( trace=[{'stage': 'intent', 'action': 'abstain'}], ???)").found).toEqual([
+      "invalid Python repr: unexpected '?' at column 57",
+    ]);
+  });
+
+  it("takes the id from the pairs around the value, never from inside it", () => {
+    const record = '{"stage": "intent", "action": "abstain", "detail": "see turn_id=bad"}';
+    expect(scan(`trace=[${record}] turn_id=good`).found).toEqual(["trace good"]);
+    expect(scan(`trace=[${record}]turn_id=good`).found).toEqual(["trace good"]);
+  });
+});
+
+describe("a value's time and id from the text before it", () => {
+  const context = (prefix: string) => prefixContext(`${prefix}{}`, prefix.length, null);
+
+  it("takes a timestamp only at the start, blanks and a bracket before it allowed", () => {
+    expect(context("  2024-05-01 12:00:00 INFO ").time).toBe("2024-05-01 12:00:00");
+    expect(context("see 2024-05-01 12:00:00 ").time).toBeNull();
+    for (const zone of ["Z", "+02:00", "-0200"])
+      expect(context(`[2024-05-01T12:00:00.5${zone}] `).time).toBe(`2024-05-01T12:00:00.5${zone}`);
+  });
+
+  it("takes ids and times from pairs, quoted or not, the first of each", () => {
+    expect(context("request_id=r1 ts=1 ")).toEqual({ id: "r1", time: "1" });
+    expect(context("trace_id=t1 ")).toEqual({ id: "t1", time: null });
+    expect(context("turn_id=o'brien turn_id=x ")).toEqual({ id: "o'brien", time: null });
+    expect(context(`time="2024-05-01 12:00:00" `).time).toBe("2024-05-01 12:00:00");
+    expect(context("time='2024-05-01 12:00:00' ").time).toBe("2024-05-01 12:00:00");
+  });
+
+  it("looks only before the value", () => {
+    expect(prefixContext("INFO {} turn_id=later", 5, null)).toEqual({ id: null, time: null });
+    const line = `[{"trace": [{"stage": "intent", "action": "abstain", "detail": "a turn_id=bad"}]}]`;
+    expect(scan(line).found).toEqual(["trace null"]);
+  });
+});
+
+describe("a line that may open a value continued below", () => {
+  it("ends with a bracket, a comma or the first piece of a split string", () => {
+    for (const line of ["x {", "x [", "x (", "x,", "x 'a '", 'x "a\\n"', "x 'a\\t'", "x 'a\\r'"])
+      expect(mayOpen(line, line.length), line).toBe(true);
+    for (const line of ["x", "x a b", "x 'abc'", "x 'an'", "x '\\x'", "x )"])
+      expect(mayOpen(line, line.length), line).toBe(false);
+  });
+
+  it("takes a split string only from a quote after a blank or a blank's escape", () => {
+    expect(endsSplitString("a b", 3)).toBe(false);
+    expect(endsSplitString("'a '", 4)).toBe(true);
+    expect(endsSplitString("'a\\n'", 5)).toBe(true);
+    expect(endsSplitString("'an'", 4)).toBe(false);
+    expect(endsSplitString("'\\x'", 4)).toBe(false);
+  });
+});
