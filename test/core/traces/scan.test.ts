@@ -293,4 +293,79 @@ describe("TraceScanner", () => {
       new TraceScanner({ signal: token, onTrace: () => {}, onProblem: () => {} }).push("x"),
     ).toThrow(ScanCancelled);
   });
+
+  it("names its cancellation, and refuses a chunk after the end", () => {
+    const error = new ScanCancelled();
+    expect([error.name, error.message]).toEqual(["ScanCancelled", "the scan was cancelled"]);
+    const scanner = new TraceScanner({ onTrace: () => {}, onProblem: () => {} });
+    scanner.push("a\nb");
+    expect(scanner.currentLine).toBe(2);
+    scanner.end();
+    expect(() => scanner.push("c")).toThrow("the scanner has ended");
+  });
+
+  it("reports a line over the cap inside one chunk, where the pre-filter passes plain lines over", () => {
+    const long = "x".repeat(260);
+    const { traces, problems } = scanText(`first line of the log\n${long}\n${trace("next")}\n`, {
+      maxLineBytes: 200,
+    });
+    expect(problems).toEqual([
+      { line: 2, message: "the line is longer than 200 bytes; it was not read" },
+    ]);
+    expect(traces.map((t) => [t.line, t.trace.id])).toEqual([[3, "next"]]);
+  });
+
+  it("reports a pretty JSON value longer than the cap", () => {
+    const pads = Array.from({ length: 20 }, (_, i) => `  "pad${i}": "${"p".repeat(20)}",\n`);
+    const pretty = `{\n  "turn_id": "big",\n${pads.join("")}  "trace": []\n}\n`;
+    const { traces, problems } = scanText(`${pretty}${trace("after")}\n`, { maxLineBytes: 300 });
+    expect(problems).toEqual([
+      { line: 1, message: "the JSON value is longer than 300 bytes; it was not read" },
+    ]);
+    expect(traces.map((t) => [t.line, t.trace.id])).toEqual([[25, "after"]]);
+  });
+
+  it("keeps a surrogate pair cut between two string chunks whole", () => {
+    const text = `${trace("a", { note: "𝄞" })}\n${trace("b")}\n`;
+    const cut = text.indexOf("𝄞") + 1;
+    const traces: FoundTrace[] = [];
+    const problems: ScanProblem[] = [];
+    const scanner = new TraceScanner({
+      onTrace: (t) => traces.push(t),
+      onProblem: (p) => problems.push(p),
+    });
+    scanner.push(text.slice(0, cut));
+    scanner.push(text.slice(cut));
+    scanner.end();
+    expect(problems).toEqual([]);
+    expect(traces.map((t) => [t.line, t.offset, t.length, t.trace.id])).toEqual([
+      [1, 0, utf8Length(text, 0, text.indexOf("\n")), "a"],
+      [2, utf8Length(text, 0, text.indexOf("\n") + 1), trace("b").length, "b"],
+    ]);
+  });
+});
+
+describe("utf8Length", () => {
+  it("counts 1, 2, 3 and 4 bytes at each boundary, and a lone surrogate as U+FFFD", () => {
+    const cases: [string, number][] = [
+      ["\u007f", 1],
+      ["\u0080", 2],
+      ["\u07ff", 2],
+      ["\u0800", 3],
+      ["\ud7ff", 3],
+      ["𝄞", 4],
+      ["\ud834", 3],
+      ["\udd1e", 3],
+      ["\ud834a", 4],
+      ["\udbff\udfff", 4],
+      ["\udc00\udc00", 6],
+      ["a𝄞b", 6],
+    ];
+    expect(cases.map(([text]) => utf8Length(text, 0, text.length))).toEqual(
+      cases.map(([, bytes]) => bytes),
+    );
+    // A pair cut by the end of the range: its high half alone.
+    expect(utf8Length("a𝄞", 0, 2)).toBe(4);
+    expect(utf8Length("xa𝄞", 1, 3)).toBe(4);
+  });
 });
