@@ -1,10 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { nodeAscii } from "../../../src/node/ascii.js";
 import {
   scanText,
   ScanCancelled,
   TraceScanner,
   utf8Length,
+  type AsciiCodec,
   type FoundTrace,
   type ScanProblem,
 } from "../../../src/core/traces/scan.js";
@@ -292,6 +294,27 @@ describe("TraceScanner", () => {
     expect(() =>
       new TraceScanner({ signal: token, onTrace: () => {}, onProblem: () => {} }).push("x"),
     ).toThrow(ScanCancelled);
+  });
+
+  it("sees a cancel requested while a chunk is read, before the chunk ends", () => {
+    // The signal flips in a callback (the only way during a synchronous push): each way of reading
+    // lines (passed over, read one by one, the byte pre-filter) must look at it again.
+    const plain = Array.from({ length: 10_000 }, (_, i) => `plain line number ${i} of the log`);
+    const inputs: [string, string, AsciiCodec | undefined][] = [
+      ["passed over", plain.join("\n"), undefined],
+      ["read one by one", plain.join("\r\n"), undefined],
+      ["byte pre-filter", plain.join("\n"), nodeAscii],
+    ];
+    for (const [, lines, ascii] of inputs) {
+      const signal = { aborted: false };
+      const scanner = new TraceScanner({
+        signal,
+        ascii,
+        onTrace: () => {},
+        onProblem: () => (signal.aborted = true),
+      });
+      expect(() => scanner.push(`x\n{"trace": [oops]}\n${lines}\n`)).toThrow(ScanCancelled);
+    }
   });
 
   it("names its cancellation, and refuses a chunk after the end", () => {
