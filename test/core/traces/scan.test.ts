@@ -317,6 +317,47 @@ describe("TraceScanner", () => {
     }
   });
 
+  it("counts lines and bytes right at the edges: a leading LF, an empty chunk inside a CRLF, a line of exactly the limit", () => {
+    const t = trace("a");
+    expect(scanText(`\n${t}\n`).traces.map((f) => [f.line, f.offset])).toEqual([[2, 1]]);
+    const traces: FoundTrace[] = [];
+    const scanner = new TraceScanner({ onTrace: (f) => traces.push(f), onProblem: () => {} });
+    for (const chunk of ["x\r", "", `\n${t}\n`]) scanner.push(chunk);
+    scanner.end();
+    expect(traces.map((f) => [f.line, f.offset])).toEqual([[2, 3]]);
+    const exact = scanText(`x\n${t}\n`, { maxLineBytes: t.length });
+    expect(exact).toEqual({
+      traces: [expect.objectContaining({ line: 2, offset: 2 })],
+      problems: [],
+    });
+  });
+
+  it("counts the lines the byte pre-filter passes over past its cancellation checkpoint", () => {
+    const plain = Array.from({ length: 5000 }, (_, i) => `plain line number ${i} of the log`);
+    const head = `${plain.join("\n")}\n`;
+    const { traces } = scanText(new TextEncoder().encode(`${head}${trace("late")}\n`), {
+      ascii: nodeAscii,
+    });
+    expect(traces.map((f) => [f.line, f.offset])).toEqual([[5001, head.length]]);
+  });
+
+  it("skips a long line ended by LF or CRLF across chunks and counts its bytes", () => {
+    const long = `${trace("long")}${" ".repeat(3000)}`;
+    // [line end, empty lines after it]: an LF after an LF is a line of its own, not half a CRLF.
+    for (const [eol, empty] of [
+      ["\n", ""],
+      ["\r\n", ""],
+      ["\n", "\n"],
+    ] as const) {
+      const text = new TextEncoder().encode(`${long}${eol}${empty}${trace("next")}\n`);
+      const result = scanChunks(text, Array<number>(20).fill(101), 1000);
+      expect(result.problems.map((p) => p.line)).toEqual([1]);
+      expect(result.traces.map((f) => [f.line, f.offset, f.trace.id])).toEqual([
+        [2 + empty.length, long.length + eol.length + empty.length, "next"],
+      ]);
+    }
+  });
+
   it("names its cancellation, and refuses a chunk after the end", () => {
     const error = new ScanCancelled();
     expect([error.name, error.message]).toEqual(["ScanCancelled", "the scan was cancelled"]);
