@@ -358,6 +358,35 @@ describe("TraceScanner", () => {
     }
   });
 
+  it("reads a value opened at a line's end after a plain line as it does on the first line", () => {
+    // The text pre-filter passes plain lines over from the second line on: a line that may open
+    // a value spread over lines (no marker on it) must not be among them.
+    const spread = `  {'turn_id': 't',\n   'trace': [{'stage': 'intent', 'action': 'abstain'}]}`;
+    const repr = `{'turn_id': 't', 'trace': [{'stage': 'intent', 'action': 'abstain', 'kept': ['search'], 'dropped': [], 'added': [], 'reinstated': [], 'forced_choice': None, 'detail': ''}]}`;
+    const rests = [
+      `INFO tool selection [\n${spread}\n]`,
+      `INFO tool selection (\n${spread},\n)`,
+      `INFO tool selection [ \n${spread}\n]`,
+      `INFO tool selection [\t\n${spread}\n]`,
+      `INFO selection ('a fairly long '\n 'detail', ${repr})`,
+      `INFO selection ("a fairly long "\n "detail", ${repr})`,
+    ];
+    const plain = "a plain first line of the log";
+    for (const rest of rests) {
+      const alone = scanText(`${rest}\n`);
+      const after = scanText(`${plain}\n${rest}\n`);
+      expect(alone.traces.length + alone.problems.length).toBeGreaterThan(0);
+      expect(after).toEqual({
+        traces: alone.traces.map((f) => ({
+          ...f,
+          line: f.line + 1,
+          offset: f.offset + plain.length + 1,
+        })),
+        problems: alone.problems.map((p) => ({ ...p, line: p.line + 1 })),
+      });
+    }
+  });
+
   it("names its cancellation, and refuses a chunk after the end", () => {
     const error = new ScanCancelled();
     expect([error.name, error.message]).toEqual(["ScanCancelled", "the scan was cancelled"]);
