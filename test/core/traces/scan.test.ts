@@ -387,6 +387,16 @@ describe("TraceScanner", () => {
     }
   });
 
+  it("leaves a BOM at the file's start out of the first trace's byte range, with or without native ASCII help", () => {
+    const t = trace("a");
+    const bytes = new TextEncoder().encode(`\uFEFF${t}\n`);
+    for (const ascii of [undefined, nodeAscii]) {
+      const { traces, problems } = scanText(bytes, { ascii });
+      expect(problems).toEqual([]);
+      expect(traces.map((f) => [f.line, f.offset, f.length])).toEqual([[1, 3, t.length]]);
+    }
+  });
+
   it("names its cancellation, and refuses a chunk after the end", () => {
     const error = new ScanCancelled();
     expect([error.name, error.message]).toEqual(["ScanCancelled", "the scan was cancelled"]);
