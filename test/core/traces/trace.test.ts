@@ -63,33 +63,19 @@ describe("validateTrace", () => {
     });
   });
 
+  /** What a trace logged with nothing but its records holds, given a time and an id. */
+  const bare = (time: string | null, id: string | null) => ({
+    trace: { records: [], tools: null, offered: null, error: null, turn: null, time, id },
+  });
+
   it("reads tools and offered logged as null as not logged, and no context as no time and no id", () => {
-    expect(validateTrace({ trace: [], tools: null, offered: null })).toStrictEqual({
-      trace: {
-        records: [],
-        tools: null,
-        offered: null,
-        error: null,
-        turn: null,
-        time: null,
-        id: null,
-      },
-    });
+    expect(validateTrace({ trace: [], tools: null, offered: null })).toStrictEqual(
+      bare(null, null),
+    );
   });
 
   it("tells a logged forced choice of null from none logged, and takes a context's time and id", () => {
-    const logged = validateTrace({ trace: [] }, { time: "t", id: "i" });
-    expect(logged).toEqual({
-      trace: {
-        records: [],
-        tools: null,
-        offered: null,
-        error: null,
-        turn: null,
-        time: "t",
-        id: "i",
-      },
-    });
+    expect(validateTrace({ trace: [] }, { time: "t", id: "i" })).toEqual(bare("t", "i"));
   });
 
   it("reads an error given as a message or as { kind, message, tool }", () => {
