@@ -65,6 +65,19 @@ function bytesOf(text: string): Uint8Array {
 }
 
 function scanChunks(bytes: Uint8Array, cuts: number[], maxLineBytes?: number) {
+  const pieces: Uint8Array[] = [];
+  let at = 0;
+  for (const cut of cuts) {
+    if (at >= bytes.length) break;
+    pieces.push(bytes.subarray(at, Math.min(bytes.length, at + cut)));
+    at += cut;
+  }
+  if (at < bytes.length) pieces.push(bytes.subarray(at));
+  return scanPieces(pieces, maxLineBytes);
+}
+
+/** Pushes each piece (bytes or text) to one scanner, then ends it. */
+function scanPieces(pieces: readonly (Uint8Array | string)[], maxLineBytes?: number) {
   const traces: FoundTrace[] = [];
   const problems: ScanProblem[] = [];
   const scanner = new TraceScanner({
@@ -72,16 +85,14 @@ function scanChunks(bytes: Uint8Array, cuts: number[], maxLineBytes?: number) {
     onTrace: (t) => traces.push(t),
     onProblem: (p) => problems.push(p),
   });
-  let at = 0;
-  for (const cut of cuts) {
-    if (at >= bytes.length) break;
-    scanner.push(bytes.subarray(at, Math.min(bytes.length, at + cut)));
-    at += cut;
-  }
-  if (at < bytes.length) scanner.push(bytes.subarray(at));
+  for (const piece of pieces) scanner.push(piece);
   scanner.end();
   return { traces, problems };
 }
+
+/** `count` lines holding no trace, the pre-filter's usual diet. */
+const plainLines = (count: number) =>
+  Array.from({ length: count }, (_, i) => `plain line number ${i} of the log`);
 
 describe("TraceScanner", () => {
   const bytes = bytesOf(CORPUS);
@@ -299,7 +310,7 @@ describe("TraceScanner", () => {
   it("sees a cancel requested while a chunk is read, before the chunk ends", () => {
     // The signal flips in a callback (the only way during a synchronous push): each way of reading
     // lines (passed over, read one by one, the byte pre-filter) must look at it again.
-    const plain = Array.from({ length: 10_000 }, (_, i) => `plain line number ${i} of the log`);
+    const plain = plainLines(10_000);
     const inputs: [string, string, AsciiCodec | undefined][] = [
       ["passed over", plain.join("\n"), undefined],
       ["read one by one", plain.join("\r\n"), undefined],
@@ -320,10 +331,7 @@ describe("TraceScanner", () => {
   it("counts lines and bytes right at the edges: a leading LF, an empty chunk inside a CRLF, a line of exactly the limit", () => {
     const t = trace("a");
     expect(scanText(`\n${t}\n`).traces.map((f) => [f.line, f.offset])).toEqual([[2, 1]]);
-    const traces: FoundTrace[] = [];
-    const scanner = new TraceScanner({ onTrace: (f) => traces.push(f), onProblem: () => {} });
-    for (const chunk of ["x\r", "", `\n${t}\n`]) scanner.push(chunk);
-    scanner.end();
+    const { traces } = scanPieces(["x\r", "", `\n${t}\n`]);
     expect(traces.map((f) => [f.line, f.offset])).toEqual([[2, 3]]);
     const exact = scanText(`x\n${t}\n`, { maxLineBytes: t.length });
     expect(exact).toEqual({
@@ -333,7 +341,7 @@ describe("TraceScanner", () => {
   });
 
   it("counts the lines the byte pre-filter passes over past its cancellation checkpoint", () => {
-    const plain = Array.from({ length: 5000 }, (_, i) => `plain line number ${i} of the log`);
+    const plain = plainLines(5000);
     const head = `${plain.join("\n")}\n`;
     const { traces } = scanText(new TextEncoder().encode(`${head}${trace("late")}\n`), {
       ascii: nodeAscii,
@@ -431,15 +439,7 @@ describe("TraceScanner", () => {
   it("keeps a surrogate pair cut between two string chunks whole", () => {
     const text = `${trace("a", { note: "𝄞" })}\n${trace("b")}\n`;
     const cut = text.indexOf("𝄞") + 1;
-    const traces: FoundTrace[] = [];
-    const problems: ScanProblem[] = [];
-    const scanner = new TraceScanner({
-      onTrace: (t) => traces.push(t),
-      onProblem: (p) => problems.push(p),
-    });
-    scanner.push(text.slice(0, cut));
-    scanner.push(text.slice(cut));
-    scanner.end();
+    const { traces, problems } = scanPieces([text.slice(0, cut), text.slice(cut)]);
     expect(problems).toEqual([]);
     expect(traces.map((t) => [t.line, t.offset, t.length, t.trace.id])).toEqual([
       [1, 0, utf8Length(text, 0, text.indexOf("\n")), "a"],
