@@ -8,7 +8,7 @@ import { createReadStream, createWriteStream, mkdtempSync, rmSync } from "node:f
 import * as os from "node:os";
 import { join } from "node:path";
 import { finished } from "node:stream/promises";
-import { createGunzip, createGzip } from "node:zlib";
+import { createGzip } from "node:zlib";
 import type { FoundTrace } from "../src/core/traces/scan.js";
 import type { LoggedRecord, LoggedTrace } from "../src/core/traces/trace.js";
 import { summarizeTrace, type TraceSummary } from "../src/core/traces/summary.js";
@@ -21,6 +21,7 @@ import {
 import { readTraceAt, scanLogs } from "../src/node/log-file.js";
 import type { LogInput } from "../src/node/log-source.js";
 import { TraceIndex } from "../src/node/trace-index.js";
+import { interleaved, METHOD, type Times } from "./child.js";
 import { load, verdict } from "./measure.js";
 
 const MB = 1024 * 1024;
@@ -172,47 +173,21 @@ async function responsiveness(file: string): Promise<string[]> {
 }
 
 /**
- * Scanning a gzip against zlib alone inflating it, and against scanning the same log
- * uncompressed (what the gzip layer itself costs): interleaved rounds, best of each.
+ * Scanning a gzip into the index against zlib alone inflating it, and against scanning the same
+ * log uncompressed (what the gzip layer itself costs), each in processes of their own (child.ts).
  */
 async function gzipRatio(dir: string, file: string): Promise<string[]> {
   const gz = join(dir, "app.log.gz");
   await finished(createReadStream(file).pipe(createGzip()).pipe(createWriteStream(gz)));
-  const inflateOnly = async () => {
-    const stream = createReadStream(gz, { highWaterMark: MB }).pipe(
-      createGunzip({ chunkSize: 256 * 1024 }),
-    );
-    for await (const chunk of stream as AsyncIterable<Buffer>) if (chunk.length < 0) break;
-  };
-  const scanOf = (path: string) => async () => {
-    const index = new TraceIndex();
-    await scanLogs([{ name: path, path }], {
-      onTrace: (found, n) => index.add(found, n),
-      onProblem: (problem) => index.addProblem(problem),
-    });
-  };
-  const timed = async (run: () => Promise<void>) => {
-    const start = performance.now();
-    const cpu = process.cpuUsage();
-    await run();
-    const used = process.cpuUsage(cpu);
-    return { wall: performance.now() - start, cpu: (used.user + used.system) / 1000 };
-  };
-  const rounds: [Times[], Times[], Times[]] = [[], [], []];
-  for (let round = 0; round < 5; round++)
-    for (const [k, run] of [inflateOnly, scanOf(gz), scanOf(file)].entries())
-      rounds[k]!.push(await timed(run));
-  const [zlib, scanGz, scanPlain] = rounds.map((times) => ({
-    wall: Math.min(...times.map((t) => t.wall)),
-    cpu: Math.min(...times.map((t) => t.cpu)),
-  })) as [Times, Times, Times];
+  const [zlib, scanGz] = interleaved(["inflate", "index"], gz) as [Times, Times];
+  const [scanPlain] = interleaved(["index"], file) as [Times];
   // Inflating runs in a thread beside the scan, so the goal is on wall time; the CPU times show
   // whether the scan keeps up with zlib (it must use less CPU than inflating to hide behind it).
   return [
-    `  gzip (${SIZE_MB} MB inflated, one line in 100 a trace): scan ${scanGz.wall.toFixed(0)} ms, zlib inflating alone ${zlib.wall.toFixed(0)} ms → ${verdict(scanGz.wall / zlib.wall, 1.5, true)} (${load()})`,
+    `  gzip (${SIZE_MB} MB inflated, one line in 100 a trace): scan ${scanGz.wall.toFixed(0)} ms, zlib inflating alone ${zlib.wall.toFixed(0)} ms → ${verdict(scanGz.wall / zlib.wall, 1.5, true)} (${METHOD}; ${load()})`,
     `  gzip CPU: zlib inflating ${zlib.cpu.toFixed(0)} ms, scanning the plain log ${scanPlain.cpu.toFixed(0)} ms, scanning the .gz ${scanGz.cpu.toFixed(0)} ms`,
     `  gzip layer: scan of the .gz / scan of the plain log (${scanPlain.wall.toFixed(0)} ms) → ${(scanGz.wall / scanPlain.wall).toFixed(2)}×`,
-    ...(await openLastTrace(gz, async (run) => (await timed(run)).wall)),
+    ...(await openLastTrace(gz)),
   ];
 }
 
@@ -220,10 +195,12 @@ async function gzipRatio(dir: string, file: string): Promise<string[]> {
  * Opening the last trace of the gzip from a checkpoint against inflating it from the start, and
  * what the checkpoints cost: the walk after the scan, their memory.
  */
-async function openLastTrace(
-  gz: string,
-  timed: (run: () => Promise<void>) => Promise<number>,
-): Promise<string[]> {
+async function openLastTrace(gz: string): Promise<string[]> {
+  const timed = async (run: () => Promise<void>) => {
+    const start = performance.now();
+    await run();
+    return performance.now() - start;
+  };
   let last: FoundTrace | undefined;
   const started = performance.now();
   const scan = await scanLogs([{ name: gz, path: gz }], {
@@ -247,12 +224,6 @@ async function openLastTrace(
     `  open the last trace of the gzip: from a checkpoint ${fromCheckpoint.toFixed(1)} ms, from the start ${fromStart.toFixed(0)} ms → ${(fromStart / fromCheckpoint).toFixed(0)}× faster`,
     `  checkpoints: ${count} (${(checkpointBytes(gz) / 1024).toFixed(0)} KiB); the walk after the scan ended ${walked.toFixed(0)} ms after it began (the scan itself ${scanned.toFixed(0)} ms)`,
   ];
-}
-
-interface Times {
-  /** Milliseconds. */
-  readonly wall: number;
-  readonly cpu: number;
 }
 
 /** A text log: request lines, and one line in `every` a trace after a logger prefix. */
