@@ -160,6 +160,21 @@ describe("the values of a line", () => {
       `truncated JSON: the list opened at column ${T.length + 2} is not closed`,
     ]);
   });
+
+  it("decodes a quoted value one level only: a quoted value inside the decoded text is not decoded again", () => {
+    // The decoded text's quotes are plain text there: a key="…" in it is neither cut at its first quote nor unescaped a second time.
+    expect(scan(`msg='data="${T.replace(/"/g, '\\"')}"'`)).toEqual({
+      found: ["trace a"],
+      openAt: -1,
+      unclosed: null,
+    });
+    const b = T.replace('"a"', '"b"');
+    expect(scan(`msg='a=${T} data=${logfmt(b).replace(/\\/g, "\\\\")}'`).found).toEqual([
+      "trace a",
+      // The nested value, left encoded, is an object at column T.length + 10 of the decoded text.
+      `truncated Python repr: the object opened at column ${T.length + 10} is not closed`,
+    ]);
+  });
 });
 
 describe("a trace= pair read with its siblings", () => {

@@ -94,6 +94,23 @@ function scanPieces(pieces: readonly (Uint8Array | string)[], maxLineBytes?: num
 const plainLines = (count: number) =>
   Array.from({ length: count }, (_, i) => `plain line number ${i} of the log`);
 
+/**
+ * A log for the native ASCII path of a chunk that is not valid UTF-8: `trace a`, plain lines and
+ * `trace b` making a run of exactly 16 KiB of ASCII up to the é of line `c` (ended by `eol`), then
+ * `trace d`, a line with a bad byte and `trace e`. `at` is a line's byte offset; `n` the line count.
+ */
+function asciiRunLog(eol: string) {
+  const c = trace("c", { note: "café" });
+  const [a, b, d, e] = [trace("a"), trace("b"), trace("d"), trace("e")];
+  const plain = plainLines(400);
+  // The pad line and its LF fill what the other lines leave of the 16 KiB before the é.
+  const pad = "p".repeat(16 * 1024 - [a, ...plain, b, ""].join("\n").length - 1 - c.indexOf("é"));
+  const all = [a, ...plain, pad, b];
+  const text = `${all.join("\n")}\n${c}${eol}${d}\nbad \xff byte\n${e}\n`;
+  const at = (line: string) => bytesOf(text.slice(0, text.indexOf(line))).length;
+  return { text, at, lines: { a, b, c, d, e, n: all.length + 5 } };
+}
+
 describe("TraceScanner", () => {
   const bytes = bytesOf(CORPUS);
   const whole = scanChunks(bytes, [], 400);
@@ -445,6 +462,80 @@ describe("TraceScanner", () => {
       [1, 0, utf8Length(text, 0, text.indexOf("\n")), "a"],
       [2, utf8Length(text, 0, text.indexOf("\n") + 1), trace("b").length, "b"],
     ]);
+  });
+
+  it("reads a 16 KiB run of ASCII lines natively inside a chunk that is not valid UTF-8, and counts lines and bytes across it", () => {
+    // The native ASCII path of a chunk with bad bytes: the run, then the lines around it as UTF-8, with nothing lost or read twice.
+    const { text, at, lines } = asciiRunLog("\n");
+    const { a, b, c, d, e, n } = lines;
+    const decoded: number[] = [];
+    const ascii: AsciiCodec = {
+      ...nodeAscii,
+      decode: (bytes) => (decoded.push(bytes.length), nodeAscii.decode(bytes)),
+    };
+    const { traces, problems } = scanText(bytesOf(text), { ascii });
+    // Line c's é is 2 bytes for 1 character.
+    expect(traces.map((f) => [f.line, f.offset, f.length, f.trace.id])).toEqual([
+      [1, 0, a.length, "a"],
+      [n - 5, at(b), b.length, "b"],
+      [n - 4, at(c), c.length + 1, "c"],
+      [n - 3, at(d), d.length, "d"],
+      [n - 1, at(e), e.length, "e"],
+    ]);
+    expect(problems).toEqual([
+      { line: n - 2, message: "invalid UTF-8: the bad bytes were replaced by U+FFFD" },
+    ]);
+    // Exactly the run's complete lines were decoded natively: a run of MIN_ASCII_RUN counts.
+    expect(at(c) + c.indexOf("é")).toBe(16 * 1024);
+    expect(decoded).toEqual([at(c)]);
+  });
+
+  it("counts the line after a non-ASCII line ending a UTF-8 block once, whether it ends in CRLF, CR or LF", () => {
+    // A CRLF split between that block and the next would count an empty line; a CR must not take the next line's first byte.
+    for (const eol of ["\r\n", "\r", "\n"]) {
+      const { text, at, lines } = asciiRunLog(eol);
+      const { traces, problems } = scanText(bytesOf(text), { ascii: nodeAscii });
+      expect(
+        traces.slice(2, 4).map((f) => [f.line, f.offset, f.length, f.trace.id]),
+        JSON.stringify(eol),
+      ).toEqual([
+        [lines.n - 4, at(lines.c), lines.c.length + 1, "c"],
+        [lines.n - 3, at(lines.d), lines.d.length, "d"],
+      ]);
+      expect(problems.map((p) => p.line)).toEqual([lines.n - 2]);
+    }
+  });
+
+  it("reports a pretty value the input ends inside of only when what it holds so far has a marker", () => {
+    // Any JSON file opens such a value; cut short, it is a problem only if it was a trace (the open element's text decides).
+    expect(scanText('{\n  "level": "trace",\n  "a": [\n')).toEqual({ traces: [], problems: [] });
+    const array = scanText('[\n  {"trace": []},\n  {\n    "a": 1,\n');
+    expect(array.traces.map((f) => f.line)).toEqual([2]);
+    expect(array.problems).toEqual([]);
+    expect(scanText('[\n  {"a": 1},\n  {\n    "trace": [\n').problems).toEqual([
+      {
+        line: 3,
+        message:
+          "truncated JSON: the value opened on this line is not closed at the end of the input",
+      },
+    ]);
+  });
+
+  it("replaces a lone high surrogate ending a string chunk by U+FFFD and counts its 3 UTF-8 bytes", () => {
+    // A string chunk may end in half a pair: when the next chunk (here a 2-byte é) or the end does not complete it, it is U+FFFD.
+    const line = trace("a").replace('"detail":""', '"detail":"x@é"');
+    const [head, tail] = line.split("@") as [string, string];
+    const { traces, problems } = scanPieces([`${head}\ud834`, `${tail}\n${trace("b")}\n`]);
+    expect(problems).toEqual([]);
+    // "@" (1 byte) stands for U+FFFD (3 bytes); é is 2 bytes for 1 character.
+    expect(traces.map((t) => [t.line, t.offset, t.length, t.trace.id])).toEqual([
+      [1, 0, line.length + 3, "a"],
+      [2, line.length + 4, trace("b").length, "b"],
+    ]);
+    expect(traces[0]!.trace.records[0]!.detail).toBe("x\ufffdé");
+    // At the end of the input: a blank and U+FFFD after the value, 4 bytes.
+    const last = scanPieces([`${trace("z")} \ud834`]);
+    expect(last.traces.map((t) => [t.line, t.length])).toEqual([[1, trace("z").length + 4]]);
   });
 });
 
