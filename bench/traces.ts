@@ -6,7 +6,6 @@
  */
 import { spawnSync } from "node:child_process";
 import {
-  createReadStream,
   existsSync,
   mkdtempSync,
   openSync,
@@ -18,7 +17,8 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CHUNK_BYTES, scanLogFile } from "../src/node/log-file.js";
+import { scanLogFile } from "../src/node/log-file.js";
+import { baselineScan } from "./child.js";
 import { verdict } from "./measure.js";
 
 const MB = 1024 * 1024;
@@ -83,21 +83,6 @@ async function timed(run: () => Promise<unknown>): Promise<number> {
   const start = performance.now();
   await run();
   return performance.now() - start;
-}
-
-/** What a user would write without the scanner: read as text, split lines, parse those naming "trace". */
-async function baselineScan(file: string): Promise<number> {
-  let parsed = 0;
-  let tail = "";
-  for await (const chunk of createReadStream(file, {
-    encoding: "utf8",
-    highWaterMark: CHUNK_BYTES,
-  }) as AsyncIterable<string>) {
-    const lines = (tail + chunk).split("\n");
-    tail = lines.pop()!;
-    for (const line of lines) if (line.includes('"trace"')) parsed += JSON.parse(line) ? 1 : 0;
-  }
-  return parsed;
 }
 
 /** Peak RSS in MB of the CLI listing the traces of a generated log of `bytes`, in a child process; null without the command. */
