@@ -22,6 +22,7 @@ import {
 import { FAILURE_CONTEXT } from "../../src/extension/testing/fixture-tests.js";
 import {
   CodeActionKind,
+  debugFake,
   fake,
   testControllers,
   testRuns,
@@ -85,6 +86,16 @@ describe("the manifest and the code agree", () => {
       expect(manifest.activationEvents).toContain(`onWebviewPanel:${viewType}`);
     }
     expect(manifest.activationEvents).not.toContain("*");
+  });
+
+  it("activates before a Python debug session starts, so that its trackers see the program move", () => {
+    // A tracker is created only for a session started after its factory is registered: the
+    // extension activated later (by a fixture found, or by Inspect itself) would never mark a
+    // value read from that session stale.
+    const tracked = [...debugFake.trackers].filter(([, factories]) => factories.length > 0);
+    expect(tracked.map(([type]) => type).sort()).toEqual(["debugpy", "python"]);
+    for (const [type] of tracked)
+      expect(manifest.activationEvents).toContain(`onDebugAdapterProtocolTracker:${type}`);
   });
 
   it("activates on the files the code treats as fixtures", () => {
