@@ -106,5 +106,5 @@ export async function measureInChild(run: string, file: string): Promise<void> {
   process.stdout.write(JSON.stringify({ ...best, traces }));
 }
 
-/** "best of 5 runs after a warm-up in each of 3 processes per side, taken in turn". */
+/** How `interleaved` measures, for the lines the bench prints. */
 export const METHOD = `best of ${ROUNDS} runs after a warm-up in each of ${PROCESSES} processes per side, taken in turn`;

@@ -22,7 +22,7 @@ import { readTraceAt, scanLogs } from "../src/node/log-file.js";
 import type { LogInput } from "../src/node/log-source.js";
 import { TraceIndex } from "../src/node/trace-index.js";
 import { interleaved, METHOD, type Times } from "./child.js";
-import { load, verdict } from "./measure.js";
+import { load, timed, verdict } from "./measure.js";
 
 const MB = 1024 * 1024;
 const SIZE_MB = 100;
@@ -196,11 +196,6 @@ async function gzipRatio(dir: string, file: string): Promise<string[]> {
  * what the checkpoints cost: the walk after the scan, their memory.
  */
 async function openLastTrace(gz: string): Promise<string[]> {
-  const timed = async (run: () => Promise<void>) => {
-    const start = performance.now();
-    await run();
-    return performance.now() - start;
-  };
   let last: FoundTrace | undefined;
   const started = performance.now();
   const scan = await scanLogs([{ name: gz, path: gz }], {
@@ -214,9 +209,9 @@ async function openLastTrace(gz: string): Promise<string[]> {
   const count = (await checkpointsOf(gz)).length;
   const rounds: [number[], number[]] = [[], []];
   for (let round = 0; round < 3; round++) {
-    rounds[0].push(await timed(() => readTraceAt(gz, last!).then(() => undefined)));
+    rounds[0].push(await timed(() => readTraceAt(gz, last!)));
     forgetCheckpoints(gz);
-    rounds[1].push(await timed(() => readTraceAt(gz, last!).then(() => undefined)));
+    rounds[1].push(await timed(() => readTraceAt(gz, last!)));
     await recordCheckpoints(gz, () => false);
   }
   const [fromCheckpoint, fromStart] = rounds.map((times) => Math.min(...times)) as [number, number];

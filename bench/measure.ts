@@ -20,6 +20,13 @@ export function medianMs(fn: () => unknown, runs = 7, warmupMs = 300): number {
   return times[Math.floor(times.length / 2)]!;
 }
 
+/** Wall time in milliseconds of one run of `run`. */
+export async function timed(run: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  await run();
+  return performance.now() - start;
+}
+
 /** How busy the machine was, for reading a wall time. */
 export function load(): string {
   return `${loadavg()[0]!.toFixed(1)} runnable tasks on ${cpus().length} cores`;

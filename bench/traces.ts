@@ -19,7 +19,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { scanLogFile } from "../src/node/log-file.js";
 import { baselineScan } from "./child.js";
-import { verdict } from "./measure.js";
+import { timed, verdict } from "./measure.js";
 
 const MB = 1024 * 1024;
 const TOOLS = [
@@ -77,12 +77,6 @@ export async function benchTraces(): Promise<string[]> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-async function timed(run: () => Promise<unknown>): Promise<number> {
-  const start = performance.now();
-  await run();
-  return performance.now() - start;
 }
 
 /** Peak RSS in MB of the CLI listing the traces of a generated log of `bytes`, in a child process; null without the command. */
