@@ -31,6 +31,10 @@ function ids(result: { traces: FoundTrace[] }) {
   return result.traces.map((t) => ({ index: t.index, line: t.line, id: t.trace.id }));
 }
 
+/** Each found trace as [line, byte offset, byte length, id]: where the scan says it is. */
+const placed = (traces: readonly FoundTrace[]) =>
+  traces.map((f) => [f.line, f.offset, f.length, f.trace.id]);
+
 /** Everything the scanner can meet, on purpose in one input so that chunk cuts fall everywhere. */
 const CORPUS = [
   "\uFEFF2025-03-14 09:26:53,589 INFO agent.tools " + trace("a"),
@@ -458,7 +462,7 @@ describe("TraceScanner", () => {
     const cut = text.indexOf("𝄞") + 1;
     const { traces, problems } = scanPieces([text.slice(0, cut), text.slice(cut)]);
     expect(problems).toEqual([]);
-    expect(traces.map((t) => [t.line, t.offset, t.length, t.trace.id])).toEqual([
+    expect(placed(traces)).toEqual([
       [1, 0, utf8Length(text, 0, text.indexOf("\n")), "a"],
       [2, utf8Length(text, 0, text.indexOf("\n") + 1), trace("b").length, "b"],
     ]);
@@ -475,7 +479,7 @@ describe("TraceScanner", () => {
     };
     const { traces, problems } = scanText(bytesOf(text), { ascii });
     // Line c's é is 2 bytes for 1 character.
-    expect(traces.map((f) => [f.line, f.offset, f.length, f.trace.id])).toEqual([
+    expect(placed(traces)).toEqual([
       [1, 0, a.length, "a"],
       [n - 5, at(b), b.length, "b"],
       [n - 4, at(c), c.length + 1, "c"],
@@ -495,10 +499,7 @@ describe("TraceScanner", () => {
     for (const eol of ["\r\n", "\r", "\n"]) {
       const { text, at, lines } = asciiRunLog(eol);
       const { traces, problems } = scanText(bytesOf(text), { ascii: nodeAscii });
-      expect(
-        traces.slice(2, 4).map((f) => [f.line, f.offset, f.length, f.trace.id]),
-        JSON.stringify(eol),
-      ).toEqual([
+      expect(placed(traces.slice(2, 4)), JSON.stringify(eol)).toEqual([
         [lines.n - 4, at(lines.c), lines.c.length + 1, "c"],
         [lines.n - 3, at(lines.d), lines.d.length, "d"],
       ]);
@@ -528,7 +529,7 @@ describe("TraceScanner", () => {
     const { traces, problems } = scanPieces([`${head}\ud834`, `${tail}\n${trace("b")}\n`]);
     expect(problems).toEqual([]);
     // "@" (1 byte) stands for U+FFFD (3 bytes); é is 2 bytes for 1 character.
-    expect(traces.map((t) => [t.line, t.offset, t.length, t.trace.id])).toEqual([
+    expect(placed(traces)).toEqual([
       [1, 0, line.length + 3, "a"],
       [2, line.length + 4, trace("b").length, "b"],
     ]);
