@@ -1,5 +1,6 @@
 import type { ReportView, RunReport } from "../src/core/report.js";
 import type { ExpectationFailure } from "../src/core/expect.js";
+import { explainUnavailable } from "../src/core/forced-unavailable.js";
 import { counted } from "../src/core/words.js";
 import type { DebugAction, ProblemView, TraceView } from "../src/protocol.js";
 import { count, el, icon, nameText } from "./dom.js";
@@ -122,23 +123,15 @@ function renderDebugOrigin(
   ]);
 }
 
-/** ForcedToolUnavailable: which tool, which stage dropped it, and why that stage could. */
+/** ForcedToolUnavailable: which tool, and why no stage kept it (the one explanation every view shows). */
 export function renderErrorBanner(report: ReportView): HTMLElement | null {
-  const error = report.error;
-  if (error === null) return null;
+  const unavailable = explainUnavailable(report);
+  if (unavailable === null) return null;
   return el("div", { class: "banner banner-error", role: "alert" }, [
     icon("error"),
     el("div", {}, [
       el("strong", { text: "ForcedToolUnavailable: " }),
-      nameText(error.tool),
-      " is the forced choice but is not in the final palette. ",
-      ...(error.droppedBy === null
-        ? ["It was never offered to the pipeline."]
-        : [
-            "It was dropped by the stage ",
-            nameText(error.droppedBy),
-            ", which does not protect the forced choice (a hard filter).",
-          ]),
+      ...unavailable.parts.map((part) => (typeof part === "string" ? part : nameText(part.name))),
     ]),
   ]);
 }

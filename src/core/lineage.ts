@@ -1,3 +1,4 @@
+import { explainUnavailable } from "./forced-unavailable.js";
 import type { ReportView, StageInfo } from "./report.js";
 import type { StageRecord } from "./contract.js";
 
@@ -168,6 +169,14 @@ export interface Lineage {
 /** Prose, or a tool or stage name. */
 export type SentencePart = string | { readonly name: string };
 
+/** A sentence as text, each name written by `quote` (by default in backticks). */
+export function sentenceText(
+  parts: readonly SentencePart[],
+  quote: (name: string) => string = (name) => `\`${name}\``,
+): string {
+  return parts.map((part) => (typeof part === "string" ? part : quote(part.name))).join("");
+}
+
 /** "Where did X go?": what every stage did to one tool, as events and as one sentence. */
 export function toolLineage(report: ReportView, tool: string): Lineage {
   const rows = waterfallRows(report);
@@ -209,7 +218,7 @@ export function toolLineage(report: ReportView, tool: string): Lineage {
     events,
     final,
     forced,
-    sentence: parts.map((part) => (typeof part === "string" ? part : `\`${part.name}\``)).join(""),
+    sentence: sentenceText(parts),
     parts,
   };
 }
@@ -235,18 +244,11 @@ function sentence(
     clauses.push([report.trace.length === 0 ? "offered; no stage ran" : "kept by every stage"]);
   }
   for (const event of lineage.events) clauses.push(describe(event));
-  const error = report.error;
+  const unavailable = explainUnavailable(report);
   let end: SentencePart[];
-  if (error?.tool === tool) {
-    end = [
-      "the run failed: it is the forced choice but not in the final palette (ForcedToolUnavailable",
-    ];
-    end.push(
-      ...(error.droppedBy
-        ? [", dropped by ", name(error.droppedBy), ", which does not protect the forced choice)"]
-        : [")"]),
-    );
-  } else if (lineage.final)
+  if (unavailable?.tool === tool)
+    end = ["the run failed with ForcedToolUnavailable: ", ...unavailable.why];
+  else if (lineage.final)
     end = [
       report.forcedChoice === tool
         ? "in the final palette, as the forced tool_choice"

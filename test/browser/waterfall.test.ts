@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
 import { runFixture } from "../../src/core/run-fixture.js";
 import { test } from "./harness.js";
-import { openPanel, send, type PageGlobals } from "./page.js";
+import { openPanel, SCREENSHOTS_DIR, send, waitForPosted, type PageGlobals } from "./page.js";
 import {
   CAPABILITY,
   EVERY_ACTION,
@@ -9,6 +11,7 @@ import {
   FORCED_UNAVAILABLE,
   load,
   showFixture,
+  whatIfResult,
 } from "./reports.js";
 
 const texts = (selector: string) =>
@@ -109,9 +112,38 @@ test("banner: ForcedToolUnavailable names the tool, the stage and that it does n
   await banner.waitFor();
   assert.equal(
     await banner.innerText(),
-    "ForcedToolUnavailable: sql is the forced choice but is not in the final palette. It was dropped by the stage policy, which does not protect the forced choice (a hard filter).",
+    "ForcedToolUnavailable: sql is the forced choice but not in the final palette: it was dropped by policy, a hard filter (a stage that does not protect the forced choice).",
   );
   assert.equal(await page.locator('.stage-row[data-stage="policy"] .tag-hard').count(), 1);
+  await page.close();
+});
+
+test("banner: a what-if forcing a tool intent dropped earlier says it was dropped before the force, so nothing reinstated it", async (browser) => {
+  const page = await openPanel(browser);
+  const fixture = await load(EXAMPLE);
+  await send(page, showFixture(fixture));
+  await page.locator("details.whatif > summary").click();
+  const input = page.locator('[data-lever="forced:forced"] input');
+  await input.fill("sql");
+  await input.press("Enter");
+  const message = await waitForPosted(page, "whatIf");
+  assert.deepEqual(message.edit.forcedTools, { forced: "sql" });
+  await send(page, whatIfResult(fixture, message.edit, message.requestId));
+  const banner = page.locator('.banner[role="alert"]');
+  await banner.waitFor();
+  assert.equal(
+    await banner.innerText(),
+    "ForcedToolUnavailable: sql is the forced choice but not in the final palette: it was dropped by intent before forced set the force, so nothing reinstated it.",
+  );
+  // The names are set apart from the prose, as everywhere in the panel.
+  assert.deepEqual(await page.locator(".banner-error bdi.name").allInnerTexts(), [
+    "sql",
+    "intent",
+    "forced",
+  ]);
+  await banner.scrollIntoViewIfNeeded();
+  await mkdir(SCREENSHOTS_DIR, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS_DIR, "banner-dropped-before-force.png") });
   await page.close();
 });
 

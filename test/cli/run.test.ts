@@ -80,9 +80,31 @@ describe("palette-inspector run", () => {
     const { code, stdout, stderr } = await cli(["run", join(root, "t.turn.json")]);
     expect(code).toBe(3);
     expect(stdout).toContain(
-      "ForcedToolUnavailable: forced tool 'sql' is not among the final tools: it was dropped by 'policy', which does not protect the forced choice.",
+      "ForcedToolUnavailable: 'sql' is the forced choice but not in the final palette: it was dropped by 'policy', a hard filter (a stage that does not protect the forced choice).",
     );
     expect(stderr).toMatch(/\$\.expect: the run failed/);
+  });
+
+  it("says a forced tool that intent dropped before the force was set was not reinstated", async () => {
+    const root = workspace({
+      "t.turn.json": {
+        offered: ["get_weather", "sql", "final_answer"],
+        pipeline: [
+          {
+            kind: "intent",
+            verdict: { label: "action", matched_tool_keywords: ["get_weather"] },
+            trigger_keywords: { get_weather: ["weather"], sql: ["table"] },
+            always_include: ["final_answer"],
+          },
+          { kind: "forced", resolver: { kind: "fixed", tool: "sql" } },
+        ],
+      },
+    });
+    const { code, stdout } = await cli(["run", join(root, "t.turn.json")]);
+    expect(code).toBe(3);
+    expect(stdout).toContain(
+      "ForcedToolUnavailable: 'sql' is the forced choice but not in the final palette: it was dropped by 'intent' before 'forced' set the force, so nothing reinstated it.",
+    );
   });
 
   it("exits 0 when the fixture expects ForcedToolUnavailable", async () => {

@@ -7,7 +7,8 @@ import {
   toolLineage,
   waterfallRows,
 } from "../../src/core/lineage.js";
-import { recordOf, reportOf, run } from "./spec/helpers.js";
+import { explainUnavailable } from "../../src/core/forced-unavailable.js";
+import { DROPPED_BEFORE_FORCE, recordOf, reportOf, run } from "./spec/helpers.js";
 
 const catalog = [
   { name: "search", safety_level: "low", cost_usd: 0.01 },
@@ -189,7 +190,7 @@ describe("toolLineage", () => {
       ],
     });
     expect(toolLineage(failed, "sql").sentence).toBe(
-      "forced by `forced`, dropped by `lazy` (not routed by procedural routing); the run failed: it is the forced choice but not in the final palette (ForcedToolUnavailable, dropped by `lazy`, which does not protect the forced choice).",
+      "forced by `forced`, dropped by `lazy` (not routed by procedural routing); the run failed with ForcedToolUnavailable: it was dropped by `lazy`, a hard filter (a stage that does not protect the forced choice).",
     );
     const released = await run({
       catalog,
@@ -263,6 +264,16 @@ describe("toolLineage", () => {
     expect(toolLineage(report, "a")).toMatchObject({ forced: true, final: true });
   });
 
+  it("explains a forced tool dropped before the force was set in the one explanation's words", async () => {
+    const report = await run(DROPPED_BEFORE_FORCE);
+    const why = explainUnavailable(report)!.why;
+    const lineage = toolLineage(report, "sql");
+    expect(lineage.parts.slice(-why.length - 1, -1)).toEqual(why);
+    expect(lineage.sentence).toBe(
+      "dropped by `intent` (its trigger keywords were not matched by the verdict), forced by `forced`; the run failed with ForcedToolUnavailable: it was dropped by `intent` before `forced` set the force, so nothing reinstated it.",
+    );
+  });
+
   it("explains a forced choice that was never offered, and a run where no stage ran", async () => {
     const failed = await run({
       offered: ["a"],
@@ -274,7 +285,7 @@ describe("toolLineage", () => {
       final: false,
       forced: true,
       sentence:
-        "never offered to the pipeline, forced by `forced`; the run failed: it is the forced choice but not in the final palette (ForcedToolUnavailable).",
+        "never offered to the pipeline, forced by `forced`; the run failed with ForcedToolUnavailable: it was never offered to the pipeline.",
     });
     expect(toolLineage(await run({ offered: ["a"], pipeline: [] }), "a").sentence).toBe(
       "offered; no stage ran; in the final palette.",

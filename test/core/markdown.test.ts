@@ -1,8 +1,16 @@
 import { describe, expect, it } from "vitest";
 import type { FixtureJson } from "../../src/core/fixture/schema.js";
+import { explainUnavailable } from "../../src/core/forced-unavailable.js";
+import { sentenceText } from "../../src/core/lineage.js";
 import { inline, reportMarkdown } from "../../src/core/render/markdown.js";
 import { type RunReport } from "../../src/core/report.js";
-import { noCatalogFile, recordOf, reportOf, run as runAs } from "./spec/helpers.js";
+import {
+  DROPPED_BEFORE_FORCE,
+  noCatalogFile,
+  recordOf,
+  reportOf,
+  run as runAs,
+} from "./spec/helpers.js";
 
 const run = (json: FixtureJson): Promise<RunReport> => runAs(json, noCatalogFile, "t.turn.json");
 
@@ -54,7 +62,7 @@ describe("reportMarkdown", () => {
       }),
     );
     expect(markdown).toContain(
-      "**ForcedToolUnavailable:** a is forced but not in the final palette (dropped by cut, which does not protect the forced choice).",
+      "**ForcedToolUnavailable:** a is the forced choice but not in the final palette: it was dropped by cut, a hard filter (a stage that does not protect the forced choice).",
     );
     expect(markdown).toMatch(
       /\| cut \| scripted \(hard filter\) \| select \(degraded\) \| 2 → 1 \| b \| a \|/,
@@ -152,6 +160,15 @@ describe("reportMarkdown", () => {
     expect(forcing.endsWith("\nFinal: none\n")).toBe(true);
   });
 
+  it("says a forced tool dropped before the force was set was not reinstated, in the one explanation's words", async () => {
+    const report = await run(DROPPED_BEFORE_FORCE);
+    const why = sentenceText(explainUnavailable(report)!.parts, inline);
+    expect(reportMarkdown(report)).toContain(`\n\n**ForcedToolUnavailable:** ${why}\n\n`);
+    expect(why).toBe(
+      "sql is the forced choice but not in the final palette: it was dropped by intent before forced set the force, so nothing reinstated it.",
+    );
+  });
+
   it("says a forced tool was never offered", async () => {
     const markdown = reportMarkdown(
       await run({
@@ -160,7 +177,7 @@ describe("reportMarkdown", () => {
       }),
     );
     expect(markdown).toContain(
-      "\n\n**ForcedToolUnavailable:** zz is forced but not in the final palette (it was never offered).\n\n",
+      "\n\n**ForcedToolUnavailable:** zz is the forced choice but not in the final palette: it was never offered to the pipeline.\n\n",
     );
   });
 

@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { FixtureJson } from "../../src/core/fixture/schema.js";
+import { explainUnavailable } from "../../src/core/forced-unavailable.js";
+import { sentenceText } from "../../src/core/lineage.js";
 import { formatWaterfallTable, safe, safeJson } from "../../src/core/render/table.js";
 import type { RunReport } from "../../src/core/report.js";
-import { noCatalogFile, reportOf, run as runAs } from "./spec/helpers.js";
+import { DROPPED_BEFORE_FORCE, noCatalogFile, reportOf, run as runAs } from "./spec/helpers.js";
 
 const run = (json: FixtureJson): Promise<RunReport> => runAs(json, noCatalogFile, "t.turn.json");
 
@@ -80,6 +82,16 @@ describe("formatWaterfallTable", () => {
     expect(abstain).toContain("\n\x1b[2m1  lazy   abstain  1→1    ");
   });
 
+  it("says a forced tool dropped before the force was set was not reinstated, in the one explanation's words", async () => {
+    const report = await run(DROPPED_BEFORE_FORCE);
+    const text = formatWaterfallTable(report, { color: false });
+    const why = sentenceText(explainUnavailable(report)!.parts, (name) => `'${name}'`);
+    expect(text.endsWith(`\nForcedToolUnavailable: ${why}\n`)).toBe(true);
+    expect(why).toBe(
+      "'sql' is the forced choice but not in the final palette: it was dropped by 'intent' before 'forced' set the force, so nothing reinstated it.",
+    );
+  });
+
   it("fits a list to 40 characters by default, names the description and a forced tool never offered", async () => {
     const offered = Array.from({ length: 12 }, (_, i) => `tool${i}`);
     const text = formatWaterfallTable(
@@ -103,7 +115,7 @@ describe("formatWaterfallTable", () => {
     expect(lines).toContain("final (0): (none)");
     expect(lines.slice(-3)).toEqual([
       "",
-      "ForcedToolUnavailable: forced tool 'zz' is not among the final tools: it was never offered.",
+      "ForcedToolUnavailable: 'zz' is the forced choice but not in the final palette: it was never offered to the pipeline.",
       "",
     ]);
     const red = formatWaterfallTable(
@@ -117,7 +129,7 @@ describe("formatWaterfallTable", () => {
       { color: true },
     );
     expect(red).toContain(
-      "\n\x1b[1;31mForcedToolUnavailable: forced tool 'a' is not among the final tools: it was dropped by 'lazy', which does not protect the forced choice.\x1b[0m\n",
+      "\n\x1b[1;31mForcedToolUnavailable: 'a' is the forced choice but not in the final palette: it was dropped by 'lazy', a hard filter (a stage that does not protect the forced choice).\x1b[0m\n",
     );
   });
 

@@ -13,11 +13,15 @@ import {
 } from "../fakes/vscode.js";
 import { DebugCommands, expressionOf } from "../../src/extension/debug/commands.js";
 import type { DebugFailure } from "../../src/extension/debug/frame.js";
-import { evaluateInFrame, pausedPythonFrame } from "../../src/extension/debug/frame.js";
+import {
+  EVALUATE_TIMEOUT_MS,
+  evaluateInFrame,
+  pausedPythonFrame,
+} from "../../src/extension/debug/frame.js";
 import type { DebugInspection } from "../../src/extension/debug/inspection.js";
 import { readExpression, watchProgramMoves } from "../../src/extension/debug/inspection.js";
 import { problemFailure } from "../../src/extension/debug/problems.js";
-import { captureExpression } from "../../src/core/debug/probe.js";
+import { captureExpression, PROBE_SECONDS } from "../../src/core/debug/probe.js";
 import type { DebugProblem } from "../../src/core/debug/reply.js";
 import { TracePanels } from "../../src/extension/panel/panels.js";
 import type { ToWebview } from "../../src/protocol.js";
@@ -209,6 +213,10 @@ describe("what it says when it cannot read a value (and nothing else happens)", 
     );
   });
 
+  it("waits longer for the adapter than the probe gives itself, so the probe stops first", () => {
+    expect(EVALUATE_TIMEOUT_MS).toBeGreaterThanOrEqual(PROBE_SECONDS * 1000 + 5_000);
+  });
+
   it("a debug adapter that never answers: a timeout, or Cancel", async () => {
     const session = pythonSession();
     session.answer = () => new Promise(() => {});
@@ -262,6 +270,16 @@ describe("the message for each kind of unreadable value", () => {
       ["trace[0].kept: not a list"],
     ],
     [{ kind: "noTrace" }, `x holds no selection trace; ${WANTED}`, []],
+    [
+      { kind: "tooManyValues", values: 500000 },
+      "x is too large to inspect: the probe stopped after reading 500000 values (a structure nested, shared or cyclic beyond that); nothing was read.",
+      [],
+    ],
+    [
+      { kind: "timedOut", seconds: 20 },
+      "Reading x took more than 20 s in the debuggee, so the probe stopped and the program stays paused; nothing was read.",
+      [],
+    ],
     [
       { kind: "unreadable", message: "no JSON" },
       "Cannot read x: the debug adapter's answer is not what Palette Inspector expects (it needs debugpy).",

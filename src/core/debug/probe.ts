@@ -2,34 +2,106 @@
  * The Python that reads a value out of a paused debuggee, and the one-line expression that runs
  * it (docs/formats.md, "A selection trace in a log", is the shape it writes). The expression
  * binds nothing in the paused frame: the probe is exec'd into a fresh dict, `json` is imported
- * there, and the value is passed in as an argument. It calls no user code beyond reading
- * attributes: containers are walked through the built-in types' own methods (`dict.items`,
- * `list.__iter__`), so a subclass's overrides and a tool's `__repr__`/`__iter__` never run, and
- * a tool is reduced to its name (a string, a mapping's or an object's `name`). Python 3.9+.
+ * there, and the value is passed in as an argument. It runs no debuggee code: types are the real
+ * ones (`type(v)`, never `__class__`), containers are walked through the built-in types' own
+ * methods (`dict.items`, `list.__iter__`, `set.__iter__`), attributes are read with
+ * `inspect.getattr_static` (a property, `__getattr__` or other descriptor is not called), and a
+ * tool is reduced to its name (a string, a mapping's or an object's `name`). A cycle is cut; every
+ * value read costs one of a budget, and a deadline stops the walk before the host gives up on it,
+ * so the paused thread is released. Python 3.9+.
  */
 
 /** Larger answers are refused in the debuggee, before they cross the debug adapter. */
 export const MAX_VALUE_CHARS = 50 * 1024 * 1024;
 
+/** Values and attributes the probe reads before it gives up (a 60-level shared DAG is 2^60). */
+export const MAX_PROBE_VALUES = 500_000;
+
+/** The probe stops itself after this long, well before the host stops waiting for it. */
+export const PROBE_SECONDS = 20;
+
+export interface ProbeLimits {
+  /** Characters of JSON the answer may have. */
+  readonly chars: number;
+  /** Values and attributes the walk may read. */
+  readonly values: number;
+  readonly seconds: number;
+}
+
+const LIMITS: ProbeLimits = {
+  chars: MAX_VALUE_CHARS,
+  values: MAX_PROBE_VALUES,
+  seconds: PROBE_SECONDS,
+};
+
 /** The probe's source: plain ASCII, so its JSON string literal is also a valid Python literal. */
 export const PROBE_SOURCE = String.raw`import json
+import time
+from inspect import getattr_static
+from types import FunctionType, GetSetDescriptorType, MemberDescriptorType
 
 MISSING = object()
 MAX_DEPTH = 48
 CONFIG_ATTRS = ("_always_include", "_catalog", "_resolver", "_state_key", "_is_tool_message", "_verdict", "_trigger_keywords", "_allowed", "_max_safety_rank", "_budget_usd", "_include_unknown_cost", "_available_capabilities", "_agent_visible_only", "_categories", "_role")
 ENTRY_FIELDS = ("name", "summary", "visibility", "cost_usd", "safety_level", "requires_capability", "category", "trigger_keywords")
 CARRIERS = ("result", "selection", "selection_result", "trace", "records")
+TYPE_NAME = type.__dict__["__name__"]
+TYPE_MODULE = type.__dict__["__module__"]
+WALK = {"left": 0, "deadline": 0.0, "path": set()}
 
 
 class Shape(Exception):
     pass
 
 
+class Stop(Exception):
+    pass
+
+
+def tick(cost=1):
+    # Every value and attribute read is paid for, so a shared or huge structure ends the walk, never the debuggee.
+    WALK["left"] -= cost
+    if WALK["left"] < 0:
+        raise Stop("too_many")
+    if WALK["left"] % 1024 < cost and time.monotonic() > WALK["deadline"]:
+        raise Stop("timed_out")
+
+
+def real(value, kinds):
+    # The real type, never __class__ (which isinstance consults, and which a property can fake).
+    return issubclass(type(value), kinds)
+
+
 def attr(obj, name):
+    # Only what is stored: no property, __getattr__ or descriptor of the debuggee's runs.
+    tick()
     try:
-        return getattr(obj, name, MISSING)
+        found = getattr_static(obj, name, MISSING)
+        kind = type(found)
+        if kind is MemberDescriptorType or (kind is GetSetDescriptorType and (name == "__dict__" or TYPE_MODULE.__get__(found.__objclass__) == "builtins")):
+            return kind.__get__(found, obj, type(obj))
+        if kind is FunctionType or getattr_static(kind, "__get__", MISSING) is MISSING or stored(obj, name, found):
+            return found
+    except Stop:
+        raise
     except Exception:
-        return MISSING
+        pass
+    return MISSING
+
+
+def stored(obj, name, found):
+    # A value in the instance's own dict is never called as a descriptor, whatever its type.
+    fields = attr(obj, "__dict__")
+    return real(fields, dict) and lookup(fields, name) is found
+
+
+def lookup(mapping, key):
+    # Not dict.get: a debuggee key whose hash collides would have its __eq__ called.
+    tick(dict.__len__(mapping))
+    for k, v in dict.items(mapping):
+        if real(k, str) and str.__eq__(k, key):
+            return v
+    return MISSING
 
 
 def text(value):
@@ -37,24 +109,29 @@ def text(value):
 
 
 def items(value):
-    if isinstance(value, list):
+    if real(value, list):
+        tick(list.__len__(value))
         return list(list.__iter__(value))
-    if isinstance(value, tuple):
+    if real(value, tuple):
+        tick(tuple.__len__(value))
         return list(tuple.__iter__(value))
-    if isinstance(value, (set, frozenset)):
-        return sorted((v for v in value if isinstance(v, str)), key=text) + [v for v in value if not isinstance(v, str)]
+    if real(value, (set, frozenset)):
+        kind = set if real(value, set) else frozenset
+        tick(kind.__len__(value))
+        members = list(kind.__iter__(value))
+        return sorted((v for v in members if real(v, str)), key=text) + [v for v in members if not real(v, str)]
     return None
 
 
 def type_name(value):
-    return text(type(value).__name__)
+    return text(TYPE_NAME.__get__(type(value)))
 
 
 def tool_name(tool):
-    if isinstance(tool, str):
+    if real(tool, str):
         return text(tool)
-    name = dict.get(tool, "name") if isinstance(tool, dict) else attr(tool, "name")
-    return text(name) if isinstance(name, str) else None
+    name = lookup(tool, "name") if real(tool, dict) else attr(tool, "name")
+    return text(name) if real(name, str) else None
 
 
 def tool(value):
@@ -63,44 +140,58 @@ def tool(value):
 
 
 def data(value, depth=0):
-    if value is None or isinstance(value, bool):
+    tick()
+    exact = type(value)
+    if value is None or exact is bool or exact is str or exact is int:
         return value
-    if isinstance(value, int):
+    if real(value, int):
         return int.__int__(value)
-    if isinstance(value, float):
+    if real(value, float):
         number = float.__float__(value)
         return number if number == number and number not in (float("inf"), float("-inf")) else None
-    if isinstance(value, str):
+    if real(value, str):
         return text(value)
     if depth >= MAX_DEPTH:
         return {"python_type": type_name(value), "too_deep": True}
-    if isinstance(value, dict):
+    path = WALK["path"]
+    if id(value) in path:
+        return {"python_type": type_name(value), "cycle": True}
+    path.add(id(value))
+    try:
+        return container(value, depth)
+    finally:
+        path.discard(id(value))
+
+
+def container(value, depth):
+    if real(value, dict):
+        tick(dict.__len__(value))
         out = {}
         for key, item in dict.items(value):
-            if isinstance(key, str):
+            if real(key, str):
                 out[text(key)] = data(item, depth + 1)
-            elif isinstance(key, (int, float, bool)) or key is None:
+            elif real(key, (int, float)) or key is None:
                 out[json.dumps(data(key))] = data(item, depth + 1)
         return out
     listed = items(value)
     if listed is not None:
         return [data(item, depth + 1) for item in listed]
     label, kind = attr(value, "label"), attr(value, "type")
-    if isinstance(label, str):
+    if real(label, str):
         matched = attr(value, "matched_tool_keywords")
         return {"label": text(label), "matched_tool_keywords": data(matched if matched is not MISSING else None, depth + 1)}
-    if isinstance(kind, str) or isinstance(attr(value, "role"), str):
+    if real(kind, str) or real(attr(value, "role"), str):
         message = {}
         for key in ("type", "role", "name", "content", "tool_call_id"):
-            field = attr(value, key)
-            if field is not MISSING and field is not None:
-                message[key] = data(field, depth + 1)
+            found = attr(value, key)
+            if found is not MISSING and found is not None:
+                message[key] = data(found, depth + 1)
         return message
     return {"python_type": type_name(value)}
 
 
 def is_record(value):
-    return not isinstance(value, (str, dict)) and isinstance(attr(value, "stage"), str) and isinstance(attr(value, "action"), str)
+    return not real(value, (str, dict)) and real(attr(value, "stage"), str) and real(attr(value, "action"), str)
 
 
 def record(value):
@@ -113,7 +204,7 @@ def record(value):
 
 
 def is_result(value):
-    return not isinstance(value, (str, dict)) and items(attr(value, "trace")) is not None and attr(value, "tools") is not MISSING
+    return not real(value, (str, dict)) and items(attr(value, "trace")) is not None and attr(value, "tools") is not MISSING
 
 
 def result(value):
@@ -136,14 +227,14 @@ def records(value):
 
 def exception(value):
     args = items(attr(value, "args")) or []
-    message = next((text(a) for a in args if isinstance(a, str)), "")
+    message = next((text(a) for a in args if real(a, str)), "")
     error = {"kind": type_name(value), "message": message}
     forced = attr(value, "tool")
-    if isinstance(forced, str):
+    if real(forced, str):
         error["tool"] = text(forced)
     fields = attr(value, "__dict__")
     candidates = [attr(value, name) for name in CARRIERS]
-    candidates += list(dict.values(fields)) if isinstance(fields, dict) else []
+    candidates += list(dict.values(fields)) if real(fields, dict) else []
     for candidate in candidates + args:
         found = carried(candidate)
         if found is not None:
@@ -159,17 +250,17 @@ def carried(value):
         return result(value)
     if is_record(value):
         return {"trace": [record(value)]}
-    if isinstance(value, dict) and "trace" in value:
+    if real(value, dict) and lookup(value, "trace") is not MISSING:
         return data(value)
     return records(value)
 
 
 def inspect(value):
-    if isinstance(value, str):
+    if real(value, str):
         return {"kind": "text", "text": text(value)}
-    if isinstance(value, BaseException):
+    if real(value, BaseException):
         return {"kind": "trace", "trace": exception(value)}
-    if isinstance(value, dict):
+    if real(value, dict):
         return {"kind": "json", "value": data(value)}
     found = carried(value)
     if found is None:
@@ -180,11 +271,17 @@ def inspect(value):
     return {"kind": "trace", "trace": found}
 
 
+def enum_value(member):
+    # An Enum's value property is a descriptor attr() will not run; the member stores it as _value_.
+    value = attr(member, "_value_")
+    return value if value is not MISSING else attr(member, "value")
+
+
 def catalog(value):
     entries = attr(value, "_entries")
     if entries is MISSING:
         entries = attr(value, "entries")
-    listed = list(dict.values(entries)) if isinstance(entries, dict) else items(entries)
+    listed = list(dict.values(entries)) if real(entries, dict) else items(entries)
     if listed is None:
         return None
     out = []
@@ -193,34 +290,34 @@ def catalog(value):
         for key in ENTRY_FIELDS:
             field = attr(entry, key)
             if field is not MISSING:
-                level = attr(field, "value") if key == "safety_level" and field is not None and not isinstance(field, str) else field
+                level = enum_value(field) if key == "safety_level" and field is not None and not real(field, str) else field
                 row[key] = data(level)
         out.append(row)
     return out
 
 
 def setting(value):
-    if value is None or isinstance(value, (bool, int, float, str, dict, list, tuple, set, frozenset)):
-        if isinstance(value, (set, frozenset)):
-            return {"data": [text(v.__name__) if isinstance(v, type) else data(v) for v in items(value)]}
+    if value is None or real(value, (bool, int, float, str, dict, list, tuple, set, frozenset)):
+        if real(value, (set, frozenset)):
+            return {"data": [text(TYPE_NAME.__get__(v)) if real(v, type) else data(v) for v in items(value)]}
         return {"data": data(value)}
-    if isinstance(attr(value, "label"), str):
+    if real(attr(value, "label"), str):
         return {"data": data(value)}
     entries = catalog(value) if attr(value, "_entries") is not MISSING or attr(value, "entries") is not MISSING else None
     if entries is not None:
         return {"catalog": entries}
     name = attr(value, "__qualname__")
-    if not isinstance(name, str):
+    if not real(name, str):
         name = attr(type(value), "__qualname__")
-    return {"object": type_name(value), "name": text(name) if isinstance(name, str) else None}
+    return {"object": type_name(value), "name": text(name) if real(name, str) else None}
 
 
 def stage(value):
     cls = type(value)
-    out = {"class": text(cls.__name__), "module": text(attr(cls, "__module__")) if isinstance(attr(cls, "__module__"), str) else "", "settings": {}}
+    out = {"class": type_name(value), "module": text(attr(cls, "__module__")) if real(attr(cls, "__module__"), str) else "", "settings": {}}
     name, protects = attr(value, "name"), attr(value, "protects_forced")
-    out["name"] = text(name) if isinstance(name, str) else None
-    out["protects_forced"] = protects if isinstance(protects, bool) else None
+    out["name"] = text(name) if real(name, str) else None
+    out["protects_forced"] = protects if real(protects, bool) else None
     for key in CONFIG_ATTRS:
         field = attr(value, key)
         if field is not MISSING:
@@ -229,11 +326,11 @@ def stage(value):
 
 
 def is_pipeline(value):
-    return type_name(value) == "ToolSelectionPipeline" or (not isinstance(value, (str, dict, list, tuple)) and items(attr(value, "stages")) is not None and attr(value, "run") is not MISSING)
+    return type_name(value) == "ToolSelectionPipeline" or (not real(value, (str, dict, list, tuple)) and items(attr(value, "stages")) is not None and attr(value, "run") is not MISSING)
 
 
 def is_context(value):
-    return not isinstance(value, dict) and all(attr(value, key) is not MISSING for key in ("state", "messages", "role", "query"))
+    return not real(value, dict) and all(attr(value, key) is not MISSING for key in ("state", "messages", "role", "query"))
 
 
 def turn(frame):
@@ -242,10 +339,10 @@ def turn(frame):
     out = {}
     for key in ("query", "role"):
         field = read(key)
-        if isinstance(field, str):
+        if real(field, str):
             out[key] = text(field)
     state = read("state")
-    if isinstance(state, dict):
+    if real(state, dict):
         out["state"] = data(state)
     messages = items(read("messages"))
     if messages:
@@ -262,14 +359,14 @@ def selection_trace(value):
 
 def capture(frame, pipeline, selection):
     if pipeline is MISSING:
-        found = [(text(k), v) for k, v in dict.items(frame) if isinstance(k, str) and is_pipeline(v)]
+        found = [(text(k), v) for k, v in dict.items(frame) if real(k, str) and is_pipeline(v)]
         if len(found) != 1:
             return {"kind": "pipelines", "names": [k for k, _ in found]}
         pipeline = found[0][1]
     elif not is_pipeline(pipeline):
         raise Shape("a value of type " + type_name(pipeline) + ", not a ToolSelectionPipeline")
     if selection is MISSING:
-        selection = next((v for v in dict.values(frame) if is_result(v) or (isinstance(v, BaseException) and is_result(attr(v, "result")))), MISSING)
+        selection = next((v for v in dict.values(frame) if is_result(v) or (real(v, BaseException) and is_result(attr(v, "result")))), MISSING)
     offered = next((items(dict.get(frame, k)) for k in ("tools", "offered", "offered_tools") if items(dict.get(frame, k)) is not None), None)
     stages = items(attr(pipeline, "stages"))
     if stages is None:
@@ -284,13 +381,16 @@ def capture(frame, pipeline, selection):
     }
 
 
-def main(mode, limit, frame, value_box, pipeline_box):
+def main(mode, limit, values, seconds, frame, value_box, pipeline_box):
+    WALK["left"], WALK["deadline"] = values, time.monotonic() + seconds
     value = value_box[0] if value_box else MISSING
     pipeline = pipeline_box[0] if pipeline_box else MISSING
     try:
         out = inspect(value) if mode == "inspect" else capture(frame, pipeline, value)
     except Shape as problem:
         out = {"kind": "shape", "found": str(problem)}
+    except Stop as stop:
+        out = {"kind": str(stop), "values": values, "seconds": seconds}
     out["palette_inspector"] = 1
     encoded = json.dumps(out, ensure_ascii=True, separators=(",", ":"))
     if len(encoded) > limit:
@@ -310,8 +410,8 @@ const box = (expression: string | null): string =>
   expression === null ? "()" : `((${checkExpression(expression)}),)`;
 
 /** The expression that evaluates to the JSON (a Python str) describing `expression`'s value. */
-export function inspectExpression(expression: string, limit = MAX_VALUE_CHARS): string {
-  return probeCall("inspect", limit, "{}", box(expression), "()");
+export function inspectExpression(expression: string, limits: Partial<ProbeLimits> = {}): string {
+  return probeCall("inspect", limits, "{}", box(expression), "()");
 }
 
 /**
@@ -322,12 +422,20 @@ export function inspectExpression(expression: string, limit = MAX_VALUE_CHARS): 
 export function captureExpression(
   pipeline: string | null,
   selection: string | null,
-  limit = MAX_VALUE_CHARS,
+  limits: Partial<ProbeLimits> = {},
 ): string {
-  return probeCall("capture", limit, "locals()", box(selection), box(pipeline));
+  return probeCall("capture", limits, "locals()", box(selection), box(pipeline));
 }
 
-function probeCall(mode: string, limit: number, frame: string, value: string, pipeline: string) {
+function probeCall(
+  mode: string,
+  limits: Partial<ProbeLimits>,
+  frame: string,
+  value: string,
+  pipeline: string,
+) {
+  const { chars, values, seconds } = { ...LIMITS, ...limits };
+  const args = [JSON.stringify(mode), Math.floor(chars), Math.floor(values), Number(seconds)];
   // The arguments are evaluated in the paused frame; only the lambda's own scope holds the probe.
-  return `(lambda ns, frame, value, pipeline: (exec(${JSON.stringify(PROBE_SOURCE)}, ns), ns["main"](${JSON.stringify(mode)}, ${Math.floor(limit)}, frame, value, pipeline))[1])({}, ${frame}, ${value}, ${pipeline})`;
+  return `(lambda ns, frame, value, pipeline: (exec(${JSON.stringify(PROBE_SOURCE)}, ns), ns["main"](${args.join(", ")}, frame, value, pipeline))[1])({}, ${frame}, ${value}, ${pipeline})`;
 }

@@ -20,6 +20,10 @@ export type DebugProblem =
   /** The value is of another shape; `found` says what it is (debuggee text). */
   | { readonly kind: "shape"; readonly found: string }
   | { readonly kind: "tooLarge"; readonly size: number }
+  /** The probe read its budget of values (a structure shared or nested too much) and stopped. */
+  | { readonly kind: "tooManyValues"; readonly values: number }
+  /** The probe ran out of time in the debuggee and stopped, releasing the paused thread. */
+  | { readonly kind: "timedOut"; readonly seconds: number }
   /** It has the shape but a field is wrong; `message` names the field (debuggee text). */
   | { readonly kind: "invalid"; readonly message: string }
   /** A string or dict value holding no selection trace. */
@@ -60,6 +64,10 @@ export function probeOutput(reply: EvaluateReply): Read<{ readonly [key: string]
   switch (own(parsed, "kind")) {
     case "too_large":
       return fail({ kind: "tooLarge", size: Number(own(parsed, "size")) || 0 });
+    case "too_many":
+      return fail({ kind: "tooManyValues", values: Number(own(parsed, "values")) || 0 });
+    case "timed_out":
+      return fail({ kind: "timedOut", seconds: Number(own(parsed, "seconds")) || 0 });
     case "shape":
       return fail({ kind: "shape", found: String(own(parsed, "found")) });
   }

@@ -1,4 +1,5 @@
-import { waterfallRows, type WaterfallRow } from "../lineage.js";
+import { explainUnavailable } from "../forced-unavailable.js";
+import { sentenceText, waterfallRows, type WaterfallRow } from "../lineage.js";
 import type { RunReport } from "../report.js";
 
 export interface MarkdownOptions {
@@ -24,16 +25,9 @@ export function reportMarkdown(report: RunReport, options: MarkdownOptions = {})
   lines.push(
     `Offered ${report.offered.length} → final ${report.names.length}; forced choice: ${report.forcedChoice === null ? "none" : inline(report.forcedChoice)}.`,
   );
-  if (report.error) {
-    const by =
-      report.error.droppedBy === null
-        ? "it was never offered"
-        : `dropped by ${inline(report.error.droppedBy)}, which does not protect the forced choice`;
-    lines.push(
-      "",
-      `**ForcedToolUnavailable:** ${inline(report.error.tool)} is forced but not in the final palette (${by}).`,
-    );
-  }
+  const unavailable = explainUnavailable(report);
+  if (unavailable)
+    lines.push("", `**ForcedToolUnavailable:** ${sentenceText(unavailable.parts, inline)}`);
   lines.push(
     "",
     "| # | Stage | Kind | Action | Tools | Kept | Dropped | Added | Reinstated | Forced | Detail |",

@@ -1,4 +1,5 @@
-import { inputCount, outputNames } from "../lineage.js";
+import { explainUnavailable } from "../forced-unavailable.js";
+import { inputCount, outputNames, sentenceText } from "../lineage.js";
 import type { RunReport, StageInfo } from "../report.js";
 import type { StageRecord } from "../contract.js";
 import { counted } from "../words.js";
@@ -122,18 +123,10 @@ export function formatWaterfallTable(report: RunReport, options: TableOptions): 
         : `no change — ${safe(p.reason)}`;
     out.push(`${paint("1", "palette:")} ${palette}`);
   }
-  if (report.error) {
-    const e = report.error;
-    const by = e.droppedBy
-      ? `it was dropped by '${safe(e.droppedBy)}', which does not protect the forced choice`
-      : "it was never offered";
-    out.push(
-      "",
-      paint(
-        "1;31",
-        `ForcedToolUnavailable: forced tool '${safe(e.tool)}' is not among the final tools: ${by}.`,
-      ),
-    );
+  const unavailable = explainUnavailable(report);
+  if (unavailable) {
+    const why = sentenceText(unavailable.parts, (name) => `'${safe(name)}'`);
+    out.push("", paint("1;31", `ForcedToolUnavailable: ${why}`));
   }
   return out.join("\n") + "\n";
 }

@@ -1,12 +1,13 @@
 import * as vscode from "vscode";
+import { PROBE_SECONDS } from "../../core/debug/probe.js";
 import type { EvaluateReply } from "../../core/debug/reply.js";
 import { notice, withProgress, type NoticeText } from "../notify.js";
 
 /** The debug types whose adapter is debugpy: ms-python's (`debugpy`) and its older name. */
 export const PYTHON_DEBUG_TYPES: readonly string[] = ["debugpy", "python"];
 
-/** How long the adapter may take to answer before the read is given up. */
-export const EVALUATE_TIMEOUT_MS = 30_000;
+/** How long the adapter may take to answer before the read is given up: longer than the probe gives itself, so the probe stops first. */
+export const EVALUATE_TIMEOUT_MS = (PROBE_SECONDS + 10) * 1000;
 
 /** The frame's name and place are a courtesy: not worth waiting long for. */
 const LABEL_TIMEOUT_MS = 2_000;

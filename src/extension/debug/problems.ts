@@ -20,6 +20,14 @@ export function problemFailure(expression: string, problem: DebugProblem): Debug
       return new DebugFailure(
         notice`${expression} is too large to inspect: ${problem.size} characters as JSON, more than the limit of ${MAX_VALUE_CHARS} (50 MB).`,
       );
+    case "tooManyValues":
+      return new DebugFailure(
+        notice`${expression} is too large to inspect: the probe stopped after reading ${problem.values} values (a structure nested, shared or cyclic beyond that); nothing was read.`,
+      );
+    case "timedOut":
+      return new DebugFailure(
+        notice`Reading ${expression} took more than ${problem.seconds} s in the debuggee, so the probe stopped and the program stays paused; nothing was read.`,
+      );
     case "invalid":
       return new DebugFailure(
         notice`${expression} has the shape of a selection but a field is wrong (the log names it); expected a SelectionResult, a StageRecord or a sequence of them, an exception carrying one, or a dict or JSON string in the log trace format.`,

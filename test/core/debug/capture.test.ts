@@ -87,6 +87,60 @@ describe("Capture Turn Fixture", () => {
     });
   });
 
+  it("reads no local's properties or __getattr__ while looking for the pipeline, the turn and the result", async () => {
+    // \`capture\` fails the test if any of these ran (SIDE_EFFECTS).
+    const read = await capture(`
+    class Spy:
+        def __getattr__(self, name):
+            SIDE_EFFECTS.append("__getattr__ " + name)
+            return ()
+    for key in ("state", "messages", "role", "query", "stages", "trace", "tools", "run", "name"):
+        setattr(Spy, key, property(lambda self, key=key: SIDE_EFFECTS.append("property " + key)))
+    spy = Spy()
+    pipeline = ToolSelectionPipeline([LazyRoutingStage(allowed_names=["a"])])
+    context = SelectionContext(query="q")
+    result = pipeline.run(["a", "b"], context)
+    return locals()`);
+    if (!read.ok) throw new Error(JSON.stringify(read));
+    expect(read.capture.fixture.turn).toEqual({ query: "q" });
+    expect(read.capture.differences).toEqual([]);
+  });
+
+  it("a catalogue's Enum safety level is read from the member, not through its value property", async () => {
+    const read = await capture(`
+    import enum
+    class Level(enum.Enum):
+        LOW = "low"
+        HIGH = "high"
+    catalog = ToolCatalog([ToolEntry("a", safety_level=Level.LOW), ToolEntry("b", safety_level=Level.HIGH)])
+    pipeline = ToolSelectionPipeline([PolicyStage(catalog=catalog, max_safety_level="medium")])
+    result = pipeline.run(["a", "b"], SelectionContext())
+    return locals()`);
+    if (!read.ok) throw new Error(JSON.stringify(read));
+    expect(read.capture.differences).toEqual([]);
+    expect(read.capture.fixture.catalog).toEqual([
+      expect.objectContaining({ name: "a", safety_level: "low" }),
+      expect.objectContaining({ name: "b", safety_level: "high" }),
+    ]);
+  });
+
+  it("an attribute holding an object whose class defines __get__ is read as stored, not called", async () => {
+    const read = await capture(`
+    class Resolver:
+        def __get__(self, obj, kind):
+            SIDE_EFFECTS.append("__get__")
+            return self
+        def __call__(self, context):
+            return "b"
+    pipeline = ToolSelectionPipeline([ForcedChoiceStage(resolver=Resolver())])
+    result = pipeline.run(["a", "b"], SelectionContext())
+    return locals()`);
+    if (!read.ok) throw new Error(JSON.stringify(read));
+    expect(read.capture.notes).toEqual([
+      "stage 1 'forced' is played back as it answered on this turn: its _resolver is a Resolver (paused.<locals>.Resolver), not data",
+    ]);
+  });
+
   it("a state stamp and a spent force are captured as data", async () => {
     const read = await capture(`
     pipeline = ToolSelectionPipeline([ForcedChoiceStage(state_key="pin"), LazyRoutingStage(allowed_names=["a", "b"])])

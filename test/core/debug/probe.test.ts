@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import {
   captureExpression,
   inspectExpression,
+  MAX_PROBE_VALUES,
   PROBE_SOURCE,
+  type ProbeLimits,
 } from "../../../src/core/debug/probe.js";
 import { readInspectReply, type DebugProblem } from "../../../src/core/debug/reply.js";
 import type { LoggedTrace } from "../../../src/core/traces/trace.js";
@@ -29,8 +31,12 @@ function inspect(setup: string, expression: string): LoggedTrace {
   return read.value;
 }
 
-function problem(setup: string, expression: string, limit?: number): DebugProblem {
-  const reply = evaluateIn(setup, inspectExpression(expression, limit), AGENT_PRELUDE);
+function problem(
+  setup: string,
+  expression: string,
+  limits: Partial<ProbeLimits> = {},
+): DebugProblem {
+  const reply = evaluateIn(setup, inspectExpression(expression, limits), AGENT_PRELUDE);
   const read = readInspectReply(reply);
   if (read.ok) throw new Error("expected a problem");
   return read.problem;
@@ -190,7 +196,7 @@ describe("what the probe refuses", () => {
   });
 
   it("a value larger than the limit is refused in the debuggee", () => {
-    expect(problem(TURN, "result", 100)).toMatchObject({ kind: "tooLarge" });
+    expect(problem(TURN, "result", { chars: 100 })).toMatchObject({ kind: "tooLarge" });
   });
 
   it("a quoted (repr) answer or foreign JSON is not taken for the probe's", () => {
@@ -202,5 +208,149 @@ describe("what the probe refuses", () => {
       ok: false,
       problem: { kind: "unreadable" },
     });
+  });
+});
+
+// Debuggee classes that run code wherever a careless reader would call them; each logs it.
+const HOSTILE = `${AGENT_PRELUDE}
+class FakeDict:
+    @property
+    def __class__(self):
+        SIDE_EFFECTS.append("__class__")
+        return dict
+
+class LyingSet(set):
+    def __iter__(self):
+        SIDE_EFFECTS.append("set __iter__")
+        return iter(["fake_a", "fake_b"])
+
+ARMED = []
+
+class Collides:
+    def __hash__(self):
+        return hash("name")
+    def __eq__(self, other):
+        if ARMED:
+            SIDE_EFFECTS.append("__eq__")
+        return False
+
+class Named(type):
+    @property
+    def __name__(cls):
+        SIDE_EFFECTS.append("__name__")
+        return "SelectionResult"
+
+class Odd(metaclass=Named):
+    pass
+
+class Carrier(Exception):
+    @property
+    def result(self):
+        SIDE_EFFECTS.append("property result")
+        return None
+    def __getattr__(self, name):
+        SIDE_EFFECTS.append("__getattr__ " + name)
+        return ()
+`;
+
+function hostile(setup: string, expression: string, limits: Partial<ProbeLimits> = {}) {
+  const started = performance.now();
+  const reply = evaluateIn(
+    `${setup}\n    return locals()`,
+    inspectExpression(expression, limits),
+    HOSTILE,
+  );
+  return { reply, read: readInspectReply(reply), ms: performance.now() - started };
+}
+
+describe("a hostile debuggee", () => {
+  it("a __class__ property or a metaclass __name__ is not consulted: the real type is named", () => {
+    for (const [setup, type] of [
+      ["    fake = FakeDict()", "FakeDict"],
+      ["    fake = Odd()", "Odd"],
+    ] as const) {
+      const { reply, read } = hostile(setup, "fake");
+      expect(reply.side_effects).toEqual([]);
+      expect(read).toEqual({
+        ok: false,
+        problem: { kind: "shape", found: `a value of type ${type}` },
+      });
+    }
+  });
+
+  it("a set subclass's __iter__ does not run: its real members are read", () => {
+    const { reply, read } = hostile(
+      `    result = SelectionResult(tools=LyingSet({"sql"}), trace=(StageRecord("s", "select", kept=LyingSet({"sql", "search"})),))`,
+      "result",
+    );
+    expect(reply.side_effects).toEqual([]);
+    expect(read.ok && read.value.tools).toEqual(["sql"]);
+    expect(read.ok && read.value.records[0]!.kept).toEqual(["search", "sql"]);
+  });
+
+  it("a mapping's key whose hash collides is never compared", () => {
+    const { reply, read } = hostile(
+      `    result = SelectionResult(tools=({Collides(): 1, "name": "sql"},), trace=(StageRecord("s", "select", kept=("sql",)),))
+    ARMED.append(True)`,
+      "result",
+    );
+    expect(reply.side_effects).toEqual([]);
+    expect(read.ok && read.value.tools).toEqual(["sql"]);
+  });
+
+  it("a property or __getattr__ of an exception is not called while looking for what it carries", () => {
+    const { reply, read } = hostile("    boom = Carrier('no')", "boom");
+    expect(reply.side_effects).toEqual([]);
+    expect(read).toMatchObject({ ok: false, problem: { kind: "shape" } });
+  });
+
+  it("a list holding itself twice is cut at the cycle", () => {
+    const { reply, read, ms } = hostile(
+      `    loop = []
+    loop.append(loop)
+    loop.append(loop)
+    event = {"trace": [{"stage": "s", "action": "select", "kept": loop}]}`,
+      "event",
+    );
+    const cut = { python_type: "list", cycle: true };
+    expect((JSON.parse(reply.result) as { value: unknown }).value).toEqual({
+      trace: [{ stage: "s", action: "select", kept: [cut, cut] }],
+    });
+    expect(read).toMatchObject({ ok: false, problem: { kind: "invalid" } });
+    expect(ms).toBeLessThan(5_000);
+  });
+
+  it("a 60-level DAG whose every level holds the next twice stops at the value budget, fast", () => {
+    const dag = `    node = ["leaf"]
+    for _ in range(60):
+        node = [node, node]
+    event = {"trace": node}
+    big = {"trace": [0] * 5000000}`;
+    const { read, ms } = hostile(dag, "event");
+    expect(read).toEqual({
+      ok: false,
+      problem: { kind: "tooManyValues", values: MAX_PROBE_VALUES },
+    });
+    expect(ms).toBeLessThan(10_000);
+    expect(hostile(dag, "event", { values: 1_000 }).read).toEqual({
+      ok: false,
+      problem: { kind: "tooManyValues", values: 1_000 },
+    });
+    // A long list is refused before it is copied.
+    const long = hostile(dag, "big");
+    expect(long.read).toMatchObject({ ok: false, problem: { kind: "tooManyValues" } });
+  });
+
+  it("stops at its deadline, so the paused thread is released before the host gives up", () => {
+    const { read, ms } = hostile(
+      `    node = ["leaf"]
+    for _ in range(60):
+        node = [node, node]
+    event = {"trace": node}`,
+      "event",
+      { seconds: 0.05 },
+    );
+    expect(read).toEqual({ ok: false, problem: { kind: "timedOut", seconds: 0.05 } });
+    expect(ms).toBeLessThan(5_000);
   });
 });

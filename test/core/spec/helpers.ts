@@ -1,4 +1,5 @@
 /** Small builders shared by the conformance tests (docs/semantics.md, docs/formats.md). */
+import type { FixtureJson } from "../../../src/core/fixture/schema.js";
 import { catalogEntry, ToolCatalog, type CatalogEntry } from "../../../src/core/catalog.js";
 import {
   loadFixture,
@@ -172,3 +173,17 @@ export function positionOf(text: string, needle: string, after = ""): string {
   const before = text.slice(0, offset).split("\n");
   return `${before.length}:${before[before.length - 1]!.length + 1}`;
 }
+
+/** Intent drops `sql` before a later stage forces it: the run fails, and nothing reinstated it. */
+export const DROPPED_BEFORE_FORCE: FixtureJson = {
+  offered: ["get_weather", "sql", "final_answer"],
+  pipeline: [
+    {
+      kind: "intent",
+      verdict: { label: "action", matched_tool_keywords: ["get_weather"] },
+      trigger_keywords: { get_weather: ["weather"], sql: ["table"] },
+      always_include: ["final_answer"],
+    },
+    { kind: "forced", resolver: { kind: "fixed", tool: "sql" } },
+  ],
+};
