@@ -173,6 +173,15 @@ describe("8. Quick fixes", () => {
     expect(JSON.parse(fixed.text).pipeline[0].always_include).toEqual(["final_answer"]);
   });
 
+  it("a misspelt stage kind has a fix that puts the kind it resembles in place", async () => {
+    const uri = Uri.file("/ws/k.turn.json");
+    fake.openDocument(uri, '{"pipeline": [{"kind": "polcy", "max_safety_level": "low"}]}');
+    await settle();
+    const fixed = await quickFix(uri, /unknown stage kind "polcy"; did you mean 'policy'\?/);
+    expect(fixed.title).toBe("Change to 'policy'");
+    expect(JSON.parse(fixed.text).pipeline[0]).toEqual({ kind: "policy", max_safety_level: "low" });
+  });
+
   it("an unknown tool in offered is a warning with a suggestion and a fix", async () => {
     const uri = Uri.file("/ws/o.turn.json");
     fake.openDocument(

@@ -489,14 +489,38 @@ describe("docs/formats.md fixture errors: the exact words", () => {
 });
 
 describe("docs/formats.md fixture errors: stage kinds and names", () => {
-  it("an unknown stage kind is an error at the kind, listing the kinds expected", async () => {
-    const text = '{\n  "pipeline": [\n    {"kind": "intnet"}\n  ]\n}';
-    expectOne(await problemsOf(text), {
+  it("an unknown stage kind that resembles none is an error at the kind, listing the kinds expected", async () => {
+    const text = '{\n  "pipeline": [\n    {"kind": "filter"}\n  ]\n}';
+    const problem = expectOne(await problemsOf(text), {
       path: ["pipeline", 0, "kind"],
       at: "3:14",
       message:
-        /unknown stage kind "intnet"; expected one of intent, lazy, allowlist, role, forced, policy, scripted/,
+        /^unknown stage kind "filter"; expected one of intent, lazy, allowlist, role, forced, policy, scripted$/,
     });
+    expect(problem.fix).toBeUndefined();
+  });
+
+  it("a misspelt stage kind says which kind it resembles, with a fix that puts that kind in place", async () => {
+    const problem = expectOne(await problemsOf('{"pipeline": [{"kind": "polcy"}]}'), {
+      path: ["pipeline", 0, "kind"],
+      at: "1:24",
+      message: /^unknown stage kind "polcy"; did you mean 'policy'\?$/,
+    });
+    expect(problem.fix).toEqual({ kind: "replace", with: "policy" });
+  });
+
+  it("a misspelt resolver kind says which kind it resembles, with a fix", async () => {
+    const problem = expectOne(
+      await problemsOf(
+        '{"pipeline": [{"kind": "forced", "resolver": {"kind": "fixd", "tool": "a"}}]}',
+      ),
+      {
+        path: ["pipeline", 0, "resolver", "kind"],
+        at: "1:55",
+        message: /^unknown resolver kind "fixd"; did you mean 'fixed'\?$/,
+      },
+    );
+    expect(problem.fix).toEqual({ kind: "replace", with: "fixed" });
   });
 
   it("a stage without a kind is an error saying a kind is expected", async () => {
