@@ -203,7 +203,7 @@ describe("bad input among the files: a problem of that file, and the rest is rea
     ]);
     expect(out.problems[999].line).toBe(1000);
     const text = await run(tracesCommand, ["broken.log"], { cwd: root });
-    expect(text.stdout).toContain("problems (1500):\n");
+    expect(text.stdout).toContain("problems (1,500):\n");
     expect(text.stdout).toContain("\n… and 500 more\n");
   });
 });

@@ -140,7 +140,7 @@ describe("palette-inspector traces", () => {
     const lines = stdout.split("\n");
     expect(lines[1]).toMatch(/^0 +1 +t-0 +0 +1: search$/);
     expect(lines[1500]).toMatch(/^1499 +1500 +t-1499 +0 +1: search$/);
-    expect(stdout.endsWith("\n1500 traces, 0 problems\n")).toBe(true);
+    expect(stdout.endsWith("\n1,500 traces, 0 problems\n")).toBe(true);
   });
 
   it("keeps a log's control characters away from the terminal", async () => {
@@ -158,7 +158,15 @@ describe("palette-inspector traces", () => {
     expect(missing.stderr).toBe(
       "palette-inspector: cannot read examples/logs/nope.log: no such file\n",
     );
-    expect(missing.stdout).toContain("examples/logs/nope.log: cannot read the file: no such file");
+    // Said once, on stderr: nothing was read, so there is no listing.
+    expect(missing.stdout).toBe("");
+    const mixed = await run(tracesCommand, ["examples/logs/nope.log", "examples/logs/agent.log"]);
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toBe(
+      "palette-inspector: cannot read examples/logs/nope.log: no such file\n",
+    );
+    expect(mixed.stdout).not.toContain("nope.log");
+    expect(mixed.stdout).toMatch(/\n6 traces, 0 problems\n$/);
     const both = await run(tracesCommand, ["a.log", "b.log"]);
     expect([both.code, both.stderr.split("\n").length]).toEqual([2, 3]);
     await expect(run(tracesCommand, [])).rejects.toThrow(UsageError);
