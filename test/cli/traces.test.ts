@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { UsageError } from "../../src/cli/io.js";
 import { showCommand, tracesCommand } from "../../src/cli/traces.js";
@@ -85,7 +86,7 @@ describe("palette-inspector traces", () => {
   it.each([
     ["agent.log", 6, [3, 7, 11, 15, 19, 24]],
     ["selection.jsonl", 6, [2, 5, 8, 11, 14, 17]],
-    ["traces.json", 3, [2, 139, 282]],
+    ["traces.json.gz", 3, [2, 139, 282]],
   ])("finds every trace of examples/logs/%s", async (file, count, lines) => {
     const { code, stdout } = await run(tracesCommand, [`examples/logs/${file}`, "--json"]);
     expect(code).toBe(0);
@@ -188,11 +189,11 @@ describe("palette-inspector show", () => {
     );
   });
 
-  it("shows the first trace without an INDEX, in a pretty JSON file too", async () => {
-    const { code, stdout } = await run(showCommand, ["examples/logs/traces.json"]);
+  it("shows the first trace without an INDEX, in a gzipped pretty JSON file too", async () => {
+    const { code, stdout } = await run(showCommand, ["examples/logs/traces.json.gz"]);
     expect(code).toBe(0);
     expect(stdout.split("\n")[0]).toBe(
-      "examples/logs/traces.json — trace 0, line 2 · id t-4f1c2a · 2025-03-14T09:26:50.011Z",
+      "examples/logs/traces.json.gz — trace 0, line 2 · id t-4f1c2a · 2025-03-14T09:26:50.011Z",
     );
   });
 
@@ -259,7 +260,7 @@ describe("log files", () => {
     for (const file of [
       "agent.log",
       "selection.jsonl",
-      "traces.json",
+      "traces.json.gz",
       "broken.log",
       "python-repr.log",
       "python-pprint.log",
@@ -268,7 +269,8 @@ describe("log files", () => {
     ]) {
       const path = `examples/logs/${file}`;
       const scan = await scanLogFile(path);
-      const whole = scanText(readFileSync(path));
+      const bytes = readFileSync(path);
+      const whole = scanText(file.endsWith(".gz") ? gunzipSync(bytes) : bytes);
       expect(scan.traces.map((t) => t.index)).toEqual(whole.traces.map((t) => t.index));
       expect(scan.problems).toEqual(whole.problems);
       for (const summary of scan.traces)
