@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cli, workspace } from "./helpers.js";
@@ -171,6 +172,13 @@ describe("palette-inspector run", () => {
       stderr: "",
     });
     expect((await cli(["-V"])).stdout).toBe(`palette-inspector ${version}\n`);
+  });
+
+  // `npm test` builds first; the bundle's version is the one esbuild.mjs put in.
+  it.skipIf(!existsSync("dist/cli.js"))("the built CLI prints package.json's version", () => {
+    const { version } = JSON.parse(readFileSync("package.json", "utf8")) as { version: string };
+    const built = spawnSync(process.execPath, ["dist/cli.js", "--version"], { encoding: "utf8" });
+    expect([built.status, built.stdout]).toEqual([0, `palette-inspector ${version}\n`]);
   });
 
   it("exits 2 with one line for a missing file, bad arguments or an unknown command", async () => {
