@@ -2,6 +2,7 @@ import { writeFileSync } from "node:fs";
 import { formatProblem } from "../core/fixture/problems.js";
 import { formatJsonPath } from "../core/json/positions.js";
 import { safe, safeJson } from "../core/render/table.js";
+import { readReason } from "../node/log-source.js";
 import { displayPath, findFixtures } from "./files.js";
 import { formatMismatch, runFixtureFile, type FixtureOutcome } from "./fixture-run.js";
 import { EXIT, parseArgs, UsageError, type CliIO } from "./io.js";
@@ -15,7 +16,7 @@ export async function checkCommand(args: readonly string[], io: CliIO): Promise<
     files = findFixtures(positional.length > 0 ? positional : [io.cwd]);
   } catch (error) {
     throw new UsageError(
-      `cannot read ${(error as NodeJS.ErrnoException).path ?? "path"}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+      `cannot read ${(error as NodeJS.ErrnoException).path ?? "path"}: ${readReason(error)}`,
     );
   }
   if (files.length === 0)

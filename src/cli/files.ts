@@ -11,8 +11,8 @@ export const readCatalogFile: CatalogReader = async (ref, fixtureFile) => {
     return readSourceFile(target, "catalogue", displayPath(target));
   } catch (error) {
     if (!(error instanceof NotReadable)) throw error;
-    const reason =
-      error.message === "ENOENT" ? "does not exist" : `cannot be read: ${error.message}`;
+    const missing = (error.cause as NodeJS.ErrnoException | undefined)?.code === "ENOENT";
+    const reason = missing ? "does not exist" : `cannot be read: ${error.message}`;
     throw new Error(`catalogue file '${ref}' ${reason} (looked for ${displayPath(target)})`, {
       cause: error,
     });

@@ -50,5 +50,12 @@ export async function runFixtureFile(path: string): Promise<FixtureOutcome> {
 
 /** One failed expectation: where, expected and actual. */
 export function formatMismatch(file: string, mismatch: Mismatch): string {
+  if (mismatch.key === "error") {
+    // The message says it all; "$.expect" alone names no key the fixture has written.
+    const where = mismatch.path.length > 1 ? `${formatJsonPath(mismatch.path)}: ` : "";
+    const unexpected =
+      mismatch.expected === null ? ` (the fixture does not expect ${String(mismatch.actual)})` : "";
+    return `${file}: ${where}${mismatch.message}${unexpected}`;
+  }
   return `${file}: ${formatJsonPath(mismatch.path)}: ${mismatch.message}: expected ${JSON.stringify(mismatch.expected)}, actual ${JSON.stringify(mismatch.actual)}`;
 }

@@ -4,6 +4,7 @@ import { EXIT, UsageError, type CliIO } from "./io.js";
 import { endQuietlyWhenPipeCloses } from "./pipe.js";
 import { runCommand } from "./run.js";
 import { statsCommand } from "./stats.js";
+import { cliVersion } from "./version.js";
 import { showCommand, tracesCommand } from "./traces.js";
 
 const USAGE = `usage: palette-inspector <command>
@@ -13,6 +14,7 @@ const USAGE = `usage: palette-inspector <command>
   traces LOG... [--json]                    list the selection traces found in logs
   show LOG... [INDEX] [--json]              print one logged trace (INDEX across the logs)
   stats LOG... [--json]                     palette statistics across logs
+  --version                                 print the version
 
   LOG is a file (plain or .gz), a folder of logs, or - for standard input.
 `;
@@ -33,6 +35,10 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     (name === undefined ? io.stderr : io.stdout)(USAGE);
     return name === undefined ? EXIT.invalidInput : EXIT.ok;
+  }
+  if (name === "--version" || name === "-V") {
+    io.stdout(`palette-inspector ${cliVersion()}\n`);
+    return EXIT.ok;
   }
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) {

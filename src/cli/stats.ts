@@ -1,7 +1,7 @@
 /** `palette-inspector stats LOG... [--json]`: palette statistics across every trace `traces` finds (docs/formats.md). */
 import { PaletteStats } from "../core/stats/fold.js";
 import { formatStatsJson } from "../core/stats/json.js";
-import { statsRows } from "../core/stats/rows.js";
+import { formatCount, statsRows } from "../core/stats/rows.js";
 import { formatStatsText } from "../core/stats/text.js";
 import { safe } from "../core/render/table.js";
 import { scanLogs } from "../node/log-file.js";
@@ -24,18 +24,23 @@ export async function statsCommand(args: readonly string[], io: CliIO): Promise<
     onTrace: (found) => stats.add(found.trace),
     onProblem: (problem) => problems.add(problem),
   });
-  stats.addProblems(problems.count);
-  if (flags.has("--json")) io.stdout(formatStatsJson(stats));
-  else {
+  if (flags.has("--json")) {
+    stats.addProblems(problems.count);
+    io.stdout(formatStatsJson(stats));
+  } else if (!problems.nothingRead) {
+    const listed = problems.listed;
+    stats.addProblems(listed.count);
     const out = [formatStatsText(statsRows(stats), { color: io.color })];
-    if (problems.count > 0) {
-      const shown = problems.kept.slice(0, PROBLEMS_SHOWN);
+    if (listed.count > 0) {
+      const shown = listed.kept.slice(0, PROBLEMS_SHOWN);
       out.push(
-        `\nproblems (${problems.count}):\n`,
+        `\nproblems (${formatCount(listed.count)}):\n`,
         ...shown.map(
           (p) => `${safe(p.file)}${p.line === null ? "" : `:${p.line}`}: ${safe(p.message)}\n`,
         ),
-        problems.count > shown.length ? `… and ${problems.count - shown.length} more\n` : "",
+        listed.count > shown.length
+          ? `… and ${formatCount(listed.count - shown.length)} more\n`
+          : "",
       );
     }
     io.stdout(out.join(""));

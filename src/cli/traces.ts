@@ -5,12 +5,14 @@
  */
 import { isAbsolute, resolve } from "node:path";
 import { formatWaterfallTable, safe, safeJson } from "../core/render/table.js";
+import { formatCount } from "../core/stats/rows.js";
 import { reportToJson } from "../core/report-json.js";
 import { reportFromTrace } from "../core/traces/report.js";
 import type { FoundTrace } from "../core/traces/scan.js";
 import { summarizeTrace, summaryToJson, type TraceSummary } from "../core/traces/summary.js";
 import { MAX_PROBLEMS, scanLogs, type LogProblem, type LogsScan } from "../node/log-file.js";
 import { expandInputs, type LogInput } from "../node/log-source.js";
+import { counted } from "../core/words.js";
 import { EXIT, parseArgs, UsageError, type CliIO } from "./io.js";
 
 const TRACES_USAGE =
@@ -147,6 +149,19 @@ export class ProblemList {
   get truncated(): boolean {
     return this.count > this.kept.length;
   }
+
+  /** What a text listing shows: an input that could not be read at all is said once, on stderr. */
+  get listed(): { readonly kept: readonly NamedProblem[]; readonly count: number } {
+    return {
+      kept: this.kept.filter((problem) => !this.unreadable.includes(problem)),
+      count: this.count - this.unreadable.length,
+    };
+  }
+
+  /** No input could be read: a text listing has nothing to add to stderr's lines. */
+  get nothingRead(): boolean {
+    return this.unreadable.length >= this.inputs.length;
+  }
 }
 
 /**
@@ -189,21 +204,24 @@ class TraceTable {
   }
 
   end(names: readonly string[], scan: LogsScan, problems: ProblemList): void {
+    if (problems.nothingRead) return;
     if (scan.traceCount === 0)
       this.write(`no selection traces found in ${names.map(safe).join(", ")}\n`);
     else this.flush();
     const out: string[] = [];
-    if (problems.count > 0) {
-      out.push("", `problems (${problems.count}):`);
-      for (const problem of problems.kept)
+    const listed = problems.listed;
+    if (listed.count > 0) {
+      out.push("", `problems (${formatCount(listed.count)}):`);
+      for (const problem of listed.kept)
         out.push(
           `${safe(problem.file)}${problem.line === null ? "" : `:${problem.line}`}: ${safe(problem.message)}`,
         );
-      if (problems.truncated) out.push(`… and ${problems.count - problems.kept.length} more`);
+      if (listed.count > listed.kept.length)
+        out.push(`… and ${formatCount(listed.count - listed.kept.length)} more`);
     }
     out.push(
       "",
-      `${scan.traceCount} trace${scan.traceCount === 1 ? "" : "s"}, ${problems.count} problem${problems.count === 1 ? "" : "s"}`,
+      `${counted(scan.traceCount, "trace", undefined, formatCount)}, ${counted(listed.count, "problem", undefined, formatCount)}`,
     );
     this.write(out.join("\n") + "\n");
   }

@@ -24,6 +24,21 @@ export async function problemsOf(document: vscode.TextDocument): Promise<Problem
 }
 
 /**
+ * The open documents whose syntax errors VS Code's JSON language service reports itself (`json`
+ * ones, unless its validation is off): the Problems panel lists each mistake once. A `jsonc`
+ * document is not among them: that service accepts the comments the fixture format refuses.
+ */
+function jsonServiceDocuments(): Set<string> {
+  if (vscode.workspace.getConfiguration("json").get<boolean>("validate.enable", true) === false)
+    return new Set();
+  return new Set(
+    vscode.workspace.textDocuments
+      .filter((doc) => doc.languageId === "json")
+      .map((doc) => doc.uri.toString()),
+  );
+}
+
+/**
  * Keeps the Problems panel in step with open fixtures and catalogues as the user types
  * (debounced), with the errors a JSON Schema cannot express and exact ranges.
  */
@@ -126,7 +141,9 @@ export class FixtureDiagnostics implements vscode.Disposable, vscode.CodeActionP
     if (this.generation.get(key) !== generation) return;
     const byFile = new Map<string, vscode.Diagnostic[]>([[key, []]]);
     const fixes = new Map<string, NonNullable<ReturnType<FixtureDiagnostics["fixes"]["get"]>>>();
+    const validatedAsJson = jsonServiceDocuments();
     for (const problem of problems) {
+      if (problem.syntax && validatedAsJson.has(problem.file)) continue;
       const list = byFile.get(problem.file) ?? [];
       const diagnostic = toDiagnostic(problem);
       list.push(diagnostic);

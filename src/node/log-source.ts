@@ -27,10 +27,16 @@ export interface LogInput {
   readonly stream?: NodeJS.ReadableStream;
 }
 
-/** A file a folder holds that is read as a log: `app.log`, `app.log.1`, `app.log.2.gz`, `app-2025-03-14.jsonl`. */
+/**
+ * A file a folder holds that is read as a log: `app.log`, `app.log.1`, `app.log.2.gz`,
+ * `app-2025-03-14.jsonl`; not this project's own JSON files (a fixture, a catalogue, a test's
+ * expected output), which sit beside logs and are no logs.
+ */
 export function isLogFileName(name: string): boolean {
   const base = name.replace(/\.gz$/i, "").replace(/([.-]\d+)+$/, "");
-  return /\.(log|jsonl|ndjson|json|txt)$/i.test(base);
+  return (
+    /\.(log|jsonl|ndjson|json|txt)$/i.test(base) && !/\.(turn|catalog|expected)\.json$/i.test(base)
+  );
 }
 
 const SKIPPED_FOLDERS = new Set(["node_modules", ".git"]);

@@ -6,6 +6,7 @@ import {
   type SourceKind,
   type UnreadableSource,
 } from "../core/fixture/source.js";
+import { readReason } from "./log-source.js";
 
 /** A file that cannot be read at all: missing, a folder, a FIFO, a device. */
 export class NotReadable extends Error {}
@@ -28,9 +29,7 @@ export function readSourceFile(
     fd = openSync(path, OPEN_FLAGS);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new NotReadable(code === "EISDIR" ? "is a folder" : (code ?? String(error)), {
-      cause: error,
-    });
+    throw new NotReadable(code === "EISDIR" ? "is a folder" : readReason(error), { cause: error });
   }
   try {
     // Checked on the open file itself, so that nothing can swap the file between check and read.
@@ -48,7 +47,7 @@ export function readSourceFile(
     return decodeSource(file, kind, bytes.subarray(0, length));
   } catch (error) {
     if (error instanceof NotReadable) throw error;
-    throw new NotReadable((error as NodeJS.ErrnoException).code ?? String(error), { cause: error });
+    throw new NotReadable(readReason(error), { cause: error });
   } finally {
     closeSync(fd);
   }

@@ -121,6 +121,25 @@ describe("several logs as one set", () => {
     for (const name of ["notes.md", "image.png", "archive.tar.gz", "app.log.bak"])
       expect(isLogFileName(name), name).toBe(false);
   });
+
+  it("a folder's fixtures, catalogues and expected outputs are not read as logs; given by name they are", async () => {
+    // Each holds traces, so that reading it as a log would show.
+    const names = [
+      "agent.trace-5.turn.json",
+      "tools.catalog.json",
+      "python-logs.expected.json",
+      "Upper.Expected.JSON",
+    ];
+    const root = workspace(
+      Object.fromEntries(["agent.log", ...names].map((name) => [name, AGENT.toString()])),
+    );
+    const folder = await json([root]);
+    expect(new Set(folder.json.traces.map((t: Entry) => t.file))).toEqual(
+      new Set([join(root, "agent.log")]),
+    );
+    const named = await json([join(root, names[0]!)]);
+    expect(named.json.traces).toHaveLength(6);
+  });
 });
 
 describe("standard input", () => {
@@ -203,7 +222,7 @@ describe("bad input among the files: a problem of that file, and the rest is rea
     ]);
     expect(out.problems[999].line).toBe(1000);
     const text = await run(tracesCommand, ["broken.log"], { cwd: root });
-    expect(text.stdout).toContain("problems (1500):\n");
+    expect(text.stdout).toContain("problems (1,500):\n");
     expect(text.stdout).toContain("\n… and 500 more\n");
   });
 });

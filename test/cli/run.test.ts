@@ -1,3 +1,5 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cli, workspace } from "./helpers.js";
@@ -82,7 +84,20 @@ describe("palette-inspector run", () => {
     expect(stdout).toContain(
       "ForcedToolUnavailable: 'sql' is the forced choice but not in the final palette: it was dropped by 'policy', a hard filter (a stage that does not protect the forced choice).",
     );
-    expect(stderr).toMatch(/\$\.expect: the run failed/);
+    expect(stderr).toBe(
+      `${join(root, "t.turn.json")}: the run failed: forced tool 'sql' is not among the final tools (the fixture does not expect ForcedToolUnavailable)\n`,
+    );
+  });
+
+  it("says an expected failure that did not happen in a sentence, at the expectation", async () => {
+    const root = workspace({
+      "t.turn.json": { catalog, expect: { error: "ForcedToolUnavailable" } },
+    });
+    const { code, stderr } = await cli(["run", join(root, "t.turn.json")]);
+    expect(code).toBe(1);
+    expect(stderr).toBe(
+      `${join(root, "t.turn.json")}: $.expect.error: expected the run to fail with ForcedToolUnavailable, but it succeeded\n`,
+    );
   });
 
   it("says a forced tool that intent dropped before the force was set was not reinstated", async () => {
@@ -171,10 +186,31 @@ describe("palette-inspector run", () => {
     expect((await cli(["run", join(root, "repo/f/t.turn.json")])).code).toBe(0);
   });
 
+  it("--version prints package.json's version", async () => {
+    const { version } = JSON.parse(readFileSync("package.json", "utf8")) as { version: string };
+    expect(await cli(["--version"])).toEqual({
+      code: 0,
+      stdout: `palette-inspector ${version}\n`,
+      stderr: "",
+    });
+    expect((await cli(["-V"])).stdout).toBe(`palette-inspector ${version}\n`);
+  });
+
+  // `npm test` builds first; the bundle's version is the one esbuild.mjs put in.
+  it.skipIf(!existsSync("dist/cli.js"))("the built CLI prints package.json's version", () => {
+    const { version } = JSON.parse(readFileSync("package.json", "utf8")) as { version: string };
+    const built = spawnSync(process.execPath, ["dist/cli.js", "--version"], { encoding: "utf8" });
+    expect([built.status, built.stdout]).toEqual([0, `palette-inspector ${version}\n`]);
+  });
+
   it("exits 2 with one line for a missing file, bad arguments or an unknown command", async () => {
     expect(await cli(["run", "nope.turn.json"])).toMatchObject({
       code: 2,
-      stderr: "palette-inspector: cannot read nope.turn.json: ENOENT\n",
+      stderr: "palette-inspector: cannot read nope.turn.json: no such file\n",
+    });
+    expect(await cli(["check", "nope"])).toMatchObject({
+      code: 2,
+      stderr: "palette-inspector: cannot read nope: no such file\n",
     });
     expect(await cli(["run"])).toMatchObject({
       code: 2,

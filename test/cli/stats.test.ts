@@ -86,6 +86,19 @@ describe("palette-inspector stats", () => {
     expect(JSON.parse(stdout)).toMatchObject({ traces: 6, problems: 1 });
   });
 
+  it("says a log that cannot be read once, on stderr: no table when nothing was read, none of it in the table otherwise", async () => {
+    expect(await cli(["stats", "nope.log"])).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "palette-inspector: cannot read nope.log: no such file\n",
+    });
+    const mixed = await cli(["stats", "nope.log", "examples/logs/agent.log"]);
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toBe("palette-inspector: cannot read nope.log: no such file\n");
+    expect(mixed.stdout).not.toContain("nope.log");
+    expect(mixed.stdout).toMatch(/^6 traces, 0 problems · /);
+  });
+
   it("splitting a log into files and reading them together gives the same JSON", async () => {
     await fc.assert(
       fc.asyncProperty(

@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { UsageError } from "../../src/cli/io.js";
 import { showCommand, tracesCommand } from "../../src/cli/traces.js";
@@ -85,7 +86,7 @@ describe("palette-inspector traces", () => {
   it.each([
     ["agent.log", 6, [3, 7, 11, 15, 19, 24]],
     ["selection.jsonl", 6, [2, 5, 8, 11, 14, 17]],
-    ["traces.json", 3, [2, 139, 282]],
+    ["traces.json.gz", 3, [2, 139, 282]],
   ])("finds every trace of examples/logs/%s", async (file, count, lines) => {
     const { code, stdout } = await run(tracesCommand, [`examples/logs/${file}`, "--json"]);
     expect(code).toBe(0);
@@ -140,7 +141,7 @@ describe("palette-inspector traces", () => {
     const lines = stdout.split("\n");
     expect(lines[1]).toMatch(/^0 +1 +t-0 +0 +1: search$/);
     expect(lines[1500]).toMatch(/^1499 +1500 +t-1499 +0 +1: search$/);
-    expect(stdout.endsWith("\n1500 traces, 0 problems\n")).toBe(true);
+    expect(stdout.endsWith("\n1,500 traces, 0 problems\n")).toBe(true);
   });
 
   it("keeps a log's control characters away from the terminal", async () => {
@@ -158,7 +159,15 @@ describe("palette-inspector traces", () => {
     expect(missing.stderr).toBe(
       "palette-inspector: cannot read examples/logs/nope.log: no such file\n",
     );
-    expect(missing.stdout).toContain("examples/logs/nope.log: cannot read the file: no such file");
+    // Said once, on stderr: nothing was read, so there is no listing.
+    expect(missing.stdout).toBe("");
+    const mixed = await run(tracesCommand, ["examples/logs/nope.log", "examples/logs/agent.log"]);
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toBe(
+      "palette-inspector: cannot read examples/logs/nope.log: no such file\n",
+    );
+    expect(mixed.stdout).not.toContain("nope.log");
+    expect(mixed.stdout).toMatch(/\n6 traces, 0 problems\n$/);
     const both = await run(tracesCommand, ["a.log", "b.log"]);
     expect([both.code, both.stderr.split("\n").length]).toEqual([2, 3]);
     await expect(run(tracesCommand, [])).rejects.toThrow(UsageError);
@@ -180,11 +189,11 @@ describe("palette-inspector show", () => {
     );
   });
 
-  it("shows the first trace without an INDEX, in a pretty JSON file too", async () => {
-    const { code, stdout } = await run(showCommand, ["examples/logs/traces.json"]);
+  it("shows the first trace without an INDEX, in a gzipped pretty JSON file too", async () => {
+    const { code, stdout } = await run(showCommand, ["examples/logs/traces.json.gz"]);
     expect(code).toBe(0);
     expect(stdout.split("\n")[0]).toBe(
-      "examples/logs/traces.json — trace 0, line 2 · id t-4f1c2a · 2025-03-14T09:26:50.011Z",
+      "examples/logs/traces.json.gz — trace 0, line 2 · id t-4f1c2a · 2025-03-14T09:26:50.011Z",
     );
   });
 
@@ -251,7 +260,7 @@ describe("log files", () => {
     for (const file of [
       "agent.log",
       "selection.jsonl",
-      "traces.json",
+      "traces.json.gz",
       "broken.log",
       "python-repr.log",
       "python-pprint.log",
@@ -260,7 +269,8 @@ describe("log files", () => {
     ]) {
       const path = `examples/logs/${file}`;
       const scan = await scanLogFile(path);
-      const whole = scanText(readFileSync(path));
+      const bytes = readFileSync(path);
+      const whole = scanText(file.endsWith(".gz") ? gunzipSync(bytes) : bytes);
       expect(scan.traces.map((t) => t.index)).toEqual(whole.traces.map((t) => t.index));
       expect(scan.problems).toEqual(whole.problems);
       for (const summary of scan.traces)

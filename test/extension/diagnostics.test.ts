@@ -69,9 +69,50 @@ describe("Problems panel", () => {
     expect(fake.diagnostics(other)).toBeUndefined();
   });
 
+  it("leaves a JSON document's syntax error to VS Code's JSON service, so it is listed once", async () => {
+    const asJson = Uri.file("/ws/s.turn.json");
+    const asText = Uri.file("/ws/t.turn.json");
+    const asJsonc = Uri.file("/ws/u.turn.json");
+    fake.openDocument(asJson, '{"offered": [');
+    fake.openDocument(asText, '{"offered": [', "plaintext");
+    fake.openDocument(asJsonc, '{\n  // note\n  "offered": []\n}', "jsonc");
+    await settle();
+    expect(fake.diagnostics(asJson)).toEqual([]);
+    expect(fake.diagnostics(asText)!.map((d) => d.message)).toEqual([
+      expect.stringMatching(/^malformed JSON/),
+    ]);
+    // The jsonc service takes the comment the fixture format refuses: only ours reports it.
+    expect(fake.diagnostics(asJsonc)!.map((d) => d.message)).toEqual([
+      expect.stringMatching(/^malformed JSON/),
+    ]);
+  });
+
+  it("reports a JSON document's syntax error itself when VS Code's JSON validation is off", async () => {
+    fake.settings.set("json.validate.enable", false);
+    const uri = Uri.file("/ws/s.turn.json");
+    fake.openDocument(uri, '{"offered": [');
+    await settle();
+    expect(fake.diagnostics(uri)).toHaveLength(1);
+  });
+
+  it("leaves a catalogue's syntax error to VS Code when the catalogue is open as JSON, not when it is closed", async () => {
+    fake.writeFile("/ws/c.catalog.json", "[");
+    const catalog = Uri.file("/ws/c.catalog.json");
+    const fixture = Uri.file("/ws/f.turn.json");
+    const doc = fake.openDocument(fixture, '{"catalog": "./c.catalog.json"}');
+    await settle();
+    expect(fake.diagnostics(catalog)!.map((d) => d.message)).toEqual([
+      expect.stringMatching(/^malformed JSON/),
+    ]);
+    fake.openDocument(catalog);
+    fake.editDocument(doc, '{"catalog": "./c.catalog.json", "offered": []}');
+    await settle();
+    expect(fake.diagnostics(catalog) ?? []).toEqual([]);
+  });
+
   it("clears a document's problems when it is closed", async () => {
     const uri = Uri.file("/ws/b.turn.json");
-    const doc = fake.openDocument(uri, "{");
+    const doc = fake.openDocument(uri, '{"ofered": []}');
     await settle();
     expect(fake.diagnostics(uri)).toHaveLength(1);
     fake.closeDocument(doc);
@@ -173,6 +214,15 @@ describe("8. Quick fixes", () => {
     expect(JSON.parse(fixed.text).pipeline[0].always_include).toEqual(["final_answer"]);
   });
 
+  it("a misspelt stage kind has a fix that puts the kind it resembles in place", async () => {
+    const uri = Uri.file("/ws/k.turn.json");
+    fake.openDocument(uri, '{"pipeline": [{"kind": "polcy", "max_safety_level": "low"}]}');
+    await settle();
+    const fixed = await quickFix(uri, /unknown stage kind "polcy"; did you mean 'policy'\?/);
+    expect(fixed.title).toBe("Change to 'policy'");
+    expect(JSON.parse(fixed.text).pipeline[0]).toEqual({ kind: "policy", max_safety_level: "low" });
+  });
+
   it("an unknown tool in offered is a warning with a suggestion and a fix", async () => {
     const uri = Uri.file("/ws/o.turn.json");
     fake.openDocument(
@@ -248,9 +298,9 @@ describe("Problems panel, a fixture's catalogue", () => {
     expect(fake.diagnostics(uri)).toBeUndefined();
   });
 
-  it("an unreadable catalogue on its own reports its JSON error", async () => {
+  it("an unreadable catalogue on its own, open as plain text, reports its JSON error", async () => {
     const catalog = Uri.file("/ws/bad.catalog.json");
-    fake.openDocument(catalog, "[");
+    fake.openDocument(catalog, "[", "plaintext");
     await settle();
     expect(fake.diagnostics(catalog)).toHaveLength(1);
     expect(fake.diagnostics(catalog)![0]!.severity).toBe(DiagnosticSeverity.Error);
@@ -262,7 +312,7 @@ describe("Problems panel, a fixture's catalogue", () => {
     const uri = Uri.file("/ws/t.turn.json");
     const doc = fake.openDocument(uri, "{}");
     await settle();
-    fake.editDocument(doc, "{");
+    fake.editDocument(doc, '{"ofered": []}');
     await settle();
     expect(fake.diagnostics(uri)).toEqual([]);
     await new Promise((resolve) => setTimeout(resolve, 60));
@@ -326,9 +376,9 @@ describe("a fixture too large to read, deleted or closed", () => {
     expect(fake.diagnostics(big)).toBeUndefined();
 
     const open = Uri.file("/ws/open.turn.json");
-    const doc = fake.openDocument(open, "{");
+    const doc = fake.openDocument(open, '{"ofered": []}');
     await settle();
-    fake.writeFile("/ws/open.turn.json", "{");
+    fake.writeFile("/ws/open.turn.json", '{"ofered": []}');
     fake.deleteFile("/ws/open.turn.json");
     expect(fake.diagnostics(open)).toHaveLength(1);
 
@@ -374,7 +424,7 @@ describe("sizes and the order things happen in", () => {
 
   it("an open fixture keeps its document's problems when its file on disk grows too large", async () => {
     const uri = Uri.file("/ws/o.turn.json");
-    fake.openDocument(uri, "{");
+    fake.openDocument(uri, '{"ofered": []}');
     await settle();
     const before = fake.diagnostics(uri)!.map((d) => d.message);
     fake.writeFile("/ws/o.turn.json", HUGE);

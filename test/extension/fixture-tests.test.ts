@@ -111,7 +111,7 @@ describe("Testing view", () => {
     const result = await run([leaf("/ws/b/broken.turn.json")!]);
     const errored = result.results.find((r) => r.state === "errored")!;
     expect(errored.messages[0]!.message).toMatch(
-      /^unknown stage kind "lazzy"; expected one of intent, .* \(at \$\.pipeline\[0\]\.kind\)$/,
+      /^unknown stage kind "lazzy"; did you mean 'lazy'\? \(at \$\.pipeline\[0\]\.kind\)$/,
     );
     expect(errored.messages[0]!.location!.range.start).toMatchObject({ line: 1, character: 24 });
   });

@@ -1,7 +1,7 @@
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { gzipSync } from "node:zlib";
+import { gunzipSync, gzipSync } from "node:zlib";
 import type * as vscode from "vscode";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runFixture } from "../../src/core/run-fixture.js";
@@ -98,8 +98,9 @@ beforeEach(() => {
 
 describe("the compact index of traces", () => {
   it("gives back, row by row, what a full summary of each trace says", () => {
-    for (const file of ["agent.log", "selection.jsonl", "traces.json", "broken.log"]) {
-      const found = scanText(readFileSync(join("examples/logs", file))).traces;
+    for (const file of ["agent.log", "selection.jsonl", "traces.json.gz", "broken.log"]) {
+      const bytes = readFileSync(join("examples/logs", file));
+      const found = scanText(file.endsWith(".gz") ? gunzipSync(bytes) : bytes).traces;
       const index = new TraceIndex();
       for (const trace of found) index.add(trace, 3);
       index.finish();
@@ -295,11 +296,14 @@ describe("Selection Traces view", () => {
     expect(report.trace.map((r) => r.stage)).toEqual(expected.trace.records.map((r) => r.stage));
   });
 
-  it("opens a folder: its logs (.gz included) in name order, numbers as numbers", async () => {
+  it("opens a folder: its logs (.gz included) in name order, numbers as numbers, and no fixture or expected output as a log", async () => {
     const dir = logFolder({
       "app.log": "agent.log",
       "app.log.2.gz": "selection.jsonl",
       "app.log.10": "agent.log",
+      // Traces in them, so that reading either as a log would show.
+      "app.trace-5.turn.json": "agent.log",
+      "python-logs.expected.json": "agent.log",
     });
     writeFileSync(join(dir, "README.md"), "not a log");
     const tree = new TraceTree();

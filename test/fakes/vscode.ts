@@ -385,12 +385,14 @@ export enum ProgressLocation {
 /** An open document: text that may differ from the disk (unsaved edits). */
 export class FakeDocument implements Imitates<
   vscode.TextDocument,
-  "uri" | "version" | "getText" | "lineCount" | "offsetAt" | "positionAt"
+  "uri" | "languageId" | "version" | "getText" | "lineCount" | "offsetAt" | "positionAt"
 > {
   version = 1;
   constructor(
     readonly uri: Uri,
     private text: string,
+    /** As VS Code picks it by default: `json` for a `.json` file. */
+    readonly languageId = uri.path.endsWith(".json") ? "json" : "plaintext",
   ) {}
   getText(range?: vscode.Range): string {
     if (!range) return this.text;
@@ -553,6 +555,8 @@ export const fake = {
   }[],
   /** The next progress starts with Cancel already pressed. */
   cancelNextProgress: false,
+  /** User settings by full name (`json.validate.enable`); unset ones read as their default. */
+  settings: new Map<string, unknown>(),
   /** The names of the diagnostic collections made (each the owner of its problems in the Problems panel). */
   diagnosticOwners(): string[] {
     return diagnosticCollections.map((collection) => collection.name);
@@ -589,6 +593,7 @@ export const fake = {
     this.treeViews.clear();
     this.providers.length = 0;
     this.cancelNextProgress = false;
+    this.settings.clear();
     diagnosticCollections.length = 0;
     testControllers.length = 0;
     // Objects a test left behind stop hearing events: each test starts with no listeners.
@@ -615,8 +620,12 @@ export const fake = {
     if (!this.files.delete(uri.toString())) throw new Error(`no file ${path} to delete`);
     events.fsDelete.fire(uri);
   },
-  openDocument(uri: Uri, text?: string): FakeDocument {
-    const document = new FakeDocument(uri, text ?? this.files.get(uri.toString()) ?? "");
+  openDocument(uri: Uri, text?: string, languageId?: string): FakeDocument {
+    const document = new FakeDocument(
+      uri,
+      text ?? this.files.get(uri.toString()) ?? "",
+      languageId,
+    );
     this.documents.push(document);
     events.open.fire(document);
     return document;
@@ -772,8 +781,11 @@ export const workspace = {
   onDidCloseTextDocument: events.close.event,
   onDidSaveTextDocument: events.save.event,
   createFileSystemWatcher: fileSystemWatcher,
-  getConfiguration() {
-    return { get: <T>(_key: string, fallback?: T) => fallback };
+  getConfiguration(section?: string) {
+    return {
+      get: <T>(key: string, fallback?: T) =>
+        (fake.settings.get(section ? `${section}.${key}` : key) as T | undefined) ?? fallback,
+    };
   },
 } satisfies ImitatesNamespace<
   typeof vscode.workspace,

@@ -489,14 +489,38 @@ describe("docs/formats.md fixture errors: the exact words", () => {
 });
 
 describe("docs/formats.md fixture errors: stage kinds and names", () => {
-  it("an unknown stage kind is an error at the kind, listing the kinds expected", async () => {
-    const text = '{\n  "pipeline": [\n    {"kind": "intnet"}\n  ]\n}';
-    expectOne(await problemsOf(text), {
+  it("an unknown stage kind that resembles none is an error at the kind, listing the kinds expected", async () => {
+    const text = '{\n  "pipeline": [\n    {"kind": "filter"}\n  ]\n}';
+    const problem = expectOne(await problemsOf(text), {
       path: ["pipeline", 0, "kind"],
       at: "3:14",
       message:
-        /unknown stage kind "intnet"; expected one of intent, lazy, allowlist, role, forced, policy, scripted/,
+        /^unknown stage kind "filter"; expected one of intent, lazy, allowlist, role, forced, policy, scripted$/,
     });
+    expect(problem.fix).toBeUndefined();
+  });
+
+  it("a misspelt stage kind says which kind it resembles, with a fix that puts that kind in place", async () => {
+    const problem = expectOne(await problemsOf('{"pipeline": [{"kind": "polcy"}]}'), {
+      path: ["pipeline", 0, "kind"],
+      at: "1:24",
+      message: /^unknown stage kind "polcy"; did you mean 'policy'\?$/,
+    });
+    expect(problem.fix).toEqual({ kind: "replace", with: "policy" });
+  });
+
+  it("a misspelt resolver kind says which kind it resembles, with a fix", async () => {
+    const problem = expectOne(
+      await problemsOf(
+        '{"pipeline": [{"kind": "forced", "resolver": {"kind": "fixd", "tool": "a"}}]}',
+      ),
+      {
+        path: ["pipeline", 0, "resolver", "kind"],
+        at: "1:55",
+        message: /^unknown resolver kind "fixd"; did you mean 'fixed'\?$/,
+      },
+    );
+    expect(problem.fix).toEqual({ kind: "replace", with: "fixed" });
   });
 
   it("a stage without a kind is an error saying a kind is expected", async () => {
@@ -827,7 +851,7 @@ describe("docs/formats.md every error says what was expected", () => {
 });
 
 describe("docs/formats.md nothing runs for an invalid fixture", () => {
-  it("a schema error stops the load before the catalogue file is read", async () => {
+  it("a schema error yields no fixture to run, though the catalogue file is read for the other checks", async () => {
     let reads = 0;
     const reader: CatalogReader = async () => {
       reads++;
@@ -835,7 +859,7 @@ describe("docs/formats.md nothing runs for an invalid fixture", () => {
     };
     const loaded = await load({ catalog: "c.catalog.json", ofered: [] }, reader);
     expect(loaded.ok).toBe(false);
-    expect(reads).toBe(0);
+    expect(reads).toBe(1);
     expect("fixture" in loaded).toBe(false);
   });
 
@@ -856,5 +880,139 @@ describe("docs/formats.md nothing runs for an invalid fixture", () => {
     });
     expect(loaded.ok).toBe(false);
     expect("fixture" in loaded).toBe(false);
+  });
+});
+
+describe("docs/formats.md every mistake at once", () => {
+  const messages = (problems: readonly Problem[]) => problems.map((p) => p.message);
+
+  it("a key typo and two unknown tools are reported together, not one round after the other", async () => {
+    const text = JSON.stringify({
+      offered: ["search"],
+      pipline: [],
+      pipeline: [{ kind: "allowlist", always_include: ["ghost", "phantom"], enabeld: false }],
+    });
+    expect(messages(await problemsOf(text))).toEqual([
+      "unknown key 'pipline'; did you mean 'pipeline'?",
+      "unknown key 'enabeld'; did you mean 'enabled'?",
+      "'ghost' is neither offered nor in the catalogue",
+      "'phantom' is neither offered nor in the catalogue",
+    ]);
+  });
+
+  it("a duplicate key does not hide the checks after the schema", async () => {
+    const text =
+      '{"offered": [], "offered": ["alpha"], "pipeline": [{"kind": "lazy", "allowed_names": ["zulu_tool"]}]}';
+    expect(messages(await problemsOf(text))).toEqual([
+      "duplicate key 'offered' (JSON keeps only the last)",
+      "'zulu_tool' is neither offered nor in the catalogue",
+    ]);
+  });
+
+  it("a stage the schema refuses is not checked further, and the stages beside it are", async () => {
+    const text = JSON.stringify({
+      offered: ["a"],
+      pipeline: [
+        { kind: "lazy", allowed_names: "x", enabled: "yes" },
+        { kind: "allowlist", always_include: ["b"] },
+      ],
+    });
+    const problems = await problemsOf(text);
+    expect(problems.map((p) => JSON.stringify(p.path)).sort()).toEqual([
+      '["pipeline",0,"allowed_names"]',
+      '["pipeline",0,"enabled"]',
+      '["pipeline",1,"always_include",0]',
+    ]);
+  });
+
+  it("a refused tool list or catalogue says nothing of tool names, which would all look unknown", async () => {
+    for (const broken of [
+      { offered: "a" },
+      { routing: { registered: "a" } },
+      { catalog: [{ name: "a", cost_usd: "free" }] },
+      { catalog: { tools: [], safety_levels: [] } },
+    ]) {
+      const text = JSON.stringify({
+        ...broken,
+        pipeline: [{ kind: "lazy", allowed_names: ["a"] }],
+      });
+      const problems = await problemsOf(text);
+      expect(messages(problems).join("\n"), JSON.stringify(broken)).not.toMatch(/neither offered/);
+      expect(problems.length, JSON.stringify(broken)).toBeGreaterThan(0);
+    }
+  });
+
+  it("a catalogue file's problems come with the fixture's schema errors, and its tools are then not judged", async () => {
+    const problems = await problemsOf(
+      JSON.stringify({
+        catalog: "c.catalog.json",
+        pipline: [],
+        pipeline: [{ kind: "lazy", allowed_names: ["a"] }],
+      }),
+      catalogFiles({ "c.catalog.json": '[{"name": "a", "sumary": "x"}]' }),
+    );
+    expect(problems.map((p) => [p.file, p.message])).toEqual([
+      [FILE, "unknown key 'pipline'; did you mean 'pipeline'?"],
+      ["c.catalog.json", "unknown key 'sumary'; did you mean 'summary'?"],
+    ]);
+  });
+
+  it("a catalogue file that cannot be read is reported with the fixture's other problems", async () => {
+    const problems = await problemsOf(
+      JSON.stringify({
+        catalog: "missing.catalog.json",
+        pipeline: [{ kind: "lazy" }, { kind: "lazy" }],
+      }),
+      catalogFiles({}),
+    );
+    expect(messages(problems)).toEqual([
+      "cannot read catalogue 'missing.catalog.json': no such file",
+      "duplicate stage name 'lazy' (also stage 1); give one a distinct 'name'",
+    ]);
+  });
+
+  it("a refused stage's readable name still counts for expect and for duplicates", async () => {
+    const text = JSON.stringify({
+      pipeline: [
+        { kind: "policy", name: "ceiling", budget_usd: -1 },
+        { kind: "lazy", name: "ceiling" },
+      ],
+      expect: { actions: { ceiling: "select", nowhere: "select" } },
+    });
+    expect(messages(await problemsOf(text))).toEqual([
+      "expected a number ≥ 0, found -1",
+      "duplicate stage name 'ceiling' (also stage 1); give one a distinct 'name'",
+      "no stage named 'nowhere' in the pipeline",
+    ]);
+  });
+
+  it("a refused stage whose name cannot be read leaves expect's stage names unjudged", async () => {
+    for (const stage of [
+      { kind: "policy", name: 3 },
+      { kind: "plicy" },
+      { kind: "scripted", outcome: {} },
+    ]) {
+      const text = JSON.stringify({
+        pipeline: [stage],
+        expect: { actions: { ceiling: "select" } },
+      });
+      const problems = await problemsOf(text);
+      expect(messages(problems).join("\n"), JSON.stringify(stage)).not.toMatch(/no stage named/);
+      expect(problems.length).toBeGreaterThan(0);
+    }
+  });
+
+  it("a refused turn or expect is not read by the checks after the schema", async () => {
+    const text = JSON.stringify({
+      routing: { registered: ["a"] },
+      turn: { role: "analyst", qurey: "x", state: 3 },
+      pipeline: [],
+      expect: { actions: { nowhere: "selct" } },
+    });
+    expect(messages(await problemsOf(text))).toEqual([
+      "unknown key 'qurey'; did you mean 'query'?",
+      "expected object, found number 3",
+      expect.stringMatching(/^expected /),
+    ]);
   });
 });

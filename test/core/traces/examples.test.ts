@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { recordToJson } from "../../../src/core/report-json.js";
 import { reportFromTrace } from "../../../src/core/traces/report.js";
@@ -10,7 +11,7 @@ describe("examples/logs", () => {
   it.each([
     "agent.log",
     "selection.jsonl",
-    "traces.json",
+    "traces.json.gz",
     "broken.log",
     "python-repr.log",
     "python-pprint.log",
@@ -20,7 +21,8 @@ describe("examples/logs", () => {
     "%s holds traces the engine reproduces exactly",
     async (file) => {
       const path = `examples/logs/${file}`;
-      const { traces } = scanText(readFileSync(path));
+      const bytes = readFileSync(path);
+      const { traces } = scanText(path.endsWith(".gz") ? gunzipSync(bytes) : bytes);
       expect(traces.length).toBeGreaterThan(0);
       for (const found of traces) {
         const { fixture, caveats } = traceToFixture(found.trace, { file: path, line: found.line });

@@ -57,6 +57,10 @@ export async function run({ page, workspace, openFile, replaceEditorText, assert
     typed.find((m) => m.includes(TYPO)),
     /palette-inspector \[Ln 5, Col 24\]$/,
   );
+  assert.ok(
+    once.some((m) => m.includes(UNKNOWN_TOOL)),
+    "every mistake at once: the unknown tool is listed beside the typo",
+  );
 
   await replaceEditorText(fixture("max_safety_level"));
   const mended = await waitFor(

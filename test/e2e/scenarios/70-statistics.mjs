@@ -32,7 +32,7 @@ export async function run({ page, findWebviewFrame, shot, assert, log }) {
   const view = await findWebviewFrame(".tools-body .tools-row", 60_000);
   assert.equal(
     await view.locator("header p").first().innerText(),
-    "42 traces in 9 logs · 4 problems · errors: ForcedToolUnavailable 2",
+    "42 traces in 8 logs · 4 problems · errors: ForcedToolUnavailable 2",
   );
   assert.deepEqual(
     await view
