@@ -161,16 +161,8 @@ async function traceAtLine(uri: vscode.Uri, line: number): Promise<FoundTrace | 
   return scanText(text).traces.find((found) => found.line === line);
 }
 
-/** "#3 · line 11 · id t-4f1c77 · 2025-03-14 09:27:04": the one numbering of the view, in the panel. */
-export function describeLogged(found: FoundTrace): string {
-  const parts = [traceNumber(found.index), `line ${found.line}`];
-  if (found.trace.id !== null) parts.push(`id ${found.trace.id}`);
-  if (found.trace.time !== null) parts.push(String(found.trace.time));
-  return parts.join(" · ");
-}
-
 export function reportOf(found: FoundTrace, uri: vscode.Uri): RunReport {
-  return { ...reportFromTrace(found, uri.toString()), description: describeLogged(found) };
+  return reportFromTrace(found, uri.toString());
 }
 
 /** A command that could not finish says why, unless the user cancelled it. */
