@@ -14,6 +14,7 @@ import {
 } from "./logs/log-commands.js";
 import { LogTraceCodeLens } from "./logs/log-codelens.js";
 import { registerTraceFilters } from "./logs/filter-commands.js";
+import { goToTrace } from "./logs/go-to-trace.js";
 import { TraceTree, type LogSet, type TraceNode } from "./logs/trace-tree.js";
 import { newFixture } from "./new-fixture.js";
 import { disposeLog, log, notice, notify } from "./notify.js";
@@ -106,6 +107,9 @@ export function activate(context: vscode.ExtensionContext): void {
     ),
     vscode.commands.registerCommand("paletteInspector.showMoreTraces", (set: LogSet) =>
       traces.showMore(set),
+    ),
+    vscode.commands.registerCommand("paletteInspector.goToTrace", () =>
+      goToTrace(traces, traceView, (node) => openTrace(node, undefined, panels, traces)),
     ),
     vscode.commands.registerCommand("paletteInspector.removeLogSet", (node?: TraceNode) => {
       if (node?.kind === "set") traces.removeSet(node.set);

@@ -101,6 +101,11 @@ export async function scanLogs(
     options.onProblem(unreadable ? { file, line, message, unreadable } : { file, line, message });
   };
   for (const [file, input] of inputs.entries()) {
+    // Cancel counts only while something is left to read: pressed after the last file, it changes nothing.
+    if (isCancelled(options.signal)) {
+      cancelled = true;
+      break;
+    }
     const base = traceCount;
     const scanner = new TraceScanner({
       maxLineBytes: options.maxLineBytes,
@@ -147,10 +152,6 @@ export async function scanLogs(
       if (error.unreadable) unreadable++;
       // The text after the last line break is cut off: it is not read, the break is the problem.
       problem(file, error.unreadable ? null : scanner.currentLine, error.message, error.unreadable);
-    }
-    if (isCancelled(options.signal)) {
-      cancelled = true;
-      break;
     }
   }
   // One file at a time once the scan is over: a walk inflates its file a second time, and beside

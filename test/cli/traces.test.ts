@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { UsageError } from "../../src/cli/io.js";
 import { showCommand, tracesCommand } from "../../src/cli/traces.js";
 import { scanText } from "../../src/core/traces/scan.js";
-import { readTraceAt, scanLogFile } from "../../src/node/log-file.js";
+import { readTraceAt, scanLogFile, scanLogs } from "../../src/node/log-file.js";
 import { workspace } from "./helpers.js";
 
 async function run(command: typeof tracesCommand, args: string[], color = false) {
@@ -315,6 +315,35 @@ describe("log files", () => {
     expect([scan.cancelled, scan.traces, seen.length, scan.traceCount]).toEqual([false, [], 6, 6]);
     signal.aborted = true;
     expect((await scanLogFile("examples/logs/agent.log", { signal })).cancelled).toBe(true);
+  });
+
+  it("a Cancel that comes once the last file is read leaves the scan complete; between files it stops the scan", async () => {
+    // The last trace ends the file, so it is found as the scan ends, after its last look at Cancel.
+    const root = workspace({ "last.log": `x\n${JSON.stringify({ trace: [] })}` });
+    const last = { name: "last", path: join(root, "last.log") };
+    const late = { aborted: false };
+    const complete = await scanLogs([last], {
+      signal: late,
+      onTrace: () => void (late.aborted = true),
+      onProblem: () => {},
+    });
+    expect([complete.cancelled, complete.traceCount]).toEqual([false, 1]);
+    const agent = { name: "agent", path: "examples/logs/agent.log" };
+    const between = { aborted: false };
+    const files: number[] = [];
+    const partial = await scanLogs([agent, agent], {
+      signal: between,
+      onTrace: (found, file) => {
+        files.push(file);
+        if (found.index === 5) between.aborted = true;
+      },
+      onProblem: () => {},
+    });
+    expect([partial.cancelled, partial.traceCount, new Set(files)]).toEqual([
+      true,
+      6,
+      new Set([0]),
+    ]);
   });
 
   it("keeps at most maxProblems problems but counts them all", async () => {

@@ -542,8 +542,16 @@ export const fake = {
   inputBoxes: [] as FakeInputBoxOptions[],
   /** The options of every save and open dialog shown, in order. */
   dialogs: [] as (vscode.SaveDialogOptions | vscode.OpenDialogOptions | undefined)[],
-  /** Tree views by id: the options each was created with, and its selection (a test may set it). */
-  treeViews: new Map<string, { options: vscode.TreeViewOptions<unknown>; selection: unknown[] }>(),
+  /** Tree views by id: the options each was created with, its selection (a test may set it) and what it revealed. */
+  treeViews: new Map<
+    string,
+    {
+      options: vscode.TreeViewOptions<unknown>;
+      selection: unknown[];
+      /** Every element `reveal` was asked for, with its options. */
+      revealed: { element: unknown; options: unknown }[];
+    }
+  >(),
   /** Code lens and code action providers registered and not yet disposed. */
   providers: [] as {
     kind: "codeLens" | "codeActions";
@@ -883,7 +891,15 @@ export const window = {
     };
   },
   createTreeView(id: string, options: vscode.TreeViewOptions<unknown>) {
-    const view = { options, selection: [] as unknown[], reveal: async () => {}, dispose() {} };
+    const revealed: { element: unknown; options: unknown }[] = [];
+    const view = {
+      options,
+      selection: [] as unknown[],
+      revealed,
+      reveal: async (element: unknown, options?: unknown) =>
+        void revealed.push({ element, options }),
+      dispose() {},
+    };
     fake.treeViews.set(id, view);
     return view;
   },
@@ -1287,6 +1303,7 @@ export class TreeItem {
   iconPath?: unknown;
   contextValue?: string;
   resourceUri?: Uri;
+  id?: string;
   command?: { command: string; title: string; arguments?: unknown[] };
   accessibilityInformation?: { label: string };
   constructor(

@@ -89,20 +89,36 @@ export async function openLogSet(
   const total = sizes.reduce((sum, size) => sum + size, 0);
   const files = inputs.map((input) => vscode.Uri.file(input.path!));
   return withProgress(notice`Finding selection traces in ${name}`, async (report, token) => {
-    const index = new TraceIndex();
-    let reported = 0;
+    // Listed from the start, so that traces appear as they are found.
+    const set: Mutable<LogSet> = {
+      roots,
+      files,
+      index: new TraceIndex(),
+      cancelled: false,
+      scanning: true,
+      percent: 0,
+    };
+    const { index } = set;
+    tree.setSet(set);
+    const refresh = throttled(() => tree.grew(set), REFRESH_MS);
     const scan = await scanLogs(inputs, {
       signal: token,
       checkpoints: true,
-      onTrace: (found, file) => index.add(found, file),
+      onTrace: (found, file) => {
+        index.add(found, file);
+        refresh.call();
+      },
       onProblem: (problem) => index.addProblem(problem),
       onProgress: (bytes) => {
         const percent = total > 0 ? Math.min(100, Math.floor((bytes / total) * 100)) : 100;
-        if (percent > reported) report(notice`${percent}%`, percent - reported);
-        reported = percent;
+        if (percent > set.percent!) report(notice`${percent}%`, percent - set.percent!);
+        set.percent = percent;
       },
     });
+    refresh.cancel();
     index.finish();
+    set.scanning = false;
+    set.cancelled = scan.cancelled;
     const details = index.problems
       .slice(0, LOGGED_PROBLEMS)
       .map(
@@ -110,6 +126,7 @@ export async function openLogSet(
           `${inputs[problem.file]!.path}${problem.line === null ? "" : `:${problem.line}`}: ${problem.message}`,
       );
     if (scan.unreadable === inputs.length) {
+      tree.removeSet(set);
       if (options.restoring) {
         // Gone since the last session: say so in the log once, and stop restoring it.
         log().warn([`Selection traces of ${name} are no longer listed:`, ...details].join("\n  "));
@@ -117,21 +134,52 @@ export async function openLogSet(
       } else void notify("error", notice`cannot read ${name}.`, { details });
       return undefined;
     }
-    const set: LogSet = { roots, files, index, cancelled: scan.cancelled };
-    tree.setSet(set);
+    tree.grew(set);
     if (options.restoring) {
       if (details.length > 0) log().warn([`Selection traces of ${name}:`, ...details].join("\n  "));
       return set;
     }
     await vscode.commands.executeCommand("paletteInspector.traces.focus");
-    const cancelled = scan.cancelled ? " (cancelled: partial list)" : "";
+    const traces = counted(scan.traceCount, "selection trace");
+    const problems = counted(scan.problemCount, "problem");
     void notify(
-      scan.problemCount > 0 ? "warning" : "info",
-      notice`${counted(scan.traceCount, "selection trace")} in ${name}, ${counted(scan.problemCount, "problem")}${cancelled}.`,
+      scan.problemCount > 0 || scan.cancelled ? "warning" : "info",
+      scan.cancelled
+        ? notice`scan of ${name} cancelled at ${set.percent}%: ${traces} and ${problems} in what was read; the list is partial.`
+        : notice`${traces} in ${name}, ${problems}.`,
       { details },
     );
     return set;
   });
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** How often a set being scanned is shown again with the traces found since. */
+const REFRESH_MS = 250;
+
+/** Calls `fn` at once, then at most once per `ms` while calls keep coming (the last is never lost). */
+export function throttled(fn: () => void, ms: number): { call(): void; cancel(): void } {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let pending = false;
+  const tick = () => {
+    if (!pending) return void (timer = undefined);
+    pending = false;
+    fn();
+    timer = setTimeout(tick, ms);
+  };
+  return {
+    call() {
+      if (timer !== undefined) return void (pending = true);
+      fn();
+      timer = setTimeout(tick, ms);
+    },
+    cancel() {
+      clearTimeout(timer);
+      timer = undefined;
+      pending = false;
+    },
+  };
 }
 
 /** Scans again the sets that were open before the window was reloaded. */
