@@ -440,7 +440,7 @@ describe("Selection Traces view", () => {
     expect(shown.reports[1]!.origin).toMatchObject({ index: 1 });
   });
 
-  it("turns a trace into a fixture next to its log, named by its number, that reproduces it when run", async () => {
+  it("turns a trace into a fixture named by its number (at the root of a workspace with none yet) that reproduces it when run", async () => {
     const uri = exampleLog("selection.jsonl");
     fake.addWorkspaceFolder(uri.path.slice(0, uri.path.lastIndexOf("/")));
     const tree = new TraceTree();
@@ -458,6 +458,33 @@ describe("Selection Traces view", () => {
     expect(runFixture(loaded.fixture).names).toEqual(
       summarizeTrace(scanText(readFileSync(uri.fsPath)).traces[0]!).names,
     );
+  });
+
+  it("Turn into Fixture proposes the folder holding most of the workspace's fixtures, else the workspace's root", async () => {
+    const uri = exampleLog("agent.log");
+    const logs = uri.path.slice(0, uri.path.lastIndexOf("/"));
+    const root = logs.slice(0, logs.lastIndexOf("/"));
+    fake.addWorkspaceFolder(root);
+    const tree = new TraceTree();
+    await inspectLog(real(uri), tree);
+    const node = traceNodes(tree)[4]!;
+    const proposed = async () => {
+      fake.answers.saveDialog.push(undefined);
+      await turnIntoFixture(node, panels);
+      return (fake.dialogs.at(-1) as vscode.SaveDialogOptions).defaultUri!.path;
+    };
+    expect(await proposed()).toBe(`${root}/agent.trace-5.turn.json`);
+    fake.writeFile(`${logs}/agent.trace-1.turn.json`, "{}");
+    for (const name of ["a", "b"]) fake.writeFile(`${root}/test/fixtures/${name}.turn.json`, "{}");
+    fake.writeFile(`${root}/node_modules/x/c.turn.json`, "{}");
+    fake.writeFile(`${root}/node_modules/x/d.turn.json`, "{}");
+    fake.writeFile(`${root}/node_modules/x/e.turn.json`, "{}");
+    expect(await proposed()).toBe(`${root}/test/fixtures/agent.trace-5.turn.json`);
+    // A tie goes to the shallower folder.
+    fake.writeFile(`${logs}/agent.trace-2.turn.json`, "{}");
+    expect(await proposed()).toBe(`${logs}/agent.trace-5.turn.json`);
+    fake.writeFile(`${root}/test/fixtures/c.turn.json`, "{}");
+    expect(await proposed()).toBe(`${root}/test/fixtures/agent.trace-5.turn.json`);
   });
 
   it("never overwrites an existing file without asking", async () => {

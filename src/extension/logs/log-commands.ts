@@ -12,6 +12,7 @@ import { TraceIndex } from "../../node/trace-index.js";
 import { readText, readWorkspaceCatalog } from "../fixtures.js";
 import { log, notice, notify, withProgress, type NoticeText } from "../notify.js";
 import type { TracePanels } from "../panel/panels.js";
+import { fixtureFolder } from "../fixture-folder.js";
 import { saveNewFixture } from "../save-fixture.js";
 import {
   traceFile,
@@ -248,11 +249,16 @@ export async function openTrace(
 /** `app.log` + trace #3 → `app.trace-3.turn.json`, next to the log. */
 export function suggestedFixturePath(logPath: string, index: number): string {
   const slash = logPath.lastIndexOf("/");
+  return `${logPath.slice(0, slash + 1)}${fixtureName(logPath, index)}`;
+}
+
+/** `…/app.log.2.gz` + trace #3 → `app.log.2.trace-3.turn.json`. */
+function fixtureName(logPath: string, index: number): string {
   const base = logPath
-    .slice(slash + 1)
+    .slice(logPath.lastIndexOf("/") + 1)
     .replace(/\.gz$/i, "")
     .replace(/\.(log|jsonl|ndjson|json|txt)$/i, "");
-  return `${logPath.slice(0, slash + 1)}${base}.trace-${index + 1}.turn.json`;
+  return `${base}.trace-${index + 1}.turn.json`;
 }
 
 /** "Turn into Fixture": writes a fixture that replays the trace, then runs it. */
@@ -276,7 +282,11 @@ export async function turnIntoFixture(
   const target = await saveNewFixture(
     fixture,
     {
-      defaultUri: file.with({ path: suggestedFixturePath(file.path, node.index) }),
+      // With the workspace's fixtures, not in the folder of logs.
+      defaultUri: vscode.Uri.joinPath(
+        await fixtureFolder(file),
+        fixtureName(file.path, node.index),
+      ),
       title: "Turn the logged trace into a fixture",
     },
     panels,
