@@ -3,7 +3,7 @@
  * one over ~512 MiB): one file, or several read as one set whose traces are numbered across the
  * files in the order given. One trace is re-read from its byte range when it is opened.
  */
-import { open } from "node:fs/promises";
+import { open, stat } from "node:fs/promises";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import {
   scanText,
@@ -224,6 +224,38 @@ export async function scanLogFile(file: string, options: LogScanOptions = {}): P
     bytes: scan.bytes,
     cancelled: scan.cancelled,
   };
+}
+
+/** A file's size and modification time, to tell whether it changed since it was read. */
+export interface FileStamp {
+  readonly size: number;
+  readonly mtimeMs: number;
+}
+
+/** Each input's stamp (null for standard input or a file that cannot be read). */
+export function fileStamps(inputs: readonly LogInput[]): Promise<(FileStamp | null)[]> {
+  return Promise.all(
+    inputs.map((input) =>
+      input.path === null
+        ? null
+        : stat(input.path).then(
+            ({ size, mtimeMs }) => ({ size, mtimeMs }),
+            () => null,
+          ),
+    ),
+  );
+}
+
+/** Whether every file has the stamp it had (none can be read, or standard input, is a change). */
+export async function unchangedSince(
+  inputs: readonly LogInput[],
+  stamps: readonly (FileStamp | null)[],
+): Promise<boolean> {
+  const now = await fileStamps(inputs);
+  return now.every(
+    (stamp, i) =>
+      stamp !== null && stamp.size === stamps[i]?.size && stamp.mtimeMs === stamps[i]?.mtimeMs,
+  );
 }
 
 /** Where a trace was found: enough to read it again. */

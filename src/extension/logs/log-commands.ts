@@ -1,4 +1,3 @@
-import { stat } from "node:fs/promises";
 import * as vscode from "vscode";
 import { reportFromTrace } from "../../core/traces/report.js";
 import { ScanCancelled, scanText, type FoundTrace } from "../../core/traces/scan.js";
@@ -6,11 +5,12 @@ import { traceToFixture } from "../../core/traces/to-fixture.js";
 import { loadFixture } from "../../core/fixture/load.js";
 import { type RunReport } from "../../core/report.js";
 import { runFixture } from "../../core/run-fixture.js";
-import { readTraceAt, scanLogs } from "../../node/log-file.js";
+import { fileStamps, readTraceAt, scanLogs } from "../../node/log-file.js";
 import { expandInputs } from "../../node/log-source.js";
 import { TraceIndex } from "../../node/trace-index.js";
 import { readText, readWorkspaceCatalog } from "../fixtures.js";
-import { log, notice, notify, withProgress, type NoticeText } from "../notify.js";
+import { log, notice, notify, percentProgress, withProgress, type NoticeText } from "../notify.js";
+import { StatsFold } from "../stats/read-stats.js";
 import type { TracePanels } from "../panel/panels.js";
 import { fixtureFolder } from "../fixture-folder.js";
 import { saveNewFixture } from "../save-fixture.js";
@@ -78,16 +78,10 @@ export async function openLogSet(
     else void notify("warning", notice`no log files (*.log, *.jsonl, *.json, .gz, …) in ${name}.`);
     return undefined;
   }
-  // The scan streams the files from disk, so their sizes come from there too.
-  const sizes = await Promise.all(
-    inputs.map((input) =>
-      stat(input.path!).then(
-        (s) => s.size,
-        () => 0,
-      ),
-    ),
-  );
-  const total = sizes.reduce((sum, size) => sum + size, 0);
+  // The scan streams the files from disk, so their sizes come from there too; and a set whose
+  // files are as they were scanned need not be read again for its statistics.
+  const stamps = await fileStamps(inputs);
+  const total = stamps.reduce((sum, stamp) => sum + (stamp?.size ?? 0), 0);
   const files = inputs.map((input) => vscode.Uri.file(input.path!));
   return withProgress(notice`Finding selection traces in ${name}`, async (report, token) => {
     // Listed from the start, so that traces appear as they are found.
@@ -102,24 +96,27 @@ export async function openLogSet(
     const { index } = set;
     tree.setSet(set);
     const refresh = throttled(() => tree.grew(set), REFRESH_MS);
+    const progress = percentProgress(report, total);
+    const fold = new StatsFold(inputs);
     const scan = await scanLogs(inputs, {
       signal: token,
       checkpoints: true,
       onTrace: (found, file) => {
         index.add(found, file);
+        fold.trace(found, file);
         refresh.call();
       },
-      onProblem: (problem) => index.addProblem(problem),
-      onProgress: (bytes) => {
-        const percent = total > 0 ? Math.min(100, Math.floor((bytes / total) * 100)) : 100;
-        if (percent > set.percent!) report(notice`${percent}%`, percent - set.percent!);
-        set.percent = percent;
+      onProblem: (problem) => {
+        index.addProblem(problem);
+        fold.problem(problem);
       },
+      onProgress: (bytes) => void (set.percent = progress(bytes)),
     });
     refresh.cancel();
     index.finish();
     set.scanning = false;
     set.cancelled = scan.cancelled;
+    if (!scan.cancelled) set.scanned = { stats: fold.done(scan), stamps };
     const details = index.problems
       .slice(0, LOGGED_PROBLEMS)
       .map(

@@ -1,5 +1,6 @@
 import * as vscode from "vscode";
-import type { LogProblem } from "../../node/log-file.js";
+import type { FileStamp, LogProblem } from "../../node/log-file.js";
+import type { LogStats } from "../stats/read-stats.js";
 import type { TraceIndex, TraceRow } from "../../node/trace-index.js";
 import type { StageAction } from "../../core/contract.js";
 import { counted } from "../../core/words.js";
@@ -24,6 +25,8 @@ export interface LogSet {
   readonly scanning?: boolean;
   /** Share of the bytes read, in percent, while scanning or where the scan was cancelled. */
   readonly percent?: number;
+  /** A scan read to its end: its statistics, and the files' stamps then (to tell a change). */
+  readonly scanned?: { readonly stats: LogStats; readonly stamps: readonly (FileStamp | null)[] };
 }
 
 export type TraceNode =
