@@ -15,6 +15,7 @@ import {
 import { LogTraceCodeLens } from "./logs/log-codelens.js";
 import { registerTraceFilters } from "./logs/filter-commands.js";
 import { goToTrace } from "./logs/go-to-trace.js";
+import { LOG_EXCERPT_SCHEME, LogExcerpts } from "./logs/log-excerpts.js";
 import { TraceTree, type LogSet, type TraceNode } from "./logs/trace-tree.js";
 import { newFixture } from "./new-fixture.js";
 import { disposeLog, log, notice, notify } from "./notify.js";
@@ -97,6 +98,7 @@ export function activate(context: vscode.ExtensionContext): void {
     traces,
     traceView,
     vscode.languages.registerCodeLensProvider(LOG_SELECTOR, new LogTraceCodeLens()),
+    vscode.workspace.registerTextDocumentContentProvider(LOG_EXCERPT_SCHEME, new LogExcerpts()),
     // From the explorer: the clicked item, then every selected one.
     vscode.commands.registerCommand(
       "paletteInspector.inspectLog",

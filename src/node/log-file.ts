@@ -162,7 +162,7 @@ export async function scanLogs(
   return { traceCount, problemCount, unreadable, bytes, cancelled, checkpointed };
 }
 
-function isCancelled(signal: Cancellation | undefined): boolean {
+export function isCancelled(signal: Cancellation | undefined): boolean {
   if (!signal) return false;
   return "aborted" in signal ? signal.aborted : signal.isCancellationRequested;
 }
@@ -298,7 +298,8 @@ export async function readTraceAt(
   return { ...found, index: at.index };
 }
 
-async function readRange(
+/** Bytes [offset, offset + length) of a file, a gzip's inflated (from its nearest checkpoint); fewer at its end. */
+export async function readRange(
   file: string,
   offset: number,
   length: number,

@@ -22,6 +22,14 @@ import {
 } from "../../src/extension/logs/log-commands.js";
 import { parseTimeRange } from "../../src/extension/logs/filter.js";
 import { goToTrace } from "../../src/extension/logs/go-to-trace.js";
+import {
+  LOG_EXCERPT_SCHEME,
+  LogExcerpts,
+  MAX_EDITOR_BYTES,
+  openLogLine,
+  opensInEditor,
+} from "../../src/extension/logs/log-excerpts.js";
+import { CONTEXT_LINES, readExcerpt } from "../../src/node/log-excerpt.js";
 import { compareReports } from "../../src/core/compare.js";
 import {
   OPENED_SETS_KEY,
@@ -42,7 +50,9 @@ import {
   ThemeIcon,
   TreeItemCollapsibleState,
   Uri,
+  ViewColumn,
   window,
+  workspace,
 } from "../fakes/vscode.js";
 import { loggedRecord } from "../core/traces/engine.js";
 
@@ -1418,5 +1428,100 @@ describe("the Selection Traces view at scale", () => {
     expect(seen).toContainEqual(expect.stringMatching(/^1 trace so far \(scanning, \d+%\)$/));
     expect(seen).toHaveLength(3);
     expect(seen.at(-1)).toBe("3 traces");
+  });
+});
+
+describe("Open log at line N for a log no editor opens", () => {
+  const gzLog = () => Uri.file(join(logFolder({ "agent.log.gz": "agent.log" }), "agent.log.gz"));
+  const excerptOf = async () => {
+    const shownDoc = fake.shownDocuments.at(-1)!;
+    const document = await workspace.openTextDocument(shownDoc.uri);
+    return { shownDoc, lines: document.getText().split("\n") };
+  };
+
+  it("a .gz opens the lines around the trace's line, read-only, titled by file and line, the line selected", async () => {
+    fake.contentProviders.set(LOG_EXCERPT_SCHEME, new LogExcerpts());
+    const uri = gzLog();
+    const tree = new TraceTree();
+    await inspectLog(real(uri), tree);
+    const node = traceNodes(tree)[4]!;
+    await openTrace(node, undefined, panels);
+    const line = shown.reports[0]!.origin.kind === "log" ? shown.reports[0]!.origin.line : 0;
+    const text = readFileSync("examples/logs/agent.log", "utf8").split("\n");
+    await openLogLine(real(uri), line);
+    const { shownDoc, lines } = await excerptOf();
+    expect(shownDoc.uri.scheme).toBe(LOG_EXCERPT_SCHEME);
+    expect(shownDoc.uri.path).toBe(`/agent.log.gz:${line}`);
+    expect(lines[0]).toBe(
+      `${uri.fsPath}, lines 1–${text.length - 1}: a read-only excerpt (a .gz, or a file over 50 MB, does not open in an editor); ▶ marks line ${line}`,
+    );
+    const at = shownDoc.selection!.start.line;
+    expect(lines[at]).toBe(`▶ ${line}  ${text[line - 1]}`);
+    expect(lines[at - 1]).toBe(`  ${line - 1}  ${text[line - 2]}`);
+    expect(lines[2]).toBe(`  1  ${text[0]}`);
+    expect(shownDoc.options).toMatchObject({ viewColumn: ViewColumn.One, preserveFocus: false });
+  });
+
+  it("a line no trace starts at is found by counting lines; a line past the end says so", async () => {
+    fake.contentProviders.set(LOG_EXCERPT_SCHEME, new LogExcerpts());
+    const uri = gzLog();
+    const text = readFileSync("examples/logs/agent.log", "utf8").split("\n");
+    await openLogLine(real(uri), 2);
+    const { shownDoc, lines } = await excerptOf();
+    expect(lines[shownDoc.selection!.start.line]).toBe(`▶ 2  ${text[1]}`);
+    await openLogLine(real(uri), 9999);
+    expect(fake.shown.at(-1)).toMatchObject({
+      kind: "error",
+      message: expect.stringMatching(/cannot show line 9999 of .*agent\.log\.gz/),
+    });
+  });
+
+  it("a big plain file is read at the recorded offset, with a long line cut and the lines around it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pi-logs-"));
+    const before = Array.from({ length: 100 }, (_, i) => `line ${i + 1}`);
+    const long = "x".repeat(70_000);
+    const path = join(dir, "big.log");
+    writeFileSync(path, [...before, long, "after"].join("\n") + "\n");
+    const offset = before.join("\n").length + 1;
+    const excerpt = await readExcerpt(path, 101, { offset });
+    expect(excerpt.firstLine).toBe(101 - CONTEXT_LINES);
+    expect(excerpt.lines[excerpt.at]).toBe(`${"x".repeat(2000)}…`);
+    expect(excerpt.lines[0]).toBe(`line ${101 - CONTEXT_LINES}`);
+    // The range ends inside the long line: nothing after it is made up.
+    expect(excerpt.lines).toHaveLength(CONTEXT_LINES + 1);
+    expect((await readExcerpt(path, 3)).lines.slice(0, 3)).toEqual(["line 1", "line 2", "line 3"]);
+  });
+
+  it("opens an ordinary log in the editor; only a .gz or a file over 50 MB gets an excerpt", async () => {
+    expect(opensInEditor("/l/a.log", MAX_EDITOR_BYTES)).toBe(true);
+    expect(opensInEditor("/l/a.log", MAX_EDITOR_BYTES + 1)).toBe(false);
+    expect(opensInEditor("/l/a.log.GZ", 10)).toBe(false);
+    const uri = exampleLog("agent.log");
+    await openLogLine(real(uri), 7);
+    expect(fake.shownDocuments.at(-1)).toMatchObject({
+      uri,
+      selection: new Range(6, 0, 6, 0),
+    });
+  });
+
+  it("an excerpt URI this window did not open shows nothing of any file, whatever it names", async () => {
+    const provider = new LogExcerpts();
+    const token = { isCancellationRequested: false } as vscode.CancellationToken;
+    for (const hostile of [
+      "palette-inspector-log:/passwd:1?0",
+      "palette-inspector-log:/etc/passwd:1?../../etc/passwd",
+      "palette-inspector-log:/x:1?99999999999",
+    ])
+      expect(await provider.provideTextDocumentContent(real(Uri.parse(hostile)), token)).toBe(
+        "This excerpt of a log is no longer available: open it again from its Selection Trace panel.\n",
+      );
+    // An opened excerpt's number with another title is refused too.
+    fake.contentProviders.set(LOG_EXCERPT_SCHEME, provider);
+    await openLogLine(real(gzLog()), 1);
+    const { query } = fake.shownDocuments.at(-1)!.uri;
+    const forged = Uri.from({ scheme: LOG_EXCERPT_SCHEME, path: "/shadow:1", query });
+    expect(await provider.provideTextDocumentContent(real(forged), token)).toMatch(
+      /no longer available/,
+    );
   });
 });

@@ -559,6 +559,8 @@ export const fake = {
     provider: unknown;
     metadata?: vscode.CodeActionProviderMetadata;
   }[],
+  /** Text document content providers registered and not yet disposed, by scheme. */
+  contentProviders: new Map<string, vscode.TextDocumentContentProvider>(),
   /** The next progress starts with Cancel already pressed. */
   cancelNextProgress: false,
   /** The names of the diagnostic collections made (each the owner of its problems in the Problems panel). */
@@ -597,6 +599,7 @@ export const fake = {
     this.treeViews.clear();
     this.providers.length = 0;
     this.cancelNextProgress = false;
+    this.contentProviders.clear();
     diagnosticCollections.length = 0;
     testControllers.length = 0;
     // Objects a test left behind stop hearing events: each test starts with no listeners.
@@ -733,9 +736,23 @@ export const workspace = {
     );
   },
   async openTextDocument(uri: Uri): Promise<FakeDocument> {
-    return (
-      fake.documents.find((doc) => doc.uri.toString() === uri.toString()) ?? fake.openDocument(uri)
-    );
+    const open = fake.documents.find((doc) => doc.uri.toString() === uri.toString());
+    if (open) return open;
+    // A scheme with a content provider: its document holds what the provider says, as in VS Code.
+    const provider = fake.contentProviders.get(uri.scheme);
+    if (!provider) return fake.openDocument(uri);
+    const text = await provider.provideTextDocumentContent(uri, {
+      isCancellationRequested: false,
+      onCancellationRequested: new EventEmitter<void>().event,
+    } as unknown as vscode.CancellationToken);
+    return fake.openDocument(uri, text ?? "");
+  },
+  registerTextDocumentContentProvider(
+    scheme: string,
+    provider: vscode.TextDocumentContentProvider,
+  ) {
+    fake.contentProviders.set(scheme, provider);
+    return new Disposable(() => fake.contentProviders.delete(scheme));
   },
   async applyEdit(edit: WorkspaceEdit): Promise<boolean> {
     fake.appliedEdits.push(edit);
@@ -791,6 +808,7 @@ export const workspace = {
   | "asRelativePath"
   | "findFiles"
   | "createFileSystemWatcher"
+  | "registerTextDocumentContentProvider"
 >;
 
 async function answer<T>(queue: T[]): Promise<T | undefined> {

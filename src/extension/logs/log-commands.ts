@@ -11,6 +11,7 @@ import { TraceIndex } from "../../node/trace-index.js";
 import { readText, readWorkspaceCatalog } from "../fixtures.js";
 import { log, notice, notify, percentProgress, withProgress, type NoticeText } from "../notify.js";
 import { StatsFold } from "../stats/read-stats.js";
+import { rememberTrace } from "./log-excerpts.js";
 import type { TracePanels } from "../panel/panels.js";
 import { fixtureFolder } from "../fixture-folder.js";
 import { saveNewFixture } from "../save-fixture.js";
@@ -207,7 +208,9 @@ async function traceAtLine(uri: vscode.Uri, line: number): Promise<FoundTrace | 
   return scanText(text).traces.find((found) => found.line === line);
 }
 
+/** A logged trace as the panel shows it; where it starts is kept, to open its log at its line. */
 export function reportOf(found: FoundTrace, uri: vscode.Uri): RunReport {
+  rememberTrace(uri, found);
   return reportFromTrace(found, uri.toString());
 }
 

@@ -1,8 +1,8 @@
 import * as vscode from "vscode";
 import { statsCsv, statsMarkdown } from "../../core/stats/export.js";
 import { statsRows, type StatsRows, type ToolRow } from "../../core/stats/rows.js";
-import { reportFromTrace } from "../../core/traces/report.js";
 import { readTraceAt } from "../../node/log-file.js";
+import { reportOf } from "../logs/log-commands.js";
 import {
   parseFromStatsView,
   parseStatsPanelState,
@@ -230,11 +230,7 @@ export class StatsSession implements vscode.Disposable {
     if (!ref) return;
     try {
       const found = await readTraceAt(ref.path, ref);
-      this.traces.showReport(
-        reportFromTrace(found, vscode.Uri.file(ref.path).toString()),
-        undefined,
-        tool,
-      );
+      this.traces.showReport(reportOf(found, vscode.Uri.file(ref.path)), undefined, tool);
     } catch (error) {
       await notify("error", notice`The trace could not be opened.`, {
         details: [error instanceof Error ? error.message : String(error)],
