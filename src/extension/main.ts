@@ -107,6 +107,9 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand("paletteInspector.openTrace", (arg?: unknown, line?: number) =>
       openTrace(arg, line, panels, traces),
     ),
+    vscode.commands.registerCommand("paletteInspector.openTraceToSide", (node?: TraceNode) =>
+      openTrace(node ?? traceView.selection[0], undefined, panels, traces, true),
+    ),
     vscode.commands.registerCommand("paletteInspector.showMoreTraces", (set: LogSet) =>
       traces.showMore(set),
     ),

@@ -222,25 +222,30 @@ function failed(message: NoticeText, error: unknown): void {
   });
 }
 
-/** Opens a logged trace, read-only, in the Selection Trace panel. */
+/**
+ * Opens a logged trace, read-only, in the Selection Trace panel: in the preview panel (one for
+ * every trace looked at, as the Explorer's preview tab), or with `toSide` in a panel of its own.
+ */
 export async function openTrace(
   arg: unknown,
   line: number | undefined,
   panels: TracePanels,
   tree?: TraceTree,
+  toSide = false,
 ): Promise<void> {
+  const open = { preview: !toSide };
   try {
     if (arg instanceof vscode.Uri && line !== undefined) {
       const found = await traceAtLine(arg, line);
       if (!found) throw new Error(`no selection trace starts at line ${line} any more`);
       // Numbered as in the view when the file is listed there, else within the file.
       const index = tree?.listedIndex(arg, line) ?? found.index;
-      panels.showReport(reportOf({ ...found, index }, arg));
+      panels.showReport(reportOf({ ...found, index }, arg), undefined, undefined, open);
       return;
     }
     const node = arg as TraceNode | undefined;
     if (node?.kind !== "trace") return;
-    panels.showReport(reportOf(await traceOf(node), traceFile(node)));
+    panels.showReport(reportOf(await traceOf(node), traceFile(node)), undefined, undefined, open);
   } catch (error) {
     failed(notice`cannot open the selection trace.`, error);
   }

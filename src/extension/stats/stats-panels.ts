@@ -230,7 +230,9 @@ export class StatsSession implements vscode.Disposable {
     if (!ref) return;
     try {
       const found = await readTraceAt(ref.path, ref);
-      this.traces.showReport(reportOf(found, vscode.Uri.file(ref.path)), undefined, tool);
+      this.traces.showReport(reportOf(found, vscode.Uri.file(ref.path)), undefined, tool, {
+        preview: true,
+      });
     } catch (error) {
       await notify("error", notice`The trace could not be opened.`, {
         details: [error instanceof Error ? error.message : String(error)],
