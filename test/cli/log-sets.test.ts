@@ -140,9 +140,7 @@ describe("standard input", () => {
   it("show reads standard input and prints the trace without reading it again", async () => {
     const { code, stdout } = await run(showCommand, ["-", "5"], { stdin: Readable.from([AGENT]) });
     expect(code).toBe(0);
-    expect(stdout.split("\n")[0]).toBe(
-      "- — #5 · line 19 · id t-4f1c8b · 2025-03-14 09:27:19,255",
-    );
+    expect(stdout.split("\n")[0]).toBe("- — #5 · line 19 · id t-4f1c8b · 2025-03-14 09:27:19,255");
   });
 });
 
