@@ -55,16 +55,19 @@ export async function tracesCommand(args: readonly string[], io: CliIO): Promise
   return unreadableExit(problems, io);
 }
 
-/** Prints one logged trace as the same waterfall as `run` (INDEX, across the set, defaults to 0). */
+/** Prints one logged trace as the same waterfall as `run` (INDEX: its number across the set as `traces` lists it, from 1; default 1). */
 export async function showCommand(args: readonly string[], io: CliIO): Promise<number> {
   const { positional, flags } = parseArgs(args, ["--json"]);
   if (positional.length === 0) throw new UsageError(SHOW_USAGE);
   const last = positional.at(-1)!;
-  if (/^-\d+$/.test(last) || (positional.length > 1 && /^\+?\d*\.\d+$/.test(last)))
-    throw new UsageError(`INDEX must be a trace number (0, 1, …), not '${last}'\n${SHOW_USAGE}`);
-  // The last argument is the INDEX when it is a number (a log named like one is given as ./2).
-  const hasIndex = positional.length > 1 && /^\d+$/.test(last);
-  const index = hasIndex ? Number(last) : 0;
+  // The last argument is the INDEX when it reads as a number (a log named like one is given as ./2).
+  const hasIndex = positional.length > 1 ? /^[-+.]?\d/.test(last) : /^-\d/.test(last);
+  if (hasIndex && !/^[1-9]\d*$/.test(last))
+    throw new UsageError(
+      `INDEX must be a trace number as traces lists them (1, 2, …), not '${last}'\n${SHOW_USAGE}`,
+    );
+  // People read trace numbers from 1; the scan counts from 0.
+  const index = hasIndex ? Number(last) - 1 : 0;
   const names = hasIndex ? positional.slice(0, -1) : positional;
   const inputs = await inputsOrExit(names, io);
   if (!inputs) return EXIT.invalidInput;
@@ -87,7 +90,7 @@ export async function showCommand(args: readonly string[], io: CliIO): Promise<n
     const count = scan.traceCount;
     const where = names.length === 1 ? safe(names[0]!) : `the ${inputs.length} files`;
     io.stderr(
-      `palette-inspector: ${count === 0 ? `no selection trace found in ${where}` : `${where} ${names.length === 1 ? "holds" : "hold"} ${count} trace${count === 1 ? "" : "s"} (0–${count - 1}); there is no trace ${index}`}\n`,
+      `palette-inspector: ${count === 0 ? `no selection trace found in ${where}` : `${where} ${names.length === 1 ? "holds" : "hold"} ${count === 1 ? "1 trace (#1)" : `${count} traces (#1–#${count})`}; there is no trace #${index + 1}`}\n`,
     );
     return EXIT.invalidInput;
   }
@@ -187,7 +190,7 @@ class TraceTable {
 
   row(t: TraceSummary, file: string): void {
     const cells = [
-      String(t.index),
+      String(t.index + 1),
       ...(this.withFile ? [safe(file)] : []),
       String(t.line),
       t.time === null ? "" : safe(String(t.time)),

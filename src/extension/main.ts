@@ -14,6 +14,8 @@ import {
 } from "./logs/log-commands.js";
 import { LogTraceCodeLens } from "./logs/log-codelens.js";
 import { registerTraceFilters } from "./logs/filter-commands.js";
+import { goToTrace } from "./logs/go-to-trace.js";
+import { LOG_EXCERPT_SCHEME, LogExcerpts } from "./logs/log-excerpts.js";
 import { TraceTree, type LogSet, type TraceNode } from "./logs/trace-tree.js";
 import { newFixture } from "./new-fixture.js";
 import { disposeLog, log, notice, notify } from "./notify.js";
@@ -96,6 +98,7 @@ export function activate(context: vscode.ExtensionContext): void {
     traces,
     traceView,
     vscode.languages.registerCodeLensProvider(LOG_SELECTOR, new LogTraceCodeLens()),
+    vscode.workspace.registerTextDocumentContentProvider(LOG_EXCERPT_SCHEME, new LogExcerpts()),
     // From the explorer: the clicked item, then every selected one.
     vscode.commands.registerCommand(
       "paletteInspector.inspectLog",
@@ -104,8 +107,14 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand("paletteInspector.openTrace", (arg?: unknown, line?: number) =>
       openTrace(arg, line, panels, traces),
     ),
+    vscode.commands.registerCommand("paletteInspector.openTraceToSide", (node?: TraceNode) =>
+      openTrace(node ?? traceView.selection[0], undefined, panels, traces, true),
+    ),
     vscode.commands.registerCommand("paletteInspector.showMoreTraces", (set: LogSet) =>
       traces.showMore(set),
+    ),
+    vscode.commands.registerCommand("paletteInspector.goToTrace", () =>
+      goToTrace(traces, traceView, (node) => openTrace(node, undefined, panels, traces)),
     ),
     vscode.commands.registerCommand("paletteInspector.removeLogSet", (node?: TraceNode) => {
       if (node?.kind === "set") traces.removeSet(node.set);

@@ -94,6 +94,25 @@ export async function ask(
   );
 }
 
+/**
+ * Progress in whole percents of `total` bytes: each said once, the bar filled by the step since
+ * the last. Returns, for each count of bytes read, the percent reached.
+ */
+export function percentProgress(
+  report: (message: NoticeText, increment?: number) => void,
+  total: number,
+): (bytes: number) => number {
+  let reported = 0;
+  return (bytes) => {
+    const percent = total > 0 ? Math.min(100, Math.floor((bytes / total) * 100)) : 100;
+    if (percent > reported) {
+      report(notice`${percent}%`, percent - reported);
+      reported = percent;
+    }
+    return reported;
+  };
+}
+
 /** Progress with a fixed title; `report` messages pass through `notice` too. */
 export function withProgress<T>(
   title: NoticeText,

@@ -3,7 +3,7 @@
  * one over ~512 MiB): one file, or several read as one set whose traces are numbered across the
  * files in the order given. One trace is re-read from its byte range when it is opened.
  */
-import { open } from "node:fs/promises";
+import { open, stat } from "node:fs/promises";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import {
   scanText,
@@ -101,6 +101,11 @@ export async function scanLogs(
     options.onProblem(unreadable ? { file, line, message, unreadable } : { file, line, message });
   };
   for (const [file, input] of inputs.entries()) {
+    // Cancel counts only while something is left to read: pressed after the last file, it changes nothing.
+    if (isCancelled(options.signal)) {
+      cancelled = true;
+      break;
+    }
     const base = traceCount;
     const scanner = new TraceScanner({
       maxLineBytes: options.maxLineBytes,
@@ -148,10 +153,6 @@ export async function scanLogs(
       // The text after the last line break is cut off: it is not read, the break is the problem.
       problem(file, error.unreadable ? null : scanner.currentLine, error.message, error.unreadable);
     }
-    if (isCancelled(options.signal)) {
-      cancelled = true;
-      break;
-    }
   }
   // One file at a time once the scan is over: a walk inflates its file a second time, and beside
   // the scan it would halve the scan's speed on a busy extension host.
@@ -161,7 +162,7 @@ export async function scanLogs(
   return { traceCount, problemCount, unreadable, bytes, cancelled, checkpointed };
 }
 
-function isCancelled(signal: Cancellation | undefined): boolean {
+export function isCancelled(signal: Cancellation | undefined): boolean {
   if (!signal) return false;
   return "aborted" in signal ? signal.aborted : signal.isCancellationRequested;
 }
@@ -225,6 +226,38 @@ export async function scanLogFile(file: string, options: LogScanOptions = {}): P
   };
 }
 
+/** A file's size and modification time, to tell whether it changed since it was read. */
+export interface FileStamp {
+  readonly size: number;
+  readonly mtimeMs: number;
+}
+
+/** Each input's stamp (null for standard input or a file that cannot be read). */
+export function fileStamps(inputs: readonly LogInput[]): Promise<(FileStamp | null)[]> {
+  return Promise.all(
+    inputs.map((input) =>
+      input.path === null
+        ? null
+        : stat(input.path).then(
+            ({ size, mtimeMs }) => ({ size, mtimeMs }),
+            () => null,
+          ),
+    ),
+  );
+}
+
+/** Whether every file has the stamp it had (none can be read, or standard input, is a change). */
+export async function unchangedSince(
+  inputs: readonly LogInput[],
+  stamps: readonly (FileStamp | null)[],
+): Promise<boolean> {
+  const now = await fileStamps(inputs);
+  return now.every(
+    (stamp, i) =>
+      stamp !== null && stamp.size === stamps[i]?.size && stamp.mtimeMs === stamps[i]?.mtimeMs,
+  );
+}
+
 /** Where a trace was found: enough to read it again. */
 export type TraceLocation = Pick<FoundTrace, "index" | "line" | "offset" | "length" | "ordinal">;
 
@@ -265,7 +298,8 @@ export async function readTraceAt(
   return { ...found, index: at.index };
 }
 
-async function readRange(
+/** Bytes [offset, offset + length) of a file, a gzip's inflated (from its nearest checkpoint); fewer at its end. */
+export async function readRange(
   file: string,
   offset: number,
   length: number,

@@ -6,13 +6,18 @@
 import type { StageAction } from "../core/contract.js";
 import type { FoundTrace } from "../core/traces/scan.js";
 import { summarizeTrace } from "../core/traces/summary.js";
+import { timeMs } from "../core/stats/timeline.js";
 import { MAX_PROBLEMS, type LogProblem, type TraceLocation } from "./log-file.js";
 
 /** What the list of traces is narrowed to. */
 export type TraceFilter =
   | { readonly kind: "dropped"; readonly tool: string }
   | { readonly kind: "stageAction"; readonly stage: string; readonly action: StageAction }
-  | { readonly kind: "errors" };
+  | { readonly kind: "errors" }
+  /** The text (any case) in the turn id, the time, a stage's name or a tool it dropped or forced. */
+  | { readonly kind: "text"; readonly text: string }
+  /** A time from `from` to `to` (milliseconds since the epoch, each end included; null: open). */
+  | { readonly kind: "time"; readonly from: number | null; readonly to: number | null };
 
 /** One row as shown: built on demand from the columns. */
 export interface TraceRow extends TraceLocation {
@@ -285,7 +290,49 @@ export class TraceIndex {
         if (id === undefined) return () => false;
         return (i) => this.holds(this.stages, this.stageStart, i, id);
       }
+      case "text":
+        return this.textTest(filter.text);
+      case "time":
+        return this.timeTest(filter.from, filter.to);
     }
+  }
+
+  private textTest(text: string): (i: number) => boolean {
+    const wanted = text.toLowerCase();
+    const has = (value: string | null) => value !== null && value.toLowerCase().includes(wanted);
+    // Names are matched once each, then rows by the ids of the names that matched.
+    const tools = new Set<number>();
+    this.tools.values.forEach((name, id) => has(name) && tools.add(id));
+    const pairs = new Set<number>();
+    this.pairs.values.forEach(({ stage }, id) => has(stage) && pairs.add(id));
+    const any = (
+      pool: Column<Uint32Array>,
+      start: Column<Uint32Array>,
+      i: number,
+      ids: Set<number>,
+    ) => {
+      for (let k = start.at(i); k < start.at(i + 1); k++) if (ids.has(pool.at(k))) return true;
+      return false;
+    };
+    return (i) => {
+      const row = this.row(i);
+      return (
+        has(row.id) ||
+        has(row.time) ||
+        tools.has(this.forced.at(i)) ||
+        any(this.dropped, this.droppedStart, i, tools) ||
+        any(this.stages, this.stageStart, i, pairs)
+      );
+    };
+  }
+
+  private timeTest(from: number | null, to: number | null): (i: number) => boolean {
+    return (i) => {
+      const time = this.row(i).time;
+      // A number was kept as its text: epoch seconds or milliseconds, as the statistics read it.
+      const ms = time === null ? null : timeMs(/^\d+(\.\d+)?$/.test(time) ? Number(time) : time);
+      return ms !== null && (from === null || ms >= from) && (to === null || ms <= to);
+    };
   }
 
   private holds(pool: Column<Uint32Array>, start: Column<Uint32Array>, i: number, id: number) {

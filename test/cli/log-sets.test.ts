@@ -86,19 +86,19 @@ describe("several logs as one set", () => {
     const { stdout } = await run(tracesCommand, ["app.log", "app.log.2.gz"], { cwd: root });
     const lines = stdout.split("\n");
     expect(lines[0]).toMatch(/^# +file +line +time +id +stages +final +forced$/);
-    expect(lines[7]).toMatch(/^6 +app\.log\.2\.gz +3 +2025-03-14 09:26:50,011 +t-4f1c2a /);
+    expect(lines[7]).toMatch(/^7 +app\.log\.2\.gz +3 +2025-03-14 09:26:50,011 +t-4f1c2a /);
     expect(stdout.endsWith("\n12 traces, 0 problems\n")).toBe(true);
   });
 
   it("show takes the same list, INDEX across the set, a gzip's trace included", async () => {
     const root = rotated();
     writeFileSync(join(root, "app.log.2.gz"), gzipSync(AGENT));
-    const { code, stdout } = await run(showCommand, ["app.log.1", "app.log.2.gz", "8"], {
+    const { code, stdout } = await run(showCommand, ["app.log.1", "app.log.2.gz", "9"], {
       cwd: root,
     });
     expect(code).toBe(0);
     expect(stdout.split("\n")[0]).toBe(
-      "app.log.2.gz — trace 8, line 11 · id t-4f1c77 · 2025-03-14 09:27:04,633",
+      "app.log.2.gz — #9 · line 11 · id t-4f1c77 · 2025-03-14 09:27:04,633",
     );
   });
 
@@ -157,11 +157,9 @@ describe("standard input", () => {
   });
 
   it("show reads standard input and prints the trace without reading it again", async () => {
-    const { code, stdout } = await run(showCommand, ["-", "4"], { stdin: Readable.from([AGENT]) });
+    const { code, stdout } = await run(showCommand, ["-", "5"], { stdin: Readable.from([AGENT]) });
     expect(code).toBe(0);
-    expect(stdout.split("\n")[0]).toBe(
-      "- — trace 4, line 19 · id t-4f1c8b · 2025-03-14 09:27:19,255",
-    );
+    expect(stdout.split("\n")[0]).toBe("- — #5 · line 19 · id t-4f1c8b · 2025-03-14 09:27:19,255");
   });
 });
 

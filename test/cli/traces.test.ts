@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { UsageError } from "../../src/cli/io.js";
 import { showCommand, tracesCommand } from "../../src/cli/traces.js";
 import { scanText } from "../../src/core/traces/scan.js";
-import { readTraceAt, scanLogFile } from "../../src/node/log-file.js";
+import { readTraceAt, scanLogFile, scanLogs } from "../../src/node/log-file.js";
 import { workspace } from "./helpers.js";
 
 async function run(command: typeof tracesCommand, args: string[], color = false) {
@@ -118,11 +118,11 @@ describe("palette-inspector traces", () => {
     const lines = stdout.split("\n");
     expect(lines[0]).toMatch(/^# +line +time +id +stages +final +forced$/);
     expect(lines[1]).toMatch(
-      /^0 +3 +2025-03-14 09:26:50,011 +t-4f1c2a +5 +2: get_weather, final_answer +get_weather$/,
+      /^1 +3 +2025-03-14 09:26:50,011 +t-4f1c2a +5 +2: get_weather, final_answer +get_weather$/,
     );
-    expect(stdout).toMatch(/^4 +19 .* t-4f1c8b +5 +1: final_answer +delete_rows \(unavailable\)$/m);
+    expect(stdout).toMatch(/^5 +19 .* t-4f1c8b +5 +1: final_answer +delete_rows \(unavailable\)$/m);
     expect(stdout).toMatch(
-      /^5 +24 .* t-4f1c9d +5 \(degraded\) +7: search, get_weather, calendar_lookup, … \+4$/m,
+      /^6 +24 .* t-4f1c9d +5 \(degraded\) +7: search, get_weather, calendar_lookup, … \+4$/m,
     );
     expect(stdout.endsWith("\n6 traces, 0 problems\n")).toBe(true);
     const broken = await run(tracesCommand, ["examples/logs/broken.log"]);
@@ -139,8 +139,8 @@ describe("palette-inspector traces", () => {
     const root = workspace({ "many.log": log });
     const { stdout } = await run(tracesCommand, [join(root, "many.log")]);
     const lines = stdout.split("\n");
-    expect(lines[1]).toMatch(/^0 +1 +t-0 +0 +1: search$/);
-    expect(lines[1500]).toMatch(/^1499 +1500 +t-1499 +0 +1: search$/);
+    expect(lines[1]).toMatch(/^1 +1 +t-0 +0 +1: search$/);
+    expect(lines[1500]).toMatch(/^1500 +1500 +t-1499 +0 +1: search$/);
     expect(stdout.endsWith("\n1,500 traces, 0 problems\n")).toBe(true);
   });
 
@@ -177,11 +177,11 @@ describe("palette-inspector traces", () => {
 
 describe("palette-inspector show", () => {
   it("prints the trace as the same waterfall as run, with its origin", async () => {
-    const { code, stdout } = await run(showCommand, ["examples/logs/agent.log", "2"]);
+    const { code, stdout } = await run(showCommand, ["examples/logs/agent.log", "3"]);
     expect(code).toBe(0);
     const lines = stdout.split("\n");
     expect(lines[0]).toBe(
-      "examples/logs/agent.log — trace 2, line 11 · id t-4f1c77 · 2025-03-14 09:27:04,633",
+      "examples/logs/agent.log — #3 · line 11 · id t-4f1c77 · 2025-03-14 09:27:04,633",
     );
     expect(lines[1]).toBe("offered 10 → final 2 · forced tool_choice: calendar_lookup");
     expect(stdout).toMatch(
@@ -193,14 +193,14 @@ describe("palette-inspector show", () => {
     const { code, stdout } = await run(showCommand, ["examples/logs/traces.json.gz"]);
     expect(code).toBe(0);
     expect(stdout.split("\n")[0]).toBe(
-      "examples/logs/traces.json.gz — trace 0, line 2 · id t-4f1c2a · 2025-03-14T09:26:50.011Z",
+      "examples/logs/traces.json.gz — #1 · line 2 · id t-4f1c2a · 2025-03-14T09:26:50.011Z",
     );
   });
 
   it("--json prints the keys of run --json", async () => {
     const { code, stdout } = await run(showCommand, [
       "examples/logs/selection.jsonl",
-      "1",
+      "2",
       "--json",
     ]);
     expect(code).toBe(0);
@@ -221,7 +221,7 @@ describe("palette-inspector show", () => {
       reasons: { sql: expect.stringContaining("high") },
     });
     const failed = JSON.parse(
-      (await run(showCommand, ["examples/logs/agent.log", "4", "--json"])).stdout,
+      (await run(showCommand, ["examples/logs/agent.log", "5", "--json"])).stdout,
     );
     expect(failed.error).toEqual({
       kind: "ForcedToolUnavailable",
@@ -230,26 +230,28 @@ describe("palette-inspector show", () => {
   });
 
   it("exits 2 for an index out of range, a log without traces, an unreadable file; bad INDEX is a usage error", async () => {
-    const out = await run(showCommand, ["examples/logs/broken.log", "2"]);
+    const out = await run(showCommand, ["examples/logs/broken.log", "3"]);
     expect(out).toEqual({
       code: 2,
       stdout: "",
       stderr:
-        "palette-inspector: examples/logs/broken.log holds 2 traces (0–1); there is no trace 2\n",
+        "palette-inspector: examples/logs/broken.log holds 2 traces (#1–#2); there is no trace #3\n",
     });
     const root = workspace({ "none.log": "nothing here\n" });
     expect((await run(showCommand, [join(root, "none.log")])).stderr).toMatch(
       /no selection trace found in .*none\.log\n$/,
     );
     expect((await run(showCommand, ["examples/logs/missing.log"])).code).toBe(2);
-    await expect(run(showCommand, ["examples/logs/agent.log", "-1"])).rejects.toThrow(UsageError);
-    await expect(run(showCommand, ["examples/logs/agent.log", "1.5"])).rejects.toThrow(UsageError);
+    for (const bad of ["-1", "1.5", "0", "5x", "+2", ".5", "007"])
+      await expect(run(showCommand, ["examples/logs/agent.log", bad]), bad).rejects.toThrow(
+        `INDEX must be a trace number as traces lists them (1, 2, …), not '${bad}'`,
+      );
     // An argument that is not a number is one more log.
     const named = await run(showCommand, ["examples/logs/agent.log", "one", "9"]);
     expect([named.code, named.stderr]).toEqual([
       2,
       "palette-inspector: cannot read one: no such file\n" +
-        "palette-inspector: the 2 files hold 6 traces (0–5); there is no trace 9\n",
+        "palette-inspector: the 2 files hold 6 traces (#1–#6); there is no trace #9\n",
     ]);
     await expect(run(showCommand, [])).rejects.toThrow(UsageError);
   });
@@ -323,6 +325,35 @@ describe("log files", () => {
     expect([scan.cancelled, scan.traces, seen.length, scan.traceCount]).toEqual([false, [], 6, 6]);
     signal.aborted = true;
     expect((await scanLogFile("examples/logs/agent.log", { signal })).cancelled).toBe(true);
+  });
+
+  it("a Cancel that comes once the last file is read leaves the scan complete; between files it stops the scan", async () => {
+    // The last trace ends the file, so it is found as the scan ends, after its last look at Cancel.
+    const root = workspace({ "last.log": `x\n${JSON.stringify({ trace: [] })}` });
+    const last = { name: "last", path: join(root, "last.log") };
+    const late = { aborted: false };
+    const complete = await scanLogs([last], {
+      signal: late,
+      onTrace: () => void (late.aborted = true),
+      onProblem: () => {},
+    });
+    expect([complete.cancelled, complete.traceCount]).toEqual([false, 1]);
+    const agent = { name: "agent", path: "examples/logs/agent.log" };
+    const between = { aborted: false };
+    const files: number[] = [];
+    const partial = await scanLogs([agent, agent], {
+      signal: between,
+      onTrace: (found, file) => {
+        files.push(file);
+        if (found.index === 5) between.aborted = true;
+      },
+      onProblem: () => {},
+    });
+    expect([partial.cancelled, partial.traceCount, new Set(files)]).toEqual([
+      true,
+      6,
+      new Set([0]),
+    ]);
   });
 
   it("keeps at most maxProblems problems but counts them all", async () => {

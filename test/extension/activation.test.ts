@@ -142,6 +142,10 @@ describe("the manifest and the code agree", () => {
     expect(whens).toContain(`testMessage == ${FAILURE_CONTEXT}`);
     const contexts = new Map<string, unknown>();
     fake.commands.set("setContext", (key, value) => contexts.set(key as string, value));
+    // A filter applies to the listed logs: one is listed first.
+    await fake.commands.get("paletteInspector.inspectLog")!(
+      Uri.file(join(process.cwd(), "examples/logs/agent.log")),
+    );
     await fake.commands.get("paletteInspector.filterTracesWithErrors")!();
     const filtered = [...contexts].filter(([, value]) => value === true).map(([key]) => key);
     expect(filtered).toHaveLength(1);

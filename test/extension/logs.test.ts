@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import type * as vscode from "vscode";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { runFixture } from "../../src/core/run-fixture.js";
 import { scanText } from "../../src/core/traces/scan.js";
 import { loadFixtureFromUri } from "../../src/extension/fixtures.js";
@@ -17,8 +17,19 @@ import {
   openTrace,
   restoreLogSets,
   suggestedFixturePath,
+  throttled,
   turnIntoFixture,
 } from "../../src/extension/logs/log-commands.js";
+import { parseTimeRange } from "../../src/extension/logs/filter.js";
+import { goToTrace } from "../../src/extension/logs/go-to-trace.js";
+import {
+  LOG_EXCERPT_SCHEME,
+  LogExcerpts,
+  MAX_EDITOR_BYTES,
+  openLogLine,
+  opensInEditor,
+} from "../../src/extension/logs/log-excerpts.js";
+import { CONTEXT_LINES, readExcerpt } from "../../src/node/log-excerpt.js";
 import { compareReports } from "../../src/core/compare.js";
 import {
   OPENED_SETS_KEY,
@@ -39,7 +50,9 @@ import {
   ThemeIcon,
   TreeItemCollapsibleState,
   Uri,
+  ViewColumn,
   window,
+  workspace,
 } from "../fakes/vscode.js";
 import { loggedRecord } from "../core/traces/engine.js";
 
@@ -397,8 +410,15 @@ describe("Selection Traces view", () => {
     fake.cancelNextProgress = true;
     await inspectLog(real(exampleLog("agent.log")), tree);
     const [root] = tree.getChildren();
-    expect(tree.getTreeItem(root!).description).toBe("0 traces (scan cancelled)");
-    expect(fake.shown.at(-1)!.message).toMatch(/\(cancelled: partial list\)\.$/);
+    expect(tree.getTreeItem(root!).description).toBe(
+      "0 traces (scan cancelled at 0%: partial list)",
+    );
+    expect(fake.shown.at(-1)).toMatchObject({
+      kind: "warning",
+      message: expect.stringMatching(
+        /scan of .*agent\.log cancelled at 0%: 0 selection traces and 0 problems in what was read; the list is partial\.$/,
+      ),
+    });
   });
 
   it("opens a listed trace read-only in the panel, with its file, line and number", async () => {
@@ -434,7 +454,7 @@ describe("Selection Traces view", () => {
     expect(shown.reports[1]!.origin).toMatchObject({ index: 1 });
   });
 
-  it("turns a trace into a fixture next to its log, named by its number, that reproduces it when run", async () => {
+  it("turns a trace into a fixture named by its number (at the root of a workspace with none yet) that reproduces it when run", async () => {
     const uri = exampleLog("selection.jsonl");
     fake.addWorkspaceFolder(uri.path.slice(0, uri.path.lastIndexOf("/")));
     const tree = new TraceTree();
@@ -452,6 +472,33 @@ describe("Selection Traces view", () => {
     expect(runFixture(loaded.fixture).names).toEqual(
       summarizeTrace(scanText(readFileSync(uri.fsPath)).traces[0]!).names,
     );
+  });
+
+  it("Turn into Fixture proposes the folder holding most of the workspace's fixtures, else the workspace's root", async () => {
+    const uri = exampleLog("agent.log");
+    const logs = uri.path.slice(0, uri.path.lastIndexOf("/"));
+    const root = logs.slice(0, logs.lastIndexOf("/"));
+    fake.addWorkspaceFolder(root);
+    const tree = new TraceTree();
+    await inspectLog(real(uri), tree);
+    const node = traceNodes(tree)[4]!;
+    const proposed = async () => {
+      fake.answers.saveDialog.push(undefined);
+      await turnIntoFixture(node, panels);
+      return (fake.dialogs.at(-1) as vscode.SaveDialogOptions).defaultUri!.path;
+    };
+    expect(await proposed()).toBe(`${root}/agent.trace-5.turn.json`);
+    fake.writeFile(`${logs}/agent.trace-1.turn.json`, "{}");
+    for (const name of ["a", "b"]) fake.writeFile(`${root}/test/fixtures/${name}.turn.json`, "{}");
+    fake.writeFile(`${root}/node_modules/x/c.turn.json`, "{}");
+    fake.writeFile(`${root}/node_modules/x/d.turn.json`, "{}");
+    fake.writeFile(`${root}/node_modules/x/e.turn.json`, "{}");
+    expect(await proposed()).toBe(`${root}/test/fixtures/agent.trace-5.turn.json`);
+    // A tie goes to the shallower folder.
+    fake.writeFile(`${logs}/agent.trace-2.turn.json`, "{}");
+    expect(await proposed()).toBe(`${logs}/agent.trace-5.turn.json`);
+    fake.writeFile(`${root}/test/fixtures/c.turn.json`, "{}");
+    expect(await proposed()).toBe(`${root}/test/fixtures/agent.trace-5.turn.json`);
   });
 
   it("never overwrites an existing file without asking", async () => {
@@ -681,8 +728,8 @@ describe("the trace filter commands", () => {
 
   it("a pick left open (Escape) changes no filter", async () => {
     const tree = treeOf(lines);
-    register(tree);
     tree.setFilter({ kind: "errors" });
+    register(tree);
     fake.answers.quickPick.push(undefined);
     await run("filterTracesByDroppedTool");
     fake.answers.quickPick.push(undefined);
@@ -1011,6 +1058,7 @@ describe("the Selection Traces view's items", () => {
     const setItem = tree.getTreeItem(root!);
     expect({ ...setItem }).toEqual({
       label: "/logs",
+      id: "file:///logs",
       collapsibleState: TreeItemCollapsibleState.Expanded,
       description: "3 traces in 2 files",
       tooltip: "/logs/a.log\n/logs/b.log.gz",
@@ -1023,8 +1071,9 @@ describe("the Selection Traces view's items", () => {
     const [plain, error, other] = children.map((node) => tree.getTreeItem(node));
     expect({ ...plain }).toEqual({
       label: "#1 · 0 tools",
+      id: "file:///logs\n#0",
       collapsibleState: TreeItemCollapsibleState.None,
-      description: "#1 · a.log:1",
+      description: "a.log:1",
       tooltip: "#1 · /logs/a.log:1",
       iconPath: new ThemeIcon("type-hierarchy"),
       contextValue: "paletteInspector.trace",
@@ -1093,14 +1142,14 @@ describe("the Selection Traces view's items", () => {
     ]);
   });
 
-  it("an id-less, time-less trace is labelled by its number and described without a time", () => {
+  it("an id-less, time-less trace is labelled by its number, which its description does not repeat", () => {
     const tree = treeOf([plainLine]);
     const [root] = tree.getChildren();
     const children = tree.getChildren(root);
     expect(children.map((node) => node.kind)).toEqual(["trace"]);
     expect(tree.getTreeItem(children[0]!)).toMatchObject({
       label: "#1 · 0 tools",
-      description: "#1 · line 1",
+      description: "line 1",
     });
   });
 
@@ -1175,5 +1224,308 @@ describe("the Selection Traces view's items", () => {
     tree.dispose();
     tree.setFilter(null);
     expect(changes).toBe(1);
+  });
+});
+
+describe("the Selection Traces view at scale", () => {
+  const contexts = new Map<string, unknown>();
+  const run = (id: string) => fake.commands.get(`paletteInspector.${id}`)!() as Promise<void>;
+  let disposables: vscode.Disposable[] = [];
+  const register = (tree: TraceTree) => {
+    disposables = registerTraceFilters(tree);
+    fake.commands.set("setContext", (key, value) => contexts.set(key as string, value));
+  };
+  beforeEach(() => contexts.clear());
+  afterEach(() => {
+    disposables.forEach((d) => d.dispose());
+    vi.useRealTimers();
+  });
+  const timed = (id: string, ts: string, tool = "x") =>
+    JSON.stringify({
+      turn_id: id,
+      ts,
+      trace: [loggedRecord("intent", "select", { dropped: [tool] })],
+    });
+  const lines = [
+    timed("t-alpha", "2025-03-14 09:00:00", "calendar_lookup"),
+    timed("t-beta", "2025-03-14 10:30:00"),
+    timed("t-gamma", "2025-03-15 08:00:00"),
+  ];
+  const description = (tree: TraceTree, set = 0) =>
+    tree.getTreeItem(tree.getChildren()[set]!).description;
+
+  it("a filter belongs to the sets listed when it was set: a set scanned later shows all its traces", async () => {
+    const tree = treeOf(lines);
+    register(tree);
+    tree.setFilter({ kind: "dropped", tool: "calendar_lookup" });
+    expect(description(tree)).toBe("where 'calendar_lookup' was dropped: 1 of 3 traces");
+    const big = real(Uri.file("/logs/big.log"));
+    tree.setSet({
+      roots: [big],
+      files: [big],
+      index: indexOf(lines.slice(1).join("\n")),
+      cancelled: false,
+    });
+    expect(description(tree, 1)).toBe("2 traces");
+    expect(traceNodes(tree, 1)).toHaveLength(2);
+    expect(description(tree)).toBe("where 'calendar_lookup' was dropped: 1 of 3 traces");
+    expect(contexts.get("paletteInspector.tracesFiltered")).toBe(true);
+    // Scanned again, the filtered set comes back unfiltered, and nothing is filtered any more.
+    const set = real(Uri.file("/logs/set.log"));
+    tree.setSet({ roots: [set], files: [set], index: indexOf(lines.join("\n")), cancelled: false });
+    expect(description(tree)).toBe("3 traces");
+    expect(tree.filter).toBeNull();
+    expect(contexts.get("paletteInspector.tracesFiltered")).toBe(false);
+  });
+
+  it("filters by a text in the turn id, the time, a stage or a dropped tool, in any case", async () => {
+    const tree = treeOf(lines);
+    register(tree);
+    const matching = (text: string) => {
+      tree.setFilter({ kind: "text", text });
+      return [...tree.visible(tree.getChildren()[0]!.set as LogSet)];
+    };
+    expect(matching("BETA")).toEqual([1]);
+    expect(matching("03-15")).toEqual([2]);
+    expect(matching("calendar")).toEqual([0]);
+    expect(matching("inTent")).toEqual([0, 1, 2]);
+    expect(matching("nowhere")).toEqual([]);
+    fake.answers.inputBox.push("  ALPHA ");
+    await run("filterTracesByText");
+    expect(tree.filter).toEqual({ kind: "text", text: "ALPHA" });
+    expect(description(tree)).toBe("matching 'ALPHA': 1 of 3 traces");
+    const validate = fake.inputBoxes[0]!.validateInput!;
+    expect(validate("  ")).toBe("Type some text to look for.");
+    expect(validate("x".repeat(201))).toBe("At most 200 characters.");
+    expect(validate("t-1")).toBeUndefined();
+  });
+
+  it("filters by a time range, either end open, a date standing for the whole day", async () => {
+    const tree = treeOf([...lines, timed("t-epoch", "1741946400"), JSON.stringify({ trace: [] })]);
+    register(tree);
+    fake.answers.inputBox.push("2025-03-14 09:30 .. 2025-03-14");
+    await run("filterTracesByTime");
+    expect(tree.filter).toMatchObject({ kind: "time" });
+    // t-epoch is 2025-03-14 10:00:00 UTC in epoch seconds; the trace with no time is left out.
+    expect([...tree.visible(tree.getChildren()[0]!.set)]).toEqual([1, 3]);
+    expect(description(tree)).toBe(
+      "from 2025-03-14 09:30:00 UTC to 2025-03-14 23:59:59.999 UTC: 2 of 5 traces",
+    );
+    expect(parseTimeRange("2025-03-15 ..")).toEqual({
+      kind: "time",
+      from: Date.UTC(2025, 2, 15),
+      to: null,
+    });
+    expect(parseTimeRange(".. 2025-03-14 09:00+01:00")).toEqual({
+      kind: "time",
+      from: null,
+      to: Date.UTC(2025, 2, 14, 8),
+    });
+    expect(parseTimeRange("2025-03-14")).toBe(
+      "write the range as FROM .. TO (either end may be left out)",
+    );
+    expect(parseTimeRange("yesterday ..")).toBe(
+      "'yesterday' is not a time (2025-03-14 09:27:04, a date, or epoch seconds)",
+    );
+    expect(parseTimeRange(" .. ")).toBe("give at least one end of the range");
+    expect(parseTimeRange("2025-03-15 .. 2025-03-14")).toBe("the range ends before it starts");
+    const validate = fake.inputBoxes[0]!.validateInput!;
+    expect(validate("2025-03-14 ..")).toBeUndefined();
+    expect(validate("soon")).toBe("write the range as FROM .. TO (either end may be left out)");
+  });
+
+  it("the text, time and error filters ask to find traces first when nothing is listed", async () => {
+    register(new TraceTree());
+    await run("filterTracesByText");
+    await run("filterTracesByTime");
+    await run("filterTracesWithErrors");
+    expect(fake.inputBoxes).toHaveLength(0);
+    expect(contexts.size).toBe(0);
+    expect(fake.shown.map((s) => s.message)).toEqual(
+      Array(3).fill(expect.stringMatching(/find the selection traces in a log first/i)),
+    );
+  });
+
+  it("Go to Trace #N lists enough pages, clears a filter that hides it, reveals, selects and opens it", async () => {
+    const many = Array.from({ length: PAGE_SIZE * 2 + 10 }, (_, i) =>
+      traceLine(`t-${i}`, [["intent", "select", i === 7 ? ["x"] : []]]),
+    );
+    const tree = treeOf(many);
+    tree.setFilter({ kind: "dropped", tool: "x" });
+    const revealed: { node: TraceNode; options: unknown }[] = [];
+    const opened: TraceItemNode[] = [];
+    const view = {
+      reveal: async (node: TraceNode, options: unknown) => void revealed.push({ node, options }),
+    };
+    fake.answers.inputBox.push(" #1001 ");
+    await goToTrace(tree, view, async (node) => void opened.push(node));
+    expect(fake.inputBoxes[0]!.prompt).toBe("The trace's number, as the view shows it (1–1010)");
+    const validate = fake.inputBoxes[0]!.validateInput!;
+    expect(validate("0")).toBe("A trace number from 1 to 1010.");
+    expect(validate("1011")).toBe("A trace number from 1 to 1010.");
+    expect(validate("12a")).toBe("A trace number from 1 to 1010.");
+    expect(validate("#26")).toBeUndefined();
+    expect(tree.filter).toBeNull();
+    expect(opened.map((node) => node.index)).toEqual([1000]);
+    expect(revealed).toEqual([{ node: opened[0], options: { select: true, focus: true } }]);
+    // The revealed trace is listed (the third page), under its set, with the id reveal finds it by.
+    const listed = traceNodes(tree);
+    expect(listed).toHaveLength(1010);
+    const item = tree.getTreeItem(opened[0]!);
+    expect(item.id).toBe(tree.getTreeItem(listed[1000]!).id);
+    expect(tree.getParent(opened[0]!)).toEqual({ kind: "set", set: opened[0]!.set });
+  });
+
+  it("Go to Trace asks which set when several are listed, and says what to do when none is", async () => {
+    const opened: number[] = [];
+    await goToTrace(
+      new TraceTree(),
+      { reveal: async () => {} },
+      async (node) => void opened.push(node.index),
+    );
+    expect(fake.shown.at(-1)!.message).toMatch(/find the selection traces in a log first/i);
+    const tree = treeOf(lines);
+    const other = real(Uri.file("/logs/other.log"));
+    tree.setSet({ roots: [other], files: [other], index: indexOf(lines[0]!), cancelled: false });
+    fake.answers.quickPick.push((items: { set: LogSet }[]) => items[1]);
+    fake.answers.inputBox.push("1");
+    await goToTrace(tree, { reveal: async () => {} }, async (node) => void opened.push(node.index));
+    expect((fake.quickPicks[0]!.items as { label: string }[]).map((i) => i.label)).toEqual([
+      "/logs/set.log",
+      "/logs/other.log",
+    ]);
+    expect(opened).toEqual([0]);
+  });
+
+  it("lists traces as they are found: at once, then at most every 250 ms, and all at the end", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const calls: number[] = [];
+    let n = 0;
+    const refresh = throttled(() => calls.push(n), 250);
+    n = 1;
+    refresh.call();
+    n = 2;
+    refresh.call();
+    n = 3;
+    refresh.call();
+    expect(calls).toEqual([1]);
+    vi.advanceTimersByTime(250);
+    expect(calls).toEqual([1, 3]);
+    vi.advanceTimersByTime(1000);
+    expect(calls).toEqual([1, 3]);
+    refresh.call();
+    refresh.cancel();
+    vi.advanceTimersByTime(1000);
+    expect(calls).toEqual([1, 3, 3]);
+
+    // A scan: the set is listed before it ends, marked as scanning.
+    const dir = mkdtempSync(join(tmpdir(), "pi-logs-"));
+    writeFileSync(join(dir, "a.log"), lines.join("\n") + "\n");
+    const tree = new TraceTree();
+    const seen: string[] = [];
+    tree.onDidChangeTreeData(() => {
+      const [root] = tree.getChildren();
+      if (root) seen.push(String(tree.getTreeItem(root).description));
+    });
+    await inspectLog(real(Uri.file(join(dir, "a.log"))), tree);
+    expect(seen[0]).toBe("0 traces so far (scanning, 0%)");
+    expect(seen).toContainEqual(expect.stringMatching(/^1 trace so far \(scanning, \d+%\)$/));
+    expect(seen).toHaveLength(3);
+    expect(seen.at(-1)).toBe("3 traces");
+  });
+});
+
+describe("Open log at line N for a log no editor opens", () => {
+  const gzLog = () => Uri.file(join(logFolder({ "agent.log.gz": "agent.log" }), "agent.log.gz"));
+  const excerptOf = async () => {
+    const shownDoc = fake.shownDocuments.at(-1)!;
+    const document = await workspace.openTextDocument(shownDoc.uri);
+    return { shownDoc, lines: document.getText().split("\n") };
+  };
+
+  it("a .gz opens the lines around the trace's line, read-only, titled by file and line, the line selected", async () => {
+    fake.contentProviders.set(LOG_EXCERPT_SCHEME, new LogExcerpts());
+    const uri = gzLog();
+    const tree = new TraceTree();
+    await inspectLog(real(uri), tree);
+    const node = traceNodes(tree)[4]!;
+    await openTrace(node, undefined, panels);
+    const line = shown.reports[0]!.origin.kind === "log" ? shown.reports[0]!.origin.line : 0;
+    const text = readFileSync("examples/logs/agent.log", "utf8").split("\n");
+    await openLogLine(real(uri), line);
+    const { shownDoc, lines } = await excerptOf();
+    expect(shownDoc.uri.scheme).toBe(LOG_EXCERPT_SCHEME);
+    expect(shownDoc.uri.path).toBe(`/agent.log.gz:${line}`);
+    expect(lines[0]).toBe(
+      `${uri.fsPath}, lines 1–${text.length - 1}: a read-only excerpt (a .gz, or a file over 50 MB, does not open in an editor); ▶ marks line ${line}`,
+    );
+    const at = shownDoc.selection!.start.line;
+    expect(lines[at]).toBe(`▶ ${line}  ${text[line - 1]}`);
+    expect(lines[at - 1]).toBe(`  ${line - 1}  ${text[line - 2]}`);
+    expect(lines[2]).toBe(`  1  ${text[0]}`);
+    expect(shownDoc.options).toMatchObject({ viewColumn: ViewColumn.One, preserveFocus: false });
+  });
+
+  it("a line no trace starts at is found by counting lines; a line past the end says so", async () => {
+    fake.contentProviders.set(LOG_EXCERPT_SCHEME, new LogExcerpts());
+    const uri = gzLog();
+    const text = readFileSync("examples/logs/agent.log", "utf8").split("\n");
+    await openLogLine(real(uri), 2);
+    const { shownDoc, lines } = await excerptOf();
+    expect(lines[shownDoc.selection!.start.line]).toBe(`▶ 2  ${text[1]}`);
+    await openLogLine(real(uri), 9999);
+    expect(fake.shown.at(-1)).toMatchObject({
+      kind: "error",
+      message: expect.stringMatching(/cannot show line 9999 of .*agent\.log\.gz/),
+    });
+  });
+
+  it("a big plain file is read at the recorded offset, with a long line cut and the lines around it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pi-logs-"));
+    const before = Array.from({ length: 100 }, (_, i) => `line ${i + 1}`);
+    const long = "x".repeat(70_000);
+    const path = join(dir, "big.log");
+    writeFileSync(path, [...before, long, "after"].join("\n") + "\n");
+    const offset = before.join("\n").length + 1;
+    const excerpt = await readExcerpt(path, 101, { offset });
+    expect(excerpt.firstLine).toBe(101 - CONTEXT_LINES);
+    expect(excerpt.lines[excerpt.at]).toBe(`${"x".repeat(2000)}…`);
+    expect(excerpt.lines[0]).toBe(`line ${101 - CONTEXT_LINES}`);
+    // The range ends inside the long line: nothing after it is made up.
+    expect(excerpt.lines).toHaveLength(CONTEXT_LINES + 1);
+    expect((await readExcerpt(path, 3)).lines.slice(0, 3)).toEqual(["line 1", "line 2", "line 3"]);
+  });
+
+  it("opens an ordinary log in the editor; only a .gz or a file over 50 MB gets an excerpt", async () => {
+    expect(opensInEditor("/l/a.log", MAX_EDITOR_BYTES)).toBe(true);
+    expect(opensInEditor("/l/a.log", MAX_EDITOR_BYTES + 1)).toBe(false);
+    expect(opensInEditor("/l/a.log.GZ", 10)).toBe(false);
+    const uri = exampleLog("agent.log");
+    await openLogLine(real(uri), 7);
+    expect(fake.shownDocuments.at(-1)).toMatchObject({
+      uri,
+      selection: new Range(6, 0, 6, 0),
+    });
+  });
+
+  it("an excerpt URI this window did not open shows nothing of any file, whatever it names", async () => {
+    const provider = new LogExcerpts();
+    const token = { isCancellationRequested: false } as vscode.CancellationToken;
+    for (const hostile of [
+      "palette-inspector-log:/passwd:1?0",
+      "palette-inspector-log:/etc/passwd:1?../../etc/passwd",
+      "palette-inspector-log:/x:1?99999999999",
+    ])
+      expect(await provider.provideTextDocumentContent(real(Uri.parse(hostile)), token)).toBe(
+        "This excerpt of a log is no longer available: open it again from its Selection Trace panel.\n",
+      );
+    // An opened excerpt's number with another title is refused too.
+    fake.contentProviders.set(LOG_EXCERPT_SCHEME, provider);
+    await openLogLine(real(gzLog()), 1);
+    const { query } = fake.shownDocuments.at(-1)!.uri;
+    const forged = Uri.from({ scheme: LOG_EXCERPT_SCHEME, path: "/shadow:1", query });
+    expect(await provider.provideTextDocumentContent(real(forged), token)).toMatch(
+      /no longer available/,
+    );
   });
 });

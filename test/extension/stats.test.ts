@@ -18,7 +18,7 @@ import { TraceIndex } from "../../src/node/trace-index.js";
 import { checkpointsOf } from "../../src/node/gzip-checkpoints.js";
 import { readLogStats, SAMPLES_PER_STAGE } from "../../src/extension/stats/read-stats.js";
 import { statsRows } from "../../src/core/stats/rows.js";
-import { LOG_EXTENSIONS } from "../../src/extension/logs/log-commands.js";
+import { inspectLog, LOG_EXTENSIONS } from "../../src/extension/logs/log-commands.js";
 import { webviewOptions } from "../../src/extension/panel/session.js";
 import type { TracePanels } from "../../src/extension/panel/panels.js";
 import { showStatistics, statisticsTargets } from "../../src/extension/stats/stats-command.js";
@@ -183,6 +183,46 @@ describe("which logs Palette Statistics means", () => {
   });
 });
 
+describe("Palette Statistics of a set the Selection Traces view just scanned", () => {
+  it("uses that scan's statistics while its files are unchanged, and reads them again once one changed or the scan was cancelled", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pi-stats-"));
+    for (const name of ["agent.log", "selection.jsonl"])
+      copyFileSync(join("examples/logs", name), join(dir, name));
+    const root = real(Uri.file(dir));
+    const tree = new TraceTree();
+    await inspectLog(root, tree);
+    const panels = new StatsPanels(real(Uri.file(resolve("."))), traces);
+    fake.progress.length = 0;
+    const viewOf = async (arg: unknown) => {
+      await showStatistics(arg, undefined, tree, panels);
+      const panel = webviewFake.panels.at(-1)!;
+      panel.webview.receive({ type: "ready" });
+      const message = posted(panel, "stats");
+      return message.type === "stats" ? message.view : null;
+    };
+    const reused = await viewOf(tree.getChildren()[0]);
+    expect(fake.progress).toEqual([]);
+    const read = await readLogStats([dir]);
+    expect(reused).toMatchObject({ traces: read.stats.traces, problems: 0, cancelled: false });
+    expect(reused!.tools).toEqual(toolColumns(statsRows(read.stats).tools));
+    // A trace it lists opens from the scan's byte ranges.
+    expect(panels.open.at(-1)!.missing("sql")[0]!.traces[0]!.file).toMatch(/\.(log|jsonl)$/);
+
+    writeFileSync(join(dir, "agent.log"), readFileSync("examples/logs/agent.log", "utf8") + "\n");
+    const changed = await viewOf(tree.getChildren()[0]);
+    expect(fake.progress.map((p) => p.title)).toEqual([
+      expect.stringMatching(/^Palette statistics: reading /),
+    ]);
+    expect(changed!.traces).toBe(read.stats.traces);
+
+    fake.cancelNextProgress = true;
+    await inspectLog(root, tree);
+    fake.progress.length = 0;
+    await viewOf(tree.getChildren()[0]);
+    expect(fake.progress).toHaveLength(1);
+  });
+});
+
 describe("the statistics protocol", () => {
   it.each([
     [{ type: "ready" }],
@@ -279,9 +319,10 @@ describe("Palette Statistics view: what it sends and what it says", () => {
         },
       },
     ]);
-    expect(fake.progress.map((p) => [p.title, p.messages])).toEqual([
-      ["Palette statistics: reading examples/logs", ["0 MB read"]],
+    expect(fake.progress.map((p) => p.title)).toEqual([
+      "Palette statistics: reading examples/logs",
     ]);
+    expect(fake.progress[0]!.messages.at(-1)).toBe("100%");
     expect(fake.shown).toEqual([]);
     expect(panel.webview.html).toContain("/media/stats.css");
     expect(panel.webview.html).toContain("/dist/codicons/codicon.css");
@@ -346,13 +387,19 @@ describe("Palette Statistics view: what it sends and what it says", () => {
     expect(logged()).toContain(`\n  ${resolve("no-such.log")}: cannot read the file`);
   });
 
-  it("reports the megabytes read, from the first chunk on", async () => {
+  it("reports the share of the bytes read in percent, as the Selection Traces scan does", async () => {
     const dir = mkdtempSync(join(tmpdir(), "pi-stats-"));
     const filler = "2025-03-14 09:26:49,000 INFO GET /v1/health status=200\n".repeat(30_000);
     writeFileSync(join(dir, "big.log"), filler + readFileSync("examples/logs/agent.log", "utf8"));
-    await new StatsPanels(ext(), traces).show([real(Uri.file(join(dir, "big.log")))]);
-    // One read of the whole 1.6 MB file: its first report is already past the first megabyte.
-    expect(fake.progress.map((p) => p.messages)).toEqual([["1 MB read"]]);
+    // A second file as big: the first one read is half of the bytes.
+    copyFileSync(join(dir, "big.log"), join(dir, "big2.log"));
+    await new StatsPanels(ext(), traces).show([real(Uri.file(dir))]);
+    expect(fake.progress.map((p) => [p.messages, p.increments])).toEqual([
+      [
+        ["50%", "100%"],
+        [50, 50],
+      ],
+    ]);
   });
 
   it("a folder with no logs is an error naming why, and no view opens", async () => {

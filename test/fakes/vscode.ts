@@ -544,8 +544,16 @@ export const fake = {
   inputBoxes: [] as FakeInputBoxOptions[],
   /** The options of every save and open dialog shown, in order. */
   dialogs: [] as (vscode.SaveDialogOptions | vscode.OpenDialogOptions | undefined)[],
-  /** Tree views by id: the options each was created with, and its selection (a test may set it). */
-  treeViews: new Map<string, { options: vscode.TreeViewOptions<unknown>; selection: unknown[] }>(),
+  /** Tree views by id: the options each was created with, its selection (a test may set it) and what it revealed. */
+  treeViews: new Map<
+    string,
+    {
+      options: vscode.TreeViewOptions<unknown>;
+      selection: unknown[];
+      /** Every element `reveal` was asked for, with its options. */
+      revealed: { element: unknown; options: unknown }[];
+    }
+  >(),
   /** Code lens and code action providers registered and not yet disposed. */
   providers: [] as {
     kind: "codeLens" | "codeActions";
@@ -553,6 +561,8 @@ export const fake = {
     provider: unknown;
     metadata?: vscode.CodeActionProviderMetadata;
   }[],
+  /** Text document content providers registered and not yet disposed, by scheme. */
+  contentProviders: new Map<string, vscode.TextDocumentContentProvider>(),
   /** The next progress starts with Cancel already pressed. */
   cancelNextProgress: false,
   /** User settings by full name (`json.validate.enable`); unset ones read as their default. */
@@ -594,6 +604,7 @@ export const fake = {
     this.providers.length = 0;
     this.cancelNextProgress = false;
     this.settings.clear();
+    this.contentProviders.clear();
     diagnosticCollections.length = 0;
     testControllers.length = 0;
     // Objects a test left behind stop hearing events: each test starts with no listeners.
@@ -734,9 +745,23 @@ export const workspace = {
     );
   },
   async openTextDocument(uri: Uri): Promise<FakeDocument> {
-    return (
-      fake.documents.find((doc) => doc.uri.toString() === uri.toString()) ?? fake.openDocument(uri)
-    );
+    const open = fake.documents.find((doc) => doc.uri.toString() === uri.toString());
+    if (open) return open;
+    // A scheme with a content provider: its document holds what the provider says, as in VS Code.
+    const provider = fake.contentProviders.get(uri.scheme);
+    if (!provider) return fake.openDocument(uri);
+    const text = await provider.provideTextDocumentContent(uri, {
+      isCancellationRequested: false,
+      onCancellationRequested: new EventEmitter<void>().event,
+    } as unknown as vscode.CancellationToken);
+    return fake.openDocument(uri, text ?? "");
+  },
+  registerTextDocumentContentProvider(
+    scheme: string,
+    provider: vscode.TextDocumentContentProvider,
+  ) {
+    fake.contentProviders.set(scheme, provider);
+    return new Disposable(() => fake.contentProviders.delete(scheme));
   },
   async applyEdit(edit: WorkspaceEdit): Promise<boolean> {
     fake.appliedEdits.push(edit);
@@ -795,6 +820,7 @@ export const workspace = {
   | "asRelativePath"
   | "findFiles"
   | "createFileSystemWatcher"
+  | "registerTextDocumentContentProvider"
 >;
 
 async function answer<T>(queue: T[]): Promise<T | undefined> {
@@ -895,7 +921,15 @@ export const window = {
     };
   },
   createTreeView(id: string, options: vscode.TreeViewOptions<unknown>) {
-    const view = { options, selection: [] as unknown[], reveal: async () => {}, dispose() {} };
+    const revealed: { element: unknown; options: unknown }[] = [];
+    const view = {
+      options,
+      selection: [] as unknown[],
+      revealed,
+      reveal: async (element: unknown, options?: unknown) =>
+        void revealed.push({ element, options }),
+      dispose() {},
+    };
     fake.treeViews.set(id, view);
     return view;
   },
@@ -1299,6 +1333,7 @@ export class TreeItem {
   iconPath?: unknown;
   contextValue?: string;
   resourceUri?: Uri;
+  id?: string;
   command?: { command: string; title: string; arguments?: unknown[] };
   accessibilityInformation?: { label: string };
   constructor(

@@ -69,9 +69,9 @@ export function stageRecord(record: LoggedRecord): StageRecord {
   };
 }
 
-/** "trace 3, line 120 · id t-42 · 2024-05-01T12:00:00Z" */
+/** "#4 · line 120 · id t-42 · 2024-05-01T12:00:00Z": a person reads trace numbers 1-based (`index` + 1). */
 export function describeTrace(found: FoundTrace): string {
-  const parts = [`trace ${found.index}, line ${found.line}`];
+  const parts = [`#${found.index + 1}`, `line ${found.line}`];
   if (found.trace.id !== null) parts.push(`id ${found.trace.id}`);
   if (found.trace.time !== null) parts.push(String(found.trace.time));
   return parts.join(" · ");

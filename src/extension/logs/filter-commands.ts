@@ -2,6 +2,7 @@ import * as vscode from "vscode";
 import type { StageAction } from "../../core/contract.js";
 import { counted } from "../../core/words.js";
 import { notice, notify } from "../notify.js";
+import { parseTimeRange } from "./filter.js";
 import type { TraceTree } from "./trace-tree.js";
 
 /** Names with their trace counts, most frequent first, then by name. */
@@ -9,9 +10,13 @@ function byCount<K extends string>(counts: ReadonlyMap<K, number>): [K, number][
   return [...counts].sort(([a, m], [b, n]) => n - m || a.localeCompare(b));
 }
 
+/** Longest text the text filter takes: it is a search, not a document. */
+const MAX_FILTER_TEXT = 200;
+
 /**
- * The Selection Traces view's filters: a tool dropped, a stage's action, errors; and clearing
- * them. The pickers list the names the listed logs contain, so nothing has to be typed.
+ * The Selection Traces view's filters: a tool dropped, a stage's action, errors, a text, a time
+ * range; and clearing them. The pickers list the names the listed logs contain, so nothing has
+ * to be typed.
  */
 export function registerTraceFilters(tree: TraceTree): vscode.Disposable[] {
   const setContext = () =>
@@ -27,6 +32,36 @@ export function registerTraceFilters(tree: TraceTree): vscode.Disposable[] {
   const nothingListed = () =>
     notify("info", notice`find the selection traces in a log first; the filters list what it has.`);
   return [
+    // A set scanned (or removed) later changes whether anything is filtered.
+    tree.onDidChangeTreeData(() => void setContext()),
+    vscode.commands.registerCommand("paletteInspector.filterTracesByText", async () => {
+      if (tree.getChildren().length === 0) return void nothingListed();
+      const text = await vscode.window.showInputBox({
+        title: "Traces matching a text",
+        prompt: "A turn id, a time, or a stage or tool name (any case, any part of it)",
+        validateInput: (value) =>
+          value.trim() === ""
+            ? "Type some text to look for."
+            : value.length > MAX_FILTER_TEXT
+              ? `At most ${MAX_FILTER_TEXT} characters.`
+              : undefined,
+      });
+      if (text !== undefined && text.trim() !== "") apply({ kind: "text", text: text.trim() });
+    }),
+    vscode.commands.registerCommand("paletteInspector.filterTracesByTime", async () => {
+      if (tree.getChildren().length === 0) return void nothingListed();
+      const text = await vscode.window.showInputBox({
+        title: "Traces logged in a time range",
+        prompt:
+          "FROM .. TO, e.g. 2025-03-14 09:27 .. 2025-03-14 09:30 (UTC unless a zone is given; either end may be left out)",
+        validateInput: (value) => {
+          const range = parseTimeRange(value);
+          return typeof range === "string" ? range : undefined;
+        },
+      });
+      const range = text === undefined ? undefined : parseTimeRange(text);
+      if (range !== undefined && typeof range !== "string") apply(range);
+    }),
     vscode.commands.registerCommand("paletteInspector.filterTracesByDroppedTool", async () => {
       const { dropped } = tree.filterChoices();
       if (dropped.size === 0) {
@@ -72,7 +107,7 @@ export function registerTraceFilters(tree: TraceTree): vscode.Disposable[] {
         apply({ kind: "stageAction", stage: stage.label, action: action.label as StageAction });
     }),
     vscode.commands.registerCommand("paletteInspector.filterTracesWithErrors", () =>
-      apply({ kind: "errors" }),
+      tree.getChildren().length === 0 ? void nothingListed() : apply({ kind: "errors" }),
     ),
     vscode.commands.registerCommand("paletteInspector.clearTraceFilter", () => apply(null)),
   ];

@@ -1,4 +1,3 @@
-import { stat } from "node:fs/promises";
 import * as vscode from "vscode";
 import { reportFromTrace } from "../../core/traces/report.js";
 import { ScanCancelled, scanText, type FoundTrace } from "../../core/traces/scan.js";
@@ -6,12 +5,15 @@ import { traceToFixture } from "../../core/traces/to-fixture.js";
 import { loadFixture } from "../../core/fixture/load.js";
 import { type RunReport } from "../../core/report.js";
 import { runFixture } from "../../core/run-fixture.js";
-import { readTraceAt, scanLogs } from "../../node/log-file.js";
+import { fileStamps, readTraceAt, scanLogs } from "../../node/log-file.js";
 import { expandInputs } from "../../node/log-source.js";
 import { TraceIndex } from "../../node/trace-index.js";
 import { readText, readWorkspaceCatalog } from "../fixtures.js";
-import { log, notice, notify, withProgress, type NoticeText } from "../notify.js";
+import { log, notice, notify, percentProgress, withProgress, type NoticeText } from "../notify.js";
+import { StatsFold } from "../stats/read-stats.js";
+import { rememberTrace } from "./log-excerpts.js";
 import type { TracePanels } from "../panel/panels.js";
+import { fixtureFolder } from "../fixture-folder.js";
 import { saveNewFixture } from "../save-fixture.js";
 import {
   traceFile,
@@ -77,32 +79,45 @@ export async function openLogSet(
     else void notify("warning", notice`no log files (*.log, *.jsonl, *.json, .gz, …) in ${name}.`);
     return undefined;
   }
-  // The scan streams the files from disk, so their sizes come from there too.
-  const sizes = await Promise.all(
-    inputs.map((input) =>
-      stat(input.path!).then(
-        (s) => s.size,
-        () => 0,
-      ),
-    ),
-  );
-  const total = sizes.reduce((sum, size) => sum + size, 0);
+  // The scan streams the files from disk, so their sizes come from there too; and a set whose
+  // files are as they were scanned need not be read again for its statistics.
+  const stamps = await fileStamps(inputs);
+  const total = stamps.reduce((sum, stamp) => sum + (stamp?.size ?? 0), 0);
   const files = inputs.map((input) => vscode.Uri.file(input.path!));
   return withProgress(notice`Finding selection traces in ${name}`, async (report, token) => {
-    const index = new TraceIndex();
-    let reported = 0;
+    // Listed from the start, so that traces appear as they are found.
+    const set: Mutable<LogSet> = {
+      roots,
+      files,
+      index: new TraceIndex(),
+      cancelled: false,
+      scanning: true,
+      percent: 0,
+    };
+    const { index } = set;
+    tree.setSet(set);
+    const refresh = throttled(() => tree.grew(set), REFRESH_MS);
+    const progress = percentProgress(report, total);
+    const fold = new StatsFold(inputs);
     const scan = await scanLogs(inputs, {
       signal: token,
       checkpoints: true,
-      onTrace: (found, file) => index.add(found, file),
-      onProblem: (problem) => index.addProblem(problem),
-      onProgress: (bytes) => {
-        const percent = total > 0 ? Math.min(100, Math.floor((bytes / total) * 100)) : 100;
-        if (percent > reported) report(notice`${percent}%`, percent - reported);
-        reported = percent;
+      onTrace: (found, file) => {
+        index.add(found, file);
+        fold.trace(found, file);
+        refresh.call();
       },
+      onProblem: (problem) => {
+        index.addProblem(problem);
+        fold.problem(problem);
+      },
+      onProgress: (bytes) => void (set.percent = progress(bytes)),
     });
+    refresh.cancel();
     index.finish();
+    set.scanning = false;
+    set.cancelled = scan.cancelled;
+    if (!scan.cancelled) set.scanned = { stats: fold.done(scan), stamps };
     const details = index.problems
       .slice(0, LOGGED_PROBLEMS)
       .map(
@@ -110,6 +125,7 @@ export async function openLogSet(
           `${inputs[problem.file]!.path}${problem.line === null ? "" : `:${problem.line}`}: ${problem.message}`,
       );
     if (scan.unreadable === inputs.length) {
+      tree.removeSet(set);
       if (options.restoring) {
         // Gone since the last session: say so in the log once, and stop restoring it.
         log().warn([`Selection traces of ${name} are no longer listed:`, ...details].join("\n  "));
@@ -117,21 +133,52 @@ export async function openLogSet(
       } else void notify("error", notice`cannot read ${name}.`, { details });
       return undefined;
     }
-    const set: LogSet = { roots, files, index, cancelled: scan.cancelled };
-    tree.setSet(set);
+    tree.grew(set);
     if (options.restoring) {
       if (details.length > 0) log().warn([`Selection traces of ${name}:`, ...details].join("\n  "));
       return set;
     }
     await vscode.commands.executeCommand("paletteInspector.traces.focus");
-    const cancelled = scan.cancelled ? " (cancelled: partial list)" : "";
+    const traces = counted(scan.traceCount, "selection trace");
+    const problems = counted(scan.problemCount, "problem");
     void notify(
-      scan.problemCount > 0 ? "warning" : "info",
-      notice`${counted(scan.traceCount, "selection trace")} in ${name}, ${counted(scan.problemCount, "problem")}${cancelled}.`,
+      scan.problemCount > 0 || scan.cancelled ? "warning" : "info",
+      scan.cancelled
+        ? notice`scan of ${name} cancelled at ${set.percent}%: ${traces} and ${problems} in what was read; the list is partial.`
+        : notice`${traces} in ${name}, ${problems}.`,
       { details },
     );
     return set;
   });
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** How often a set being scanned is shown again with the traces found since. */
+const REFRESH_MS = 250;
+
+/** Calls `fn` at once, then at most once per `ms` while calls keep coming (the last is never lost). */
+export function throttled(fn: () => void, ms: number): { call(): void; cancel(): void } {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let pending = false;
+  const tick = () => {
+    if (!pending) return void (timer = undefined);
+    pending = false;
+    fn();
+    timer = setTimeout(tick, ms);
+  };
+  return {
+    call() {
+      if (timer !== undefined) return void (pending = true);
+      fn();
+      timer = setTimeout(tick, ms);
+    },
+    cancel() {
+      clearTimeout(timer);
+      timer = undefined;
+      pending = false;
+    },
+  };
 }
 
 /** Scans again the sets that were open before the window was reloaded. */
@@ -161,16 +208,10 @@ async function traceAtLine(uri: vscode.Uri, line: number): Promise<FoundTrace | 
   return scanText(text).traces.find((found) => found.line === line);
 }
 
-/** "#3 · line 11 · id t-4f1c77 · 2025-03-14 09:27:04": the one numbering of the view, in the panel. */
-export function describeLogged(found: FoundTrace): string {
-  const parts = [traceNumber(found.index), `line ${found.line}`];
-  if (found.trace.id !== null) parts.push(`id ${found.trace.id}`);
-  if (found.trace.time !== null) parts.push(String(found.trace.time));
-  return parts.join(" · ");
-}
-
+/** A logged trace as the panel shows it; where it starts is kept, to open its log at its line. */
 export function reportOf(found: FoundTrace, uri: vscode.Uri): RunReport {
-  return { ...reportFromTrace(found, uri.toString()), description: describeLogged(found) };
+  rememberTrace(uri, found);
+  return reportFromTrace(found, uri.toString());
 }
 
 /** A command that could not finish says why, unless the user cancelled it. */
@@ -181,25 +222,30 @@ function failed(message: NoticeText, error: unknown): void {
   });
 }
 
-/** Opens a logged trace, read-only, in the Selection Trace panel. */
+/**
+ * Opens a logged trace, read-only, in the Selection Trace panel: in the preview panel (one for
+ * every trace looked at, as the Explorer's preview tab), or with `toSide` in a panel of its own.
+ */
 export async function openTrace(
   arg: unknown,
   line: number | undefined,
   panels: TracePanels,
   tree?: TraceTree,
+  toSide = false,
 ): Promise<void> {
+  const open = { preview: !toSide };
   try {
     if (arg instanceof vscode.Uri && line !== undefined) {
       const found = await traceAtLine(arg, line);
       if (!found) throw new Error(`no selection trace starts at line ${line} any more`);
       // Numbered as in the view when the file is listed there, else within the file.
       const index = tree?.listedIndex(arg, line) ?? found.index;
-      panels.showReport(reportOf({ ...found, index }, arg));
+      panels.showReport(reportOf({ ...found, index }, arg), undefined, undefined, open);
       return;
     }
     const node = arg as TraceNode | undefined;
     if (node?.kind !== "trace") return;
-    panels.showReport(reportOf(await traceOf(node), traceFile(node)));
+    panels.showReport(reportOf(await traceOf(node), traceFile(node)), undefined, undefined, open);
   } catch (error) {
     failed(notice`cannot open the selection trace.`, error);
   }
@@ -208,11 +254,16 @@ export async function openTrace(
 /** `app.log` + trace #3 → `app.trace-3.turn.json`, next to the log. */
 export function suggestedFixturePath(logPath: string, index: number): string {
   const slash = logPath.lastIndexOf("/");
+  return `${logPath.slice(0, slash + 1)}${fixtureName(logPath, index)}`;
+}
+
+/** `…/app.log.2.gz` + trace #3 → `app.log.2.trace-3.turn.json`. */
+function fixtureName(logPath: string, index: number): string {
   const base = logPath
-    .slice(slash + 1)
+    .slice(logPath.lastIndexOf("/") + 1)
     .replace(/\.gz$/i, "")
     .replace(/\.(log|jsonl|ndjson|json|txt)$/i, "");
-  return `${logPath.slice(0, slash + 1)}${base}.trace-${index + 1}.turn.json`;
+  return `${base}.trace-${index + 1}.turn.json`;
 }
 
 /** "Turn into Fixture": writes a fixture that replays the trace, then runs it. */
@@ -236,7 +287,11 @@ export async function turnIntoFixture(
   const target = await saveNewFixture(
     fixture,
     {
-      defaultUri: file.with({ path: suggestedFixturePath(file.path, node.index) }),
+      // With the workspace's fixtures, not in the folder of logs.
+      defaultUri: vscode.Uri.joinPath(
+        await fixtureFolder(file),
+        fixtureName(file.path, node.index),
+      ),
       title: "Turn the logged trace into a fixture",
     },
     panels,

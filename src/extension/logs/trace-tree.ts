@@ -1,7 +1,9 @@
 import * as vscode from "vscode";
-import type { LogProblem } from "../../node/log-file.js";
+import type { FileStamp, LogProblem } from "../../node/log-file.js";
+import type { LogStats } from "../stats/read-stats.js";
 import type { TraceIndex, TraceRow } from "../../node/trace-index.js";
 import type { StageAction } from "../../core/contract.js";
+import { counted } from "../../core/words.js";
 import { neutralise } from "../notify.js";
 import { describeFilter, type TraceFilter } from "./filter.js";
 
@@ -17,7 +19,14 @@ export interface LogSet {
   /** The files read, in order: a folder's logs in place of the folder. */
   readonly files: readonly vscode.Uri[];
   readonly index: TraceIndex;
+  /** The scan stopped on Cancel before the last file's end: the list is partial. */
   readonly cancelled: boolean;
+  /** Still being scanned: its traces are listed as they are found. */
+  readonly scanning?: boolean;
+  /** Share of the bytes read, in percent, while scanning or where the scan was cancelled. */
+  readonly percent?: number;
+  /** A scan read to its end: its statistics, and the files' stamps then (to tell a change). */
+  readonly scanned?: { readonly stats: LogStats; readonly stamps: readonly (FileStamp | null)[] };
 }
 
 export type TraceNode =
@@ -65,12 +74,16 @@ export function traceLabel(row: TraceRow): string {
   return `${row.id === null ? traceNumber(row.index) : plain(row.id)} · ${tools}${forced}`;
 }
 
-/** Number, time and where: `#3 · 2025-03-14 09:27:04 · line 11` (`app.log.1:11` in a set of files). */
+/**
+ * Number, time and where: `#3 · 2025-03-14 09:27:04 · line 11` (`app.log.1:11` in a set of files);
+ * without the number when the label already leads with it (a trace with no turn id).
+ */
 export function traceDescription(row: TraceRow, set: LogSet): string {
   const where =
     set.files.length > 1 ? `${baseName(set.files[row.file]!)}:${row.line}` : `line ${row.line}`;
   const time = row.time === null ? null : plain(row.time);
-  return [traceNumber(row.index), time, where].filter((part) => part !== null).join(" · ");
+  const number = row.id === null ? null : traceNumber(row.index);
+  return [number, time, where].filter((part) => part !== null).join(" · ");
 }
 
 /** The "Selection Traces" view: one entry per set of logs, its traces filterable, then its problems. */
@@ -83,9 +96,13 @@ export interface FilterChoices {
 export class TraceTree implements vscode.TreeDataProvider<TraceNode> {
   private readonly changed = new vscode.EventEmitter<TraceNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly sets = new Map<string, { set: LogSet; pages: number }>();
-  private readonly visibleCache = new WeakMap<LogSet, Uint32Array>();
-  private filterValue: TraceFilter | null = null;
+  /** Each set with its pages shown and its own filter: a set scanned later starts unfiltered. */
+  private readonly sets = new Map<
+    string,
+    { set: LogSet; pages: number; filter: TraceFilter | null }
+  >();
+  /** The traces a set's filter lets through, and the count of traces they were taken from. */
+  private readonly visibleCache = new WeakMap<LogSet, { of: number; visible: Uint32Array }>();
 
   /** `state`: where the opened sets are remembered (the workspace's state). */
   constructor(private readonly state?: vscode.Memento) {}
@@ -102,10 +119,20 @@ export class TraceTree implements vscode.TreeDataProvider<TraceNode> {
       .map((roots) => roots.map((root) => vscode.Uri.parse(root)));
   }
 
-  /** Shows (or replaces) a set. */
+  /** Shows (or replaces) a set, unfiltered. */
   setSet(set: LogSet): void {
-    this.sets.set(setKey(set.roots), { set, pages: 1 });
+    this.sets.set(setKey(set.roots), { set, pages: 1, filter: null });
     this.saved();
+  }
+
+  /** A set being scanned found more traces, or its scan ended. */
+  grew(set: LogSet): void {
+    if (this.sets.get(setKey(set.roots))?.set === set) this.changed.fire(undefined);
+  }
+
+  /** The set listed for these roots, if one is. */
+  setOf(roots: readonly vscode.Uri[]): LogSet | undefined {
+    return this.sets.get(setKey(roots))?.set;
   }
 
   removeSet(set: LogSet): void {
@@ -140,13 +167,27 @@ export class TraceTree implements vscode.TreeDataProvider<TraceNode> {
     return { dropped, stages };
   }
 
+  /** The filter of the listed sets (those listed when it was set), null when none is filtered. */
   get filter(): TraceFilter | null {
-    return this.filterValue;
+    for (const { filter } of this.sets.values()) if (filter !== null) return filter;
+    return null;
   }
 
-  setFilter(filter: TraceFilter | null): void {
-    this.filterValue = filter;
-    for (const { set } of this.sets.values()) this.visibleCache.delete(set);
+  /** Filters every set listed now (or only `only`); a set scanned later is not filtered by it. */
+  setFilter(filter: TraceFilter | null, only?: LogSet): void {
+    for (const entry of this.sets.values()) {
+      if (only && entry.set !== only) continue;
+      entry.filter = filter;
+      this.visibleCache.delete(entry.set);
+    }
+    this.changed.fire(undefined);
+  }
+
+  /** Lists enough pages of a set for the trace at this position of its visible list. */
+  showPosition(set: LogSet, position: number): void {
+    const entry = this.sets.get(setKey(set.roots));
+    if (!entry) return;
+    entry.pages = Math.max(entry.pages, Math.floor(position / PAGE_SIZE) + 1);
     this.changed.fire(undefined);
   }
 
@@ -157,14 +198,23 @@ export class TraceTree implements vscode.TreeDataProvider<TraceNode> {
     this.changed.fire(undefined);
   }
 
-  /** The traces of a set that the filter lets through, in order. */
+  /** The traces of a set that its filter lets through, in order (again when it has grown). */
   visible(set: LogSet): Uint32Array {
-    let visible = this.visibleCache.get(set);
-    if (!visible) {
-      visible = set.index.matching(this.filterValue);
-      this.visibleCache.set(set, visible);
-    }
+    const cached = this.visibleCache.get(set);
+    if (cached && cached.of === set.index.count) return cached.visible;
+    const filter = this.sets.get(setKey(set.roots))?.filter ?? null;
+    const visible = set.index.matching(filter);
+    this.visibleCache.set(set, { of: set.index.count, visible });
     return visible;
+  }
+
+  /** The entry a trace has in the view, to reveal it. */
+  getParent(node: TraceNode): TraceNode | undefined {
+    return node.kind === "set"
+      ? undefined
+      : node.kind === "problem"
+        ? { kind: "problems", set: node.set }
+        : { kind: "set", set: node.set };
   }
 
   /** The number of the trace starting at a line of a file, in the set it is listed in. */
@@ -249,12 +299,17 @@ export class TraceTree implements vscode.TreeDataProvider<TraceNode> {
       vscode.workspace.asRelativePath(first!) +
       (others.length > 0 ? ` + ${others.length} more` : "");
     const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Expanded);
+    item.id = setKey(set.roots);
     const count = set.index.count;
-    const filtered = this.filterValue
-      ? `${describeFilter(this.filterValue)}: ${this.visible(set).length} of `
-      : "";
+    const filter = this.sets.get(setKey(set.roots))?.filter ?? null;
+    const filtered = filter ? `${describeFilter(filter)}: ${this.visible(set).length} of ` : "";
     const files = set.files.length === 1 ? "" : ` in ${set.files.length} files`;
-    item.description = `${filtered}${count} traces${files}${set.cancelled ? " (scan cancelled)" : ""}`;
+    const state = set.scanning
+      ? ` so far (scanning, ${set.percent ?? 0}%)`
+      : set.cancelled
+        ? ` (scan cancelled${set.percent === undefined ? "" : ` at ${set.percent}%`}: partial list)`
+        : "";
+    item.description = `${filtered}${counted(count, "trace")}${files}${state}`;
     item.tooltip = set.files.map((uri) => vscode.workspace.asRelativePath(uri)).join("\n");
     item.iconPath = new vscode.ThemeIcon(set.files.length === 1 ? "output" : "files");
     if (set.roots.length === 1) item.resourceUri = first;
@@ -267,6 +322,8 @@ export class TraceTree implements vscode.TreeDataProvider<TraceNode> {
     const row = set.index.row(node.index);
     const stages = set.index.stagesOf(node.index);
     const item = new vscode.TreeItem(traceLabel(row), vscode.TreeItemCollapsibleState.None);
+    // Stable across refreshes, so that "Go to Trace" can reveal it.
+    item.id = `${setKey(set.roots)}\n#${node.index}`;
     item.description = traceDescription(row, set);
     item.tooltip = [
       `${traceNumber(row.index)} · ${vscode.workspace.asRelativePath(set.files[row.file]!)}:${row.line}`,

@@ -11,6 +11,8 @@ export const TRACE_VIEW_TYPE = "paletteInspector.trace";
 export class TracePanels implements vscode.Disposable {
   private readonly sessions = new Set<TraceSession>();
   private readonly registration: vscode.Disposable;
+  /** The panel a trace opened for a look is shown in, until the next one replaces it (as the Explorer's preview tab); opened again, it is kept. */
+  private preview: TraceSession | null = null;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -52,14 +54,40 @@ export class TracePanels implements vscode.Disposable {
     return existing;
   }
 
-  /** Opens (or reveals) a read-only panel for a report that did not come from a fixture (a logged trace), optionally with a tool selected. */
-  showReport(report: RunReport, label = reportLabel(report), selectedTool?: string): void {
+  /**
+   * Opens (or reveals) a read-only panel for a report that did not come from a fixture (a logged
+   * trace), optionally with a tool selected. `preview`: in the preview panel, replacing what it
+   * showed; else in a panel of its own beside the active editor ("Open to the Side").
+   */
+  showReport(
+    report: RunReport,
+    label = reportLabel(report),
+    selectedTool?: string,
+    open: { readonly preview?: boolean } = {},
+  ): void {
     const source: TraceSource = {
       kind: "report",
       report,
       ...(selectedTool !== undefined && { selectedTool }),
     };
-    if (!this.revealed(source)) this.adopt(this.createPanel(`Selection Trace: ${label}`), source);
+    const title = `Selection Trace: ${label}`;
+    const existing = this.revealed(source);
+    if (existing) {
+      // A second open of the trace in the preview keeps it, as a double click does in the Explorer.
+      if (existing === this.preview) this.preview = null;
+      return;
+    }
+    const preview = open.preview && this.preview;
+    if (!preview) {
+      const session = this.adopt(this.createPanel(title), source);
+      if (open.preview) this.preview = session;
+      return;
+    }
+    preview.dispose();
+    this.sessions.delete(preview);
+    preview.panel.title = title;
+    this.preview = this.adopt(preview.panel, source);
+    preview.panel.reveal(undefined, true);
   }
 
   /** Opens a read-only panel for a value read from a paused debug session. */
@@ -73,8 +101,15 @@ export class TracePanels implements vscode.Disposable {
     // A fixture's run shown against a logged trace is that trace's replay.
     const side = (report: RunReport) =>
       report.origin.kind === "fixture" ? "replay" : reportLabel(report);
+    // In the active group: beside it, each comparison opened another group.
     if (!this.revealed(source))
-      this.adopt(this.createPanel(`Selection Trace: ${side(base)} ↔ ${side(variant)}`), source);
+      this.adopt(
+        this.createPanel(
+          `Selection Trace: ${side(base)} ↔ ${side(variant)}`,
+          vscode.ViewColumn.Active,
+        ),
+        source,
+      );
   }
 
   /** The panels open now, for tests and for commands that act on the active one. */
@@ -82,11 +117,14 @@ export class TracePanels implements vscode.Disposable {
     return [...this.sessions];
   }
 
-  private createPanel(label: string): vscode.WebviewPanel {
+  private createPanel(
+    label: string,
+    viewColumn: vscode.ViewColumn = vscode.ViewColumn.Beside,
+  ): vscode.WebviewPanel {
     return vscode.window.createWebviewPanel(
       TRACE_VIEW_TYPE,
       label,
-      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+      { viewColumn, preserveFocus: true },
       webviewOptions(this.extensionUri),
     );
   }
@@ -95,7 +133,10 @@ export class TracePanels implements vscode.Disposable {
     panel.title = source.kind === "fixture" ? title(source.uri.path) : panel.title;
     const session = new TraceSession(panel, source, this.extensionUri, this.load, this.log);
     this.sessions.add(session);
-    panel.onDidDispose(() => this.sessions.delete(session));
+    panel.onDidDispose(() => {
+      this.sessions.delete(session);
+      if (this.preview === session) this.preview = null;
+    });
     return session;
   }
 

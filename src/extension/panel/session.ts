@@ -30,6 +30,7 @@ import { neutralise, notice, notify } from "../notify.js";
 import { chooseNewFile, FIXTURE_FILTERS } from "../workspace-files.js";
 import { panelHtml } from "./html.js";
 import { findToolMention, suggestedVariantPath, variantFixtureText } from "./variant-file.js";
+import { openLogLine } from "../logs/log-excerpts.js";
 
 /** Reads a fixture (open document first, so unsaved edits count, then disk) and its catalogue. */
 export type FixtureLoader = (uri: vscode.Uri) => Promise<LoadResult>;
@@ -341,12 +342,7 @@ export class TraceSession implements vscode.Disposable {
             : source.base
           : null;
     if (report === null || report.origin.kind !== "log") return;
-    const line = report.origin.line - 1;
-    await vscode.window.showTextDocument(fileUri(report.file), {
-      selection: new vscode.Range(line, 0, line, 0),
-      viewColumn: vscode.ViewColumn.One,
-      preserveFocus: false,
-    });
+    await openLogLine(fileUri(report.file), report.origin.line);
   }
 
   /** The what-if run, or why it cannot run (the variant must pass the same checks as a fixture). */

@@ -1,8 +1,14 @@
 /** Reads a set of logs into palette statistics, keeping a few traces per tool and stage to list in the view. */
 import { PaletteStats } from "../../core/stats/fold.js";
-import type { Cancellation } from "../../core/traces/scan.js";
-import { scanLogs, type LogsScan, type TraceLocation } from "../../node/log-file.js";
-import { expandInputs } from "../../node/log-source.js";
+import type { Cancellation, FoundTrace } from "../../core/traces/scan.js";
+import {
+  fileStamps,
+  scanLogs,
+  type LogProblem,
+  type LogsScan,
+  type TraceLocation,
+} from "../../node/log-file.js";
+import { expandInputs, type LogInput } from "../../node/log-source.js";
 
 /** Traces kept per tool and stage in `missing`, so a click lists them without reading the logs again. */
 export const SAMPLES_PER_STAGE = 20;
@@ -26,36 +32,63 @@ export interface LogStats {
 
 const PROBLEMS_KEPT = 100;
 
+/** Folds traces into statistics as a scan finds them (readLogStats's scan, or the Selection Traces view's). */
+export class StatsFold {
+  readonly stats = new PaletteStats<TraceRef>({ samples: SAMPLES_PER_STAGE });
+  private readonly problems: string[] = [];
+
+  constructor(private readonly inputs: readonly LogInput[]) {}
+
+  trace(found: FoundTrace, file: number): void {
+    this.stats.add(found.trace, {
+      path: this.inputs[file]!.path!,
+      index: found.index,
+      line: found.line,
+      offset: found.offset,
+      length: found.length,
+      ordinal: found.ordinal,
+      time: found.trace.time,
+      id: found.trace.id,
+    });
+  }
+
+  problem(problem: LogProblem): void {
+    if (this.problems.length < PROBLEMS_KEPT)
+      this.problems.push(
+        `${this.inputs[problem.file]!.name}${problem.line === null ? "" : `:${problem.line}`}: ${problem.message}`,
+      );
+  }
+
+  /** The statistics once the scan is over. */
+  done(scan: LogsScan): LogStats {
+    this.stats.addProblems(scan.problemCount);
+    return {
+      stats: this.stats,
+      scan,
+      files: this.inputs.map((input) => input.path ?? input.name),
+      problems: this.problems,
+    };
+  }
+}
+
 /** Folds every trace of the files and folders (absolute paths) into statistics, as `traces` reads them. */
 export async function readLogStats(
   paths: readonly string[],
-  options: { readonly signal?: Cancellation; readonly onProgress?: (bytes: number) => void } = {},
+  options: {
+    readonly signal?: Cancellation;
+    /** Bytes read so far, and the bytes of all the files on disk. */
+    readonly onProgress?: (bytes: number, total: number) => void;
+  } = {},
 ): Promise<LogStats> {
   const inputs = await expandInputs(paths, (path) => path);
-  const stats = new PaletteStats<TraceRef>({ samples: SAMPLES_PER_STAGE });
-  const problems: string[] = [];
+  const total = (await fileStamps(inputs)).reduce((sum, stamp) => sum + (stamp?.size ?? 0), 0);
+  const fold = new StatsFold(inputs);
   const scan = await scanLogs(inputs, {
     signal: options.signal,
     checkpoints: true,
-    onProgress: options.onProgress,
-    onTrace: (found, file) =>
-      stats.add(found.trace, {
-        path: inputs[file]!.path!,
-        index: found.index,
-        line: found.line,
-        offset: found.offset,
-        length: found.length,
-        ordinal: found.ordinal,
-        time: found.trace.time,
-        id: found.trace.id,
-      }),
-    onProblem: (problem) => {
-      if (problems.length < PROBLEMS_KEPT)
-        problems.push(
-          `${inputs[problem.file]!.name}${problem.line === null ? "" : `:${problem.line}`}: ${problem.message}`,
-        );
-    },
+    onProgress: (bytes) => options.onProgress?.(bytes, total),
+    onTrace: (found, file) => fold.trace(found, file),
+    onProblem: (problem) => fold.problem(problem),
   });
-  stats.addProblems(scan.problemCount);
-  return { stats, scan, files: inputs.map((input) => input.path ?? input.name), problems };
+  return fold.done(scan);
 }

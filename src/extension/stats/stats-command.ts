@@ -1,6 +1,8 @@
 import * as vscode from "vscode";
 import { LOG_EXTENSIONS } from "../logs/log-commands.js";
 import type { LogSet, TraceTree } from "../logs/trace-tree.js";
+import { unchangedSince } from "../../node/log-file.js";
+import type { LogStats } from "./read-stats.js";
 import type { StatsPanels } from "./stats-panels.js";
 
 /**
@@ -33,7 +35,18 @@ export async function statisticsTargets(
   return uris.filter((uri) => !seen.has(uri.toString()) && seen.add(uri.toString()));
 }
 
-/** "Palette Statistics" for a log, several logs or a folder. */
+/** The statistics of the set listed for exactly these logs, when its scan read them to the end and none changed since. */
+export async function scannedStats(
+  tree: TraceTree,
+  uris: readonly vscode.Uri[],
+): Promise<LogStats | undefined> {
+  const set = tree.setOf(uris);
+  if (!set?.scanned) return undefined;
+  const inputs = set.files.map((uri) => ({ name: uri.fsPath, path: uri.fsPath }));
+  return (await unchangedSince(inputs, set.scanned.stamps)) ? set.scanned.stats : undefined;
+}
+
+/** "Palette Statistics" for a log, several logs or a folder; a set just scanned is not read again. */
 export async function showStatistics(
   arg: unknown,
   selected: unknown,
@@ -41,5 +54,5 @@ export async function showStatistics(
   panels: StatsPanels,
 ): Promise<void> {
   const uris = await statisticsTargets(arg, selected, tree);
-  if (uris.length > 0) await panels.show(uris);
+  if (uris.length > 0) await panels.show(uris, await scannedStats(tree, uris));
 }

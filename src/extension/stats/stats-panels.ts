@@ -1,8 +1,8 @@
 import * as vscode from "vscode";
 import { statsCsv, statsMarkdown } from "../../core/stats/export.js";
 import { statsRows, type StatsRows, type ToolRow } from "../../core/stats/rows.js";
-import { reportFromTrace } from "../../core/traces/report.js";
 import { readTraceAt } from "../../node/log-file.js";
+import { reportOf } from "../logs/log-commands.js";
 import {
   parseFromStatsView,
   parseStatsPanelState,
@@ -11,7 +11,7 @@ import {
   type ToStatsView,
   toolColumns,
 } from "../../stats-protocol.js";
-import { log, notice, notify, withProgress } from "../notify.js";
+import { log, notice, notify, percentProgress, withProgress } from "../notify.js";
 import { panelHtml } from "../panel/html.js";
 import type { TracePanels } from "../panel/panels.js";
 import { webviewOptions } from "../panel/session.js";
@@ -32,16 +32,13 @@ export async function readWithProgress(uris: readonly vscode.Uri[]): Promise<Log
   let read: LogStats;
   try {
     read = await withProgress(title, (report, token) => {
-      let shown = -1;
+      let progress: ((bytes: number) => number) | undefined;
       return readLogStats(
         uris.map((uri) => uri.fsPath),
         {
           signal: token,
-          onProgress: (bytes) => {
-            const mb = Math.floor(bytes / 1e6);
-            if (mb !== shown) report(notice`${mb} MB read`);
-            shown = mb;
-          },
+          // In percent of the bytes on disk, as the Selection Traces view's scan says it.
+          onProgress: (bytes, total) => (progress ??= percentProgress(report, total))(bytes),
         },
       );
     });
@@ -94,9 +91,9 @@ export class StatsPanels implements vscode.Disposable {
     });
   }
 
-  /** Reads the logs and opens a view of their statistics. */
-  async show(uris: readonly vscode.Uri[]): Promise<StatsSession | null> {
-    const read = await readWithProgress(uris);
+  /** Reads the logs (unless `scanned` holds what reading them gives) and opens a view of their statistics. */
+  async show(uris: readonly vscode.Uri[], scanned?: LogStats): Promise<StatsSession | null> {
+    const read = scanned ?? (await readWithProgress(uris));
     if (!read) return null;
     const label = uris.length === 1 ? baseName(uris[0]!.path) : `${uris.length} logs`;
     const panel = vscode.window.createWebviewPanel(
@@ -233,11 +230,9 @@ export class StatsSession implements vscode.Disposable {
     if (!ref) return;
     try {
       const found = await readTraceAt(ref.path, ref);
-      this.traces.showReport(
-        reportFromTrace(found, vscode.Uri.file(ref.path).toString()),
-        undefined,
-        tool,
-      );
+      this.traces.showReport(reportOf(found, vscode.Uri.file(ref.path)), undefined, tool, {
+        preview: true,
+      });
     } catch (error) {
       await notify("error", notice`The trace could not be opened.`, {
         details: [error instanceof Error ? error.message : String(error)],

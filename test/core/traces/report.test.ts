@@ -82,7 +82,7 @@ describe("reportFromTrace", () => {
       }),
     ).traces[0]!;
     const report = reportFromTrace(found, "app.log");
-    expect(report.description).toBe("trace 0, line 1 · id t-7 · 2025-03-14T09:26:53Z");
+    expect(report.description).toBe("#1 · line 1 · id t-7 · 2025-03-14T09:26:53Z");
     expect(report.offered).toEqual(["search", "final_answer", "sql"]);
     expect(report.names).toEqual(["search", "final_answer", "send_email"]);
     expect(report.tools).toEqual(report.names);

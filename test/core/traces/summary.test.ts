@@ -158,8 +158,8 @@ describe("a logged trace as a report", () => {
     const [plain, full] = found(
       `${line({ trace: [] })}\n${line({ trace: [], turn_id: 7, time: 1.5 })}`,
     );
-    expect(describeTrace(plain!)).toBe("trace 0, line 1");
-    expect(describeTrace(full!)).toBe("trace 1, line 2 · id 7 · 1.5");
+    expect(describeTrace(plain!)).toBe("#1 · line 1");
+    expect(describeTrace(full!)).toBe("#2 · line 2 · id 7 · 1.5");
   });
 });
 
