@@ -8,9 +8,10 @@ import { formatWaterfallTable, safe, safeJson } from "../core/render/table.js";
 import { reportToJson } from "../core/report-json.js";
 import { reportFromTrace } from "../core/traces/report.js";
 import type { FoundTrace } from "../core/traces/scan.js";
-import { summarizeTrace, summaryToJson, type TraceSummary } from "../core/traces/summary.js";
-import { MAX_PROBLEMS, scanLogs, type LogProblem, type LogsScan } from "../node/log-file.js";
+import { summarizeTrace, traceEntryJson, type TraceSummary } from "../core/traces/summary.js";
+import { scanLogs, type LogsScan } from "../node/log-file.js";
 import { expandInputs, type LogInput } from "../node/log-source.js";
+import { ProblemList } from "../node/problem-list.js";
 import { EXIT, parseArgs, UsageError, type CliIO } from "./io.js";
 
 const TRACES_USAGE =
@@ -19,13 +20,6 @@ const SHOW_USAGE =
   "usage: palette-inspector show LOG... [INDEX] [--json]   (LOG: a file, a folder or -)";
 /** Widest list of final names in the text table before it is shortened. */
 const NAMES_WIDTH = 48;
-
-/** A problem as printed: the file as given. */
-interface NamedProblem {
-  readonly file: string;
-  readonly line: number | null;
-  readonly message: string;
-}
 
 /** Lists the traces of the logs; `--json` streams `{ traces, problems, … }` so a big log is never held whole. */
 export async function tracesCommand(args: readonly string[], io: CliIO): Promise<number> {
@@ -37,8 +31,7 @@ export async function tracesCommand(args: readonly string[], io: CliIO): Promise
   if (flags.has("--json")) {
     const writer = new JsonListWriter(io.stdout);
     await scanLogs(inputs, {
-      onTrace: (found, file) =>
-        writer.item({ file: inputs[file]!.name, ...summaryToJson(summarizeTrace(found)) }),
+      onTrace: (found, file) => writer.item(traceEntryJson(found, inputs[file]!.name)),
       onProblem: (problem) => problems.add(problem),
     });
     writer.end(problems);
@@ -123,30 +116,6 @@ export function unreadableExit(problems: ProblemList, io: CliIO): number {
       `palette-inspector: cannot read ${safe(problem.file)}: ${problem.message.replace(/^cannot read the file: /, "")}\n`,
     );
   return problems.unreadable.length > 0 ? EXIT.invalidInput : EXIT.ok;
-}
-
-/** The first MAX_PROBLEMS problems, each naming its file; all are counted. */
-export class ProblemList {
-  readonly kept: NamedProblem[] = [];
-  readonly unreadable: NamedProblem[] = [];
-  count = 0;
-
-  constructor(private readonly inputs: readonly LogInput[]) {}
-
-  add(problem: LogProblem): void {
-    this.count++;
-    const named = {
-      file: this.inputs[problem.file]!.name,
-      line: problem.line,
-      message: problem.message,
-    };
-    if (problem.unreadable) this.unreadable.push(named);
-    if (this.kept.length < MAX_PROBLEMS) this.kept.push(named);
-  }
-
-  get truncated(): boolean {
-    return this.count > this.kept.length;
-  }
 }
 
 /**

@@ -5,14 +5,10 @@
  */
 import type { StageAction } from "../core/contract.js";
 import type { FoundTrace } from "../core/traces/scan.js";
-import { summarizeTrace } from "../core/traces/summary.js";
+import { summarizeTrace, type TraceFilter } from "../core/traces/summary.js";
 import { MAX_PROBLEMS, type LogProblem, type TraceLocation } from "./log-file.js";
 
-/** What the list of traces is narrowed to. */
-export type TraceFilter =
-  | { readonly kind: "dropped"; readonly tool: string }
-  | { readonly kind: "stageAction"; readonly stage: string; readonly action: StageAction }
-  | { readonly kind: "errors" };
+export type { TraceFilter } from "../core/traces/summary.js";
 
 /** One row as shown: built on demand from the columns. */
 export interface TraceRow extends TraceLocation {
