@@ -1,11 +1,9 @@
-import type { Mismatch } from "../core/expect.js";
 import { runFixtureSource, type FixtureOutcome } from "../core/fixture-outcome.js";
-import { formatJsonPath } from "../core/json/positions.js";
 import { NotReadable, readSourceFile } from "../node/source-file.js";
 import { displayPath, readCatalogFile } from "./files.js";
 import { UsageError } from "./io.js";
 
-export type { FixtureOutcome } from "../core/fixture-outcome.js";
+export { formatMismatch, type FixtureOutcome } from "../core/fixture-outcome.js";
 
 /**
  * Loads, runs and checks one fixture file, as both `run` and `check` do. A file that cannot be
@@ -21,9 +19,4 @@ export async function runFixtureFile(path: string): Promise<FixtureOutcome> {
     throw error;
   }
   return runFixtureSource(source, readCatalogFile);
-}
-
-/** One failed expectation: where, expected and actual. */
-export function formatMismatch(file: string, mismatch: Mismatch): string {
-  return `${file}: ${formatJsonPath(mismatch.path)}: ${mismatch.message}: expected ${JSON.stringify(mismatch.expected)}, actual ${JSON.stringify(mismatch.actual)}`;
 }

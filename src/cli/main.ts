@@ -1,10 +1,12 @@
 import { safe } from "../core/render/table.js";
 import { checkCommand } from "./check.js";
 import { EXIT, UsageError, type CliIO } from "./io.js";
+import { mcpCommand } from "./mcp.js";
 import { endQuietlyWhenPipeCloses } from "./pipe.js";
 import { runCommand } from "./run.js";
 import { statsCommand } from "./stats.js";
 import { showCommand, tracesCommand } from "./traces.js";
+import { VERSION } from "./version.js";
 
 const USAGE = `usage: palette-inspector <command>
 
@@ -13,6 +15,8 @@ const USAGE = `usage: palette-inspector <command>
   traces LOG... [--json]                    list the selection traces found in logs
   show LOG... [INDEX] [--json]              print one logged trace (INDEX across the logs)
   stats LOG... [--json]                     palette statistics across logs
+  mcp [--root DIR]...                       serve these as tools to AI assistants (MCP, stdio)
+  --version                                 print the version
 
   LOG is a file (plain or .gz), a folder of logs, or - for standard input.
 `;
@@ -25,6 +29,7 @@ const COMMANDS: Record<string, Command> = {
   traces: tracesCommand,
   show: showCommand,
   stats: statsCommand,
+  mcp: mcpCommand,
 };
 
 /** Runs one command line; every failure becomes a message and an exit status, never a stack. */
@@ -33,6 +38,10 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     (name === undefined ? io.stderr : io.stdout)(USAGE);
     return name === undefined ? EXIT.invalidInput : EXIT.ok;
+  }
+  if (name === "--version") {
+    io.stdout(`${VERSION}\n`);
+    return EXIT.ok;
   }
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) {

@@ -11,7 +11,7 @@ import type { FoundTrace } from "../core/traces/scan.js";
 import { summarizeTrace, traceEntryJson, type TraceSummary } from "../core/traces/summary.js";
 import { scanLogs, type LogsScan } from "../node/log-file.js";
 import { expandInputs, type LogInput } from "../node/log-source.js";
-import { ProblemList } from "../node/problem-list.js";
+import { ProblemList, unreadableMessage } from "../node/problem-list.js";
 import { EXIT, parseArgs, UsageError, type CliIO } from "./io.js";
 
 const TRACES_USAGE =
@@ -31,7 +31,8 @@ export async function tracesCommand(args: readonly string[], io: CliIO): Promise
   if (flags.has("--json")) {
     const writer = new JsonListWriter(io.stdout);
     await scanLogs(inputs, {
-      onTrace: (found, file) => writer.item(traceEntryJson(found, inputs[file]!.name)),
+      onTrace: (found, file) =>
+        writer.item(traceEntryJson(summarizeTrace(found), inputs[file]!.name)),
       onProblem: (problem) => problems.add(problem),
     });
     writer.end(problems);
@@ -112,9 +113,7 @@ export async function inputsOrExit(
 /** Exit status once the scan is over: a file that could not be read at all is invalid input, said on stderr too. */
 export function unreadableExit(problems: ProblemList, io: CliIO): number {
   for (const problem of problems.unreadable)
-    io.stderr(
-      `palette-inspector: cannot read ${safe(problem.file)}: ${problem.message.replace(/^cannot read the file: /, "")}\n`,
-    );
+    io.stderr(`palette-inspector: ${safe(unreadableMessage(problem))}\n`);
   return problems.unreadable.length > 0 ? EXIT.invalidInput : EXIT.ok;
 }
 

@@ -42,6 +42,11 @@ export async function runFixtureSource(
   };
 }
 
+/** One failed expectation: where, expected and actual. */
+export function formatMismatch(file: string, mismatch: Mismatch): string {
+  return `${file}: ${formatJsonPath(mismatch.path)}: ${mismatch.message}: expected ${JSON.stringify(mismatch.expected)}, actual ${JSON.stringify(mismatch.actual)}`;
+}
+
 /** A fixture that could not be read at all, as one error at its start: a check goes on past it. */
 export function unreadableOutcome(file: string, message: string): FixtureOutcome {
   const start = { line: 0, character: 0 };

@@ -2,7 +2,7 @@ import { MAX_PROBLEMS, type LogProblem } from "./log-file.js";
 import type { LogInput } from "./log-source.js";
 
 /** A problem as printed: the file as given. */
-interface NamedProblem {
+export interface NamedProblem {
   readonly file: string;
   readonly line: number | null;
   readonly message: string;
@@ -30,4 +30,9 @@ export class ProblemList {
   get truncated(): boolean {
     return this.count > this.kept.length;
   }
+}
+
+/** "cannot read app.log: ENOENT": a file of which nothing could be read. */
+export function unreadableMessage(problem: NamedProblem): string {
+  return `cannot read ${problem.file}: ${problem.message.replace(/^cannot read the file: /, "")}`;
 }

@@ -60,8 +60,8 @@ export function summaryToJson(summary: TraceSummary) {
 }
 
 /** One entry of `traces --json`: the summary and the file as given. */
-export function traceEntryJson(found: FoundTrace, file: string) {
-  return { file, ...summaryToJson(summarizeTrace(found)) };
+export function traceEntryJson(summary: TraceSummary, file: string) {
+  return { file, ...summaryToJson(summary) };
 }
 
 /** What a list of traces is narrowed to: a tool dropped, a stage's action, errors. */
