@@ -180,11 +180,12 @@ export async function whatIfTool(
   };
 }
 
-function diffText(diff: NameDiff): string {
+/** "the variant adds a, b; loses c" */
+function diffText(diff: NameDiff, adds = "adds", loses = "loses"): string {
   const parts = [];
-  if (diff.onlyVariant.length > 0) parts.push(`+${nameList(diff.onlyVariant)}`);
-  if (diff.onlyBase.length > 0) parts.push(`−${nameList(diff.onlyBase)}`);
-  return parts.join(" ");
+  if (diff.onlyVariant.length > 0) parts.push(`the variant ${adds} ${nameList(diff.onlyVariant)}`);
+  if (diff.onlyBase.length > 0) parts.push(`the variant ${loses} ${nameList(diff.onlyBase)}`);
+  return parts.join(", ");
 }
 
 function comparisonLines(c: Comparison): string[] {
@@ -202,13 +203,13 @@ function comparisonLines(c: Comparison): string[] {
     if (!stage.changed) continue;
     const parts = [stage.actionChanged ? `${stage.base} → ${stage.variant}` : stage.variant];
     for (const [what, diff] of [
-      ["dropped", stage.dropped],
-      ["added", stage.added],
-      ["reinstated", stage.reinstated],
-      ["handed on", stage.output],
+      ["drops", stage.dropped],
+      ["adds", stage.added],
+      ["reinstates", stage.reinstated],
+      ["hands on", stage.output],
     ] as const)
       if (diff.onlyBase.length + diff.onlyVariant.length > 0)
-        parts.push(`${what} ${diffText(diff)}`);
+        parts.push(diffText(diff, `also ${what}`, `no longer ${what}`));
     lines.push(`  ${name(stage.stage)}: ${parts.join("; ")}`);
   }
   return lines;
