@@ -549,6 +549,10 @@ describe("the MCP server's standard streams", () => {
     expect(stderr).toMatch(/^palette-inspector mcp: a line that is not a JSON-RPC message: /);
   });
 
+  it("prints with --version the version it gives a client", async () => {
+    expect(await cli(["--version"])).toEqual({ code: 0, stdout: `${version}\n`, stderr: "" });
+  });
+
   it("refuses a root that is not a folder, on stderr", async () => {
     const { code, stderr, stdout } = await cli(["mcp", "--root", join(mine, "broken.turn.json")]);
     expect(code).toBe(2);
