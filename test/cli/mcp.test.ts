@@ -411,6 +411,13 @@ describe("the MCP server's roots", () => {
     );
   });
 
+  it("takes a relative path under the first root where it exists", async () => {
+    // examples/ has no wide.turn.json: the second root's is run, and named as the CLI names it.
+    const result = await call("run_fixture", { path: "wide.turn.json" });
+    expect(result.isError).toBe(false);
+    expect(text(result)).toContain(`${join(mine, "wide.turn.json")} — many tools, many stages`);
+  });
+
   it("refuses logs outside the roots before reading any", async () => {
     const result = await call("list_traces", { logs: ["logs/agent.log", "/etc"] });
     expect(result.isError).toBe(true);
