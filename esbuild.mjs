@@ -1,6 +1,6 @@
 // One build for every target: the extension host, the CLI, the webview and the benchmark.
 import * as esbuild from "esbuild";
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 
 const watch = process.argv.includes("--watch");
@@ -28,11 +28,6 @@ const browser = {
   logLevel: "warning",
 };
 
-/** The version `palette-inspector --version` prints, as package.json says at build time. */
-function packageVersion() {
-  return JSON.parse(readFileSync("package.json", "utf8")).version;
-}
-
 const targets = [
   {
     ...node,
@@ -45,7 +40,6 @@ const targets = [
     entryPoints: ["src/cli/main.ts"],
     outfile: "dist/cli.js",
     banner: { js: "#!/usr/bin/env node" },
-    define: { PALETTE_INSPECTOR_VERSION: JSON.stringify(packageVersion()) },
   },
   // playwright-core finds its own files at run time, so the benchmark loads it from node_modules.
   {

@@ -92,6 +92,25 @@ export default tseslint.config(
     },
   },
   {
+    // The assistant tools answer for the CLI's MCP server and the extension alike: files only through their port.
+    files: ["src/tools/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [noVscode],
+          patterns: [
+            nodeBuiltins,
+            {
+              group: ["**/extension/**", "**/cli/**", "**/webview/**", "**/protocol"],
+              message: "src/tools imports only src/core and src/node",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The CLI runs in a terminal, without VS Code.
     files: ["src/cli/**/*.ts", "src/node/**/*.ts"],
     rules: {

@@ -1,12 +1,7 @@
-import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
-const { version } = JSON.parse(readFileSync("package.json", "utf8")) as { version: string };
-
 export default defineConfig({
-  // As esbuild.mjs puts it in the CLI's bundle.
-  define: { PALETTE_INSPECTOR_VERSION: JSON.stringify(version) },
   resolve: {
     // Host code imports `vscode`; in plain Node the tests give it a small fake.
     alias: { vscode: fileURLToPath(new URL("./test/fakes/vscode.ts", import.meta.url)) },

@@ -3,6 +3,7 @@ import { benchLogIndex } from "./log-index.js";
 import { benchOrder } from "./order.js";
 import { benchRender } from "./render.js";
 import { MEASURE_FLAG, measureInChild } from "./child.js";
+import { benchMcp } from "./mcp.js";
 import { benchScanSpeed } from "./scan-speed.js";
 import { benchStats } from "./stats.js";
 import { benchTraces } from "./traces.js";
@@ -22,6 +23,7 @@ async function main(): Promise<void> {
     logs: benchLogIndex,
     render: benchRender,
     stats: benchStats,
+    mcp: benchMcp,
   };
   const only = process.argv.slice(2);
   if (only[0] === MEASURE_FLAG) return measureInChild(only[1]!, only[2]!);

@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
+import { checkToJson, unreadableOutcome } from "../core/fixture-outcome.js";
 import { formatProblem } from "../core/fixture/problems.js";
-import { formatJsonPath } from "../core/json/positions.js";
 import { safe, safeJson } from "../core/render/table.js";
 import { readReason } from "../node/log-source.js";
 import { displayPath, findFixtures } from "./files.js";
@@ -24,12 +24,11 @@ export async function checkCommand(args: readonly string[], io: CliIO): Promise<
 
   const outcomes: FixtureOutcome[] = [];
   for (const file of files) outcomes.push(await checkOne(file));
-  const passed = outcomes.filter((o) => o.status === "passed").length;
-  const invalid = outcomes.filter((o) => o.status === "invalid").length;
-  const failed = outcomes.length - passed;
+  const document = checkToJson(outcomes);
+  const { passed, failed, invalid } = document;
 
   if (flags.has("--json")) {
-    io.stdout(safeJson({ fixtures: outcomes.map(outcomeJson), passed, failed, invalid }, 2) + "\n");
+    io.stdout(safeJson(document, 2) + "\n");
   } else {
     for (const outcome of outcomes) io.stdout(outcomeLines(outcome, io.color));
     if (invalid > 0) io.stdout(`${invalid} invalid\n`);
@@ -47,20 +46,7 @@ async function checkOne(file: string): Promise<FixtureOutcome> {
     return await runFixtureFile(file);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    const start = { line: 0, character: 0 };
-    return {
-      status: "invalid",
-      file: displayPath(file),
-      problems: [
-        {
-          severity: "error",
-          file: displayPath(file),
-          range: { start, end: start },
-          path: [],
-          message: error.message,
-        },
-      ],
-    };
+    return unreadableOutcome(displayPath(file), error.message);
   }
 }
 
@@ -83,31 +69,4 @@ function outcomeLines(outcome: FixtureOutcome, color: boolean): string {
     `${paint("31", "FAIL")} ${safe(outcome.file)}\n` +
     outcome.mismatches.map((m) => `  ${safe(formatMismatch(outcome.file, m))}\n`).join("")
   );
-}
-
-function outcomeJson(outcome: FixtureOutcome) {
-  if (outcome.status === "invalid") {
-    return {
-      file: outcome.file,
-      status: outcome.status,
-      problems: outcome.problems.map((p) => ({
-        ...p,
-        path: formatJsonPath(p.path),
-        text: formatProblem(p),
-      })),
-    };
-  }
-  return {
-    file: outcome.file,
-    status: outcome.status,
-    names: outcome.report.names,
-    forced_choice: outcome.report.forcedChoice,
-    mismatches: outcome.mismatches.map((m) => ({
-      key: m.key,
-      path: formatJsonPath(m.path),
-      expected: m.expected,
-      actual: m.actual,
-      message: m.message,
-    })),
-  };
 }

@@ -1,46 +1,12 @@
-import { readdirSync, statSync } from "node:fs";
-import { isAbsolute, join, relative } from "node:path";
 import type { CatalogReader } from "../core/fixture/load.js";
 import { confinedCatalogPath, fixtureBoundary } from "../node/confine.js";
-import { NotReadable, readSourceFile } from "../node/source-file.js";
+import { readCatalogAt } from "../node/fixture-files.js";
+
+export { displayPath, findFixtures } from "../node/fixture-files.js";
 
 /** Reads a catalogue a fixture names, refusing anything outside the fixture's repository. */
-export const readCatalogFile: CatalogReader = async (ref, fixtureFile) => {
-  const target = confinedCatalogPath(ref, fixtureFile, fixtureBoundary(fixtureFile, undefined));
-  try {
-    return readSourceFile(target, "catalogue", displayPath(target));
-  } catch (error) {
-    if (!(error instanceof NotReadable)) throw error;
-    const missing = (error.cause as NodeJS.ErrnoException | undefined)?.code === "ENOENT";
-    const reason = missing ? "does not exist" : `cannot be read: ${error.message}`;
-    throw new Error(`catalogue file '${ref}' ${reason} (looked for ${displayPath(target)})`, {
-      cause: error,
-    });
-  }
-};
-
-/** Paths as the user typed them, relative to the working directory when inside it. */
-export function displayPath(file: string): string {
-  const rel = relative(process.cwd(), file);
-  return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel : file;
-}
-
-const SKIPPED = new Set(["node_modules", ".git", "dist", "out", ".vscode-test"]);
-
-/** Every `*.turn.json` under the given files and folders, sorted, skipping dependency and build folders. */
-export function findFixtures(paths: readonly string[]): string[] {
-  const found = new Set<string>();
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.isDirectory() && !SKIPPED.has(entry.name)) walk(join(dir, entry.name));
-      else if (entry.isFile() && entry.name.endsWith(".turn.json"))
-        found.add(join(dir, entry.name));
-    }
-  };
-  for (const path of paths) {
-    const stat = statSync(path);
-    if (stat.isDirectory()) walk(path);
-    else found.add(path);
-  }
-  return [...found].sort();
-}
+export const readCatalogFile: CatalogReader = async (ref, fixtureFile) =>
+  readCatalogAt(
+    ref,
+    confinedCatalogPath(ref, fixtureFile, fixtureBoundary(fixtureFile, undefined)),
+  );

@@ -1,11 +1,12 @@
 import { safe } from "../core/render/table.js";
 import { checkCommand } from "./check.js";
 import { EXIT, UsageError, type CliIO } from "./io.js";
+import { mcpCommand } from "./mcp.js";
 import { endQuietlyWhenPipeCloses } from "./pipe.js";
 import { runCommand } from "./run.js";
 import { statsCommand } from "./stats.js";
-import { cliVersion } from "./version.js";
 import { showCommand, tracesCommand } from "./traces.js";
+import { VERSION } from "./version.js";
 
 const USAGE = `usage: palette-inspector <command>
 
@@ -14,6 +15,7 @@ const USAGE = `usage: palette-inspector <command>
   traces LOG... [--json]                    list the selection traces found in logs
   show LOG... [INDEX] [--json]              print one logged trace (INDEX across the logs)
   stats LOG... [--json]                     palette statistics across logs
+  mcp [--root DIR]...                       serve these as tools to AI assistants (MCP, stdio)
   --version                                 print the version
 
   LOG is a file (plain or .gz), a folder of logs, or - for standard input.
@@ -27,6 +29,7 @@ const COMMANDS: Record<string, Command> = {
   traces: tracesCommand,
   show: showCommand,
   stats: statsCommand,
+  mcp: mcpCommand,
 };
 
 /** Runs one command line; every failure becomes a message and an exit status, never a stack. */
@@ -37,7 +40,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     return name === undefined ? EXIT.invalidInput : EXIT.ok;
   }
   if (name === "--version" || name === "-V") {
-    io.stdout(`palette-inspector ${cliVersion()}\n`);
+    io.stdout(`palette-inspector ${VERSION}\n`);
     return EXIT.ok;
   }
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;

@@ -6,7 +6,8 @@ import { formatStatsText } from "../core/stats/text.js";
 import { safe } from "../core/render/table.js";
 import { scanLogs } from "../node/log-file.js";
 import { EXIT, parseArgs, UsageError, type CliIO } from "./io.js";
-import { inputsOrExit, ProblemList, unreadableExit } from "./traces.js";
+import { ProblemList } from "../node/problem-list.js";
+import { inputsOrExit, unreadableExit } from "./traces.js";
 
 const USAGE = "usage: palette-inspector stats LOG... [--json]   (LOG: a file, a folder or -)";
 /** Problems listed under the text tables; the rest are counted. */

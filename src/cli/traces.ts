@@ -9,10 +9,11 @@ import { formatCount } from "../core/stats/rows.js";
 import { reportToJson } from "../core/report-json.js";
 import { reportFromTrace } from "../core/traces/report.js";
 import type { FoundTrace } from "../core/traces/scan.js";
-import { summarizeTrace, summaryToJson, type TraceSummary } from "../core/traces/summary.js";
-import { MAX_PROBLEMS, scanLogs, type LogProblem, type LogsScan } from "../node/log-file.js";
+import { summarizeTrace, traceEntryJson, type TraceSummary } from "../core/traces/summary.js";
+import { scanLogs, type LogsScan } from "../node/log-file.js";
 import { expandInputs, type LogInput } from "../node/log-source.js";
 import { counted } from "../core/words.js";
+import { ProblemList, unreadableMessage } from "../node/problem-list.js";
 import { EXIT, parseArgs, UsageError, type CliIO } from "./io.js";
 
 const TRACES_USAGE =
@@ -21,13 +22,6 @@ const SHOW_USAGE =
   "usage: palette-inspector show LOG... [INDEX] [--json]   (LOG: a file, a folder or -)";
 /** Widest list of final names in the text table before it is shortened. */
 const NAMES_WIDTH = 48;
-
-/** A problem as printed: the file as given. */
-interface NamedProblem {
-  readonly file: string;
-  readonly line: number | null;
-  readonly message: string;
-}
 
 /** Lists the traces of the logs; `--json` streams `{ traces, problems, … }` so a big log is never held whole. */
 export async function tracesCommand(args: readonly string[], io: CliIO): Promise<number> {
@@ -40,7 +34,7 @@ export async function tracesCommand(args: readonly string[], io: CliIO): Promise
     const writer = new JsonListWriter(io.stdout);
     await scanLogs(inputs, {
       onTrace: (found, file) =>
-        writer.item({ file: inputs[file]!.name, ...summaryToJson(summarizeTrace(found)) }),
+        writer.item(traceEntryJson(summarizeTrace(found), inputs[file]!.name)),
       onProblem: (problem) => problems.add(problem),
     });
     writer.end(problems);
@@ -124,47 +118,8 @@ export async function inputsOrExit(
 /** Exit status once the scan is over: a file that could not be read at all is invalid input, said on stderr too. */
 export function unreadableExit(problems: ProblemList, io: CliIO): number {
   for (const problem of problems.unreadable)
-    io.stderr(
-      `palette-inspector: cannot read ${safe(problem.file)}: ${problem.message.replace(/^cannot read the file: /, "")}\n`,
-    );
+    io.stderr(`palette-inspector: ${safe(unreadableMessage(problem))}\n`);
   return problems.unreadable.length > 0 ? EXIT.invalidInput : EXIT.ok;
-}
-
-/** The first MAX_PROBLEMS problems, each naming its file; all are counted. */
-export class ProblemList {
-  readonly kept: NamedProblem[] = [];
-  readonly unreadable: NamedProblem[] = [];
-  count = 0;
-
-  constructor(private readonly inputs: readonly LogInput[]) {}
-
-  add(problem: LogProblem): void {
-    this.count++;
-    const named = {
-      file: this.inputs[problem.file]!.name,
-      line: problem.line,
-      message: problem.message,
-    };
-    if (problem.unreadable) this.unreadable.push(named);
-    if (this.kept.length < MAX_PROBLEMS) this.kept.push(named);
-  }
-
-  get truncated(): boolean {
-    return this.count > this.kept.length;
-  }
-
-  /** What a text listing shows: an input that could not be read at all is said once, on stderr. */
-  get listed(): { readonly kept: readonly NamedProblem[]; readonly count: number } {
-    return {
-      kept: this.kept.filter((problem) => !this.unreadable.includes(problem)),
-      count: this.count - this.unreadable.length,
-    };
-  }
-
-  /** No input could be read: a text listing has nothing to add to stderr's lines. */
-  get nothingRead(): boolean {
-    return this.unreadable.length >= this.inputs.length;
-  }
 }
 
 /**

@@ -1,8 +1,4 @@
-/** package.json's version, put in by the build (esbuild.mjs `define`; vitest.config.ts for the tests). */
-declare const PALETTE_INSPECTOR_VERSION: string | undefined;
+import packageJson from "../../package.json";
 
-/** The version this CLI was built as. */
-export function cliVersion(): string {
-  // A bundle made without the define (a test's own build) has none to give.
-  return typeof PALETTE_INSPECTOR_VERSION === "string" ? PALETTE_INSPECTOR_VERSION : "unknown";
-}
+/** The package's version, bundled in at build time from package.json. */
+export const VERSION: string = packageJson.version;

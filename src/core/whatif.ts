@@ -1,5 +1,8 @@
-import { stageName } from "./fixture/semantics.js";
+import type { Fixture } from "./fixture/load.js";
+import { semanticIssues, stageName } from "./fixture/semantics.js";
 import type { FixtureJson, StageJson } from "./fixture/schema.js";
+import type { RunReport } from "./report.js";
+import { runFixture } from "./run-fixture.js";
 
 /** An intent stage's verdict as the what-if edits it. */
 export interface VerdictEdit {
@@ -159,6 +162,27 @@ export function applyWhatIf(json: FixtureJson, edit: WhatIf): FixtureJson {
   // A variant is a new scenario: the original's expectations describe a different run.
   delete variant.expect;
   return variant;
+}
+
+/** The what-if run, or why it cannot run: the variant must pass the same checks as a fixture. */
+export function runWhatIf(
+  fixture: Fixture,
+  edit: WhatIf,
+): { report: RunReport } | { error: string } {
+  try {
+    const json = applyWhatIf(fixture.json, edit);
+    const errors = semanticIssues(json, fixture.catalog).filter(
+      (issue) => issue.severity === "error",
+    );
+    if (errors.length > 0)
+      return {
+        error: `This what-if is not a valid fixture: ${errors.map((issue) => issue.message).join("; ")}`,
+      };
+    return { report: runFixture(fixture, json) };
+  } catch (error) {
+    if (error instanceof WhatIfError) return { error: error.message };
+    throw error;
+  }
 }
 
 /** The levers a what-if moves, in words: "stage allowlist off; role support". */

@@ -2,6 +2,7 @@ import * as vscode from "vscode";
 import { RunSelectionCodeLens } from "./codelens.js";
 import { DebugCommands } from "./debug/commands.js";
 import { FixtureDiagnostics } from "./diagnostics.js";
+import { registerLanguageModelTools } from "./lm-tools.js";
 import { loadFixtureFromUri } from "./fixtures.js";
 import {
   compareTraces,
@@ -132,6 +133,7 @@ export function activate(context: vscode.ExtensionContext): void {
       compareWithReplay(node ?? traceView.selection[0], panels),
     ),
     ...registerTraceFilters(traces),
+    ...registerLanguageModelTools(),
     ...new DebugCommands(panels).register(),
     // From the explorer (with its selection as the second argument) or the Selection Traces view.
     vscode.commands.registerCommand(

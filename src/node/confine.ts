@@ -46,7 +46,7 @@ export function fixtureBoundary(
 }
 
 const MAX_LINKS = 40;
-const MAX_PATH_CHARS = 4096;
+export const MAX_PATH_CHARS = 4096;
 
 /**
  * Where a path leads once symbolic links are followed, also when its last parts do not exist

@@ -5,15 +5,13 @@
  */
 import type { StageAction } from "../core/contract.js";
 import type { FoundTrace } from "../core/traces/scan.js";
-import { summarizeTrace } from "../core/traces/summary.js";
+import { summarizeTrace, type TraceFilter as SummaryFilter } from "../core/traces/summary.js";
 import { timeMs } from "../core/stats/timeline.js";
 import { MAX_PROBLEMS, type LogProblem, type TraceLocation } from "./log-file.js";
 
-/** What the list of traces is narrowed to. */
+/** What the Selection Traces view narrows its list to: the filters the assistant tools share, and two of its own. */
 export type TraceFilter =
-  | { readonly kind: "dropped"; readonly tool: string }
-  | { readonly kind: "stageAction"; readonly stage: string; readonly action: StageAction }
-  | { readonly kind: "errors" }
+  | SummaryFilter
   /** The text (any case) in the turn id, the time, a stage's name or a tool it dropped or forced. */
   | { readonly kind: "text"; readonly text: string }
   /** A time from `from` to `to` (milliseconds since the epoch, each end included; null: open). */

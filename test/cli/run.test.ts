@@ -196,7 +196,7 @@ describe("palette-inspector run", () => {
     expect((await cli(["-V"])).stdout).toBe(`palette-inspector ${version}\n`);
   });
 
-  // `npm test` builds first; the bundle's version is the one esbuild.mjs put in.
+  // `npm test` builds first; the bundle carries package.json's version, imported at build time.
   it.skipIf(!existsSync("dist/cli.js"))("the built CLI prints package.json's version", () => {
     const { version } = JSON.parse(readFileSync("package.json", "utf8")) as { version: string };
     const built = spawnSync(process.execPath, ["dist/cli.js", "--version"], { encoding: "utf8" });

@@ -567,6 +567,10 @@ export const fake = {
   cancelNextProgress: false,
   /** User settings by full name (`json.validate.enable`); unset ones read as their default. */
   settings: new Map<string, unknown>(),
+  /** `workspace.isTrusted`: false is Restricted Mode. */
+  trusted: true,
+  /** Language-model tools registered and not yet disposed, by name. */
+  lmTools: new Map<string, vscode.LanguageModelTool<object>>(),
   /** The names of the diagnostic collections made (each the owner of its problems in the Problems panel). */
   diagnosticOwners(): string[] {
     return diagnosticCollections.map((collection) => collection.name);
@@ -605,6 +609,8 @@ export const fake = {
     this.cancelNextProgress = false;
     this.settings.clear();
     this.contentProviders.clear();
+    this.trusted = true;
+    this.lmTools.clear();
     diagnosticCollections.length = 0;
     testControllers.length = 0;
     // Objects a test left behind stop hearing events: each test starts with no listeners.
@@ -719,6 +725,9 @@ export const workspace = {
   get workspaceFile() {
     return fake.workspaceFile;
   },
+  get isTrusted() {
+    return fake.trusted;
+  },
   getWorkspaceFolder(uri: Uri) {
     return fake.workspaceFolders.find((folder) => uri.path.startsWith(folder.uri.path + "/"));
   },
@@ -816,6 +825,7 @@ export const workspace = {
   typeof vscode.workspace,
   | "workspaceFolders"
   | "workspaceFile"
+  | "isTrusted"
   | "getWorkspaceFolder"
   | "asRelativePath"
   | "findFiles"
@@ -1429,3 +1439,31 @@ export const debug = {
     );
   },
 };
+
+export class LanguageModelTextPart implements vscode.LanguageModelTextPart {
+  constructor(public value: string) {}
+}
+
+export class LanguageModelToolResult implements vscode.LanguageModelToolResult {
+  constructor(public content: (LanguageModelTextPart | vscode.LanguageModelPromptTsxPart)[]) {}
+}
+
+export const lm = {
+  /** The last one registered under a name answers, as for commands here. */
+  registerTool<T>(name: string, tool: vscode.LanguageModelTool<T>) {
+    fake.lmTools.set(name, tool as vscode.LanguageModelTool<object>);
+    return new Disposable(() => fake.lmTools.delete(name));
+  },
+  /** Invokes a registered tool as a chat would, once the user confirmed what prepareInvocation asked. */
+  async invokeTool(
+    name: string,
+    options: vscode.LanguageModelToolInvocationOptions<object>,
+    token: vscode.CancellationToken = new CancellationTokenSource().token,
+  ) {
+    const tool = fake.lmTools.get(name);
+    if (!tool) throw new Error(`no tool named ${name}`);
+    const result = await tool.invoke(options, token);
+    if (!result) throw new Error(`tool ${name} answered nothing`);
+    return result;
+  },
+} satisfies ImitatesNamespace<typeof vscode.lm, "registerTool" | "invokeTool">;

@@ -58,3 +58,28 @@ export function summaryToJson(summary: TraceSummary) {
     forced_choice: summary.forcedChoice,
   };
 }
+
+/** One entry of `traces --json`: the summary and the file as given. */
+export function traceEntryJson(summary: TraceSummary, file: string) {
+  return { file, ...summaryToJson(summary) };
+}
+
+/** What a list of traces is narrowed to: a tool dropped, a stage's action, errors. */
+export type TraceFilter =
+  | { readonly kind: "dropped"; readonly tool: string }
+  | { readonly kind: "stageAction"; readonly stage: string; readonly action: StageAction }
+  | { readonly kind: "errors" };
+
+/** Whether a trace passes a filter, as the Selection Traces view filters (errors: an error or a degraded stage). */
+export function matchesFilter(summary: TraceSummary, filter: TraceFilter): boolean {
+  switch (filter.kind) {
+    case "errors":
+      return summary.error || summary.degraded;
+    case "dropped":
+      return summary.stages.some((stage) => stage.dropped.includes(filter.tool));
+    case "stageAction":
+      return summary.stages.some(
+        (stage) => stage.stage === filter.stage && stage.action === filter.action,
+      );
+  }
+}

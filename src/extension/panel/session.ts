@@ -5,15 +5,14 @@ import { expectationFailures, updatedExpectation } from "../../core/expect.js";
 import type { FixtureJson } from "../../core/fixture/schema.js";
 import type { Fixture, LoadResult } from "../../core/fixture/load.js";
 import { problemMessage } from "../../core/fixture/problems.js";
-import { semanticIssues } from "../../core/fixture/semantics.js";
 import { reportMarkdown } from "../../core/render/markdown.js";
 import { reportView, type RunReport } from "../../core/report.js";
 import { runFixture } from "../../core/run-fixture.js";
 import {
   applyWhatIf,
   describeWhatIf,
+  runWhatIf,
   whatIfLevers,
-  WhatIfError,
   type WhatIf,
 } from "../../core/whatif.js";
 import {
@@ -349,20 +348,7 @@ export class TraceSession implements vscode.Disposable {
   private variant(edit: WhatIf): { report: RunReport } | { error: string } {
     if (this.fixture === null || this.base === null)
       return { error: "The fixture has problems; fix them before asking what-if." };
-    try {
-      const json = applyWhatIf(this.fixture.json, edit);
-      const errors = semanticIssues(json, this.fixture.catalog).filter(
-        (issue) => issue.severity === "error",
-      );
-      if (errors.length > 0)
-        return {
-          error: `This what-if is not a valid fixture: ${errors.map((issue) => issue.message).join("; ")}`,
-        };
-      return { report: runFixture(this.fixture, json) };
-    } catch (error) {
-      if (error instanceof WhatIfError) return { error: error.message };
-      throw error;
-    }
+    return runWhatIf(this.fixture, edit);
   }
 
   private async saveVariant(edit: WhatIf): Promise<{ ok: boolean; message: string }> {

@@ -7,8 +7,40 @@ const vscode = require("vscode");
 
 const PYTHON = "/usr/bin/python3"; // Debian's debugpy exists only for Debian's interpreter
 
+/** Each of Palette Inspector's language-model tools, asked one question about the examples. */
+const TOOL_CALLS = [
+  ["run_fixture", { path: "weather-forecast.turn.json" }],
+  ["check_fixtures", {}],
+  ["where_did_tool_go", { path: "weather-forecast.turn.json", tool: "sql" }],
+  ["what_if", { path: "weather-forecast.turn.json", edits: { enabled: { intent: false } } }],
+  ["list_traces", { logs: ["logs/agent.log"], limit: 3 }],
+  ["show_trace", { logs: ["logs/agent.log"], index: 0 }],
+  ["trace_to_fixture", { logs: ["logs/agent.log"], index: 0 }],
+  ["palette_stats", { logs: ["logs"], top: 3 }],
+];
+
+/** Invokes every tool and writes what each answered (its text parts, or its error) to lm-tools.result.json. */
+async function invokeTools() {
+  const [folder] = vscode.workspace.workspaceFolders;
+  const results = {};
+  for (const [name, input] of TOOL_CALLS) {
+    try {
+      const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined });
+      results[name] = { parts: result.content.map((part) => part.value) };
+    } catch (error) {
+      results[name] = { error: String(error && error.message ? error.message : error) };
+    }
+  }
+  const out = vscode.Uri.joinPath(folder.uri, "lm-tools.result.json");
+  await vscode.workspace.fs.writeFile(
+    out,
+    new TextEncoder().encode(JSON.stringify(results, null, 2)),
+  );
+}
+
 exports.activate = (context) => {
   context.subscriptions.push(
+    vscode.commands.registerCommand("paletteTest.invokeTools", invokeTools),
     vscode.debug.registerDebugAdapterDescriptorFactory("debugpy", {
       createDebugAdapterDescriptor: () =>
         new vscode.DebugAdapterExecutable(PYTHON, ["-m", "debugpy.adapter"]),

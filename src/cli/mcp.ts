@@ -1,0 +1,161 @@
+/**
+ * `palette-inspector mcp [--root DIR]...`: the assistant tools (src/tools) as an MCP server over
+ * stdio. Standard output carries only JSON-RPC messages; anything else goes to standard error.
+ */
+import { statSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { ReadBuffer } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  RootsListChangedNotificationSchema,
+  type JSONRPCMessage,
+} from "@modelcontextprotocol/sdk/types.js";
+import { safe, safeJson } from "../core/render/table.js";
+import { RootFiles, Roots } from "../node/roots.js";
+import { callTool, inputProblem, isToolName, TOOLS } from "../tools/tools.js";
+import { EXIT, UsageError, type CliIO } from "./io.js";
+import { VERSION } from "./version.js";
+
+const USAGE =
+  "usage: palette-inspector mcp [--root DIR]...   (default root: the working directory)";
+
+/** Serves until standard input closes; bad input never ends it. */
+export async function mcpCommand(args: readonly string[], io: CliIO): Promise<number> {
+  const roots = new Roots(rootsOf(args, io.cwd));
+  const files = new RootFiles(roots);
+  const say = (text: string) => io.stderr(`palette-inspector mcp: ${safe(text)}\n`);
+  const server = new Server(
+    { name: "palette-inspector", version: VERSION },
+    { capabilities: { tools: {} } },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: TOOLS.map(({ name, title, description, inputSchema, outputSchema }) => ({
+      name,
+      title,
+      description,
+      inputSchema,
+      outputSchema,
+    })),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const { name, arguments: input = {} } = request.params;
+    if (!isToolName(name)) throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${name}`);
+    const problem = inputProblem(name, input);
+    if (problem !== null) throw new McpError(ErrorCode.InvalidParams, problem);
+    const result = await callTool(name, input, files);
+    return {
+      content: [{ type: "text" as const, text: result.text }],
+      ...(result.structured ? { structuredContent: result.structured } : {}),
+      isError: result.isError,
+    };
+  });
+  // The client's roots join the server's own, and follow the client's list as it changes.
+  const askRoots = async () => {
+    try {
+      const { roots: offered } = await server.listRoots();
+      roots.setExtra(
+        offered
+          .filter((root) => root.uri.startsWith("file:"))
+          .map((root) => fileURLToPath(root.uri)),
+      );
+    } catch (error) {
+      say(
+        `the client's roots could not be read: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  };
+  server.oninitialized = () => {
+    if (server.getClientCapabilities()?.roots) void askRoots();
+  };
+  server.setNotificationHandler(RootsListChangedNotificationSchema, askRoots);
+  server.onerror = (error) => say(error.message);
+
+  const transport = new LineTransport(io.stdin ?? process.stdin, io.stdout);
+  const closed = new Promise<number>((done) => (server.onclose = () => done(EXIT.ok)));
+  await server.connect(transport);
+  return closed;
+}
+
+/** `--root DIR`, repeatable; each must be a folder. */
+function rootsOf(args: readonly string[], cwd: string): string[] {
+  const roots: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg !== "--root")
+      throw new UsageError(arg.startsWith("--") ? `unknown option ${arg}\n${USAGE}` : USAGE);
+    const dir = args[++i];
+    if (dir === undefined) throw new UsageError(`--root needs a value\n${USAGE}`);
+    const path = isAbsolute(dir) ? dir : resolve(cwd, dir);
+    let folder = false;
+    try {
+      folder = statSync(path).isDirectory();
+    } catch {
+      // Said below, as for a file.
+    }
+    if (!folder) throw new UsageError(`--root ${dir} is not a folder`);
+    roots.push(path);
+  }
+  return roots.length > 0 ? roots : [cwd];
+}
+
+/**
+ * The MCP stdio transport: one JSON-RPC message per line. Written with C1 controls and bidi
+ * marks escaped (safeJson), so that no text from a file reaches the client's terminal raw; a
+ * line that is not a message is said on stderr and skipped.
+ */
+class LineTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  private readonly buffer = new ReadBuffer();
+  private open = true;
+
+  constructor(
+    private readonly input: NodeJS.ReadableStream,
+    private readonly write: (text: string) => void,
+  ) {}
+
+  async start(): Promise<void> {
+    this.input.on("data", (chunk: Buffer) => {
+      try {
+        this.buffer.append(chunk);
+      } catch (error) {
+        return this.onerror?.(error as Error);
+      }
+      for (;;) {
+        let message: JSONRPCMessage | null;
+        try {
+          message = this.buffer.readMessage();
+        } catch (error) {
+          this.onerror?.(
+            new Error(
+              `a line that is not a JSON-RPC message: ${(error as Error).message.split("\n")[0]}`,
+            ),
+          );
+          continue;
+        }
+        if (message === null) break;
+        this.onmessage?.(message);
+      }
+    });
+    this.input.on("end", () => void this.close());
+    this.input.on("error", (error: Error) => this.onerror?.(error));
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (this.open) this.write(safeJson(message) + "\n");
+  }
+
+  async close(): Promise<void> {
+    if (!this.open) return;
+    this.open = false;
+    this.buffer.clear();
+    this.onclose?.();
+  }
+}

@@ -1,0 +1,138 @@
+/**
+ * The assistant tools (src/tools) as VS Code language-model tools, for Copilot's agent mode and
+ * any chat that calls `vscode.lm.invokeTool`. They read only under the workspace folders, a
+ * fixture as its editor shows it (unsaved edits included), and in Restricted Mode never write.
+ */
+import * as vscode from "vscode";
+import { safeJson } from "../core/render/table.js";
+import { describeWhatIf, type WhatIf } from "../core/whatif.js";
+import { InputRefused, RootFiles, Roots } from "../node/roots.js";
+import type { ToolFiles } from "../tools/port.js";
+import { callTool, inputProblem, TOOLS, type ToolDefinition } from "../tools/tools.js";
+import { readSource, readWorkspaceCatalog } from "./fixtures.js";
+import { neutralise } from "./notify.js";
+import { exists } from "./workspace-files.js";
+
+/** The tools' files: the workspace folders on disk are the roots. */
+class WorkspaceFiles implements ToolFiles {
+  /** Asked each time: folders come and go while the window is open. */
+  private roots(): Roots {
+    const folders = (vscode.workspace.workspaceFolders ?? []).filter(
+      (folder) => folder.uri.scheme === "file",
+    );
+    if (folders.length === 0)
+      throw new InputRefused(
+        "no folder is open: the tools read only files under the workspace folders",
+      );
+    return new Roots(
+      folders.map((folder) => folder.uri.fsPath),
+      "the workspace folders",
+    );
+  }
+
+  async readFixture(path: string) {
+    const uri = vscode.Uri.file(this.roots().resolve(path));
+    try {
+      return await readSource(uri);
+    } catch {
+      throw new InputRefused(`cannot read ${path}: it does not exist or cannot be read`);
+    }
+  }
+
+  readonly readCatalog = readWorkspaceCatalog;
+
+  async findFixtures(paths: readonly string[] | undefined): Promise<string[]> {
+    const roots = this.roots();
+    const folders: string[] = paths === undefined ? [...roots.list] : [];
+    const files: string[] = [];
+    for (const path of paths ?? []) {
+      const target = roots.resolve(path);
+      const folder = await vscode.workspace.fs.stat(vscode.Uri.file(target)).then(
+        (stat) => (stat.type & vscode.FileType.Directory) !== 0,
+        () => false,
+      );
+      (folder ? folders : files).push(target);
+    }
+    for (const folder of folders) {
+      const pattern = new vscode.RelativePattern(vscode.Uri.file(folder), "**/*.turn.json");
+      for (const uri of await vscode.workspace.findFiles(pattern, "**/node_modules/**"))
+        if (uri.scheme === "file") files.push(uri.fsPath);
+    }
+    return [...new Set(files)].sort();
+  }
+
+  logInputs(names: readonly string[]) {
+    return new RootFiles(this.roots()).logInputs(names);
+  }
+
+  async writeNewFile(path: string, text: string): Promise<string> {
+    if (!vscode.workspace.isTrusted)
+      throw new InputRefused(
+        `not written: this workspace is in Restricted Mode, where the tools never write (${path})`,
+      );
+    const uri = vscode.Uri.file(this.roots().resolve(path));
+    if (await exists(uri))
+      throw new InputRefused(`${path} already exists; it is never overwritten`);
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+    return vscode.workspace.asRelativePath(uri);
+  }
+}
+
+interface Input {
+  path?: string;
+  paths?: string[];
+  tool?: string;
+  logs?: string[];
+  index?: number;
+  out?: string;
+  edits?: WhatIf;
+}
+
+/** What the chat shows before a tool runs: what it will read, and for a write, the question. */
+function prepared(tool: ToolDefinition, input: Input): vscode.PreparedToolInvocation {
+  const n = (value: unknown) => neutralise(value, 120);
+  const logs = `${input.index === undefined ? "" : `trace ${input.index} of `}${n((input.logs ?? []).join(", "))}`;
+  const message: Record<ToolDefinition["name"], string> = {
+    run_fixture: `Running the fixture ${n(input.path)}`,
+    check_fixtures: `Checking ${input.paths ? n(input.paths.join(", ")) : "every fixture in the workspace"}`,
+    where_did_tool_go: `Following ${n(input.tool)} through ${input.path !== undefined ? n(input.path) : logs}`,
+    what_if: `Asking what-if of ${n(input.path)}: ${n(input.edits ? describeWhatIf(input.edits) || "no lever moved" : "")}`,
+    list_traces: `Listing the selection traces in ${logs}`,
+    show_trace: `Reading ${logs}`,
+    trace_to_fixture: `Turning ${logs} into a fixture${input.out === undefined ? "" : vscode.workspace.isTrusted ? ` at ${n(input.out)}` : " (not written: Restricted Mode)"}`,
+    palette_stats: `Counting palette statistics across ${logs}`,
+  };
+  const writes =
+    tool.name === "trace_to_fixture" && input.out !== undefined && vscode.workspace.isTrusted;
+  return {
+    invocationMessage: message[tool.name],
+    ...(writes
+      ? {
+          confirmationMessages: {
+            title: "Write a fixture?",
+            message: `Write the replay of ${logs} to ${n(input.out)}? It must be a new file: an existing one is never overwritten.`,
+          },
+        }
+      : {}),
+  };
+}
+
+export function registerLanguageModelTools(): vscode.Disposable[] {
+  const files = new WorkspaceFiles();
+  return TOOLS.map((tool) =>
+    vscode.lm.registerTool<Input>(tool.name, {
+      prepareInvocation: (options) => prepared(tool, options.input),
+      // A tool's error reaches the model as the error's message.
+      invoke: async (options) => {
+        const problem = inputProblem(tool.name, options.input);
+        if (problem !== null) throw new Error(problem);
+        const result = await callTool(tool.name, options.input, files);
+        if (result.isError) throw new Error(result.text);
+        return new vscode.LanguageModelToolResult([
+          new vscode.LanguageModelTextPart(result.text),
+          new vscode.LanguageModelTextPart(safeJson(result.structured)),
+        ]);
+      },
+    }),
+  );
+}

@@ -1,0 +1,234 @@
+/** The tools that read logs: list_traces, show_trace, trace_to_fixture, palette_stats, and where_did_tool_go on a trace. */
+import { safe } from "../core/render/table.js";
+import { reportToJson } from "../core/report-json.js";
+import { PaletteStats } from "../core/stats/fold.js";
+import { formatStatsJson } from "../core/stats/json.js";
+import { byMissing, formatCount, percent, removedByText, statsRows } from "../core/stats/rows.js";
+import { reportFromTrace } from "../core/traces/report.js";
+import type { FoundTrace } from "../core/traces/scan.js";
+import {
+  matchesFilter,
+  summarizeTrace,
+  traceEntryJson,
+  type TraceFilter,
+  type TraceSummary,
+} from "../core/traces/summary.js";
+import { traceToFixture } from "../core/traces/to-fixture.js";
+import { counted } from "../core/words.js";
+import { scanLogs, type LogsScan } from "../node/log-file.js";
+import type { LogInput } from "../node/log-source.js";
+import { ProblemList, unreadableMessage } from "../node/problem-list.js";
+import { InputRefused } from "../node/roots.js";
+import { lineageAnswer, type Answer } from "./fixture-tools.js";
+import type { ToolFiles } from "./port.js";
+import { fitText, name, nameList, reportLines } from "./text.js";
+
+/** Stats text lists this many tools when `top` does not say. */
+const STATS_TOOLS = 10;
+
+interface Scanned {
+  readonly inputs: readonly LogInput[];
+  readonly problems: ProblemList;
+  readonly scan: LogsScan;
+}
+
+/** Scans the logs as one set; when nothing of any could be read, that is the tool's error, in the CLI's words. */
+async function scan(
+  files: ToolFiles,
+  logs: readonly string[],
+  onTrace: (found: FoundTrace, file: string) => void,
+  signal?: { aborted: boolean },
+): Promise<Scanned> {
+  const inputs = await files.logInputs(logs);
+  const problems = new ProblemList(inputs);
+  const result = await scanLogs(inputs, {
+    signal,
+    onTrace: (found, file) => onTrace(found, inputs[file]!.name),
+    onProblem: (problem) => problems.add(problem),
+  });
+  if (result.unreadable === inputs.length)
+    throw new InputRefused(problems.unreadable.map(unreadableMessage).join("\n"));
+  return { inputs, problems, scan: result };
+}
+
+function problemLines({ problems }: Scanned): string[] {
+  if (problems.count === 0) return [];
+  return [
+    `${counted(problems.count, "problem", "problems", formatCount)}:`,
+    ...problems.kept
+      .slice(0, 10)
+      .map((p) => `  ${safe(p.file)}${p.line === null ? "" : `:${p.line}`}: ${safe(p.message)}`),
+  ];
+}
+
+/** The trace at `index` across the logs; reading stops there. */
+async function traceAt(
+  files: ToolFiles,
+  logs: readonly string[],
+  index: number,
+): Promise<{ found: FoundTrace; file: string }> {
+  const stop = { aborted: false };
+  let wanted: { found: FoundTrace; file: string } | null = null;
+  const { scan: result } = await scan(
+    files,
+    logs,
+    (found, file) => {
+      if (found.index !== index) return;
+      wanted = { found, file };
+      stop.aborted = true;
+    },
+    stop,
+  );
+  if (wanted === null) {
+    const count = result.traceCount;
+    throw new InputRefused(
+      count === 0
+        ? `no selection trace found in ${logs.join(", ")}`
+        : `the logs hold ${counted(count, "trace", "traces", formatCount)} (index 0–${count - 1}); there is no trace at index ${index}`,
+    );
+  }
+  return wanted;
+}
+
+export async function listTracesTool(
+  files: ToolFiles,
+  input: { logs: string[]; filter?: TraceFilter; offset?: number; limit?: number },
+): Promise<Answer> {
+  const offset = input.offset ?? 0;
+  const limit = input.limit ?? 50;
+  const page: { summary: TraceSummary; file: string }[] = [];
+  let total = 0;
+  const scanned = await scan(files, input.logs, (found, file) => {
+    const summary = summarizeTrace(found);
+    if (input.filter && !matchesFilter(summary, input.filter)) return;
+    if (total >= offset && page.length < limit) page.push({ summary, file });
+    total++;
+  });
+  const { problems, scan: result } = scanned;
+  const next = offset + page.length;
+  const lines = [
+    `${formatCount(total)} of ${counted(result.traceCount, "trace", "traces", formatCount)}${input.filter ? " match" : ""}; ${page.length === 0 ? "none listed here" : `listed: ${offset}–${next - 1} (index, file:line, id, time, stages, final names, forced choice)`}`,
+    ...page.map(({ summary: t, file }) =>
+      [
+        `index ${t.index}`,
+        `${safe(file)}:${t.line}`,
+        ...(t.id === null ? [] : [`id ${name(String(t.id))}`]),
+        ...(t.time === null ? [] : [name(String(t.time))]),
+        counted(t.stages.length, "stage") + (t.degraded ? " (degraded)" : ""),
+        `final ${t.names.length}: ${nameList(t.names)}`,
+        ...(t.forcedChoice === null
+          ? []
+          : [`forced ${name(t.forcedChoice)}${t.error ? " (unavailable)" : ""}`]),
+      ].join(" · "),
+    ),
+    ...problemLines(scanned),
+  ];
+  if (next < total) lines.push(`more: call list_traces with offset ${next} for the next page`);
+  return {
+    text: fitText(lines, `call list_traces with a smaller limit, from offset ${offset}`),
+    structured: {
+      traces: page.map(({ summary, file }) => traceEntryJson(summary, file)),
+      problems: problems.kept,
+      problem_count: problems.count,
+      problems_truncated: problems.truncated,
+      total,
+      trace_count: result.traceCount,
+      offset,
+      limit,
+    },
+  };
+}
+
+export async function showTraceTool(
+  files: ToolFiles,
+  input: { logs: string[]; index: number },
+): Promise<Answer> {
+  const { found, file } = await traceAt(files, input.logs, input.index);
+  const report = reportFromTrace(found, file);
+  return {
+    text: fitText(
+      reportLines(report),
+      "the whole trace is in the structured result; where_did_tool_go follows one tool",
+    ),
+    structured: reportToJson(report),
+  };
+}
+
+export async function traceLineage(
+  files: ToolFiles,
+  logs: string[],
+  index: number,
+  tool: string,
+): Promise<Answer> {
+  const { found, file } = await traceAt(files, logs, index);
+  return lineageAnswer(reportFromTrace(found, file), tool);
+}
+
+export async function traceToFixtureTool(
+  files: ToolFiles,
+  input: { logs: string[]; index: number; out?: string },
+): Promise<Answer> {
+  const { found, file } = await traceAt(files, input.logs, input.index);
+  const { fixture, caveats } = traceToFixture(found.trace, { file, line: found.line });
+  const text = JSON.stringify(fixture, null, 2) + "\n";
+  const written = input.out === undefined ? null : await files.writeNewFile(input.out, text);
+  const lines = [
+    `A fixture replaying trace ${input.index} (${safe(file)}:${found.line}) ${written === null ? "is in the structured result (give out to write it)" : `was written to ${safe(written)}`}.`,
+    caveats.length === 0
+      ? "It replays the trace exactly."
+      : `The replay differs from the log in ${counted(caveats.length, "way")}:`,
+    ...caveats.map((caveat) => `  ${safe(caveat)}`),
+    ...safe(text).split("\n"),
+  ];
+  return {
+    text: fitText(lines, "the whole fixture is in the structured result"),
+    structured: { fixture, caveats, written },
+  };
+}
+
+export async function paletteStatsTool(
+  files: ToolFiles,
+  input: { logs: string[]; top?: number },
+): Promise<Answer> {
+  const stats = new PaletteStats();
+  const scanned = await scan(files, input.logs, (found) => stats.add(found.trace));
+  stats.addProblems(scanned.problems.count);
+  const document = JSON.parse(formatStatsJson(stats)) as { tools: { name: string }[] } & Record<
+    string,
+    unknown
+  >;
+  const rows = statsRows(stats);
+  const missing = [...rows.tools].sort(byMissing);
+  const top = missing.slice(0, input.top ?? STATS_TOOLS);
+  if (input.top !== undefined) {
+    const byName = new Map(document.tools.map((tool) => [tool.name, tool]));
+    document.tool_count = document.tools.length;
+    document.tools = missing.slice(0, input.top).map((row) => byName.get(row.name)!);
+  }
+  const errors = rows.errors.map((e) => `${safe(e.kind)} ${formatCount(e.n)}`).join(", ");
+  const lines = [
+    `${counted(rows.traces, "trace", "traces", formatCount)}, ${counted(rows.problems, "problem", "problems", formatCount)}${errors ? `; errors: ${errors}` : ""}`,
+    ...(top.length === 0
+      ? []
+      : [
+          `most often missing tools (${top.length} of ${rows.tools.length}):`,
+          ...top.map(
+            (t) =>
+              `  ${name(t.name)}: missing in ${percent(t.missing, t.seen)}% of ${counted(t.seen, "turn", "turns", formatCount)}${t.missing > 0 ? `, removed by ${removedByText(t, name)}` : ""}; final ${formatCount(t.final)}, forced ${formatCount(t.forced)}`,
+          ),
+        ]),
+    ...(rows.stages.length === 0 ? [] : ["stages:"]),
+    ...rows.stages.map(
+      (s) =>
+        `  ${name(s.stage)}: ${formatCount(s.records)} records; select ${formatCount(s.select)}, abstain ${formatCount(s.abstain)}, force ${formatCount(s.force)}, error ${formatCount(s.error)}, degraded ${formatCount(s.degraded)}`,
+    ),
+    ...problemLines(scanned),
+  ];
+  return {
+    text: fitText(
+      lines,
+      "every tool and stage is in the structured result; top=N lists fewer tools",
+    ),
+    structured: document,
+  };
+}
