@@ -234,7 +234,7 @@ describe("TraceScanner", () => {
     ]);
   });
 
-  it("looks one and two levels into an event, not three; takes time and id from the event when the trace has none", () => {
+  it("looks one and two levels into an event, and says a trace three levels down was not read; takes time and id from the event when the trace has none", () => {
     const inner = { trace: [] };
     const text = [
       JSON.stringify({ ts: "t1", request_id: "r1", a: inner }),
@@ -246,7 +246,13 @@ describe("TraceScanner", () => {
       [1, "t1", "r1"],
       [2, "t2", "r2"],
     ]);
-    expect(problems).toEqual([]);
+    expect(problems).toEqual([
+      {
+        line: 3,
+        message:
+          "a trace nested 3 levels deep in a log event was not read; traces are read at most 2 levels deep",
+      },
+    ]);
   });
 
   it("reports a pretty value the file ends inside of, or that breaks off", () => {
