@@ -9,7 +9,7 @@ import { quotedEnd, unescapeLogfmt } from "./logfmt.js";
 import { firstMarker, markersIn, type Marker } from "./markers.js";
 import { pairKey, traceFromPairs } from "./pairs.js";
 import { PyReprError } from "./python/parse.js";
-import { readString } from "./python/strings.js";
+import { opensString, readString } from "./python/strings.js";
 import type { TraceContext } from "./trace.js";
 import { parseValue } from "./value.js";
 
@@ -113,16 +113,25 @@ export function mayOpen(line: string, end: number): boolean {
 
 /**
  * The line ends with the first piece of a string pprint split over lines: pprint cuts a long
- * string after whitespace, so the piece's repr ends with a space, `\n`, `\t` or `\r` before its
- * quote; the next pieces follow as adjacent literals on indented lines.
+ * string after whitespace, so the piece's repr ends with a space or the escape of a character
+ * Python counts as whitespace (`\n`, `\x0b`, `\xa0`, `\u3000`, …) before its quote; the next
+ * pieces follow as adjacent literals on indented lines.
  */
 export function endsSplitString(line: string, end: number): boolean {
   const quote = line.charCodeAt(end - 1);
   if (quote !== 0x27 && quote !== 0x22) return false;
-  const c = line.charCodeAt(end - 2);
-  if (c === 0x20) return true;
-  return (c === 0x6e || c === 0x74 || c === 0x72) && line.charCodeAt(end - 3) === 0x5c;
+  if (line.charCodeAt(end - 2) === 0x20) return true;
+  const escape = WHITESPACE_ESCAPE.exec(line.slice(Math.max(0, end - 8), end - 1));
+  if (escape === null) return false;
+  // The escape's backslash must not itself be escaped (`'a\\n'` ends with a backslash and an n).
+  let slashes = 0;
+  for (let i = end - 1 - escape[0].length; line.charCodeAt(i) === 0x5c; i--) slashes++;
+  return slashes % 2 === 1;
 }
+
+/** The escapes repr writes for the characters Python's str.split() cuts at, but the space. */
+const WHITESPACE_ESCAPE =
+  /\\(?:[ntr]|x(?:0b|0c|1[c-f]|85|a0)|u(?:1680|200[0-9a]|202[89f]|205f|3000))$/;
 
 class SegmentReader {
   private readonly covered: [number, number][] = [];
@@ -277,7 +286,7 @@ function walkBrackets(
           add({ start: i, end: close, children: [], quoted: c === 0x22 ? "logfmt" : "python" });
         i = close;
       }
-    } else if (c === 0x22 || c === 0x27) {
+    } else if ((c === 0x22 || c === 0x27) && opensString(line, i)) {
       const close = stringEnd(line, i, end);
       if (close === -1) {
         inString = true;

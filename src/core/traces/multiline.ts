@@ -4,6 +4,7 @@
  * It is followed bracket by bracket until it closes, within MAX_BLOCK_BYTES and MAX_BLOCK_LINES.
  */
 import { mayHoldMarker } from "./markers.js";
+import { opensString } from "./python/strings.js";
 
 export const MAX_BLOCK_BYTES = 1024 * 1024;
 export const MAX_BLOCK_LINES = 20_000;
@@ -65,7 +66,7 @@ export class LineBlock {
     let closedAt = -1;
     for (; i < text.length; i++) {
       const c = text.charCodeAt(i);
-      if (c === 0x22 || c === 0x27) {
+      if ((c === 0x22 || c === 0x27) && opensString(text, i)) {
         const close = stringEnd(text, i);
         if (close === -1) return -2;
         i = close;

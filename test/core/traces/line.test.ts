@@ -171,8 +171,8 @@ describe("the values of a line", () => {
     const b = T.replace('"a"', '"b"');
     expect(scan(`msg='a=${T} data=${logfmt(b).replace(/\\/g, "\\\\")}'`).found).toEqual([
       "trace a",
-      // The nested value, left encoded, is an object at column T.length + 10 of the decoded text.
-      `truncated Python repr: the object opened at column ${T.length + 10} is not closed`,
+      // The nested value, left encoded, is an object at column T.length + 10 of the decoded text: its `\"` opens no string.
+      `invalid Python repr: unexpected '\\' at column ${T.length + 11}`,
     ]);
   });
 });
@@ -254,5 +254,21 @@ describe("a line that may open a value continued below", () => {
     expect(endsSplitString("'a\\n'", 5)).toBe(true);
     expect(endsSplitString("'an'", 4)).toBe(false);
     expect(endsSplitString("'\\x'", 4)).toBe(false);
+  });
+
+  it("takes the escape of any character Python's split() cuts at, unless its backslash is escaped", () => {
+    for (const escape of [
+      "\\x0b",
+      "\\x0c",
+      "\\x1f",
+      "\\x85",
+      "\\xa0",
+      "\\u2009",
+      "\\u3000",
+      "\\u2028",
+    ])
+      expect(endsSplitString(`'a${escape}'`, escape.length + 3), escape).toBe(true);
+    for (const piece of ["'a\\\\n'", "'a\\x41'", "'a\\u3001'", "'a\\\\xa0'"])
+      expect(endsSplitString(piece, piece.length), piece).toBe(false);
   });
 });
