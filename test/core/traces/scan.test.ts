@@ -458,7 +458,11 @@ describe("TraceScanner", () => {
     const pretty = `{\n  "turn_id": "big",\n${pads.join("")}  "trace": []\n}\n`;
     const { traces, problems } = scanText(`${pretty}${trace("after")}\n`, { maxLineBytes: 300 });
     expect(problems).toEqual([
-      { line: 1, message: "the JSON value is longer than 300 bytes; it was not read" },
+      {
+        line: 1,
+        message:
+          "the value opened on this line is longer than 300 bytes or 20000 lines; it was not read",
+      },
     ]);
     expect(traces.map((t) => [t.line, t.trace.id])).toEqual([[25, "after"]]);
   });
