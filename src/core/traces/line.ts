@@ -87,8 +87,8 @@ export function scanLine(
     const bottom = walk.open[0];
     if (value) {
       openAt = walk.inString ? -1 : value.start;
-      // A SelectionResult cut inside a string holds no marker yet, and is cut all the same.
-      const cutResult = walk.inString && walk.open.slice(cut).some((f) => isResultCall(line, f));
+      // A SelectionResult cut before its trace (or inside a string) holds no marker yet, and is cut all the same.
+      const cutResult = walk.open.slice(cut).some((f) => isResultCall(line, f));
       if (reader.uncoveredFrom(value.start) || cutResult) unclosed = cutOff(line, value, reader);
       break;
     }

@@ -188,7 +188,10 @@ export class TraceScanner {
       this.lines(line);
     }
     const spread = this.spread;
-    if (spread?.marked)
+    // A value cut on its first line, at the end of the input, is that line's own problem.
+    if (spread?.lineCount === 1 && spread.unclosed !== null)
+      this.options.onProblem({ line: spread.line, message: spread.unclosed });
+    else if (spread?.marked)
       this.options.onProblem({
         line: spread.line,
         message:

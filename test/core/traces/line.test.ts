@@ -152,6 +152,9 @@ describe("a trace cut off by a bracket left open", () => {
       openAt: -1,
       unclosed: "truncated JSON: the list opened at column 3 is not closed",
     });
+    expect(scan(`x SelectionResult(tools=('a',), forc`).unclosed).toBe(
+      "truncated Python repr: the call SelectionResult(…) opened at column 3 is not closed",
+    );
     // A SelectionResult cut in a string holds no marker yet: it is cut all the same.
     expect(scan(`x SelectionResult(tools=(Tool(name='a', d='it\\'s`).unclosed).toBe(
       "truncated Python repr: the call SelectionResult(…) opened at column 3 is not closed",

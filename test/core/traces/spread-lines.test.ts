@@ -279,3 +279,13 @@ describe("a pretty JSON value opened by a line holding only { or [", () => {
     expect(scanText(sized(fits + 1)).problems).toHaveLength(1);
   });
 });
+
+describe("a value cut on its first line", () => {
+  it("is that line's problem whether a line follows or the input ends there", () => {
+    const cut = "selection SelectionResult(tools=(), forced_choice=None,";
+    const message =
+      "truncated Python repr: the call SelectionResult(…) opened at column 11 is not closed";
+    expect(scanText(`${cut}\nnext\n`).problems).toEqual([{ line: 1, message }]);
+    expect(scanText(`first\n${cut}`).problems).toEqual([{ line: 2, message }]);
+  });
+});
