@@ -69,6 +69,7 @@ class Written:
         self.traces: list[dict[str, Any]] = []
         self.problems: list[int] = []
         self.lines = 1
+        self.counted = 0
 
     def log(self, message: str, *args: Any, results: Iterable[tuple[SelectionResult, int, Optional[str]]] = (),
             problem: bool = False) -> None:
@@ -81,6 +82,11 @@ class Written:
         before = self.stream.tell()
         self.logger.info(message, *args)
         self.count(self.stream.getvalue()[before:])
+
+    def count_written(self) -> None:
+        """Counts what was written since the last count (after logging through self.logger directly)."""
+        written = self.stream.getvalue()
+        self.count(written[self.counted:])
 
     def raw(self, text: str, results: Iterable[tuple[SelectionResult, int, Optional[str]]] = (),
             problem: bool = False) -> None:
@@ -95,6 +101,7 @@ class Written:
     def count(self, text: str) -> None:
         # A line ends at LF, CR or CRLF, as the reader says.
         self.lines += len(text.replace("\r\n", "\n").replace("\r", "\n").split("\n")) - 1
+        self.counted = self.stream.tell()
 
     def text(self) -> str:
         return ("\ufeff" if self.bom else "") + self.stream.getvalue()

@@ -5,38 +5,13 @@
  */
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { scanText } from "../../../src/core/traces/scan.js";
-import { summarizeTrace } from "../../../src/core/traces/summary.js";
-
-interface Logged {
-  readonly log: string;
-  readonly traces: { line: number; names: string[]; forced: string | null; id: string | null }[];
-  readonly problems: number[];
-}
+import { readBack, type Logged } from "./python-written.js";
 
 const run = spawnSync("python3", ["test/python/written_cases.py"], {
   encoding: "utf8",
   maxBuffer: 64 * 1024 * 1024,
 });
 const CASES = JSON.parse(run.stdout) as Record<string, Logged>;
-
-/** What the scan read from a log, in the shape Python wrote down. */
-export function readBack(log: string | Uint8Array): Omit<Logged, "log"> & { messages: string[] } {
-  const { traces, problems } = scanText(log);
-  return {
-    traces: traces.map((found) => {
-      const summary = summarizeTrace(found);
-      return {
-        line: found.line,
-        names: [...summary.names],
-        forced: summary.forcedChoice,
-        id: summary.id === null ? null : String(summary.id),
-      };
-    }),
-    problems: [...new Set(problems.map((p) => p.line))].sort((a, b) => a - b),
-    messages: problems.map((p) => `${p.line}: ${p.message}`),
-  };
-}
 
 describe("logs written by Python", () => {
   it("are written by python3 without an error", () => {
