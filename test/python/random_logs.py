@@ -19,7 +19,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from written import NamedTool, Tool, Written
+from written import NamedTool, Tool, Written, too_long_spread
 from symfonic.capabilities.tools import SelectionResult, StageRecord
 
 NAMES = ["search", "get_weather", "sql", "final_answer", "café", "検索", "it's", "a->b", "send_email"]
@@ -49,6 +49,9 @@ class Generator:
     def result(self) -> SelectionResult:
         rng = self.rng
         names = rng.sample(NAMES, rng.randint(0, 4))
+        if rng.random() < 0.02:
+            # A long line: a catalogue of thousands of tools.
+            names = [f"tool_{i}" for i in range(rng.randint(1_000, 8_000))]
         forced = rng.choice([None, *names]) if names else None
         records = tuple(
             StageRecord(stage=rng.choice(["role", "intent", "policy", "forced"]),
@@ -87,16 +90,18 @@ class Generator:
                     results=[(result, 0, turn)])
         elif form == 3:
             text = pprint.pformat(self.tooled(result), width=rng.choice([20, 40, 80, 120]))
-            if rng.random() < 0.5:
-                log.log("selection %s", text, results=[(result, 0, None)])
-            else:
-                log.log("selection:\n%s", text, results=[(result, 1, None)])
+            below = rng.randint(0, 1)
+            long = too_long_spread(text)
+            log.log("selection:\n%s" if below else "selection %s", text,
+                    results=[] if long else [(result, below, None)], problem=long, problem_below=below)
         elif form == 4:
             turn = self.turn_id()
             log.log("%s", json.dumps({"turn_id": turn, "selection": as_json}, ensure_ascii=rng.random() < 0.5),
                     results=[(result, 0, turn)])
         elif form == 5:
-            log.log("selection %s", json.dumps(as_json, indent=2), results=[(result, 0, None)])
+            text = json.dumps(as_json, indent=2)
+            long = too_long_spread(text)
+            log.log("selection %s", text, results=[] if long else [(result, 0, None)], problem=long)
         elif form == 6:
             turn = self.turn_id()
             fields = {"event": "selection", "turn_id": turn, **vars(result)}

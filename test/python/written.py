@@ -72,13 +72,13 @@ class Written:
         self.counted = 0
 
     def log(self, message: str, *args: Any, results: Iterable[tuple[SelectionResult, int, Optional[str]]] = (),
-            problem: bool = False) -> None:
+            problem: bool = False, problem_below: int = 0) -> None:
         """Logs one message; each result is (result, lines below the message's first, turn id)."""
         first = self.lines
         for result, below, turn_id in results:
             self.traces.append(expected(result, first + below, turn_id))
         if problem:
-            self.problems.append(first)
+            self.problems.append(first + problem_below)
         before = self.stream.tell()
         self.logger.info(message, *args)
         self.count(self.stream.getvalue()[before:])
@@ -108,6 +108,16 @@ class Written:
 
     def json(self) -> dict[str, Any]:
         return {"log": self.text(), "traces": self.traces, "problems": sorted(set(self.problems))}
+
+
+MAX_SPREAD_BYTES = 1024 * 1024
+MAX_SPREAD_LINES = 20_000
+
+
+def too_long_spread(text: str) -> bool:
+    """A value spread over lines past the reader's limits (docs/formats.md): a problem, not a trace."""
+    lines = text.count("\n") + 1
+    return lines > MAX_SPREAD_LINES or len(text.encode("utf-8")) + lines > MAX_SPREAD_BYTES
 
 
 def record(stage: str, action: str = "select", kept: tuple = (), dropped: tuple = (), forced: Optional[str] = None,
