@@ -75,7 +75,7 @@ class Generator:
 
     def event(self, log: Written) -> None:
         rng = self.rng
-        form = rng.randrange(12)
+        form = rng.randrange(14)
         result = self.result()
         as_json = {"tools": list(result.tools), "forced_choice": result.forced_choice,
                    "trace": [dataclasses.asdict(record) for record in result.trace]}
@@ -121,6 +121,16 @@ class Generator:
             except ValueError:
                 log.logger.exception("request failed")
                 log.count_written()
+        elif form == 12:
+            # LogfmtRenderer over dataclasses.asdict(result): each field's str(), quoted.
+            turn = self.turn_id()
+            log.raw(logfmt({"event": "tool selection", "turn_id": turn, **dataclasses.asdict(result)}),
+                    results=[(result, 0, turn)])
+        elif form == 13:
+            # A JSON line cut after its trace began.
+            text = json.dumps(as_json)
+            at = rng.randrange(text.index('"trace": [') + 10, len(text) - 1)
+            log.log("selection %s", text[:at], problem=True)
         else:
             other = self.result()
             log.log("before=%s after=%s", repr(result), repr(other), results=[(result, 0, None), (other, 0, None)])
@@ -146,6 +156,9 @@ def logfmt(event: dict[str, Any]) -> str:
     """structlog's LogfmtRenderer: str(value), quoted with \\ and \" escaped when it needs quotes."""
     parts = []
     for key, value in event.items():
+        if value is None:
+            parts.append(f"{key}=")
+            continue
         text = str(value)
         if any(c in text for c in ' ="\\'):
             text = '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
