@@ -1,8 +1,9 @@
 /**
  * Finding every trace in one text line, in order, after whatever prefix a logger wrote: JSON,
  * Python reprs and logfmt-quoted values. One pass over the line pairs its brackets (quotes are
- * strings only inside brackets, so a prefix's apostrophe does not matter); each bracketed value
- * that holds a marker is read on its own, and an unreadable one gives way to the values inside it.
+ * strings only inside brackets and never inside a word, so a prefix's apostrophe does not matter);
+ * each bracketed value that holds a marker is read on its own. A value cut off or unreadable is a
+ * problem; only brackets a prefix wrote around text give way to the values inside them.
  */
 import { tracesInValue, type Found } from "./find.js";
 import { quotedEnd, unescapeLogfmt } from "./logfmt.js";
@@ -131,7 +132,7 @@ function firstValue(line: string, open: readonly Frame[]): number {
  * that a prefix put in brackets: a call, or a first item that is a literal, a bracket, `<…>`, or
  * nothing before the line ends.
  */
-export function startsValue(line: string, start: number, open: number): boolean {
+function startsValue(line: string, start: number, open: number): boolean {
   if (start < open) return true;
   let i = skipBlanks(line, open + 1, line.length);
   const c = line.charCodeAt(i);
@@ -146,7 +147,7 @@ export function startsValue(line: string, start: number, open: number): boolean 
   while (i < line.length && isNameOrDot(line.charCodeAt(i))) i++;
   const name = line.slice(word, i);
   const next = line.charCodeAt(i);
-  if (i === word || (c >= 0x30 && c <= 0x39)) return false;
+  if (i === word) return false;
   if (next === 0x28 || ((next === 0x22 || next === 0x27) && /^[bBrRuUfF]{1,2}$/.test(name)))
     return true;
   return LITERAL_NAMES.has(name) && endsItem(line, i);
