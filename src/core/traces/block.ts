@@ -12,7 +12,7 @@ export interface BlockValue {
   /** Byte range of the value in the input. */
   readonly offset: number;
   readonly length: number;
-  /** The value was longer than the cap: `text` is empty and it must not be read. */
+  /** The value was longer than a cap (bytes or lines): `text` is empty and it must not be read. */
   readonly tooLong: boolean;
 }
 
@@ -40,11 +40,13 @@ export class JsonBlock {
   private parts: string[] = [];
   private start: { line: number; offset: number } | null = null;
   private size = 0;
+  private lines = 0;
   private tooLong = false;
 
   constructor(
     private readonly maxBytes: number,
     private readonly onValue: (value: BlockValue) => void,
+    private readonly maxLines = Infinity,
   ) {}
 
   /** 1-based line where the value being read opened, if one is open. */
@@ -116,7 +118,8 @@ export class JsonBlock {
 
   private append(part: string, bytes: number): void {
     this.size += bytes;
-    if (this.size > this.maxBytes) {
+    this.lines++;
+    if (this.size > this.maxBytes || this.lines > this.maxLines) {
       this.tooLong = true;
       this.parts = [];
     }
@@ -135,6 +138,7 @@ export class JsonBlock {
     this.parts = [];
     this.start = null;
     this.size = 0;
+    this.lines = 0;
     this.tooLong = false;
   }
 }

@@ -1,15 +1,16 @@
 /**
  * Finding every trace in one text line, in order, after whatever prefix a logger wrote: JSON,
  * Python reprs and logfmt-quoted values. One pass over the line pairs its brackets (quotes are
- * strings only inside brackets, so a prefix's apostrophe does not matter); each bracketed value
- * that holds a marker is read on its own, and an unreadable one gives way to the values inside it.
+ * strings only inside brackets and never inside a word, so a prefix's apostrophe does not matter);
+ * each bracketed value that holds a marker is read on its own. A value cut off or unreadable is a
+ * problem; only brackets a prefix wrote around text give way to the values inside them.
  */
 import { tracesInValue, type Found } from "./find.js";
 import { quotedEnd, unescapeLogfmt } from "./logfmt.js";
 import { firstMarker, markersIn, type Marker } from "./markers.js";
-import { pairKey, traceFromPairs } from "./pairs.js";
+import { PairCutError, pairKey, traceFromPairs } from "./pairs.js";
 import { PyReprError } from "./python/parse.js";
-import { readString } from "./python/strings.js";
+import { opensString, readString } from "./python/strings.js";
 import type { TraceContext } from "./trace.js";
 import { parseValue } from "./value.js";
 
@@ -57,7 +58,7 @@ export function scanLine(
   const end = trimmedEnd(line);
   const fast = first !== null ? wholeJson(line, first, end, outer) : null;
   if (fast) return { found: fast, openAt: -1, unclosed: null };
-  if (first === null && !mayOpen(line, end)) return NONE;
+  if (first === null && !mayOpen(line, end) && !line.includes("SelectionResult(")) return NONE;
   // Read value by value: every marker of the line is needed now.
   const markers = markersIn(line);
 
@@ -66,25 +67,118 @@ export function scanLine(
   let unclosed: string | null = null;
   let openAt = -1;
   let from = 0;
-  for (let pass = 0; pass < MAX_PASSES; pass++) {
+  for (let pass = 0; ; pass++) {
     const walk = walkBrackets(line, from, end, reader);
-    // After a quote that does not close, what the open brackets hold is read by the next pass.
-    const segments = walk.inString
-      ? walk.top
-      : [...walk.top, ...walk.open.flatMap((frame) => frame.children)];
+    // Brackets a prefix wrote (`(retry 2/3 …`) are text: what closed inside them is read. The
+    // first one left open that starts a value is a value cut off: nothing inside it stands in for it.
+    const cut = firstValue(line, walk.open);
+    const prefix = cut === -1 ? walk.open : walk.open.slice(0, cut);
+    // After a quote that does not close in a prefix, what its brackets hold is read by the next pass.
+    const segments =
+      walk.inString && cut === -1
+        ? walk.top
+        : [...walk.top, ...prefix.flatMap((frame) => frame.children)];
     for (const segment of segments) found.push(...reader.read(segment));
-    const bottom = walk.open[0];
-    if (!bottom) break;
-    openAt = walk.inString ? -1 : bottom.start;
-    if (unclosed === null && reader.uncoveredFrom(bottom.start)) {
-      const what = describeOpen(line, bottom);
-      unclosed = `truncated ${reader.grammar(bottom.start)}: the ${what} opened at column ${bottom.start + 1} is not closed`;
+    const quote = walk.cutQuote;
+    if (quote !== -1 && (pairKey(line, quote) === "trace" || reader.uncoveredFrom(quote))) {
+      unclosed = `truncated value: the quoted value opened at column ${quote + 1} is not closed`;
+      break;
     }
-    if (!walk.inString) break;
+    const value = walk.open[cut];
+    const bottom = walk.open[0];
+    if (value) {
+      openAt = walk.inString ? -1 : value.start;
+      // A SelectionResult cut before its trace (or inside a string) holds no marker yet, and is cut all the same.
+      const cutResult = walk.open.slice(cut).some((f) => isResultCall(line, f));
+      if (reader.uncoveredFrom(value.start) || cutResult) unclosed = cutOff(line, value, reader);
+      break;
+    }
+    // Only a prefix's brackets are open: after a quote in one that does not close, read on past it.
+    if (!walk.inString || !bottom) break;
+    if (pass === MAX_PASSES - 1) {
+      if (reader.uncoveredFrom(bottom.start)) unclosed = cutOff(line, bottom, reader);
+      break;
+    }
     from = bottom.open + 1;
   }
-  if (!reader.uncoveredFrom(0)) unclosed = null;
   return { found, openAt, unclosed };
+}
+
+function cutOff(line: string, frame: Frame, reader: SegmentReader): string {
+  const what = describeOpen(line, frame);
+  return `truncated ${reader.grammar(frame.start)}: the ${what} opened at column ${frame.start + 1} is not closed`;
+}
+
+/**
+ * The first of the open brackets that starts a value, or -1. A bracket whose first item is the
+ * next open one starts a value only if that one does (`{{{ worker {"trace": …}` is text).
+ */
+function firstValue(line: string, open: readonly Frame[]): number {
+  let first = -1;
+  let above = false;
+  for (let k = open.length - 1; k >= 0; k--) {
+    const frame = open[k]!;
+    const next = open[k + 1];
+    const nested =
+      next !== undefined && skipBlanks(line, frame.open + 1, line.length) === next.start;
+    above = nested ? above : startsValue(line, frame.start, frame.open);
+    if (above) first = k;
+  }
+  return first;
+}
+
+/**
+ * Whether the bracket at `open` (its call's name from `start`) starts a value rather than text
+ * that a prefix put in brackets: a call, or a first item that is a literal, a bracket, `<…>`, or
+ * nothing before the line ends.
+ */
+function startsValue(line: string, start: number, open: number): boolean {
+  if (start < open) return true;
+  let i = skipBlanks(line, open + 1, line.length);
+  const c = line.charCodeAt(i);
+  if (i >= line.length || OPENS_ITEM.has(c) || ((c === 0x22 || c === 0x27) && opensString(line, i)))
+    return true;
+  if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+    // A number, its exponent's sign included.
+    for (i++; i < line.length && /[-+\w.]/.test(line[i]!); i++);
+    return endsItem(line, i);
+  }
+  const word = i;
+  while (i < line.length && isNameOrDot(line.charCodeAt(i))) i++;
+  const name = line.slice(word, i);
+  const next = line.charCodeAt(i);
+  if (i === word) return false;
+  if (next === 0x28 || ((next === 0x22 || next === 0x27) && /^[bBrRuUfF]{1,2}$/.test(name)))
+    return true;
+  return LITERAL_NAMES.has(name) && endsItem(line, i);
+}
+
+/** After blanks from `i`: a separator, a closing bracket or the line's end. */
+function endsItem(line: string, i: number): boolean {
+  const after = line.charCodeAt(skipBlanks(line, i, line.length));
+  return Number.isNaN(after) || ENDS_ITEM.has(after);
+}
+
+/** What may open a value: a bracket, `<`, or a closing bracket right away (an empty value). */
+const OPENS_ITEM = new Set([..."[({<)]}"].map((c) => c.charCodeAt(0)));
+/** What may follow a first item: a separator or the closing bracket. */
+const ENDS_ITEM = new Set([...",:)]}"].map((c) => c.charCodeAt(0)));
+const LITERAL_NAMES = new Set([
+  "None",
+  "True",
+  "False",
+  "null",
+  "true",
+  "false",
+  "inf",
+  "nan",
+  "Ellipsis",
+]);
+
+/** The open frame is a call to SelectionResult (any module path). */
+function isResultCall(line: string, frame: Frame): boolean {
+  const name = line.slice(frame.start, frame.open);
+  return name === "SelectionResult" || name.endsWith(".SelectionResult");
 }
 
 /** The common JSON line: from its first `{` (or a leading `[`) to its end, one value. */
@@ -113,16 +207,25 @@ export function mayOpen(line: string, end: number): boolean {
 
 /**
  * The line ends with the first piece of a string pprint split over lines: pprint cuts a long
- * string after whitespace, so the piece's repr ends with a space, `\n`, `\t` or `\r` before its
- * quote; the next pieces follow as adjacent literals on indented lines.
+ * string after whitespace, so the piece's repr ends with a space or the escape of a character
+ * Python counts as whitespace (`\n`, `\x0b`, `\xa0`, `\u3000`, …) before its quote; the next
+ * pieces follow as adjacent literals on indented lines.
  */
 export function endsSplitString(line: string, end: number): boolean {
   const quote = line.charCodeAt(end - 1);
   if (quote !== 0x27 && quote !== 0x22) return false;
-  const c = line.charCodeAt(end - 2);
-  if (c === 0x20) return true;
-  return (c === 0x6e || c === 0x74 || c === 0x72) && line.charCodeAt(end - 3) === 0x5c;
+  if (line.charCodeAt(end - 2) === 0x20) return true;
+  const escape = WHITESPACE_ESCAPE.exec(line.slice(Math.max(0, end - 8), end - 1));
+  if (escape === null) return false;
+  // The escape's backslash must not itself be escaped (`'a\\n'` ends with a backslash and an n).
+  let slashes = 0;
+  for (let i = end - 1 - escape[0].length; line.charCodeAt(i) === 0x5c; i--) slashes++;
+  return slashes % 2 === 1;
 }
+
+/** The escapes repr writes for the characters Python's str.split() cuts at, but the space. */
+const WHITESPACE_ESCAPE =
+  /\\(?:[ntr]|x(?:0b|0c|1[c-f]|85|a0)|u(?:1680|200[0-9a]|202[89f]|205f|3000))$/;
 
 class SegmentReader {
   private readonly covered: [number, number][] = [];
@@ -189,7 +292,10 @@ class SegmentReader {
       value = traceFromPairs(line, text, start, end);
     } catch (error) {
       if (!(error instanceof PyReprError)) throw error;
-      return null;
+      if (!(error instanceof PairCutError)) return null;
+      // A sibling field the line cuts off: the trace is cut too.
+      this.covered.push([segment.start, segment.end]);
+      return [{ problem: `truncated value: ${error.message}` }];
     }
     this.covered.push([segment.start, segment.end]);
     // The id and time may be pairs after the value too (KeyValueRenderer sorts its keys).
@@ -243,8 +349,12 @@ class SegmentReader {
       this.covered.push([segment.start, segment.end]);
       return found;
     }
-    const inner = segment.children.flatMap((child) => this.read(child));
-    if (inner.some((item) => "trace" in item)) return inner;
+    // A value that fails is the problem of its line; only text a prefix bracketed gives way to the values inside it.
+    const call = isNameOrDot(line.charCodeAt(segment.start));
+    if (!call && !startsValue(line, segment.start, segment.start)) {
+      const inner = segment.children.flatMap((child) => this.read(child));
+      if (inner.some((item) => "trace" in item)) return inner;
+    }
     this.covered.push([segment.start, segment.end]);
     return [{ problem: parsed.problem }];
   }
@@ -260,11 +370,13 @@ function walkBrackets(
   from: number,
   end: number,
   reader: SegmentReader,
-): { top: Segment[]; open: Frame[]; inString: boolean } {
+): { top: Segment[]; open: Frame[]; inString: boolean; cutQuote: number } {
   const stack: Frame[] = [];
   const top: Segment[] = [];
   const add = (segment: Segment) => (stack.at(-1)?.children ?? top).push(segment);
   let inString = false;
+  // A key="… or key='… value that does not close before the line ends.
+  let cutQuote = -1;
   for (let i = from; i < end; i++) {
     const c = line.charCodeAt(i);
     if (c === 0x7b || c === 0x5b || c === 0x28) {
@@ -272,12 +384,15 @@ function walkBrackets(
     } else if (stack.length === 0) {
       if ((c === 0x22 || c === 0x27) && line.charCodeAt(i - 1) === 0x3d && reader.quotedValues) {
         const close = c === 0x22 ? quotedEnd(line, i, end) : stringEnd(line, i, end);
-        if (close === -1) continue;
+        if (close === -1) {
+          if (cutQuote === -1) cutQuote = i;
+          continue;
+        }
         if (reader.holds(i, close) || pairKey(line, i) === "trace")
           add({ start: i, end: close, children: [], quoted: c === 0x22 ? "logfmt" : "python" });
         i = close;
       }
-    } else if (c === 0x22 || c === 0x27) {
+    } else if ((c === 0x22 || c === 0x27) && opensString(line, i)) {
       const close = stringEnd(line, i, end);
       if (close === -1) {
         inString = true;
@@ -300,7 +415,7 @@ function walkBrackets(
         add({ start: frame.start, end: i, children: frame.children, quoted: "" });
     }
   }
-  return { top, open: stack, inString };
+  return { top, open: stack, inString, cutQuote };
 }
 
 const CLOSER: Record<number, number> = { 0x7b: 0x7d, 0x5b: 0x5d, 0x28: 0x29 };
@@ -334,9 +449,9 @@ function describeOpen(line: string, frame: Frame): string {
 /** A timestamp at the start of a text line: `2024-05-01 12:00:00,123`, `[2024-05-01T12:00:00Z]`, … */
 const PREFIX_TIME =
   /^\s*\[?(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?)/;
-/** An id or a time as a key=value pair of the prefix (structlog, logfmt). */
+/** An id or a time as a key=value pair of the prefix (structlog, logfmt; after `INFO:root:` too). */
 const PREFIX_PAIR =
-  /(?:^|\s)(turn_id|request_id|trace_id|timestamp|time|ts)=("[^"]*"|'[^']*'|\S+)/g;
+  /(?:^|[\s:])(turn_id|request_id|trace_id|timestamp|time|ts)=("[^"]*"|'[^']*'|\S+)/g;
 const PAIR_IS_ID = new Set(["turn_id", "request_id", "trace_id"]);
 
 /** Time and id from the text before a value, else from the enclosing context. */

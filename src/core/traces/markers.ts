@@ -96,7 +96,7 @@ function isNameChar(c: number): boolean {
 }
 
 /**
- * The markers of a decoded chunk or of its UTF-8 bytes, found from the brackets they end with:
+ * The markers of a decoded chunk or of its UTF-8 bytes (and `SelectionResult(` calls), found from the brackets they end with:
  * every marker ends with `[` or `(`, which are rarer in logs than the letters of `trace`, so the
  * search stops less often. The words around a marker are ASCII, so text and bytes read alike.
  */
@@ -144,9 +144,14 @@ export class MarkerCursor {
   }
 }
 
-/** True when the bracket at `at` ends a marker: `trace": [`, `trace=(`, `StageRecord(`, … */
+/**
+ * True when the bracket at `at` ends a marker: `trace": [`, `trace=(`, `StageRecord(`, … or a
+ * `SelectionResult(`, which is no marker but may be cut before its trace (the line must be read).
+ */
 function markerEndsAt(code: (i: number) => number, at: number): boolean {
   if (code(at) === 0x28 && wordAt(code, "StageRecord", at - 11)) return !isNameChar(code(at - 12));
+  if (code(at) === 0x28 && wordAt(code, "SelectionResult", at - 15))
+    return !isNameChar(code(at - 16));
   let i = at - 1;
   while (code(i) === 0x20 || code(i) === 0x09) i--;
   let c = code(i);

@@ -3,7 +3,9 @@
  * output such as `selection: {` or `SelectionResult(tools=('search',` continued by indented lines.
  * It is followed bracket by bracket until it closes, within MAX_BLOCK_BYTES and MAX_BLOCK_LINES.
  */
+import { utf8Length } from "../fixture/source.js";
 import { mayHoldMarker } from "./markers.js";
+import { opensString } from "./python/strings.js";
 
 export const MAX_BLOCK_BYTES = 1024 * 1024;
 export const MAX_BLOCK_LINES = 20_000;
@@ -11,8 +13,13 @@ export const MAX_BLOCK_LINES = 20_000;
 export type BlockStep =
   | { readonly state: "open" }
   | { readonly state: "broken" }
-  /** `text` is empty when the value was over the caps. */
-  | { readonly state: "closed"; readonly text: string; readonly tooLong: boolean };
+  /** `text` is empty when the value was over the caps; `rest` is where the line goes on after it. */
+  | {
+      readonly state: "closed";
+      readonly text: string;
+      readonly tooLong: boolean;
+      readonly rest: number;
+    };
 
 export class LineBlock {
   private parts: string[] = [];
@@ -56,6 +63,7 @@ export class LineBlock {
       state: "closed",
       text: this.tooLong ? "" : this.parts.join("\n"),
       tooLong: this.tooLong,
+      rest: closed,
     };
   }
 
@@ -65,7 +73,7 @@ export class LineBlock {
     let closedAt = -1;
     for (; i < text.length; i++) {
       const c = text.charCodeAt(i);
-      if (c === 0x22 || c === 0x27) {
+      if ((c === 0x22 || c === 0x27) && opensString(text, i)) {
         const close = stringEnd(text, i);
         if (close === -1) return -2;
         i = close;
@@ -79,7 +87,7 @@ export class LineBlock {
     }
     const part = closedAt === -1 ? text : text.slice(0, closedAt);
     this.lines++;
-    this.bytes += part.length + 1;
+    this.bytes += utf8Length(part) + 1;
     if (!this.marked && mayHoldMarker(part, 0, part.length)) this.marked = true;
     if (this.bytes > MAX_BLOCK_BYTES || this.lines > MAX_BLOCK_LINES) {
       this.tooLong = true;

@@ -5,17 +5,18 @@
  */
 import { quotedEnd, unescapeLogfmt } from "./logfmt.js";
 import { parsePython, parsePythonAt, PyReprError, type PyValue } from "./python/parse.js";
+import { readString } from "./python/strings.js";
 import { pythonToJson } from "./python/to-json.js";
 
 /** The trace's fields a line may hold as pairs of their own besides `trace=` (docs/formats.md). */
 const SIBLINGS = ["tools", "forced_choice", "offered", "error"] as const;
 
-/** The key of the `key=` pair whose value starts at `start` (a blank or the line's start before it), or null. */
+/** The key of the `key=` pair whose value starts at `start` (a blank, a `:` or the line's start before it), or null. */
 export function pairKey(line: string, start: number): string | null {
   if (line.charCodeAt(start - 1) !== 0x3d) return null;
   let i = start - 1;
   while (i > 0 && isKeyChar(line.charCodeAt(i - 1))) i--;
-  if (i === start - 1 || (i > 0 && !isBlank(line.charCodeAt(i - 1)))) return null;
+  if (i === start - 1 || (i > 0 && !beforeKey(line.charCodeAt(i - 1)))) return null;
   return line.slice(i, start - 1);
 }
 
@@ -34,7 +35,7 @@ export function traceFromPairs(line: string, text: string, start: number, end: n
 
 /** The value of the first top-level `key=` pair of the line; undefined when there is none or it cannot be read. */
 function siblingValue(line: string, key: string): PyValue | undefined {
-  const pattern = new RegExp(`(?:^|[ \\t])${key}=`, "g");
+  const pattern = new RegExp(`(?:^|[ \\t:])${key}=`, "g");
   for (const match of line.matchAll(pattern)) {
     const at = match.index + match[0].length;
     if (!atTopLevel(line, match.index)) continue;
@@ -45,25 +46,54 @@ function siblingValue(line: string, key: string): PyValue | undefined {
 
 /**
  * A pair's value as the renderers write it: a Python repr (KeyValueRenderer), a logfmt quoted
- * value holding a repr or JSON, a bare word (a logfmt string) or nothing (logfmt's None).
+ * value holding a repr or JSON, a bare word (a logfmt string) or nothing (logfmt's None). A Python
+ * string holding a list or dict (`tools='["a"]'`) is that value. A quoted value the line cuts off
+ * is a PairCutError.
  */
 function readPairValue(line: string, at: number): PyValue | undefined {
   const c = line.charCodeAt(at);
   if (Number.isNaN(c) || isBlank(c)) return null;
   if (c === 0x22) {
     const close = quotedEnd(line, at);
-    if (close === -1) return undefined;
+    if (close === -1) throw new PairCutError(line, at);
     const inner = unescapeLogfmt(line.slice(at + 1, close));
     return readWhole(inner) ?? inner;
   }
   try {
     const read = parsePythonAt(line, at);
-    if (read.end === line.length || isBlank(line.charCodeAt(read.end))) return read.value;
+    if (read.end === line.length || isBlank(line.charCodeAt(read.end)))
+      return typeof read.value === "string" ? (structured(read.value) ?? read.value) : read.value;
   } catch (error) {
     if (!(error instanceof PyReprError)) throw error;
+    if (c === 0x27 && isCut(readString(line, at, line.length, false)))
+      throw new PairCutError(line, at);
   }
   const space = line.slice(at).search(/[ \t]/);
   return line.slice(at, space === -1 ? undefined : at + space);
+}
+
+function isCut(read: ReturnType<typeof readString>): boolean {
+  return typeof read === "string" && read.endsWith("is not closed");
+}
+
+/** A pair's quoted value that does not close before the line ends. */
+export class PairCutError extends PyReprError {
+  constructor(line: string, at: number) {
+    super(
+      `the quoted value of '${pairKey(line, at)}=' opened at column ${at + 1} is not closed`,
+      at,
+    );
+  }
+}
+
+/** The list or dict a string holds as a repr or JSON, else undefined (a word stays a string). */
+function structured(text: string): PyValue | undefined {
+  const value = readWhole(text);
+  return value !== null &&
+    typeof value === "object" &&
+    (value.kind === "seq" || value.kind === "dict")
+    ? value
+    : undefined;
 }
 
 function readWhole(text: string): PyValue | undefined {
@@ -104,4 +134,9 @@ function isKeyChar(c: number): boolean {
 
 function isBlank(c: number): boolean {
   return c === 0x20 || c === 0x09;
+}
+
+/** What may stand before a pair's key: a blank, or the `:` ending a prefix such as logging's `INFO:root:`. */
+function beforeKey(c: number): boolean {
+  return isBlank(c) || c === 0x3a;
 }

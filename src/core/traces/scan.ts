@@ -188,7 +188,10 @@ export class TraceScanner {
       this.lines(line);
     }
     const spread = this.spread;
-    if (spread?.marked)
+    // A value cut on its first line, at the end of the input, is that line's own problem.
+    if (spread?.lineCount === 1 && spread.unclosed !== null)
+      this.options.onProblem({ line: spread.line, message: spread.unclosed });
+    else if (spread?.marked)
       this.options.onProblem({
         line: spread.line,
         message:
@@ -238,6 +241,11 @@ export class TraceScanner {
     // A copy: the caller may reuse the chunk's memory (and a Node Buffer's slice() is a view).
     this.pending.push(Uint8Array.prototype.slice.call(part));
     this.pendingLength += part.length;
+  }
+
+  /** A value spread over lines is held whole: it may be no longer than a line, nor than MAX_BLOCK_BYTES. */
+  private maxBlockBytes(): number {
+    return Math.min(this.maxLineBytes, MAX_BLOCK_BYTES);
   }
 
   private tooLong(line: number): void {
@@ -454,7 +462,12 @@ export class TraceScanner {
       if (step.state === "open") return;
       this.spread = null;
       if (step.state === "closed") {
-        this.spreadValue(spread, step.text, step.tooLong, offset + length);
+        const rest = from + step.rest;
+        const before = ascii ? step.rest : utf8Length(text, from, rest);
+        this.spreadValue(spread, step.text, step.tooLong, offset + before);
+        // Another value may open on the line that closes this one (`before=… after=…`).
+        if (!isBlankFrom(text, rest, to))
+          this.unread(text, rest, to, offset + before, length - before, ascii);
         return;
       }
       if (spread.lineCount === 1 && spread.unclosed !== null)
@@ -465,8 +478,25 @@ export class TraceScanner {
           message: `truncated value: the value opened on this line breaks off at line ${this.lineNo}`,
         });
     }
+    this.unread(text, from, to, offset, length, ascii, marked);
+  }
+
+  /** A line, or the rest of one after a spread value closed, with no value open above it. */
+  private unread(
+    text: string,
+    from: number,
+    to: number,
+    offset: number,
+    length: number,
+    ascii: boolean,
+    marked = mayHoldMarker(text, from, to),
+  ): void {
     if (to - from <= OPENER_MAX && opensBlock(text, from, to)) {
-      this.block = new JsonBlock(this.maxLineBytes, (value) => this.blockValue(value));
+      this.block = new JsonBlock(
+        this.maxBlockBytes(),
+        (value) => this.blockValue(value),
+        MAX_BLOCK_LINES,
+      );
       const slice = text.slice(from, to);
       this.block.feed(
         slice,
@@ -524,7 +554,7 @@ export class TraceScanner {
     if (value.tooLong) {
       this.options.onProblem({
         line: value.line,
-        message: `the JSON value is longer than ${this.maxLineBytes} bytes; it was not read`,
+        message: `the value opened on this line is longer than ${this.maxBlockBytes()} bytes or ${MAX_BLOCK_LINES} lines; it was not read`,
       });
       return;
     }
@@ -618,6 +648,11 @@ function allJson(markers: readonly Marker[]): boolean {
 
 function isBlank(c: number): boolean {
   return c === 0x20 || c === 0x09;
+}
+
+function isBlankFrom(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (!isBlank(text.charCodeAt(i))) return false;
+  return true;
 }
 
 /**

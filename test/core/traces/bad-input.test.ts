@@ -2,7 +2,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { scanCut } from "./scan-cut.js";
-import { scanText } from "../../../src/core/traces/scan.js";
+import { DEFAULT_MAX_LINE_BYTES, scanText } from "../../../src/core/traces/scan.js";
 
 const good = "INFO (StageRecord(stage='ok', action='abstain'),)";
 
@@ -112,4 +112,35 @@ describe("a line crowded with markers", () => {
       },
     ]);
   });
+});
+
+describe("the default line limit", () => {
+  const encoder = new TextEncoder();
+  /** A JSON trace line padded to exactly `bytes` bytes, then a line break and a short trace. */
+  function padded(bytes: number): Uint8Array {
+    const head = encoder.encode('{"turn_id": "big", "trace": [], "pad": "');
+    const tail = encoder.encode(`"}\n{"turn_id": "next", "trace": []}\n`);
+    const out = new Uint8Array(bytes + tail.length);
+    out.set(head);
+    out.fill(0x78, head.length, bytes - 2);
+    out.set(tail, bytes - 2);
+    return out;
+  }
+
+  it(`reads a line of ${DEFAULT_MAX_LINE_BYTES} bytes, and one byte more is a problem while the next line is read`, () => {
+    const atLimit = scanText(padded(DEFAULT_MAX_LINE_BYTES));
+    expect(atLimit.problems).toEqual([]);
+    expect(atLimit.traces.map((t) => [t.line, t.trace.id])).toEqual([
+      [1, "big"],
+      [2, "next"],
+    ]);
+    const over = scanText(padded(DEFAULT_MAX_LINE_BYTES + 1));
+    expect(over.problems).toEqual([
+      {
+        line: 1,
+        message: `the line is longer than ${DEFAULT_MAX_LINE_BYTES} bytes; it was not read`,
+      },
+    ]);
+    expect(over.traces.map((t) => [t.line, t.trace.id])).toEqual([[2, "next"]]);
+  }, 60_000);
 });

@@ -16,15 +16,29 @@ describe("traces inside one JSON value", () => {
       ["line time", "line id"],
       [5, "line id"],
     ]);
-    for (const value of [null, 3, "trace", [], [[TRACE]], { trace: "x" }])
+    for (const value of [null, 3, "trace", [], { trace: "x" }])
       expect(tracesInValue(value, LINE)).toEqual([]);
   });
 
-  it(`looks ${MAX_NESTING} levels into a log event and no deeper`, () => {
+  it(`looks ${MAX_NESTING} levels into a log event, through objects and lists alike`, () => {
     const inTwo = { event: { selection: TRACE } };
-    const inThree = { event: { selection: { result: TRACE } } };
     expect(tracesInValue(inTwo, LINE)).toHaveLength(1);
-    expect(tracesInValue(inThree, LINE)).toEqual([]);
+    expect(seen(tracesInValue({ results: [TRACE, TRACE] }, LINE))).toHaveLength(2);
+    expect(seen(tracesInValue([[TRACE]], LINE))).toEqual([["line time", "line id"]]);
+  });
+
+  it("says that a trace nested deeper than that was not read, once per value", () => {
+    const deep = `a trace nested 3 levels deep in a log event was not read; traces are read at most ${MAX_NESTING} levels deep`;
+    const inThree = { event: { selection: { result: TRACE, again: TRACE } } };
+    expect(seen(tracesInValue(inThree, LINE))).toEqual([deep]);
+    expect(seen(tracesInValue({ a: [[TRACE]], b: TRACE }, LINE))).toEqual([
+      ["line time", "line id"],
+      deep,
+    ]);
+    expect(seen(tracesInValue([{ a: { b: [TRACE] } }, TRACE], LINE))).toEqual([
+      deep,
+      ["line time", "line id"],
+    ]);
   });
 
   it("a trace takes the nearest event's time and id, then the line's; an event's odd field is skipped", () => {

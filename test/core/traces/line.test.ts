@@ -28,19 +28,46 @@ describe("where a value left open at the end of a line starts", () => {
     expect(scan("x { y").openAt).toBe(-1);
   });
 
-  it("is the outermost open bracket, the trace inside it read", () => {
-    expect(scan(`[ ${T}`)).toEqual({ found: ["trace a"], openAt: 0, unclosed: null });
+  it("is the outermost open bracket that starts a value; what it holds is read once it closes", () => {
+    const cut = "truncated JSON: the list opened at column 1 is not closed";
+    expect(scan(`[ ${T}`)).toEqual({ found: [], openAt: 0, unclosed: cut });
     expect(scan(`  [ ${T}`).openAt).toBe(2);
     expect(scan('"trace": [1').openAt).toBe(9);
     expect(scan('"trace": [{"a": 1}').openAt).toBe(9);
     // A value whose first marker is a Python one is not taken whole as JSON either.
-    expect(scan('( {"note": "x trace=(1)"}')).toEqual({ found: [], openAt: 0, unclosed: null });
-    expect(scan(`values[${T},`)).toEqual({ found: ["trace a"], openAt: 6, unclosed: null });
+    expect(scan('( {"note": "x trace=(1)"}')).toEqual({
+      found: [],
+      openAt: 0,
+      unclosed: "truncated Python repr: the tuple opened at column 1 is not closed",
+    });
+    expect(scan(`values[${T},`)).toEqual({
+      found: [],
+      openAt: 6,
+      unclosed: "truncated JSON: the list opened at column 7 is not closed",
+    });
+  });
+
+  it("is not a bracket a prefix wrote around text: what closed inside that is read", () => {
+    expect(scan(`(retry 2/3 selection ${T}`)).toEqual({
+      found: ["trace a"],
+      openAt: -1,
+      unclosed: null,
+    });
+    expect(scan(`(retry 2/3 selection SelectionResult(tools=('a',`).openAt).toBe(21);
+    expect(scan(`{{{ worker ${T} [`)).toEqual({
+      found: ["trace a"],
+      openAt: 12 + T.length,
+      unclosed: null,
+    });
+    for (const first of ["'a'", "1,", "-1.5e-3,", "None,", "b'x'", "f(", "<Tool a>", "["])
+      expect(scan(`(${first} ${RECORD}`).found, first).toEqual([]);
+    for (const first of ["see", "2/3", "1 o", "None of", "it's"])
+      expect(scan(`(${first} ${RECORD}`).found, first).toEqual(["trace null"]);
   });
 
   it("skips a closing bracket that does not match the one open", () => {
-    expect(scan(`note (see] ${T} x`)).toEqual({ found: ["trace a"], openAt: 5, unclosed: null });
-    expect(scan(`note [see) ${T} x`).openAt).toBe(5);
+    expect(scan(`note (see] ${T} x`)).toEqual({ found: ["trace a"], openAt: -1, unclosed: null });
+    expect(scan(`note [1, see) ${T},`).openAt).toBe(5);
   });
 
   it("starts at the name of a call, every name and dot character counted, nothing else", () => {
@@ -73,7 +100,7 @@ describe("a trace cut off by a bracket left open", () => {
       "truncated Python repr: the call StageRecord(…) opened at column 3 is not closed",
     );
     expect(scan(`[ "trace": [ 1, ${T}`)).toEqual({
-      found: ["trace a"],
+      found: [],
       openAt: 0,
       unclosed: "truncated JSON: the list opened at column 1 is not closed",
     });
@@ -84,20 +111,20 @@ describe("a trace cut off by a bracket left open", () => {
 
   it("is not reported when every marker inside the bracket was read", () => {
     // A record call starts at its marker; the value read covers it.
-    expect(scan(`x [${RECORD}`)).toEqual({ found: ["trace null"], openAt: 2, unclosed: null });
+    expect(scan(`x (see ${RECORD}`)).toEqual({ found: ["trace null"], openAt: -1, unclosed: null });
     // A marker before the bracket is not the bracket's.
-    expect(scan(`x "trace": [1] y [${RECORD}`).unclosed).toBeNull();
+    expect(scan(`x "trace": [1] y [see ${RECORD}`).unclosed).toBeNull();
     // An unreadable value covers its markers too, the ones before a value inside it included.
     const broken = `{"trace": [1, ], "x": {"trace": [2]}, bad}`;
-    const { found, unclosed } = scan(`[${" ".repeat(8)}${broken}`);
+    const { found, unclosed } = scan(`[${" ".repeat(8)}x ${broken}`);
     expect(found).toHaveLength(1);
     expect(found[0]).toMatch(/^invalid JSON: /);
     expect(unclosed).toBeNull();
-    expect(scan(`x [ {"trace": [1, }`).unclosed).toBeNull();
+    expect(scan(`x [see {"trace": [1, }`).unclosed).toBeNull();
     // A call whose arguments hold no trace is read: its quoted marker is not a cut-off trace.
-    expect(scan(`[ f('"trace": [', 1)`)).toEqual({ found: [], openAt: 0, unclosed: null });
+    expect(scan(`[x f('"trace": [', 1)`)).toEqual({ found: [], openAt: -1, unclosed: null });
     // Values past the per-line budget count as read.
-    const crowded = scan(`[ ${Array<string>(66).fill(RECORD).join(" ")}`);
+    const crowded = scan(`[ x ${Array<string>(66).fill(RECORD).join(" ")}`);
     expect(crowded.found).toHaveLength(65);
     expect(crowded.unclosed).toBeNull();
   });
@@ -110,13 +137,38 @@ describe("a trace cut off by a bracket left open", () => {
     });
   });
 
-  it("gives up after 16 passes over quotes that do not close", () => {
-    expect(scan(`${"[".repeat(15)}${T} '`).found).toEqual(["trace a"]);
-    expect(scan(`${"[".repeat(16)}${T} '`)).toEqual({
+  it("gives up after 16 passes over quotes that do not close in a prefix's brackets", () => {
+    expect(scan(`${"[x ".repeat(15)}${T} '`).found).toEqual(["trace a"]);
+    expect(scan(`${"[x ".repeat(16)}${T} '`)).toEqual({
       found: [],
       openAt: -1,
-      unclosed: "truncated JSON: the list opened at column 1 is not closed",
+      unclosed: "truncated JSON: the list opened at column 46 is not closed",
     });
+  });
+
+  it("is the value a quote cuts off, and nothing inside it stands in for it", () => {
+    expect(scan(`x [${T}, {'a': 'it`)).toEqual({
+      found: [],
+      openAt: -1,
+      unclosed: "truncated JSON: the list opened at column 3 is not closed",
+    });
+    expect(scan(`x SelectionResult(tools=('a',), forc`).unclosed).toBe(
+      "truncated Python repr: the call SelectionResult(…) opened at column 3 is not closed",
+    );
+    // A SelectionResult cut in a string holds no marker yet: it is cut all the same.
+    expect(scan(`x SelectionResult(tools=(Tool(name='a', d='it\\'s`).unclosed).toBe(
+      "truncated Python repr: the call SelectionResult(…) opened at column 3 is not closed",
+    );
+  });
+
+  it("is the quoted value of a trace= pair that does not close", () => {
+    expect(scan(`a=1 trace='[{"stage": "s", `)).toEqual({
+      found: [],
+      openAt: -1,
+      unclosed: "truncated value: the quoted value opened at column 11 is not closed",
+    });
+    // A value read after the quote is not cut by it.
+    expect(scan(`a='x b=${T}`)).toEqual({ found: ["trace a"], openAt: -1, unclosed: null });
   });
 });
 
@@ -138,12 +190,20 @@ describe("the values of a line", () => {
     ]);
   });
 
-  it("reads the values inside an unreadable one, and reports it when they hold no trace", () => {
+  it("reports an unreadable value, and no value inside it stands in for it", () => {
     expect(scan(`{"x": ???, "sel": ${T}}`)).toEqual({
-      found: ["trace a"],
+      found: [expect.stringMatching(/^invalid JSON: Unexpected token '\?'/)],
       openAt: -1,
       unclosed: null,
     });
+    expect(
+      scan(`{'a': 1, 'r': ${RECORD}, 'm': ${"[".repeat(101)}${"]".repeat(101)}}`).found,
+    ).toEqual(["invalid Python repr: the repr is nested deeper than 100 levels"]);
+  });
+
+  it("reads the values inside text a prefix put in brackets", () => {
+    expect(scan(`[worker 3: ${T}]`).found).toEqual(["trace a"]);
+    expect(scan(`(see ${RECORD} and ${RECORD})`).found).toEqual(["trace null", "trace null"]);
   });
 
   it("reads a quoted value once, as the one value it is, and reports what is wrong inside it", () => {
@@ -171,8 +231,8 @@ describe("the values of a line", () => {
     const b = T.replace('"a"', '"b"');
     expect(scan(`msg='a=${T} data=${logfmt(b).replace(/\\/g, "\\\\")}'`).found).toEqual([
       "trace a",
-      // The nested value, left encoded, is an object at column T.length + 10 of the decoded text.
-      `truncated Python repr: the object opened at column ${T.length + 10} is not closed`,
+      // The nested value, left encoded, is an object at column T.length + 10 of the decoded text: its `\"` opens no string.
+      `invalid Python repr: unexpected '\\' at column ${T.length + 11}`,
     ]);
   });
 });
@@ -254,5 +314,21 @@ describe("a line that may open a value continued below", () => {
     expect(endsSplitString("'a\\n'", 5)).toBe(true);
     expect(endsSplitString("'an'", 4)).toBe(false);
     expect(endsSplitString("'\\x'", 4)).toBe(false);
+  });
+
+  it("takes the escape of any character Python's split() cuts at, unless its backslash is escaped", () => {
+    for (const escape of [
+      "\\x0b",
+      "\\x0c",
+      "\\x1f",
+      "\\x85",
+      "\\xa0",
+      "\\u2009",
+      "\\u3000",
+      "\\u2028",
+    ])
+      expect(endsSplitString(`'a${escape}'`, escape.length + 3), escape).toBe(true);
+    for (const piece of ["'a\\\\n'", "'a\\x41'", "'a\\u3001'", "'a\\\\xa0'"])
+      expect(endsSplitString(piece, piece.length), piece).toBe(false);
   });
 });

@@ -22,11 +22,11 @@ describe("LineBlock", () => {
     expect(block.lineCount).toBe(1);
   });
 
-  it("closes at the bracket that closes the first line's, and drops what follows it", () => {
+  it("closes at the bracket that closes the first line's, and says where the line goes on", () => {
     const block = open("{'a': [1,");
     expect(follow(block, ["    2],", "  'b': (3, {4})} and after"])).toEqual([
       { state: "open" },
-      { state: "closed", text: "{'a': [1,\n    2],\n  'b': (3, {4})}", tooLong: false },
+      { state: "closed", text: "{'a': [1,\n    2],\n  'b': (3, {4})}", tooLong: false, rest: 16 },
     ]);
     expect(block.lineCount).toBe(3);
   });
@@ -45,6 +45,7 @@ describe("LineBlock", () => {
       state: "closed",
       text: `{'a': ')]}',\n  "b": "}\\"]",\n  'c': 'it\\'s }'}`,
       tooLong: false,
+      rest: 17,
     });
   });
 
@@ -76,6 +77,7 @@ describe("LineBlock", () => {
       state: "closed",
       text: "",
       tooLong: true,
+      rest: 1,
     });
   });
 
@@ -88,6 +90,12 @@ describe("LineBlock", () => {
       state: "closed",
       text: "",
       tooLong: true,
+      rest: exact + 3,
     });
+    // Bytes, not UTF-16 units: é is two bytes, 😀 four.
+    const wide = (n: number, c: string) => ` ${c.repeat(n)}]`;
+    expect(open("[").feed(wide(exact / 2, "é"))).toMatchObject({ tooLong: false });
+    expect(open("[").feed(wide(exact / 2 + 1, "é"))).toMatchObject({ tooLong: true });
+    expect(open("[").feed(wide(Math.floor(exact / 4) + 1, "😀"))).toMatchObject({ tooLong: true });
   });
 });

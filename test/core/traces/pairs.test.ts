@@ -1,7 +1,7 @@
 /** key=value lines (structlog, logfmt): quoted values, pair keys, a trace's sibling pairs. */
 import { describe, expect, it } from "vitest";
 import { quotedEnd, unescapeLogfmt } from "../../../src/core/traces/logfmt.js";
-import { pairKey, traceFromPairs } from "../../../src/core/traces/pairs.js";
+import { PairCutError, pairKey, traceFromPairs } from "../../../src/core/traces/pairs.js";
 
 describe("a logfmt quoted value", () => {
   it("ends at the first quote no backslash escapes, within the range given", () => {
@@ -31,13 +31,16 @@ describe("the key of a pair", () => {
     expect(pairKey("a=1\taz.AZ-09_x=[1]", 15)).toBe("az.AZ-09_x");
   });
 
+  it("takes a key after the `:` that ends a prefix such as logging's INFO:root:", () => {
+    expect(at("INFO:root:trace=[1]")).toBe("trace");
+  });
+
   it("is null without a `=` right before the value, an empty key, or a key glued to other text", () => {
     expect(pairKey("trace [1]", 6)).toBeNull();
     expect(pairKey("trace=[1]", 5)).toBeNull();
     expect(at("=[1]")).toBeNull();
     expect(at("a =[1]")).toBeNull();
     expect(at("x,trace=[1]")).toBeNull();
-    expect(at("x:trace=[1]")).toBeNull();
     expect(at("(trace=[1]")).toBeNull();
   });
 });
@@ -79,13 +82,24 @@ describe("a trace= pair with its siblings", () => {
     });
   });
 
-  it("reads an empty value as None and leaves out a quoted value that does not close", () => {
+  it("reads an empty value as None; a quoted value that does not close cuts the trace", () => {
     expect(trace(`trace=${records} forced_choice= tools=`)).toEqual({
       trace: [{ stage: "s", action: "abstain" }],
       tools: null,
       forced_choice: null,
     });
-    expect(Object.keys(trace(`trace=${records} tools="('a',)`) as object)).toEqual(["trace"]);
+    for (const cut of [`tools="('a',)`, `tools='["a", `])
+      expect(() => trace(`trace=${records} ${cut}`)).toThrow(PairCutError);
+    expect(() => trace(`trace=${records} tools="('a',)`)).toThrow(
+      `the quoted value of 'tools=' opened at column ${records.length + 14} is not closed`,
+    );
+  });
+
+  it("reads a Python string holding a list or dict as that value, and any other as a string", () => {
+    expect(trace(`tools='["a"]' forced_choice='None' trace=${records}`)).toMatchObject({
+      tools: ["a"],
+      forced_choice: "None",
+    });
   });
 
   it("takes the first pair at the top level of the line, not one inside a value or a string", () => {

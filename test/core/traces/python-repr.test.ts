@@ -364,6 +364,12 @@ describe("Python reprs as JSON", () => {
       "<a b c>",
       "<Tool se$a>",
       "<Tool>",
+      "<Tool it's>",
+      "<Tool a->b>",
+      "<Tool café>",
+      "<Tool 検索>",
+      String.raw`<Tool name='a\nb'>`,
+      `<Tool name="it's" x=1>`,
     ].join(", ");
     const expected = [
       "a",
@@ -388,6 +394,12 @@ describe("Python reprs as JSON", () => {
       { repr: "<a b c>" },
       { repr: "<Tool se$a>" },
       { repr: "<Tool>" },
+      "it's",
+      "a->b",
+      "café",
+      "検索",
+      "a\nb",
+      "it's",
     ];
     expect(read(`{'tools': [${tools}], 'offered': (${tools})}`)).toEqual({
       tools: expected,

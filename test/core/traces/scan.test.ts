@@ -234,7 +234,7 @@ describe("TraceScanner", () => {
     ]);
   });
 
-  it("looks one and two levels into an event, not three; takes time and id from the event when the trace has none", () => {
+  it("looks one and two levels into an event, and says a trace three levels down was not read; takes time and id from the event when the trace has none", () => {
     const inner = { trace: [] };
     const text = [
       JSON.stringify({ ts: "t1", request_id: "r1", a: inner }),
@@ -246,7 +246,13 @@ describe("TraceScanner", () => {
       [1, "t1", "r1"],
       [2, "t2", "r2"],
     ]);
-    expect(problems).toEqual([]);
+    expect(problems).toEqual([
+      {
+        line: 3,
+        message:
+          "a trace nested 3 levels deep in a log event was not read; traces are read at most 2 levels deep",
+      },
+    ]);
   });
 
   it("reports a pretty value the file ends inside of, or that breaks off", () => {
@@ -452,7 +458,11 @@ describe("TraceScanner", () => {
     const pretty = `{\n  "turn_id": "big",\n${pads.join("")}  "trace": []\n}\n`;
     const { traces, problems } = scanText(`${pretty}${trace("after")}\n`, { maxLineBytes: 300 });
     expect(problems).toEqual([
-      { line: 1, message: "the JSON value is longer than 300 bytes; it was not read" },
+      {
+        line: 1,
+        message:
+          "the value opened on this line is longer than 300 bytes or 20000 lines; it was not read",
+      },
     ]);
     expect(traces.map((t) => [t.line, t.trace.id])).toEqual([[25, "after"]]);
   });

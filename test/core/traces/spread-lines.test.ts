@@ -2,7 +2,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { scanCut } from "./scan-cut.js";
-import { MAX_BLOCK_LINES } from "../../../src/core/traces/multiline.js";
+import { MAX_BLOCK_BYTES, MAX_BLOCK_LINES } from "../../../src/core/traces/multiline.js";
 import { scanText } from "../../../src/core/traces/scan.js";
 
 /** pprint.pformat(SelectionResult(...), width=60), as python3 printed it. */
@@ -206,5 +206,86 @@ describe("a SelectionResult's fields logged as separate key=value pairs", () => 
     expect(
       read(`extra={'note': " tools=('wrong',)"} trace=[${record("role", "select", "None")}]`),
     ).toEqual([{ id: null, tools: null, forced: undefined, stages: ["role"] }]);
+  });
+});
+
+describe("a line that closes one spread value and opens another", () => {
+  const value = (id: string) =>
+    `{'turn_id': '${id}',\n 'trace': [StageRecord(stage='s', action='abstain')]}`;
+  const log = `é before=${value("a")} after=${value("b")} and ${oneLine("c")}\nnext\n`;
+
+  it("reads the second value from that line, and what follows it", () => {
+    const { traces, problems } = scanText(log);
+    expect(problems).toEqual([]);
+    expect(traces.map((t) => [t.line, t.ordinal, t.trace.id])).toEqual([
+      [1, 0, "a"],
+      [2, 0, "b"],
+      [3, 0, "c"],
+    ]);
+  });
+
+  it("gives each a byte range it is read again from, the second starting inside the line", () => {
+    const bytes = new TextEncoder().encode(log);
+    const { traces } = scanText(bytes);
+    for (const found of traces) {
+      const again = scanText(bytes.subarray(found.offset, found.offset + found.length), {
+        firstLine: found.line,
+        firstOffset: found.offset,
+      }).traces[found.ordinal];
+      expect(again?.trace.id, String(found.trace.id)).toBe(found.trace.id);
+      expect(again?.line).toBe(found.line);
+    }
+    expect(new TextDecoder().decode(bytes.subarray(traces[1]!.offset)).startsWith(" after=")).toBe(
+      true,
+    );
+  });
+});
+
+describe("a pretty JSON value opened by a line holding only { or [", () => {
+  const pretty = (lines: number) =>
+    [
+      "{",
+      '  "trace": [],',
+      '  "pad": [',
+      ...Array<string>(lines - 6).fill("    0,"),
+      "    0",
+      "  ]",
+      "}",
+    ].join("\n");
+
+  it(`is read up to ${MAX_BLOCK_LINES} lines, and past that one problem, the next line still read`, () => {
+    const atCap = scanText(`${pretty(MAX_BLOCK_LINES)}\n${oneLine("n")}\n`);
+    expect(atCap.problems).toEqual([]);
+    expect(atCap.traces.map((t) => [t.line, t.trace.id])).toEqual([
+      [1, null],
+      [MAX_BLOCK_LINES + 1, "n"],
+    ]);
+    const over = scanText(`${pretty(MAX_BLOCK_LINES + 1)}\n${oneLine("n")}\n`);
+    expect(over.problems).toEqual([
+      {
+        line: 1,
+        message: `the value opened on this line is longer than ${MAX_BLOCK_BYTES} bytes or ${MAX_BLOCK_LINES} lines; it was not read`,
+      },
+    ]);
+    expect(over.traces.map((t) => [t.line, t.trace.id])).toEqual([[MAX_BLOCK_LINES + 2, "n"]]);
+  });
+
+  it(`is read up to ${MAX_BLOCK_BYTES} bytes of UTF-8, each line counted with its break`, () => {
+    // "{\n" + '  "trace": [],\n' + '  "p": "' + é × n (2 bytes each) + '"\n' + "}" (its value ends there)
+    const sized = (n: number) => `{\n  "trace": [],\n  "p": "${"é".repeat(n)}"\n}`;
+    const fixed = 2 + 15 + 8 + 2 + 1;
+    const fits = Math.floor((MAX_BLOCK_BYTES - fixed) / 2);
+    expect(scanText(sized(fits)).problems).toEqual([]);
+    expect(scanText(sized(fits + 1)).problems).toHaveLength(1);
+  });
+});
+
+describe("a value cut on its first line", () => {
+  it("is that line's problem whether a line follows or the input ends there", () => {
+    const cut = "selection SelectionResult(tools=(), forced_choice=None,";
+    const message =
+      "truncated Python repr: the call SelectionResult(…) opened at column 11 is not closed";
+    expect(scanText(`${cut}\nnext\n`).problems).toEqual([{ line: 1, message }]);
+    expect(scanText(`first\n${cut}`).problems).toEqual([{ line: 2, message }]);
   });
 });

@@ -4,7 +4,7 @@
  * tuples, sets, dicts, dataclass calls `Name(field=value, ...)` and opaque `<...>` reprs. It
  * never evaluates anything; recursion is bounded by MAX_REPR_DEPTH so no input can exhaust the stack.
  */
-import { readString } from "./strings.js";
+import { opensString, readString } from "./strings.js";
 
 export type PyValue = string | number | boolean | null | PySeq | PyDict | PyCall | PyOpaque;
 
@@ -226,23 +226,32 @@ class Parser {
     throw new PyReprError(`expected '${what}', found ${this.found()}`, this.pos);
   }
 
-  /** `<...>` as text, nested angle brackets and quoted parts included. */
+  /**
+   * `<...>` as text, nested angle brackets and quoted parts included (`<Tool it's>` holds no
+   * string); a `>` closes it only before what may follow a value (`<Tool a->b>` closes at the last).
+   */
   private angle(): PyOpaque {
     const start = this.pos;
     let depth = 0;
     for (let i = this.pos; i < this.end; i++) {
       const c = this.text[i];
-      if (c === "'" || c === '"') {
+      if ((c === "'" || c === '"') && opensString(this.text, i)) {
         const read = readString(this.text, i, this.end, false);
         if (typeof read === "string") break;
         i = read.end - 1;
       } else if (c === "<") depth++;
-      else if (c === ">" && --depth === 0) {
+      else if (c === ">" && --depth <= 0 && this.endsValue(i + 1)) {
         this.pos = i + 1;
         return { kind: "opaque", text: this.text.slice(start, i + 1) };
       }
     }
     throw new PyReprError(`the '<' opened at column ${start + 1} is not closed`, start);
+  }
+
+  /** Whether what follows `at` (after blanks) may follow a value: a separator, a closer or the end. */
+  private endsValue(at: number): boolean {
+    while (at < this.end && " \t\r\n".includes(this.text[at]!)) at++;
+    return at >= this.end || ",:)]}>".includes(this.text[at]!);
   }
 
   private number(): number | PyOpaque {

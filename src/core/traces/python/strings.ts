@@ -65,3 +65,17 @@ export function readString(
   }
   return `the string opened at column ${at + 1} is not closed`;
 }
+
+/**
+ * Whether the quote at `at` may open a string: it stands where a repr or JSON starts a value (at
+ * the start, after a blank, a bracket, `,`, `:` or `=`, maybe behind a `b`/`r`/`u`/`f` prefix),
+ * not inside a word (`O'Brien`, `<Tool it's>`).
+ */
+export function opensString(text: string, at: number): boolean {
+  let i = at - 1;
+  while (i >= at - 2 && i >= 0 && PREFIX_LETTERS.includes(text[i]!)) i--;
+  return i < 0 || BEFORE_STRING.includes(text[i]!);
+}
+
+const PREFIX_LETTERS = "bBrRuUfF";
+const BEFORE_STRING = " \t\r\n([{<,:=";

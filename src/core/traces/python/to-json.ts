@@ -5,6 +5,7 @@
  * becomes `{"trace": [...]}`, and a tool becomes its name where its repr shows one.
  */
 import type { PyCall, PyValue } from "./parse.js";
+import { readString } from "./strings.js";
 
 /** Dataclass fields in declaration order, for positional arguments. */
 const FIELDS: Record<string, readonly string[]> = {
@@ -106,15 +107,35 @@ function tool(value: PyValue): unknown {
   return { repr: keyText(value) };
 }
 
-/** `<Tool search>` → search, `<Tool name='search' ...>` → search; null for `<object at 0x…>`. */
+/**
+ * `<Tool search>` → search, `<Tool name='search' ...>` and `<Tool 'search'>` → search (the string
+ * decoded as Python writes it); null for `<object at 0x…>`. A bare name is letters of any script,
+ * digits and `_.:'->` (`<Tool it's>`, `<Tool a->b>`, `<Tool 検索>`).
+ */
 function angleName(text: string): string | null {
   const inner = text.slice(1, -1).trim();
-  const named = /\bname=(['"])([^'"]*)\1/.exec(inner);
-  if (named) return named[2]!;
+  const named = /(?:^|\s)name=(?=['"])/.exec(inner);
+  if (named) {
+    const name = wholeString(inner, named.index + named[0].length, inner.length);
+    if (name !== null) return name;
+  }
   const words = inner.split(/\s+/);
   if (words.length !== 2) return null;
-  const candidate = words[1]!.replace(/^['"]|['"]$/g, "");
-  return /^[\w.:-]+$/.test(candidate) && !/^0x[0-9a-f]+$/i.test(candidate) ? candidate : null;
+  const candidate = words[1]!;
+  const quoted = wholeString(candidate, 0, candidate.length);
+  if (quoted !== null) return quoted;
+  return /^[\p{L}\p{M}\p{N}_.:-][\p{L}\p{M}\p{N}_.:'>-]*$/u.test(candidate) &&
+    !/^0x[0-9a-f]+$/i.test(candidate)
+    ? candidate
+    : null;
+}
+
+/** The Python string literal at text[at] when it ends at `end` or a blank, else null. */
+function wholeString(text: string, at: number, end: number): string | null {
+  if (text[at] !== "'" && text[at] !== '"') return null;
+  const read = readString(text, at, end, false);
+  if (typeof read === "string") return null;
+  return read.end === end || /\s/.test(text[read.end]!) ? read.value : null;
 }
 
 function keyText(key: PyValue): string {
