@@ -2,10 +2,12 @@
  * Issue 8 (findings 2, 8, 9) and issue 14 ("Fixtures") through the CLI: hostile fixtures and
  * catalogues end at once with exit 2 and a located problem, never a stack or a hang.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { buildSync } from "esbuild";
+import { beforeAll, describe, expect, it } from "vitest";
+import { scanLogFile } from "../../src/node/log-file.js";
 import { cli, workspace } from "./helpers.js";
 
 describe("issue 8 finding 2: size limit", () => {
@@ -131,4 +133,134 @@ describe("issue 8 finding 8: file-existence oracle", () => {
     );
     expect(exists).not.toMatch(/does not exist|looked for/);
   });
+});
+
+/**
+ * Writes `text` as a log, runs the CLI on it and measures the CPU time it took: unlike the time on
+ * the clock, that does not grow with the other work of a busy machine.
+ */
+async function timedOnLog(args: (file: string) => string[], text: string) {
+  const file = join(workspace({}), "hostile.log");
+  writeFileSync(file, text);
+  const before = process.cpuUsage();
+  const result = await cli(args(file));
+  const { user, system } = process.cpuUsage(before);
+  return { ...result, file, ms: (user + system) / 1000 };
+}
+
+/** Every hostile log of up to 1 MB is read within this much CPU time; the old readers took 5 s to 40 s on them. */
+const READ_MS = 2000;
+
+describe("hostile logs: every line is read in one pass", () => {
+  // Timed runs start with the readers compiled, as in a CLI reading a real log.
+  beforeAll(() => timedOnLog((f) => ["stats", f], `ts=1 ${"trace=[] ".repeat(2000)}\n`));
+
+  it("20,000 trace= pairs on one line (180 KB) are 20,000 traces, read within 2 s", async () => {
+    const text = `ts=2024-05-01T12:00:00Z ${"trace=[] ".repeat(20_000)}\n`;
+    const { code, stdout, ms } = await timedOnLog((f) => ["stats", "--json", f], text);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ traces: 20_000, problems: 0 });
+    expect(ms).toBeLessThan(READ_MS);
+  });
+
+  it("20,000 ' tools=' inside a bracket before a trace= pair are not its pairs, read within 2 s", async () => {
+    const text = `event=x detail=[${" tools=".repeat(20_000)}] trace=[] tools=('search',)\n`;
+    const { code, stdout, ms } = await timedOnLog((f) => ["traces", "--json", f], text);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout).traces.map((t: { names: string[] }) => t.names)).toEqual([
+      ["search"],
+    ]);
+    expect(ms).toBeLessThan(READ_MS);
+  });
+
+  it('40,000 quoted values k="StageRecord(" (680 KB) spend the line\'s budget: 64 problems and one that says the rest were not read, within 2 s', async () => {
+    const text = `${'k="StageRecord(" '.repeat(40_000)}\n`;
+    const { code, stdout, ms } = await timedOnLog((f) => ["traces", "--json", f], text);
+    expect(code).toBe(0);
+    const json = JSON.parse(stdout);
+    expect(json.problem_count).toBe(65);
+    expect(json.problems.at(-1).message).toBe(
+      "more than 64 values on this line hold a trace marker; the rest were not read",
+    );
+    expect(ms).toBeLessThan(READ_MS);
+  });
+
+  it("a JSON array of 20,000 traces with non-ASCII text on one line (440 KB) gives each its byte range, within 2 s", async () => {
+    const element = '{"trace":[],"x":"é"}';
+    const text = `[\n${Array(20_000).fill(element).join(",")}\n]\n`;
+    const { code, stdout, file, ms } = await timedOnLog((f) => ["stats", "--json", f], text);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ traces: 20_000, problems: 0 });
+    expect(ms).toBeLessThan(READ_MS);
+    // The last trace's range is exactly its element, found by the byte count carried along the line.
+    const last = (await scanLogFile(file)).traces.at(-1)!;
+    const at = Buffer.from(text).lastIndexOf(Buffer.from(element));
+    expect([last.offset, last.length]).toEqual([at, Buffer.byteLength(element)]);
+  });
+
+  it("a 1 MB line of values nested in one another and broken inside is retried within its budget: a problem, within 2 s", async () => {
+    const depth = 60;
+    const inner = `{'trace': [${"x, ".repeat(Math.floor(1_000_000 / depth / 3))}]}`;
+    const text = `x ${"wrap(".repeat(depth)}${inner}, bad${")".repeat(depth)}\n`;
+    const { code, stdout, ms } = await timedOnLog((f) => ["traces", "--json", f], text);
+    expect(code).toBe(0);
+    const json = JSON.parse(stdout);
+    expect(json.problems.map((p: { message: string }) => p.message)).toContain(
+      "its values would take more than 3 times its length to read; the rest were not read",
+    );
+    expect(ms).toBeLessThan(READ_MS);
+  });
+});
+
+describe("hostile logs: memory stays bounded", () => {
+  const dir = workspace({});
+  const bundle = join(dir, "cli.js");
+  beforeAll(() => {
+    // The CLI as shipped (one bundle), run in a process of its own with a small heap.
+    buildSync({
+      entryPoints: ["src/cli/main.ts"],
+      outfile: bundle,
+      bundle: true,
+      platform: "node",
+      format: "cjs",
+      mainFields: ["module", "main"],
+      logLevel: "error",
+    });
+  });
+
+  /** `palette-inspector ARGS` in a Node limited to 200 MB of heap (the old readers needed 600 MB for each case). */
+  function inSmallHeap(args: string[]) {
+    const run = spawnSync("node", ["--max-old-space-size=200", bundle, ...args], {
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: 60_000,
+    });
+    return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+  }
+
+  it("a 5 MB line of open brackets with a trace at its end: the trace, in a 200 MB heap", () => {
+    const file = join(dir, "brackets.log");
+    writeFileSync(file, `INFO ${"(".repeat(5_000_000)} {'trace': [], 'turn_id': 'end'}\n`);
+    const { code, stdout, stderr } = inSmallHeap(["traces", "--json", file]);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+    expect(JSON.parse(stdout).traces.map((t: { id: string }) => t.id)).toEqual(["end"]);
+  }, 60_000);
+
+  it("150,000 distinct tool names: stats --json counts the first 10,000 and says where it stopped, in a 200 MB heap", () => {
+    const file = join(dir, "names.log");
+    const trace = (k: number) =>
+      JSON.stringify({
+        trace: [],
+        tools: Array.from({ length: 10_000 }, (_, i) => `t${k * 10_000 + i}`),
+      });
+    writeFileSync(file, Array.from({ length: 15 }, (_, k) => trace(k)).join("\n") + "\n");
+    const { code, stdout, stderr } = inSmallHeap(["stats", "--json", file]);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+    const json = JSON.parse(stdout);
+    expect([json.traces, json.tools.length, json.problems]).toEqual([15, 10_000, 1]);
+    const text = inSmallHeap(["stats", file]);
+    expect(text.stdout).toContain(
+      `${file}:2: more than 10,000 distinct tool names; tools first named from this trace on are not counted\n`,
+    );
+  }, 60_000);
 });

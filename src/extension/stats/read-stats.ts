@@ -34,12 +34,17 @@ export async function readLogStats(
   const inputs = await expandInputs(paths, (path) => path);
   const stats = new PaletteStats<TraceRef>({ samples: SAMPLES_PER_STAGE });
   const problems: string[] = [];
+  let limits = 0;
+  const problem = (file: number, line: number | null, message: string) => {
+    if (problems.length < PROBLEMS_KEPT)
+      problems.push(`${inputs[file]!.name}${line === null ? "" : `:${line}`}: ${message}`);
+  };
   const scan = await scanLogs(inputs, {
     signal: options.signal,
     checkpoints: true,
     onProgress: options.onProgress,
-    onTrace: (found, file) =>
-      stats.add(found.trace, {
+    onTrace: (found, file) => {
+      const reached = stats.add(found.trace, {
         path: inputs[file]!.path!,
         index: found.index,
         line: found.line,
@@ -48,14 +53,14 @@ export async function readLogStats(
         ordinal: found.ordinal,
         time: found.trace.time,
         id: found.trace.id,
-      }),
-    onProblem: (problem) => {
-      if (problems.length < PROBLEMS_KEPT)
-        problems.push(
-          `${inputs[problem.file]!.name}${problem.line === null ? "" : `:${problem.line}`}: ${problem.message}`,
-        );
+      });
+      for (const message of reached) {
+        limits++;
+        problem(file, found.line, message);
+      }
     },
+    onProblem: ({ file, line, message }) => problem(file, line, message),
   });
-  stats.addProblems(scan.problemCount);
+  stats.addProblems(scan.problemCount + limits);
   return { stats, scan, files: inputs.map((input) => input.path ?? input.name), problems };
 }
