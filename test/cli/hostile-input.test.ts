@@ -200,7 +200,7 @@ describe("hostile logs: every line is read in one pass", () => {
 
   it("a 1 MB line of values nested in one another and broken inside is retried within its budget: a problem, within 2 s", async () => {
     const depth = 60;
-    const inner = `{'trace': [${"x, ".repeat(Math.floor(1_000_000 / depth / 3))}]}`;
+    const inner = `{'trace': [${"1, ".repeat(Math.floor(1_000_000 / 3))}]}`;
     const text = `x ${"wrap(".repeat(depth)}${inner}, bad${")".repeat(depth)}\n`;
     const { code, stdout, ms } = await timedOnLog((f) => ["traces", "--json", f], text);
     expect(code).toBe(0);

@@ -246,10 +246,10 @@ describe("many trace= pairs on one line", () => {
 describe("a line's budget", () => {
   it("a value retried through the values inside it, level after level, stops at 3 times the line's length and says so", () => {
     const depth = 40;
-    const inner = `{'trace': [${"x, ".repeat(20_000)}]}`;
+    const inner = `{'trace': [${"1, ".repeat(20_000)}]}`;
     const { found } = scan(`x ${"wrap(".repeat(depth)}${inner}, bad${")".repeat(depth)}`);
     expect(found).toEqual([
-      "invalid Python repr: unexpected name 'x' (not a Python literal)",
+      "invalid Python repr: unexpected name 'bad' (not a Python literal)",
       "its values would take more than 3 times its length to read; the rest were not read",
     ]);
   });
