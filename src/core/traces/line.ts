@@ -385,6 +385,8 @@ const PREFIX_TIME =
 const PREFIX_PAIR =
   /(?:^|\s)(turn_id|request_id|trace_id|timestamp|time|ts)=("[^"]*"|'[^']*'|\S+)/g;
 const PAIR_IS_ID = new Set(["turn_id", "request_id", "trace_id"]);
+/** A pair right at a given place, whatever is before it. */
+const PAIR_AT = new RegExp(PREFIX_PAIR.source.replace("(?:^|\\s)", ""), "y");
 
 /** Time and id from the text before a value, else from the enclosing context. */
 export function prefixContext(
@@ -418,7 +420,8 @@ class LinePairs {
     const head = PREFIX_TIME.exec(line);
     this.head = head && { start: 0, end: head[0].length, value: head[1]! };
     if (!line.includes("=")) return;
-    for (const match of line.matchAll(PREFIX_PAIR)) {
+    PREFIX_PAIR.lastIndex = 0;
+    for (let match = PREFIX_PAIR.exec(line); match !== null; match = PREFIX_PAIR.exec(line)) {
       const pair = pairOf(match, match.index);
       if (PAIR_IS_ID.has(match[1]!)) this.first.id ??= pair;
       else this.first.time ??= pair;
@@ -447,8 +450,8 @@ class LinePairs {
 
 /** The line's id pairs (or time pairs) in order, searched forward; asked about an earlier place, it starts again. */
 class PairCursor {
-  private readonly pattern = new RegExp(PREFIX_PAIR.source, "g");
-  private readonly sticky = new RegExp(PREFIX_PAIR.source.replace("(?:^|\\s)", ""), "y");
+  /** Where the search goes on in the line (PREFIX_PAIR is shared: its lastIndex is set before each use). */
+  private lastIndex = 0;
   private next: PrefixPair | null | undefined;
   private asked = 0;
 
@@ -460,22 +463,24 @@ class PairCursor {
   /** The first pair at or after `from`, one starting right at it included (as after a value: `[…]turn_id=a`). */
   from(from: number): PrefixPair | null {
     if (from > 0) {
-      this.sticky.lastIndex = from;
-      const at = this.sticky.exec(this.line);
+      PAIR_AT.lastIndex = from;
+      const at = PAIR_AT.exec(this.line);
       if (at !== null && PAIR_IS_ID.has(at[1]!) === this.ids) return pairOf(at, from);
     }
     if (from < this.asked) {
-      this.pattern.lastIndex = 0;
+      this.lastIndex = 0;
       this.next = undefined;
     }
     this.asked = from;
     while (this.next === undefined || (this.next !== null && this.next.start < from)) {
       this.next = null;
-      for (let m = this.pattern.exec(this.line); m !== null; m = this.pattern.exec(this.line)) {
+      PREFIX_PAIR.lastIndex = this.lastIndex;
+      for (let m = PREFIX_PAIR.exec(this.line); m !== null; m = PREFIX_PAIR.exec(this.line)) {
         if (PAIR_IS_ID.has(m[1]!) !== this.ids) continue;
         this.next = pairOf(m, m.index);
         break;
       }
+      this.lastIndex = PREFIX_PAIR.lastIndex;
     }
     return this.next;
   }
@@ -486,7 +491,7 @@ function within(pair: PrefixPair | null, start: number): string | null {
   return pair !== null && pair.end <= start ? pair.value : null;
 }
 
-function pairOf(match: RegExpExecArray | RegExpMatchArray, start: number): PrefixPair {
+function pairOf(match: RegExpExecArray, start: number): PrefixPair {
   const raw = match[2]!;
   const value = /^["']/.test(raw) ? raw.slice(1, -1) : raw;
   return { start, end: start + match[0].length, value };
