@@ -22,7 +22,10 @@ export async function statsCommand(args: readonly string[], io: CliIO): Promise<
   const problems = new ProblemList(inputs);
   const stats = new PaletteStats();
   await scanLogs(inputs, {
-    onTrace: (found) => stats.add(found.trace),
+    onTrace: (found, file) => {
+      for (const message of stats.add(found.trace))
+        problems.add({ file, line: found.line, message });
+    },
     onProblem: (problem) => problems.add(problem),
   });
   if (flags.has("--json")) {

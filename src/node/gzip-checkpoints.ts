@@ -10,6 +10,7 @@ import { open, stat } from "node:fs/promises";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { ScanCancelled } from "../core/traces/scan.js";
 import { BlockReadError, gzipBlocks, type BlockStart } from "./gzip-blocks.js";
+import { pushAll } from "../core/arrays.js";
 
 export const CHECKPOINT_EVERY = 4 * 1024 * 1024;
 
@@ -68,7 +69,7 @@ export async function recordCheckpoints(path: string, stopped: () => boolean): P
     let pending: Checkpoint[] = [];
     let next = CHECKPOINT_EVERY;
     const blocks = gzipBlocks(handle, size, null, () => {
-      list.push(...pending);
+      pushAll(list, pending);
       pending = [];
     });
     let count = 0;

@@ -8,6 +8,7 @@ import { open, readdir, stat, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 import { pipeline, Readable } from "node:stream";
 import { createGunzip, type ZlibOptions } from "node:zlib";
+import { pushAll } from "../core/arrays.js";
 
 export const CHUNK_BYTES = 1024 * 1024;
 /** Inflated output per chunk: large enough that zlib's per-chunk cost does not show. */
@@ -82,7 +83,7 @@ export async function expandInputs(
       (s) => s.isDirectory(),
       () => false,
     );
-    if (folder) inputs.push(...(await logFilesIn(path, name)));
+    if (folder) pushAll(inputs, await logFilesIn(path, name));
     else inputs.push({ name, path });
   }
   return inputs;

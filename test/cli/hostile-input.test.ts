@@ -2,10 +2,12 @@
  * Issue 8 (findings 2, 8, 9) and issue 14 ("Fixtures") through the CLI: hostile fixtures and
  * catalogues end at once with exit 2 and a located problem, never a stack or a hang.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { buildSync } from "esbuild";
+import { beforeAll, describe, expect, it } from "vitest";
+import { scanLogFile } from "../../src/node/log-file.js";
 import { cli, workspace } from "./helpers.js";
 
 describe("issue 8 finding 2: size limit", () => {
@@ -131,4 +133,162 @@ describe("issue 8 finding 8: file-existence oracle", () => {
     );
     expect(exists).not.toMatch(/does not exist|looked for/);
   });
+});
+
+/**
+ * Writes `text` as a log, runs the CLI on it and measures the CPU time it took: unlike the time on
+ * the clock, that does not grow with the other work of a busy machine.
+ */
+async function timedOnLog(args: (file: string) => string[], text: string) {
+  const file = join(workspace({}), "hostile.log");
+  writeFileSync(file, text);
+  const before = process.cpuUsage();
+  const result = await cli(args(file));
+  const { user, system } = process.cpuUsage(before);
+  return { ...result, file, ms: (user + system) / 1000 };
+}
+
+/** Every hostile log of up to 1 MB is read within this much CPU time; the old readers took 5 s to 40 s on them. */
+const READ_MS = 2000;
+
+describe("hostile logs: every line is read in one pass", () => {
+  // Timed runs start with the readers compiled, as in a CLI reading a real log.
+  beforeAll(() => timedOnLog((f) => ["stats", f], `ts=1 ${"trace=[] ".repeat(2000)}\n`));
+
+  it("20,000 trace= pairs on one line (180 KB) are 20,000 traces, read within 2 s", async () => {
+    const text = `ts=2024-05-01T12:00:00Z ${"trace=[] ".repeat(20_000)}\n`;
+    const { code, stdout, ms } = await timedOnLog((f) => ["stats", "--json", f], text);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ traces: 20_000, problems: 0 });
+    expect(ms).toBeLessThan(READ_MS);
+  });
+
+  it("20,000 ' tools=' inside a bracket before a trace= pair are not its pairs, read within 2 s", async () => {
+    const text = `event=x detail=[${" tools=".repeat(20_000)}] trace=[] tools=('search',)\n`;
+    const { code, stdout, ms } = await timedOnLog((f) => ["traces", "--json", f], text);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout).traces.map((t: { names: string[] }) => t.names)).toEqual([
+      ["search"],
+    ]);
+    expect(ms).toBeLessThan(READ_MS);
+  });
+
+  it('40,000 quoted values k="StageRecord(" (680 KB) spend the line\'s budget: 64 problems and one that says the rest were not read, within 2 s', async () => {
+    const text = `${'k="StageRecord(" '.repeat(40_000)}\n`;
+    const { code, stdout, ms } = await timedOnLog((f) => ["traces", "--json", f], text);
+    expect(code).toBe(0);
+    const json = JSON.parse(stdout);
+    expect(json.problem_count).toBe(65);
+    expect(json.problems.at(-1).message).toBe(
+      "more than 64 values on this line hold a trace marker; the rest were not read",
+    );
+    expect(ms).toBeLessThan(READ_MS);
+  });
+
+  it("a JSON array of 20,000 traces with non-ASCII text on one line (440 KB) gives each its byte range, within 2 s", async () => {
+    const element = '{"trace":[],"x":"é"}';
+    const text = `[\n${Array(20_000).fill(element).join(",")}\n]\n`;
+    const { code, stdout, file, ms } = await timedOnLog((f) => ["stats", "--json", f], text);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ traces: 20_000, problems: 0 });
+    expect(ms).toBeLessThan(READ_MS);
+    // The last trace's range is exactly its element, found by the byte count carried along the line.
+    const last = (await scanLogFile(file)).traces.at(-1)!;
+    const at = Buffer.from(text).lastIndexOf(Buffer.from(element));
+    expect([last.offset, last.length]).toEqual([at, Buffer.byteLength(element)]);
+  });
+
+  it("a 1 MB line of values nested in one another and broken inside is one problem, within 2 s", async () => {
+    const depth = 60;
+    const inner = `{'trace': [${"1, ".repeat(Math.floor(1_000_000 / 3))}]}`;
+    const text = `x ${"wrap(".repeat(depth)}${inner}, bad${")".repeat(depth)}\n`;
+    const { code, stdout, ms } = await timedOnLog((f) => ["traces", "--json", f], text);
+    expect(code).toBe(0);
+    const json = JSON.parse(stdout);
+    expect(json.problems.map((p: { message: string }) => p.message)).toEqual([
+      "invalid Python repr: unexpected name 'bad' (not a Python literal)",
+    ]);
+    expect(ms).toBeLessThan(READ_MS);
+  });
+});
+
+const shipped = join(workspace({}), "cli.js");
+beforeAll(() => {
+  // The CLI as shipped (one bundle), to run in a process of its own: its own stack and heap limits.
+  buildSync({
+    entryPoints: ["src/cli/main.ts"],
+    outfile: shipped,
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    mainFields: ["module", "main"],
+    logLevel: "error",
+  });
+});
+
+/** `palette-inspector ARGS` in a Node process, with a heap limit if given. */
+function inProcess(args: string[], heapMb?: number) {
+  const node = heapMb === undefined ? [] : [`--max-old-space-size=${heapMb}`];
+  const run = spawnSync("node", [...node, shipped, ...args], {
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+    timeout: 60_000,
+  });
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+/** Writes a log into a throwaway folder and returns its path. */
+function logFile(text: string): string {
+  const file = join(workspace({}), "hostile.log");
+  writeFileSync(file, text);
+  return file;
+}
+
+describe("hostile logs: no list is spread into a call's arguments (a process's stack takes ~120,000)", () => {
+  it("a Python list of 200,000 traces after a prefix (3 MB) is 200,000 traces", () => {
+    const file = logFile(`x [${"{'trace': []}, ".repeat(200_000)}]\n`);
+    const { code, stdout, stderr } = inProcess(["stats", "--json", file]);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+    expect(JSON.parse(stdout)).toMatchObject({ traces: 200_000, problems: 0 });
+  }, 60_000);
+
+  it("show prints a trace of 200,000 stages", () => {
+    const record = JSON.stringify({ stage: "s", action: "abstain" });
+    const file = logFile(`{"trace": [${Array(200_000).fill(record).join(",")}]}\n`);
+    const { code, stdout, stderr } = inProcess(["show", file]);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+    expect(stdout.split("\n").filter((line) => /^ *200000 +s /.test(line))).toHaveLength(1);
+  }, 60_000);
+
+  it("stats prints 130,000 distinct tool names as the first 10,000 and a problem", () => {
+    const trace = (k: number) =>
+      JSON.stringify({ trace: [], tools: Array.from({ length: 10_000 }, (_, i) => `t${k}-${i}`) });
+    const file = logFile(Array.from({ length: 13 }, (_, k) => trace(k)).join("\n") + "\n");
+    const { code, stdout, stderr } = inProcess(["stats", file]);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+    expect(stdout).toContain("13 traces, 1 problem\n");
+    expect(stdout).toContain(`${file}:2: more than 10,000 distinct tool names`);
+  }, 60_000);
+});
+
+describe("hostile logs: memory stays bounded", () => {
+  it("a 5 MB line of brackets a prefix left open with a trace at its end: the trace, in a 200 MB heap", () => {
+    const file = logFile(`INFO ${"(".repeat(5_000_000)}retry {'trace': [], 'turn_id': 'end'}\n`);
+    const { code, stdout, stderr } = inProcess(["traces", "--json", file], 200);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+    expect(JSON.parse(stdout).traces.map((t: { id: string }) => t.id)).toEqual(["end"]);
+  }, 60_000);
+
+  it("150,000 distinct tool names: stats --json counts the first 10,000 and says where it stopped, in a 200 MB heap", () => {
+    const trace = (k: number) =>
+      JSON.stringify({
+        trace: [],
+        tools: Array.from({ length: 10_000 }, (_, i) => `t${k * 10_000 + i}`),
+      });
+    const file = logFile(Array.from({ length: 15 }, (_, k) => trace(k)).join("\n") + "\n");
+    const { code, stdout, stderr } = inProcess(["stats", "--json", file], 200);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+    const json = JSON.parse(stdout);
+    expect([json.traces, json.tools.length, json.problems]).toEqual([15, 10_000, 1]);
+  }, 60_000);
 });

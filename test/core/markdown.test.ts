@@ -230,6 +230,11 @@ describe("inline", () => {
     expect(inline("`@x")).toBe("`` `@x ``");
     expect(inline("@x`")).toBe("`` @x` ``");
   });
+
+  it("fences text with 1,000,000 backtick runs (more than a call takes as arguments)", () => {
+    const text = `@x ${"`a".repeat(1_000_000)}`;
+    expect(inline(text)).toBe(`\`\`${text}\`\``);
+  });
 });
 
 describe("markdown export", () => {

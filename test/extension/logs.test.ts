@@ -9,7 +9,7 @@ import { scanText } from "../../src/core/traces/scan.js";
 import { loadFixtureFromUri } from "../../src/extension/fixtures.js";
 import { summarizeTrace } from "../../src/core/traces/summary.js";
 import { registerTraceFilters } from "../../src/extension/logs/filter-commands.js";
-import { LogTraceCodeLens } from "../../src/extension/logs/log-codelens.js";
+import { LogTraceCodeLens, MAX_LENS_CHARS } from "../../src/extension/logs/log-codelens.js";
 import {
   compareTraces,
   compareWithReplay,
@@ -454,6 +454,32 @@ describe("Selection Traces view", () => {
     expect(shown.reports[1]!.origin).toMatchObject({ index: 1 });
   });
 
+  it("reads only the first 1 MB of a document for its lenses, and says on the line where it stopped", () => {
+    const trace = (id: string) => JSON.stringify({ turn_id: id, trace: [] });
+    const filler = "x".repeat(99);
+    const lines = [
+      trace("first"),
+      ...Array<string>(Math.ceil(MAX_LENS_CHARS / 100)).fill(filler),
+      trace("late"),
+    ];
+    const uri = Uri.file("/logs/big.log");
+    const document = fake.openDocument(uri, lines.join("\n"));
+    const lenses = new LogTraceCodeLens().provideCodeLenses(
+      document as unknown as vscode.TextDocument,
+      { isCancellationRequested: false } as vscode.CancellationToken,
+    );
+    // Line 1 holds the first trace; the line holding the 1,048,576th character is not read.
+    const stop = Math.floor((MAX_LENS_CHARS - trace("first").length - 1) / 100) + 1;
+    expect(lenses.map((lens) => [lens.range.start.line, lens.command!.command])).toEqual([
+      [0, "paletteInspector.openTrace"],
+      [stop, "paletteInspector.inspectLog"],
+    ]);
+    expect(lenses[1]!.command!.title).toBe(
+      `$(warning) Traces from line ${stop + 1} on are not marked here (the file is over 1 MB): Find Selection Traces in Files`,
+    );
+    expect(lenses[1]!.command!.arguments).toEqual([uri]);
+  });
+
   it("turns a trace into a fixture named by its number (at the root of a workspace with none yet) that reproduces it when run", async () => {
     const uri = exampleLog("selection.jsonl");
     fake.addWorkspaceFolder(uri.path.slice(0, uri.path.lastIndexOf("/")));
@@ -789,11 +815,20 @@ describe("the Inspect CodeLens", () => {
     });
   });
 
-  it("offers nothing on a log too large to scan in the editor, nor while cancelled", () => {
+  it("offers nothing while cancelled, nor past 1 MB; a line cut there gets the lens that says so", () => {
     expect(lensesOf(text, true)).toEqual([]);
-    const limit = 20 * 1024 * 1024;
-    expect(lensesOf(text.padEnd(limit))).toHaveLength(1);
-    expect(lensesOf(text.padEnd(limit + 1))).toEqual([]);
+    expect(lensesOf(text.padEnd(MAX_LENS_CHARS))).toHaveLength(1);
+    const cut = lensesOf(text.padEnd(MAX_LENS_CHARS + 1));
+    expect(cut.map((lens) => [lens.range.start.line, lens.command!.command])).toEqual([
+      [1, "paletteInspector.openTrace"],
+      [2, "paletteInspector.inspectLog"],
+    ]);
+    // A first line over 1 MB is not read: only the lens that says so.
+    const long = lensesOf(`${"x".repeat(MAX_LENS_CHARS)}\n${text}`);
+    expect(long.map((lens) => [lens.range.start.line, lens.command!.command])).toEqual([
+      [0, "paletteInspector.inspectLog"],
+    ]);
+    expect(lensesOf(`${"x".repeat(MAX_LENS_CHARS)}\nno trace key`)).toEqual([]);
   });
 });
 

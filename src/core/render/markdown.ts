@@ -158,7 +158,7 @@ const LINKABLE = /[a-z][\w+.-]*:\/\/|www\.|@\w|[#!&$]\d|[~%]["\w]/i;
 
 /** A code span no backtick inside can close; `|` stays escaped, as a table cell needs even there. */
 function codeSpan(text: string): string {
-  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const longest = (text.match(/`+/g) ?? []).reduce((n, run) => Math.max(n, run.length), 0);
   const fence = "`".repeat(longest + 1);
   const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";
   return `${fence}${pad}${text.replace(/\|/g, "\\|")}${pad}${fence}`;

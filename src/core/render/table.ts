@@ -87,7 +87,7 @@ export function formatWaterfallTable(report: RunReport, options: TableOptions): 
   });
 
   const widths = header.map((h, c) =>
-    Math.max(h.length, ...rows.map((row) => displayWidth(row[c]!))),
+    rows.reduce((n, row) => Math.max(n, displayWidth(row[c]!)), h.length),
   );
   // The last column's padding is trimmed with any other trailing blank.
   const line = (cells: string[]) =>

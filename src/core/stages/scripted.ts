@@ -1,5 +1,6 @@
 import { toolName, type Tool } from "../tools.js";
 import { StageOutcome, type SelectionContext, type SelectionStage } from "../contract.js";
+import { pushAll } from "../arrays.js";
 
 /** An adopter's own stage, played back from a fixture or a logged trace. */
 export type ScriptedOutcome =
@@ -48,7 +49,11 @@ export class ScriptedStage implements SelectionStage {
         );
       return tool;
     });
-    if (this.options.keepsUnnamed) chosen.push(...tools.filter((tool) => toolName(tool) === null));
+    if (this.options.keepsUnnamed)
+      pushAll(
+        chosen,
+        tools.filter((tool) => toolName(tool) === null),
+      );
     const selected = StageOutcome.select(chosen, detail, this.options.reasons);
     return degraded ? { ...selected, degraded } : selected;
   }

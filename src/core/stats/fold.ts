@@ -6,10 +6,17 @@
 import type { StageAction } from "../contract.js";
 import { loggedFinalNames, loggedForcedChoice } from "../traces/final.js";
 import type { LoggedTrace } from "../traces/trace.js";
+import { formatCount } from "./rows.js";
 import { Timeline } from "./timeline.js";
 
 /** Keys `missing` by this when no record of the trace dropped the tool. */
 export const UNKNOWN_STAGE = "?";
+
+/** Distinct tools and stages counted at most: past them, names from a log would grow memory without bound. */
+export const MAX_TOOLS = 10_000;
+export const MAX_STAGES = 1_000;
+
+const NO_LIMITS: readonly string[] = [];
 
 /** The error kind whose traces count as forced-choice failures on the timeline. */
 export const FORCED_FAILURE = "ForcedToolUnavailable";
@@ -74,37 +81,54 @@ export class PaletteStats<Ref = never> {
   private readonly samples: number;
   /** The tools named by the trace being folded, each once. */
   private touched: ToolCounts<Ref>[] = [];
+  /** A name was not counted for being past MAX_TOOLS or MAX_STAGES. */
+  private toolsLeftOut = false;
+  private stagesLeftOut = false;
 
   constructor(options: StatsOptions = {}) {
     this.samples = options.samples ?? 0;
   }
 
-  add(trace: LoggedTrace, ref?: Ref): void {
+  /**
+   * Folds one trace in. Returns the limits it reached (MAX_TOOLS, MAX_STAGES) as problems to
+   * report, each once per fold: a name new past its limit is not counted.
+   */
+  add(trace: LoggedTrace, ref?: Ref): readonly string[] {
     const t = this.traces++;
+    const limits = { tools: this.toolsLeftOut, stages: this.stagesLeftOut };
     for (const record of trace.records) {
       const stage = this.stage(record.stage);
+      if (!stage) continue;
       stage.records.hit(t);
       stage.actions[record.action].hit(t);
       if (record.degraded ?? record.action === "error") stage.degraded.hit(t);
       for (const name of record.kept) this.see(name, t);
       for (const name of record.dropped) {
         const tool = this.see(name, t);
+        if (!tool) continue;
         count(tool.droppedBy, record.stage, t);
         tool.dropTrace = t;
         tool.lastDropper = record.stage;
       }
-      for (const name of record.added) count(this.see(name, t).addedBy, record.stage, t);
-      for (const name of record.reinstated) count(this.see(name, t).reinstatedBy, record.stage, t);
+      for (const name of record.added) {
+        const tool = this.see(name, t);
+        if (tool) count(tool.addedBy, record.stage, t);
+      }
+      for (const name of record.reinstated) {
+        const tool = this.see(name, t);
+        if (tool) count(tool.reinstatedBy, record.stage, t);
+      }
     }
     const final = loggedFinalNames(trace);
     let palette = 0;
     for (const name of final) {
       const tool = this.see(name, t);
+      if (!tool) continue;
       if (tool.final.last !== t) palette++;
       tool.final.hit(t);
     }
     const forced = loggedForcedChoice(trace);
-    if (forced !== null) this.see(forced, t).forced.hit(t);
+    if (forced !== null) this.see(forced, t)?.forced.hit(t);
     for (const tool of this.touched) {
       if (tool.final.last === t) continue;
       const stage = tool.dropTrace === t ? tool.lastDropper : UNKNOWN_STAGE;
@@ -119,6 +143,18 @@ export class PaletteStats<Ref = never> {
     const kind = trace.error?.kind;
     if (kind !== undefined) this.errors.set(kind, (this.errors.get(kind) ?? 0) + 1);
     if (trace.time !== null) this.timeline.add(trace.time, palette, kind === FORCED_FAILURE);
+    if (limits.tools === this.toolsLeftOut && limits.stages === this.stagesLeftOut)
+      return NO_LIMITS;
+    const reached: string[] = [];
+    if (!limits.tools && this.toolsLeftOut)
+      reached.push(
+        `more than ${formatCount(MAX_TOOLS)} distinct tool names; tools first named from this trace on are not counted`,
+      );
+    if (!limits.stages && this.stagesLeftOut)
+      reached.push(
+        `more than ${formatCount(MAX_STAGES)} distinct stage names; stages first named from this trace on are not counted`,
+      );
+    return reached;
   }
 
   /** Lines of the logs that looked like a trace but could not be read. */
@@ -126,15 +162,27 @@ export class PaletteStats<Ref = never> {
     this.problems += n;
   }
 
-  private stage(name: string): StageCounts {
+  private stage(name: string): StageCounts | null {
     let stage = this.stages.get(name);
-    if (!stage) this.stages.set(name, (stage = new StageCounts()));
+    if (!stage) {
+      if (this.stages.size === MAX_STAGES) {
+        this.stagesLeftOut = true;
+        return null;
+      }
+      this.stages.set(name, (stage = new StageCounts()));
+    }
     return stage;
   }
 
-  private see(name: string, t: number): ToolCounts<Ref> {
+  private see(name: string, t: number): ToolCounts<Ref> | null {
     let tool = this.tools.get(name);
-    if (!tool) this.tools.set(name, (tool = new ToolCounts<Ref>(name)));
+    if (!tool) {
+      if (this.tools.size === MAX_TOOLS) {
+        this.toolsLeftOut = true;
+        return null;
+      }
+      this.tools.set(name, (tool = new ToolCounts<Ref>(name)));
+    }
     if (tool.seen.last !== t) {
       tool.seen.hit(t);
       this.touched.push(tool);

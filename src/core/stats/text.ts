@@ -2,6 +2,7 @@
 import { safe } from "../render/table.js";
 import { ACTION_ORDER } from "./json.js";
 import { byMissing, formatCount, percent, removedByText, type StatsRows } from "./rows.js";
+import { pushAll } from "../arrays.js";
 
 export function formatStatsText(rows: StatsRows, options: { readonly color: boolean }): string {
   const bold = options.color ? (text: string) => `\x1b[1m${text}\x1b[0m` : (text: string) => text;
@@ -12,8 +13,9 @@ export function formatStatsText(rows: StatsRows, options: { readonly color: bool
   if (rows.traces === 0) return summary + "\n";
 
   const out = [summary, "", bold("stages")];
-  out.push(
-    ...table(
+  pushAll(
+    out,
+    table(
       ["stage", "records", ...ACTION_ORDER, "degraded"],
       rows.stages.map((s) => [
         safe(s.stage),
@@ -26,8 +28,9 @@ export function formatStatsText(rows: StatsRows, options: { readonly color: bool
   );
 
   out.push("", bold("tools, most often missing first"));
-  out.push(
-    ...table(
+  pushAll(
+    out,
+    table(
       ["tool", "missing", "removed by", "final", "forced"],
       [...rows.tools]
         .sort(byMissing)
@@ -55,7 +58,7 @@ function table(
   right: ReadonlySet<number>,
 ): string[] {
   const widths = header.map((title, c) =>
-    Math.max([...title].length, ...body.map((cells) => [...cells[c]!].length)),
+    body.reduce((n, cells) => Math.max(n, [...cells[c]!].length), [...title].length),
   );
   return [header, ...body].map((cells) =>
     cells

@@ -8,11 +8,12 @@
 import { tracesInValue, type Found } from "./find.js";
 import { quotedEnd, unescapeLogfmt } from "./logfmt.js";
 import { firstMarker, markersIn, type Marker } from "./markers.js";
-import { PairCutError, pairKey, traceFromPairs } from "./pairs.js";
-import { PyReprError } from "./python/parse.js";
+import { PairCutError, pairKey, siblingPairs, traceFromPairs } from "./pairs.js";
+import { PyReprError, type PyValue } from "./python/parse.js";
 import { opensString, readString } from "./python/strings.js";
 import type { TraceContext } from "./trace.js";
 import { parseValue } from "./value.js";
+import { pushAll } from "../arrays.js";
 
 export interface LineScan {
   /** Traces and problems, in line order. */
@@ -44,6 +45,11 @@ interface Frame {
 const MAX_PASSES = 16;
 /** Values parsed per line at most: an unreadable value is retried through the values inside it, within this budget. */
 const MAX_ATTEMPTS = 64;
+/** Characters parsed per line at most, as a multiple of its length (besides a floor for short lines). */
+const WORK_PER_CHAR = 3;
+const MIN_WORK = 64 * 1024;
+/** Open brackets remembered at once, at most: each costs memory while the line is walked. */
+const MAX_BRACKET_DEPTH = 1000;
 /** How far down the open brackets a closing one looks for its partner; past that it is stray text. */
 const MAX_MISMATCH = 64;
 
@@ -78,7 +84,7 @@ export function scanLine(
       walk.inString && cut === -1
         ? walk.top
         : [...walk.top, ...prefix.flatMap((frame) => frame.children)];
-    for (const segment of segments) found.push(...reader.read(segment));
+    for (const segment of segments) pushAll(found, reader.read(segment));
     const quote = walk.cutQuote;
     if (quote !== -1 && (pairKey(line, quote) === "trace" || reader.uncoveredFrom(quote))) {
       unclosed = `truncated value: the quoted value opened at column ${quote + 1} is not closed`;
@@ -101,6 +107,7 @@ export function scanLine(
     }
     from = bottom.open + 1;
   }
+  if (reader.refusal !== null) found.push({ problem: reader.refusal });
   return { found, openAt, unclosed };
 }
 
@@ -119,12 +126,23 @@ function firstValue(line: string, open: readonly Frame[]): number {
   for (let k = open.length - 1; k >= 0; k--) {
     const frame = open[k]!;
     const next = open[k + 1];
-    const nested =
-      next !== undefined && skipBlanks(line, frame.open + 1, line.length) === next.start;
+    const nested = next !== undefined && onlyOpeners(line, frame.open + 1, next.start);
     above = nested ? above : startsValue(line, frame.start, frame.open);
     if (above) first = k;
   }
   return first;
+}
+
+/**
+ * Whether line[from, to) holds only what opens the next frame: blanks, and the brackets and call
+ * names of frames forgotten in between (a line of more than MAX_BRACKET_DEPTH brackets).
+ */
+function onlyOpeners(line: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = line.charCodeAt(i);
+    if (!isBlank(c) && !isNameOrDot(c) && c !== 0x28 && c !== 0x5b && c !== 0x7b) return false;
+  }
+  return true;
 }
 
 /**
@@ -230,13 +248,48 @@ const WHITESPACE_ESCAPE =
 class SegmentReader {
   private readonly covered: [number, number][] = [];
   private attempts = 0;
+  /** Characters parsed so far, against `budget`. */
+  private work = 0;
+  private readonly budget: number;
+  /** Why values were left unread, once the budget is spent: the line's last problem. */
+  refusal: string | null = null;
+  private pairs: LinePairs | null = null;
+  private siblings: [PyValue, PyValue][] | null = null;
 
   constructor(
     private readonly line: string,
     private readonly markers: readonly Marker[],
     private readonly outer: TraceContext | null,
     readonly quotedValues: boolean,
-  ) {}
+  ) {
+    this.budget = Math.max(MIN_WORK, WORK_PER_CHAR * line.length);
+  }
+
+  /** The time and id of the value at `start`, from the line's pairs before it. */
+  private context(start: number): TraceContext {
+    this.pairs ??= new LinePairs(this.line);
+    return this.pairs.before(start, this.outer);
+  }
+
+  /**
+   * Charges reading a value to the line's budget (values that may be retried through their inner
+   * ones count against MAX_ATTEMPTS); false once it is spent, and then the value is not read.
+   */
+  private afford(segment: Segment, attempt: boolean): boolean {
+    if (attempt) this.attempts++;
+    this.work += segment.end + 1 - segment.start;
+    return this.attempts <= MAX_ATTEMPTS && this.work <= this.budget;
+  }
+
+  /** A value left unread; the reason is said once, even when an outer value's problem stands for this one. */
+  private unread(segment: Segment): Found[] {
+    this.covered.push([segment.start, segment.end]);
+    this.refusal ??=
+      this.attempts > MAX_ATTEMPTS
+        ? `more than ${MAX_ATTEMPTS} values on this line hold a trace marker; the rest were not read`
+        : `its values would take more than ${WORK_PER_CHAR} times its length to read; the rest were not read`;
+    return [];
+  }
 
   /** True when a marker lies in [start, end]. */
   holds(start: number, end: number): boolean {
@@ -289,7 +342,8 @@ class SegmentReader {
     }
     let value: unknown;
     try {
-      value = traceFromPairs(line, text, start, end);
+      this.siblings ??= siblingPairs(line);
+      value = traceFromPairs(line, text, start, end, this.siblings);
     } catch (error) {
       if (!(error instanceof PyReprError)) throw error;
       if (!(error instanceof PairCutError)) return null;
@@ -299,16 +353,19 @@ class SegmentReader {
     }
     this.covered.push([segment.start, segment.end]);
     // The id and time may be pairs after the value too (KeyValueRenderer sorts its keys).
-    const pairs = `${line.slice(0, segment.start)} ${line.slice(segment.end + 1)}`;
-    return tracesInValue(value, prefixContext(pairs, pairs.length, this.outer));
+    this.pairs ??= new LinePairs(line);
+    return tracesInValue(value, this.pairs.around(segment.start, segment.end, this.outer));
   }
 
   read(segment: Segment): Found[] {
     const { line } = this;
     if (pairKey(line, segment.start) === "trace") {
+      // A `trace=` pair is one of many on a line (structlog): it spends no attempt, only its length.
+      if (!this.afford(segment, false)) return this.unread(segment);
       const found = this.readPairs(segment);
       if (found !== null) return found;
     }
+    if (!this.afford(segment, true)) return this.unread(segment);
     if (segment.quoted !== "") {
       this.covered.push([segment.start, segment.end]);
       let text: string;
@@ -319,18 +376,8 @@ class SegmentReader {
         if (typeof read === "string") return [{ problem: `invalid Python repr: ${read}` }];
         text = read.value;
       }
-      const inner = scanLine(text, prefixContext(line, segment.start, this.outer), false);
+      const inner = scanLine(text, this.context(segment.start), false);
       return inner.unclosed === null ? inner.found : [...inner.found, { problem: inner.unclosed }];
-    }
-    if (++this.attempts > MAX_ATTEMPTS) {
-      this.covered.push([segment.start, segment.end]);
-      // Said once per line, at the first value left unread.
-      if (this.attempts > MAX_ATTEMPTS + 1) return [];
-      return [
-        {
-          problem: `more than ${MAX_ATTEMPTS} values on this line hold a trace marker; the rest were not read`,
-        },
-      ];
     }
     const parsed = parseValue(
       line,
@@ -339,7 +386,7 @@ class SegmentReader {
       this.jsonOnly(segment.start, segment.end),
     );
     if ("value" in parsed) {
-      const found = tracesInValue(parsed.value, prefixContext(line, segment.start, this.outer));
+      const found = tracesInValue(parsed.value, this.context(segment.start));
       // A call other than a dataclass keeps only its named arguments (`wrap({'trace': …})`): the
       // values among its positional ones that hold a marker are read on their own.
       if (found.length === 0 && isNameOrDot(line.charCodeAt(segment.start))) {
@@ -380,6 +427,7 @@ function walkBrackets(
   for (let i = from; i < end; i++) {
     const c = line.charCodeAt(i);
     if (c === 0x7b || c === 0x5b || c === 0x28) {
+      if (stack.length === MAX_BRACKET_DEPTH) forgetMiddle(stack);
       stack.push({ open: i, start: valueStart(line, i), closer: CLOSER[c]!, children: [] });
     } else if (stack.length === 0) {
       if ((c === 0x22 || c === 0x27) && line.charCodeAt(i - 1) === 0x3d && reader.quotedValues) {
@@ -406,7 +454,7 @@ function walkBrackets(
       if (k < lowest) continue;
       const frame = stack[k]!;
       // Brackets left open inside it: what they hold belongs to it.
-      for (const inner of stack.splice(k + 1)) frame.children.push(...inner.children);
+      for (const inner of stack.splice(k + 1)) pushAll(frame.children, inner.children);
       stack.pop();
       if (
         reader.holds(frame.start, i) ||
@@ -416,6 +464,16 @@ function walkBrackets(
     }
   }
   return { top, open: stack, inString, cutQuote };
+}
+
+/**
+ * Forgets the lower half of the open brackets above the bottom one, so that a line of brackets
+ * holds MAX_BRACKET_DEPTH frames at most: what closed inside them stays with the bottom one, and a
+ * closing bracket that would have closed one of them closes what lies below instead.
+ */
+function forgetMiddle(stack: Frame[]): void {
+  const bottom = stack[0]!;
+  for (const frame of stack.splice(1, stack.length >> 1)) pushAll(bottom.children, frame.children);
 }
 
 const CLOSER: Record<number, number> = { 0x7b: 0x7d, 0x5b: 0x5d, 0x28: 0x29 };
@@ -449,10 +507,13 @@ function describeOpen(line: string, frame: Frame): string {
 /** A timestamp at the start of a text line: `2024-05-01 12:00:00,123`, `[2024-05-01T12:00:00Z]`, … */
 const PREFIX_TIME =
   /^\s*\[?(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?)/;
+/** An id or a time as a key=value pair. */
+const PAIR = /(turn_id|request_id|trace_id|timestamp|time|ts)=("[^"]*"|'[^']*'|\S+)/;
 /** An id or a time as a key=value pair of the prefix (structlog, logfmt; after `INFO:root:` too). */
-const PREFIX_PAIR =
-  /(?:^|[\s:])(turn_id|request_id|trace_id|timestamp|time|ts)=("[^"]*"|'[^']*'|\S+)/g;
+const PREFIX_PAIR = new RegExp(`(?:^|[\\s:])${PAIR.source}`, "g");
 const PAIR_IS_ID = new Set(["turn_id", "request_id", "trace_id"]);
+/** A pair right at a given place, whatever is before it. */
+const PAIR_AT = new RegExp(PAIR.source, "y");
 
 /** Time and id from the text before a value, else from the enclosing context. */
 export function prefixContext(
@@ -460,16 +521,114 @@ export function prefixContext(
   start: number,
   outer: TraceContext | null,
 ): TraceContext {
-  const prefix = line.slice(0, start);
-  let time: string | null = PREFIX_TIME.exec(prefix)?.[1] ?? null;
-  let id: string | null = null;
-  if (prefix.includes("=")) {
-    for (const [, key, raw] of prefix.matchAll(PREFIX_PAIR)) {
-      const value = /^["']/.test(raw!) ? raw!.slice(1, -1) : raw!;
-      if (PAIR_IS_ID.has(key!)) id ??= value;
-      else time ??= value;
+  return new LinePairs(line.slice(0, start)).before(start, outer);
+}
+
+interface PrefixPair {
+  readonly start: number;
+  readonly end: number;
+  readonly value: string;
+}
+
+/**
+ * The time and id pairs of one line, for every value on it: searched once, and forward for the
+ * pairs after a `trace=` value, never again in the text before each value (a line of many values
+ * would cost their number times its length). A pair that runs into the value is not one of it.
+ */
+class LinePairs {
+  private readonly head: PrefixPair | null;
+  private readonly first: { id: PrefixPair | null; time: PrefixPair | null } = {
+    id: null,
+    time: null,
+  };
+  private after: { readonly id: PairCursor; readonly time: PairCursor } | null = null;
+
+  constructor(private readonly line: string) {
+    const head = PREFIX_TIME.exec(line);
+    this.head = head && { start: 0, end: head[0].length, value: head[1]! };
+    if (!line.includes("=")) return;
+    PREFIX_PAIR.lastIndex = 0;
+    for (let match = PREFIX_PAIR.exec(line); match !== null; match = PREFIX_PAIR.exec(line)) {
+      const pair = pairOf(match, match.index);
+      if (PAIR_IS_ID.has(match[1]!)) this.first.id ??= pair;
+      else this.first.time ??= pair;
+      if (this.first.id !== null && this.first.time !== null) break;
     }
   }
+
+  /** As `prefixContext` gives it from the text before `start`. */
+  before(start: number, outer: TraceContext | null): TraceContext {
+    const time = within(this.head, start) ?? within(this.first.time, start);
+    return contextOf(time, within(this.first.id, start), outer);
+  }
+
+  /** From the pairs around line[start, end], a `trace=` value: those before it, then those after it. */
+  around(start: number, end: number, outer: TraceContext | null): TraceContext {
+    const time = within(this.head, start) ?? within(this.first.time, start);
+    const id = within(this.first.id, start);
+    this.after ??= { id: new PairCursor(this.line, true), time: new PairCursor(this.line, false) };
+    return contextOf(
+      time ?? this.after.time.from(end + 1)?.value ?? null,
+      id ?? this.after.id.from(end + 1)?.value ?? null,
+      outer,
+    );
+  }
+}
+
+/** The line's id pairs (or time pairs) in order, searched forward; asked about an earlier place, it starts again. */
+class PairCursor {
+  /** Where the search goes on in the line (PREFIX_PAIR is shared: its lastIndex is set before each use). */
+  private lastIndex = 0;
+  private next: PrefixPair | null | undefined;
+  private asked = 0;
+
+  constructor(
+    private readonly line: string,
+    private readonly ids: boolean,
+  ) {}
+
+  /** The first pair at or after `from`, one starting right at it included (as after a value: `[…]turn_id=a`). */
+  from(from: number): PrefixPair | null {
+    if (from > 0) {
+      PAIR_AT.lastIndex = from;
+      const at = PAIR_AT.exec(this.line);
+      if (at !== null && PAIR_IS_ID.has(at[1]!) === this.ids) return pairOf(at, from);
+    }
+    if (from < this.asked) {
+      this.lastIndex = 0;
+      this.next = undefined;
+    }
+    this.asked = from;
+    while (this.next === undefined || (this.next !== null && this.next.start < from)) {
+      this.next = null;
+      PREFIX_PAIR.lastIndex = this.lastIndex;
+      for (let m = PREFIX_PAIR.exec(this.line); m !== null; m = PREFIX_PAIR.exec(this.line)) {
+        if (PAIR_IS_ID.has(m[1]!) !== this.ids) continue;
+        this.next = pairOf(m, m.index);
+        break;
+      }
+      this.lastIndex = PREFIX_PAIR.lastIndex;
+    }
+    return this.next;
+  }
+}
+
+/** The pair's value when it ends by `start`. */
+function within(pair: PrefixPair | null, start: number): string | null {
+  return pair !== null && pair.end <= start ? pair.value : null;
+}
+
+function pairOf(match: RegExpExecArray, start: number): PrefixPair {
+  const raw = match[2]!;
+  const value = /^["']/.test(raw) ? raw.slice(1, -1) : raw;
+  return { start, end: start + match[0].length, value };
+}
+
+function contextOf(
+  time: string | null,
+  id: string | null,
+  outer: TraceContext | null,
+): TraceContext {
   return {
     time: time === null ? (outer?.time ?? null) : detached(time),
     id: id === null ? (outer?.id ?? null) : detached(id),

@@ -24,24 +24,40 @@ export function pairKey(line: string, start: number): string | null {
  * The trace of a `trace=` value at text[start, end] with the line's sibling pairs as its other
  * fields, as the JSON shape of a logged trace; a PyReprError when the value cannot be read.
  */
-export function traceFromPairs(line: string, text: string, start: number, end: number): unknown {
-  const entries: [PyValue, PyValue][] = [["trace", parsePython(text, start, end)]];
-  for (const key of SIBLINGS) {
-    const value = siblingValue(line, key);
-    if (value !== undefined) entries.push([key, value]);
-  }
+export function traceFromPairs(
+  line: string,
+  text: string,
+  start: number,
+  end: number,
+  siblings: readonly [PyValue, PyValue][] = siblingPairs(line),
+): unknown {
+  const entries: [PyValue, PyValue][] = [["trace", parsePython(text, start, end)], ...siblings];
   return pythonToJson({ kind: "dict", entries });
 }
 
-/** The value of the first top-level `key=` pair of the line; undefined when there is none or it cannot be read. */
-function siblingValue(line: string, key: string): PyValue | undefined {
-  const pattern = new RegExp(`(?:^|[ \\t:])${key}=`, "g");
-  for (const match of line.matchAll(pattern)) {
-    const at = match.index + match[0].length;
-    if (!atTopLevel(line, match.index)) continue;
-    return readPairValue(line, at);
+/**
+ * The line's sibling pairs, each the value of the first top-level `key=` pair of its key (none
+ * when that one cannot be read), found in one pass: a line holds them once for all its `trace=` pairs.
+ */
+export function siblingPairs(line: string): [PyValue, PyValue][] {
+  const first = new Map<string, number>();
+  forEachTopLevel(line, (at) => {
+    const from = beforeKey(line.charCodeAt(at)) ? at + 1 : at;
+    for (const key of SIBLINGS)
+      if (
+        !first.has(key) &&
+        line.startsWith(key, from) &&
+        line.charCodeAt(from + key.length) === 0x3d
+      )
+        first.set(key, from + key.length + 1);
+  });
+  const entries: [PyValue, PyValue][] = [];
+  for (const key of SIBLINGS) {
+    const at = first.get(key);
+    const value = at === undefined ? undefined : readPairValue(line, at);
+    if (value !== undefined) entries.push([key, value]);
   }
-  return undefined;
+  return entries;
 }
 
 /**
@@ -105,20 +121,24 @@ function readWhole(text: string): PyValue | undefined {
   }
 }
 
-/** No bracket or quoted value is open at `at` (quotes count only inside brackets or after `=`, as for the line's values). */
-function atTopLevel(line: string, at: number): boolean {
+/**
+ * Calls `visit` with every index of the line at which no bracket or quoted value is open and that
+ * starts the line or holds a blank or a `:` (where a pair can start). Quotes count only inside brackets or
+ * after `=`, as for the line's values.
+ */
+function forEachTopLevel(line: string, visit: (at: number) => void): void {
   let depth = 0;
-  for (let i = 0; i < at; i++) {
+  for (let i = 0; i < line.length; i++) {
     const c = line.charCodeAt(i);
+    if (depth === 0 && (i === 0 || beforeKey(c))) visit(i);
     if (c === 0x7b || c === 0x5b || c === 0x28) depth++;
     else if ((c === 0x7d || c === 0x5d || c === 0x29) && depth > 0) depth--;
     else if ((c === 0x22 || c === 0x27) && (depth > 0 || line.charCodeAt(i - 1) === 0x3d)) {
-      for (i++; i < at && line.charCodeAt(i) !== c; i++) if (line.charCodeAt(i) === 0x5c) i++;
-      // `at` is inside a quoted value: the pair is that value's text, not the line's.
-      if (i >= at) return false;
+      // What a quoted value holds is that value's text, not the line's pairs.
+      for (i++; i < line.length && line.charCodeAt(i) !== c; i++)
+        if (line.charCodeAt(i) === 0x5c) i++;
     }
   }
-  return depth === 0;
 }
 
 function isKeyChar(c: number): boolean {

@@ -443,7 +443,7 @@ export class TraceScanner {
   ): void {
     if (this.block) {
       const slice = text.slice(from, to);
-      const bytesBefore = ascii ? (i: number) => i : (i: number) => utf8Length(slice, 0, i);
+      const bytesBefore = ascii ? (i: number) => i : byteCursor(slice);
       const result = this.block.feed(slice, this.lineNo, offset, length, bytesBefore);
       if (result === "open") return;
       const broken = this.block;
@@ -498,13 +498,7 @@ export class TraceScanner {
         MAX_BLOCK_LINES,
       );
       const slice = text.slice(from, to);
-      this.block.feed(
-        slice,
-        this.lineNo,
-        offset,
-        length,
-        ascii ? (i) => i : (i) => utf8Length(slice, 0, i),
-      );
+      this.block.feed(slice, this.lineNo, offset, length, ascii ? (i) => i : byteCursor(slice));
       return;
     }
     let end = to;
@@ -640,6 +634,21 @@ export function utf8Length(text: string, from: number, to: number): number {
     } else bytes += 3;
   }
   return bytes;
+}
+
+/** `utf8Length(text, 0, i)` for growing `i`, counted on from the last answer (a line's values are asked for in order). */
+function byteCursor(text: string): (i: number) => number {
+  let at = 0;
+  let bytes = 0;
+  return (i) => {
+    if (i < at) {
+      at = 0;
+      bytes = 0;
+    }
+    bytes += utf8Length(text, at, i);
+    at = i;
+    return bytes;
+  };
 }
 
 function allJson(markers: readonly Marker[]): boolean {

@@ -8,6 +8,7 @@ import type { FixtureJson, ScriptedOutcomeJson, StageJson } from "../fixture/sch
 import { toolName, toolNames, type Tool } from "../tools.js";
 import { nameOrder } from "./order.js";
 import type { LoggedRecord, LoggedTrace } from "./trace.js";
+import { pushAll } from "../arrays.js";
 
 export interface TraceFixture {
   readonly fixture: FixtureJson;
@@ -66,7 +67,7 @@ export function traceToFixture(
     forced = record.forced_choice;
   });
 
-  caveats.push(...unnamedCaveats(offered.filter(isUnnamed), unnamedFinal, pipeline));
+  pushAll(caveats, unnamedCaveats(offered.filter(isUnnamed), unnamedFinal, pipeline));
 
   // A selected name neither offered nor catalogued is a fixture error: catalogue the ones a stage added from elsewhere.
   const extra: string[] = [];

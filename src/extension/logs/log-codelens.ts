@@ -1,24 +1,27 @@
 import * as vscode from "vscode";
 import { scanText } from "../../core/traces/scan.js";
 
-/** Logs larger than this are left to "Find Selection Traces in File", which streams them. */
-const MAX_LENS_CHARS = 20 * 1024 * 1024;
+/**
+ * The lenses read at most this much of a document, on the host thread where a hostile log would
+ * freeze every extension; the rest is left to "Find Selection Traces in Files", which streams it.
+ */
+export const MAX_LENS_CHARS = 1024 * 1024;
 
-/** "Inspect selection trace" on every line of an open log that holds one. */
+/** "Inspect selection trace" on every line of an open log that holds one, in its first MAX_LENS_CHARS. */
 export class LogTraceCodeLens implements vscode.CodeLensProvider {
   provideCodeLenses(
     document: vscode.TextDocument,
     token: vscode.CancellationToken,
   ): vscode.CodeLens[] {
-    const text = document.getText();
-    if (text.length > MAX_LENS_CHARS || !text.includes('"trace"')) return [];
+    const { text, stoppedAt } = firstLines(document);
+    if (text === "" && stoppedAt === null) return [];
     let traces;
     try {
       traces = scanText(text, { signal: token }).traces;
     } catch {
       return []; // cancelled: the editor asks again
     }
-    return traces.map((found) => {
+    const lenses = traces.map((found) => {
       const range = new vscode.Range(found.line - 1, 0, found.line - 1, 0);
       return new vscode.CodeLens(range, {
         title: "$(type-hierarchy) Inspect selection trace",
@@ -26,5 +29,26 @@ export class LogTraceCodeLens implements vscode.CodeLensProvider {
         arguments: [document.uri, found.line],
       });
     });
+    if (stoppedAt !== null)
+      lenses.push(
+        new vscode.CodeLens(new vscode.Range(stoppedAt, 0, stoppedAt, 0), {
+          title: `$(warning) Traces from line ${stoppedAt + 1} on are not marked here (the file is over 1 MB): Find Selection Traces in Files`,
+          command: "paletteInspector.inspectLog",
+          arguments: [document.uri],
+        }),
+      );
+    return lenses;
   }
+}
+
+/**
+ * The whole lines within the document's first MAX_LENS_CHARS, and the 0-based line it stopped at
+ * (null: all of it); empty when the document holds no `"trace"` at all (a string search, at memchr speed).
+ */
+function firstLines(document: vscode.TextDocument): { text: string; stoppedAt: number | null } {
+  const all = document.getText();
+  if (!all.includes('"trace"')) return { text: "", stoppedAt: null };
+  if (all.length <= MAX_LENS_CHARS) return { text: all, stoppedAt: null };
+  const limit = document.positionAt(MAX_LENS_CHARS);
+  return { text: all.slice(0, MAX_LENS_CHARS - limit.character), stoppedAt: limit.line };
 }

@@ -36,11 +36,13 @@ const PROBLEMS_KEPT = 100;
 export class StatsFold {
   readonly stats = new PaletteStats<TraceRef>({ samples: SAMPLES_PER_STAGE });
   private readonly problems: string[] = [];
+  /** Traces that reached the statistics' cap on distinct tools or stages: each is a problem. */
+  private limits = 0;
 
   constructor(private readonly inputs: readonly LogInput[]) {}
 
   trace(found: FoundTrace, file: number): void {
-    this.stats.add(found.trace, {
+    const reached = this.stats.add(found.trace, {
       path: this.inputs[file]!.path!,
       index: found.index,
       line: found.line,
@@ -50,9 +52,13 @@ export class StatsFold {
       time: found.trace.time,
       id: found.trace.id,
     });
+    for (const message of reached) {
+      this.limits++;
+      this.problem({ file, line: found.line, message });
+    }
   }
 
-  problem(problem: LogProblem): void {
+  problem(problem: Pick<LogProblem, "file" | "line" | "message">): void {
     if (this.problems.length < PROBLEMS_KEPT)
       this.problems.push(
         `${this.inputs[problem.file]!.name}${problem.line === null ? "" : `:${problem.line}`}: ${problem.message}`,
@@ -61,7 +67,7 @@ export class StatsFold {
 
   /** The statistics once the scan is over. */
   done(scan: LogsScan): LogStats {
-    this.stats.addProblems(scan.problemCount);
+    this.stats.addProblems(scan.problemCount + this.limits);
     return {
       stats: this.stats,
       scan,

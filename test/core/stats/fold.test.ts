@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { PaletteStats } from "../../../src/core/stats/fold.js";
+import { MAX_STAGES, MAX_TOOLS, PaletteStats } from "../../../src/core/stats/fold.js";
 import { formatStatsJson, statsDocument } from "../../../src/core/stats/json.js";
 import { statsRows } from "../../../src/core/stats/rows.js";
 import { formatStatsText } from "../../../src/core/stats/text.js";
@@ -257,5 +257,44 @@ describe("palette statistics: memory", () => {
     for (let i = 0; i < 100_000; i++) stats.add(trace);
     expect([stats.tools.size, stats.stages.size, stats.timeline.list().length]).toEqual([2, 1, 1]);
     expect(statsDocument(stats)).toBeInstanceOf(Map);
+  });
+});
+
+describe("palette statistics: distinct names are bounded", () => {
+  const names = (from: number, n: number) =>
+    Array.from({ length: n }, (_, i) => `tool-${from + i}`);
+
+  it(`counts at most ${MAX_TOOLS} distinct tools, says so once at the trace that went past, and keeps counting the known ones`, () => {
+    const stats = new PaletteStats();
+    const reached: (readonly string[])[] = [];
+    for (let k = 0; k < 3; k++)
+      reached.push(
+        stats.add(logged({ trace: [rec("intent", "select", { kept: names(k * 4_000, 4_000) })] })),
+      );
+    reached.push(stats.add(logged({ trace: [rec("intent", "select", { kept: ["tool-0"] })] })));
+    expect(reached).toEqual([
+      [],
+      [],
+      [
+        "more than 10,000 distinct tool names; tools first named from this trace on are not counted",
+      ],
+      [],
+    ]);
+    expect(stats.tools.size).toBe(MAX_TOOLS);
+    expect(stats.tools.has("tool-11999")).toBe(false);
+    expect(stats.tools.get("tool-0")!.seen.n).toBe(2);
+  });
+
+  it(`counts at most ${MAX_STAGES} distinct stages, and the records of the others not at all`, () => {
+    const stats = new PaletteStats();
+    const records = Array.from({ length: MAX_STAGES + 5 }, (_, i) =>
+      rec(`stage-${i}`, "select", { kept: [`only-in-${i}`] }),
+    );
+    expect(stats.add(logged({ trace: records }))).toEqual([
+      "more than 1,000 distinct stage names; stages first named from this trace on are not counted",
+    ]);
+    expect(stats.stages.size).toBe(MAX_STAGES);
+    expect(stats.tools.has(`only-in-${MAX_STAGES}`)).toBe(false);
+    expect(stats.tools.has(`only-in-${MAX_STAGES - 1}`)).toBe(true);
   });
 });

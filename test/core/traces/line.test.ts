@@ -275,6 +275,56 @@ describe("a trace= pair read with its siblings", () => {
   });
 });
 
+describe("many trace= pairs on one line", () => {
+  it("each takes the first id before it, else the first after it, and the line's time", () => {
+    const line = "ts=5 trace=[] trace=[] turn_id=b trace=[] trace=[] turn_id=c trace=[]";
+    expect(scan(line).found).toEqual(["trace b", "trace b", "trace b", "trace b", "trace b"]);
+    expect(scan("trace=[] x=1 trace=[] turn_id=b trace=[] turn_id=c").found).toEqual([
+      "trace b",
+      "trace b",
+      "trace b",
+    ]);
+    const first = scanLine(`turn_id=a ${line}`).found.map((f) => "trace" in f && f.trace.id);
+    expect(first).toEqual(["a", "a", "a", "a", "a"]);
+    const times = scanLine(line).found.map((f) => "trace" in f && f.trace.time);
+    expect(times).toEqual(["5", "5", "5", "5", "5"]);
+  });
+
+  it("a line of 20,000 pairs (180 KB) is read in one pass: its 20,000 traces, within 2 s", () => {
+    const line = (n: number) => `ts=1 ${"trace=[] ".repeat(n)}turn_id=z`;
+    scanLine(line(2000));
+    const before = process.cpuUsage();
+    const { found } = scanLine(line(20_000));
+    const { user, system } = process.cpuUsage(before);
+    // CPU time, which a busy machine does not stretch; the old reader searched the whole line again for every pair: 20 s.
+    expect((user + system) / 1000).toBeLessThan(2000);
+    expect(found).toHaveLength(20_000);
+    expect(found[19_999]).toMatchObject({ trace: { id: "z", time: "1" } });
+  });
+});
+
+describe("a line's budget", () => {
+  it("a value that fails is read once, not again through each value inside it, level after level", () => {
+    const depth = 40;
+    const inner = `{'trace': [${"1, ".repeat(20_000)}]}`;
+    const { found } = scan(`x ${"wrap(".repeat(depth)}${inner}, bad${")".repeat(depth)}`);
+    expect(found).toEqual(["invalid Python repr: unexpected name 'bad' (not a Python literal)"]);
+  });
+
+  it("quoted values spend it too: 64 are read, and the rest are said to be left unread", () => {
+    const { found } = scan('k="StageRecord(" '.repeat(1000));
+    expect(found).toHaveLength(65);
+    expect(found.at(-1)).toBe(
+      "more than 64 values on this line hold a trace marker; the rest were not read",
+    );
+  });
+
+  it("a trace after 200,000 brackets a prefix left open is still found", () => {
+    const { found } = scan(`INFO ${"(".repeat(200_000)}retry {'trace': [], 'turn_id': 'deep'}`);
+    expect(found).toEqual(["trace deep"]);
+  });
+});
+
 describe("a value's time and id from the text before it", () => {
   const context = (prefix: string) => prefixContext(`${prefix}{}`, prefix.length, null);
 
