@@ -116,7 +116,7 @@ describe("Palette Statistics view (host)", () => {
     panel.webview.receive({ type: "saveCsv", requestId: 2, tools: ["ask_human"] });
     await new Promise((r) => setTimeout(r, 0));
     expect(fake.files.get(target.toString())).toMatch(
-      /^tool,seen,final,final %,forced,missing,removed by\r\nask_human,42,1,2%,0,41,"role 85%, intent 15%"\r\n\r\nstage,/,
+      /^"tool","seen","final","final %","forced","missing","removed by"\r\n"ask_human","42","1","2%","0","41","role 85%, intent 15%"\r\n\r\n"stage",/,
     );
     expect(posted(panel, "reply")).toEqual({
       type: "reply",
