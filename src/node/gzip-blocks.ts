@@ -19,8 +19,12 @@ const MIN_INPUT_BYTES = 16 * 1024;
 const CANDIDATE_INPUT_BYTES = 256 * 1024;
 /** zlib's blocks inflate to at most 16 Ki symbols of 258 bytes; more is a crafted file. */
 const MAX_BLOCK_OUTPUT_BYTES = 64 * 1024 * 1024;
-/** A deflate block can be longer than this only in a crafted file: reading it by blocks stops. */
-const MAX_BLOCK_INPUT_BYTES = 64 * 1024 * 1024;
+/**
+ * A deflate block's compressed bytes: zlib's are under 100 KiB, other encoders' a few hundred;
+ * a longer one is crafted and reading by blocks stops (each try copies its input shifted, on the
+ * host thread, so this also bounds that copy to a few milliseconds).
+ */
+export const MAX_BLOCK_INPUT_BYTES = 4 * 1024 * 1024;
 
 /** Where a block starts: its first bit in the file, the inflated bytes before it, the window then. */
 export interface BlockStart {
@@ -81,13 +85,26 @@ export function memberHeaderEnd(bytes: Uint8Array): number {
   return i <= bytes.length ? i : -1;
 }
 
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
 /** `bytes` read from bit `shift` of its first byte on: what a decoder starting there sees. */
-function shifted(bytes: Uint8Array, shift: number): Buffer {
+export function shifted(bytes: Uint8Array, shift: number): Buffer {
   if (shift === 0) return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
-  const out = Buffer.allocUnsafe(bytes.length - 1);
-  for (let i = 0; i < out.length; i++)
-    out[i] = (bytes[i]! >> shift) | (bytes[i + 1]! << (8 - shift));
-  return out;
+  const length = bytes.length - 1;
+  if (!LITTLE_ENDIAN) {
+    const out = Buffer.allocUnsafe(length);
+    for (let i = 0; i < length; i++) out[i] = (bytes[i]! >> shift) | (bytes[i + 1]! << (8 - shift));
+    return out;
+  }
+  // Four bytes a step: deflate's bits run from each byte's lowest, so little-endian words are
+  // consecutive bits, and the whole input shifts as one long number.
+  const words = Math.ceil(bytes.length / 4);
+  const input = new Uint32Array(words + 1);
+  new Uint8Array(input.buffer).set(bytes);
+  const output = new Uint32Array(words);
+  for (let i = 0; i < words; i++)
+    output[i] = (input[i]! >>> shift) | (input[i + 1]! << (32 - shift));
+  return Buffer.from(output.buffer, 0, length);
 }
 
 /** Output buffer of a block's inflater; a block that fills it is inflated again (below). */
@@ -139,16 +156,20 @@ function inflateInto(
   });
 }
 
+/** Output a trial may inflate to on the host thread: past it, its codes were read without error. */
+const TRIAL_OUTPUT_BYTES = 256 * 1024;
+
 /** True when a block can start at `bit`: zlib reads its header and first symbols without error. */
 function canStart(bytes: Uint8Array, shift: number, window: Uint8Array): boolean {
   try {
     inflateRawSync(shifted(bytes, shift), {
       finishFlush: constants.Z_BLOCK,
+      maxOutputLength: TRIAL_OUTPUT_BYTES,
       ...(window.length > 0 ? { dictionary: window } : {}),
     });
     return true;
-  } catch {
-    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE";
   }
 }
 
