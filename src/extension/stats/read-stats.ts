@@ -46,6 +46,7 @@ export async function readLogStats(
         offset: found.offset,
         length: found.length,
         ordinal: found.ordinal,
+        ...(found.crc === undefined ? {} : { crc: found.crc }),
         time: found.trace.time,
         id: found.trace.id,
       }),
