@@ -308,8 +308,9 @@ function headerBits(bytes: Uint8Array, shift: number): number {
  * block of fixed codes, rarely as a dynamic header zlib accepts or a stored block whose length
  * matches its complement: one such strong candidate wins (stored ones that end at the same byte
  * are the same block, as the bits before their padding do not matter); without one, the one
- * fixed-code candidate whose whole block inflates. Anything else is refused rather than guessed
- * (and the member's CRC-32 checks the rest).
+ * fixed-code candidate whose whole block inflates. Anything else is refused rather than guessed,
+ * a stored block with data where a fixed-code block also inflates included (the member's CRC-32
+ * checks the rest, and an opened trace its own CRC-32).
  */
 async function pickStart(input: Input, candidates: number[], window: Uint8Array): Promise<number> {
   if (candidates.length === 1) return candidates[0]!;
@@ -324,9 +325,36 @@ async function pickStart(input: Input, candidates: number[], window: Uint8Array)
     const last = end + 8 === input.size || memberHeaderEnd(next) !== -1;
     if ((header & 1) === (last ? 1 : 0)) strong.set(`stored to ${end}`, bit);
   }
-  if (strong.size === 1) return [...strong.values()][0]!;
+  const fixed: number[] = [];
+  for (const bit of candidates)
+    if (headerBits(await input.at(Math.floor(bit / 8), 2), bit % 8) >> 1 === 1) fixed.push(bit);
+  if (strong.size === 1) {
+    const [[kind, bit]] = [...strong];
+    // A stored header and its lengths can be forged inside another block's codes: when a block
+    // of fixed codes reads there as well, which one is meant cannot be told. (An empty stored
+    // block, which a flush writes after any block, holds nothing to mislead with.)
+    if (
+      kind.startsWith("stored") &&
+      (await storedBlock(input, bit!))!.data.length > 0 &&
+      (await inflating(input, fixed, window)).length > 0
+    )
+      throw new BlockReadError("the end of a deflate block cannot be told apart from the data");
+    return bit!;
+  }
   if (strong.size > 1)
     throw new BlockReadError("the end of a deflate block cannot be told apart from the data");
+  const good = await inflating(input, fixed, window);
+  if (good.length !== 1)
+    throw new BlockReadError("the end of a deflate block cannot be told apart from the data");
+  return good[0]!;
+}
+
+/** The candidates whose whole block inflates (the codes of one that is not a block fail further on). */
+async function inflating(
+  input: Input,
+  candidates: number[],
+  window: Uint8Array,
+): Promise<number[]> {
   const good: number[] = [];
   for (const bit of candidates) {
     const bytes = await input.at(Math.floor(bit / 8), CANDIDATE_INPUT_BYTES + 1);
@@ -337,9 +365,7 @@ async function pickStart(input: Input, candidates: number[], window: Uint8Array)
       // Not a block: its codes are invalid further on.
     }
   }
-  if (good.length !== 1)
-    throw new BlockReadError("the end of a deflate block cannot be told apart from the data");
-  return good[0]!;
+  return good;
 }
 
 /**

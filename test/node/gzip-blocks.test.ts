@@ -98,4 +98,65 @@ describe("a crafted deflate block", () => {
     }
     expect(inflated).toBe(text.length);
   });
+
+  it("a stored block forged inside a block of fixed codes is refused, not taken for the next block", async () => {
+    // Block A (fixed codes) ends at a bit E with E % 8 === 5: its end-of-block code is 7 zero
+    // bits, so E - 3 reads as a stored header (BFINAL 0, BTYPE 00) whose LEN and NLEN are the
+    // next byte on, where the true block B's first codes are chosen to spell them.
+    const literalCode = (v: number) =>
+      v < 144 ? { code: 0x30 + v, n: 8 } : { code: 0x190 + v - 144, n: 9 };
+    const bitsOf = ({ code, n }: { code: number; n: number }) =>
+      Array.from({ length: n }, (_, k) => (code >> (n - 1 - k)) & 1);
+    // Literals whose codes, back to back, start with the 32 bits of LEN and NLEN (LSB first).
+    const spell = (target: number[]): number[] | null => {
+      const search = (at: number): number[] | null => {
+        if (at >= target.length) return [];
+        for (let v = 0; v < 256; v++) {
+          const bits = bitsOf(literalCode(v));
+          if (bits.every((bit, k) => at + k >= target.length || bit === target[at + k])) {
+            const rest = search(at + bits.length);
+            if (rest) return [v, ...rest];
+          }
+        }
+        return null;
+      };
+      return search(0);
+    };
+    // The first LEN from 300 on that literal codes can spell (B must then hold LEN bytes more).
+    const spellLength = (len: number) =>
+      spell(Array.from({ length: 32 }, (_, k) => ((len | ((~len & 0xffff) << 16)) >>> k) & 1));
+    let len = 300;
+    while (!spellLength(len)) len++;
+    const spelled = spellLength(len)!;
+    const a = [...Buffer.from("INFO a "), 0xe2, 0x9c, 0x93];
+    const b = [...spelled, ...Buffer.from(" the true second block ".repeat(Math.ceil(len / 10)))];
+    const bits = new Bits(4 * (a.length + b.length) + 64);
+    bits.put(0, 1);
+    bits.put(1, 2);
+    for (const v of a) bits.code(literalCode(v).code, literalCode(v).n);
+    bits.code(0, 7);
+    bits.put(1, 1);
+    bits.put(1, 2);
+    for (const v of b) bits.code(literalCode(v).code, literalCode(v).n);
+    bits.code(0, 7);
+    const text = Buffer.from([...a, ...b]);
+    const gz = member(bits.done(), text);
+    expect(gunzipSync(gz).equals(text)).toBe(true);
+    const path = join(mkdtempSync(join(tmpdir(), "pi-blocks-")), "forged.log.gz");
+    writeFileSync(path, gz);
+    const handle = await open(path);
+    const sizes: number[] = [];
+    try {
+      const walk = async () => {
+        for await (const block of gzipBlocks(handle, gz.length, null))
+          sizes.push(block.data.length);
+      };
+      await expect(walk()).rejects.toThrow(
+        "the end of a deflate block cannot be told apart from the data",
+      );
+      expect(sizes).toEqual([a.length]);
+    } finally {
+      await handle.close();
+    }
+  });
 });
