@@ -381,6 +381,7 @@ async function memberEnd(
 ): Promise<number | null> {
   // The trailer starts at the byte after the one holding the last bit, one of two bytes at most.
   const tried = new Set<number>();
+  let checked = false;
   for (let unused = 0; unused < 8; unused++) {
     const bit = last - unused;
     if (bit <= first) break;
@@ -397,6 +398,9 @@ async function memberEnd(
     if (trailer + 8 === input.size && crcOk) return null;
     const header = memberHeaderEnd(rest);
     if (header !== -1 && crcOk) return trailer + 8 + header;
+    checked ||= check !== null && crcOk;
   }
+  // A member whose CRC-32 matched, then bytes that start none: the end, as for gzip -d.
+  if (checked) return null;
   throw new BlockReadError("the gzip trailer does not match the inflated data");
 }

@@ -165,6 +165,13 @@ describe("gzip checkpoints", () => {
     expect([index.location(0).crc, "crc" in index.location(1)]).toEqual([at.crc, false]);
   });
 
+  it("keeps the checkpoints of a member followed by bytes that are not gzip, as gzip -d reads it", async () => {
+    const path = join(dir, "junk.log.gz");
+    writeFileSync(path, Buffer.concat([gzipSync(plain), Buffer.from("junkjunk")]));
+    await recordCheckpoints(path, () => false);
+    expect((await checkpointsOf(path)).length).toBeGreaterThanOrEqual(2);
+  });
+
   it("keeps no checkpoint of a member whose CRC-32 does not match what was inflated, and never rejects", async () => {
     const gz = gzipSync(plain);
     gz[gz.length - 8]! ^= 0xff;
