@@ -19,7 +19,7 @@ import { goToTrace } from "./logs/go-to-trace.js";
 import { LOG_EXCERPT_SCHEME, LogExcerpts } from "./logs/log-excerpts.js";
 import { TraceTree, type LogSet, type TraceNode } from "./logs/trace-tree.js";
 import { newFixture } from "./new-fixture.js";
-import { disposeLog, log, notice, notify } from "./notify.js";
+import { disposeLog, log, notice, notify, pickLabel } from "./notify.js";
 import { TracePanels } from "./panel/panels.js";
 import { showStatistics } from "./stats/stats-command.js";
 import { StatsPanels } from "./stats/stats-panels.js";
@@ -34,7 +34,7 @@ const LOG_SELECTOR: vscode.DocumentSelector = LOG_EXTENSIONS.map((extension) => 
 /** Fixtures as quick-pick items, sorted by their path in the workspace. */
 function fixturePicks(found: readonly vscode.Uri[]): { label: string; uri: vscode.Uri }[] {
   return found
-    .map((uri) => ({ label: vscode.workspace.asRelativePath(uri), uri }))
+    .map((uri) => ({ label: pickLabel(vscode.workspace.asRelativePath(uri)), uri }))
     .sort((a, b) => a.label.localeCompare(b.label, "en"));
 }
 

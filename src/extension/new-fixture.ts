@@ -4,7 +4,7 @@ import { updatedExpectation } from "../core/expect.js";
 import { loadCatalog, loadFixture } from "../core/fixture/load.js";
 import { runFixture } from "../core/run-fixture.js";
 import { readSource, readWorkspaceCatalog } from "./fixtures.js";
-import { notice, notify } from "./notify.js";
+import { notice, notify, pickLabel } from "./notify.js";
 import { exists } from "./workspace-files.js";
 
 /** A starter fixture over a catalogue: every catalogued tool offered, a typical pipeline to edit. */
@@ -56,7 +56,7 @@ async function chooseCatalog(
   const picked = await vscode.window.showQuickPick(
     [...catalogs]
       .sort((a, b) => a.path.localeCompare(b.path))
-      .map((uri) => ({ label: vscode.workspace.asRelativePath(uri), uri })),
+      .map((uri) => ({ label: pickLabel(vscode.workspace.asRelativePath(uri)), uri })),
     { title: "New Turn Fixture: which catalogue?", placeHolder: "The fixture lists its tools" },
   );
   return picked ? { catalog: picked.uri } : undefined;

@@ -12,8 +12,9 @@ export interface NoticeText {
 }
 
 const NAME_LIMIT = 60;
-// C0/C1 controls, line and paragraph separators, bidi embeddings/overrides/isolates, BOM.
-const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]+/g;
+// Controls, line and paragraph separators, and format characters (Unicode Cf: bidi marks and
+// controls, U+061C, zero-width spaces and joiners, U+2060, the BOM, tags).
+const INVISIBLE = /[\p{Cc}\p{Cf}\u2028\u2029]+/gu;
 
 /** A short, single-line rendering of hostile text that no renderer can turn into a link. */
 export function neutralise(value: unknown, limit = NAME_LIMIT): string {
@@ -23,12 +24,19 @@ export function neutralise(value: unknown, limit = NAME_LIMIT): string {
     .trim()
     // Square brackets are what make `[label](target)` a link; their full-width forms read the same.
     .replace(/\[/g, "\uff3b")
-    .replace(/\]/g, "\uff3d");
+    .replace(/\]/g, "\uff3d")
+    // `$(name)` is an icon in a quick pick or the status bar; after a full-width $ it is text.
+    .replace(/\$\(/g, "\uff04(");
   const chars = Array.from(flat);
   if (chars.length <= limit) return flat;
   // Elided in the middle: a path's file name, at its end, is what tells files apart.
   const head = Math.floor((limit - 1) / 3);
   return `${chars.slice(0, head).join("")}…${chars.slice(chars.length - (limit - 1 - head)).join("")}`;
+}
+
+/** Hostile text (a name from a log, a debuggee, a workspace path) as a quick pick's label. */
+export function pickLabel(value: unknown): string {
+  return neutralise(value, 160);
 }
 
 /** Fixed wording with neutralised values: `notice\`Cannot read ${name}.\``. */

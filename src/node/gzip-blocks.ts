@@ -19,8 +19,12 @@ const MIN_INPUT_BYTES = 16 * 1024;
 const CANDIDATE_INPUT_BYTES = 256 * 1024;
 /** zlib's blocks inflate to at most 16 Ki symbols of 258 bytes; more is a crafted file. */
 const MAX_BLOCK_OUTPUT_BYTES = 64 * 1024 * 1024;
-/** A deflate block can be longer than this only in a crafted file: reading it by blocks stops. */
-const MAX_BLOCK_INPUT_BYTES = 64 * 1024 * 1024;
+/**
+ * A deflate block's compressed bytes: zlib's are under 100 KiB, other encoders' a few hundred;
+ * a longer one is crafted and reading by blocks stops (each try copies its input shifted, on the
+ * host thread, so this also bounds that copy to a few milliseconds).
+ */
+export const MAX_BLOCK_INPUT_BYTES = 4 * 1024 * 1024;
 
 /** Where a block starts: its first bit in the file, the inflated bytes before it, the window then. */
 export interface BlockStart {
@@ -81,13 +85,26 @@ export function memberHeaderEnd(bytes: Uint8Array): number {
   return i <= bytes.length ? i : -1;
 }
 
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
 /** `bytes` read from bit `shift` of its first byte on: what a decoder starting there sees. */
-function shifted(bytes: Uint8Array, shift: number): Buffer {
+export function shifted(bytes: Uint8Array, shift: number): Buffer {
   if (shift === 0) return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
-  const out = Buffer.allocUnsafe(bytes.length - 1);
-  for (let i = 0; i < out.length; i++)
-    out[i] = (bytes[i]! >> shift) | (bytes[i + 1]! << (8 - shift));
-  return out;
+  const length = bytes.length - 1;
+  if (!LITTLE_ENDIAN) {
+    const out = Buffer.allocUnsafe(length);
+    for (let i = 0; i < length; i++) out[i] = (bytes[i]! >> shift) | (bytes[i + 1]! << (8 - shift));
+    return out;
+  }
+  // Four bytes a step: deflate's bits run from each byte's lowest, so little-endian words are
+  // consecutive bits, and the whole input shifts as one long number.
+  const words = Math.ceil(bytes.length / 4);
+  const input = new Uint32Array(words + 1);
+  new Uint8Array(input.buffer).set(bytes);
+  const output = new Uint32Array(words);
+  for (let i = 0; i < words; i++)
+    output[i] = (input[i]! >>> shift) | (input[i + 1]! << (32 - shift));
+  return Buffer.from(output.buffer, 0, length);
 }
 
 /** Output buffer of a block's inflater; a block that fills it is inflated again (below). */
@@ -139,16 +156,20 @@ function inflateInto(
   });
 }
 
+/** Output a trial may inflate to on the host thread: past it, its codes were read without error. */
+const TRIAL_OUTPUT_BYTES = 256 * 1024;
+
 /** True when a block can start at `bit`: zlib reads its header and first symbols without error. */
 function canStart(bytes: Uint8Array, shift: number, window: Uint8Array): boolean {
   try {
     inflateRawSync(shifted(bytes, shift), {
       finishFlush: constants.Z_BLOCK,
+      maxOutputLength: TRIAL_OUTPUT_BYTES,
       ...(window.length > 0 ? { dictionary: window } : {}),
     });
     return true;
-  } catch {
-    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE";
   }
 }
 
@@ -287,8 +308,9 @@ function headerBits(bytes: Uint8Array, shift: number): number {
  * block of fixed codes, rarely as a dynamic header zlib accepts or a stored block whose length
  * matches its complement: one such strong candidate wins (stored ones that end at the same byte
  * are the same block, as the bits before their padding do not matter); without one, the one
- * fixed-code candidate whose whole block inflates. Anything else is refused rather than guessed
- * (and the member's CRC-32 checks the rest).
+ * fixed-code candidate whose whole block inflates. Anything else is refused rather than guessed,
+ * a stored block with data where a fixed-code block also inflates included (the member's CRC-32
+ * checks the rest, and an opened trace its own CRC-32).
  */
 async function pickStart(input: Input, candidates: number[], window: Uint8Array): Promise<number> {
   if (candidates.length === 1) return candidates[0]!;
@@ -303,9 +325,36 @@ async function pickStart(input: Input, candidates: number[], window: Uint8Array)
     const last = end + 8 === input.size || memberHeaderEnd(next) !== -1;
     if ((header & 1) === (last ? 1 : 0)) strong.set(`stored to ${end}`, bit);
   }
-  if (strong.size === 1) return [...strong.values()][0]!;
+  const fixed: number[] = [];
+  for (const bit of candidates)
+    if (headerBits(await input.at(Math.floor(bit / 8), 2), bit % 8) >> 1 === 1) fixed.push(bit);
+  if (strong.size === 1) {
+    const [[kind, bit]] = [...strong];
+    // A stored header and its lengths can be forged inside another block's codes: when a block
+    // of fixed codes reads there as well, which one is meant cannot be told. (An empty stored
+    // block, which a flush writes after any block, holds nothing to mislead with.)
+    if (
+      kind.startsWith("stored") &&
+      (await storedBlock(input, bit!))!.data.length > 0 &&
+      (await inflating(input, fixed, window)).length > 0
+    )
+      throw new BlockReadError("the end of a deflate block cannot be told apart from the data");
+    return bit!;
+  }
   if (strong.size > 1)
     throw new BlockReadError("the end of a deflate block cannot be told apart from the data");
+  const good = await inflating(input, fixed, window);
+  if (good.length !== 1)
+    throw new BlockReadError("the end of a deflate block cannot be told apart from the data");
+  return good[0]!;
+}
+
+/** The candidates whose whole block inflates (the codes of one that is not a block fail further on). */
+async function inflating(
+  input: Input,
+  candidates: number[],
+  window: Uint8Array,
+): Promise<number[]> {
   const good: number[] = [];
   for (const bit of candidates) {
     const bytes = await input.at(Math.floor(bit / 8), CANDIDATE_INPUT_BYTES + 1);
@@ -316,9 +365,7 @@ async function pickStart(input: Input, candidates: number[], window: Uint8Array)
       // Not a block: its codes are invalid further on.
     }
   }
-  if (good.length !== 1)
-    throw new BlockReadError("the end of a deflate block cannot be told apart from the data");
-  return good[0]!;
+  return good;
 }
 
 /**
@@ -334,6 +381,7 @@ async function memberEnd(
 ): Promise<number | null> {
   // The trailer starts at the byte after the one holding the last bit, one of two bytes at most.
   const tried = new Set<number>();
+  let checked = false;
   for (let unused = 0; unused < 8; unused++) {
     const bit = last - unused;
     if (bit <= first) break;
@@ -350,6 +398,9 @@ async function memberEnd(
     if (trailer + 8 === input.size && crcOk) return null;
     const header = memberHeaderEnd(rest);
     if (header !== -1 && crcOk) return trailer + 8 + header;
+    checked ||= check !== null && crcOk;
   }
+  // A member whose CRC-32 matched, then bytes that start none: the end, as for gzip -d.
+  if (checked) return null;
   throw new BlockReadError("the gzip trailer does not match the inflated data");
 }

@@ -47,9 +47,12 @@ export async function readExcerpt(
 ): Promise<Excerpt> {
   const offset = options.offset ?? (await offsetOfLine(path, line, options.signal));
   const start = Math.max(0, offset - CONTEXT_BYTES);
-  const bytes = await readRange(path, start, offset - start + CONTEXT_BYTES, {
-    signal: options.signal,
-  });
+  // No hash vouches for a neighbourhood's bytes, so a gzip's is inflated from its start.
+  const bytes = await readRange(
+    path,
+    { offset: start, length: offset - start + CONTEXT_BYTES },
+    { signal: options.signal },
+  );
   const decoder = new TextDecoder();
   const before = decoder.decode(bytes.subarray(0, offset - start)).split("\n");
   before.pop();

@@ -5,6 +5,7 @@
  */
 import { open, stat } from "node:fs/promises";
 import { setImmediate as nextTurn } from "node:timers/promises";
+import { crc32 } from "node:zlib";
 import {
   scanText,
   ScanCancelled,
@@ -24,6 +25,7 @@ import {
 } from "./log-source.js";
 import { nodeAscii } from "./ascii.js";
 import { inflateFromCheckpoint, recordCheckpoints } from "./gzip-checkpoints.js";
+import { RecentBytes } from "./range-crc.js";
 
 export { CHUNK_BYTES } from "./log-source.js";
 export const MAX_PROBLEMS = 1000;
@@ -57,8 +59,11 @@ export interface LogProblem {
 export interface LogsScanOptions {
   readonly signal?: Cancellation;
   readonly maxLineBytes?: number;
-  /** `found.index` is the trace's number across the whole set, 0-based. */
-  readonly onTrace: (found: FoundTrace, file: number) => void;
+  /**
+   * `found.index` is the trace's number across the whole set, 0-based; in a gzip scanned with
+   * `checkpoints`, `found.crc` is the CRC-32 of its bytes (readTraceAt checks a checkpoint by it).
+   */
+  readonly onTrace: (found: ScannedTrace, file: number) => void;
   readonly onProblem: (problem: LogProblem) => void;
   /** Bytes read from disk so far (compressed bytes for a gzip), after every chunk. */
   readonly onProgress?: (bytes: number) => void;
@@ -113,18 +118,25 @@ export async function scanLogs(
       ascii: nodeAscii,
       onTrace: (found) => {
         traceCount++;
-        options.onTrace(base === 0 ? found : { ...found, index: base + found.index }, file);
+        const index = base + found.index;
+        if (recent)
+          options.onTrace({ ...found, index, crc: recent.crc(found.offset, found.length) }, file);
+        else options.onTrace(base === 0 ? found : { ...found, index }, file);
       },
       onProblem: (found) => problem(file, found.line, found.message),
     });
     const before = bytes;
     let first = true;
+    // Set by onGzip (a callback, so typed by a cast: TypeScript would narrow a plain null).
+    let recent = null as RecentBytes | null;
     try {
       for await (const chunk of logChunks(input, {
         onRead: (read) => options.onProgress?.((bytes = before + read)),
         onNotice: (message) => problem(file, null, message),
         onGzip: () => {
-          if (options.checkpoints && input.path !== null) gzipPaths.push(input.path);
+          if (!options.checkpoints || input.path === null) return;
+          gzipPaths.push(input.path);
+          recent = new RecentBytes();
         },
       })) {
         if (first && looksBinary(chunk)) {
@@ -132,6 +144,7 @@ export async function scanLogs(
           break;
         }
         first = false;
+        recent?.add(chunk);
         for (let at = 0; at < chunk.length;) {
           const next = sliceEnd(chunk, at);
           scanner.push(chunk.subarray(at, next));
@@ -258,8 +271,17 @@ export async function unchangedSince(
   );
 }
 
-/** Where a trace was found: enough to read it again. */
-export type TraceLocation = Pick<FoundTrace, "index" | "line" | "offset" | "length" | "ordinal">;
+/** A trace as scanLogs hands it on: in a gzip scanned with checkpoints, with its bytes' CRC-32. */
+export type ScannedTrace = FoundTrace & { readonly crc?: number };
+
+/**
+ * Where a trace was found: enough to read it again; `crc`, its bytes' CRC-32, lets a gzip's
+ * trace be inflated from a checkpoint (without it, or when the bytes there differ, from the start).
+ */
+export type TraceLocation = Pick<
+  ScannedTrace,
+  "index" | "line" | "offset" | "length" | "ordinal" | "crc"
+>;
 
 export interface ReadTraceOptions {
   readonly signal?: Cancellation;
@@ -270,8 +292,9 @@ export interface ReadTraceOptions {
 /**
  * Re-reads one trace from the byte range its scan recorded; rejects if the file changed since.
  * A plain file is read at the offset. A gzip is inflated from the nearest checkpoint before the
- * range that a scan with `checkpoints` recorded, else from its start: the cost is inflating what
- * lies between, at zlib's speed; `signal` stops it (ScanCancelled).
+ * range that a scan with `checkpoints` recorded when that gives bytes of the CRC-32 the scan took
+ * (`at.crc`), else from its start: the cost is inflating what lies between, at zlib's speed;
+ * `signal` stops it (ScanCancelled).
  */
 export async function readTraceAt(
   file: string,
@@ -280,7 +303,7 @@ export async function readTraceAt(
 ): Promise<FoundTrace> {
   let bytes: Uint8Array;
   try {
-    bytes = await readRange(file, at.offset, at.length, options);
+    bytes = await readRange(file, at, options);
   } catch (error) {
     if (error instanceof ScanCancelled) throw error;
     const reason = error instanceof LogReadError ? error.message : readReason(error);
@@ -301,8 +324,7 @@ export async function readTraceAt(
 /** Bytes [offset, offset + length) of a file, a gzip's inflated (from its nearest checkpoint); fewer at its end. */
 export async function readRange(
   file: string,
-  offset: number,
-  length: number,
+  { offset, length, crc }: Pick<TraceLocation, "offset" | "length" | "crc">,
   { signal, onInflateFrom }: ReadTraceOptions,
 ): Promise<Uint8Array> {
   const handle = await open(file, "r");
@@ -317,14 +339,17 @@ export async function readRange(
   } finally {
     await handle.close();
   }
-  const fromCheckpoint = await inflateFromCheckpoint(
-    file,
-    offset,
-    length,
-    () => isCancelled(signal),
-    (checkpoint) => onInflateFrom?.(checkpoint.out),
-  );
-  if (fromCheckpoint !== null) return fromCheckpoint;
+  // A checkpoint is trusted only to give the bytes the scan saw: a crafted file can mislead a walk.
+  if (crc !== undefined) {
+    const fromCheckpoint = await inflateFromCheckpoint(
+      file,
+      offset,
+      length,
+      () => isCancelled(signal),
+      (checkpoint) => onInflateFrom?.(checkpoint.out),
+    );
+    if (fromCheckpoint !== null && crc32(fromCheckpoint) === crc) return fromCheckpoint;
+  }
   onInflateFrom?.(0);
   const out = new Uint8Array(length);
   let at = 0;

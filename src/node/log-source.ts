@@ -6,16 +6,15 @@
 import { createReadStream } from "node:fs";
 import { open, readdir, stat, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
-import { pipeline, Readable } from "node:stream";
-import { createGunzip, type ZlibOptions } from "node:zlib";
+import { Readable } from "node:stream";
 import { pushAll } from "../core/arrays.js";
+import { gunzipChunks } from "./gunzip.js";
 
 export const CHUNK_BYTES = 1024 * 1024;
 /** Inflated output per chunk: large enough that zlib's per-chunk cost does not show. */
 const INFLATE_CHUNK_BYTES = 256 * 1024;
 /** A plain file's reads: few enough that waiting for a thread-pool thread on a busy machine does not show. */
 const PLAIN_CHUNK_BYTES = 4 * 1024 * 1024;
-const INFLATE_AHEAD_BYTES = 8 * 1024 * 1024;
 /** A NUL in the first bytes makes a file binary, as for grep and git. */
 const SNIFF_BYTES = 8 * 1024;
 
@@ -167,30 +166,15 @@ export async function* logChunks(
       return;
     }
     events.onGzip?.();
-    const compressed = Readable.from(
-      (async function* () {
-        yield first.value;
-        for (let result = await next(); !result.done; result = await next()) yield result.value;
-      })(),
-      { objectMode: false },
-    );
-    const inflated = pipeline(
-      compressed,
-      // Inflating runs ahead of the scan (in the thread pool) by up to INFLATE_AHEAD_BYTES.
-      // (zlib's streams take the stream options too; @types/node's ZlibOptions omits them.)
-      createGunzip({
-        chunkSize: INFLATE_CHUNK_BYTES,
-        highWaterMark: INFLATE_AHEAD_BYTES,
-      } as ZlibOptions),
-      () => {},
-    );
+    const compressed = (async function* () {
+      yield first.value;
+      for (let result = await next(); !result.done; result = await next()) yield result.value;
+    })();
+    const notice = (message: string) => events.onNotice?.(message);
     try {
-      for await (const chunk of inflated as AsyncIterable<Uint8Array>) yield chunk;
+      yield* gunzipChunks(compressed, INFLATE_CHUNK_BYTES, notice);
     } catch (error) {
       throw new LogReadError(gzipReason(error), false);
-    } finally {
-      inflated.destroy();
-      compressed.destroy();
     }
   } finally {
     await iterator.return?.();

@@ -4,10 +4,14 @@
  * A row's label is computed when it is shown; the full trace is re-read from its byte range.
  */
 import type { StageAction } from "../core/contract.js";
-import type { FoundTrace } from "../core/traces/scan.js";
 import { summarizeTrace, type TraceFilter as SummaryFilter } from "../core/traces/summary.js";
 import { timeMs } from "../core/stats/timeline.js";
-import { MAX_PROBLEMS, type LogProblem, type TraceLocation } from "./log-file.js";
+import {
+  MAX_PROBLEMS,
+  type LogProblem,
+  type ScannedTrace,
+  type TraceLocation,
+} from "./log-file.js";
 
 /** What the Selection Traces view narrows its list to: the filters the assistant tools share, and two of its own. */
 export type TraceFilter =
@@ -33,6 +37,7 @@ export interface TraceRow extends TraceLocation {
 
 const ERROR = 1;
 const DEGRADED = 2;
+const HAS_CRC = 4;
 /** Longer ids and times are cut: they are labels, and a log may hold anything there. */
 const TEXT_CHARS = 80;
 
@@ -117,6 +122,8 @@ export class TraceIndex {
   private readonly length = new Column(u32);
   private readonly line = new Column(u32);
   private readonly ordinal = new Column(u32);
+  /** The CRC-32 of the trace's bytes when the scan took one (flag HAS_CRC): a gzip's. */
+  private readonly crc = new Column(u32);
   private readonly file = new Column(u32);
   private readonly flags = new Column(u8);
   private readonly finalCount = new Column(u32);
@@ -149,14 +156,19 @@ export class TraceIndex {
     return this.offset.length;
   }
 
-  add(found: FoundTrace, file: number): void {
+  add(found: ScannedTrace, file: number): void {
     const summary = summarizeTrace(found);
     this.offset.push(found.offset);
     this.length.push(found.length);
     this.line.push(found.line);
     this.ordinal.push(found.ordinal);
+    this.crc.push(found.crc ?? 0);
     this.file.push(file);
-    this.flags.push((summary.error ? ERROR : 0) | (summary.degraded ? DEGRADED : 0));
+    this.flags.push(
+      (summary.error ? ERROR : 0) |
+        (summary.degraded ? DEGRADED : 0) |
+        (found.crc === undefined ? 0 : HAS_CRC),
+    );
     this.finalCount.push(summary.names.length);
     this.forced.push(summary.forcedChoice === null ? -1 : this.tools.id(summary.forcedChoice));
     const firstDropped = this.dropped.length;
@@ -197,6 +209,7 @@ export class TraceIndex {
       offset: this.offset.at(i),
       length: this.length.at(i),
       ordinal: this.ordinal.at(i),
+      ...(this.flags.at(i) & HAS_CRC ? { crc: this.crc.at(i) } : {}),
     };
   }
 
@@ -362,6 +375,7 @@ export class TraceIndex {
       this.length,
       this.line,
       this.ordinal,
+      this.crc,
       this.file,
       this.flags,
       this.finalCount,

@@ -182,6 +182,36 @@ describe("bad input among the files: a problem of that file, and the rest is rea
     expect(out.traces.filter((t: Entry) => t.file === "next.log")).toHaveLength(6);
   });
 
+  it("bytes after the last gzip member are ignored with a notice, as gzip -d does, and every trace is kept", async () => {
+    const root = workspace({});
+    const members = Buffer.concat([gzipSync(AGENT), gzipSync(SELECTION)]);
+    writeFileSync(join(root, "junk.log.gz"), Buffer.concat([members, Buffer.from("junkjunk")]));
+    writeFileSync(join(root, "zeros.log.gz"), Buffer.concat([members, Buffer.alloc(8)]));
+    const { code, json: out } = await json(["junk.log.gz", "zeros.log.gz"], { cwd: root });
+    expect(code).toBe(0);
+    expect(out.problems).toEqual([
+      {
+        file: "junk.log.gz",
+        line: null,
+        message: "the bytes after the gzip data are not gzip; they were ignored",
+      },
+    ]);
+    const count = (file: string) => out.traces.filter((t: Entry) => t.file === file).length;
+    expect([count("junk.log.gz"), count("zeros.log.gz")]).toEqual([12, 12]);
+  });
+
+  it("a gzip whose second member is corrupt keeps every trace of the first", async () => {
+    const root = workspace({});
+    const corrupt = gzipSync(SELECTION);
+    corrupt.fill(0x55, 20, 60);
+    writeFileSync(join(root, "half.log.gz"), Buffer.concat([gzipSync(AGENT), corrupt]));
+    const { json: out } = await json(["half.log.gz"], { cwd: root });
+    expect(out.traces).toHaveLength(6);
+    expect(out.problems.map((p: LogProblem) => p.message.replace(/ \(.*\)$/, ""))).toEqual([
+      "the gzip data is corrupt",
+    ]);
+  });
+
   it("a corrupt gzip, a .gz that is not gzip, a binary file, a missing file", async () => {
     const root = workspace({ "plain.log.gz": AGENT.toString(), "ok.log": AGENT.toString() });
     const corrupt = gzipSync(AGENT);

@@ -8,8 +8,10 @@ import { cli, workspace } from "./helpers.js";
 const OSC_TITLE = "\u001b]0;PWNED\u0007";
 const CSI_C1 = "\u009b2J";
 const BIDI = "\u202e";
-/** ESC, BEL, C1 controls (CSI, OSC) and bidi overrides: none may reach a terminal raw. */
-const RAW = /[\u001b\u0007\u0080-\u009f\u202a-\u202e\u2066-\u2069]/;
+/** Invisible format characters: the Arabic letter mark, zero-width space and joiner, word joiner. */
+const INVISIBLE = "\u061c\u200b\u200d\u2060";
+/** ESC, BEL, C1 controls (CSI, OSC), bidi overrides and format characters: none may reach a terminal raw. */
+const RAW = /[\u001b\u0007\u0080-\u009f\u202a-\u202e\u2066-\u2069\u061c\u200b\u2060]|\u200d/;
 
 const hostileName = `${OSC_TITLE}x.turn.json`;
 
@@ -65,7 +67,7 @@ describe("terminal escape injection in the CLI", () => {
     const record = {
       stage: `s${CSI_C1}`,
       action: "select",
-      kept: [`t${BIDI}`],
+      kept: [`t${BIDI}`, `u${INVISIBLE}`],
       dropped: [],
       added: [],
       reinstated: [],
@@ -74,7 +76,7 @@ describe("terminal escape injection in the CLI", () => {
     };
     writeFileSync(
       log,
-      `${JSON.stringify({ turn_id: CSI_C1, trace: [record] })}\n${JSON.stringify({ trace: [{ stage: CSI_C1 }] })}\n`,
+      `${JSON.stringify({ turn_id: `${CSI_C1}${INVISIBLE}`, trace: [record], tools: [`u${INVISIBLE}`] })}\n${JSON.stringify({ trace: [{ stage: CSI_C1 }] })}\n`,
     );
     for (const args of [
       ["traces", log],
@@ -86,6 +88,8 @@ describe("terminal escape injection in the CLI", () => {
     ]) {
       const { stdout, stderr } = await cli(args);
       expect(stdout + stderr, args.join(" ")).not.toMatch(RAW);
+      if (args.length === 2 && args[0] === "traces")
+        expect(stdout).toContain("\\u061c\\u200b\\u200d\\u2060");
       if (args.includes("--json")) expect(() => JSON.parse(stdout)).not.toThrow();
     }
   });

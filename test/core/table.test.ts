@@ -209,6 +209,15 @@ describe("safe", () => {
     );
   });
 
+  it("escapes format characters: U+061C, zero-width spaces and joiners, U+2060, the BOM, tags", () => {
+    expect(safe("a\u061cb\u200bc\u200dd\u2060e\ufefff\u{e0001}g\u00adh")).toBe(
+      "a\\u061cb\\u200bc\\u200dd\\u2060e\\ufefff\\udb40\\udc01g\\u00adh",
+    );
+    const json = safeJson({ name: "x\u200b\u{e0041}" });
+    expect(json).toBe('{"name":"x\\u200b\\udb40\\udc41"}');
+    expect(JSON.parse(json)).toEqual({ name: "x\u200b\u{e0041}" });
+  });
+
   it("keeps JSON valid and escapes what JSON.stringify leaves raw", () => {
     const value = { name: "x\u009b\u200f\n" };
     const text = safeJson(value, 2);

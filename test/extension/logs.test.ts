@@ -571,7 +571,7 @@ describe("15. Traces view", () => {
     const disposables = registerTraceFilters(tree);
     try {
       const [tool] = [...choices.dropped].sort(([a, m], [b, n]) => n - m || a.localeCompare(b))[0]!;
-      fake.answers.quickPick.push({ label: tool });
+      fake.answers.quickPick.push({ label: tool, name: tool });
       await fake.commands.get("paletteInspector.filterTracesByDroppedTool")!();
       const toolPick = fake.quickPicks.at(-1)!.items as { label: string; description: string }[];
       expect(toolPick.map((item) => item.label).sort()).toEqual([...choices.dropped.keys()].sort());
@@ -580,7 +580,7 @@ describe("15. Traces view", () => {
 
       const [stage, actions] = [...choices.stages][0]!;
       const [action] = [...actions][0]!;
-      fake.answers.quickPick.push({ label: stage }, { label: action });
+      fake.answers.quickPick.push({ label: stage, name: stage }, { label: action, name: action });
       await fake.commands.get("paletteInspector.filterTracesByStageAction")!();
       const [stagePick, actionPick] = fake.quickPicks
         .slice(-2)
@@ -695,13 +695,13 @@ describe("the trace filter commands", () => {
   it("lists dropped tools most dropped first (ties by name), with counts, and filters by the pick", async () => {
     const tree = treeOf(lines);
     register(tree);
-    fake.answers.quickPick.push({ label: "b" });
+    fake.answers.quickPick.push({ label: "b", name: "b" });
     await run("filterTracesByDroppedTool");
     const { items, options } = fake.quickPicks[0]!;
     expect(items).toEqual([
-      { label: "z", description: "dropped in 2 traces" },
-      { label: "b", description: "dropped in 1 trace" },
-      { label: "c", description: "dropped in 1 trace" },
+      { label: "z", description: "dropped in 2 traces", name: "z" },
+      { label: "b", description: "dropped in 1 trace", name: "b" },
+      { label: "c", description: "dropped in 1 trace", name: "c" },
     ]);
     expect(options).toEqual({
       title: "Traces where a tool was dropped",
@@ -724,32 +724,64 @@ describe("the trace filter commands", () => {
       traceLine("t-5", [["role", "select", []]]),
     ]);
     register(tree);
-    fake.answers.quickPick.push({ label: "intent" }, { label: "abstain" });
+    fake.answers.quickPick.push(
+      { label: "intent", name: "intent" },
+      { label: "abstain", name: "abstain" },
+    );
     await run("filterTracesByStageAction");
     const [stages, actions] = fake.quickPicks;
     expect(stages!.items).toEqual([
-      { label: "allow", description: "select 1×" },
-      { label: "intent", description: "abstain 2×, select 2×" },
-      { label: "role", description: "select 2×, abstain 1×" },
+      { label: "allow", description: "select 1×", name: "allow" },
+      { label: "intent", description: "abstain 2×, select 2×", name: "intent" },
+      { label: "role", description: "select 2×, abstain 1×", name: "role" },
     ]);
     expect(stages!.options).toEqual({
       title: "Traces where a stage did an action",
       placeHolder: "Which stage?",
     });
     expect(actions!.items).toEqual([
-      { label: "abstain", description: "in 2 traces" },
-      { label: "select", description: "in 2 traces" },
+      { label: "abstain", description: "in 2 traces", name: "abstain" },
+      { label: "select", description: "in 2 traces", name: "select" },
     ]);
     expect(actions!.options).toEqual({ title: "What did 'intent' do?" });
     expect(tree.filter).toEqual({ kind: "stageAction", stage: "intent", action: "abstain" });
     const [root] = tree.getChildren();
     expect(tree.getTreeItem(root!).description).toBe("where 'intent' did abstain: 2 of 5 traces");
-    fake.answers.quickPick.push({ label: "role" }, { label: "abstain" });
+    fake.answers.quickPick.push(
+      { label: "role", name: "role" },
+      { label: "abstain", name: "abstain" },
+    );
     await run("filterTracesByStageAction");
     expect(fake.quickPicks[3]!.items).toEqual([
-      { label: "select", description: "in 2 traces" },
-      { label: "abstain", description: "in 1 trace" },
+      { label: "select", description: "in 2 traces", name: "select" },
+      { label: "abstain", description: "in 1 trace", name: "abstain" },
     ]);
+  });
+
+  it("shows a log's names in pickers and labels neutralised ($( as text, no invisible characters), and filters by the name itself", async () => {
+    const tool = "$(zap)\u200bevil\u061c";
+    const stage = "st\u2060age\u200d";
+    const tree = treeOf([traceLine("t\u200b-1", [[stage, "select", [tool]]])]);
+    register(tree);
+    fake.answers.quickPick.push((items: { name: string }[]) => items[0]);
+    await run("filterTracesByDroppedTool");
+    const [toolPick] = fake.quickPicks[0]!.items as { label: string; name: string }[];
+    expect([toolPick!.label, toolPick!.name]).toEqual(["\uff04(zap) evil", tool]);
+    expect(tree.filter).toEqual({ kind: "dropped", tool });
+    fake.answers.quickPick.push(
+      (items: { name: string }[]) => items[0],
+      (items: { name: string }[]) => items[0],
+    );
+    await run("filterTracesByStageAction");
+    expect((fake.quickPicks[1]!.items as { label: string }[])[0]!.label).toBe("st age");
+    expect((fake.quickPicks[2]!.options as { title: string }).title).toBe("What did 'st age' do?");
+    expect(tree.filter).toEqual({ kind: "stageAction", stage, action: "select" });
+    const [root] = tree.getChildren();
+    const [trace] = tree.getChildren(root);
+    const item = tree.getTreeItem(trace!);
+    expect(item.label).toBe("t -1 · 1 tool");
+    expect(item.tooltip).toContain("st age: select");
+    expect(item.accessibilityInformation!.label).toContain("turn t -1");
   });
 
   it("a pick left open (Escape) changes no filter", async () => {
@@ -760,7 +792,7 @@ describe("the trace filter commands", () => {
     await run("filterTracesByDroppedTool");
     fake.answers.quickPick.push(undefined);
     await run("filterTracesByStageAction");
-    fake.answers.quickPick.push({ label: "role" }, undefined);
+    fake.answers.quickPick.push({ label: "role", name: "role" }, undefined);
     await run("filterTracesByStageAction");
     expect(fake.quickPicks).toHaveLength(4);
     expect(tree.filter).toEqual({ kind: "errors" });

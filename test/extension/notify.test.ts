@@ -31,6 +31,14 @@ describe("notification text", () => {
   });
 });
 
+describe("invisible characters and icons", () => {
+  it("removes format characters (U+061C, zero-width ones, U+2060, tags) and writes $( so it is no icon", () => {
+    expect(neutralise("a\u061cb\u200b\u200dc\u2060d\u{e0001}e")).toBe("a b c d e");
+    expect(neutralise("$(zap) x$(y)")).toBe("\uff04(zap) x\uff04(y)");
+    expect(notice`Tool ${"$(alert)\u200b"} missing.`.text).toBe("Tool \uff04(alert) missing.");
+  });
+});
+
 describe("neutralise at its edges", () => {
   it("elides a long name at the default limit: 19 characters, the ellipsis, the last 40", () => {
     const name = Array.from({ length: 61 }, (_, i) => String.fromCharCode(0x4e00 + i)).join("");

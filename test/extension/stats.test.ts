@@ -1,9 +1,11 @@
 import {
   copyFileSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -116,7 +118,7 @@ describe("Palette Statistics view (host)", () => {
     panel.webview.receive({ type: "saveCsv", requestId: 2, tools: ["ask_human"] });
     await new Promise((r) => setTimeout(r, 0));
     expect(fake.files.get(target.toString())).toMatch(
-      /^tool,seen,final,final %,forced,missing,removed by\r\nask_human,42,1,2%,0,41,"role 85%, intent 15%"\r\n\r\nstage,/,
+      /^"tool","seen","final","final %","forced","missing","removed by"\r\n"ask_human","42","1","2%","0","41","role 85%, intent 15%"\r\n\r\n"stage",/,
     );
     expect(posted(panel, "reply")).toEqual({
       type: "reply",
@@ -494,6 +496,70 @@ describe("Palette Statistics view: what it sends and what it says", () => {
       tool: null,
     });
     expect(unreadable.disposed).toBe(true);
+  });
+});
+
+describe("a restored view reads only logs inside the workspace", () => {
+  const state = (sources: string[]) => ({
+    sources,
+    sort: { column: "name", descending: false },
+    filter: "",
+    tool: null,
+  });
+  async function restore(sources: string[]) {
+    new StatsPanels(real(Uri.file(resolve("."))), traces);
+    const panel = webviewFake.create(STATS_VIEW_TYPE, "Palette Statistics: logs", {});
+    await webviewFake.serializers
+      .get(STATS_VIEW_TYPE)!
+      .deserializeWebviewPanel(panel, state(sources));
+    return panel;
+  }
+
+  it("reads again a folder of logs in the workspace", async () => {
+    const panel = await restore([LOGS.toString()]);
+    expect(fake.progress).toHaveLength(1);
+    expect(panel.disposed).toBe(false);
+    expect(panel.title).toBe("Palette Statistics: logs");
+  });
+
+  const root = mkdtempSync(join(tmpdir(), "pi-stats-restore-"));
+  mkdirSync(join(root, "ws"));
+  mkdirSync(join(root, "outside"));
+  copyFileSync("examples/logs/agent.log", join(root, "outside", "agent.log"));
+  symlinkSync(join(root, "outside"), join(root, "ws", "linked"));
+
+  it.each([
+    [
+      "a folder outside the workspace",
+      Uri.file(join(root, "outside")).toString(),
+      /not in a folder/,
+    ],
+    ["an https: URI", "https://evil.example/agent.log", /not a file on this machine/],
+    [
+      "a link in the workspace to a folder outside",
+      Uri.file(join(root, "ws", "linked")).toString(),
+      /a link that leads out/,
+    ],
+    [
+      "a path that climbs out",
+      Uri.file(join(root, "ws")).toString() + "/../outside",
+      /leaves its folder/,
+    ],
+  ])("refuses %s: it reads nothing, and the view says why", async (_case, source, reason) => {
+    fake.addWorkspaceFolder(join(root, "ws"));
+    const panel = await restore([LOGS.toString(), source]);
+    expect(fake.progress).toEqual([]);
+    expect(panel.disposed).toBe(false);
+    expect(panel.title).toBe("Palette Statistics: not restored");
+    expect(panel.webview.html).toMatch(reason);
+    expect(panel.webview.html).toContain("This view was not restored: its saved source");
+  });
+
+  it("reads again a workspace folder itself", async () => {
+    fake.addWorkspaceFolder(join(root, "ws"));
+    const panel = await restore([Uri.file(join(root, "ws")).toString()]);
+    expect(fake.progress).toHaveLength(1);
+    expect(panel.title).toBe("Palette Statistics: logs");
   });
 });
 

@@ -728,8 +728,11 @@ export const workspace = {
   get isTrusted() {
     return fake.trusted;
   },
+  /** As VS Code: the folder holding the URI, or the folder it is. */
   getWorkspaceFolder(uri: Uri) {
-    return fake.workspaceFolders.find((folder) => uri.path.startsWith(folder.uri.path + "/"));
+    return fake.workspaceFolders.find(
+      (folder) => uri.path === folder.uri.path || uri.path.startsWith(folder.uri.path + "/"),
+    );
   },
   /** As VS Code: the folder's name leads when asked, or by default in a multi-root workspace. */
   asRelativePath(target: Uri | string, includeWorkspaceFolder?: boolean): string {

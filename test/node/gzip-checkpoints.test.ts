@@ -8,7 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FoundTrace } from "../../src/core/traces/scan.js";
 import { gzipBlocks } from "../../src/node/gzip-blocks.js";
 import { readTraceAt, scanLogs, type TraceLocation } from "../../src/node/log-file.js";
+import { TraceIndex } from "../../src/node/trace-index.js";
 import {
+  type Checkpoint,
   CHECKPOINT_EVERY,
   checkpointBytes,
   checkpointsOf,
@@ -142,6 +144,33 @@ describe("gzip checkpoints", () => {
     const unwalked = await scanned("none.log.gz", false);
     expect((await open("none.log.gz", unwalked.at(-1)!)).from).toEqual([0]);
   }, 60_000);
+
+  it("uses a checkpoint only when it gives the bytes the scan saw: a misled walk's offset, or no CRC-32, inflates from the start", async () => {
+    const name = "misled.log.gz";
+    writeFileSync(join(dir, name), gzipSync(plain));
+    const traces = await scanned(name);
+    expect(traces.every((t) => typeof t.crc === "number")).toBe(true);
+    const list = (await checkpointsOf(join(dir, name))) as Checkpoint[];
+    const at = traces.filter((t) => t.offset > list[0]!.out && t.offset < list[1]!.out).at(-1)!;
+    const truth = await readTraceAt(join(dir, "app.log"), at);
+    expect(await open(name, at)).toEqual({ found: truth, from: [list[0]!.out] });
+    // A walk misled by a crafted file: its checkpoint's offset names bytes 100 further on.
+    list[0] = { ...list[0]!, out: list[0]!.out - 100 };
+    expect(await open(name, at)).toEqual({ found: truth, from: [list[0].out, 0] });
+    expect(await open(name, { ...at, crc: undefined })).toEqual({ found: truth, from: [0] });
+    // The Selection Traces view's index keeps the CRC-32 with the location, and no CRC as none.
+    const index = new TraceIndex();
+    index.add(at as FoundTrace, 0);
+    index.add({ ...(at as FoundTrace), crc: undefined }, 0);
+    expect([index.location(0).crc, "crc" in index.location(1)]).toEqual([at.crc, false]);
+  });
+
+  it("keeps the checkpoints of a member followed by bytes that are not gzip, as gzip -d reads it", async () => {
+    const path = join(dir, "junk.log.gz");
+    writeFileSync(path, Buffer.concat([gzipSync(plain), Buffer.from("junkjunk")]));
+    await recordCheckpoints(path, () => false);
+    expect((await checkpointsOf(path)).length).toBeGreaterThanOrEqual(2);
+  });
 
   it("keeps no checkpoint of a member whose CRC-32 does not match what was inflated, and never rejects", async () => {
     const gz = gzipSync(plain);

@@ -206,14 +206,17 @@ export function safeJson(value: unknown, space?: number): string {
   return JSON.stringify(value, null, space).replace(JSON_UNSAFE, escapeChar);
 }
 
-// C0 and C1 controls, line and paragraph separators, bidi marks, embeddings, overrides and isolates.
-const TERMINAL_UNSAFE =
-  /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2028\u2029\u2066-\u2069]/g;
+// Controls (C0, C1), line and paragraph separators, and format characters (Unicode Cf: bidi
+// marks, embeddings, overrides and isolates, U+061C, zero-width spaces and joiners, U+2060, tags).
+const TERMINAL_UNSAFE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
 // The same, less the C0 controls JSON.stringify already escapes (and the line breaks it indents with).
-const JSON_UNSAFE = /[\u007f-\u009f\u200e\u200f\u202a-\u202e\u2028\u2029\u2066-\u2069]/g;
+const JSON_UNSAFE = /[\u007f-\u009f\p{Cf}\u2028\u2029]/gu;
 
+/** `\uXXXX`; a character beyond U+FFFF as its two UTF-16 halves, as JSON writes it. */
 function escapeChar(c: string): string {
-  return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+  let out = "";
+  for (let i = 0; i < c.length; i++) out += `\\u${c.charCodeAt(i).toString(16).padStart(4, "0")}`;
+  return out;
 }
 
 function displayWidth(text: string): number {

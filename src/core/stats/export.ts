@@ -64,12 +64,13 @@ export function statsCsv(rows: StatsRows, tools: readonly ToolRow[] = rows.tools
 }
 
 /**
- * One CSV cell. A cell a spreadsheet would read as a formula (= + - @, or a tab or carriage
- * return before one) is prefixed with a quote, so a tool named `=HYPERLINK(…)` stays text.
+ * One CSV cell, always quoted: a spreadsheet that splits on `;` would otherwise make the `=…` after
+ * a `;` in `x;=HYPERLINK(…)` a cell of its own. A cell it would read as a formula (= + - @, or a
+ * tab or carriage return before one) is prefixed with a quote, so `=HYPERLINK(…)` stays text.
  */
 export function csvCell(text: string): string {
   const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+  return `"${safe.replace(/"/g, '""')}"`;
 }
 
 function plural(n: number, word: string): string {

@@ -56,7 +56,10 @@ export class Timeline {
   /** Every bucket from the first to the last, empty ones included (a gap is information). */
   list(): TimeBucket[] {
     const out: TimeBucket[] = [];
-    for (let index = this.min; index <= this.max; index++) {
+    // Counted from zero, so that the loop ends even where index + 1 would round back to index.
+    const count = Math.min(this.max - this.min + 1, MAX_BUCKETS);
+    for (let i = 0; i < count; i++) {
+      const index = this.min + i;
       const bucket = this.buckets.get(index);
       out.push({
         start: index * this.width,
@@ -95,30 +98,32 @@ export class Timeline {
 const DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?\s*(?:Z|([+-])(\d{2}):?(\d{2}))?$/i;
 
+/** The first millisecond of the year 0 and the first after the year 9999: outside them a number is not a time. */
+const FIRST_MS = -62_167_219_200_000;
+const END_MS = 253_402_300_800_000;
+
 /**
  * Milliseconds since the epoch, or null. A number is epoch seconds (or milliseconds when it is
- * too large to be seconds); a date without a zone is read as UTC, as log times usually are.
+ * too large to be seconds) up to the year 9999; a date without a zone is read as UTC, as log
+ * times usually are.
  */
 export function timeMs(time: string | number): number | null {
   if (typeof time === "number") {
     if (!Number.isFinite(time) || time < 0) return null;
-    return time > 1e11 ? time : time * 1000;
+    const ms = time > 1e11 ? time : time * 1000;
+    return ms < END_MS ? ms : null;
   }
   const m = DATE_TIME.exec(time.trim());
   if (!m) return null;
   const [, y, mo, d, h, mi, s, frac, sign, zoneH, zoneM] = m;
   if (+mo! < 1 || +mo! > 12 || +d! < 1 || +d! > 31 || +h! > 23 || +mi! > 59 || (s && +s > 60))
     return null;
-  const utc = Date.UTC(
-    +y!,
-    +mo! - 1,
-    +d!,
-    +h!,
-    +mi!,
-    s ? +s : 0,
-    frac ? +frac.slice(0, 3).padEnd(3, "0") : 0,
-  );
+  const date = new Date(0);
+  // setUTCFullYear, not Date.UTC, which reads the years 0–99 as 1900–1999.
+  date.setUTCFullYear(+y!, +mo! - 1, +d!);
+  date.setUTCHours(+h!, +mi!, s ? +s : 0, frac ? +frac.slice(0, 3).padEnd(3, "0") : 0);
   // Z, or no zone, is UTC; a time at +hh:mm is that much ahead of it.
-  if (!sign) return utc;
-  return utc - (sign === "-" ? -1 : 1) * (+zoneH! * 60 + +zoneM!) * 60_000;
+  const zone = sign ? (sign === "-" ? -1 : 1) * (+zoneH! * 60 + +zoneM!) * 60_000 : 0;
+  const ms = date.getTime() - zone;
+  return ms >= FIRST_MS && ms < END_MS ? ms : null;
 }

@@ -6,6 +6,7 @@
 import type { StageRecordJson } from "../report-json.js";
 import type { Tool } from "../tools.js";
 import { STAGE_ACTIONS, type StageAction } from "../contract.js";
+import { timeMs } from "../stats/timeline.js";
 
 /** A logged record: the snake_case StageRecord, where `degraded` and `reasons` may be absent (symfonic's Python record lacks them). */
 export type LoggedRecord = Readonly<Omit<StageRecordJson, "degraded" | "reasons">> & {
@@ -97,13 +98,22 @@ function readTrace(candidate: JsonObject, context: TraceContext): LoggedTrace {
     error: readError(own(candidate, "error")),
     offered: readTools(candidate, "offered"),
     turn: readTurn(own(candidate, "turn")),
-    time: firstScalar(candidate, TIME_KEYS, "time") ?? context.time,
+    time: readTime(firstScalar(candidate, TIME_KEYS, "time") ?? context.time),
     id: firstScalar(candidate, ID_KEYS, "id") ?? context.id,
   };
   if (Object.hasOwn(candidate, "forced_choice"))
     trace.forcedChoice = nameOrNull(own(candidate, "forced_choice"), "'forced_choice'");
   assertFewNames(trace);
   return trace;
+}
+
+/** A number that is no time (before 1970, past the year 9999) is refused: counting time buckets up to it would never end. */
+function readTime(time: string | number | null): string | number | null {
+  if (typeof time === "number" && timeMs(time) === null)
+    throw new Invalid(
+      `the time ${time} is not one: a number must be seconds or milliseconds since 1970, up to the year 9999`,
+    );
+  return time;
 }
 
 function assertFewNames(trace: LoggedTrace): void {

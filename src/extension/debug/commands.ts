@@ -8,7 +8,7 @@ import type { FixtureJson } from "../../core/fixture/schema.js";
 import { traceToFixture } from "../../core/traces/to-fixture.js";
 import type { DebugAction } from "../../protocol.js";
 import { loadFixtureFromUri, readWorkspaceCatalog } from "../fixtures.js";
-import { neutralise, notice, notify } from "../notify.js";
+import { notice, notify, pickLabel } from "../notify.js";
 import type { TracePanels } from "../panel/panels.js";
 import { saveNewFixture } from "../save-fixture.js";
 import { DebugFailure, evaluateInFrame, pausedPythonFrame, type PausedFrame } from "./frame.js";
@@ -244,7 +244,7 @@ export class DebugCommands {
       });
     // The names come from the debuggee: shown neutralised, evaluated as they are.
     const picked = await vscode.window.showQuickPick(
-      names.map((name) => ({ label: neutralise(name, 120), name })),
+      names.map((name) => ({ label: pickLabel(name), name })),
       { title: "Capture Turn Fixture", placeHolder: "Which pipeline ran this turn?" },
     );
     return picked?.name;
@@ -257,8 +257,8 @@ export class DebugCommands {
       session.source.kind === "debug" && session.source.inspection !== inspection
         ? [
             {
-              label: session.source.inspection.expression,
-              description: session.source.inspection.read.frame.label,
+              label: pickLabel(session.source.inspection.expression),
+              description: pickLabel(session.source.inspection.read.frame.label),
               detail: "another inspected value",
               run: async () =>
                 this.panels.showComparison(
@@ -291,7 +291,7 @@ export class DebugCommands {
   private async compareWithFixture(inspection: DebugInspection): Promise<void> {
     const found = await vscode.workspace.findFiles("**/*.turn.json", "**/node_modules/**", 500);
     const picked = await vscode.window.showQuickPick(
-      found.map((uri) => ({ label: vscode.workspace.asRelativePath(uri), uri })),
+      found.map((uri) => ({ label: pickLabel(vscode.workspace.asRelativePath(uri)), uri })),
       { title: "Compare with a fixture's run", placeHolder: "Which fixture?" },
     );
     if (!picked) return;

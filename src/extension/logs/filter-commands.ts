@@ -1,7 +1,7 @@
 import * as vscode from "vscode";
 import type { StageAction } from "../../core/contract.js";
 import { counted } from "../../core/words.js";
-import { notice, notify } from "../notify.js";
+import { notice, notify, pickLabel } from "../notify.js";
 import { parseTimeRange } from "./filter.js";
 import type { TraceTree } from "./trace-tree.js";
 
@@ -70,8 +70,9 @@ export function registerTraceFilters(tree: TraceTree): vscode.Disposable[] {
       }
       const picked = await vscode.window.showQuickPick(
         byCount(dropped).map(([tool, n]) => ({
-          label: tool,
+          label: pickLabel(tool),
           description: `dropped in ${counted(n, "trace")}`,
+          name: tool,
         })),
         {
           title: "Traces where a tool was dropped",
@@ -79,7 +80,7 @@ export function registerTraceFilters(tree: TraceTree): vscode.Disposable[] {
           matchOnDescription: false,
         },
       );
-      if (picked) apply({ kind: "dropped", tool: picked.label });
+      if (picked) apply({ kind: "dropped", tool: picked.name });
     }),
     vscode.commands.registerCommand("paletteInspector.filterTracesByStageAction", async () => {
       const { stages } = tree.filterChoices();
@@ -88,7 +89,8 @@ export function registerTraceFilters(tree: TraceTree): vscode.Disposable[] {
         [...stages]
           .sort(([a], [b]) => a.localeCompare(b))
           .map(([name, actions]) => ({
-            label: name,
+            label: pickLabel(name),
+            name,
             description: byCount(actions)
               .map(([action, n]) => `${action} ${n}×`)
               .join(", "),
@@ -97,14 +99,15 @@ export function registerTraceFilters(tree: TraceTree): vscode.Disposable[] {
       );
       if (!stage) return;
       const action = await vscode.window.showQuickPick(
-        byCount(stages.get(stage.label)!).map(([name, n]) => ({
-          label: name,
+        byCount(stages.get(stage.name)!).map(([name, n]) => ({
+          label: pickLabel(name),
+          name,
           description: `in ${counted(n, "trace")}`,
         })),
-        { title: notice`What did '${stage.label}' do?`.text },
+        { title: notice`What did '${stage.name}' do?`.text },
       );
       if (action)
-        apply({ kind: "stageAction", stage: stage.label, action: action.label as StageAction });
+        apply({ kind: "stageAction", stage: stage.name, action: action.name as StageAction });
     }),
     vscode.commands.registerCommand("paletteInspector.filterTracesWithErrors", () =>
       tree.getChildren().length === 0 ? void nothingListed() : apply({ kind: "errors" }),

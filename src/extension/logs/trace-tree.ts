@@ -63,6 +63,7 @@ function baseName(uri: vscode.Uri): string {
 
 /** Text from a log in a label: one line, no control or bidi characters, bounded. */
 const LABEL_CHARS = 80;
+const PROBLEM_CHARS = 240;
 function plain(value: string): string {
   return neutralise(value, LABEL_CHARS);
 }
@@ -80,7 +81,9 @@ export function traceLabel(row: TraceRow): string {
  */
 export function traceDescription(row: TraceRow, set: LogSet): string {
   const where =
-    set.files.length > 1 ? `${baseName(set.files[row.file]!)}:${row.line}` : `line ${row.line}`;
+    set.files.length > 1
+      ? `${plain(baseName(set.files[row.file]!))}:${row.line}`
+      : `line ${row.line}`;
   const time = row.time === null ? null : plain(row.time);
   const number = row.id === null ? null : traceNumber(row.index);
   return [number, time, where].filter((part) => part !== null).join(" · ");
@@ -296,7 +299,7 @@ export class TraceTree implements vscode.TreeDataProvider<TraceNode> {
   private setItem(set: LogSet): vscode.TreeItem {
     const [first, ...others] = set.roots;
     const label =
-      vscode.workspace.asRelativePath(first!) +
+      plain(vscode.workspace.asRelativePath(first!)) +
       (others.length > 0 ? ` + ${others.length} more` : "");
     const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Expanded);
     item.id = setKey(set.roots);
@@ -327,7 +330,7 @@ export class TraceTree implements vscode.TreeDataProvider<TraceNode> {
     item.description = traceDescription(row, set);
     item.tooltip = [
       `${traceNumber(row.index)} · ${vscode.workspace.asRelativePath(set.files[row.file]!)}:${row.line}`,
-      ...stages.map((stage) => `${stage.stage}: ${stage.action}`),
+      ...stages.map((stage) => `${plain(stage.stage)}: ${stage.action}`),
     ].join("\n");
     item.iconPath = row.error
       ? new vscode.ThemeIcon("error", new vscode.ThemeColor("errorForeground"))
@@ -344,11 +347,11 @@ export class TraceTree implements vscode.TreeDataProvider<TraceNode> {
     item.accessibilityInformation = {
       label: [
         `Trace ${traceNumber(row.index)}`,
-        row.id === null ? null : `turn ${row.id}`,
+        row.id === null ? null : `turn ${plain(row.id)}`,
         `${row.finalCount} tools`,
-        row.forcedChoice === null ? null : `forced ${row.forcedChoice}`,
+        row.forcedChoice === null ? null : `forced ${plain(row.forcedChoice)}`,
         where,
-        row.time,
+        row.time === null ? null : plain(row.time),
         `${row.stageCount} stages`,
         row.error ? "failed" : null,
         row.degraded ? "degraded" : null,
@@ -362,12 +365,14 @@ export class TraceTree implements vscode.TreeDataProvider<TraceNode> {
   private problemItem(set: LogSet, problem: LogProblem): vscode.TreeItem {
     const file = set.files[problem.file]!;
     const where = [
-      set.files.length > 1 ? baseName(file) : null,
+      set.files.length > 1 ? plain(baseName(file)) : null,
       problem.line === null ? null : `line ${problem.line}`,
     ]
       .filter((part) => part !== null)
       .join(" ");
-    const item = new vscode.TreeItem(`${where ? `${where}: ` : ""}${problem.message}`);
+    // A problem quotes the log: its message is neutralised like any text from it.
+    const message = neutralise(problem.message, PROBLEM_CHARS);
+    const item = new vscode.TreeItem(`${where ? `${where}: ` : ""}${message}`);
     // A gzip cannot be shown at a line in the editor.
     if (problem.line !== null && !/\.gz$/i.test(file.path))
       item.command = {

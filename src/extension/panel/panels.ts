@@ -1,5 +1,6 @@
 import * as vscode from "vscode";
 import type { RunReport } from "../../core/report.js";
+import { relative } from "node:path";
 import { isInside, leadsTo } from "../../node/confine.js";
 import { parsePanelState } from "../../protocol.js";
 import { TraceSession, webviewOptions, type FixtureLoader, type TraceSource } from "./session.js";
@@ -171,6 +172,21 @@ function subjectKey(source: TraceSource): string | null {
  * otherwise the reason it was refused.
  */
 export function restorableFixture(source: string): vscode.Uri | string {
+  return restorableUri(source, (uri) =>
+    uri.path.endsWith(".turn.json") ? null : "its saved source is not a *.turn.json fixture",
+  );
+}
+
+/**
+ * A URI a saved (so untrusted) view state names, if it may be read again: a plain `file:` URI
+ * that `accepts`, inside a workspace folder (or, with `folderItself`, that folder), symbolic
+ * links followed; otherwise the reason it was refused.
+ */
+export function restorableUri(
+  source: string,
+  accepts: (uri: vscode.Uri) => string | null,
+  folderItself = false,
+): vscode.Uri | string {
   let uri: vscode.Uri;
   try {
     uri = vscode.Uri.parse(source, true);
@@ -179,12 +195,15 @@ export function restorableFixture(source: string): vscode.Uri | string {
   }
   if (uri.scheme !== "file") return "its saved source is not a file on this machine";
   if (uri.query !== "" || uri.fragment !== "") return "its saved source is not a plain file URI";
-  if (!uri.path.endsWith(".turn.json")) return "its saved source is not a *.turn.json fixture";
+  const refused = accepts(uri);
+  if (refused !== null) return refused;
   if (uri.path.split("/").includes("..")) return "its saved source leaves its folder";
   const folder = vscode.workspace.getWorkspaceFolder(uri);
-  if (!folder || !isInside(folder.uri.fsPath, uri.fsPath))
+  const within = (root: string, path: string) =>
+    isInside(root, path) || (folderItself && relative(root, path) === "");
+  if (!folder || !within(folder.uri.fsPath, uri.fsPath))
     return "its saved source is not in a folder of this workspace";
-  if (!isInside(leadsTo(folder.uri.fsPath), leadsTo(uri.fsPath)))
+  if (!within(leadsTo(folder.uri.fsPath), leadsTo(uri.fsPath)))
     return "its saved source is a link that leads out of the workspace";
   return uri;
 }

@@ -1,11 +1,12 @@
 /** Reads a set of logs into palette statistics, keeping a few traces per tool and stage to list in the view. */
 import { PaletteStats } from "../../core/stats/fold.js";
-import type { Cancellation, FoundTrace } from "../../core/traces/scan.js";
+import type { Cancellation } from "../../core/traces/scan.js";
 import {
   fileStamps,
   scanLogs,
   type LogProblem,
   type LogsScan,
+  type ScannedTrace,
   type TraceLocation,
 } from "../../node/log-file.js";
 import { expandInputs, type LogInput } from "../../node/log-source.js";
@@ -41,7 +42,7 @@ export class StatsFold {
 
   constructor(private readonly inputs: readonly LogInput[]) {}
 
-  trace(found: FoundTrace, file: number): void {
+  trace(found: ScannedTrace, file: number): void {
     const reached = this.stats.add(found.trace, {
       path: this.inputs[file]!.path!,
       index: found.index,
@@ -49,6 +50,7 @@ export class StatsFold {
       offset: found.offset,
       length: found.length,
       ordinal: found.ordinal,
+      ...(found.crc === undefined ? {} : { crc: found.crc }),
       time: found.trace.time,
       id: found.trace.id,
     });

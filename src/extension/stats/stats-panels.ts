@@ -13,7 +13,7 @@ import {
 } from "../../stats-protocol.js";
 import { log, notice, notify, percentProgress, withProgress } from "../notify.js";
 import { panelHtml } from "../panel/html.js";
-import type { TracePanels } from "../panel/panels.js";
+import { restorableUri, type TracePanels } from "../panel/panels.js";
 import { webviewOptions } from "../panel/session.js";
 import { chooseNewFile } from "../workspace-files.js";
 import { readLogStats, type LogStats, type TraceRef } from "./read-stats.js";
@@ -80,7 +80,10 @@ export class StatsPanels implements vscode.Disposable {
     this.registration = vscode.window.registerWebviewPanelSerializer(STATS_VIEW_TYPE, {
       deserializeWebviewPanel: async (panel: vscode.WebviewPanel, state: unknown) => {
         const sources = parseStatsPanelState(state)?.sources ?? [];
-        const uris = sources.map((source) => vscode.Uri.parse(source));
+        const restorable = sources.map((source) => restorableUri(source, () => null, true));
+        const refused = restorable.find((uri) => typeof uri === "string");
+        if (refused !== undefined) return refuse(panel, refused);
+        const uris = restorable as vscode.Uri[];
         const read = uris.length > 0 ? await readWithProgress(uris) : null;
         if (!read) {
           panel.dispose();
@@ -122,6 +125,23 @@ export class StatsPanels implements vscode.Disposable {
     for (const session of this.sessions) session.panel.dispose();
     this.sessions.clear();
   }
+}
+
+/** A restored view whose saved logs may not be read: it reads nothing and says why. */
+function refuse(panel: vscode.WebviewPanel, reason: string): void {
+  log().warn(`palette-inspector: a saved statistics view was not restored: ${reason}`);
+  panel.title = `${TITLE}: not restored`;
+  panel.webview.options = { enableScripts: false, localResourceRoots: [] };
+  panel.webview.html = `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'">
+<title>${TITLE}: not restored</title>
+</head>
+<body><p>This view was not restored: ${reason.replace(/&/g, "&amp;").replace(/</g, "&lt;")}. Open Palette Statistics on the logs again.</p></body>
+</html>
+`;
 }
 
 /** One Palette Statistics view: it owns its webview's messages and the traces it can open. */

@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
 import { formatProblem } from "../../../src/core/fixture/problems.js";
+import { MAX_SCHEMA_ISSUES } from "../../../src/core/fixture/validate.js";
 import { MAX_JSON_DEPTH } from "../../../src/core/json/syntax.js";
 import { at, catalogFiles, FILE, load, problemsOf, run } from "./helpers.js";
 
@@ -89,5 +90,26 @@ describe("issue 14: values the schema cannot describe", () => {
     expect(problems.map(formatProblem)).toEqual([
       `${FILE}:2:32: error: unknown key 'because'; expected one of { "abstain": true }, { "select": [names] }, { "force": name or null }, { "raise": message } (at $.pipeline[0].outcome.because)`,
     ]);
+  });
+});
+
+describe("many schema errors", () => {
+  it("8,000 bad catalogue entries are reported in moments: the first 1,000 errors, then how many more", async () => {
+    const catalog = Array.from({ length: 8000 }, (_, i) => ({
+      name: `t${i}`,
+      visibility: 1,
+      cost_usd: "x",
+    }));
+    const started = performance.now();
+    const problems = await problemsOf({ catalog, pipeline: [] });
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect(problems).toHaveLength(MAX_SCHEMA_ISSUES + 1);
+    expect([problems[0]!.path, problems[0]!.message]).toEqual([
+      ["catalog", 0, "cost_usd"],
+      'expected number or null, found the string "x"',
+    ]);
+    expect(problems.at(-1)!.message).toBe(
+      `… and ${2 * 8000 - MAX_SCHEMA_ISSUES} more schema errors (the first ${MAX_SCHEMA_ISSUES} are listed)`,
+    );
   });
 });

@@ -23,27 +23,31 @@ function rows() {
 }
 
 describe("statistics exports", () => {
-  it("CSV cells a spreadsheet would read as a formula start with a quote; quotes and commas are escaped", () => {
+  it("CSV cells a spreadsheet would read as a formula start with a quote; every cell is quoted", () => {
     expect(["=1+1", "+1", "-1", "@A1", "\tx", "plain", 'a,"b"'].map(csvCell)).toEqual([
-      "'=1+1",
-      "'+1",
-      "'-1",
-      "'@A1",
-      "'\tx",
-      "plain",
+      `"'=1+1"`,
+      `"'+1"`,
+      `"'-1"`,
+      `"'@A1"`,
+      `"'\tx"`,
+      '"plain"',
       '"a,""b"""',
     ]);
     const csv = statsCsv(rows());
     expect(csv.split("\r\n")).toEqual([
-      "tool,seen,final,final %,forced,missing,removed by",
-      "'@SUM(1),1,0,0%,0,1,'=cmd|' /C calc'!A0 100%",
-      "a|b,1,0,0%,0,1,'=cmd|' /C calc'!A0 100%",
-      "ok,1,1,100%,0,0,",
+      '"tool","seen","final","final %","forced","missing","removed by"',
+      `"'@SUM(1)","1","0","0%","0","1","'=cmd|' /C calc'!A0 100%"`,
+      `"a|b","1","0","0%","0","1","'=cmd|' /C calc'!A0 100%"`,
+      '"ok","1","1","100%","0","0",""',
       "",
-      "stage,records,select,abstain,force,error,degraded",
-      "'=cmd|' /C calc'!A0,1,1,0,0,0,0",
+      '"stage","records","select","abstain","force","error","degraded"',
+      `"'=cmd|' /C calc'!A0","1","1","0","0","0","0"`,
       "",
     ]);
+  });
+
+  it("a formula after a semicolon stays inside its quoted cell, for a spreadsheet that splits on ;", () => {
+    expect(csvCell("x;=HYPERLINK(A1;B1);")).toBe('"x;=HYPERLINK(A1;B1);"');
   });
 
   it("Markdown cells escape the pipe and Markdown syntax of names", () => {

@@ -206,8 +206,8 @@ describe("the Markdown and CSV exports", () => {
     ]);
     const csv = statsCsv(rows, [sql]).split("\r\n");
     expect(csv.slice(0, 3)).toEqual([
-      "tool,seen,final,final %,forced,missing,removed by",
-      'sql,2,0,0%,0,4,"a 25%, b 25%, c 25%, d 25%"',
+      '"tool","seen","final","final %","forced","missing","removed by"',
+      '"sql","2","0","0%","0","4","a 25%, b 25%, c 25%, d 25%"',
       "",
     ]);
   });
@@ -215,14 +215,14 @@ describe("the Markdown and CSV exports", () => {
   it("CSV: each table with its header, rows in CRLF, a blank line between", () => {
     expect(statsCsv(statsRows(twoTraces()))).toBe(
       [
-        "tool,seen,final,final %,forced,missing,removed by",
-        "mail,1,0,0%,0,1,intent 100%",
-        "search,2,2,100%,1,0,",
-        "sql,2,0,0%,0,2,policy 100%",
+        '"tool","seen","final","final %","forced","missing","removed by"',
+        '"mail","1","0","0%","0","1","intent 100%"',
+        '"search","2","2","100%","1","0",""',
+        '"sql","2","0","0%","0","2","policy 100%"',
         "",
-        "stage,records,select,abstain,force,error,degraded",
-        "intent,2,1,1,0,0,0",
-        "policy,2,1,0,0,1,1",
+        '"stage","records","select","abstain","force","error","degraded"',
+        '"intent","2","1","1","0","0","0"',
+        '"policy","2","1","0","0","1","1"',
         "",
       ].join("\r\n"),
     );
@@ -233,8 +233,8 @@ describe("the Markdown and CSV exports", () => {
       '"a\nb"',
       '"a\rb"',
       `"'\rx"`,
-      "x=1",
-      "a-b",
+      '"x=1"',
+      '"a-b"',
       '"say ""hi"""',
     ]);
   });

@@ -110,6 +110,22 @@ describe("timeMs, edge by edge", () => {
     ]);
     for (const n of [NaN, Infinity, -Infinity, -0.5]) expect(timeMs(n)).toBeNull();
   });
+
+  it("refuses a time after the year 9999, as a number or with a zone that carries it past", () => {
+    const end = Date.UTC(10000, 0, 1);
+    expect([timeMs(end - 1), timeMs(end), timeMs(1e19)]).toEqual([end - 1, null, null]);
+    expect(timeMs("9999-12-31 23:59:59.999Z")).toBe(end - 1);
+    expect(timeMs("9999-12-31 23:59 -05:00")).toBeNull();
+  });
+
+  it("reads the years 0 to 99 as written, not as 1900 to 1999", () => {
+    const year50 = new Date(0);
+    year50.setUTCFullYear(50, 2, 14);
+    year50.setUTCHours(9, 26);
+    expect(timeMs("0050-03-14 09:26")).toBe(year50.getTime());
+    expect(timeMs("0000-01-01 00:00")).toBe(-62_167_219_200_000);
+    expect(timeMs("0000-01-01 00:00 +00:01")).toBeNull();
+  });
 });
 
 describe("Timeline widths", () => {
@@ -160,6 +176,14 @@ describe("Timeline widths", () => {
     expect(buckets.at(-1)).toMatchObject({ start: 64 * week * 1000, traces: 1, meanPalette: 5 });
     timeline.add(200 * week, 1, false);
     expect(timeline.list()[0]!.width).toBe(4 * week * 1000);
+  });
+
+  it("a time of 1e19 is unreadable, and the timeline of the other traces still ends", () => {
+    const timeline = new Timeline();
+    timeline.add(1.7e9, 1, false);
+    timeline.add(1e19, 1, false);
+    expect(timeline.unreadable).toBe(1);
+    expect(timeline.list()).toHaveLength(1);
   });
 
   it("an empty timeline lists nothing", () => {

@@ -7,6 +7,15 @@ import { DEFAULT_MAX_LINE_BYTES, scanText } from "../../../src/core/traces/scan.
 const good = "INFO (StageRecord(stage='ok', action='abstain'),)";
 
 describe("bad input in a log", () => {
+  it("refuses a trace whose time is no time (past the year 9999), naming it, and reads the next", () => {
+    const text =
+      '{"ts": 1e19, "trace": []}\n{"ts": 1710408414, "trace": []}\n{"trace": [], "ts": -1}\n';
+    const { traces, problems } = scanText(new TextEncoder().encode(text));
+    expect(traces.map((t) => [t.line, t.trace.time])).toEqual([[2, 1710408414]]);
+    expect(problems.map((p) => p.line)).toEqual([1, 3]);
+    expect(problems[0]!.message).toContain("the time 10000000000000000000 is not one");
+  });
+
   it("reads a binary file to its end, reporting bad bytes by line", () => {
     const random = fc.sample(fc.uint8Array({ minLength: 50_000, maxLength: 50_000 }), {
       numRuns: 1,
