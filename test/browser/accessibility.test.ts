@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { runFixture } from "../../src/core/run-fixture.js";
 import { test } from "./harness.js";
-import { openPanel, send, THEMES, waitForPosted } from "./page.js";
+import { openPanel, openWhatIf, send, THEMES, waitForPosted } from "./page.js";
 import {
   EVERY_ACTION,
   EXAMPLE,
@@ -70,7 +70,7 @@ const VIEWS: Record<string, (page: Page) => Promise<void>> = {
   "what-if with comparison": async (page) => {
     const fixture = await load(EXAMPLE);
     await send(page, showFixture(fixture));
-    await page.locator("details.whatif > summary").click();
+    await openWhatIf(page);
     await page.locator('[data-lever="stage:allowlist"]').click();
     const request = await waitForPosted(page, "whatIf");
     await send(page, whatIfResult(fixture, request.edit, request.requestId));

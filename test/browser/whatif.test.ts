@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import { test } from "./harness.js";
-import { openPanel, posted, send, waitForPosted } from "./page.js";
+import { openPanel, openWhatIf, posted, send, waitForPosted } from "./page.js";
 import { EXAMPLE, load, showFixture, whatIfResult } from "./reports.js";
 
 test("what-if: turning a stage off re-runs at once, shows the variant and the comparison; Reset goes back", async (browser) => {
   const page = await openPanel(browser);
   const fixture = await load(EXAMPLE);
   await send(page, showFixture(fixture));
-  await page.locator("details.whatif > summary").click();
+  await openWhatIf(page);
   await page.locator('[data-lever="stage:allowlist"]').click();
   const request = await waitForPosted(page, "whatIf");
   assert.deepEqual(request.edit, { enabled: { allowlist: false } });
@@ -44,7 +44,7 @@ test("what-if: role, verdict, forced tool and policy numbers each post the lever
   const page = await openPanel(browser);
   const fixture = await load(EXAMPLE);
   await send(page, showFixture(fixture));
-  await page.locator("details.whatif > summary").click();
+  await openWhatIf(page);
   const type = async (lever: string, text: string) => {
     const before = (await posted(page)).length;
     const input = page.locator(`[data-lever="${lever}"] input`);
@@ -75,7 +75,7 @@ test("what-if: a refused what-if shows the host's reason; Save as fixture… and
   const page = await openPanel(browser);
   const fixture = await load(EXAMPLE);
   await send(page, showFixture(fixture));
-  await page.locator("details.whatif > summary").click();
+  await openWhatIf(page);
   await page.locator('[data-lever="stage:policy"]').click();
   const request = await waitForPosted(page, "whatIf");
   await send(page, {
