@@ -18,6 +18,7 @@ import {
 } from "../src/protocol.js";
 import type { ChipContext } from "./chips.js";
 import { renderComparison } from "./compare-view.js";
+import type { TurnShown } from "./header.js";
 import { el, icon } from "./dom.js";
 import {
   renderErrorBanner,
@@ -231,7 +232,7 @@ export class App {
             ? sideName(this.base.compared.report)
             : "what-if",
         () => this.channel.post({ type: "openSource", compared: this.variant !== null }),
-        this.base?.turn ?? null,
+        this.shownTurn(),
         {
           stale: this.base?.stale === true,
           act: (action) => this.channel.post({ type: "debugAction", action }),
@@ -255,6 +256,15 @@ export class App {
     this.renderWhatIfState();
     this.renderLineage();
     this.renderMain();
+  }
+
+  /** The turn of the run on screen: a what-if that moves the role shows its role, and the fixture's beside it. */
+  private shownTurn(): TurnShown | null {
+    const turn = this.base?.turn ?? null;
+    const role = this.ui.edit.role;
+    if (turn === null || this.variant === null || this.base?.compared || role === undefined)
+      return turn;
+    return { query: turn.query, role, fixtureRole: turn.role };
   }
 
   /** The run's tool names in order, computed once per run. */
