@@ -77,12 +77,16 @@ export class App {
   private readonly toolbar: HTMLElement;
   private readonly matrixToggle: HTMLElement;
   private readonly saveButton: HTMLElement;
-  private readonly whatIfSection: HTMLDetailsElement;
+  private readonly whatIfSection: HTMLElement;
+  private readonly whatIfToggle: HTMLElement;
+  /** Where the levers go in a one-column panel: under the toolbar, above the rows they change. */
+  private readonly whatIfNarrowSlot = el("div");
   private readonly lineage: {
     readonly section: HTMLElement;
     readonly field: HTMLInputElement;
     readonly names: HTMLDataListElement;
   };
+  private readonly aside: HTMLElement;
   /** The what-if controls are built when first opened: toolkit elements cost time the first screen must not pay. */
   private controlsBuilt = false;
 
@@ -107,24 +111,46 @@ export class App {
       },
       [icon("save"), " Save as fixture…"],
     );
+    this.whatIfToggle = el(
+      Tag.button,
+      {
+        attrs: {
+          appearance: "secondary",
+          "data-action": "whatif",
+          "aria-controls": "whatif",
+          "aria-expanded": "false",
+        },
+        on: { click: () => this.openWhatIf(!this.whatIfOpen, false) },
+      },
+      [icon("beaker"), " What-if…"],
+    );
     this.toolbar = el("div", { class: "toolbar", role: "toolbar", label: "Trace actions" }, [
       el(
         Tag.button,
         { attrs: { "data-action": "copy" }, on: { click: () => void this.copyMarkdown() } },
         [icon("copy"), " Copy as Markdown"],
       ),
+      this.whatIfToggle,
       this.saveButton,
       this.matrixToggle,
     ]);
-    this.whatIfSection = el("details", { class: "whatif" }, [
-      el("summary", {}, [icon("beaker"), " What-if"]),
-      // What the levers changed, next to them: the banner and comparison are at the top.
-      this.regions.whatIfSummary,
-      this.regions.whatIf,
-    ]);
-    this.whatIfSection.addEventListener("toggle", () => {
-      if (this.whatIfSection.open && !this.controlsBuilt && this.base?.levers)
-        this.renderControls(this.base.levers, this.ui.edit);
+    this.whatIfSection = el(
+      "section",
+      { class: "whatif", label: "What-if", attrs: { id: "whatif", hidden: "" } },
+      [
+        el("h2", {}, [icon("beaker"), " What-if"]),
+        el("p", {
+          class: "hint",
+          text: "Move a lever: the waterfall shows the run it would give, compared with the fixture's.",
+        }),
+        // What the levers changed, next to them: the banner and comparison are at the top.
+        this.regions.whatIfSummary,
+        this.regions.whatIf,
+      ],
+    );
+    // Escape closes the levers and gives the focus back to the button that opened them.
+    this.whatIfSection.addEventListener("keydown", (event) => {
+      if (event.key === "Escape") this.openWhatIf(false, true);
     });
     this.lineage = lineageSection((name) => {
       const report = this.shown;
@@ -135,15 +161,24 @@ export class App {
       this.regions.banner,
       this.regions.expectations,
       this.toolbar,
+      this.whatIfNarrowSlot,
       this.regions.status,
       this.regions.whatIfBar,
       this.regions.compare,
       el("div", { class: "layout" }, [
         el("div", { class: "layout-main" }, [this.lineage.section, this.regions.main]),
-        el("aside", { class: "layout-side" }, [this.regions.modelSees, this.whatIfSection]),
+        (this.aside = el("aside", { class: "layout-side" }, [this.regions.modelSees])),
       ]),
     );
-    this.whatIfSection.open = whatIfSize(this.ui.edit) > 0;
+    // Beside the waterfall when the panel has two columns, above it when it has one.
+    const wide = window.matchMedia("(min-width: 980px)");
+    const place = () =>
+      wide.matches
+        ? this.aside.prepend(this.whatIfSection)
+        : this.whatIfNarrowSlot.append(this.whatIfSection);
+    wide.addEventListener("change", place);
+    place();
+    this.openWhatIf(whatIfSize(this.ui.edit) > 0, false);
     channel.post({ type: "ready", edit: this.ui.edit });
     let frame = 0;
     window.addEventListener(
@@ -171,10 +206,11 @@ export class App {
       edit: view.levers ? keepKnown(this.ui.edit, view.levers) : {},
     });
     this.saveButton.hidden = view.levers === null;
-    this.whatIfSection.hidden = view.levers === null;
+    this.whatIfToggle.hidden = view.levers === null;
+    this.whatIfSection.hidden = view.levers === null || !this.whatIfOpen;
     this.controlsBuilt = false;
     this.regions.whatIf.replaceChildren();
-    if (view.levers && this.whatIfSection.open) this.renderControls(view.levers, this.ui.edit);
+    if (view.levers && this.whatIfOpen) this.renderControls(view.levers, this.ui.edit);
     this.variant = view.compared;
     if (whatIfSize(this.ui.edit) > 0) {
       // The host ran the what-if with this text already: one round trip, and no flash of the unmodified run.
@@ -218,6 +254,19 @@ export class App {
   /** The run on screen: the what-if's when one is active, else the fixture's. */
   private get shown(): ReportView | null {
     return this.variant?.report ?? this.base?.report ?? null;
+  }
+
+  private get whatIfOpen(): boolean {
+    return this.whatIfToggle.getAttribute("aria-expanded") === "true";
+  }
+
+  /** Shows or hides the levers (built the first time they are shown); `refocus` puts the focus back on the toggle. */
+  private openWhatIf(open: boolean, refocus: boolean): void {
+    this.whatIfToggle.setAttribute("aria-expanded", String(open));
+    this.whatIfSection.hidden = !open || this.base?.levers === null;
+    if (open && !this.controlsBuilt && this.base?.levers)
+      this.renderControls(this.base.levers, this.ui.edit);
+    if (refocus) this.whatIfToggle.focus();
   }
 
   private renderAll(): void {
@@ -281,9 +330,7 @@ export class App {
     const summary = this.regions.whatIfSummary;
     const comparison = this.base?.compared ? null : (this.variant?.comparison ?? null);
     if (whatIfSize(this.ui.edit) === 0 || comparison === null) {
-      summary.replaceChildren(
-        whatIfSize(this.ui.edit) === 0 ? "Move a lever to see what would change." : "",
-      );
+      summary.replaceChildren();
       return;
     }
     const changed = comparison.stages.filter((stage) => stage.changed).length;
@@ -415,7 +462,8 @@ export class App {
         el("h2", { class: "sr-only", text: "Waterfall" }),
         el("p", {
           class: "hint",
-          text: "Chips keep the order the tools were offered in; click one (or use the arrow keys) to follow it through every stage.",
+          // Following a tool is the lineage answer's hint; this one says only how chips are laid out.
+          text: "Chips keep the order the tools were offered in; the arrow keys move between them.",
         }),
         renderWaterfall(report, waterfallRows(report), context),
       );

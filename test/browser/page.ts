@@ -22,9 +22,10 @@ export async function screenshot(page: Page, name: string, fullPage = true): Pro
   await page.screenshot({ path: join(SCREENSHOTS_DIR, name), fullPage });
 }
 
-/** Opens the what-if levers, as a user would. */
+/** Opens the what-if levers from the toolbar, as a user would. */
 export async function openWhatIf(page: Page): Promise<void> {
-  await page.locator("details.whatif > summary").click();
+  await page.locator('.toolbar [data-action="whatif"]').click();
+  await page.locator("#whatif").waitFor();
 }
 
 export function launchChromium(): Promise<Browser> {

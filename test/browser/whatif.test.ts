@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "./harness.js";
-import { openPanel, openWhatIf, posted, send, waitForPosted } from "./page.js";
-import { EXAMPLE, load, showFixture, whatIfResult } from "./reports.js";
+import { openPanel, openWhatIf, posted, screenshot, send, waitForPosted } from "./page.js";
+import { runFixture } from "../../src/core/run-fixture.js";
+import { EXAMPLE, load, showFixture, showLogged, whatIfResult } from "./reports.js";
 
 test("what-if: turning a stage off re-runs at once, shows the variant and the comparison; Reset goes back", async (browser) => {
   const page = await openPanel(browser);
@@ -167,5 +168,59 @@ test("what-if: a live re-run that carries the what-if draws the variant at once 
   );
   await page.locator('[data-action="reset"]').click();
   await waitForPosted(page, "clearWhatIf");
+  await page.close();
+});
+
+for (const [width, where, theme] of [
+  [1100, "beside the waterfall", "light"],
+  [600, "above the waterfall", "dark"],
+] as const) {
+  test(`what-if: the toolbar's What-if… opens the levers ${where}, with one hint`, async (browser) => {
+    const page = await openPanel(browser, { width, height: 800, theme });
+    await send(page, showFixture(await load(EXAMPLE)));
+    const toggle = page.locator('.toolbar [data-action="whatif"]');
+    await toggle.waitFor();
+    assert.equal(await toggle.getAttribute("aria-expanded"), "false");
+    assert.equal(await page.locator("#whatif").isVisible(), false);
+    await toggle.click();
+    assert.equal(await toggle.getAttribute("aria-expanded"), "true");
+    await page.locator('[data-lever="stage:allowlist"]').waitFor();
+    const place = await page.evaluate(() => {
+      const levers = document.querySelector("#whatif")!.getBoundingClientRect();
+      const waterfall = document.querySelector(".waterfall")!.getBoundingClientRect();
+      return {
+        inAside: document.querySelector("#whatif")!.closest("aside") !== null,
+        beside: levers.left >= waterfall.right,
+        above: levers.bottom <= waterfall.top,
+        top: Math.round(levers.top),
+      };
+    });
+    if (width > 980) {
+      assert.ok(place.inAside && place.beside, JSON.stringify(place));
+      assert.ok(place.top < 400, `beside the first rows (top ${place.top})`);
+    } else assert.ok(!place.inAside && place.above, JSON.stringify(place));
+    assert.equal(await page.locator("#whatif > .hint").count(), 1);
+    await screenshot(page, `webview-whatif-open-${width}-${theme}.png`, false);
+    // By keyboard: Escape in the levers closes them and gives the focus back to the toggle.
+    await page.locator('[data-lever="stage:allowlist"]').focus();
+    await page.keyboard.press("Escape");
+    assert.equal(await page.locator("#whatif").isVisible(), false);
+    assert.equal(await toggle.getAttribute("aria-expanded"), "false");
+    assert.equal(
+      await page.evaluate(() => document.activeElement?.getAttribute("data-action")),
+      "whatif",
+    );
+    await page.keyboard.press("Enter");
+    assert.equal(await page.locator("#whatif").isVisible(), true);
+    await page.close();
+  });
+}
+
+test("what-if: a logged trace has no What-if… button", async (browser) => {
+  const page = await openPanel(browser);
+  await send(page, showLogged(runFixture(await load(EXAMPLE)), 4, 0));
+  await page.waitForSelector(".stage-row");
+  assert.equal(await page.locator('[data-action="whatif"]').isVisible(), false);
+  assert.equal(await page.locator("#whatif").isVisible(), false);
   await page.close();
 });
