@@ -27,8 +27,16 @@ export interface TraceView {
   readonly levers: WhatIfLevers | null;
   /** The fixture's URI, which the webview keeps in its state so the panel can be restored after a reload. */
   readonly source: string | null;
-  /** A second run to show against this one (two logged traces compared), or null. */
-  readonly compared: { readonly report: ReportView; readonly comparison: Comparison } | null;
+  /**
+   * A second run to show against this one (two traces, a fixture, a replay), or null; `names` name
+   * this run and the second, and `replay` says the second is this one's replay.
+   */
+  readonly compared: {
+    readonly report: ReportView;
+    readonly comparison: Comparison;
+    readonly names: readonly [string, string];
+    readonly replay: boolean;
+  } | null;
   /** The what-if the webview asked for last, already run on this text, so a live re-run draws once. */
   readonly whatIf: WhatIfView | null;
   /** The turn the fixture describes (null: a logged trace, which does not say). */
@@ -246,7 +254,10 @@ export function parseToWebview(
           (value.view.compared === null ||
             (isRecord(value.view.compared) &&
               isReportView(value.view.compared.report) &&
-              isComparison(value.view.compared.comparison))) &&
+              isComparison(value.view.compared.comparison) &&
+              isNames(value.view.compared.names) &&
+              value.view.compared.names.length === 2 &&
+              typeof value.view.compared.replay === "boolean")) &&
           (value.view.whatIf === null || isWhatIfView(value.view.whatIf)) &&
           (value.view.turn === null ||
             (isRecord(value.view.turn) &&

@@ -17,7 +17,7 @@ import {
   type TraceView,
 } from "../src/protocol.js";
 import type { ChipContext } from "./chips.js";
-import { renderComparison } from "./compare-view.js";
+import { decidingDifferently, renderComparison } from "./compare-view.js";
 import type { TurnShown } from "./header.js";
 import { el, icon } from "./dom.js";
 import {
@@ -278,7 +278,7 @@ export class App {
         this.variant === null
           ? null
           : this.base?.compared
-            ? sideName(this.base.compared.report)
+            ? comparedTag(this.base.compared)
             : "what-if",
         () => this.channel.post({ type: "openSource", compared: this.variant !== null }),
         this.shownTurn(),
@@ -333,7 +333,7 @@ export class App {
       summary.replaceChildren();
       return;
     }
-    const changed = comparison.stages.filter((stage) => stage.changed).length;
+    const changed = decidingDifferently(comparison).size;
     const { onlyVariant, onlyBase } = comparison.final;
     const parts: string[] = [
       comparison.changed
@@ -376,20 +376,12 @@ export class App {
     const compared = this.base?.compared ?? null;
     if (compared)
       this.regions.compare.replaceChildren(
-        renderComparison(compared.comparison, `Compared with the ${sideName(this.base!.report)}`, [
-          capitalised(sideName(this.base!.report)),
-          capitalised(sideName(compared.report)),
-        ]),
+        renderComparison(compared.comparison, compared.names, compared.replay),
       );
     else
       this.regions.compare.replaceChildren(
         ...(this.variant && size > 0
-          ? [
-              renderComparison(this.variant.comparison, "Compared with the unmodified run", [
-                "Unmodified run",
-                "What-if",
-              ]),
-            ]
+          ? [renderComparison(this.variant.comparison, ["the fixture's run", "the what-if"], false)]
           : []),
       );
   }
@@ -440,7 +432,7 @@ export class App {
       expanded: this.expanded,
       order: this.tools(report).order,
       changed: new Set(
-        compared?.stages.filter((stage) => stage.changed).map((stage) => stage.stage) ?? [],
+        [...(compared ? decidingDifferently(compared) : [])].map((stage) => stage.stage),
       ),
       failed: new Set(
         this.variant === null ? (this.base?.failed ?? []).flatMap((f) => f.stages) : [],
@@ -536,13 +528,9 @@ export class App {
   }
 }
 
-/** What a compared run is: a logged trace (by its line) or the fixture's replay of one. */
-function sideName(report: ReportView): string {
-  return report.origin.kind === "log" ? `logged trace (line ${report.origin.line})` : "replay";
-}
-
-function capitalised(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
+/** The header's tag on the second of two compared runs: what it replays, or what it is compared with. */
+function comparedTag(compared: NonNullable<TraceView["compared"]>): string {
+  return compared.replay ? compared.names[1] : `compared with ${compared.names[0]}`;
 }
 
 /** An exact name, else the one name that matches ignoring case, else what was typed. */

@@ -1,8 +1,6 @@
 // The points of "the inspector as a new user meets it", one test each, named by number.
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { compareReports } from "../../src/core/compare.js";
-import { reportView } from "../../src/core/report.js";
 import { runFixture } from "../../src/core/run-fixture.js";
 import { test } from "./harness.js";
 import { openPanel, openWhatIf, screenshot, send, THEMES, waitForPosted } from "./page.js";
@@ -248,43 +246,5 @@ test("16. wording: proper plurals, no doubled names, a plain forced-tool placeho
   const all = await page.locator("body").innerText();
   assert.doesNotMatch(all, /\(s\)|\b1 tools\b|\b1 stages\b/);
   assert.match(await page.locator(".compare-summary").innerText(), /^\d+ stages? differs?\./);
-  await page.close();
-});
-
-test("15. Compare with Replay says logged and replay, not first and second", async (browser) => {
-  const page = await openPanel(browser);
-  const fixture = await load(EXAMPLE);
-  const replay = reportView(runFixture(fixture));
-  const logged = {
-    ...replay,
-    origin: { kind: "log" as const, line: 12, index: 0 },
-    file: "file:///ws/app.log",
-  };
-  await send(page, {
-    type: "show",
-    view: {
-      report: logged,
-      levers: null,
-      source: null,
-      compared: {
-        report: { ...replay, file: "file:///ws/app.log" },
-        comparison: compareReports(logged, replay),
-      },
-      whatIf: null,
-      turn: null,
-      failed: [],
-    },
-  });
-  await page.waitForSelector(".comparison");
-  assert.equal(
-    await page.locator(".comparison h2").innerText(),
-    "Compared with the logged trace (line 12)",
-  );
-  assert.deepEqual((await texts(page, ".compare-table thead th")).slice(1, 3), [
-    "Logged trace (line 12)",
-    "Replay",
-  ]);
-  assert.equal(await page.locator(".header .tag-variant").innerText(), "replay");
-  assert.doesNotMatch(await page.locator("body").innerText(), /\b(first|second)\b/i);
   await page.close();
 });

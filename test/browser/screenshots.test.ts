@@ -72,9 +72,9 @@ test("screenshot: what-if shows the variant compared with the original (dark)", 
   const fixture = await load(EXAMPLE);
   await send(page, showFixture(fixture));
   await openWhatIf(page);
-  await page.locator('[data-lever="policy:policy:budget"]').locator("input").fill("0.01");
+  await page.locator('[data-lever="policy:policy:budget"]').locator("input").fill("0.005");
   const message = await waitForPosted(page, "whatIf");
-  assert.deepEqual(message.edit.policies, { policy: { budgetUsd: 0.01 } });
+  assert.deepEqual(message.edit.policies, { policy: { budgetUsd: 0.005 } });
   await send(page, whatIfResult(fixture, message.edit, message.requestId));
   await page.waitForSelector(".comparison");
   assert.match(await page.locator(".comparison").innerText(), /policy/);

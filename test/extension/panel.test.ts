@@ -580,7 +580,7 @@ describe("showComparison (two logged traces)", () => {
     };
     panels.showComparison(base, variant);
     const panel = webviewFake.panels[0]!;
-    expect(panel.title).toBe("Selection Trace: #1 app.log:3 ↔ #1 app.log:9");
+    expect(panel.title).toBe("Selection Trace: app.log #1 (line 3) ↔ app.log #1 (line 9)");
     panel.webview.receive({ type: "ready", edit: {} });
     await flush();
     const show = posted(panel)[0]!;
@@ -683,13 +683,17 @@ describe("7. One panel per subject", () => {
     expect(webviewFake.panels.map((panel) => [panel.title, panel.revealed])).toEqual([
       ["Selection Trace: weather.turn.json", 1],
       ["Selection Trace: #13 app.log:12", 1],
-      ["Selection Trace: #13 app.log:12 ↔ #31 app.log:30", 1],
+      ["Selection Trace: app.log #13 ↔ app.log #31", 1],
     ]);
     panels.showReport(at(30));
     expect(webviewFake.panels).toHaveLength(4);
-    // 15: a replay is titled by the logged trace it replays.
+    // A replay is titled by the logged trace it replays; a fixture's run by its file.
+    panels.showComparison(at(12), runFixture(loaded.fixture), true);
+    expect(webviewFake.panels.at(-1)!.title).toBe("Selection Trace: app.log #13 ↔ replay");
     panels.showComparison(at(12), runFixture(loaded.fixture));
-    expect(webviewFake.panels.at(-1)!.title).toBe("Selection Trace: #13 app.log:12 ↔ replay");
+    expect(webviewFake.panels.at(-1)!.title).toBe(
+      "Selection Trace: app.log #13 ↔ weather.turn.json",
+    );
   });
 });
 

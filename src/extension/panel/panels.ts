@@ -2,6 +2,7 @@ import * as vscode from "vscode";
 import type { RunReport } from "../../core/report.js";
 import { isInside, leadsTo } from "../../node/confine.js";
 import { parsePanelState } from "../../protocol.js";
+import { comparedSides, comparisonTitle } from "./sides.js";
 import { TraceSession, webviewOptions, type FixtureLoader, type TraceSource } from "./session.js";
 
 /** The panel's view type: package.json's `onWebviewPanel:` activation and the serializer use it. */
@@ -67,14 +68,12 @@ export class TracePanels implements vscode.Disposable {
     return this.adopt(this.createPanel(`Selection Trace: ${source.inspection.expression}`), source);
   }
 
-  /** Opens a read-only panel showing `variant` against `base`, stage by stage (two logged traces). */
-  showComparison(base: RunReport, variant: RunReport): void {
-    const source: TraceSource = { kind: "comparison", base, variant };
-    // A fixture's run shown against a logged trace is that trace's replay.
-    const side = (report: RunReport) =>
-      report.origin.kind === "fixture" ? "replay" : reportLabel(report);
+  /** Opens a read-only panel showing `variant` against `base`, stage by stage (`replay`: `variant` is `base` replayed). */
+  showComparison(base: RunReport, variant: RunReport, replay = false): void {
+    const sides = comparedSides(base, variant, replay);
+    const source: TraceSource = { kind: "comparison", base, variant, sides };
     if (!this.revealed(source))
-      this.adopt(this.createPanel(`Selection Trace: ${side(base)} ↔ ${side(variant)}`), source);
+      this.adopt(this.createPanel(`Selection Trace: ${comparisonTitle(sides)}`), source);
   }
 
   /** The panels open now, for tests and for commands that act on the active one. */
@@ -116,7 +115,7 @@ function subjectKey(source: TraceSource): string | null {
     case "report":
       return `report:${report(source.report)}`;
     case "comparison":
-      return `comparison:${report(source.base)}|${report(source.variant)}`;
+      return `comparison:${report(source.base)}|${report(source.variant)}|${source.sides.replay}`;
     case "refused":
     case "debug":
       // A refused restore is about nothing, and a debug value is read afresh each time.

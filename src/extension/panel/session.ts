@@ -29,6 +29,7 @@ import type { DebugInspection } from "../debug/inspection.js";
 import { neutralise, notice, notify } from "../notify.js";
 import { chooseNewFile, FIXTURE_FILTERS } from "../workspace-files.js";
 import { panelHtml } from "./html.js";
+import type { ComparedSides } from "./sides.js";
 import { findToolMention, suggestedVariantPath, variantFixtureText } from "./variant-file.js";
 
 /** Reads a fixture (open document first, so unsaved edits count, then disk) and its catalogue. */
@@ -38,8 +39,13 @@ export type FixtureLoader = (uri: vscode.Uri) => Promise<LoadResult>;
 export type TraceSource =
   | { readonly kind: "fixture"; readonly uri: vscode.Uri }
   | { readonly kind: "report"; readonly report: RunReport; readonly selectedTool?: string }
-  /** Two runs (logged traces) stage by stage: `variant` shown against `base`. */
-  | { readonly kind: "comparison"; readonly base: RunReport; readonly variant: RunReport }
+  /** Two runs stage by stage: `variant` shown against `base`, each side named. */
+  | {
+      readonly kind: "comparison";
+      readonly base: RunReport;
+      readonly variant: RunReport;
+      readonly sides: ComparedSides;
+    }
   /** A value read from a paused debug session (read-only); `act` runs the panel's debug buttons. */
   | {
       readonly kind: "debug";
@@ -165,13 +171,14 @@ export class TraceSession implements vscode.Disposable {
       return;
     }
     if (this.source.kind === "comparison") {
-      const { base, variant } = this.source;
+      const { base, variant, sides } = this.source;
       this.base = base;
       this.post({
         type: "show",
         view: readOnlyView(base, {
           report: reportView(variant),
           comparison: compareReports(base, variant),
+          ...sides,
         }),
       });
       return;
