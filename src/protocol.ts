@@ -95,6 +95,8 @@ export type FromWebview =
   | { readonly type: "revealTool"; readonly tool: string }
   /** Open the log a logged trace came from at its line (`compared`: the second of two traces). */
   | { readonly type: "openSource"; readonly compared: boolean }
+  /** Compare the run shown with another the user picks (an open run, a saved what-if, a fixture). */
+  | { readonly type: "compare" }
   /** On a value read from a debug session: read it again, replay it, capture the turn, compare it. */
   | { readonly type: "debugAction"; readonly action: DebugAction };
 
@@ -303,6 +305,7 @@ export function parseFromWebview(
       case "ready":
         return isWhatIf(value.edit);
       case "clearWhatIf":
+      case "compare":
         return true;
       case "whatIf":
       case "saveVariant":

@@ -79,6 +79,7 @@ export class App {
   private readonly saveButton: HTMLElement;
   private readonly whatIfSection: HTMLElement;
   private readonly whatIfToggle: HTMLElement;
+  private readonly compareButton: HTMLElement;
   /** Where the levers go in a one-column panel: under the toolbar, above the rows they change. */
   private readonly whatIfNarrowSlot = el("div");
   private readonly lineage: {
@@ -124,6 +125,14 @@ export class App {
       },
       [icon("beaker"), " What-if…"],
     );
+    this.compareButton = el(
+      Tag.button,
+      {
+        attrs: { appearance: "secondary", "data-action": "compare" },
+        on: { click: () => this.channel.post({ type: "compare" }) },
+      },
+      [icon("diff"), " Compare…"],
+    );
     this.toolbar = el("div", { class: "toolbar", role: "toolbar", label: "Trace actions" }, [
       el(
         Tag.button,
@@ -131,6 +140,7 @@ export class App {
         [icon("copy"), " Copy as Markdown"],
       ),
       this.whatIfToggle,
+      this.compareButton,
       this.saveButton,
       this.matrixToggle,
     ]);
@@ -207,6 +217,8 @@ export class App {
     });
     this.saveButton.hidden = view.levers === null;
     this.whatIfToggle.hidden = view.levers === null;
+    // A comparison already has its two runs; a debug value has its own Compare… with its replay.
+    this.compareButton.hidden = view.compared !== null || view.report.origin.kind === "debug";
     this.whatIfSection.hidden = view.levers === null || !this.whatIfOpen;
     this.controlsBuilt = false;
     this.regions.whatIf.replaceChildren();

@@ -8,8 +8,8 @@ import { runFixture } from "../../src/core/run-fixture.js";
 import { applyWhatIf } from "../../src/core/whatif.js";
 import type { ToWebview } from "../../src/protocol.js";
 import { test } from "./harness.js";
-import { openPanel, screenshot, send } from "./page.js";
-import { EXAMPLE, load } from "./reports.js";
+import { openPanel, screenshot, send, waitForPosted } from "./page.js";
+import { EXAMPLE, load, showFixture, showLogged } from "./reports.js";
 
 const texts = (page: Page, selector: string) =>
   page.evaluate(
@@ -109,3 +109,19 @@ for (const theme of ["light", "dark"]) {
     await page.close();
   });
 }
+
+test("compare: a fixture and a logged trace have Compare… in the toolbar, which asks the host; a comparison has none", async (browser) => {
+  const page = await openPanel(browser);
+  const fixture = await load(EXAMPLE);
+  const button = page.locator('.toolbar [data-action="compare"]');
+  await send(page, showFixture(fixture));
+  await button.click();
+  assert.deepEqual(await waitForPosted(page, "compare"), { type: "compare" });
+  await send(page, showLogged(runFixture(fixture), 12, 2));
+  assert.equal(await button.isVisible(), true);
+  const run = reportView(runFixture(fixture));
+  await send(page, compared(logged(run, 12, 2), run, ["agent.log #3", "weather.turn.json"], false));
+  await page.waitForSelector(".comparison");
+  assert.equal(await button.isVisible(), false);
+  await page.close();
+});

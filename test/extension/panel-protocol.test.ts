@@ -30,6 +30,7 @@ describe("parseFromWebview", () => {
     [{ type: "copyMarkdown", requestId: 4, run: "whatIf" }],
     [{ type: "revealTool", tool: "sql" }],
     [{ type: "openSource", compared: false }],
+    [{ type: "compare" }],
   ])("accepts %j", (message) => expect(parseFromWebview(message, () => {})).toEqual(message));
 
   it.each([

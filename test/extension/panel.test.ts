@@ -1005,3 +1005,60 @@ describe("where panels open", () => {
     }
   });
 });
+
+describe("Compare… on a panel", () => {
+  type Item = { label: string; detail: string };
+  const items = () => fake.quickPicks.at(-1)!.items as Item[];
+
+  it("offers the fixture's saved what-if first, then other fixtures and the runs of other open panels, and opens the pick", async () => {
+    fake.writeFile("/ws/turns/other.turn.json", JSON.stringify(FIXTURE));
+    fake.writeFile(
+      "/ws/turns/weather.whatif.turn.json",
+      JSON.stringify({ ...FIXTURE, pipeline: [FIXTURE.pipeline[0]] }),
+    );
+    panels.showReport((await loggedRun("file:///ws/app.log"))(7, 4));
+    const panel = await openReady();
+    fake.answers.quickPick.push((choices: Item[]) =>
+      choices.find((choice) => choice.label === "turns/weather.whatif.turn.json"),
+    );
+    panel.webview.receive({ type: "compare" });
+    await vi.waitFor(() => expect(webviewFake.panels).toHaveLength(3), { timeout: 30_000 });
+    expect(items().map((item) => [item.label, item.detail])).toEqual([
+      ["app.log #5", "open in another panel"],
+      ["turns/weather.whatif.turn.json", "a saved what-if of this fixture"],
+      ["turns/other.turn.json", "a fixture of this workspace, run now"],
+    ]);
+    expect(fake.quickPicks.at(-1)!.options).toMatchObject({
+      title: "Compare weather.turn.json with…",
+    });
+    const compared = webviewFake.panels[2]!;
+    expect(compared.title).toBe("Selection Trace: weather.turn.json ↔ weather.whatif.turn.json");
+    compared.webview.receive({ type: "ready", edit: {} });
+    await postedCount(compared, 1);
+    const show = posted(compared)[0]!;
+    if (show.type !== "show") throw new Error(show.type);
+    expect(show.view.compared?.names).toEqual(["weather.turn.json", "weather.whatif.turn.json"]);
+    // The what-if drops the policy stage: it no longer drops sql.
+    expect(show.view.compared?.comparison.changed).toBe(true);
+  });
+
+  it("a logged trace compares with a fixture too; a fixture that cannot run is said, and nothing opens", async () => {
+    fake.writeFile("/ws/turns/broken.turn.json", "{");
+    panels.showReport((await loggedRun("file:///ws/app.log"))(7, 4));
+    const panel = webviewFake.panels[0]!;
+    panel.webview.receive({ type: "ready", edit: {} });
+    await postedCount(panel, 1);
+    fake.answers.quickPick.push((choices: Item[]) =>
+      choices.find((choice) => choice.label === "turns/broken.turn.json"),
+    );
+    panel.webview.receive({ type: "compare" });
+    await vi.waitFor(() => expect(fake.shown.length).toBeGreaterThan(0), { timeout: 30_000 });
+    expect(items().map((item) => item.label)).toEqual([
+      "turns/broken.turn.json",
+      "turns/weather.turn.json",
+    ]);
+    expect(fake.shown.at(-1)).toMatchObject({ kind: "error" });
+    expect(JSON.stringify(fake.shown.at(-1))).toContain("turns/broken.turn.json has problems");
+    expect(webviewFake.panels).toHaveLength(1);
+  });
+});

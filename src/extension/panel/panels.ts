@@ -2,6 +2,7 @@ import * as vscode from "vscode";
 import type { RunReport } from "../../core/report.js";
 import { isInside, leadsTo } from "../../node/confine.js";
 import { parsePanelState } from "../../protocol.js";
+import { pickComparison } from "./compare-pick.js";
 import { comparedSides, comparisonTitle } from "./sides.js";
 import { TraceSession, webviewOptions, type FixtureLoader, type TraceSource } from "./session.js";
 
@@ -92,10 +93,29 @@ export class TracePanels implements vscode.Disposable {
 
   private adopt(panel: vscode.WebviewPanel, source: TraceSource): TraceSession {
     panel.title = source.kind === "fixture" ? title(source.uri.path) : panel.title;
-    const session = new TraceSession(panel, source, this.extensionUri, this.load, this.log);
+    const session = new TraceSession(
+      panel,
+      source,
+      this.extensionUri,
+      this.load,
+      this.log,
+      (from) => this.compareFrom(from),
+    );
     this.sessions.add(session);
     panel.onDidDispose(() => this.sessions.delete(session));
     return session;
+  }
+
+  /** "Compare…" on a panel: its run against one the user picks. */
+  private async compareFrom(session: TraceSession): Promise<void> {
+    const base = session.shownRun;
+    if (base === null) return;
+    const others = [
+      ...new Set(this.open.map((other) => other.shownRun).filter((run) => run !== null)),
+    ].filter((run) => run !== base);
+    const fixture = session.source.kind === "fixture" ? session.source.uri : null;
+    const variant = await pickComparison(base, fixture, others, this.load);
+    if (variant) this.showComparison(base, variant);
   }
 
   dispose(): void {

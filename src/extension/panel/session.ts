@@ -90,6 +90,8 @@ export class TraceSession implements vscode.Disposable {
     private readonly extensionUri: vscode.Uri,
     private readonly load: FixtureLoader,
     private readonly log: (message: string) => void,
+    /** "Compare…": asks which run to show against this one, and opens the comparison. */
+    private readonly compare: (session: TraceSession) => Promise<void> = async () => {},
   ) {
     const webview = panel.webview;
     // A restored panel comes with the options it was saved with: set them again.
@@ -321,11 +323,23 @@ export class TraceSession implements vscode.Disposable {
         return this.reveal(message.tool);
       case "openSource":
         return this.openSource(message.compared);
+      case "compare":
+        return this.compare(this);
       case "debugAction":
         if (this.source.kind === "debug")
           return this.source.act(message.action, this.source.inspection);
         return;
     }
+  }
+
+  /** The run this panel shows (a fixture's own run, never its what-if); a fixture has one once it ran. */
+  get shownRun(): RunReport | null {
+    const source = this.source;
+    // A panel whose page never loaded (a tab not yet shown) still has the run it was opened for.
+    if (source.kind === "report") return source.report;
+    if (source.kind === "comparison") return source.base;
+    if (source.kind === "debug") return source.inspection.report;
+    return this.base;
   }
 
   /** A report's file as the user knows it: workspace-relative, else its name; never a local absolute path. */
