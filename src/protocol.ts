@@ -47,6 +47,15 @@ export interface TraceView {
   readonly stale?: boolean;
   /** A tool to select on arrival (opened from Palette Statistics: the tool that went missing). */
   readonly selectedTool?: string;
+  /** The fixture's role palettes, so a tool one names but the run never offered can be explained. */
+  readonly rolePalettes?: readonly RolePalette[];
+}
+
+/** One role's palette in a role stage of the fixture. */
+export interface RolePalette {
+  readonly stage: string;
+  readonly role: string;
+  readonly tools: readonly string[];
 }
 
 export type ToWebview =
@@ -253,6 +262,15 @@ export function parseToWebview(
           isStringOrNull(value.view.source) &&
           (value.view.stale === undefined || typeof value.view.stale === "boolean") &&
           (value.view.selectedTool === undefined || isString(value.view.selectedTool)) &&
+          (value.view.rolePalettes === undefined ||
+            isArrayOf(
+              value.view.rolePalettes,
+              (palette): palette is RolePalette =>
+                isRecord(palette) &&
+                isString(palette.stage) &&
+                isString(palette.role) &&
+                isNames(palette.tools),
+            )) &&
           (value.view.compared === null ||
             (isRecord(value.view.compared) &&
               isReportView(value.view.compared.report) &&

@@ -13,13 +13,14 @@ import {
   parsePanelState,
   type PanelState,
   type ProblemView,
+  type RolePalette,
   type ToWebview,
   type TraceView,
 } from "../src/protocol.js";
 import type { ChipContext } from "./chips.js";
 import { decidingDifferently, renderComparison } from "./compare-view.js";
 import type { TurnShown } from "./header.js";
-import { el, icon } from "./dom.js";
+import { append, el, icon, nameText, type Child } from "./dom.js";
 import {
   renderErrorBanner,
   renderExpectations,
@@ -417,6 +418,8 @@ export class App {
         ? { name: near, pick: () => ((this.lineage.field.value = near), this.select(near)) }
         : null,
     );
+    if (selected !== null && lineage && !lineage.known)
+      append(this.regions.lineageAnswer, inPalettes(selected, this.base?.rolePalettes ?? []));
     if (selected !== null && report.origin.kind === "fixture" && lineage?.known) {
       this.regions.lineageAnswer.append(
         " ",
@@ -538,6 +541,24 @@ export class App {
     this.ui = { ...this.ui, ...change };
     this.channel.state = this.ui;
   }
+}
+
+/** For a tool the run never offered that a role palette of the fixture names: where, and why it is not here. */
+function inPalettes(tool: string, palettes: readonly RolePalette[]): Child[] {
+  const naming = palettes.filter((palette) => palette.tools.includes(tool));
+  if (naming.length === 0) return [];
+  return [
+    " It is in the palette of ",
+    ...naming.flatMap((palette, i) => [
+      i === 0 ? "" : ", ",
+      "role ",
+      nameText(palette.role),
+      " (stage ",
+      nameText(palette.stage),
+      ")",
+    ]),
+    ", but the run never offered it: add it to the turn's offered tools or to the catalogue.",
+  ];
 }
 
 /** The header's tag on the second of two compared runs: what it replays, or what it is compared with. */

@@ -64,3 +64,34 @@ test("a name the run does not know is named once", async (browser) => {
   );
   await page.close();
 });
+
+test("a tool a role palette names but the run never offered says where it is named", async (browser) => {
+  const page = await openPanel(browser);
+  const fixture = await load({
+    ...EXAMPLE,
+    offered: ["search", "get_weather", "sql", "final_answer"],
+  });
+  const message = showFixture(fixture);
+  if (message.type !== "show") throw new Error(message.type);
+  await send(page, {
+    ...message,
+    view: {
+      ...message.view,
+      rolePalettes: [
+        { stage: "role", role: "analyst", tools: ["search", "get_weather", "sql"] },
+        { stage: "role", role: "admin", tools: ["search", "delete_rows"] },
+      ],
+    },
+  });
+  const input = page.locator("#lineage-input");
+  await input.fill("delete_rows");
+  await input.press("Enter");
+  await page.waitForFunction(() =>
+    document.querySelector("#lineage-answer")?.textContent?.includes("never offered"),
+  );
+  assert.equal(
+    await page.locator("#lineage-answer").innerText(),
+    "delete_rows is not a tool of this run. It is in the palette of role admin (stage role), but the run never offered it: add it to the turn's offered tools or to the catalogue.",
+  );
+  await page.close();
+});

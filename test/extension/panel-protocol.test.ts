@@ -83,6 +83,31 @@ describe("parseToWebview", () => {
     ).not.toBeNull();
   });
 
+  it("accepts role palettes only as stage, role and tool names", async () => {
+    const { report: run } = await report();
+    const show = (rolePalettes: unknown) => ({
+      type: "show",
+      view: {
+        report: run,
+        levers: null,
+        source: null,
+        compared: null,
+        whatIf: null,
+        turn: null,
+        failed: [],
+        rolePalettes,
+      },
+    });
+    const good = show([{ stage: "role", role: "admin", tools: ["sql"] }]);
+    expect(parseToWebview(good, () => {})).toBe(good);
+    for (const bad of [
+      {},
+      [{ stage: "role", role: "admin", tools: "sql" }],
+      [{ role: "admin", tools: [] }],
+    ])
+      expect(parseToWebview(show(bad), () => {})).toBeNull();
+  });
+
   it("accepts a comparison only with a name for each side and whether it is a replay", async () => {
     const { report: run } = await report();
     const show = (compared: object) => ({

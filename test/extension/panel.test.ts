@@ -1062,3 +1062,24 @@ describe("Compare… on a panel", () => {
     expect(webviewFake.panels).toHaveLength(1);
   });
 });
+
+describe("the role palettes a fixture's panel is sent", () => {
+  it("lists each role's palette by stage, leaving out a role with no policy", async () => {
+    fixtureUri = fake.writeFile(
+      "/ws/turns/roles.turn.json",
+      JSON.stringify({
+        ...FIXTURE,
+        pipeline: [
+          ...FIXTURE.pipeline,
+          { kind: "role", name: "palette", role_tools: { analyst: ["search"], admin: null } },
+        ],
+      }),
+    );
+    const panel = await openReady();
+    const show = posted(panel)[0]!;
+    if (show.type !== "show") throw new Error(show.type);
+    expect(show.view.rolePalettes).toEqual([
+      { stage: "palette", role: "analyst", tools: ["search"] },
+    ]);
+  });
+});

@@ -5,7 +5,7 @@ import { expectationFailures, updatedExpectation } from "../../core/expect.js";
 import type { FixtureJson } from "../../core/fixture/schema.js";
 import type { Fixture, LoadResult } from "../../core/fixture/load.js";
 import { problemMessage } from "../../core/fixture/problems.js";
-import { semanticIssues } from "../../core/fixture/semantics.js";
+import { semanticIssues, stageName } from "../../core/fixture/semantics.js";
 import { reportMarkdown } from "../../core/render/markdown.js";
 import { reportView, type RunReport } from "../../core/report.js";
 import { runFixture } from "../../core/run-fixture.js";
@@ -21,6 +21,7 @@ import {
   type DebugAction,
   type FromWebview,
   type ProblemView,
+  type RolePalette,
   type ToWebview,
   type TraceView,
   type WhatIfView,
@@ -233,6 +234,7 @@ export class TraceSession implements vscode.Disposable {
         whatIf: this.edit === null ? null : this.whatIfView(this.edit),
         turn: { query: turn?.query ?? "", role: turn?.role ?? "" },
         failed: expectationFailures(loaded.fixture.json.expect, this.base),
+        rolePalettes: rolePalettes(loaded.fixture.json),
       },
     });
   }
@@ -501,6 +503,18 @@ function readOnlyView(report: RunReport, compared: TraceView["compared"]): Trace
     turn: null,
     failed: [],
   };
+}
+
+/** Every role's palette in the fixture's role stages. */
+function rolePalettes(json: FixtureJson): RolePalette[] {
+  return (json.pipeline ?? []).flatMap((stage) =>
+    stage.kind === "role"
+      ? Object.entries(stage.role_tools ?? {}).flatMap(([role, tools]) =>
+          // A null palette is no policy for that role: it names no tools.
+          tools === null ? [] : [{ stage: stageName(stage), role, tools }],
+        )
+      : [],
+  );
 }
 
 /** The lead's loader names a catalogue by URI string or by path. */
