@@ -7,7 +7,7 @@ import { EVERY_ACTION, largeFixture, load, showFixture } from "./reports.js";
 
 const NARROW = 382;
 
-for (const theme of ["light", "dark"]) {
+for (const theme of ["light", "dark", "high-contrast"]) {
   test(`narrow ${theme}: a matrix wider than the panel says it scrolls, and its buttons scroll it`, async (browser) => {
     const page = await openPanel(browser, { width: NARROW, height: 700, theme });
     await send(page, showFixture(await load(largeFixture(12, 9), "large.turn.json")));

@@ -177,8 +177,9 @@ test("what-if: a live re-run that carries the what-if draws the variant at once 
 for (const [width, where, theme] of [
   [1100, "beside the waterfall", "light"],
   [600, "above the waterfall", "dark"],
+  [1100, "beside the waterfall", "high-contrast"],
 ] as const) {
-  test(`what-if: the toolbar's What-if… opens the levers ${where}, with one hint`, async (browser) => {
+  test(`what-if (${theme}): the toolbar's What-if… opens the levers ${where}, with one hint`, async (browser) => {
     const page = await openPanel(browser, { width, height: 800, theme });
     await send(page, showFixture(await load(EXAMPLE)));
     const toggle = page.locator('.toolbar [data-action="whatif"]');
