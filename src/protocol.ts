@@ -27,8 +27,16 @@ export interface TraceView {
   readonly levers: WhatIfLevers | null;
   /** The fixture's URI, which the webview keeps in its state so the panel can be restored after a reload. */
   readonly source: string | null;
-  /** A second run to show against this one (two logged traces compared), or null. */
-  readonly compared: { readonly report: ReportView; readonly comparison: Comparison } | null;
+  /**
+   * A second run to show against this one (two traces, a fixture, a replay), or null; `names` name
+   * this run and the second, and `replay` says the second is this one's replay.
+   */
+  readonly compared: {
+    readonly report: ReportView;
+    readonly comparison: Comparison;
+    readonly names: readonly [string, string];
+    readonly replay: boolean;
+  } | null;
   /** The what-if the webview asked for last, already run on this text, so a live re-run draws once. */
   readonly whatIf: WhatIfView | null;
   /** The turn the fixture describes (null: a logged trace, which does not say). */
@@ -39,6 +47,15 @@ export interface TraceView {
   readonly stale?: boolean;
   /** A tool to select on arrival (opened from Palette Statistics: the tool that went missing). */
   readonly selectedTool?: string;
+  /** The fixture's role palettes, so a tool one names but the run never offered can be explained. */
+  readonly rolePalettes?: readonly RolePalette[];
+}
+
+/** One role's palette in a role stage of the fixture. */
+export interface RolePalette {
+  readonly stage: string;
+  readonly role: string;
+  readonly tools: readonly string[];
 }
 
 export type ToWebview =
@@ -87,6 +104,8 @@ export type FromWebview =
   | { readonly type: "revealTool"; readonly tool: string }
   /** Open the log a logged trace came from at its line (`compared`: the second of two traces). */
   | { readonly type: "openSource"; readonly compared: boolean }
+  /** Compare the run shown with another the user picks (an open run, a saved what-if, a fixture). */
+  | { readonly type: "compare" }
   /** On a value read from a debug session: read it again, replay it, capture the turn, compare it. */
   | { readonly type: "debugAction"; readonly action: DebugAction };
 
@@ -243,10 +262,22 @@ export function parseToWebview(
           isStringOrNull(value.view.source) &&
           (value.view.stale === undefined || typeof value.view.stale === "boolean") &&
           (value.view.selectedTool === undefined || isString(value.view.selectedTool)) &&
+          (value.view.rolePalettes === undefined ||
+            isArrayOf(
+              value.view.rolePalettes,
+              (palette): palette is RolePalette =>
+                isRecord(palette) &&
+                isString(palette.stage) &&
+                isString(palette.role) &&
+                isNames(palette.tools),
+            )) &&
           (value.view.compared === null ||
             (isRecord(value.view.compared) &&
               isReportView(value.view.compared.report) &&
-              isComparison(value.view.compared.comparison))) &&
+              isComparison(value.view.compared.comparison) &&
+              isNames(value.view.compared.names) &&
+              value.view.compared.names.length === 2 &&
+              typeof value.view.compared.replay === "boolean")) &&
           (value.view.whatIf === null || isWhatIfView(value.view.whatIf)) &&
           (value.view.turn === null ||
             (isRecord(value.view.turn) &&
@@ -292,6 +323,7 @@ export function parseFromWebview(
       case "ready":
         return isWhatIf(value.edit);
       case "clearWhatIf":
+      case "compare":
         return true;
       case "whatIf":
       case "saveVariant":

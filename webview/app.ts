@@ -13,12 +13,14 @@ import {
   parsePanelState,
   type PanelState,
   type ProblemView,
+  type RolePalette,
   type ToWebview,
   type TraceView,
 } from "../src/protocol.js";
 import type { ChipContext } from "./chips.js";
-import { renderComparison } from "./compare-view.js";
-import { el, icon } from "./dom.js";
+import { decidingDifferently, renderComparison } from "./compare-view.js";
+import type { TurnShown } from "./header.js";
+import { append, el, icon, nameText, type Child } from "./dom.js";
 import {
   renderErrorBanner,
   renderExpectations,
@@ -76,12 +78,17 @@ export class App {
   private readonly toolbar: HTMLElement;
   private readonly matrixToggle: HTMLElement;
   private readonly saveButton: HTMLElement;
-  private readonly whatIfSection: HTMLDetailsElement;
+  private readonly whatIfSection: HTMLElement;
+  private readonly whatIfToggle: HTMLElement;
+  private readonly compareButton: HTMLElement;
+  /** Where the levers go in a one-column panel: under the toolbar, above the rows they change. */
+  private readonly whatIfNarrowSlot = el("div");
   private readonly lineage: {
     readonly section: HTMLElement;
     readonly field: HTMLInputElement;
     readonly names: HTMLDataListElement;
   };
+  private readonly aside: HTMLElement;
   /** The what-if controls are built when first opened: toolkit elements cost time the first screen must not pay. */
   private controlsBuilt = false;
 
@@ -106,24 +113,55 @@ export class App {
       },
       [icon("save"), " Save as fixture…"],
     );
+    this.whatIfToggle = el(
+      Tag.button,
+      {
+        attrs: {
+          appearance: "secondary",
+          "data-action": "whatif",
+          "aria-controls": "whatif",
+          "aria-expanded": "false",
+        },
+        on: { click: () => this.openWhatIf(!this.whatIfOpen, false) },
+      },
+      [icon("beaker"), " What-if…"],
+    );
+    this.compareButton = el(
+      Tag.button,
+      {
+        attrs: { appearance: "secondary", "data-action": "compare" },
+        on: { click: () => this.channel.post({ type: "compare" }) },
+      },
+      [icon("diff"), " Compare…"],
+    );
     this.toolbar = el("div", { class: "toolbar", role: "toolbar", label: "Trace actions" }, [
       el(
         Tag.button,
         { attrs: { "data-action": "copy" }, on: { click: () => void this.copyMarkdown() } },
         [icon("copy"), " Copy as Markdown"],
       ),
+      this.whatIfToggle,
+      this.compareButton,
       this.saveButton,
       this.matrixToggle,
     ]);
-    this.whatIfSection = el("details", { class: "whatif" }, [
-      el("summary", {}, [icon("beaker"), " What-if"]),
-      // What the levers changed, next to them: the banner and comparison are at the top.
-      this.regions.whatIfSummary,
-      this.regions.whatIf,
-    ]);
-    this.whatIfSection.addEventListener("toggle", () => {
-      if (this.whatIfSection.open && !this.controlsBuilt && this.base?.levers)
-        this.renderControls(this.base.levers, this.ui.edit);
+    this.whatIfSection = el(
+      "section",
+      { class: "whatif", label: "What-if", attrs: { id: "whatif", hidden: "" } },
+      [
+        el("h2", {}, [icon("beaker"), " What-if"]),
+        el("p", {
+          class: "hint",
+          text: "Move a lever: the waterfall shows the run it would give, compared with the fixture's.",
+        }),
+        // What the levers changed, next to them: the banner and comparison are at the top.
+        this.regions.whatIfSummary,
+        this.regions.whatIf,
+      ],
+    );
+    // Escape closes the levers and gives the focus back to the button that opened them.
+    this.whatIfSection.addEventListener("keydown", (event) => {
+      if (event.key === "Escape") this.openWhatIf(false, true);
     });
     this.lineage = lineageSection((name) => {
       const report = this.shown;
@@ -134,15 +172,24 @@ export class App {
       this.regions.banner,
       this.regions.expectations,
       this.toolbar,
+      this.whatIfNarrowSlot,
       this.regions.status,
       this.regions.whatIfBar,
       this.regions.compare,
       el("div", { class: "layout" }, [
         el("div", { class: "layout-main" }, [this.lineage.section, this.regions.main]),
-        el("aside", { class: "layout-side" }, [this.regions.modelSees, this.whatIfSection]),
+        (this.aside = el("aside", { class: "layout-side" }, [this.regions.modelSees])),
       ]),
     );
-    this.whatIfSection.open = whatIfSize(this.ui.edit) > 0;
+    // Beside the waterfall when the panel has two columns, above it when it has one.
+    const wide = window.matchMedia("(min-width: 980px)");
+    const place = () =>
+      wide.matches
+        ? this.aside.prepend(this.whatIfSection)
+        : this.whatIfNarrowSlot.append(this.whatIfSection);
+    wide.addEventListener("change", place);
+    place();
+    this.openWhatIf(whatIfSize(this.ui.edit) > 0, false);
     channel.post({ type: "ready", edit: this.ui.edit });
     let frame = 0;
     window.addEventListener(
@@ -170,10 +217,13 @@ export class App {
       edit: view.levers ? keepKnown(this.ui.edit, view.levers) : {},
     });
     this.saveButton.hidden = view.levers === null;
-    this.whatIfSection.hidden = view.levers === null;
+    this.whatIfToggle.hidden = view.levers === null;
+    // A comparison already has its two runs; a debug value has its own Compare… with its replay.
+    this.compareButton.hidden = view.compared !== null || view.report.origin.kind === "debug";
+    this.whatIfSection.hidden = view.levers === null || !this.whatIfOpen;
     this.controlsBuilt = false;
     this.regions.whatIf.replaceChildren();
-    if (view.levers && this.whatIfSection.open) this.renderControls(view.levers, this.ui.edit);
+    if (view.levers && this.whatIfOpen) this.renderControls(view.levers, this.ui.edit);
     this.variant = view.compared;
     if (whatIfSize(this.ui.edit) > 0) {
       // The host ran the what-if with this text already: one round trip, and no flash of the unmodified run.
@@ -219,6 +269,19 @@ export class App {
     return this.variant?.report ?? this.base?.report ?? null;
   }
 
+  private get whatIfOpen(): boolean {
+    return this.whatIfToggle.getAttribute("aria-expanded") === "true";
+  }
+
+  /** Shows or hides the levers (built the first time they are shown); `refocus` puts the focus back on the toggle. */
+  private openWhatIf(open: boolean, refocus: boolean): void {
+    this.whatIfToggle.setAttribute("aria-expanded", String(open));
+    this.whatIfSection.hidden = !open || this.base?.levers === null;
+    if (open && !this.controlsBuilt && this.base?.levers)
+      this.renderControls(this.base.levers, this.ui.edit);
+    if (refocus) this.whatIfToggle.focus();
+  }
+
   private renderAll(): void {
     const report = this.shown;
     if (report === null) return;
@@ -228,10 +291,10 @@ export class App {
         this.variant === null
           ? null
           : this.base?.compared
-            ? sideName(this.base.compared.report)
+            ? comparedTag(this.base.compared)
             : "what-if",
         () => this.channel.post({ type: "openSource", compared: this.variant !== null }),
-        this.base?.turn ?? null,
+        this.shownTurn(),
         {
           stale: this.base?.stale === true,
           act: (action) => this.channel.post({ type: "debugAction", action }),
@@ -257,6 +320,15 @@ export class App {
     this.renderMain();
   }
 
+  /** The turn of the run on screen: a what-if that moves the role shows its role, and the fixture's beside it. */
+  private shownTurn(): TurnShown | null {
+    const turn = this.base?.turn ?? null;
+    const role = this.ui.edit.role;
+    if (turn === null || this.variant === null || this.base?.compared || role === undefined)
+      return turn;
+    return { query: turn.query, role, fixtureRole: turn.role };
+  }
+
   /** The run's tool names in order, computed once per run. */
   private tools(report: ReportView): NonNullable<App["toolsCache"]> {
     if (this.toolsCache?.report !== report) {
@@ -271,12 +343,10 @@ export class App {
     const summary = this.regions.whatIfSummary;
     const comparison = this.base?.compared ? null : (this.variant?.comparison ?? null);
     if (whatIfSize(this.ui.edit) === 0 || comparison === null) {
-      summary.replaceChildren(
-        whatIfSize(this.ui.edit) === 0 ? "Move a lever to see what would change." : "",
-      );
+      summary.replaceChildren();
       return;
     }
-    const changed = comparison.stages.filter((stage) => stage.changed).length;
+    const changed = decidingDifferently(comparison).size;
     const { onlyVariant, onlyBase } = comparison.final;
     const parts: string[] = [
       comparison.changed
@@ -319,20 +389,12 @@ export class App {
     const compared = this.base?.compared ?? null;
     if (compared)
       this.regions.compare.replaceChildren(
-        renderComparison(compared.comparison, `Compared with the ${sideName(this.base!.report)}`, [
-          capitalised(sideName(this.base!.report)),
-          capitalised(sideName(compared.report)),
-        ]),
+        renderComparison(compared.comparison, compared.names, compared.replay),
       );
     else
       this.regions.compare.replaceChildren(
         ...(this.variant && size > 0
-          ? [
-              renderComparison(this.variant.comparison, "Compared with the unmodified run", [
-                "Unmodified run",
-                "What-if",
-              ]),
-            ]
+          ? [renderComparison(this.variant.comparison, ["the fixture's run", "the what-if"], false)]
           : []),
       );
   }
@@ -356,6 +418,8 @@ export class App {
         ? { name: near, pick: () => ((this.lineage.field.value = near), this.select(near)) }
         : null,
     );
+    if (selected !== null && lineage && !lineage.known)
+      append(this.regions.lineageAnswer, inPalettes(selected, this.base?.rolePalettes ?? []));
     if (selected !== null && report.origin.kind === "fixture" && lineage?.known) {
       this.regions.lineageAnswer.append(
         " ",
@@ -383,7 +447,7 @@ export class App {
       expanded: this.expanded,
       order: this.tools(report).order,
       changed: new Set(
-        compared?.stages.filter((stage) => stage.changed).map((stage) => stage.stage) ?? [],
+        [...(compared ? decidingDifferently(compared) : [])].map((stage) => stage.stage),
       ),
       failed: new Set(
         this.variant === null ? (this.base?.failed ?? []).flatMap((f) => f.stages) : [],
@@ -405,7 +469,8 @@ export class App {
         el("h2", { class: "sr-only", text: "Waterfall" }),
         el("p", {
           class: "hint",
-          text: "Chips keep the order the tools were offered in; click one (or use the arrow keys) to follow it through every stage.",
+          // Following a tool is the lineage answer's hint; this one says only how chips are laid out.
+          text: "Chips keep the order the tools were offered in; the arrow keys move between them.",
         }),
         renderWaterfall(report, waterfallRows(report), context),
       );
@@ -478,13 +543,27 @@ export class App {
   }
 }
 
-/** What a compared run is: a logged trace (by its line) or the fixture's replay of one. */
-function sideName(report: ReportView): string {
-  return report.origin.kind === "log" ? `logged trace (line ${report.origin.line})` : "replay";
+/** For a tool the run never offered that a role palette of the fixture names: where, and why it is not here. */
+function inPalettes(tool: string, palettes: readonly RolePalette[]): Child[] {
+  const naming = palettes.filter((palette) => palette.tools.includes(tool));
+  if (naming.length === 0) return [];
+  return [
+    " It is in the palette of ",
+    ...naming.flatMap((palette, i) => [
+      i === 0 ? "" : ", ",
+      "role ",
+      nameText(palette.role),
+      " (stage ",
+      nameText(palette.stage),
+      ")",
+    ]),
+    ", but the run never offered it: add it to the turn's offered tools or to the catalogue.",
+  ];
 }
 
-function capitalised(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
+/** The header's tag on the second of two compared runs: what it replays, or what it is compared with. */
+function comparedTag(compared: NonNullable<TraceView["compared"]>): string {
+  return compared.replay ? compared.names[1] : `compared with ${compared.names[0]}`;
 }
 
 /** An exact name, else the one name that matches ignoring case, else what was typed. */

@@ -1,46 +1,89 @@
-import type { Comparison, NameDiff } from "../src/core/compare.js";
-import { el, nameText, type Child } from "./dom.js";
+import type { Comparison, NameDiff, StageComparison } from "../src/core/compare.js";
+import { el, icon, nameText, type Child } from "./dom.js";
 import { counted } from "../src/core/words.js";
 
-/** One run against another (a what-if and the fixture, or two traces), stage by stage: which actions and which names changed. */
+/**
+ * One run against another (the fixture's run and a what-if, two traces, a trace and its replay),
+ * stage by stage: which actions and which names changed. `names` name the two sides, as a reader
+ * knows them; a set handed on unchanged from the stage above is said once, where it starts.
+ */
 export function renderComparison(
   comparison: Comparison,
-  title: string,
-  sides: readonly [string, string],
+  names: readonly [string, string],
+  replay: boolean,
 ): HTMLElement {
-  const [baseName, variantName] = [sides[0].toLowerCase(), sides[1].toLowerCase()];
-  const rows = comparison.stages.map((stage) =>
-    el("tr", { class: stage.changed ? "is-changed" : "", attrs: { "data-stage": stage.stage } }, [
+  const [baseName, variantName] = names;
+  const title = `${baseName} ↔ ${variantName}`;
+  // Focusable, so the what-if summary's link can take the reader here.
+  const section = (children: readonly HTMLElement[]) =>
+    el("section", { class: "comparison", label: title, attrs: { tabindex: "-1" } }, [
+      el("h2", {}, ["Compared: ", nameText(baseName), " ↔ ", nameText(variantName)]),
+      ...children,
+    ]);
+  // Nothing differs: one line that says what that proves, not a table of "unchanged".
+  if (!comparison.changed)
+    return section([
+      el("p", { class: "compare-summary compare-same" }, [
+        icon("pass"),
+        ...(replay
+          ? [" The replay reproduces ", nameText(baseName), ": every stage decides the same."]
+          : [
+              " No difference: ",
+              nameText(baseName),
+              " and ",
+              nameText(variantName),
+              " decide the same at every stage.",
+            ]),
+      ]),
+    ]);
+  const deciding = decidingDifferently(comparison);
+  const differing = deciding.size;
+  let above = "";
+  const rows = comparison.stages.map((stage) => {
+    const handedOn = JSON.stringify(stage.output);
+    const inherited = handedOn === above;
+    above = handedOn;
+    const own = deciding.has(stage);
+    return el("tr", { class: own ? "is-changed" : "", attrs: { "data-stage": stage.stage } }, [
       el("th", { attrs: { scope: "row" } }, [nameText(stage.stage)]),
       el("td", { text: stage.base }),
       el("td", { class: stage.actionChanged ? "changed" : "", text: stage.variant }),
       el(
         "td",
         {},
-        stage.changed
+        own
           ? [
-              ...names("dropped", stage.dropped, baseName, variantName),
-              ...names("added", stage.added, baseName, variantName),
-              ...names("reinstated", stage.reinstated, baseName, variantName),
-              ...names("handed on", stage.output, baseName, variantName),
+              ...diffLines("dropped", stage.dropped, baseName, variantName),
+              ...diffLines("added", stage.added, baseName, variantName),
+              ...diffLines("reinstated", stage.reinstated, baseName, variantName),
+              ...(inherited ? [] : diffLines("handed on", stage.output, baseName, variantName)),
               stage.forced.base !== stage.forced.variant
                 ? line(["forced: ", show(stage.forced.base), " → ", show(stage.forced.variant)])
                 : null,
             ]
-          : ["unchanged"],
+          : [
+              el("span", {
+                class: "muted",
+                text: stage.changed
+                  ? "decides the same; hands on the difference above"
+                  : "unchanged",
+              }),
+            ],
       ),
-    ]),
-  );
+    ]);
+  });
   const final = comparison.final;
-  // Focusable, so the what-if summary's link can take the reader here.
-  return el("section", { class: "comparison", label: title, attrs: { tabindex: "-1" } }, [
-    el("h2", { text: title }),
+  return section([
     el("p", { class: "compare-summary" }, [
-      comparison.changed
-        ? `${counted(comparison.stages.filter((stage) => stage.changed).length, "stage differs", "stages differ")}. `
-        : "No difference: both runs decide the same at every stage. ",
-      ...(final.onlyVariant.length ? ["Final gains ", ...list(final.onlyVariant), ". "] : []),
-      ...(final.onlyBase.length ? ["Final loses ", ...list(final.onlyBase), ". "] : []),
+      differing > 0
+        ? `${counted(differing, "stage differs", "stages differ")}. `
+        : "Every stage decides the same. ",
+      ...(final.onlyVariant.length
+        ? ["Final: only in ", nameText(variantName), ": ", ...list(final.onlyVariant), ". "]
+        : []),
+      ...(final.onlyBase.length
+        ? ["Final: only in ", nameText(baseName), ": ", ...list(final.onlyBase), ". "]
+        : []),
       comparison.forced.changed
         ? line([
             "Forced choice: ",
@@ -53,26 +96,50 @@ export function renderComparison(
     ]),
     el("table", { class: "compare-table" }, [
       el("thead", {}, [
-        el(
-          "tr",
-          {},
-          ["Stage", sides[0], sides[1], "What changed"].map((text) =>
-            el("th", { text, attrs: { scope: "col" } }),
-          ),
-        ),
+        el("tr", {}, [
+          el("th", { text: "Stage", attrs: { scope: "col" } }),
+          el("th", { attrs: { scope: "col" } }, [nameText(baseName)]),
+          el("th", { attrs: { scope: "col" } }, [nameText(variantName)]),
+          el("th", { text: "What changed", attrs: { scope: "col" } }),
+        ]),
       ]),
       el("tbody", {}, rows),
     ]),
   ]);
 }
 
-function names(what: string, diff: NameDiff, baseName: string, variantName: string): Child[] {
+/**
+ * The stages that decide differently themselves: a stage that only hands on the set the stage
+ * above already changed is not one of them.
+ */
+export function decidingDifferently(comparison: Comparison): Set<StageComparison> {
+  const out = new Set<StageComparison>();
+  let above = "";
+  for (const stage of comparison.stages) {
+    const handedOn = JSON.stringify(stage.output);
+    if (
+      stage.actionChanged ||
+      [stage.dropped, stage.added, stage.reinstated].some(nonEmpty) ||
+      stage.forced.base !== stage.forced.variant ||
+      (handedOn !== above && nonEmpty(stage.output))
+    )
+      out.add(stage);
+    above = handedOn;
+  }
+  return out;
+}
+
+function diffLines(what: string, diff: NameDiff, baseName: string, variantName: string): Child[] {
   const out: Child[] = [];
   if (diff.onlyVariant.length)
-    out.push(line([`${what} only in the ${variantName}: `, ...list(diff.onlyVariant)]));
+    out.push(line([`${what} only in `, nameText(variantName), ": ", ...list(diff.onlyVariant)]));
   if (diff.onlyBase.length)
-    out.push(line([`${what} only in the ${baseName}: `, ...list(diff.onlyBase)]));
+    out.push(line([`${what} only in `, nameText(baseName), ": ", ...list(diff.onlyBase)]));
   return out;
+}
+
+function nonEmpty(diff: NameDiff): boolean {
+  return diff.onlyBase.length > 0 || diff.onlyVariant.length > 0;
 }
 
 function list(tools: readonly string[]): Child[] {

@@ -3,12 +3,15 @@ import type { ExpectationFailure } from "../src/core/expect.js";
 import { explainUnavailable } from "../src/core/forced-unavailable.js";
 import { counted } from "../src/core/words.js";
 import type { DebugAction, ProblemView, TraceView } from "../src/protocol.js";
-import { count, el, icon, nameText } from "./dom.js";
+import { count, el, icon, nameText, type Child } from "./dom.js";
 
 /** The file's last path segment: what the user calls the fixture. */
 export function baseName(file: string): string {
   return file.split(/[\\/]/).pop() || file;
 }
+
+/** The turn on screen; `fixtureRole` when a what-if moved the role away from the fixture's. */
+export type TurnShown = NonNullable<TraceView["turn"]> & { readonly fixtureRole?: string };
 
 /**
  * `variant` labels a run shown in place of the fixture's own (a what-if, or the second of two
@@ -18,7 +21,7 @@ export function renderHeader(
   report: ReportView,
   variant: string | null,
   openSource: () => void,
-  turn: TraceView["turn"],
+  turn: TurnShown | null,
   debug: { readonly stale: boolean; readonly act: (action: DebugAction) => void } | null = null,
 ): HTMLElement {
   const origin = report.origin;
@@ -52,7 +55,17 @@ export function renderHeader(
             "Query: ",
             turn.query ? el("q", { class: "query", text: turn.query }) : "(none)",
           ]),
-          el("span", { class: "stat" }, ["Role: ", turn.role ? nameText(turn.role) : "(none)"]),
+          el("span", { class: "stat", attrs: { "data-stat": "role" } }, [
+            "Role: ",
+            roleText(turn.role),
+            turn.fixtureRole === undefined
+              ? null
+              : el("span", { class: "muted" }, [
+                  " (what-if; the fixture's: ",
+                  roleText(turn.fixtureRole),
+                  ")",
+                ]),
+          ]),
         ])
       : null,
     el("p", { class: "stats" }, [
@@ -73,6 +86,10 @@ export function renderHeader(
           ]),
     ]),
   ]);
+}
+
+function roleText(role: string): Child {
+  return role ? nameText(role) : "(none)";
 }
 
 const DEBUG_BUTTONS: readonly [DebugAction, string, string][] = [
@@ -177,12 +194,25 @@ export function renderProblems(file: string, problems: readonly ProblemView[]): 
       problems.map((problem) =>
         el("li", { class: `problem problem-${problem.severity}` }, [
           icon(problem.severity === "error" ? "error" : "warning"),
-          el("span", { class: "where", text: `${problem.file}:${problem.line}:${problem.column}` }),
+          where(problem),
           ` ${problem.severity}: `,
           el("span", { class: "message", text: problem.message }),
         ]),
       ),
     ),
+  ]);
+}
+
+/**
+ * `folder/file:line:col`, breakable only after a path separator: the file's name and its place
+ * stay whole on a narrow panel.
+ */
+function where(problem: ProblemView): HTMLElement {
+  const parts = problem.file.split(/(?<=[\\/])/);
+  const last = parts.pop() ?? "";
+  return el("span", { class: "where" }, [
+    ...parts.flatMap((part) => [part, el("wbr")]),
+    el("span", { class: "where-end", text: `${last}:${problem.line}:${problem.column}` }),
   ]);
 }
 
@@ -192,6 +222,8 @@ const MODEL_TOOLS_SHOWN = 50;
 /** What is bound on the model call: the final tools with their summaries, and the tool_choice. */
 export function renderModelSees(report: ReportView, select: (tool: string) => void): HTMLElement {
   const summaries = new Map(report.manifest.map((entry) => [entry.name, entry.summary]));
+  // Without a catalogue no tool has a summary: said once, not on every tool.
+  const catalogued = summaries.size > 0;
   const forced = report.forcedChoice;
   const list = el("ul", { class: "model-tools" });
   const item = (name: string) => {
@@ -208,7 +240,8 @@ export function renderModelSees(report: ReportView, select: (tool: string) => vo
         [nameText(name)],
       ),
       summary === undefined
-        ? el("span", {
+        ? catalogued &&
+          el("span", {
             class: "muted",
             text: " — not in the agent-facing manifest (internal or not catalogued)",
           })
@@ -231,6 +264,12 @@ export function renderModelSees(report: ReportView, select: (tool: string) => vo
   }
   return el("section", { class: "model-sees", label: "What the model sees" }, [
     el("h2", { text: "What the model sees" }),
+    catalogued || report.names.length === 0
+      ? null
+      : el("p", {
+          class: "muted no-catalogue",
+          text: "This run has no tool catalogue, so the tools' descriptions are not known.",
+        }),
     report.names.length === 0 ? el("p", { class: "muted", text: "No tools are bound." }) : list,
     el("p", { class: "tool-choice" }, [
       "tool_choice: ",

@@ -64,7 +64,8 @@ export function fillLineageAnswer(
 ): void {
   answer.replaceChildren();
   if (lineage) {
-    answer.append(nameText(lineage.tool, "name lineage-tool"), ": ");
+    // The sentence about a tool the run does not know starts with its name already.
+    if (lineage.known) answer.append(nameText(lineage.tool, "name lineage-tool"), ": ");
     for (const part of lineage.parts)
       answer.append(typeof part === "string" ? part : el("code", {}, [nameText(part.name)]));
     if (!lineage.known && suggestion)

@@ -95,9 +95,72 @@ export function renderMatrix(
     else label();
   });
   label();
+  const table = el("table", { class: "matrix-table" }, [el("thead", {}, [head]), body]);
+  const cue = scrollCue(table);
   return el("section", { class: "matrix", label: "Tools by stages" }, [
     legend(),
-    el("table", { class: "matrix-table" }, [el("thead", {}, [head]), body]),
+    cue,
+    table,
     rendered < matrix.tools.length ? more : null,
   ]);
+}
+
+/**
+ * The page is the matrix's scroll box (so its header row and tool column can stick), and a
+ * webview hides scrollbars until hovered: when the table is wider than the panel, say so, with
+ * buttons that scroll it (by keyboard too), and fade the edge that hides columns.
+ */
+function scrollCue(table: HTMLElement): HTMLElement {
+  const step = (direction: number) =>
+    window.scrollBy({ left: direction * Math.max(100, window.innerWidth * 0.7) });
+  const back = el(
+    "button",
+    {
+      class: "link",
+      attrs: { type: "button", "data-action": "scroll-left" },
+      on: { click: () => step(-1) },
+    },
+    [icon("arrow-left"), " Scroll left"],
+  );
+  const forth = el(
+    "button",
+    {
+      class: "link",
+      attrs: { type: "button", "data-action": "scroll-right" },
+      on: { click: () => step(1) },
+    },
+    ["Scroll right ", icon("arrow-right")],
+  );
+  const cue = el("p", { class: "scroll-cue", attrs: { hidden: "" } }, [
+    "Wider than the panel: more stages to the side. ",
+    back,
+    forth,
+  ]);
+  const fade = el("div", { class: "scroll-fade", attrs: { "aria-hidden": "true", hidden: "" } });
+  cue.append(fade);
+  let frame = 0;
+  const update = () => {
+    cancelAnimationFrame(frame);
+    frame = requestAnimationFrame(() => {
+      if (!table.isConnected) return stop();
+      const box = table.getBoundingClientRect();
+      const hiddenRight = box.right - document.documentElement.clientWidth > 1;
+      const hiddenLeft = window.scrollX > 0;
+      cue.hidden = !hiddenRight && !hiddenLeft;
+      back.hidden = !hiddenLeft;
+      forth.hidden = !hiddenRight;
+      fade.hidden = !hiddenRight;
+      fade.style.top = `${Math.max(0, box.top)}px`;
+      fade.style.height = `${Math.max(0, Math.min(window.innerHeight, box.bottom) - Math.max(0, box.top))}px`;
+    });
+  };
+  const resized = new ResizeObserver(update);
+  const stop = () => {
+    resized.disconnect();
+    window.removeEventListener("scroll", update);
+  };
+  resized.observe(table);
+  resized.observe(document.documentElement);
+  window.addEventListener("scroll", update, { passive: true });
+  return cue;
 }

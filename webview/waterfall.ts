@@ -81,9 +81,17 @@ export function renderWaterfall(
       }),
     );
   }
+  const unknownTag = unknownStageTag(report.origin.kind);
   rows.forEach((row, index) =>
     list.append(
-      stageRow(row, index, widest, context, lazy !== null && index >= EAGER_ROWS ? lazy : null),
+      stageRow(
+        row,
+        index,
+        widest,
+        context,
+        lazy !== null && index >= EAGER_ROWS ? lazy : null,
+        unknownTag,
+      ),
     ),
   );
   if (capability) {
@@ -137,12 +145,29 @@ function lazyFiller(): (row: HTMLElement, fill: () => readonly (HTMLElement | nu
   };
 }
 
+/**
+ * The tag of a stage known only from its record (its configuration is not known), named for where
+ * the record came from: a log, or a value read from a paused program.
+ */
+function unknownStageTag(origin: ReportView["origin"]["kind"]): () => HTMLElement {
+  const [codicon, text, title] =
+    origin === "debug"
+      ? [
+          "debug-alt",
+          "read from the debuggee",
+          "known only from the value read in the debug session: its configuration is not known",
+        ]
+      : ["output", "logged", "known only from a logged trace: its configuration is not known"];
+  return () => el("span", { class: "tag tag-unknown", title }, [icon(codicon), text]);
+}
+
 function stageRow(
   row: WaterfallRow,
   index: number,
   widest: number,
   context: ChipContext,
   lazy: ((row: HTMLElement, fill: () => readonly (HTMLElement | null)[]) => void) | null,
+  unknownTag: () => HTMLElement,
 ): HTMLElement {
   const { info, record } = row;
   const key = `${index}:${info.name}`;
@@ -173,14 +198,7 @@ function stageRow(
         [icon("error"), "expectation fails here"],
       ),
     );
-  if (info.kind === "logged")
-    tags.push(
-      el(
-        "span",
-        { class: "tag", title: "known only from a logged trace: its configuration is not known" },
-        [icon("output"), "logged"],
-      ),
-    );
+  if (info.kind === "logged") tags.push(unknownTag());
   if (record === null) {
     return rowElement({
       key,

@@ -37,7 +37,9 @@ export function renderWhatIf(
     field.addEventListener("change", () => (clearTimeout(timer), apply(), emit()));
   };
 
-  const stages = el("fieldset", { class: "whatif-group" }, [el("legend", { text: "Stages" })]);
+  const stages = el("fieldset", { class: "whatif-group whatif-stages" }, [
+    el("legend", { text: "Stages" }),
+  ]);
   for (const stage of levers.stages) {
     const on = edit.enabled[stage.name] ?? stage.enabled;
     const box = el(Tag.checkbox, { attrs: { "data-lever": `stage:${stage.name}` } }, [
@@ -232,7 +234,7 @@ function normalised(edit: {
 export function whatIfBar(size: number, reset: () => void): HTMLElement {
   return el("div", { class: "whatif-bar", role: "status" }, [
     icon("beaker"),
-    `What-if: ${size} lever${size === 1 ? "" : "s"} moved. The waterfall shows the variant; the comparison is against the unmodified run.`,
+    `What-if on screen: ${size} lever${size === 1 ? "" : "s"} moved.`,
     el(
       Tag.button,
       { attrs: { appearance: "secondary", "data-action": "reset" }, on: { click: reset } },

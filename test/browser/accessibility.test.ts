@@ -1,13 +1,17 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
+import { compareReports } from "../../src/core/compare.js";
+import { reportView } from "../../src/core/report.js";
 import { runFixture } from "../../src/core/run-fixture.js";
+import { applyWhatIf } from "../../src/core/whatif.js";
 import { test } from "./harness.js";
-import { openPanel, send, THEMES, waitForPosted } from "./page.js";
+import { openPanel, openWhatIf, send, THEMES, waitForPosted } from "./page.js";
 import {
   EVERY_ACTION,
   EXAMPLE,
   FORCED_UNAVAILABLE,
+  largeFixture,
   load,
   showFixture,
   showLogged,
@@ -70,7 +74,7 @@ const VIEWS: Record<string, (page: Page) => Promise<void>> = {
   "what-if with comparison": async (page) => {
     const fixture = await load(EXAMPLE);
     await send(page, showFixture(fixture));
-    await page.locator("details.whatif > summary").click();
+    await openWhatIf(page);
     await page.locator('[data-lever="stage:allowlist"]').click();
     const request = await waitForPosted(page, "whatIf");
     await send(page, whatIfResult(fixture, request.edit, request.requestId));
@@ -103,6 +107,37 @@ const VIEWS: Record<string, (page: Page) => Promise<void>> = {
       ],
     });
     await page.waitForSelector(".problems");
+  },
+  "two traces compared": async (page) => {
+    const fixture = await load(EXAMPLE);
+    const base = reportView(runFixture(fixture));
+    const variant = reportView(
+      runFixture(fixture, applyWhatIf(fixture.json, { enabled: { policy: false } })),
+    );
+    await send(page, {
+      type: "show",
+      view: {
+        report: base,
+        levers: null,
+        source: null,
+        compared: {
+          report: variant,
+          comparison: compareReports(base, variant),
+          names: ["agent.log #3", "agent.log #6"],
+          replay: false,
+        },
+        whatIf: null,
+        turn: null,
+        failed: [],
+      },
+    });
+    await page.waitForSelector(".compare-table");
+  },
+  "matrix wider than the panel": async (page) => {
+    await page.setViewportSize({ width: 382, height: 700 });
+    await send(page, showFixture(await load(largeFixture(12, 9), "large.turn.json")));
+    await page.locator('[data-action="matrix"]').click();
+    await page.locator(".scroll-cue").waitFor();
   },
 };
 

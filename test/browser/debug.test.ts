@@ -59,6 +59,10 @@ test("debug value: the header names session, frame and expression; stale is show
     await page.locator(`.debug-origin [data-action="${action}"]`).click();
     assert.deepEqual(await waitForPosted(page, "debugAction"), { type: "debugAction", action });
   }
+  // Its stages are known only from the value read: said so, not "logged".
+  const row = await page.locator('.stage-row[data-stage="lazy"] .row-head').innerText();
+  assert.match(row, /read from the debuggee/);
+  assert.doesNotMatch(row, /logged/);
   // Read-only: no what-if, no saving a variant.
   assert.equal(await page.locator(".whatif").isVisible(), false);
 

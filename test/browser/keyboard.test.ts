@@ -26,7 +26,15 @@ test("13. keyboard: a row's chips are one tab stop with arrow keys inside; Enter
     if (now.stage === "intent") break;
   }
   // Toolbar, the labelled tool-name field, then the first row's one tab stop: its first chip.
-  assert.deepEqual(seen, ["copy", "save", "matrix", "lineage-input", "intent:search"]);
+  assert.deepEqual(seen, [
+    "copy",
+    "whatif",
+    "compare",
+    "save",
+    "matrix",
+    "lineage-input",
+    "intent:search",
+  ]);
   await page.keyboard.press("ArrowRight");
   await page.keyboard.press("ArrowRight");
   const onChip = await focused();

@@ -1,13 +1,9 @@
 // The points of "the inspector as a new user meets it", one test each, named by number.
 import assert from "node:assert/strict";
-import { mkdir } from "node:fs/promises";
-import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { compareReports } from "../../src/core/compare.js";
-import { reportView } from "../../src/core/report.js";
 import { runFixture } from "../../src/core/run-fixture.js";
 import { test } from "./harness.js";
-import { openPanel, SCREENSHOTS_DIR, send, THEMES, waitForPosted } from "./page.js";
+import { openPanel, openWhatIf, screenshot, send, THEMES, waitForPosted } from "./page.js";
 import {
   EVERY_ACTION,
   EXAMPLE,
@@ -24,12 +20,6 @@ const texts = (page: Page, selector: string) =>
     selector,
   );
 
-async function shot(page: Page, name: string): Promise<void> {
-  await page.evaluate(() => document.fonts.ready);
-  await mkdir(SCREENSHOTS_DIR, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOTS_DIR, name), fullPage: true });
-}
-
 test("2. a logged stage row says 'logged' once", async (browser) => {
   const page = await openPanel(browser);
   await send(page, showLogged(runFixture(await load(EXAMPLE)), 19, 3));
@@ -44,16 +34,13 @@ test("6. what-if feedback where the user works: a summary beside the levers link
   const page = await openPanel(browser, { height: 700 });
   const fixture = await load(EXAMPLE);
   await send(page, showFixture(fixture));
-  await page.locator("details.whatif > summary").click();
-  assert.equal(
-    await page.locator(".whatif-summary").innerText(),
-    "Move a lever to see what would change.",
-  );
+  await openWhatIf(page);
+  assert.equal(await page.locator(".whatif-summary").isVisible(), false, "nothing moved yet");
   await page.locator('[data-lever="stage:allowlist"]').click();
   const request = await waitForPosted(page, "whatIf");
   await send(page, whatIfResult(fixture, request.edit, request.requestId));
   await page.waitForSelector(".comparison");
-  const summary = page.locator("details.whatif .whatif-summary");
+  const summary = page.locator("#whatif .whatif-summary");
   assert.match(
     (await summary.innerText()).trim(),
     /^1 stage decides differently; final loses final_answer\. +See the comparison$/,
@@ -137,7 +124,7 @@ test("10. matrix: the header row and tool column stay in view, a legend explains
     return { headTop: Math.round(head.top), toolLeft: Math.round(tool.left) };
   });
   assert.deepEqual(stuck, { headTop: 0, toolLeft: 0 });
-  await shot(page, "webview-matrix-scrolled.png");
+  await screenshot(page, "webview-matrix-scrolled.png");
   await page.close();
 });
 
@@ -190,7 +177,7 @@ test("12. the header shows the query and role; stats, the what-if badge and tabl
       "Query: what's the weather in Lyon?",
       "Role: analyst",
     ]);
-    await page.locator("details.whatif > summary").click();
+    await openWhatIf(page);
     await page.locator('[data-lever="stage:allowlist"]').click();
     const request = await waitForPosted(page, "whatIf");
     await send(page, whatIfResult(fixture, request.edit, request.requestId));
@@ -206,7 +193,7 @@ test("12. the header shows the query and role; stats, the what-if badge and tabl
         .map((e) => e.textContent),
     );
     assert.deepEqual(wrapped, []);
-    await shot(page, `webview-376-${theme}.png`);
+    await screenshot(page, `webview-376-${theme}.png`);
     await page.close();
   }
 });
@@ -242,7 +229,7 @@ test("16. wording: proper plurals, no doubled names, a plain forced-tool placeho
   const page = await openPanel(browser);
   const fixture = await load(EVERY_ACTION);
   await send(page, showFixture(fixture));
-  await page.locator("details.whatif > summary").click();
+  await openWhatIf(page);
   // The levers are drawn when the section opens; read them once they are there.
   await page.locator('[data-lever="stage:lazy"]').waitFor();
   const labels = await texts(page, "[data-lever^='stage:']");
@@ -259,43 +246,5 @@ test("16. wording: proper plurals, no doubled names, a plain forced-tool placeho
   const all = await page.locator("body").innerText();
   assert.doesNotMatch(all, /\(s\)|\b1 tools\b|\b1 stages\b/);
   assert.match(await page.locator(".compare-summary").innerText(), /^\d+ stages? differs?\./);
-  await page.close();
-});
-
-test("15. Compare with Replay says logged and replay, not first and second", async (browser) => {
-  const page = await openPanel(browser);
-  const fixture = await load(EXAMPLE);
-  const replay = reportView(runFixture(fixture));
-  const logged = {
-    ...replay,
-    origin: { kind: "log" as const, line: 12, index: 0 },
-    file: "file:///ws/app.log",
-  };
-  await send(page, {
-    type: "show",
-    view: {
-      report: logged,
-      levers: null,
-      source: null,
-      compared: {
-        report: { ...replay, file: "file:///ws/app.log" },
-        comparison: compareReports(logged, replay),
-      },
-      whatIf: null,
-      turn: null,
-      failed: [],
-    },
-  });
-  await page.waitForSelector(".comparison");
-  assert.equal(
-    await page.locator(".comparison h2").innerText(),
-    "Compared with the logged trace (line 12)",
-  );
-  assert.deepEqual((await texts(page, ".compare-table thead th")).slice(1, 3), [
-    "Logged trace (line 12)",
-    "Replay",
-  ]);
-  assert.equal(await page.locator(".header .tag-variant").innerText(), "replay");
-  assert.doesNotMatch(await page.locator("body").innerText(), /\b(first|second)\b/i);
   await page.close();
 });

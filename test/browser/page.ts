@@ -2,7 +2,7 @@
  * Loads the real panel page (the host's HTML, CSP included, with dist/webview.js) into headless
  * Chromium, with a fake `acquireVsCodeApi` that records what the webview posts.
  */
-import { readFile } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import { extname, join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { panelHtml } from "../../src/extension/panel/html.js";
@@ -14,6 +14,19 @@ export const ORIGIN = "https://webview.test";
 const ROOT = process.cwd();
 /** Where screenshots go: git-ignored test results, unless `npm run screenshots` names docs/screenshots. */
 export const SCREENSHOTS_DIR = process.env.PI_SCREENSHOTS_DIR ?? "test-results/screenshots";
+
+/** Writes the page's PNG (the full page, or what the viewport shows) to SCREENSHOTS_DIR, once its fonts are loaded. */
+export async function screenshot(page: Page, name: string, fullPage = true): Promise<void> {
+  await page.evaluate("document.fonts.ready");
+  await mkdir(SCREENSHOTS_DIR, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS_DIR, name), fullPage });
+}
+
+/** Opens the what-if levers from the toolbar, as a user would. */
+export async function openWhatIf(page: Page): Promise<void> {
+  await page.locator('.toolbar [data-action="whatif"]').click();
+  await page.locator("#whatif").waitFor();
+}
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
@@ -34,6 +47,7 @@ export function launchChromium(): Promise<Browser> {
 export const THEMES: Record<string, Record<string, string>> = {
   dark: {
     foreground: "#cccccc",
+    "widget-shadow": "#0000005c",
     "editor-background": "#1f1f1f",
     descriptionForeground: "#9d9d9d",
     focusBorder: "#0078d4",
@@ -85,6 +99,7 @@ export const THEMES: Record<string, Record<string, string>> = {
     "editor-font-family": "monospace",
   },
   light: {
+    "widget-shadow": "#00000029",
     foreground: "#3b3b3b",
     "editor-background": "#ffffff",
     descriptionForeground: "#717171",

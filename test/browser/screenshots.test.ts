@@ -10,11 +10,12 @@ import { runFixture } from "../../src/core/run-fixture.js";
 import { test } from "./harness.js";
 import {
   openPanel,
-  send,
+  openWhatIf,
+  type PageGlobals,
   SCREENSHOTS_DIR,
+  send,
   THEMES,
   waitForPosted,
-  type PageGlobals,
 } from "./page.js";
 import { EXAMPLE, load, showFixture, whatIfResult } from "./reports.js";
 
@@ -70,10 +71,10 @@ test("screenshot: what-if shows the variant compared with the original (dark)", 
   const page = await openPanel(browser, { height: 1100 });
   const fixture = await load(EXAMPLE);
   await send(page, showFixture(fixture));
-  await page.locator("details.whatif > summary").click();
-  await page.locator('[data-lever="policy:policy:budget"]').locator("input").fill("0.01");
+  await openWhatIf(page);
+  await page.locator('[data-lever="policy:policy:budget"]').locator("input").fill("0.005");
   const message = await waitForPosted(page, "whatIf");
-  assert.deepEqual(message.edit.policies, { policy: { budgetUsd: 0.01 } });
+  assert.deepEqual(message.edit.policies, { policy: { budgetUsd: 0.005 } });
   await send(page, whatIfResult(fixture, message.edit, message.requestId));
   await page.waitForSelector(".comparison");
   assert.match(await page.locator(".comparison").innerText(), /policy/);

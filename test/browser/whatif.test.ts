@@ -1,13 +1,14 @@
 import assert from "node:assert/strict";
 import { test } from "./harness.js";
-import { openPanel, posted, send, waitForPosted } from "./page.js";
-import { EXAMPLE, load, showFixture, whatIfResult } from "./reports.js";
+import { openPanel, openWhatIf, posted, screenshot, send, waitForPosted } from "./page.js";
+import { runFixture } from "../../src/core/run-fixture.js";
+import { EXAMPLE, load, showFixture, showLogged, whatIfResult } from "./reports.js";
 
 test("what-if: turning a stage off re-runs at once, shows the variant and the comparison; Reset goes back", async (browser) => {
   const page = await openPanel(browser);
   const fixture = await load(EXAMPLE);
   await send(page, showFixture(fixture));
-  await page.locator("details.whatif > summary").click();
+  await openWhatIf(page);
   await page.locator('[data-lever="stage:allowlist"]').click();
   const request = await waitForPosted(page, "whatIf");
   assert.deepEqual(request.edit, { enabled: { allowlist: false } });
@@ -28,9 +29,12 @@ test("what-if: turning a stage off re-runs at once, shows the variant and the co
   assert.equal(changed.length, 1);
   assert.match(
     changed[0]!,
-    /^allowlistselectdisabled.*added only in the unmodified run: final_answer/,
+    /^allowlistselectdisabled.*added only in the fixture's run: final_answer/,
   );
-  assert.match(await page.locator(".compare-summary").innerText(), /Final loses final_answer/);
+  assert.match(
+    await page.locator(".compare-summary").innerText(),
+    /Final: only in the fixture's run: final_answer\./,
+  );
   await page.locator('[data-action="reset"]').click();
   await page.waitForSelector(".comparison", { state: "detached" });
   assert.doesNotMatch(
@@ -44,7 +48,7 @@ test("what-if: role, verdict, forced tool and policy numbers each post the lever
   const page = await openPanel(browser);
   const fixture = await load(EXAMPLE);
   await send(page, showFixture(fixture));
-  await page.locator("details.whatif > summary").click();
+  await openWhatIf(page);
   const type = async (lever: string, text: string) => {
     const before = (await posted(page)).length;
     const input = page.locator(`[data-lever="${lever}"] input`);
@@ -75,7 +79,7 @@ test("what-if: a refused what-if shows the host's reason; Save as fixture… and
   const page = await openPanel(browser);
   const fixture = await load(EXAMPLE);
   await send(page, showFixture(fixture));
-  await page.locator("details.whatif > summary").click();
+  await openWhatIf(page);
   await page.locator('[data-lever="stage:policy"]').click();
   const request = await waitForPosted(page, "whatIf");
   await send(page, {
@@ -167,5 +171,60 @@ test("what-if: a live re-run that carries the what-if draws the variant at once 
   );
   await page.locator('[data-action="reset"]').click();
   await waitForPosted(page, "clearWhatIf");
+  await page.close();
+});
+
+for (const [width, where, theme] of [
+  [1100, "beside the waterfall", "light"],
+  [600, "above the waterfall", "dark"],
+  [1100, "beside the waterfall", "high-contrast"],
+] as const) {
+  test(`what-if (${theme}): the toolbar's What-if… opens the levers ${where}, with one hint`, async (browser) => {
+    const page = await openPanel(browser, { width, height: 800, theme });
+    await send(page, showFixture(await load(EXAMPLE)));
+    const toggle = page.locator('.toolbar [data-action="whatif"]');
+    await toggle.waitFor();
+    assert.equal(await toggle.getAttribute("aria-expanded"), "false");
+    assert.equal(await page.locator("#whatif").isVisible(), false);
+    await toggle.click();
+    assert.equal(await toggle.getAttribute("aria-expanded"), "true");
+    await page.locator('[data-lever="stage:allowlist"]').waitFor();
+    const place = await page.evaluate(() => {
+      const levers = document.querySelector("#whatif")!.getBoundingClientRect();
+      const waterfall = document.querySelector(".waterfall")!.getBoundingClientRect();
+      return {
+        inAside: document.querySelector("#whatif")!.closest("aside") !== null,
+        beside: levers.left >= waterfall.right,
+        above: levers.bottom <= waterfall.top,
+        top: Math.round(levers.top),
+      };
+    });
+    if (width > 980) {
+      assert.ok(place.inAside && place.beside, JSON.stringify(place));
+      assert.ok(place.top < 400, `beside the first rows (top ${place.top})`);
+    } else assert.ok(!place.inAside && place.above, JSON.stringify(place));
+    assert.equal(await page.locator("#whatif > .hint").count(), 1);
+    await screenshot(page, `webview-whatif-open-${width}-${theme}.png`, false);
+    // By keyboard: Escape in the levers closes them and gives the focus back to the toggle.
+    await page.locator('[data-lever="stage:allowlist"]').focus();
+    await page.keyboard.press("Escape");
+    assert.equal(await page.locator("#whatif").isVisible(), false);
+    assert.equal(await toggle.getAttribute("aria-expanded"), "false");
+    assert.equal(
+      await page.evaluate(() => document.activeElement?.getAttribute("data-action")),
+      "whatif",
+    );
+    await page.keyboard.press("Enter");
+    assert.equal(await page.locator("#whatif").isVisible(), true);
+    await page.close();
+  });
+}
+
+test("what-if: a logged trace has no What-if… button", async (browser) => {
+  const page = await openPanel(browser);
+  await send(page, showLogged(runFixture(await load(EXAMPLE)), 4, 0));
+  await page.waitForSelector(".stage-row");
+  assert.equal(await page.locator('[data-action="whatif"]').isVisible(), false);
+  assert.equal(await page.locator("#whatif").isVisible(), false);
   await page.close();
 });

@@ -356,10 +356,10 @@ describe("the Selection Traces commands", () => {
 
   it("compares the two traces selected, the view's selection when invoked from the palette", async () => {
     await run("paletteInspector.compareTraces", traces[0], [traces[0], traces[2]]);
-    expect(last()).toBe("Selection Trace: #1 agent.log:3 ↔ #3 agent.log:11");
+    expect(last()).toBe("Selection Trace: agent.log #1 ↔ agent.log #3");
     view().selection = [traces[1], traces[2]];
     await run("paletteInspector.compareTraces");
-    expect(last()).toBe("Selection Trace: #2 agent.log:7 ↔ #3 agent.log:11");
+    expect(last()).toBe("Selection Trace: agent.log #2 ↔ agent.log #3");
     await run("paletteInspector.compareTraces", traces[0]);
     expect(fake.shown.at(-1)?.message).toMatch(/select exactly two traces/);
     expect(webviewFake.panels).toHaveLength(2);
@@ -367,10 +367,10 @@ describe("the Selection Traces commands", () => {
 
   it("compares a trace with its replay, and turns it into a fixture: the one clicked, else the one selected", async () => {
     await run("paletteInspector.compareWithReplay", traces[0]);
-    expect(last()).toBe("Selection Trace: #1 agent.log:3 ↔ replay");
+    expect(last()).toBe("Selection Trace: agent.log #1 ↔ replay");
     view().selection = [traces[1]];
     await run("paletteInspector.compareWithReplay");
-    expect(last()).toBe("Selection Trace: #2 agent.log:7 ↔ replay");
+    expect(last()).toBe("Selection Trace: agent.log #2 ↔ replay");
     fake.answers.saveDialog.push(Uri.file("/ws/one.turn.json"), Uri.file("/ws/two.turn.json"));
     await run("paletteInspector.traceToFixture", traces[2]);
     await run("paletteInspector.traceToFixture");

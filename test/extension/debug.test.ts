@@ -146,7 +146,9 @@ describe("Inspect in Palette Inspector", () => {
     );
     panel.webview.receive({ type: "debugAction", action: "compare" });
     await vi.waitFor(() =>
-      expect(webviewFake.panels.at(-1)!.title).toBe("Selection Trace: result ↔ replay"),
+      expect(webviewFake.panels.at(-1)!.title).toBe(
+        "Selection Trace: result (debug value) ↔ replay",
+      ),
     );
     expect(errors()).toEqual([]);
   });
@@ -796,7 +798,10 @@ describe("the debug commands' own choices", () => {
       title: "Compare with a fixture's run",
       placeHolder: "Which fixture?",
     });
-    expect(webviewFake.panels[2]!.title).toMatch(/^Selection Trace: result ↔ replay$/);
+    // The fixture's run is named by its file, not called a replay.
+    expect(webviewFake.panels[2]!.title).toBe(
+      "Selection Trace: result (debug value) ↔ a.turn.json",
+    );
     expect(errors()).toEqual([]);
   });
 
@@ -807,7 +812,9 @@ describe("the debug commands' own choices", () => {
     fake.answers.quickPick.push((items: { label: string }[]) => items[0]);
     webviewFake.panels[1]!.webview.receive({ type: "debugAction", action: "compare" });
     await vi.waitFor(() => expect(webviewFake.panels).toHaveLength(3));
-    expect(webviewFake.panels[2]!.title).toBe("Selection Trace: result.trace ↔ result");
+    expect(webviewFake.panels[2]!.title).toBe(
+      "Selection Trace: result.trace (debug value) ↔ result (debug value)",
+    );
     fake.writeFile("/b.turn.json", "{ not json");
     fake.answers.quickPick.push(
       (items: { label: string }[]) => items.find((item) => item.label === "A fixture's run…"),

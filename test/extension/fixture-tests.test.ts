@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import {
   FixtureTests,
   FAILURE_CONTEXT,
+  MISMATCH_CONTEXT,
   isRegressionTest,
 } from "../../src/extension/testing/fixture-tests.js";
 import { fake, TestRunRequest, testRuns, Uri, type FakeTestItem } from "../fakes/vscode.js";
@@ -103,8 +104,28 @@ describe("Testing view", () => {
     expect(message!.message).toBe("$.expect.names: final names differ");
     expect(message!.expectedOutput).toBe('[\n  "a",\n  "b"\n]');
     expect(message!.actualOutput).toBe('[\n  "a"\n]');
-    expect(message!.contextValue).toBe(FAILURE_CONTEXT);
     expect(message!.location!.range.start).toMatchObject({ line: 14, character: 4 });
+  });
+
+  it("puts Show Selection Trace on a plain message after the diffs, never in a diff's content", async () => {
+    const result = await run([leaf("/ws/a/fail.turn.json")!]);
+    const { messages } = result.results.find((r) => r.state === "failed")!;
+    const diffs = messages.filter((m) => m.actualOutput !== undefined);
+    expect(diffs.length).toBeGreaterThan(0);
+    expect(diffs.every((m) => m.contextValue === MISMATCH_CONTEXT)).toBe(true);
+    const last = messages.at(-1)!;
+    expect(last.actualOutput).toBeUndefined();
+    expect(last.contextValue).toBe(FAILURE_CONTEXT);
+    expect(last.message).toMatch(/^Show Selection Trace opens this run's waterfall/);
+    expect(last.location!.range.start).toMatchObject({ line: 14, character: 4 });
+    // The content menu (a button over the message) names only the plain message.
+    const { readFile } = await import("node:fs/promises");
+    const manifest = JSON.parse(
+      await readFile(new URL("../../package.json", import.meta.url), "utf8"),
+    ) as { contributes: { menus: Record<string, { when: string }[]> } };
+    const whens = (menu: string) => manifest.contributes.menus[menu]!.map((item) => item.when);
+    expect(whens("testing/message/content")).toEqual([`testMessage == ${FAILURE_CONTEXT}`]);
+    expect(whens("testing/message/context")[0]).toContain(`testMessage == ${MISMATCH_CONTEXT}`);
   });
 
   it("reports an invalid fixture as errored with the validation message at its position", async () => {

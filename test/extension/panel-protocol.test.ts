@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { compareReports } from "../../src/core/compare.js";
 import { runFixture } from "../../src/core/run-fixture.js";
 import { whatIfLevers } from "../../src/core/whatif.js";
 import { contentSecurityPolicy, newNonce, panelHtml } from "../../src/extension/panel/html.js";
@@ -29,6 +30,7 @@ describe("parseFromWebview", () => {
     [{ type: "copyMarkdown", requestId: 4, run: "whatIf" }],
     [{ type: "revealTool", tool: "sql" }],
     [{ type: "openSource", compared: false }],
+    [{ type: "compare" }],
   ])("accepts %j", (message) => expect(parseFromWebview(message, () => {})).toEqual(message));
 
   it.each([
@@ -79,6 +81,56 @@ describe("parseToWebview", () => {
     expect(
       parseToWebview({ type: "reply", requestId: 1, ok: true, message: "" }, () => {}),
     ).not.toBeNull();
+  });
+
+  it("accepts role palettes only as stage, role and tool names", async () => {
+    const { report: run } = await report();
+    const show = (rolePalettes: unknown) => ({
+      type: "show",
+      view: {
+        report: run,
+        levers: null,
+        source: null,
+        compared: null,
+        whatIf: null,
+        turn: null,
+        failed: [],
+        rolePalettes,
+      },
+    });
+    const good = show([{ stage: "role", role: "admin", tools: ["sql"] }]);
+    expect(parseToWebview(good, () => {})).toBe(good);
+    for (const bad of [
+      {},
+      [{ stage: "role", role: "admin", tools: "sql" }],
+      [{ role: "admin", tools: [] }],
+    ])
+      expect(parseToWebview(show(bad), () => {})).toBeNull();
+  });
+
+  it("accepts a comparison only with a name for each side and whether it is a replay", async () => {
+    const { report: run } = await report();
+    const show = (compared: object) => ({
+      type: "show",
+      view: {
+        report: run,
+        levers: null,
+        source: null,
+        compared: { report: run, comparison: compareReports(run, run), ...compared },
+        whatIf: null,
+        turn: null,
+        failed: [],
+      },
+    });
+    const good = show({ names: ["a.log #1", "b.log #2"], replay: false });
+    expect(parseToWebview(good, () => {})).toBe(good);
+    for (const bad of [
+      { replay: false },
+      { names: ["only one"], replay: false },
+      { names: ["a", 2], replay: false },
+      { names: ["a", "b"] },
+    ])
+      expect(parseToWebview(show(bad), () => {})).toBeNull();
   });
 
   it("rejects a report whose records are malformed, so the webview never renders half a shape", async () => {

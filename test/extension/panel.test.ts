@@ -580,7 +580,7 @@ describe("showComparison (two logged traces)", () => {
     };
     panels.showComparison(base, variant);
     const panel = webviewFake.panels[0]!;
-    expect(panel.title).toBe("Selection Trace: #1 app.log:3 ↔ #1 app.log:9");
+    expect(panel.title).toBe("Selection Trace: app.log #1 (line 3) ↔ app.log #1 (line 9)");
     panel.webview.receive({ type: "ready", edit: {} });
     await flush();
     const show = posted(panel)[0]!;
@@ -683,13 +683,17 @@ describe("7. One panel per subject", () => {
     expect(webviewFake.panels.map((panel) => [panel.title, panel.revealed])).toEqual([
       ["Selection Trace: weather.turn.json", 1],
       ["Selection Trace: #13 app.log:12", 1],
-      ["Selection Trace: #13 app.log:12 ↔ #31 app.log:30", 1],
+      ["Selection Trace: app.log #13 ↔ app.log #31", 1],
     ]);
     panels.showReport(at(30));
     expect(webviewFake.panels).toHaveLength(4);
-    // 15: a replay is titled by the logged trace it replays.
+    // A replay is titled by the logged trace it replays; a fixture's run by its file.
+    panels.showComparison(at(12), runFixture(loaded.fixture), true);
+    expect(webviewFake.panels.at(-1)!.title).toBe("Selection Trace: app.log #13 ↔ replay");
     panels.showComparison(at(12), runFixture(loaded.fixture));
-    expect(webviewFake.panels.at(-1)!.title).toBe("Selection Trace: #13 app.log:12 ↔ replay");
+    expect(webviewFake.panels.at(-1)!.title).toBe(
+      "Selection Trace: app.log #13 ↔ weather.turn.json",
+    );
   });
 });
 
@@ -999,5 +1003,83 @@ describe("where panels open", () => {
     } finally {
       warn.mockRestore();
     }
+  });
+});
+
+describe("Compare… on a panel", () => {
+  type Item = { label: string; detail: string };
+  const items = () => fake.quickPicks.at(-1)!.items as Item[];
+
+  it("offers the fixture's saved what-if first, then other fixtures and the runs of other open panels, and opens the pick", async () => {
+    fake.writeFile("/ws/turns/other.turn.json", JSON.stringify(FIXTURE));
+    fake.writeFile(
+      "/ws/turns/weather.whatif.turn.json",
+      JSON.stringify({ ...FIXTURE, pipeline: [FIXTURE.pipeline[0]] }),
+    );
+    panels.showReport((await loggedRun("file:///ws/app.log"))(7, 4));
+    const panel = await openReady();
+    fake.answers.quickPick.push((choices: Item[]) =>
+      choices.find((choice) => choice.label === "turns/weather.whatif.turn.json"),
+    );
+    panel.webview.receive({ type: "compare" });
+    await vi.waitFor(() => expect(webviewFake.panels).toHaveLength(3), { timeout: 30_000 });
+    expect(items().map((item) => [item.label, item.detail])).toEqual([
+      ["app.log #5", "open in another panel"],
+      ["turns/weather.whatif.turn.json", "a saved what-if of this fixture"],
+      ["turns/other.turn.json", "a fixture of this workspace, run now"],
+    ]);
+    expect(fake.quickPicks.at(-1)!.options).toMatchObject({
+      title: "Compare weather.turn.json with…",
+    });
+    const compared = webviewFake.panels[2]!;
+    expect(compared.title).toBe("Selection Trace: weather.turn.json ↔ weather.whatif.turn.json");
+    compared.webview.receive({ type: "ready", edit: {} });
+    await postedCount(compared, 1);
+    const show = posted(compared)[0]!;
+    if (show.type !== "show") throw new Error(show.type);
+    expect(show.view.compared?.names).toEqual(["weather.turn.json", "weather.whatif.turn.json"]);
+    // The what-if drops the policy stage: it no longer drops sql.
+    expect(show.view.compared?.comparison.changed).toBe(true);
+  });
+
+  it("a logged trace compares with a fixture too; a fixture that cannot run is said, and nothing opens", async () => {
+    fake.writeFile("/ws/turns/broken.turn.json", "{");
+    panels.showReport((await loggedRun("file:///ws/app.log"))(7, 4));
+    const panel = webviewFake.panels[0]!;
+    panel.webview.receive({ type: "ready", edit: {} });
+    await postedCount(panel, 1);
+    fake.answers.quickPick.push((choices: Item[]) =>
+      choices.find((choice) => choice.label === "turns/broken.turn.json"),
+    );
+    panel.webview.receive({ type: "compare" });
+    await vi.waitFor(() => expect(fake.shown.length).toBeGreaterThan(0), { timeout: 30_000 });
+    expect(items().map((item) => item.label)).toEqual([
+      "turns/broken.turn.json",
+      "turns/weather.turn.json",
+    ]);
+    expect(fake.shown.at(-1)).toMatchObject({ kind: "error" });
+    expect(JSON.stringify(fake.shown.at(-1))).toContain("turns/broken.turn.json has problems");
+    expect(webviewFake.panels).toHaveLength(1);
+  });
+});
+
+describe("the role palettes a fixture's panel is sent", () => {
+  it("lists each role's palette by stage, leaving out a role with no policy", async () => {
+    fixtureUri = fake.writeFile(
+      "/ws/turns/roles.turn.json",
+      JSON.stringify({
+        ...FIXTURE,
+        pipeline: [
+          ...FIXTURE.pipeline,
+          { kind: "role", name: "palette", role_tools: { analyst: ["search"], admin: null } },
+        ],
+      }),
+    );
+    const panel = await openReady();
+    const show = posted(panel)[0]!;
+    if (show.type !== "show") throw new Error(show.type);
+    expect(show.view.rolePalettes).toEqual([
+      { stage: "palette", role: "analyst", tools: ["search"] },
+    ]);
   });
 });

@@ -314,6 +314,6 @@ export class DebugCommands {
         notice`The replay of ${inspection.expression} is not a valid fixture.`,
         [...loaded.problems.map((problem) => problem.message)],
       );
-    this.panels.showComparison(inspection.report, runFixture(loaded.fixture));
+    this.panels.showComparison(inspection.report, runFixture(loaded.fixture), true);
   }
 }

@@ -330,7 +330,7 @@ export async function compareWithReplay(
       );
     // The replay has no file of its own yet: it is named after the log it replays, never after a path that does not exist.
     const replay = { ...runFixture(loaded.fixture), file: file.toString() };
-    panels.showComparison(reportOf(found, file), replay);
+    panels.showComparison(reportOf(found, file), replay, true);
   } catch (error) {
     failed(notice`cannot compare the trace with its replay.`, error);
   }

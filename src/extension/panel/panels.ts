@@ -3,6 +3,8 @@ import type { RunReport } from "../../core/report.js";
 import { relative } from "node:path";
 import { isInside, leadsTo } from "../../node/confine.js";
 import { parsePanelState } from "../../protocol.js";
+import { pickComparison } from "./compare-pick.js";
+import { comparedSides, comparisonTitle } from "./sides.js";
 import { TraceSession, webviewOptions, type FixtureLoader, type TraceSource } from "./session.js";
 
 /** The panel's view type: package.json's `onWebviewPanel:` activation and the serializer use it. */
@@ -96,19 +98,14 @@ export class TracePanels implements vscode.Disposable {
     return this.adopt(this.createPanel(`Selection Trace: ${source.inspection.expression}`), source);
   }
 
-  /** Opens a read-only panel showing `variant` against `base`, stage by stage (two logged traces). */
-  showComparison(base: RunReport, variant: RunReport): void {
-    const source: TraceSource = { kind: "comparison", base, variant };
-    // A fixture's run shown against a logged trace is that trace's replay.
-    const side = (report: RunReport) =>
-      report.origin.kind === "fixture" ? "replay" : reportLabel(report);
+  /** Opens a read-only panel showing `variant` against `base`, stage by stage (`replay`: `variant` is `base` replayed). */
+  showComparison(base: RunReport, variant: RunReport, replay = false): void {
+    const sides = comparedSides(base, variant, replay);
+    const source: TraceSource = { kind: "comparison", base, variant, sides };
     // In the active group: beside it, each comparison opened another group.
     if (!this.revealed(source))
       this.adopt(
-        this.createPanel(
-          `Selection Trace: ${side(base)} ↔ ${side(variant)}`,
-          vscode.ViewColumn.Active,
-        ),
+        this.createPanel(`Selection Trace: ${comparisonTitle(sides)}`, vscode.ViewColumn.Active),
         source,
       );
   }
@@ -132,13 +129,32 @@ export class TracePanels implements vscode.Disposable {
 
   private adopt(panel: vscode.WebviewPanel, source: TraceSource): TraceSession {
     panel.title = source.kind === "fixture" ? title(source.uri.path) : panel.title;
-    const session = new TraceSession(panel, source, this.extensionUri, this.load, this.log);
+    const session = new TraceSession(
+      panel,
+      source,
+      this.extensionUri,
+      this.load,
+      this.log,
+      (from) => this.compareFrom(from),
+    );
     this.sessions.add(session);
     panel.onDidDispose(() => {
       this.sessions.delete(session);
       if (this.preview === session) this.preview = null;
     });
     return session;
+  }
+
+  /** "Compare…" on a panel: its run against one the user picks. */
+  private async compareFrom(session: TraceSession): Promise<void> {
+    const base = session.shownRun;
+    if (base === null) return;
+    const others = [
+      ...new Set(this.open.map((other) => other.shownRun).filter((run) => run !== null)),
+    ].filter((run) => run !== base);
+    const fixture = session.source.kind === "fixture" ? session.source.uri : null;
+    const variant = await pickComparison(base, fixture, others, this.load);
+    if (variant) this.showComparison(base, variant);
   }
 
   dispose(): void {
@@ -158,7 +174,7 @@ function subjectKey(source: TraceSource): string | null {
     case "report":
       return `report:${report(source.report)}`;
     case "comparison":
-      return `comparison:${report(source.base)}|${report(source.variant)}`;
+      return `comparison:${report(source.base)}|${report(source.variant)}|${source.sides.replay}`;
     case "refused":
     case "debug":
       // A refused restore is about nothing, and a debug value is read afresh each time.

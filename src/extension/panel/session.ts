@@ -5,6 +5,7 @@ import { expectationFailures, updatedExpectation } from "../../core/expect.js";
 import type { FixtureJson } from "../../core/fixture/schema.js";
 import type { Fixture, LoadResult } from "../../core/fixture/load.js";
 import { problemMessage } from "../../core/fixture/problems.js";
+import { stageName } from "../../core/fixture/semantics.js";
 import { reportMarkdown } from "../../core/render/markdown.js";
 import { reportView, type RunReport } from "../../core/report.js";
 import { runFixture } from "../../core/run-fixture.js";
@@ -20,6 +21,7 @@ import {
   type DebugAction,
   type FromWebview,
   type ProblemView,
+  type RolePalette,
   type ToWebview,
   type TraceView,
   type WhatIfView,
@@ -28,6 +30,7 @@ import type { DebugInspection } from "../debug/inspection.js";
 import { neutralise, notice, notify } from "../notify.js";
 import { chooseNewFile, FIXTURE_FILTERS } from "../workspace-files.js";
 import { panelHtml } from "./html.js";
+import type { ComparedSides } from "./sides.js";
 import { findToolMention, suggestedVariantPath, variantFixtureText } from "./variant-file.js";
 import { openLogLine } from "../logs/log-excerpts.js";
 
@@ -38,8 +41,13 @@ export type FixtureLoader = (uri: vscode.Uri) => Promise<LoadResult>;
 export type TraceSource =
   | { readonly kind: "fixture"; readonly uri: vscode.Uri }
   | { readonly kind: "report"; readonly report: RunReport; readonly selectedTool?: string }
-  /** Two runs (logged traces) stage by stage: `variant` shown against `base`. */
-  | { readonly kind: "comparison"; readonly base: RunReport; readonly variant: RunReport }
+  /** Two runs stage by stage: `variant` shown against `base`, each side named. */
+  | {
+      readonly kind: "comparison";
+      readonly base: RunReport;
+      readonly variant: RunReport;
+      readonly sides: ComparedSides;
+    }
   /** A value read from a paused debug session (read-only); `act` runs the panel's debug buttons. */
   | {
       readonly kind: "debug";
@@ -84,6 +92,8 @@ export class TraceSession implements vscode.Disposable {
     private readonly extensionUri: vscode.Uri,
     private readonly load: FixtureLoader,
     private readonly log: (message: string) => void,
+    /** "Compare…": asks which run to show against this one, and opens the comparison. */
+    private readonly compare: (session: TraceSession) => Promise<void> = async () => {},
   ) {
     const webview = panel.webview;
     // A restored panel comes with the options it was saved with: set them again.
@@ -165,13 +175,14 @@ export class TraceSession implements vscode.Disposable {
       return;
     }
     if (this.source.kind === "comparison") {
-      const { base, variant } = this.source;
+      const { base, variant, sides } = this.source;
       this.base = base;
       this.post({
         type: "show",
         view: readOnlyView(base, {
           report: reportView(variant),
           comparison: compareReports(base, variant),
+          ...sides,
         }),
       });
       return;
@@ -224,6 +235,7 @@ export class TraceSession implements vscode.Disposable {
         whatIf: this.edit === null ? null : this.whatIfView(this.edit),
         turn: { query: turn?.query ?? "", role: turn?.role ?? "" },
         failed: expectationFailures(loaded.fixture.json.expect, this.base),
+        rolePalettes: rolePalettes(loaded.fixture.json),
       },
     });
   }
@@ -314,11 +326,23 @@ export class TraceSession implements vscode.Disposable {
         return this.reveal(message.tool);
       case "openSource":
         return this.openSource(message.compared);
+      case "compare":
+        return this.compare(this);
       case "debugAction":
         if (this.source.kind === "debug")
           return this.source.act(message.action, this.source.inspection);
         return;
     }
+  }
+
+  /** The run this panel shows (a fixture's own run, never its what-if); a fixture has one once it ran. */
+  get shownRun(): RunReport | null {
+    const source = this.source;
+    // A panel whose page never loaded (a tab not yet shown) still has the run it was opened for.
+    if (source.kind === "report") return source.report;
+    if (source.kind === "comparison") return source.base;
+    if (source.kind === "debug") return source.inspection.report;
+    return this.base;
   }
 
   /** A report's file as the user knows it: workspace-relative, else its name; never a local absolute path. */
@@ -462,6 +486,18 @@ function readOnlyView(report: RunReport, compared: TraceView["compared"]): Trace
     turn: null,
     failed: [],
   };
+}
+
+/** Every role's palette in the fixture's role stages. */
+function rolePalettes(json: FixtureJson): RolePalette[] {
+  return (json.pipeline ?? []).flatMap((stage) =>
+    stage.kind === "role"
+      ? Object.entries(stage.role_tools ?? {}).flatMap(([role, tools]) =>
+          // A null palette is no policy for that role: it names no tools.
+          tools === null ? [] : [{ stage: stageName(stage), role, tools }],
+        )
+      : [],
+  );
 }
 
 /** The lead's loader names a catalogue by URI string or by path. */

@@ -8,8 +8,13 @@ import { runFixture } from "../../core/run-fixture.js";
 import { toRange } from "../convert.js";
 import { loadFixtureFromUri, readSource } from "../fixtures.js";
 
-/** The context value of failure messages; package.json shows "Show Selection Trace" on them. */
+/**
+ * The context value of the plain message that ends a failure; package.json shows "Show Selection
+ * Trace" in its content, where it covers no diff.
+ */
 export const FAILURE_CONTEXT = "paletteInspector.fixtureFailure";
+/** The context value of a failure's diff messages: the command is on their context menu only, since a button in a diff's content covers its Actual lines. */
+export const MISMATCH_CONTEXT = "paletteInspector.fixtureMismatch";
 
 const FIXTURES = "**/*.turn.json";
 const EXCLUDED = "**/{node_modules,.git,dist,out}/**";
@@ -52,6 +57,17 @@ function failureMessage(uri: vscode.Uri, fixture: Fixture, mismatch: Mismatch): 
     diffText(mismatch.actual),
   );
   message.location = new vscode.Location(uri, toRange(fixture.locate(mismatch.path, true)));
+  message.contextValue = MISMATCH_CONTEXT;
+  return message;
+}
+
+/** The message after a failure's diffs: where "Show Selection Trace" has room of its own. */
+function runMessage(location: vscode.Location | undefined): vscode.TestMessage {
+  const message = new vscode.TestMessage(
+    "Show Selection Trace opens this run's waterfall: every stage, and what it did to each tool.",
+  );
+  // Beside the first diff, so the peek that shows it can step to this one.
+  message.location = location;
   message.contextValue = FAILURE_CONTEXT;
   return message;
 }
@@ -240,12 +256,10 @@ export class FixtureTests implements vscode.Disposable {
     );
     const mismatches = checkExpectations(loaded.fixture.json.expect, report);
     if (mismatches.length === 0) run.passed(item, report.durationMs);
-    else
-      run.failed(
-        item,
-        mismatches.map((mismatch) => failureMessage(uri, loaded.fixture, mismatch)),
-        report.durationMs,
-      );
+    else {
+      const diffs = mismatches.map((mismatch) => failureMessage(uri, loaded.fixture, mismatch));
+      run.failed(item, [...diffs, runMessage(diffs[0]!.location)], report.durationMs);
+    }
   }
 
   dispose(): void {

@@ -100,6 +100,15 @@ export async function run({
   assert.equal(await side("modified"), '["search","final_answer"]');
   await shot("e2e-testing.png");
 
+  // Nothing floats over the diff: Show Selection Trace is on the plain message after it.
+  assert.equal(
+    await peek.locator(".floating-click-widget", { hasText: "Show Selection Trace" }).count(),
+    0,
+  );
+  await runCommand("Test: Go to Next Test Failure");
+  await peek
+    .locator(".peekview-title", { hasText: "Show Selection Trace opens" })
+    .waitFor({ state: "visible", timeout: 10_000 });
   // One click from the failure opens the waterfall of that run: policy dropped sql.
   await peek
     .locator(".floating-click-widget", { hasText: "Show Selection Trace" })
