@@ -611,11 +611,14 @@ describe("showComparison (two logged traces)", () => {
     const panel = webviewFake.panels[0]!;
     panel.webview.receive({ type: "openSource", compared: true });
     panel.webview.receive({ type: "openSource", compared: false });
-    await flush();
-    expect(fake.shownDocuments.map((d) => [d.uri.toString(), d.selection?.start.line])).toEqual([
-      ["file:///ws/app.log", 8],
-      ["file:///ws/app.log", 2],
-    ]);
+    // Each asks the file system whether an editor can open the log: wait for both to open it.
+    await vi.waitFor(() => expect(fake.shownDocuments).toHaveLength(2));
+    expect(fake.shownDocuments.map((d) => [d.uri.toString(), d.selection?.start.line])).toEqual(
+      expect.arrayContaining([
+        ["file:///ws/app.log", 8],
+        ["file:///ws/app.log", 2],
+      ]),
+    );
     // The log opens in the first column, and takes the focus: the user is going there.
     expect(fake.shownDocuments.map((d) => d.options)).toEqual([
       expect.objectContaining({ viewColumn: ViewColumn.One, preserveFocus: false }),
