@@ -1,9 +1,14 @@
 import assert from "node:assert/strict";
-import { mkdir } from "node:fs/promises";
-import { join } from "node:path";
 import { runFixture } from "../../src/core/run-fixture.js";
 import { test } from "./harness.js";
-import { openPanel, SCREENSHOTS_DIR, send, waitForPosted, type PageGlobals } from "./page.js";
+import {
+  openPanel,
+  openWhatIf,
+  screenshot,
+  send,
+  waitForPosted,
+  type PageGlobals,
+} from "./page.js";
 import {
   CAPABILITY,
   EVERY_ACTION,
@@ -122,7 +127,7 @@ test("banner: a what-if forcing a tool intent dropped earlier says it was droppe
   const page = await openPanel(browser);
   const fixture = await load(EXAMPLE);
   await send(page, showFixture(fixture));
-  await page.locator("details.whatif > summary").click();
+  await openWhatIf(page);
   const input = page.locator('[data-lever="forced:forced"] input');
   await input.fill("sql");
   await input.press("Enter");
@@ -142,8 +147,7 @@ test("banner: a what-if forcing a tool intent dropped earlier says it was droppe
     "forced",
   ]);
   await banner.scrollIntoViewIfNeeded();
-  await mkdir(SCREENSHOTS_DIR, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOTS_DIR, "banner-dropped-before-force.png") });
+  await screenshot(page, "banner-dropped-before-force.png", false);
   await page.close();
 });
 
