@@ -145,23 +145,22 @@ export async function run({
   await action.click();
   const dialogInput = page.locator(".quick-input-widget .quick-input-box input");
   await dialogInput.waitFor({ state: "visible", timeout: 15_000 });
-  // The simple dialog shows the folder first, then fills in the suggested name.
+  // The simple dialog shows the folder first, then fills in the suggested name: where the
+  // workspace keeps its fixtures (its root here), not the log's folder.
   await page.waitForFunction(
-    (name) =>
-      document
-        .querySelector(".quick-input-widget .quick-input-box input")
-        ?.value.endsWith(`/logs/${name}`),
-    NEW_FIXTURE,
+    (suffix) =>
+      document.querySelector(".quick-input-widget .quick-input-box input")?.value.endsWith(suffix),
+    `/${path.basename(workspace)}/${NEW_FIXTURE}`,
     { timeout: 10_000 },
   );
   await dialogInput.press("Enter");
   await page.locator(".quick-input-widget").waitFor({ state: "hidden", timeout: 15_000 });
 
-  // The new fixture is written next to the log, opens in the editor, and its run shows in the panel.
+  // The new fixture is written with the others, opens in the editor, and its run shows in the panel.
   await page
     .locator(`.tabs-container .tab[aria-label^="${NEW_FIXTURE}"]`)
     .waitFor({ state: "visible", timeout: 20_000 });
-  const written = JSON.parse(await fs.readFile(path.join(workspace, "logs", NEW_FIXTURE), "utf8"));
+  const written = JSON.parse(await fs.readFile(path.join(workspace, NEW_FIXTURE), "utf8"));
   assert.deepEqual(
     written.pipeline.map((stage) => stage.kind),
     STAGES.map(() => "scripted"),
@@ -195,7 +194,7 @@ export async function run({
   assert.equal(await run.locator('[data-action="save"]').isVisible(), true);
   const warnings = (await notifications()).filter((n) => /replay differs/.test(n));
   assert.deepEqual(warnings, [], "the replay matches the log");
-  log(`turned trace #3 into logs/${NEW_FIXTURE}`);
+  log(`turned trace #3 into ${NEW_FIXTURE}`);
 
   // The view survives a window reload: the log is scanned again and listed as before.
   await runCommand("Developer: Reload Window");
