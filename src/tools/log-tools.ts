@@ -110,7 +110,8 @@ export async function listTracesTool(
     `${formatCount(total)} of ${counted(result.traceCount, "trace", "traces", formatCount)}${input.filter ? " match" : ""}; ${page.length === 0 ? "none listed here" : `listed: ${offset}–${next - 1} (index, file:line, id, time, stages, final names, forced choice)`}`,
     ...page.map(({ summary: t, file }) =>
       [
-        `index ${t.index}`,
+        // The #N beside it is the number the user reads in the editor and the CLI.
+        `index ${t.index} (#${t.index + 1})`,
         `${safe(file)}:${t.line}`,
         ...(t.id === null ? [] : [`id ${name(String(t.id))}`]),
         ...(t.time === null ? [] : [name(String(t.time))]),

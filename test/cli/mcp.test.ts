@@ -301,6 +301,8 @@ describe("the MCP server", () => {
     expect(answer.total).toBe(all.traces.length);
     expect(answer.trace_count).toBe(all.traces.length);
     expect(text(result)).toContain(`call list_traces with offset 5 for the next page`);
+    // Each listed trace carries the #N a person reads beside the index the tools take.
+    expect(text(result).split("\n")[1]).toMatch(/^index 2 \(#3\) · /);
   });
 
   it("filters the traces as the Selection Traces view does", async () => {
