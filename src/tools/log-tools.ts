@@ -174,7 +174,7 @@ export async function traceToFixtureTool(
   const text = JSON.stringify(fixture, null, 2) + "\n";
   const written = input.out === undefined ? null : await files.writeNewFile(input.out, text);
   const lines = [
-    `A fixture replaying trace ${input.index} (${safe(file)}:${found.line}) ${written === null ? "is in the structured result (give out to write it)" : `was written to ${safe(written)}`}.`,
+    `A fixture replaying trace #${input.index + 1} (index ${input.index}, ${safe(file)}:${found.line}) ${written === null ? "is in the structured result (give out to write it)" : `was written to ${safe(written)}`}.`,
     caveats.length === 0
       ? "It replays the trace exactly."
       : `The replay differs from the log in ${counted(caveats.length, "way")}:`,
