@@ -310,7 +310,7 @@ function headerBits(bytes: Uint8Array, shift: number): number {
  * are the same block, as the bits before their padding do not matter); without one, the one
  * fixed-code candidate whose whole block inflates. Anything else is refused rather than guessed,
  * a stored block with data where a fixed-code block also inflates included (the member's CRC-32
- * checks the rest, and an opened trace its own CRC-32).
+ * checks the rest, and an opened trace its bytes' keyed hash: range-hash.ts).
  */
 async function pickStart(input: Input, candidates: number[], window: Uint8Array): Promise<number> {
   if (candidates.length === 1) return candidates[0]!;

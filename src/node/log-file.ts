@@ -5,7 +5,6 @@
  */
 import { open, stat } from "node:fs/promises";
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { crc32 } from "node:zlib";
 import {
   scanText,
   ScanCancelled,
@@ -25,7 +24,7 @@ import {
 } from "./log-source.js";
 import { nodeAscii } from "./ascii.js";
 import { inflateFromCheckpoint, recordCheckpoints } from "./gzip-checkpoints.js";
-import { RecentBytes } from "./range-crc.js";
+import { RecentBytes, rangeHash } from "./range-hash.js";
 
 export { CHUNK_BYTES } from "./log-source.js";
 export const MAX_PROBLEMS = 1000;
@@ -61,7 +60,8 @@ export interface LogsScanOptions {
   readonly maxLineBytes?: number;
   /**
    * `found.index` is the trace's number across the whole set, 0-based; in a gzip scanned with
-   * `checkpoints`, `found.crc` is the CRC-32 of its bytes (readTraceAt checks a checkpoint by it).
+   * `checkpoints`, `found.hash` is a keyed hash of its bytes (readTraceAt checks a checkpoint by
+   * it: range-hash.ts).
    */
   readonly onTrace: (found: ScannedTrace, file: number) => void;
   readonly onProblem: (problem: LogProblem) => void;
@@ -120,7 +120,7 @@ export async function scanLogs(
         traceCount++;
         const index = base + found.index;
         if (recent)
-          options.onTrace({ ...found, index, crc: recent.crc(found.offset, found.length) }, file);
+          options.onTrace({ ...found, index, hash: recent.hash(found.offset, found.length) }, file);
         else options.onTrace(base === 0 ? found : { ...found, index }, file);
       },
       onProblem: (found) => problem(file, found.line, found.message),
@@ -271,16 +271,16 @@ export async function unchangedSince(
   );
 }
 
-/** A trace as scanLogs hands it on: in a gzip scanned with checkpoints, with its bytes' CRC-32. */
-export type ScannedTrace = FoundTrace & { readonly crc?: number };
+/** A trace as scanLogs hands it on: from a gzip scanned with checkpoints, with its bytes' hash. */
+export type ScannedTrace = FoundTrace & { readonly hash?: string };
 
 /**
- * Where a trace was found: enough to read it again; `crc`, its bytes' CRC-32, lets a gzip's
+ * Where a trace was found: enough to read it again; `hash`, its bytes' keyed hash, lets a gzip's
  * trace be inflated from a checkpoint (without it, or when the bytes there differ, from the start).
  */
 export type TraceLocation = Pick<
   ScannedTrace,
-  "index" | "line" | "offset" | "length" | "ordinal" | "crc"
+  "index" | "line" | "offset" | "length" | "ordinal" | "hash"
 >;
 
 export interface ReadTraceOptions {
@@ -292,8 +292,8 @@ export interface ReadTraceOptions {
 /**
  * Re-reads one trace from the byte range its scan recorded; rejects if the file changed since.
  * A plain file is read at the offset. A gzip is inflated from the nearest checkpoint before the
- * range that a scan with `checkpoints` recorded when that gives bytes of the CRC-32 the scan took
- * (`at.crc`), else from its start: the cost is inflating what lies between, at zlib's speed;
+ * range that a scan with `checkpoints` recorded when that gives bytes of the hash the scan took
+ * (`at.hash`), else from its start: the cost is inflating what lies between, at zlib's speed;
  * `signal` stops it (ScanCancelled).
  */
 export async function readTraceAt(
@@ -324,7 +324,7 @@ export async function readTraceAt(
 /** Bytes [offset, offset + length) of a file, a gzip's inflated (from its nearest checkpoint); fewer at its end. */
 export async function readRange(
   file: string,
-  { offset, length, crc }: Pick<TraceLocation, "offset" | "length" | "crc">,
+  { offset, length, hash }: Pick<TraceLocation, "offset" | "length" | "hash">,
   { signal, onInflateFrom }: ReadTraceOptions,
 ): Promise<Uint8Array> {
   const handle = await open(file, "r");
@@ -340,7 +340,7 @@ export async function readRange(
     await handle.close();
   }
   // A checkpoint is trusted only to give the bytes the scan saw: a crafted file can mislead a walk.
-  if (crc !== undefined) {
+  if (hash !== undefined) {
     const fromCheckpoint = await inflateFromCheckpoint(
       file,
       offset,
@@ -348,7 +348,7 @@ export async function readRange(
       () => isCancelled(signal),
       (checkpoint) => onInflateFrom?.(checkpoint.out),
     );
-    if (fromCheckpoint !== null && crc32(fromCheckpoint) === crc) return fromCheckpoint;
+    if (fromCheckpoint !== null && rangeHash(fromCheckpoint) === hash) return fromCheckpoint;
   }
   onInflateFrom?.(0);
   const out = new Uint8Array(length);

@@ -37,7 +37,7 @@ export interface TraceRow extends TraceLocation {
 
 const ERROR = 1;
 const DEGRADED = 2;
-const HAS_CRC = 4;
+const HAS_HASH = 4;
 /** Longer ids and times are cut: they are labels, and a log may hold anything there. */
 const TEXT_CHARS = 80;
 
@@ -116,14 +116,16 @@ const u8 = (n: number) => new Uint8Array(n);
 const u32 = (n: number) => new Uint32Array(n);
 const i32 = (n: number) => new Int32Array(n);
 const f64 = (n: number) => new Float64Array(n);
+const hex8 = (half: number) => half.toString(16).padStart(8, "0");
 
 export class TraceIndex {
   private readonly offset = new Column(f64);
   private readonly length = new Column(u32);
   private readonly line = new Column(u32);
   private readonly ordinal = new Column(u32);
-  /** The CRC-32 of the trace's bytes when the scan took one (flag HAS_CRC): a gzip's. */
-  private readonly crc = new Column(u32);
+  /** The keyed hash of the trace's bytes when the scan took one (flag HAS_HASH): a gzip's, in halves. */
+  private readonly hashHigh = new Column(u32);
+  private readonly hashLow = new Column(u32);
   private readonly file = new Column(u32);
   private readonly flags = new Column(u8);
   private readonly finalCount = new Column(u32);
@@ -162,12 +164,14 @@ export class TraceIndex {
     this.length.push(found.length);
     this.line.push(found.line);
     this.ordinal.push(found.ordinal);
-    this.crc.push(found.crc ?? 0);
+    const hash = found.hash ?? "0".repeat(16);
+    this.hashHigh.push(parseInt(hash.slice(0, 8), 16));
+    this.hashLow.push(parseInt(hash.slice(8), 16));
     this.file.push(file);
     this.flags.push(
       (summary.error ? ERROR : 0) |
         (summary.degraded ? DEGRADED : 0) |
-        (found.crc === undefined ? 0 : HAS_CRC),
+        (found.hash === undefined ? 0 : HAS_HASH),
     );
     this.finalCount.push(summary.names.length);
     this.forced.push(summary.forcedChoice === null ? -1 : this.tools.id(summary.forcedChoice));
@@ -209,7 +213,9 @@ export class TraceIndex {
       offset: this.offset.at(i),
       length: this.length.at(i),
       ordinal: this.ordinal.at(i),
-      ...(this.flags.at(i) & HAS_CRC ? { crc: this.crc.at(i) } : {}),
+      ...(this.flags.at(i) & HAS_HASH
+        ? { hash: hex8(this.hashHigh.at(i)) + hex8(this.hashLow.at(i)) }
+        : {}),
     };
   }
 
@@ -375,7 +381,8 @@ export class TraceIndex {
       this.length,
       this.line,
       this.ordinal,
-      this.crc,
+      this.hashHigh,
+      this.hashLow,
       this.file,
       this.flags,
       this.finalCount,

@@ -3,11 +3,16 @@ import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "no
 import { open as openFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { constants, createGzip, gzipSync } from "node:zlib";
+import { constants, crc32, createGzip, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FoundTrace } from "../../src/core/traces/scan.js";
 import { gzipBlocks } from "../../src/node/gzip-blocks.js";
-import { readTraceAt, scanLogs, type TraceLocation } from "../../src/node/log-file.js";
+import {
+  readTraceAt,
+  scanLogs,
+  type ScannedTrace,
+  type TraceLocation,
+} from "../../src/node/log-file.js";
 import { TraceIndex } from "../../src/node/trace-index.js";
 import {
   type Checkpoint,
@@ -17,6 +22,7 @@ import {
   inflateFromCheckpoint,
   recordCheckpoints,
 } from "../../src/node/gzip-checkpoints.js";
+import { withCrc32 } from "./crc-forgery.js";
 
 /** About `mb` MB of log text, one line in 50 a JSON trace numbered by its line. */
 function logText(mb: number): Buffer {
@@ -58,12 +64,12 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Scans one file with checkpoints, waits for its walk, and gives its traces' locations. */
-async function scanned(name: string, checkpoints = true): Promise<TraceLocation[]> {
-  const found: TraceLocation[] = [];
+async function scanned(name: string, checkpoints = true): Promise<ScannedTrace[]> {
+  const found: ScannedTrace[] = [];
   const path = join(dir, name);
   const scan = await scanLogs([{ name, path }], {
     checkpoints,
-    onTrace: (trace: FoundTrace) => found.push(trace),
+    onTrace: (trace) => found.push(trace),
     onProblem: (problem) => expect.fail(problem.message),
   });
   await scan.checkpointed;
@@ -145,11 +151,11 @@ describe("gzip checkpoints", () => {
     expect((await open("none.log.gz", unwalked.at(-1)!)).from).toEqual([0]);
   }, 60_000);
 
-  it("uses a checkpoint only when it gives the bytes the scan saw: a misled walk's offset, or no CRC-32, inflates from the start", async () => {
+  it("uses a checkpoint only when it gives the bytes the scan saw: a misled walk's offset, or no hash, inflates from the start", async () => {
     const name = "misled.log.gz";
     writeFileSync(join(dir, name), gzipSync(plain));
     const traces = await scanned(name);
-    expect(traces.every((t) => typeof t.crc === "number")).toBe(true);
+    expect(traces.every((t) => /^[0-9a-f]{16}$/.test(t.hash!))).toBe(true);
     const list = (await checkpointsOf(join(dir, name))) as Checkpoint[];
     const at = traces.filter((t) => t.offset > list[0]!.out && t.offset < list[1]!.out).at(-1)!;
     const truth = await readTraceAt(join(dir, "app.log"), at);
@@ -157,13 +163,53 @@ describe("gzip checkpoints", () => {
     // A walk misled by a crafted file: its checkpoint's offset names bytes 100 further on.
     list[0] = { ...list[0]!, out: list[0]!.out - 100 };
     expect(await open(name, at)).toEqual({ found: truth, from: [list[0].out, 0] });
-    expect(await open(name, { ...at, crc: undefined })).toEqual({ found: truth, from: [0] });
-    // The Selection Traces view's index keeps the CRC-32 with the location, and no CRC as none.
+    expect(await open(name, { ...at, hash: undefined })).toEqual({ found: truth, from: [0] });
+    // The Selection Traces view's index keeps the hash with the location, and no hash as none.
     const index = new TraceIndex();
     index.add(at as FoundTrace, 0);
-    index.add({ ...(at as FoundTrace), crc: undefined }, 0);
-    expect([index.location(0).crc, "crc" in index.location(1)]).toEqual([at.crc, false]);
+    index.add({ ...(at as FoundTrace), hash: undefined }, 0);
+    expect([index.location(0).hash, "hash" in index.location(1)]).toEqual([at.hash, false]);
+    index.add({ ...(at as FoundTrace), hash: "000000000000000a" }, 0);
+    expect(index.location(2).hash).toBe("000000000000000a");
   });
+
+  it("opens the right trace when a misled checkpoint gives other bytes of the same CRC-32", async () => {
+    const name = "forged.log.gz";
+    const traceLine = (id: string) =>
+      Buffer.from(
+        `2025-03-14T09:26:50Z INFO selection {"turn_id": "${id}", "trace": [{"stage": "role", "action": "select", "kept": ["search"], "dropped": []}], "note": "${"a".repeat(48)}"}`,
+      );
+    const right = traceLine("t-right");
+    const pad = right.indexOf("aaaa");
+    // The next line: another trace, made to have the CRC-32 of the first.
+    const wrong = withCrc32(traceLine("t-wrong"), pad, 48, crc32(right));
+    const middle = CHECKPOINT_EVERY + 500_000;
+    const cut = plain.indexOf("\n", middle) + 1;
+    const text = Buffer.concat([
+      plain.subarray(0, cut),
+      right,
+      Buffer.from("\n"),
+      wrong,
+      Buffer.from("\n"),
+      plain.subarray(cut),
+    ]);
+    writeFileSync(join(dir, name), gzipSync(text));
+    const traces = await scanned(name);
+    const at = traces.find((t) => t.trace.id === "t-right")!;
+    const next = traces[at.index + 1]!;
+    expect(next.trace.id).toBe("t-wrong");
+    const bytesOf = (t: TraceLocation) => text.subarray(t.offset, t.offset + t.length);
+    expect(crc32(bytesOf(next))).toBe(crc32(bytesOf(at)));
+    // A walk misled into naming the next line's bytes as this trace's.
+    const list = (await checkpointsOf(join(dir, name))) as Checkpoint[];
+    expect(list[0]!.out).toBeLessThan(at.offset);
+    list[0] = { ...list[0]!, out: list[0]!.out - (next.offset - at.offset) };
+    const misread = await inflateFromCheckpoint(join(dir, name), at.offset, at.length, () => false);
+    expect(Buffer.from(misread!).equals(bytesOf(next))).toBe(true);
+    const { found, from } = await open(name, at);
+    expect(found.trace.id).toBe("t-right");
+    expect(from).toEqual([list[0].out, 0]);
+  }, 60_000);
 
   it("keeps the checkpoints of a member followed by bytes that are not gzip, as gzip -d reads it", async () => {
     const path = join(dir, "junk.log.gz");

@@ -50,7 +50,7 @@ export class StatsFold {
       offset: found.offset,
       length: found.length,
       ordinal: found.ordinal,
-      ...(found.crc === undefined ? {} : { crc: found.crc }),
+      ...(found.hash === undefined ? {} : { hash: found.hash }),
       time: found.trace.time,
       id: found.trace.id,
     });
