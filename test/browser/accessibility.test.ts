@@ -171,7 +171,7 @@ function contrast(foreground: string, background: string): number {
   return (a! + 0.05) / (b! + 0.05);
 }
 
-test("1. high contrast: the stage names in 'Where did X go?' are readable in all four theme kinds", async (browser) => {
+test("high contrast: the stage names in 'Where did X go?' are readable in all four theme kinds", async (browser) => {
   for (const theme of Object.keys(THEMES)) {
     const page = await openPanel(browser, { theme });
     await VIEWS.lineage!(page);

@@ -3,7 +3,7 @@ import { test } from "./harness.js";
 import { openPanel, send } from "./page.js";
 import { EXAMPLE, load, showFixture } from "./reports.js";
 
-test("13. keyboard: a row's chips are one tab stop with arrow keys inside; Enter and Space select; focus is visible and stays put", async (browser) => {
+test("keyboard: a row's chips are one tab stop with arrow keys inside; Enter and Space select; focus is visible and stays put", async (browser) => {
   const page = await openPanel(browser);
   await send(page, showFixture(await load(EXAMPLE)));
   await page.waitForSelector(".waterfall .chip");
@@ -65,7 +65,7 @@ test("13. keyboard: a row's chips are one tab stop with arrow keys inside; Enter
   await page.close();
 });
 
-test("13. keyboard: the tool-name field is announced by its label", async (browser) => {
+test("keyboard: the tool-name field is announced by its label", async (browser) => {
   const page = await openPanel(browser);
   await send(page, showFixture(await load(EXAMPLE)));
   const name = await page.evaluate(() => {

@@ -20,7 +20,7 @@ const texts = (page: Page, selector: string) =>
     selector,
   );
 
-test("2. a logged stage row says 'logged' once", async (browser) => {
+test("a logged stage row says 'logged' once", async (browser) => {
   const page = await openPanel(browser);
   await send(page, showLogged(runFixture(await load(EXAMPLE)), 19, 3));
   await page.waitForSelector(".stage-row");
@@ -30,7 +30,7 @@ test("2. a logged stage row says 'logged' once", async (browser) => {
   await page.close();
 });
 
-test("6. what-if feedback where the user works: a summary beside the levers links to the comparison; changed rows are marked", async (browser) => {
+test("what-if feedback where the user works: a summary beside the levers links to the comparison; changed rows are marked", async (browser) => {
   const page = await openPanel(browser, { height: 700 });
   const fixture = await load(EXAMPLE);
   await send(page, showFixture(fixture));
@@ -64,7 +64,7 @@ test("6. what-if feedback where the user works: a summary beside the levers link
   await page.close();
 });
 
-test("9. Where did X go? answers as you type, suggests the run's tool names, and says 'did you mean' for a typo", async (browser) => {
+test("Where did X go? answers as you type, suggests the run's tool names, and says 'did you mean' for a typo", async (browser) => {
   const page = await openPanel(browser);
   await send(page, showFixture(await load(EXAMPLE)));
   await page.waitForSelector(".stage-row");
@@ -96,7 +96,7 @@ test("9. Where did X go? answers as you type, suggests the run's tool names, and
   await page.close();
 });
 
-test("10. matrix: the header row and tool column stay in view, a legend explains the marks, and the page is the only scroll box", async (browser) => {
+test("matrix: the header row and tool column stay in view, a legend explains the marks, and the page is the only scroll box", async (browser) => {
   const page = await openPanel(browser, { width: 700, height: 500 });
   await send(page, showFixture(await load(largeFixture(120, 12), "large.turn.json")));
   await page.locator('[data-action="matrix"]').click();
@@ -128,7 +128,7 @@ test("10. matrix: the header row and tool column stay in view, a legend explains
   await page.close();
 });
 
-test("11. waterfall rows: the stage name once, reasons without hovering, Show fewer, and chips in offered order", async (browser) => {
+test("waterfall rows: the stage name once, reasons without hovering, Show fewer, and chips in offered order", async (browser) => {
   const page = await openPanel(browser);
   const fixture = await load(EXAMPLE);
   await send(page, showFixture(fixture));
@@ -167,7 +167,7 @@ test("11. waterfall rows: the stage name once, reasons without hovering, Show fe
   await large.close();
 });
 
-test("12. the header shows the query and role; stats, the what-if badge and table headers do not wrap at 376 px", async (browser) => {
+test("the header shows the query and role; stats, the what-if badge and table headers do not wrap at 376 px", async (browser) => {
   for (const theme of Object.keys(THEMES)) {
     const page = await openPanel(browser, { width: 376, height: 900, theme });
     const fixture = await load(EXAMPLE);
@@ -198,7 +198,7 @@ test("12. the header shows the query and role; stats, the what-if badge and tabl
   }
 });
 
-test("14. a failing expectation is listed and the rows where the run differs are marked", async (browser) => {
+test("a failing expectation is listed and the rows where the run differs are marked", async (browser) => {
   const page = await openPanel(browser);
   const fixture = await load({
     ...EXAMPLE,
@@ -225,7 +225,7 @@ test("14. a failing expectation is listed and the rows where the run differs are
   await page.close();
 });
 
-test("16. wording: proper plurals, no doubled names, a plain forced-tool placeholder", async (browser) => {
+test("wording: proper plurals, no doubled names, a plain forced-tool placeholder", async (browser) => {
   const page = await openPanel(browser);
   const fixture = await load(EVERY_ACTION);
   await send(page, showFixture(fixture));

@@ -108,7 +108,7 @@ test("what-if: a refused what-if shows the host's reason; Save as fixture… and
 
   await page.locator('[data-action="copy"]').click();
   const copy = await waitForPosted(page, "copyMarkdown");
-  // The page names the run it shows; the host builds the text (issue 8, finding 6).
+  // The page names the run it shows; the host builds the text.
   assert.deepEqual(copy, { type: "copyMarkdown", requestId: copy.requestId, run: "whatIf" });
   await send(page, {
     type: "reply",

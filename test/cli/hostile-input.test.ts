@@ -1,6 +1,6 @@
 /**
- * Issue 8 (findings 2, 8, 9) and issue 14 ("Fixtures") through the CLI: hostile fixtures and
- * catalogues end at once with exit 2 and a located problem, never a stack or a hang.
+ * Hostile fixtures and catalogues through the CLI (size, depth, bytes, special files, paths):
+ * each ends at once with exit 2 and a located problem, never a stack or a hang.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, truncateSync, writeFileSync } from "node:fs";
@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { scanLogFile } from "../../src/node/log-file.js";
 import { cli, workspace } from "./helpers.js";
 
-describe("issue 8 finding 2: size limit", () => {
+describe("a fixture past the size limit", () => {
   it("size limit: a 150 MB fixture is refused at line 1 without being read", async () => {
     const root = workspace({});
     const file = join(root, "huge.turn.json");
@@ -38,7 +38,7 @@ describe("issue 8 finding 2: size limit", () => {
   });
 });
 
-describe("issue 8 finding 9 and issue 14: deep nesting", () => {
+describe("deep nesting", () => {
   it("deep nesting: run --json on a fixture nested 100,000 levels deep exits 2 with the depth problem", async () => {
     const root = workspace({
       "deep.turn.json": `{\n"offered": ${"[".repeat(100_000)}${"]".repeat(100_000)}\n}`,
@@ -71,7 +71,7 @@ describe("issue 8 finding 9 and issue 14: deep nesting", () => {
   });
 });
 
-describe("issue 14: invalid UTF-8 and special files", () => {
+describe("invalid UTF-8 and special files", () => {
   it("invalid UTF-8 in a fixture is an error at the byte's line and column, exit 2", async () => {
     const root = workspace({});
     const file = join(root, "t.turn.json");
@@ -116,7 +116,7 @@ describe("issue 14: invalid UTF-8 and special files", () => {
   }, 10_000);
 });
 
-describe("issue 8 finding 8: file-existence oracle", () => {
+describe("a catalogue path outside the repository", () => {
   it("file-existence oracle: a catalogue path outside the repository gets one answer whether or not the file exists", async () => {
     const root = workspace({
       "secret.json": "[]",

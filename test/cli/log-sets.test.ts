@@ -1,4 +1,4 @@
-/** Issue 10: several logs as one set, a folder, gzip, standard input, and bad input among them. */
+/** Several logs as one set, a folder, gzip, standard input, and bad input among them. */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Readable } from "node:stream";
@@ -239,7 +239,7 @@ describe("bad input among the files: a problem of that file, and the rest is rea
     ]);
   });
 
-  it("reports every problem in the count, lists the first 1,000 and says the list was cut (issue 14)", async () => {
+  it("reports every problem in the count, lists the first 1,000 and says the list was cut", async () => {
     const broken = JSON.stringify({ trace: [{ stage: "s", action: "keep" }] });
     const root = workspace({ "broken.log": Array(1500).fill(broken).join("\n") + "\n" });
     const { json: out } = await json(["broken.log"], { cwd: root });

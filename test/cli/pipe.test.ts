@@ -1,4 +1,4 @@
-/** Issue 14: piping into `head` ends the output quietly with status 0, as Unix tools do. */
+/** Piping into `head` ends the output quietly with status 0, as Unix tools do. */
 import { spawnSync } from "node:child_process";
 import { EventEmitter } from "node:events";
 import { mkdtempSync, writeFileSync } from "node:fs";

@@ -1,4 +1,4 @@
-// Issue 8, finding 4: file names, problem and mismatch messages from a workspace reach the
+// File names, problem and mismatch messages from a workspace reach the
 // terminal with their escape sequences (window title, OSC 8 links, screen clear) defused.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";

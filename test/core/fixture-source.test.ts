@@ -1,5 +1,5 @@
 /**
- * Issue 14 "Fixtures" and issue 8 finding 2, before any parsing: a file's bytes that are not
+ * Before any parsing: a file's bytes that are not
  * UTF-8, and a file or text past the size limit, are one problem at their place.
  */
 import fc from "fast-check";
@@ -16,7 +16,7 @@ import {
 
 const FILE = "hostile.turn.json";
 
-describe("issue 14: invalid UTF-8 and issue 8 finding 2: size", () => {
+describe("invalid UTF-8 and size, before parsing", () => {
   const bytes = (...parts: (string | number[])[]) =>
     new Uint8Array(
       parts.flatMap((part) =>

@@ -155,7 +155,7 @@ describe("the manifest and the code agree", () => {
   });
 });
 
-describe("17. Quick pick of fixtures", () => {
+describe("quick pick of fixtures", () => {
   it("with no editor open, Run Selection on Fixture lists the workspace's fixtures sorted by path", async () => {
     for (const path of ["/ws/z/last.turn.json", "/ws/a/b.turn.json", "/ws/a.turn.json"])
       fake.writeFile(path, "{}");

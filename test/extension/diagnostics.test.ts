@@ -167,7 +167,7 @@ describe("Problems panel, out-of-order validations", () => {
   });
 });
 
-describe("8. Quick fixes", () => {
+describe("quick fixes", () => {
   /** Applies the one Quick Fix offered for the document's diagnostic matching `message`. */
   async function quickFix(uri: Uri, message: RegExp): Promise<{ title: string; text: string }> {
     const diagnostic = fake.diagnostics(uri)!.find((d) => message.test(d.message))!;

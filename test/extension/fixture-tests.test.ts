@@ -217,7 +217,7 @@ describe("runFile (after Update Expectation)", () => {
   });
 });
 
-describe("Testing view discovery of hostile fixtures (issue 8 finding 2)", () => {
+describe("Testing view discovery of a fixture past the size limit", () => {
   it("size limit: discovery lists a 20 MB unclosed fixture without reading it, and running it reports the limit", async () => {
     const huge = fake.writeFile("/ws/c/huge.turn.json", "[".repeat(20 * 1024 * 1024));
     await tests.discover();

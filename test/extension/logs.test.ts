@@ -561,7 +561,7 @@ describe("Compare with Replay", () => {
   });
 });
 
-describe("15. Traces view", () => {
+describe("the Selection Traces view's filter pickers", () => {
   it("filter pickers list the log's own dropped tools and stages (with counts), and the picks filter", async () => {
     const uri = exampleLog("agent.log");
     const tree = new TraceTree();

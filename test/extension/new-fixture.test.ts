@@ -67,7 +67,7 @@ describe("New Turn Fixture", () => {
     expect(JSON.parse(starterFixture(null, [])).catalog).toBeUndefined();
   });
 
-  it("5. New Turn Fixture selects only the name, adds .turn.json, writes into the folder it was invoked on, with no false 'released' pin and an expect block", async () => {
+  it("New Turn Fixture selects only the name, adds .turn.json, writes into the folder it was invoked on, with no false 'released' pin and an expect block", async () => {
     fake.answers.inputBox.push("my-case");
     const created = await newFixture(Uri.file("/ws/cases") as never);
     const box = fake.inputBoxes.at(-1)!;

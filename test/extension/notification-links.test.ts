@@ -1,4 +1,4 @@
-// Issue 8, finding 1: text from a file or a log never reaches a notification, a modal or a
+// Text from a file or a log never reaches a notification, a modal or a
 // progress title as a `[label](command:…)` link VS Code would render and run.
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,4 +1,4 @@
-// Issue 8: restored panels (finding 5), the clipboard (finding 6) and a reply to every request.
+// Restored panels read only workspace fixtures, the clipboard gets only host-built text, and every request gets a reply.
 import type * as vscode from "vscode";
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

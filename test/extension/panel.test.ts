@@ -468,7 +468,7 @@ describe("Save as fixture…", () => {
     expect(JSON.parse(fake.files.get(fixtureUri.toString())!)).toEqual(FIXTURE);
   });
 
-  it("4. Save as fixture describes the variant, opens it, and expects what it now decides", async () => {
+  it("Save as fixture describes the variant, opens it, and expects what it now decides", async () => {
     const panel = await openReady();
     fake.answers.saveDialog.push(Uri.file("/ws/variants/support.turn.json"));
     const variant = { role: "support", policies: { policy: { maxSafetyLevel: "high" } } };
@@ -668,7 +668,7 @@ describe("the serializer", () => {
   });
 });
 
-describe("7. One panel per subject", () => {
+describe("one panel per subject", () => {
   it("running an open fixture, or opening the same logged trace or comparison again, reveals its panel", async () => {
     const loaded = await load(fixtureUri);
     if (!loaded.ok) throw new Error();

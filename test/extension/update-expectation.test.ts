@@ -34,7 +34,7 @@ describe("Update Expectation from Current Result", () => {
     expect(fake.appliedEdits).toHaveLength(1);
   });
 
-  it("3. Update Expectation keeps exactly the user's keys, lists each change old → new, saves and re-runs the test", async () => {
+  it("Update Expectation keeps exactly the user's keys, lists each change old → new, saves and re-runs the test", async () => {
     const uri = fake.writeFile(
       "/ws/h.turn.json",
       JSON.stringify(

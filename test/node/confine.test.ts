@@ -46,7 +46,7 @@ describe("catalogue containment, one implementation for the CLI and the extensio
   });
 });
 
-describe("file-existence oracle (issue 8 finding 8)", () => {
+describe("file-existence oracle: a path outside the repository gets one answer whether or not it exists", () => {
   const root = mkdtempSync(join(tmpdir(), "pi-confine-"));
   mkdirSync(join(root, "repo/.git"), { recursive: true });
   writeFileSync(join(root, "secret.json"), "[]");

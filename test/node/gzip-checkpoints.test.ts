@@ -1,4 +1,4 @@
-/** Issue 10: a trace deep in a gzip is inflated from the nearest checkpoint the scan recorded. */
+/** A trace deep in a gzip is inflated from the nearest checkpoint the scan recorded. */
 import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { open as openFile } from "node:fs/promises";
 import { tmpdir } from "node:os";

@@ -1,5 +1,5 @@
 /**
- * Issue 14, "Two rules the code chose": the spec leaves these open; docs/semantics.md states
+ * Two rules the code chose: the spec leaves these open; docs/semantics.md states
  * the engine's choice (§4 and §5), and these tests hold the engine to it.
  */
 import { describe, expect, it } from "vitest";

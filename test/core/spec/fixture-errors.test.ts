@@ -1,5 +1,5 @@
 /**
- * docs/formats.md "Turn fixture" and issue 2: every fixture error names the file, the line and
+ * docs/formats.md "Turn fixture": every fixture error names the file, the line and
  * column, the JSON path, and what was expected; nothing else happens for an invalid fixture.
  */
 import { describe, expect, it } from "vitest";

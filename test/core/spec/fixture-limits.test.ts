@@ -1,5 +1,5 @@
 /**
- * Issue 14 "Fixtures" and issue 8 findings 2 and 9, at the loader: every hostile input is a
+ * At the loader: every hostile input is a
  * problem with its file, line and column, never a crash or a silently wrong value.
  */
 import { readFileSync } from "node:fs";
@@ -14,7 +14,7 @@ import { at, catalogFiles, FILE, load, problemsOf, run } from "./helpers.js";
 const nestedTool = (depth: number) =>
   '{"name": "t", "schema": ' + '{"x": '.repeat(depth) + "{}" + "}".repeat(depth) + "}";
 
-describe("issue 14: deep nesting is a problem at its line, not a crash", () => {
+describe("deep nesting is a problem at its line, not a crash", () => {
   it("deep nesting: 6,000 unclosed brackets in a fixture are refused at the bracket past the limit", async () => {
     const text = "{\n" + '"offered": ' + "[".repeat(6000);
     const problems = await problemsOf(text);
@@ -43,7 +43,7 @@ describe("issue 14: deep nesting is a problem at its line, not a crash", () => {
     expect(problems[0]!.message).toMatch(/nested deeper than 64 levels/);
   });
 
-  it("deep nesting: 100,000 levels of valid JSON are refused without recursion (issue 8 finding 9)", async () => {
+  it("deep nesting: 100,000 levels of valid JSON are refused without recursion", async () => {
     const problems = await problemsOf(`{"offered": ${"[".repeat(100_000)}${"]".repeat(100_000)}}`);
     expect(problems.map(at)).toEqual([`1:${13 + MAX_JSON_DEPTH - 1}`]);
   });
@@ -54,7 +54,7 @@ describe("issue 14: deep nesting is a problem at its line, not a crash", () => {
   });
 });
 
-describe("issue 14: values the schema cannot describe", () => {
+describe("values the schema cannot describe", () => {
   it.each([
     [
       "budget_usd",

@@ -1,4 +1,4 @@
-/** Bad input in a log (issue 10, "Bad input"): each a problem with its line; nothing crashes or hangs. */
+/** Bad input in a log: each a problem with its line; nothing crashes or hangs. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { scanCut } from "./scan-cut.js";

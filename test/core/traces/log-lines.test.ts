@@ -1,4 +1,4 @@
-/** Issue 14, "Logs": what a fuzzer found in generated logs, each under its own name. */
+/** What a fuzzer found in generated logs, each under its own name. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { scanCut } from "./scan-cut.js";
@@ -10,7 +10,7 @@ const trace = (id: string) =>
 const found = (result: { traces: FoundTrace[] }) =>
   result.traces.map((t) => [t.line, t.ordinal, t.trace.id]);
 
-describe("issue 14: logs", () => {
+describe("log lines a fuzzer found", () => {
   it("a long { prefix does not hide the trace after it", () => {
     for (const braces of [1, 15, 16, 17, 100, 10_000]) {
       const { traces, problems } = scanText(`${"{".repeat(braces)} worker ${trace("a")}\n`);

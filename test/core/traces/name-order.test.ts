@@ -1,4 +1,4 @@
-// Issue 8, finding 3: the name-order merge of a logged trace was quadratic in its names, a huge
+// The name-order merge of a logged trace was quadratic in its names, a huge
 // trace was read whole, and a cancel could not stop between traces.
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,5 +1,5 @@
 /**
- * Issue 10, "Speed": with Node's native help (ScanOptions.ascii) valid UTF-8 is pre-filtered as
+ * With Node's native help (ScanOptions.ascii) valid UTF-8 is pre-filtered as
  * bytes, and only lines that may matter are decoded. It must find exactly what reading every line
  * finds: same traces, lines, byte ranges and problems, wherever the chunks are cut.
  */

@@ -1,4 +1,4 @@
-/** Python reprs in logs (issue 10, "Formats"): the grammar, and what the scanner makes of them. */
+/** Python reprs in logs: the grammar, and what the scanner makes of them. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {

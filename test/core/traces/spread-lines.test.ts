@@ -1,4 +1,4 @@
-/** Traces spread over several lines (pprint, json.dumps(indent=2)) and key=value lines (issue 10). */
+/** Traces spread over several lines (pprint, json.dumps(indent=2)) and key=value lines. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { scanCut } from "./scan-cut.js";

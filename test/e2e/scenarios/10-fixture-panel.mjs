@@ -1,6 +1,6 @@
-// Issue 3 in real VS Code: run an example fixture, read the waterfall and a lineage answer in
+// In real VS Code: run an example fixture, read the waterfall and a lineage answer in
 // the webview, edit the fixture (unsaved) and see the panel re-run, and take the README's
-// light and dark screenshots of the panel. Issue 12 point 7: running it again reveals the same panel.
+// light and dark screenshots of the panel. Running it again reveals the same panel.
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
 
@@ -163,7 +163,7 @@ export async function run({
   // The edit is unsaved: the file on disk is unchanged.
   assert.deepEqual(JSON.parse(await fs.readFile(path.join(workspace, FIXTURE), "utf8")), original);
 
-  // Issue 12 point 7: running a fixture that has a panel reveals that panel, no second tab.
+  // Running a fixture that has a panel reveals that panel, no second tab.
   const panelTabs = page.locator(`.tabs-container .tab[aria-label^="Selection Trace: ${FIXTURE}"]`);
   assert.equal(await panelTabs.count(), 1);
   await runCommand("View: Focus First Editor Group");

@@ -1,6 +1,6 @@
-// Issues 4 and 10 in real VS Code: find the selection traces in an example log, list them in the
+// In real VS Code: find the selection traces in an example log, list them in the
 // Selection Traces view (labelled by turn, numbered #1…), open one read-only in the panel, turn it
-// into a fixture and run it; after a window reload the view lists the log again. Issue 12 point 7:
+// into a fixture and run it; after a window reload the view lists the log again, and
 // opening the same trace twice reveals one panel.
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
@@ -114,7 +114,7 @@ export async function run({
     .locator("#lineage-answer", { hasText: /^sql: dropped by intent/ })
     .waitFor({ state: "visible", timeout: 10_000 });
 
-  // Issue 12 point 7: opening the same logged trace again reveals its panel, no second tab.
+  // Opening the same logged trace again reveals its panel, no second tab.
   const panelTabs = page.locator(
     '.tabs-container .tab[aria-label^="Selection Trace: #3 agent.log"]',
   );

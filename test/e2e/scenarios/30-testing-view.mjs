@@ -1,7 +1,7 @@
-// Issue 5 in real VS Code: the Testing view lists the example fixtures that have `expect`,
+// In real VS Code: the Testing view lists the example fixtures that have `expect`,
 // "Run All Tests" passes eleven of them and fails the deliberately stale one with its diff.
-// Issue 12 point 3: Update Expectation on it lists each change, keeps the user's keys, saves the
-// file and the test passes. Issue 13 (a watcher and a glob the fake only imitates): a fixture
+// Update Expectation on it lists each change, keeps the user's keys, saves the
+// file and the test passes. A watcher and a glob the fake only imitates: a fixture
 // written on disk appears, a deleted one disappears, a file outside the glob never does.
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
@@ -140,7 +140,7 @@ export async function run({
     "Offered 3 → final 2",
   );
 
-  // Issue 12 point 3: Update Expectation from Current Result on the failing fixture.
+  // Update Expectation from Current Result on the failing fixture.
   const STALE = `regressions/${FAILING}.turn.json`;
   await openFile(STALE);
   await runCommand("Palette Inspector: Update Expectation from Current Result");
@@ -173,7 +173,7 @@ export async function run({
   assert.deepEqual(Object.keys(saved.expect), ["names", "dropped_by"]);
   log("Update Expectation: 2 changes listed, saved, the test passes");
 
-  // Issue 13: the Testing view follows the disk. A fixture written there appears; a JSON file
+  // The Testing view follows the disk. A fixture written there appears; a JSON file
   // outside the *.turn.json glob (same content) does not; deleting the fixture removes it.
   const content = await fs.readFile(path.join(workspace, "knowledge-turn.turn.json"), "utf8");
   await fs.writeFile(path.join(workspace, "not-a-fixture.json"), content);

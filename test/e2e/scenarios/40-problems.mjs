@@ -1,7 +1,7 @@
-// Issue 3 in real VS Code: as the user types (unsaved), the fixture's mistakes appear in the
+// In real VS Code: as the user types (unsaved), the fixture's mistakes appear in the
 // Problems panel — the full validator's, at the key and with the JSON path — and go away when
-// mended. Issue 12 point 8: each mistake is listed once (the editor's schema variant checks
-// nothing, yet completes), in the extension's words. Issue 13: the problems follow a catalogue changed on disk.
+// mended. Each mistake is listed once (the editor's schema variant checks
+// nothing, yet completes), in the extension's words. The problems follow a catalogue changed on disk.
 import { readFile, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 
@@ -51,7 +51,7 @@ export async function run({ page, workspace, openFile, replaceEditorText, assert
   assert.deepEqual(
     once.filter((m) => m.includes("max_safty_level")),
     [typed.find((m) => m.includes(TYPO))],
-    "point 8: the unknown key is listed once, in the extension's words",
+    "the unknown key is listed once, in the extension's words",
   );
   assert.match(
     typed.find((m) => m.includes(TYPO)),
@@ -75,7 +75,7 @@ export async function run({ page, workspace, openFile, replaceEditorText, assert
     /palette-inspector \[Ln 6, Col 40\]$/,
   );
 
-  // Issue 13, a watcher the fake only imitates: the catalogue changes on disk (not in an editor)
+  // A watcher the fake only imitates: the catalogue changes on disk (not in an editor)
   // and the open fixture's problems follow — 'serch' becomes a catalogued tool, then stops being one.
   const catalogue = path.join(workspace, "tools.catalog.json");
   const original = await readFile(catalogue, "utf8");

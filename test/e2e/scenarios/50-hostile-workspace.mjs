@@ -1,4 +1,4 @@
-// Issue 8 in real VS Code, Restricted Mode: a workspace holding a fixture and a log whose tool and
+// In real VS Code, Restricted Mode: a workspace holding a fixture and a log whose tool and
 // stage names are command links, and a 150 MB unclosed fixture. Running the fixture, Update
 // Expectation and Find Selection Traces show no command link in any notification, progress
 // title or modal, the oversized fixture is reported in the Problems panel, and the extension

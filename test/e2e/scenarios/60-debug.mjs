@@ -1,4 +1,4 @@
-// Issue 9 in real VS Code: debug a Python agent (Debian's debugpy, through the test-only debugger
+// In real VS Code: debug a Python agent (Debian's debugpy, through the test-only debugger
 // in test/e2e/debugpy-extension), inspect `result` from the Variables view, read 10,000 tools,
 // Refresh after continuing to the next turn, and capture the turn as a fixture that the CLI
 // replays to the program's own trace.

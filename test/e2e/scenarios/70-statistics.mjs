@@ -1,4 +1,4 @@
-// Issue 11 in real VS Code: Palette Statistics for the examples' logs/ folder from the explorer's
+// In real VS Code: Palette Statistics for the examples' logs/ folder from the explorer's
 // context menu, then one tool followed to a trace that lost it, opened with its lineage selected.
 export const name = "statistics: a folder of logs from the explorer, one tool followed to a trace";
 export const timeoutMs = 180_000;
