@@ -63,7 +63,13 @@ export default tseslint.config(
             nodeBuiltins,
             { regex: "^\\.\\./\\.\\./\\.\\.", message: "src/core imports only from src/core" },
             {
-              group: ["**/extension/**", "**/cli/**", "**/node/**", "**/webview/**", "**/protocol"],
+              group: [
+                "**/extension/**",
+                "**/cli/**",
+                "**/node/**",
+                "**/webview/**",
+                "**/*protocol.js",
+              ],
               message: "src/core imports only from src/core",
             },
           ],
@@ -102,7 +108,7 @@ export default tseslint.config(
           patterns: [
             nodeBuiltins,
             {
-              group: ["**/extension/**", "**/cli/**", "**/webview/**", "**/protocol"],
+              group: ["**/extension/**", "**/cli/**", "**/webview/**", "**/*protocol.js"],
               message: "src/tools imports only src/core and src/node",
             },
           ],
