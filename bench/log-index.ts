@@ -1,5 +1,5 @@
 /**
- * The extension's side of reading logs (issue 10): heap per trace of the index of a set of logs
+ * The extension's side of reading logs: heap per trace of the index of a set of logs
  * at 100k and 1M traces against the summaries it replaces; the longest stretch a scan keeps the
  * event loop busy and how soon it stops when cancelled; and a gzip scanned against zlib
  * inflating the same file alone.

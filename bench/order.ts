@@ -1,5 +1,5 @@
 /**
- * The name-order merge of a logged trace (issue 8): its time on 4× the names, as a ratio to its
+ * The name-order merge of a logged trace: its time on 4× the names, as a ratio to its
  * time on the smaller trace. Linear-logarithmic work is about 5× (more with garbage collection
  * on a loaded machine); the old rescan at every step was 16×.
  */

@@ -1,5 +1,5 @@
 /**
- * The trace scanner's byte-level pre-filter (issue 10, "Speed and memory"): on a generated JSONL
+ * The trace scanner's byte-level pre-filter: on a generated JSONL
  * log where 1 line in 100 holds a trace, its MB/s as a ratio to a split + JSON.parse loop over
  * the same file in the same run (goal ≥ 3×); and its speed over a log holding no trace
  * (goal ≥ 1 GB/s). Goals are judged on CPU time (wall time is printed too: on a shared machine

@@ -1,5 +1,5 @@
 /**
- * Palette statistics (issue 11): `stats --json` against `traces --json` over the same generated
+ * Palette statistics: `stats --json` against `traces --json` over the same generated
  * log, each in its own process; its peak RSS on a small and a four times larger log (memory must
  * not grow with the traces); and the statistics view's first paint for 10,000 tools in headless
  * Chromium, next to 10 tools.
@@ -20,7 +20,7 @@ const PAINT_BUDGET_MS = 500;
 export async function benchStats(): Promise<string[]> {
   const dir = mkdtempSync(join(tmpdir(), "pi-bench-stats-"));
   const cli = join(__dirname, "cli.js");
-  const lines = ["statistics (issue 11)"];
+  const lines = ["statistics"];
   try {
     const big = join(dir, "big.jsonl");
     generateLog(big, 400 * MB);

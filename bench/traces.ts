@@ -1,5 +1,5 @@
 /**
- * Trace scanning speed and memory (issue 4): the scanner's MB/s as a ratio to a baseline loop
+ * Trace scanning speed and memory: the scanner's MB/s as a ratio to a baseline loop
  * that splits lines and JSON.parses those containing "trace", on a generated JSONL log; and the
  * peak RSS of `palette-inspector traces --json` on a small and a large log, each in its own
  * process so that peaks do not mix.
