@@ -32,7 +32,7 @@ import {
   toolColumns,
   type ToStatsView,
 } from "../../src/stats-protocol.js";
-import { fake, Uri, ViewColumn, webviewFake, type FakeWebviewPanel } from "../fakes/vscode.js";
+import { env, fake, Uri, ViewColumn, webviewFake, type FakeWebviewPanel } from "../fakes/vscode.js";
 
 const real = (uri: Uri) => uri as unknown as vscode.Uri;
 const LOGS = Uri.file(resolve("examples/logs"));
@@ -126,6 +126,22 @@ describe("Palette Statistics view (host)", () => {
       ok: true,
       message: "Saved stats-out.csv.",
     });
+  });
+
+  it("answers a copy or a save that fails, so the page never waits for its reply", async () => {
+    const { panel } = await openOnExamples();
+    const writeText = vi.spyOn(env.clipboard, "writeText").mockRejectedValueOnce(new Error("busy"));
+    panel.webview.receive({ type: "copyMarkdown", requestId: 7, tools: [] });
+    await vi.waitFor(() =>
+      expect(panel.webview.posted.some((m) => (m as { type: string }).type === "reply")).toBe(true),
+    );
+    expect(posted(panel, "reply")).toEqual({
+      type: "reply",
+      requestId: 7,
+      ok: false,
+      message: "Not copied: busy",
+    });
+    writeText.mockRestore();
   });
 
   it("ignores and logs a malformed message", async () => {

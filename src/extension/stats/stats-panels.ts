@@ -174,7 +174,7 @@ export class StatsSession implements vscode.Disposable {
     this.disposables.push(
       webview.onDidReceiveMessage((raw: unknown) => {
         const message = parseFromStatsView(raw, (line) => log().warn(line));
-        if (message) void this.handle(message);
+        if (message) void this.handle(message).catch((error) => this.failed(message, error));
       }),
       panel.onDidDispose(() => this.dispose()),
     );
@@ -281,6 +281,16 @@ export class StatsSession implements vscode.Disposable {
       new TextEncoder().encode(statsCsv(this.rows, this.pick(tools))),
     );
     return this.reply(requestId, true, `Saved ${vscode.workspace.asRelativePath(target)}.`);
+  }
+
+  /** A copy or a save whose work failed still gets its one reply, so the page never waits for ever. */
+  private failed(message: FromStatsView, error: unknown): void {
+    const reason = error instanceof Error ? error.message : String(error);
+    log().error(`palette-inspector: the statistics view's ${message.type} failed: ${reason}`);
+    if (message.type === "copyMarkdown")
+      this.reply(message.requestId, false, notice`Not copied: ${reason}`.text);
+    else if (message.type === "saveCsv")
+      this.reply(message.requestId, false, notice`Not saved: ${reason}`.text);
   }
 
   private reply(requestId: number, ok: boolean, message: string): void {
