@@ -272,8 +272,8 @@ class SegmentReader {
   }
 
   /**
-   * Charges reading a value to the line's budget (values that may be retried through their inner
-   * ones count against MAX_ATTEMPTS); false once it is spent, and then the value is not read.
+   * Charges reading a value to the line's budget (each value read counts against MAX_ATTEMPTS,
+   * a second reading only its length); false once it is spent, and then the value is not read.
    */
   private afford(segment: Segment, attempt: boolean): boolean {
     if (attempt) this.attempts++;
@@ -359,13 +359,14 @@ class SegmentReader {
 
   read(segment: Segment): Found[] {
     const { line } = this;
+    // Every value read spends an attempt, a `trace=` pair too: no logger writes 64 on one line.
+    if (!this.afford(segment, true)) return this.unread(segment);
     if (pairKey(line, segment.start) === "trace") {
-      // A `trace=` pair is one of many on a line (structlog): it spends no attempt, only its length.
-      if (!this.afford(segment, false)) return this.unread(segment);
       const found = this.readPairs(segment);
       if (found !== null) return found;
+      // Read again as a value: its length is spent twice.
+      if (!this.afford(segment, false)) return this.unread(segment);
     }
-    if (!this.afford(segment, true)) return this.unread(segment);
     if (segment.quoted !== "") {
       this.covered.push([segment.start, segment.end]);
       let text: string;
