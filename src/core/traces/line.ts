@@ -473,8 +473,10 @@ class BracketStack {
   private readonly open = new Int32Array(MAX_BRACKET_DEPTH);
   private readonly start = new Int32Array(MAX_BRACKET_DEPTH);
   private readonly closer = new Uint8Array(MAX_BRACKET_DEPTH);
-  /** The values holding a marker that closed inside each bracket, once one has. */
+  /** The values holding a marker that closed inside each bracket, once one has; none above `length`. */
   private readonly children: (Segment[] | undefined)[] = [];
+  /** How many brackets hold children: while none do, forgetting and closing move none. */
+  private holding = 0;
 
   push(open: number, start: number, closer: number): void {
     if (this.length === MAX_BRACKET_DEPTH) this.forgetMiddle();
@@ -482,7 +484,6 @@ class BracketStack {
     this.open[k] = open;
     this.start[k] = start;
     this.closer[k] = closer;
-    this.children[k] = undefined;
   }
 
   /** The open bracket that `closer` closes, looked for MAX_MISMATCH deep; -1 if none (then it is stray text). */
@@ -499,28 +500,58 @@ class BracketStack {
   /** Closes the bracket at `k` and those left open inside it; returns what closed inside them all. */
   closeAt(k: number): Segment[] {
     const children = this.children[k] ?? [];
-    for (let j = k + 1; j < this.length; j++) pushAll(children, this.children[j] ?? []);
+    for (let j = k; this.holding > 0 && j < this.length; j++) {
+      const inner = this.take(j);
+      if (inner !== undefined && j > k) pushAll(children, inner);
+    }
     this.length = k;
     return children;
   }
 
   /** A value that closed: a child of the innermost open bracket, else one of the line's. */
   add(segment: Segment, top: Segment[]): void {
-    if (this.length === 0) top.push(segment);
-    else (this.children[this.length - 1] ??= []).push(segment);
+    if (this.length === 0) {
+      top.push(segment);
+      return;
+    }
+    this.childrenOf(this.length - 1).push(segment);
+  }
+
+  private childrenOf(k: number): Segment[] {
+    let children = this.children[k];
+    if (children === undefined) {
+      children = this.children[k] = [];
+      this.holding++;
+    }
+    return children;
+  }
+
+  /** The children of the bracket at `k`, taken from it. */
+  private take(k: number): Segment[] | undefined {
+    const children = this.children[k];
+    if (children !== undefined) {
+      this.children[k] = undefined;
+      this.holding--;
+    }
+    return children;
   }
 
   private forgetMiddle(): void {
     const gone = this.length >> 1;
-    for (let j = 1; j <= gone; j++) {
-      const inner = this.children[j];
-      if (inner !== undefined) pushAll((this.children[0] ??= []), inner);
+    if (this.holding > 0) {
+      for (let j = 1; j <= gone; j++) {
+        const inner = this.take(j);
+        if (inner !== undefined) pushAll(this.childrenOf(0), inner);
+      }
+      // By hand: an array's copyWithin is many times slower than a typed array's.
+      for (let j = gone + 1; j < this.length; j++) {
+        this.children[j - gone] = this.children[j];
+        this.children[j] = undefined;
+      }
     }
     this.open.copyWithin(1, gone + 1, this.length);
     this.start.copyWithin(1, gone + 1, this.length);
     this.closer.copyWithin(1, gone + 1, this.length);
-    // By hand: an array's copyWithin is many times slower than a typed array's.
-    for (let j = gone + 1; j < this.length; j++) this.children[j - gone] = this.children[j];
     this.length -= gone;
   }
 

@@ -107,6 +107,8 @@ export class MarkerCursor {
   private constructor(
     private readonly find: (bracket: number, from: number) => number,
     private readonly code: (i: number) => number,
+    /** Where the run of brackets at `from` ends. */
+    private readonly pastBrackets: (from: number) => number,
   ) {
     this.square = find(0x5b, 0);
     this.round = find(0x28, 0);
@@ -114,11 +116,17 @@ export class MarkerCursor {
 
   static ofText(text: string): MarkerCursor {
     const code = (i: number) => text.charCodeAt(i);
+    const run = /[[(]*/y;
     return new MarkerCursor(
       (bracket, from) =>
         nearby(code, bracket, from, text.length) ??
         text.indexOf(bracket === 0x5b ? "[" : "(", from + NEARBY),
       code,
+      (from) => {
+        run.lastIndex = from;
+        run.test(text);
+        return run.lastIndex;
+      },
     );
   }
 
@@ -129,6 +137,11 @@ export class MarkerCursor {
       (bracket, from) =>
         nearby(code, bracket, from, bytes.length) ?? bytes.indexOf(bracket, from + NEARBY),
       code,
+      (from) => {
+        let i = from;
+        while (bytes[i] === 0x5b || bytes[i] === 0x28) i++;
+        return i;
+      },
     );
   }
 
@@ -146,7 +159,7 @@ export class MarkerCursor {
       if (bracket === -1 || markerEndsAt(this.code, bracket)) return bracket;
       from = bracket + 1;
       // No bracket right after a bracket ends a marker: a run of them is passed over without a search each.
-      for (let c = this.code(from); c === 0x5b || c === 0x28; c = this.code(++from));
+      from = this.pastBrackets(from);
     }
   }
 }

@@ -324,6 +324,19 @@ describe("a line's budget", () => {
     const { found } = scan(`INFO ${"(".repeat(200_000)}retry {'trace': [], 'turn_id': 'deep'}`);
     expect(found).toEqual(["trace deep"]);
   });
+
+  it("a trace inside brackets a prefix left open is read with the bracket that closes them", () => {
+    expect(scan("INFO (note [{'trace': [], 'turn_id': 'in'} )").found).toEqual(["trace in"]);
+  });
+
+  it("a trace inside a prefix's brackets is still found when, past 1,000 open ones, those around it or below it are forgotten", () => {
+    const { found } = scan(
+      `INFO (retry (note {'trace': [], 'turn_id': 'kept'} ${"(x ".repeat(2000)}`,
+    );
+    expect(found).toEqual(["trace kept"]);
+    const later = `INFO (retry ${"(x ".repeat(900)}(note {'trace': [], 'turn_id': 'moved'} `;
+    expect(scan(`${later}${"(x ".repeat(300)}`).found).toEqual(["trace moved"]);
+  });
 });
 
 describe("a value's time and id from the text before it", () => {
