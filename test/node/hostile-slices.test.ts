@@ -56,6 +56,7 @@ describe("scanLogs on hostile logs of up to 1 MB", () => {
     ["a line of 1 MB of (", `${"(".repeat(MB)}\n`, 0, 0],
     ["a line of 1 MB of ( after a first line", `start\n${"(".repeat(MB)}\n`, 0, 0],
     ["a line of 1 MB of [ after a prefix", `x [${"[".repeat(MB)}\n`, 0, 0],
+    ["a line of 1 MB of ( and blanks", `${"( ".repeat(MB / 2)}\n`, 0, 0],
     ["a line of 1 MB of ( before a trace", `${"(".repeat(MB)}{'trace': []}\n`, 0, 1],
   ])(
     "%s never holds the event loop for 50 ms of CPU",

@@ -107,7 +107,7 @@ export class MarkerCursor {
   private constructor(
     private readonly find: (bracket: number, from: number) => number,
     private readonly code: (i: number) => number,
-    /** Where the run of brackets at `from` ends. */
+    /** Where the run of brackets and blanks at `from` ends. */
     private readonly pastBrackets: (from: number) => number,
   ) {
     this.square = find(0x5b, 0);
@@ -116,7 +116,7 @@ export class MarkerCursor {
 
   static ofText(text: string): MarkerCursor {
     const code = (i: number) => text.charCodeAt(i);
-    const run = /[[(]*/y;
+    const run = /[[( \t]*/y;
     return new MarkerCursor(
       (bracket, from) =>
         nearby(code, bracket, from, text.length) ??
@@ -139,7 +139,11 @@ export class MarkerCursor {
       code,
       (from) => {
         let i = from;
-        while (bytes[i] === 0x5b || bytes[i] === 0x28) i++;
+        for (
+          let c = bytes[i];
+          c === 0x5b || c === 0x28 || c === 0x20 || c === 0x09;
+          c = bytes[++i]
+        );
         return i;
       },
     );
@@ -158,8 +162,9 @@ export class MarkerCursor {
             : Math.min(this.square, this.round);
       if (bracket === -1 || markerEndsAt(this.code, bracket)) return bracket;
       from = bracket + 1;
-      // No bracket right after a bracket ends a marker: a run of them is passed over without a search each.
-      from = this.pastBrackets(from);
+      // No bracket after a bracket (blanks between) ends a marker: a run of them is passed over at once.
+      const c = this.code(from);
+      if (c === 0x5b || c === 0x28 || c === 0x20 || c === 0x09) from = this.pastBrackets(from);
     }
   }
 }
