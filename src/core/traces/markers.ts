@@ -118,9 +118,7 @@ export class MarkerCursor {
     const code = (i: number) => text.charCodeAt(i);
     const run = /[[( \t]*/y;
     return new MarkerCursor(
-      (bracket, from) =>
-        nearby(code, bracket, from, text.length) ??
-        text.indexOf(bracket === 0x5b ? "[" : "(", from + NEARBY),
+      (bracket, from) => text.indexOf(bracket === 0x5b ? "[" : "(", from),
       code,
       (from) => {
         run.lastIndex = from;
@@ -134,8 +132,7 @@ export class MarkerCursor {
   static ofBytes(bytes: Uint8Array): MarkerCursor {
     const code = (i: number) => bytes[i] ?? -1;
     return new MarkerCursor(
-      (bracket, from) =>
-        nearby(code, bracket, from, bytes.length) ?? bytes.indexOf(bracket, from + NEARBY),
+      (bracket, from) => bytes.indexOf(bracket, from),
       code,
       (from) => {
         let i = from;
@@ -151,6 +148,7 @@ export class MarkerCursor {
 
   /** The index of the first marker's bracket at or after `from`; -1 if none. */
   next(from: number): number {
+    let rejected = -3;
     for (;;) {
       if (this.square !== -1 && this.square < from) this.square = this.find(0x5b, from);
       if (this.round !== -1 && this.round < from) this.round = this.find(0x28, from);
@@ -161,43 +159,32 @@ export class MarkerCursor {
             ? this.square
             : Math.min(this.square, this.round);
       if (bracket === -1 || markerEndsAt(this.code, bracket)) return bracket;
-      from = bracket + 1;
-      // No bracket after a bracket (blanks between) ends a marker: a run of them is passed over at once.
-      const c = this.code(from);
-      if (c === 0x5b || c === 0x28 || c === 0x20 || c === 0x09) from = this.pastBrackets(from);
+      // No bracket after a bracket (blanks between) ends a marker: where brackets crowd (a hostile
+      // line), the run of brackets and blanks after one is passed over at once.
+      from = bracket - rejected <= 2 ? this.pastBrackets(bracket + 1) : bracket + 1;
+      rejected = bracket;
     }
   }
 }
 
-/** Characters looked at one by one before a native search, which costs more than that per call. */
-const NEARBY = 8;
-
-/** The bracket among the NEARBY characters from `from` (-1: none before `length`), or null to search on. */
-function nearby(
-  code: (i: number) => number,
-  bracket: number,
-  from: number,
-  length: number,
-): number | null {
-  const stop = Math.min(length, from + NEARBY);
-  for (let i = from; i < stop; i++) if (code(i) === bracket) return i;
-  return stop === length ? -1 : null;
-}
-
-/** What may stand right before a marker's bracket: blanks, `=`, `:`, a quote, or the last letter of StageRecord or SelectionResult. */
+/** What may stand right before the bracket of a `trace` marker: blanks, `=`, `:`, a quote. */
 const BEFORE_MARKER = new Uint8Array(128);
-for (const c of " \t=:\"'dt") BEFORE_MARKER[c.charCodeAt(0)] = 1;
+for (const c of " \t=:\"'") BEFORE_MARKER[c.charCodeAt(0)] = 1;
 
 /**
  * True when the bracket at `at` ends a marker: `trace": [`, `trace=(`, `StageRecord(`, … or a
  * `SelectionResult(`, which is no marker but may be cut before its trace (the line must be read).
  */
 function markerEndsAt(code: (i: number) => number, at: number): boolean {
-  // Most brackets of a line of brackets are rejected by the one character before them.
-  if (BEFORE_MARKER[code(at - 1)] !== 1) return false;
-  if (code(at) === 0x28 && wordAt(code, "StageRecord", at - 11)) return !isNameChar(code(at - 12));
-  if (code(at) === 0x28 && wordAt(code, "SelectionResult", at - 15))
-    return !isNameChar(code(at - 16));
+  // The character before the bracket tells which marker it may end; most brackets it rejects.
+  const before = code(at - 1);
+  if (before === 0x64 /* d */)
+    return code(at) === 0x28 && wordAt(code, "StageRecord", at - 11) && !isNameChar(code(at - 12));
+  if (before === 0x74 /* t */)
+    return (
+      code(at) === 0x28 && wordAt(code, "SelectionResult", at - 15) && !isNameChar(code(at - 16))
+    );
+  if (BEFORE_MARKER[before] !== 1) return false;
   let i = at - 1;
   while (code(i) === 0x20 || code(i) === 0x09) i--;
   let c = code(i);
