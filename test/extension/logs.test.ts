@@ -439,7 +439,7 @@ describe("Selection Traces view", () => {
     await inspectLog(real(Uri.file(dir)), tree);
     const text = readFileSync(uri.fsPath, "utf8");
     const document = fake.openDocument(uri, text);
-    const lenses = new LogTraceCodeLens().provideCodeLenses(
+    const lenses = await new LogTraceCodeLens().provideCodeLenses(
       document as unknown as vscode.TextDocument,
       { isCancellationRequested: false } as vscode.CancellationToken,
     );
@@ -454,7 +454,7 @@ describe("Selection Traces view", () => {
     expect(shown.reports[1]!.origin).toMatchObject({ index: 1 });
   });
 
-  it("reads only the first 1 MB of a document for its lenses, and says on the line where it stopped", () => {
+  it("reads only the first 1 MB of a document for its lenses, and says on the line where it stopped", async () => {
     const trace = (id: string) => JSON.stringify({ turn_id: id, trace: [] });
     const filler = "x".repeat(99);
     const lines = [
@@ -464,7 +464,7 @@ describe("Selection Traces view", () => {
     ];
     const uri = Uri.file("/logs/big.log");
     const document = fake.openDocument(uri, lines.join("\n"));
-    const lenses = new LogTraceCodeLens().provideCodeLenses(
+    const lenses = await new LogTraceCodeLens().provideCodeLenses(
       document as unknown as vscode.TextDocument,
       { isCancellationRequested: false } as vscode.CancellationToken,
     );
@@ -834,8 +834,8 @@ describe("the Inspect CodeLens", () => {
     );
   const text = `noise\n${traceLine("t-1", [["role", "abstain", []]])}\n`;
 
-  it("sits at the start of the trace's line and opens it", () => {
-    const [lens, ...rest] = lensesOf(text);
+  it("sits at the start of the trace's line and opens it", async () => {
+    const [lens, ...rest] = await lensesOf(text);
     expect(rest).toEqual([]);
     expect([lens!.range.start, lens!.range.end].map((p) => [p.line, p.character])).toEqual([
       [1, 0],
@@ -847,20 +847,38 @@ describe("the Inspect CodeLens", () => {
     });
   });
 
-  it("offers nothing while cancelled, nor past 1 MB; a line cut there gets the lens that says so", () => {
-    expect(lensesOf(text, true)).toEqual([]);
-    expect(lensesOf(text.padEnd(MAX_LENS_CHARS))).toHaveLength(1);
-    const cut = lensesOf(text.padEnd(MAX_LENS_CHARS + 1));
+  it("reads a megabyte of trace lines in slices, the event loop turning between them", async () => {
+    const line = JSON.stringify({ turn_id: "t", trace: [] });
+    const log = `${Array<string>(Math.floor(MAX_LENS_CHARS / (line.length + 1)))
+      .fill(line)
+      .join("\n")}\n`;
+    let turns = 0;
+    let reading = true;
+    const tick = () => {
+      turns++;
+      if (reading) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const lenses = await lensesOf(log);
+    reading = false;
+    expect(lenses).toHaveLength(Math.floor(MAX_LENS_CHARS / (line.length + 1)));
+    expect(turns).toBeGreaterThan(0);
+  });
+
+  it("offers nothing while cancelled, nor past 1 MB; a line cut there gets the lens that says so", async () => {
+    expect(await lensesOf(text, true)).toEqual([]);
+    expect(await lensesOf(text.padEnd(MAX_LENS_CHARS))).toHaveLength(1);
+    const cut = await lensesOf(text.padEnd(MAX_LENS_CHARS + 1));
     expect(cut.map((lens) => [lens.range.start.line, lens.command!.command])).toEqual([
       [1, "paletteInspector.openTrace"],
       [2, "paletteInspector.inspectLog"],
     ]);
     // A first line over 1 MB is not read: only the lens that says so.
-    const long = lensesOf(`${"x".repeat(MAX_LENS_CHARS)}\n${text}`);
+    const long = await lensesOf(`${"x".repeat(MAX_LENS_CHARS)}\n${text}`);
     expect(long.map((lens) => [lens.range.start.line, lens.command!.command])).toEqual([
       [0, "paletteInspector.inspectLog"],
     ]);
-    expect(lensesOf(`${"x".repeat(MAX_LENS_CHARS)}\nno trace key`)).toEqual([]);
+    expect(await lensesOf(`${"x".repeat(MAX_LENS_CHARS)}\nno trace key`)).toEqual([]);
   });
 });
 

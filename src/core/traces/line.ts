@@ -272,8 +272,8 @@ class SegmentReader {
   }
 
   /**
-   * Charges reading a value to the line's budget (values that may be retried through their inner
-   * ones count against MAX_ATTEMPTS); false once it is spent, and then the value is not read.
+   * Charges reading a value to the line's budget (each value read counts against MAX_ATTEMPTS,
+   * a second reading only its length); false once it is spent, and then the value is not read.
    */
   private afford(segment: Segment, attempt: boolean): boolean {
     if (attempt) this.attempts++;
@@ -359,13 +359,14 @@ class SegmentReader {
 
   read(segment: Segment): Found[] {
     const { line } = this;
+    // Every value read spends an attempt, a `trace=` pair too: no logger writes 64 on one line.
+    if (!this.afford(segment, true)) return this.unread(segment);
     if (pairKey(line, segment.start) === "trace") {
-      // A `trace=` pair is one of many on a line (structlog): it spends no attempt, only its length.
-      if (!this.afford(segment, false)) return this.unread(segment);
       const found = this.readPairs(segment);
       if (found !== null) return found;
+      // Read again as a value: its length is spent twice.
+      if (!this.afford(segment, false)) return this.unread(segment);
     }
-    if (!this.afford(segment, true)) return this.unread(segment);
     if (segment.quoted !== "") {
       this.covered.push([segment.start, segment.end]);
       let text: string;
@@ -418,18 +419,15 @@ function walkBrackets(
   end: number,
   reader: SegmentReader,
 ): { top: Segment[]; open: Frame[]; inString: boolean; cutQuote: number } {
-  const stack: Frame[] = [];
+  const stack = new BracketStack();
   const top: Segment[] = [];
-  const add = (segment: Segment) => (stack.at(-1)?.children ?? top).push(segment);
   let inString = false;
   // A key="… or key='… value that does not close before the line ends.
   let cutQuote = -1;
   for (let i = from; i < end; i++) {
     const c = line.charCodeAt(i);
-    if (c === 0x7b || c === 0x5b || c === 0x28) {
-      if (stack.length === MAX_BRACKET_DEPTH) forgetMiddle(stack);
-      stack.push({ open: i, start: valueStart(line, i), closer: CLOSER[c]!, children: [] });
-    } else if (stack.length === 0) {
+    if (c === 0x7b || c === 0x5b || c === 0x28) stack.push(i, valueStart(line, i), closerOf(c));
+    else if (stack.length === 0) {
       if ((c === 0x22 || c === 0x27) && line.charCodeAt(i - 1) === 0x3d && reader.quotedValues) {
         const close = c === 0x22 ? quotedEnd(line, i, end) : stringEnd(line, i, end);
         if (close === -1) {
@@ -437,7 +435,12 @@ function walkBrackets(
           continue;
         }
         if (reader.holds(i, close) || pairKey(line, i) === "trace")
-          add({ start: i, end: close, children: [], quoted: c === 0x22 ? "logfmt" : "python" });
+          top.push({
+            start: i,
+            end: close,
+            children: [],
+            quoted: c === 0x22 ? "logfmt" : "python",
+          });
         i = close;
       }
     } else if ((c === 0x22 || c === 0x27) && opensString(line, i)) {
@@ -448,35 +451,127 @@ function walkBrackets(
       }
       i = close;
     } else if (c === 0x7d || c === 0x5d || c === 0x29) {
-      let k = stack.length - 1;
-      const lowest = Math.max(0, stack.length - MAX_MISMATCH);
-      while (k >= lowest && stack[k]!.closer !== c) k--;
-      if (k < lowest) continue;
-      const frame = stack[k]!;
-      // Brackets left open inside it: what they hold belongs to it.
-      for (const inner of stack.splice(k + 1)) pushAll(frame.children, inner.children);
-      stack.pop();
-      if (
-        reader.holds(frame.start, i) ||
-        (stack.length === 0 && pairKey(line, frame.start) === "trace")
-      )
-        add({ start: frame.start, end: i, children: frame.children, quoted: "" });
+      const k = stack.partner(c);
+      if (k === -1) continue;
+      const start = stack.startAt(k);
+      const children = stack.closeAt(k);
+      if (reader.holds(start, i) || (stack.length === 0 && pairKey(line, start) === "trace"))
+        stack.add({ start, end: i, children, quoted: "" }, top);
     }
   }
-  return { top, open: stack, inString, cutQuote };
+  return { top, open: stack.frames(), inString, cutQuote };
 }
 
 /**
- * Forgets the lower half of the open brackets above the bottom one, so that a line of brackets
- * holds MAX_BRACKET_DEPTH frames at most: what closed inside them stays with the bottom one, and a
- * closing bracket that would have closed one of them closes what lies below instead.
+ * The open brackets of a walk, in typed arrays: a line of a million brackets allocates nothing
+ * per bracket. It holds MAX_BRACKET_DEPTH at most: past that, the lower half above the bottom one
+ * is forgotten; what closed inside them stays with the bottom one, and a closing bracket that
+ * would have closed one of them closes what lies below instead.
  */
-function forgetMiddle(stack: Frame[]): void {
-  const bottom = stack[0]!;
-  for (const frame of stack.splice(1, stack.length >> 1)) pushAll(bottom.children, frame.children);
+class BracketStack {
+  length = 0;
+  private readonly open = new Int32Array(MAX_BRACKET_DEPTH);
+  private readonly start = new Int32Array(MAX_BRACKET_DEPTH);
+  private readonly closer = new Uint8Array(MAX_BRACKET_DEPTH);
+  /** The values holding a marker that closed inside each bracket, once one has; none above `length`. */
+  private readonly children: (Segment[] | undefined)[] = [];
+  /** How many brackets hold children: while none do, forgetting and closing move none. */
+  private holding = 0;
+
+  push(open: number, start: number, closer: number): void {
+    if (this.length === MAX_BRACKET_DEPTH) this.forgetMiddle();
+    const k = this.length++;
+    this.open[k] = open;
+    this.start[k] = start;
+    this.closer[k] = closer;
+  }
+
+  /** The open bracket that `closer` closes, looked for MAX_MISMATCH deep; -1 if none (then it is stray text). */
+  partner(closer: number): number {
+    const lowest = Math.max(0, this.length - MAX_MISMATCH);
+    for (let k = this.length - 1; k >= lowest; k--) if (this.closer[k] === closer) return k;
+    return -1;
+  }
+
+  startAt(k: number): number {
+    return this.start[k]!;
+  }
+
+  /** Closes the bracket at `k` and those left open inside it; returns what closed inside them all. */
+  closeAt(k: number): Segment[] {
+    const children = this.children[k] ?? [];
+    for (let j = k; this.holding > 0 && j < this.length; j++) {
+      const inner = this.take(j);
+      if (inner !== undefined && j > k) pushAll(children, inner);
+    }
+    this.length = k;
+    return children;
+  }
+
+  /** A value that closed: a child of the innermost open bracket, else one of the line's. */
+  add(segment: Segment, top: Segment[]): void {
+    if (this.length === 0) {
+      top.push(segment);
+      return;
+    }
+    this.childrenOf(this.length - 1).push(segment);
+  }
+
+  private childrenOf(k: number): Segment[] {
+    let children = this.children[k];
+    if (children === undefined) {
+      children = this.children[k] = [];
+      this.holding++;
+    }
+    return children;
+  }
+
+  /** The children of the bracket at `k`, taken from it. */
+  private take(k: number): Segment[] | undefined {
+    const children = this.children[k];
+    if (children !== undefined) {
+      this.children[k] = undefined;
+      this.holding--;
+    }
+    return children;
+  }
+
+  private forgetMiddle(): void {
+    const gone = this.length >> 1;
+    if (this.holding > 0) {
+      for (let j = 1; j <= gone; j++) {
+        const inner = this.take(j);
+        if (inner !== undefined) pushAll(this.childrenOf(0), inner);
+      }
+      // By hand: an array's copyWithin is many times slower than a typed array's.
+      for (let j = gone + 1; j < this.length; j++) {
+        this.children[j - gone] = this.children[j];
+        this.children[j] = undefined;
+      }
+    }
+    this.open.copyWithin(1, gone + 1, this.length);
+    this.start.copyWithin(1, gone + 1, this.length);
+    this.closer.copyWithin(1, gone + 1, this.length);
+    this.length -= gone;
+  }
+
+  frames(): Frame[] {
+    const frames: Frame[] = [];
+    for (let k = 0; k < this.length; k++)
+      frames.push({
+        open: this.open[k]!,
+        start: this.start[k]!,
+        closer: this.closer[k]!,
+        children: this.children[k] ?? [],
+      });
+    return frames;
+  }
 }
 
-const CLOSER: Record<number, number> = { 0x7b: 0x7d, 0x5b: 0x5d, 0x28: 0x29 };
+/** The bracket closing an opening one (a lookup in an object keyed by char codes costs 10 times more). */
+function closerOf(open: number): number {
+  return open === 0x28 ? 0x29 : open + 2;
+}
 
 /** A `(` starts the call whose name is written before it. */
 function valueStart(line: string, open: number): number {

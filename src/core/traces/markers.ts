@@ -107,28 +107,48 @@ export class MarkerCursor {
   private constructor(
     private readonly find: (bracket: number, from: number) => number,
     private readonly code: (i: number) => number,
+    /** Where the run of brackets and blanks at `from` ends. */
+    private readonly pastBrackets: (from: number) => number,
   ) {
     this.square = find(0x5b, 0);
     this.round = find(0x28, 0);
   }
 
   static ofText(text: string): MarkerCursor {
+    const code = (i: number) => text.charCodeAt(i);
+    const run = /[[( \t]*/y;
     return new MarkerCursor(
       (bracket, from) => text.indexOf(bracket === 0x5b ? "[" : "(", from),
-      (i) => text.charCodeAt(i),
+      code,
+      (from) => {
+        run.lastIndex = from;
+        run.test(text);
+        return run.lastIndex;
+      },
     );
   }
 
   /** Over bytes, a Node Buffer's native search makes this as fast as memchr. */
   static ofBytes(bytes: Uint8Array): MarkerCursor {
+    const code = (i: number) => bytes[i] ?? -1;
     return new MarkerCursor(
       (bracket, from) => bytes.indexOf(bracket, from),
-      (i) => bytes[i] ?? -1,
+      code,
+      (from) => {
+        let i = from;
+        for (
+          let c = bytes[i];
+          c === 0x5b || c === 0x28 || c === 0x20 || c === 0x09;
+          c = bytes[++i]
+        );
+        return i;
+      },
     );
   }
 
   /** The index of the first marker's bracket at or after `from`; -1 if none. */
   next(from: number): number {
+    let rejected = -3;
     for (;;) {
       if (this.square !== -1 && this.square < from) this.square = this.find(0x5b, from);
       if (this.round !== -1 && this.round < from) this.round = this.find(0x28, from);
@@ -139,19 +159,32 @@ export class MarkerCursor {
             ? this.square
             : Math.min(this.square, this.round);
       if (bracket === -1 || markerEndsAt(this.code, bracket)) return bracket;
-      from = bracket + 1;
+      // No bracket after a bracket (blanks between) ends a marker: where brackets crowd (a hostile
+      // line), the run of brackets and blanks after one is passed over at once.
+      from = bracket - rejected <= 2 ? this.pastBrackets(bracket + 1) : bracket + 1;
+      rejected = bracket;
     }
   }
 }
+
+/** What may stand right before the bracket of a `trace` marker: blanks, `=`, `:`, a quote. */
+const BEFORE_MARKER = new Uint8Array(128);
+for (const c of " \t=:\"'") BEFORE_MARKER[c.charCodeAt(0)] = 1;
 
 /**
  * True when the bracket at `at` ends a marker: `trace": [`, `trace=(`, `StageRecord(`, … or a
  * `SelectionResult(`, which is no marker but may be cut before its trace (the line must be read).
  */
 function markerEndsAt(code: (i: number) => number, at: number): boolean {
-  if (code(at) === 0x28 && wordAt(code, "StageRecord", at - 11)) return !isNameChar(code(at - 12));
-  if (code(at) === 0x28 && wordAt(code, "SelectionResult", at - 15))
-    return !isNameChar(code(at - 16));
+  // The character before the bracket tells which marker it may end; most brackets it rejects.
+  const before = code(at - 1);
+  if (before === 0x64 /* d */)
+    return code(at) === 0x28 && wordAt(code, "StageRecord", at - 11) && !isNameChar(code(at - 12));
+  if (before === 0x74 /* t */)
+    return (
+      code(at) === 0x28 && wordAt(code, "SelectionResult", at - 15) && !isNameChar(code(at - 16))
+    );
+  if (BEFORE_MARKER[before] !== 1) return false;
   let i = at - 1;
   while (code(i) === 0x20 || code(i) === 0x09) i--;
   let c = code(i);

@@ -1,5 +1,5 @@
 import * as vscode from "vscode";
-import { scanText } from "../../core/traces/scan.js";
+import { TraceScanner, type FoundTrace } from "../../core/traces/scan.js";
 
 /**
  * The lenses read at most this much of a document, on the host thread where a hostile log would
@@ -7,17 +7,21 @@ import { scanText } from "../../core/traces/scan.js";
  */
 export const MAX_LENS_CHARS = 1024 * 1024;
 
+/** Characters handed to the scanner at once; between them the event loop gets a turn at least every BUSY_MS. */
+const SLICE_CHARS = 64 * 1024;
+const BUSY_MS = 15;
+
 /** "Inspect selection trace" on every line of an open log that holds one, in its first MAX_LENS_CHARS. */
 export class LogTraceCodeLens implements vscode.CodeLensProvider {
-  provideCodeLenses(
+  async provideCodeLenses(
     document: vscode.TextDocument,
     token: vscode.CancellationToken,
-  ): vscode.CodeLens[] {
+  ): Promise<vscode.CodeLens[]> {
     const { text, stoppedAt } = firstLines(document);
     if (text === "" && stoppedAt === null) return [];
     let traces;
     try {
-      traces = scanText(text, { signal: token }).traces;
+      traces = await tracesIn(text, token);
     } catch {
       return []; // cancelled: the editor asks again
     }
@@ -51,4 +55,24 @@ function firstLines(document: vscode.TextDocument): { text: string; stoppedAt: n
   if (all.length <= MAX_LENS_CHARS) return { text: all, stoppedAt: null };
   const limit = document.positionAt(MAX_LENS_CHARS);
   return { text: all.slice(0, MAX_LENS_CHARS - limit.character), stoppedAt: limit.line };
+}
+
+/** The traces of `text`, read in slices: a megabyte of log lines must not hold the host's event loop. */
+async function tracesIn(text: string, token: vscode.CancellationToken): Promise<FoundTrace[]> {
+  const traces: FoundTrace[] = [];
+  const scanner = new TraceScanner({
+    signal: token,
+    onTrace: (found) => traces.push(found),
+    onProblem: () => undefined,
+  });
+  let turn = performance.now();
+  for (let at = 0; at < text.length; at += SLICE_CHARS) {
+    scanner.push(text.slice(at, at + SLICE_CHARS));
+    if (performance.now() - turn > BUSY_MS) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      turn = performance.now();
+    }
+  }
+  scanner.end();
+  return traces;
 }
