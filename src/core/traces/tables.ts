@@ -53,7 +53,8 @@ export const TABLES: Readonly<Record<TableName, readonly Column[]>> = {
   ],
 };
 
-export type Row = Readonly<Record<string, string | number | boolean | readonly string[] | null>>;
+/** One row: its values in the order of its table's columns. */
+export type Row = readonly (string | number | boolean | readonly string[] | null)[];
 
 export type RowSink = (table: TableName, row: Row) => void;
 
@@ -66,34 +67,33 @@ function text(value: string | number | null): string | null {
 
 /** Hands on the rows of one trace: its `traces` row, a `stages` row per record, a `tool_events` row per listed name. */
 export function traceRows(found: FoundTrace, file: string, sink: RowSink): void {
-  const { trace } = found;
+  const { trace, index } = found;
   const names = loggedFinalNames(trace);
   const failed = trace.error !== null;
-  sink("traces", {
-    trace: found.index,
+  // A failed turn has no palette; what the pipeline left is kept apart, as `stats` counts it final.
+  sink("traces", [
+    index,
     file,
-    line: found.line,
-    time: text(trace.time),
-    id: text(trace.id),
-    stage_count: trace.records.length,
-    // A failed turn has no palette; what the pipeline left is kept apart, as `stats` counts it final.
-    names: failed ? null : names,
-    forced_choice: loggedForcedChoice(trace),
-    error_kind: trace.error?.kind ?? null,
-    error_names: failed ? names : null,
-  });
+    found.line,
+    text(trace.time),
+    text(trace.id),
+    trace.records.length,
+    failed ? null : names,
+    loggedForcedChoice(trace),
+    trace.error?.kind ?? null,
+    failed ? names : null,
+  ]);
   trace.records.forEach((record, stageIndex) => {
-    sink("stages", {
-      trace: found.index,
-      stage_index: stageIndex,
-      stage: record.stage,
-      action: record.action,
-      degraded: record.degraded ?? record.action === "error",
-      forced_choice: record.forced_choice,
-      detail: record.detail,
-    });
+    sink("stages", [
+      index,
+      stageIndex,
+      record.stage,
+      record.action,
+      record.degraded ?? record.action === "error",
+      record.forced_choice,
+      record.detail,
+    ]);
     for (const event of EVENTS)
-      for (const tool of record[event])
-        sink("tool_events", { trace: found.index, stage_index: stageIndex, tool, event });
+      for (const tool of record[event]) sink("tool_events", [index, stageIndex, tool, event]);
   });
 }
