@@ -1,14 +1,14 @@
 -- stats --json "tools[].missing": per tool, the traces in which it was seen but is not final,
 -- keyed by the last stage that dropped it, or '?' when no record drops it.
 WITH final_names AS (
-  SELECT DISTINCT trace, UNNEST(COALESCE(names, error_names)) AS tool
+  SELECT DISTINCT trace, UNNEST(CASE WHEN error_kind IS NULL THEN names ELSE error_names END) AS tool
   FROM traces
 ),
 seen AS (
   SELECT trace, tool FROM tool_events
-  UNION
+  UNION DISTINCT
   SELECT trace, tool FROM final_names
-  UNION
+  UNION DISTINCT
   SELECT trace, forced_choice AS tool FROM traces WHERE forced_choice IS NOT NULL
 ),
 last_drop AS (

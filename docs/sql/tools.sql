@@ -2,14 +2,14 @@
 -- final tools or as the forced choice), final (the final tools; on a failed turn what the
 -- pipeline left, error_names) and forced (the trace's forced choice).
 WITH final_names AS (
-  SELECT DISTINCT trace, UNNEST(COALESCE(names, error_names)) AS tool
+  SELECT DISTINCT trace, UNNEST(CASE WHEN error_kind IS NULL THEN names ELSE error_names END) AS tool
   FROM traces
 ),
 seen AS (
   SELECT trace, tool FROM tool_events
-  UNION
+  UNION DISTINCT
   SELECT trace, tool FROM final_names
-  UNION
+  UNION DISTINCT
   SELECT trace, forced_choice AS tool FROM traces WHERE forced_choice IS NOT NULL
 )
 SELECT s.tool AS name,
