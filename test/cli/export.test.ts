@@ -102,6 +102,32 @@ async function expectSqlToMatchStats(logs: string[]): Promise<string> {
   return dir;
 }
 
+const TOOLS = ["search", "sql", "ask_human", "final_answer", "get_weather"];
+
+/** A trace as a pipeline of two stages logs it, varied by its number. */
+function usualTrace(i: number) {
+  const tool = (k: number) => TOOLS[(i + k) % TOOLS.length]!;
+  return {
+    trace: [
+      {
+        stage: "intent",
+        action: i % 7 === 0 ? "abstain" : "select",
+        kept: [tool(0), tool(1), tool(2)],
+        dropped: [tool(3)],
+      },
+      {
+        stage: i % 3 === 0 ? "policy" : "role",
+        action: i % 11 === 0 ? "error" : "select",
+        kept: [tool(0)],
+        dropped: [tool(1), tool(2)],
+      },
+    ],
+    tools: i % 5 === 0 ? undefined : [tool(0)],
+    forced_choice: i % 13 === 0 ? tool(4) : null,
+    ...(i % 17 === 0 ? { error: { kind: "ForcedToolUnavailable", message: "" } } : {}),
+  };
+}
+
 describe("palette-inspector export", () => {
   it("every query of docs/sql gives, over the export of the example logs, the numbers stats --json prints", async () => {
     expect(
@@ -121,10 +147,14 @@ describe("palette-inspector export", () => {
   });
 
   it("every query of docs/sql gives the numbers of stats --json over 100,000 generated traces, written in row groups as the scan goes", async () => {
-    // A thousand varied traces a hundred times over: sampling 100,000 would take longer than the export.
-    const lines = fc.sample(traceJson, { numRuns: 1000, seed: 25 }).map((t) => JSON.stringify(t));
+    // Every 100th trace a varied one (names like "__proto__" and "10", errors, gaps); the rest of
+    // the usual size, so that the test takes seconds.
+    const varied = fc.sample(traceJson, { numRuns: 1000, seed: 25 });
+    const lines = Array.from({ length: 100_000 }, (_, i) =>
+      JSON.stringify(i % 100 === 0 ? varied[i / 100] : usualTrace(i)),
+    );
     const log = join(mkdtempSync(join(tmpdir(), "pi-export-")), "big.jsonl");
-    writeFileSync(log, Array.from({ length: 100 }, () => lines.join("\n")).join("\n") + "\n");
+    writeFileSync(log, lines.join("\n") + "\n");
     const dir = await expectSqlToMatchStats([log]);
     const groups = await query(
       `SELECT COUNT(DISTINCT row_group_id) AS n, SUM(DISTINCT row_group_num_rows) AS rows FROM parquet_metadata('${join(dir, "traces.parquet")}')`,
