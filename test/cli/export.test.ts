@@ -317,4 +317,17 @@ describe("palette-inspector export", () => {
     expect(line).not.toMatch(/[\u001b\u0080-\u009f\u202a-\u202e]/);
     expect(JSON.parse(line).tool).toBe(name);
   });
+
+  it("a set without traces gives three tables without rows", async () => {
+    const dir = outDir();
+    const log = workspace({ "quiet.log": "no trace here\n" });
+    const { code, stdout } = await cli(["export", log, "--out", dir]);
+    expect([code, stdout]).toEqual([
+      0,
+      `0 traces (0 stage records, 0 tool events) written to ${dir} as parquet; 0 problems\n`,
+    ]);
+    await useExport(dir);
+    for (const table of TABLES)
+      expect(await query(`SELECT COUNT(*) AS n FROM ${table}`)).toEqual([{ n: "0" }]);
+  });
 });
