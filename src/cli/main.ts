@@ -1,6 +1,7 @@
 import { safe } from "../core/render/table.js";
 import { checkCommand } from "./check.js";
 import { EXIT, UsageError, type CliIO } from "./io.js";
+import { exportCommand } from "./export.js";
 import { mcpCommand } from "./mcp.js";
 import { endQuietlyWhenPipeCloses } from "./pipe.js";
 import { runCommand } from "./run.js";
@@ -15,6 +16,8 @@ const USAGE = `usage: palette-inspector <command>
   traces LOG... [--json]                    list the selection traces found in logs
   show LOG... [INDEX] [--json]              print one logged trace (INDEX across the logs)
   stats LOG... [--json]                     palette statistics across logs
+  export LOG... --out DIR [--format F]      write the traces as tables: traces, stages,
+                                            tool_events (F: parquet, the default, or jsonl)
   mcp [--root DIR]...                       serve these as tools to AI assistants (MCP, stdio)
   --version                                 print the version
 
@@ -29,6 +32,7 @@ const COMMANDS: Record<string, Command> = {
   traces: tracesCommand,
   show: showCommand,
   stats: statsCommand,
+  export: exportCommand,
   mcp: mcpCommand,
 };
 

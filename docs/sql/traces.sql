@@ -1,0 +1,3 @@
+-- stats --json "traces": how many traces the set holds.
+SELECT COUNT(*) AS traces
+FROM traces;

@@ -1,0 +1,141 @@
+/**
+ * Table files that stream: rows are written as they come, a Parquet row group or a JSON-lines
+ * buffer at a time, so memory stays flat however many traces a log holds.
+ */
+import { closeSync, openSync, writeSync } from "node:fs";
+import { ByteWriter, ParquetWriter } from "hyparquet-writer";
+import { safeJsonText } from "../core/render/table.js";
+import type { Column, Row } from "../core/traces/tables.js";
+
+export type TableFormat = "parquet" | "jsonl";
+
+export interface TableFile {
+  add(row: Row): void;
+  /** Writes what is buffered and the file's end; the file is complete only after it. */
+  close(): void;
+}
+
+/** Rows per Parquet row group: big enough for a warehouse to read well, small enough to hold. */
+const ROW_GROUP_ROWS = 64 * 1024;
+/** Bytes of JSON lines gathered before one write. */
+const JSONL_BUFFER = 1024 * 1024;
+
+export function openTableFile(path: string, columns: readonly Column[], format: TableFormat) {
+  return format === "parquet" ? new ParquetTable(path, columns) : new JsonlTable(path, columns);
+}
+
+class JsonlTable implements TableFile {
+  private readonly fd: number;
+  private pending: string[] = [];
+  private size = 0;
+  /** `{"name":`, `,"name":`, …: a line is joined from them and the values, without an object per row. */
+  private readonly keys: readonly string[];
+
+  constructor(path: string, columns: readonly Column[]) {
+    this.fd = openSync(path, "w");
+    this.keys = columns.map((column, c) => `${c === 0 ? "{" : ","}${JSON.stringify(column.name)}:`);
+  }
+
+  add(row: Row): void {
+    let line = "";
+    for (let c = 0; c < row.length; c++) line += this.keys[c]! + JSON.stringify(row[c]);
+    line += "}\n";
+    this.pending.push(line);
+    this.size += line.length;
+    if (this.size >= JSONL_BUFFER) this.flush();
+  }
+
+  close(): void {
+    this.flush();
+    closeSync(this.fd);
+  }
+
+  private flush(): void {
+    // Escaped as `--json` output is, so that a line of the file is safe to print in a terminal.
+    writeSync(this.fd, safeJsonText(this.pending.join("")));
+    this.pending = [];
+    this.size = 0;
+  }
+}
+
+type ParquetSchema = ConstructorParameters<typeof ParquetWriter>[0]["schema"];
+
+function parquetSchema(columns: readonly Column[]): ParquetSchema {
+  const schema: ParquetSchema = [{ name: "root", num_children: columns.length }];
+  for (const { name, type, nullable } of columns) {
+    const repetition_type = nullable ? "OPTIONAL" : "REQUIRED";
+    if (type === "strings")
+      schema.push(
+        { name, repetition_type, converted_type: "LIST", num_children: 1 },
+        { name: "list", repetition_type: "REPEATED", num_children: 1 },
+        {
+          name: "element",
+          type: "BYTE_ARRAY",
+          converted_type: "UTF8",
+          repetition_type: "REQUIRED",
+        },
+      );
+    else if (type === "string")
+      schema.push({ name, type: "BYTE_ARRAY", converted_type: "UTF8", repetition_type });
+    else
+      schema.push({
+        name,
+        type: type === "boolean" ? "BOOLEAN" : type === "int32" ? "INT32" : "INT64",
+        repetition_type,
+      });
+  }
+  return schema;
+}
+
+class ParquetTable implements TableFile {
+  private readonly fd: number;
+  private readonly writer: ParquetWriter;
+  private readonly data: unknown[][];
+
+  constructor(
+    path: string,
+    private readonly columns: readonly Column[],
+  ) {
+    const fd = (this.fd = openSync(path, "w"));
+    const bytes = new ByteWriter();
+    // Each row group goes to the file as soon as it is encoded; the writer keeps only its metadata.
+    const flush = () => {
+      writeSync(fd, new Uint8Array(bytes.buffer, 0, bytes.index));
+      bytes.index = 0;
+    };
+    Object.assign(bytes, { flush, finish: flush });
+    this.writer = new ParquetWriter({
+      writer: bytes,
+      schema: parquetSchema(columns),
+      createdBy: "palette-inspector",
+    });
+    this.data = columns.map(() => []);
+  }
+
+  add(row: Row): void {
+    for (let c = 0; c < row.length; c++) this.data[c]!.push(row[c]);
+    if (this.data[0]!.length >= ROW_GROUP_ROWS) this.flush();
+  }
+
+  close(): void {
+    this.flush();
+    void this.writer.finish();
+    closeSync(this.fd);
+  }
+
+  private flush(): void {
+    const rows = this.data[0]!.length;
+    if (rows === 0) return;
+    void this.writer.write({
+      columnData: this.columns.map(({ name, type }, c) => ({
+        name,
+        data:
+          type === "int64" ? BigInt64Array.from(this.data[c] as number[], BigInt) : this.data[c]!,
+        // Bounds of numbers let a reader skip row groups; those of text cost more than they save.
+        statistics: type !== "string" && type !== "strings",
+      })),
+      rowGroupSize: rows,
+    });
+    for (const values of this.data) values.length = 0;
+  }
+}
