@@ -246,7 +246,10 @@ function sentence(
   for (const event of lineage.events) clauses.push(describe(event));
   const unavailable = explainUnavailable(report);
   let end: SentencePart[];
-  if (unavailable?.tool === tool)
+  // A tool never offered says so in its first clause already: the failure needs no second why.
+  if (unavailable?.tool === tool && unavailable.cause === "never-offered")
+    end = ["the run failed with ForcedToolUnavailable"];
+  else if (unavailable?.tool === tool)
     end = ["the run failed with ForcedToolUnavailable: ", ...unavailable.why];
   else if (lineage.final)
     end = [

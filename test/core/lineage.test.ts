@@ -285,7 +285,7 @@ describe("toolLineage", () => {
       final: false,
       forced: true,
       sentence:
-        "never offered to the pipeline, forced by `forced`; the run failed with ForcedToolUnavailable: it was never offered to the pipeline.",
+        "never offered to the pipeline, forced by `forced`; the run failed with ForcedToolUnavailable.",
     });
     expect(toolLineage(await run({ offered: ["a"], pipeline: [] }), "a").sentence).toBe(
       "offered; no stage ran; in the final palette.",
