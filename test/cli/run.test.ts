@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cli, workspace } from "./helpers.js";
+import { DROPPED_BEFORE_FORCE } from "../core/spec/helpers.js";
 
 const catalog = [
   { name: "search", safety_level: "low" },
@@ -102,18 +103,7 @@ describe("palette-inspector run", () => {
 
   it("says a forced tool that intent dropped before the force was set was not reinstated", async () => {
     const root = workspace({
-      "t.turn.json": {
-        offered: ["get_weather", "sql", "final_answer"],
-        pipeline: [
-          {
-            kind: "intent",
-            verdict: { label: "action", matched_tool_keywords: ["get_weather"] },
-            trigger_keywords: { get_weather: ["weather"], sql: ["table"] },
-            always_include: ["final_answer"],
-          },
-          { kind: "forced", resolver: { kind: "fixed", tool: "sql" } },
-        ],
-      },
+      "t.turn.json": DROPPED_BEFORE_FORCE,
     });
     const { code, stdout } = await cli(["run", join(root, "t.turn.json")]);
     expect(code).toBe(3);
