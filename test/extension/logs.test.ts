@@ -668,7 +668,8 @@ function treeOf(lines: string[]): TraceTree {
   return tree;
 }
 
-describe("the trace filter commands", () => {
+/** The filter commands registered on a tree, with the context keys they set; disposed after each test. */
+function filterCommands() {
   const contexts = new Map<string, unknown>();
   const run = (id: string) => fake.commands.get(`paletteInspector.${id}`)!() as Promise<void>;
   let disposables: vscode.Disposable[] = [];
@@ -678,6 +679,11 @@ describe("the trace filter commands", () => {
   };
   beforeEach(() => contexts.clear());
   afterEach(() => disposables.forEach((d) => d.dispose()));
+  return { contexts, run, register };
+}
+
+describe("the trace filter commands", () => {
+  const { contexts, run, register } = filterCommands();
 
   // Listed in neither order: "c" before "b" (a tie), "z" most dropped; stage "role" first.
   const lines = [
@@ -1313,16 +1319,8 @@ describe("the Selection Traces view's items", () => {
 });
 
 describe("the Selection Traces view at scale", () => {
-  const contexts = new Map<string, unknown>();
-  const run = (id: string) => fake.commands.get(`paletteInspector.${id}`)!() as Promise<void>;
-  let disposables: vscode.Disposable[] = [];
-  const register = (tree: TraceTree) => {
-    disposables = registerTraceFilters(tree);
-    fake.commands.set("setContext", (key, value) => contexts.set(key as string, value));
-  };
-  beforeEach(() => contexts.clear());
+  const { contexts, run, register } = filterCommands();
   afterEach(() => {
-    disposables.forEach((d) => d.dispose());
     vi.useRealTimers();
   });
   const timed = (id: string, ts: string, tool = "x") =>
