@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -67,20 +67,9 @@ describe("a crafted deflate block", () => {
     const gz = member(bits.done(), text);
     expect(gunzipSync(gz).equals(text)).toBe(true);
     expect(gz.length).toBeGreaterThan(MAX_BLOCK_INPUT_BYTES);
-    const path = join(mkdtempSync(join(tmpdir(), "pi-blocks-")), "long.log.gz");
-    writeFileSync(path, gz);
-    const handle = await open(path);
-    const sizes: number[] = [];
-    try {
-      const walk = async () => {
-        for await (const block of gzipBlocks(handle, gz.length, null))
-          sizes.push(block.data.length);
-      };
-      await expect(walk()).rejects.toThrow("a deflate block is too long");
-      expect(sizes).toEqual([]);
-    } finally {
-      await handle.close();
-    }
+    const { sizes, error } = await walkBlocks(gz);
+    expect(error).toContain("a deflate block is too long");
+    expect(sizes).toEqual([]);
   });
 
   it("a true block that inflates to megabytes from its first kilobytes is still a block start", async () => {
@@ -142,21 +131,26 @@ describe("a crafted deflate block", () => {
     const text = Buffer.from([...a, ...b]);
     const gz = member(bits.done(), text);
     expect(gunzipSync(gz).equals(text)).toBe(true);
-    const path = join(mkdtempSync(join(tmpdir(), "pi-blocks-")), "forged.log.gz");
-    writeFileSync(path, gz);
-    const handle = await open(path);
-    const sizes: number[] = [];
-    try {
-      const walk = async () => {
-        for await (const block of gzipBlocks(handle, gz.length, null))
-          sizes.push(block.data.length);
-      };
-      await expect(walk()).rejects.toThrow(
-        "the end of a deflate block cannot be told apart from the data",
-      );
-      expect(sizes).toEqual([a.length]);
-    } finally {
-      await handle.close();
-    }
+    const { sizes, error } = await walkBlocks(gz);
+    expect(error).toContain("the end of a deflate block cannot be told apart from the data");
+    expect(sizes).toEqual([a.length]);
   });
 });
+
+/** The sizes of the blocks a walk of the gzip hands on, and the message it stopped with (null: none). */
+async function walkBlocks(gz: Buffer): Promise<{ sizes: number[]; error: string | null }> {
+  const dir = mkdtempSync(join(tmpdir(), "pi-blocks-"));
+  const path = join(dir, "walked.log.gz");
+  writeFileSync(path, gz);
+  const handle = await open(path);
+  const sizes: number[] = [];
+  try {
+    for await (const block of gzipBlocks(handle, gz.length, null)) sizes.push(block.data.length);
+    return { sizes, error: null };
+  } catch (error) {
+    return { sizes, error: (error as Error).message };
+  } finally {
+    await handle.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
