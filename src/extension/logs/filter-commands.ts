@@ -19,16 +19,15 @@ const MAX_FILTER_TEXT = 200;
  * to be typed.
  */
 export function registerTraceFilters(tree: TraceTree): vscode.Disposable[] {
-  const setContext = () =>
-    vscode.commands.executeCommand(
-      "setContext",
-      "paletteInspector.tracesFiltered",
-      tree.filter !== null,
-    );
-  const apply = (filter: Parameters<TraceTree["setFilter"]>[0]) => {
-    tree.setFilter(filter);
-    void setContext();
+  // Sent only when it changes: the tree changes every 250 ms while a scan lists traces.
+  let filtered: boolean | undefined;
+  const setContext = async () => {
+    if (filtered === (tree.filter !== null)) return;
+    filtered = tree.filter !== null;
+    await vscode.commands.executeCommand("setContext", "paletteInspector.tracesFiltered", filtered);
   };
+  // setFilter changes the tree, which sets the context.
+  const apply = (filter: Parameters<TraceTree["setFilter"]>[0]) => tree.setFilter(filter);
   const nothingListed = () =>
     notify("info", notice`find the selection traces in a log first; the filters list what it has.`);
   return [

@@ -17,9 +17,9 @@ function shownTime(ms: number): string {
 export function describeFilter(filter: TraceFilter): string {
   switch (filter.kind) {
     case "dropped":
-      return `where '${filter.tool}' was dropped`;
+      return `where '${neutralise(filter.tool)}' was dropped`;
     case "stageAction":
-      return `where '${filter.stage}' did ${filter.action}`;
+      return `where '${neutralise(filter.stage)}' did ${filter.action}`;
     case "errors":
       return "with errors or degraded stages";
     case "text":

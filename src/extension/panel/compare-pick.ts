@@ -2,7 +2,7 @@ import { posix } from "node:path";
 import * as vscode from "vscode";
 import type { RunReport } from "../../core/report.js";
 import { runFixture } from "../../core/run-fixture.js";
-import { neutralise, notice, notify } from "../notify.js";
+import { notice, notify, pickLabel } from "../notify.js";
 import type { FixtureLoader } from "./session.js";
 import { runName } from "./sides.js";
 import { suggestedVariantPath } from "./variant-file.js";
@@ -37,13 +37,13 @@ export async function pickComparison(
     .sort((a, b) => Number(b.whatIf) - Number(a.whatIf) || a.uri.path.localeCompare(b.uri.path));
   const choices: Choice[] = [
     ...others.map((report) => ({
-      // Names from a log or a debuggee are hostile: shown neutralised.
-      label: neutralise(runName(report), 120),
+      // Names from a log, a debuggee or a workspace path are hostile: shown neutralised.
+      label: pickLabel(runName(report)),
       detail: "open in another panel",
       run: async () => report,
     })),
     ...fixtures.map(({ uri, whatIf }) => ({
-      label: vscode.workspace.asRelativePath(uri),
+      label: pickLabel(vscode.workspace.asRelativePath(uri)),
       detail: whatIf ? "a saved what-if of this fixture" : "a fixture of this workspace, run now",
       run: () => runOf(uri, load),
     })),
