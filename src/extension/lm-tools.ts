@@ -91,7 +91,7 @@ interface Input {
 /** What the chat shows before a tool runs: what it will read, and for a write, the question. */
 function prepared(tool: ToolDefinition, input: Input): vscode.PreparedToolInvocation {
   const n = (value: unknown) => neutralise(value, 120);
-  const logs = `${input.index === undefined ? "" : `trace ${input.index} of `}${n((input.logs ?? []).join(", "))}`;
+  const logs = `${input.index === undefined ? "" : `trace ${n(input.index)} of `}${n((input.logs ?? []).join(", "))}`;
   const message: Record<ToolDefinition["name"], string> = {
     run_fixture: `Running the fixture ${n(input.path)}`,
     check_fixtures: `Checking ${input.paths ? n(input.paths.join(", ")) : "every fixture in the workspace"}`,

@@ -48,8 +48,14 @@ export async function runFixtureTool(files: ToolFiles, input: { path: string }):
   const outcome = await outcomeOf(files, input.path);
   if (outcome.status === "invalid") throw new InputRefused(problemText(outcome.problems));
   const lines = reportLines(outcome.report);
-  for (const mismatch of outcome.mismatches)
-    lines.splice(2, 0, `expectation failed: ${safe(formatMismatch(outcome.file, mismatch))}`);
+  // After the final palette and the forced choice, in the order the expectations are written.
+  lines.splice(
+    2,
+    0,
+    ...outcome.mismatches.map(
+      (m) => `expectation failed: ${safe(formatMismatch(outcome.file, m))}`,
+    ),
+  );
   if (outcome.problems.length > 0)
     lines.push("warnings:", ...outcome.problems.map((p) => `  ${safe(formatProblem(p))}`));
   return { text: fitText(lines, REST_OF_RUN), structured: reportToJson(outcome.report) };

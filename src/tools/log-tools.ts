@@ -36,14 +36,18 @@ interface Scanned {
 async function scan(
   files: ToolFiles,
   logs: readonly string[],
-  onTrace: (found: FoundTrace, file: string) => void,
+  /** `problem` adds a problem at the trace's line (a statistics limit it reached). */
+  onTrace: (found: FoundTrace, file: string, problem: (message: string) => void) => void,
   signal?: { aborted: boolean },
 ): Promise<Scanned> {
   const inputs = await files.logInputs(logs);
   const problems = new ProblemList(inputs);
   const result = await scanLogs(inputs, {
     signal,
-    onTrace: (found, file) => onTrace(found, inputs[file]!.name),
+    onTrace: (found, file) =>
+      onTrace(found, inputs[file]!.name, (message) =>
+        problems.add({ file, line: found.line, message }),
+      ),
     onProblem: (problem) => problems.add(problem),
   });
   if (result.unreadable === inputs.length)
@@ -192,7 +196,10 @@ export async function paletteStatsTool(
   input: { logs: string[]; top?: number },
 ): Promise<Answer> {
   const stats = new PaletteStats();
-  const scanned = await scan(files, input.logs, (found) => stats.add(found.trace));
+  // As `stats` does: a limit a trace reached is a problem at its line.
+  const scanned = await scan(files, input.logs, (found, _file, problem) => {
+    for (const message of stats.add(found.trace)) problem(message);
+  });
   stats.addProblems(scanned.problems.count);
   const document = JSON.parse(formatStatsJson(stats)) as { tools: { name: string }[] } & Record<
     string,

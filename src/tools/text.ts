@@ -4,7 +4,8 @@
  * than TEXT_LIMIT: past it, one line says how much was cut and how to get the rest.
  */
 import { safe } from "../core/render/table.js";
-import { waterfallRows } from "../core/lineage.js";
+import { explainUnavailable } from "../core/forced-unavailable.js";
+import { sentenceText, waterfallRows } from "../core/lineage.js";
 import type { RunReport } from "../core/report.js";
 import { counted } from "../core/words.js";
 
@@ -52,11 +53,13 @@ export function reportLines(report: RunReport): string[] {
     `final (${report.names.length}): ${nameList(report.names)}`,
     `forced tool_choice: ${report.forcedChoice === null ? "none" : name(report.forcedChoice)}`,
   ];
-  const error = report.error;
-  if (error)
+  // The one explanation every view gives (why the forced tool is missing, by the rules).
+  const unavailable = explainUnavailable(report);
+  if (unavailable)
     lines.push(
-      `the run failed: ${safe(error.message)}${error.droppedBy ? ` (dropped by ${name(error.droppedBy)}, which does not protect the forced choice)` : ""}`,
+      `the run failed with ForcedToolUnavailable: ${sentenceText(unavailable.parts, name)}`,
     );
+  else if (report.error) lines.push(`the run failed: ${safe(report.error.message)}`);
   lines.push(
     `${safe(report.file)}${report.description ? ` — ${safe(report.description)}` : ""}`,
     `offered ${report.offered.length}; stages:`,

@@ -195,6 +195,24 @@ describe("the MCP server", () => {
     }
   });
 
+  it("gives a model the run's failures in the words every view uses, in the fixture's order", async () => {
+    const unavailable = text(
+      await call("run_fixture", { path: "hard-filter-unavailable.turn.json" }),
+    );
+    expect(unavailable).toContain(
+      "the run failed with ForcedToolUnavailable: run_python is the forced choice but not in the final palette: it was dropped by security, a hard filter (a stage that does not protect the forced choice).",
+    );
+    const stale = text(
+      await call("run_fixture", { path: "regressions/stale-expectation.turn.json" }),
+    );
+    expect(
+      stale
+        .split("\n")
+        .filter((line) => line.startsWith("expectation failed"))
+        .map((line) => line.split(": ")[2]),
+    ).toEqual(["$.expect.names", "$.expect.dropped_by.sql"]);
+  });
+
   it.each(FIXTURES)("runs %s as `run --json` does", async (name) => {
     const result = await call("run_fixture", { path: name });
     expect(result.isError).toBe(false);
