@@ -1,7 +1,6 @@
 // Text from a file or a log never reaches a notification, a modal or a
 // progress title as a `[label](command:…)` link VS Code would render and run.
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type * as vscode from "vscode";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -17,6 +16,7 @@ import { newFixture } from "../../src/extension/new-fixture.js";
 import { TracePanels } from "../../src/extension/panel/panels.js";
 import { updateExpectation } from "../../src/extension/testing/update-expectation.js";
 import { fake, Uri, webviewFake } from "../fakes/vscode.js";
+import { tempDir } from "../helpers/temp.js";
 
 const LINK = "[x](command:workbench.action.openSettings?%22PWNED%22)";
 /** Markdown link syntax, as VS Code's notification renderer reads it. */
@@ -48,7 +48,7 @@ function expectNoLinks(): void {
 
 /** A hostile log on disk: a command-link file name, stage name, tool names and problem message. */
 function hostileLog(): Uri {
-  const dir = mkdtempSync(join(tmpdir(), "pi-links-"));
+  const dir = tempDir("pi-links-");
   const file = join(dir, `${LINK}.log`);
   const trace = {
     offered: [LINK, "b"],

@@ -1,7 +1,6 @@
 // Restored panels read only workspace fixtures, the clipboard gets only host-built text, and every request gets a reply.
 import type * as vscode from "vscode";
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { LoadResult } from "../../src/core/fixture/load.js";
@@ -9,6 +8,7 @@ import { loadFixtureFromUri } from "../../src/extension/fixtures.js";
 import { TracePanels, TRACE_VIEW_TYPE } from "../../src/extension/panel/panels.js";
 import type { ToWebview } from "../../src/protocol.js";
 import { env, fake, Uri, webviewFake, type FakeWebviewPanel } from "../fakes/vscode.js";
+import { tempDir } from "../helpers/temp.js";
 
 const FIXTURE = JSON.stringify({
   offered: ["search", "sql"],
@@ -103,7 +103,7 @@ describe("restored panels", () => {
 
 describe("restored panels and links", () => {
   it("refuses a fixture in the workspace that is a link to a file outside it", async () => {
-    const root = mkdtempSync(join(tmpdir(), "pi-restore-"));
+    const root = tempDir("pi-restore-");
     mkdirSync(join(root, "ws"));
     mkdirSync(join(root, "outside"));
     writeFileSync(join(root, "outside", "secret.turn.json"), FIXTURE);
