@@ -99,9 +99,8 @@ describe("Inspect in Palette Inspector", () => {
     debugFake.message(session as never, { type: "request", command: "continue" });
     await vi.waitFor(() => expect(posted(panel).at(-1)).toMatchObject({ view: { stale: true } }));
     debugFake.focus(new DebugThread(session, 1));
+    const beforeRefresh = posted(panel).length;
     panel.webview.receive({ type: "debugAction", action: "refresh" });
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(errors()).toEqual([]);
     expect(posted(panel).at(-1)).toMatchObject({ view: { stale: true } });
 
     // Paused again (the same frame id, a new turn): Refresh reads the new value.
@@ -113,6 +112,9 @@ describe("Inspect in Palette Inspector", () => {
         view: { stale: false, report: { names: ["b"] } },
       }),
     );
+    // The refresh with nothing paused ended before this one read the debuggee: no error, no post.
+    expect(errors()).toEqual([]);
+    expect(posted(panel)).toHaveLength(beforeRefresh + 1);
   });
 
   it("Turn into Fixture, Copy as Markdown and Compare with its replay, from the panel", async () => {

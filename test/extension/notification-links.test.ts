@@ -3,7 +3,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type * as vscode from "vscode";
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { loadFixtureFromUri } from "../../src/extension/fixtures.js";
 import {
   compareWithReplay,
@@ -173,8 +173,7 @@ describe("command links in notifications", () => {
     const panel = webviewFake.panels[0]!;
     panel.webview.receive({ type: "ready", edit: {} });
     panel.webview.receive({ type: "revealTool", tool: LINK });
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(fake.shown.at(-1)!.message).toMatch(/does not name/);
+    await vi.waitFor(() => expect(fake.shown.at(-1)?.message).toMatch(/does not name/));
     expectNoLinks();
     panels.dispose();
   });
