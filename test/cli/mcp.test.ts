@@ -16,6 +16,7 @@ import { TEXT_LIMIT } from "../../src/tools/text.js";
 import { TOOLS } from "../../src/tools/tools.js";
 import { cli } from "./helpers.js";
 import { tempDir } from "../helpers/temp.js";
+import { writtenRecord } from "../builders/logged.js";
 
 const repo = process.cwd();
 const dir = tempDir("pi-mcp-");
@@ -69,16 +70,7 @@ function trace(i: number, tools = ["search", "sql"]) {
   return JSON.stringify({
     turn_id: `t-${i}`,
     trace: [
-      {
-        stage: "intent",
-        action: "select",
-        kept: tools.slice(0, 1),
-        dropped: tools.slice(1),
-        added: [],
-        reinstated: [],
-        forced_choice: null,
-        detail: "",
-      },
+      writtenRecord("intent", "select", { kept: tools.slice(0, 1), dropped: tools.slice(1) }),
     ],
     tools: tools.slice(0, 1),
   });

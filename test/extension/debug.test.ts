@@ -26,6 +26,7 @@ import type { DebugProblem } from "../../src/core/debug/reply.js";
 import { TracePanels } from "../../src/extension/panel/panels.js";
 import type { ToWebview } from "../../src/protocol.js";
 import { AGENT_PRELUDE, evaluateIn } from "../core/debug/python.js";
+import { writtenRecord } from "../builders/logged.js";
 
 /** The paused frame the adapter evaluates in: real Python, as debugpy would. */
 let frameSetup = "";
@@ -636,18 +637,12 @@ describe("the debug commands' own choices", () => {
   it("Turn into Fixture says where the replay of a value differs from it", async () => {
     const logged = JSON.stringify({
       trace: [
-        {
-          stage: "role",
-          action: "abstain",
+        writtenRecord("role", "abstain", {
           kept: ["a"],
           dropped: ["b"],
-          added: [],
-          reinstated: [],
-          forced_choice: null,
-          detail: "",
           degraded: false,
           reasons: {},
-        },
+        }),
       ],
     });
     frameSetup = `

@@ -55,6 +55,7 @@ import {
 } from "../fakes/vscode.js";
 import { loggedRecord } from "../core/traces/engine.js";
 import { tempDir } from "../helpers/temp.js";
+import { writtenRecord } from "../builders/logged.js";
 
 const real = (uri: Uri) => uri as unknown as vscode.Uri;
 const shown: { reports: RunReport[]; fixtures: string[] } = { reports: [], fixtures: [] };
@@ -645,18 +646,9 @@ describe("hostile text from a log in the view", () => {
 function traceLine(id: string, stages: [string, string, string[]][]): string {
   return JSON.stringify({
     turn_id: id,
-    trace: stages.map(([stage, action, dropped]) => ({
-      stage,
-      action,
-      kept: ["keep"],
-      dropped,
-      added: [],
-      reinstated: [],
-      forced_choice: null,
-      detail: "",
-      degraded: false,
-      reasons: {},
-    })),
+    trace: stages.map(([stage, action, dropped]) =>
+      writtenRecord(stage, action, { kept: ["keep"], dropped, degraded: false, reasons: {} }),
+    ),
   });
 }
 

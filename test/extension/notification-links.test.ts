@@ -17,6 +17,7 @@ import { TracePanels } from "../../src/extension/panel/panels.js";
 import { updateExpectation } from "../../src/extension/testing/update-expectation.js";
 import { fake, Uri, webviewFake } from "../fakes/vscode.js";
 import { tempDir } from "../helpers/temp.js";
+import { writtenRecord } from "../builders/logged.js";
 
 const LINK = "[x](command:workbench.action.openSettings?%22PWNED%22)";
 /** Markdown link syntax, as VS Code's notification renderer reads it. */
@@ -54,16 +55,7 @@ function hostileLog(): Uri {
     offered: [LINK, "b"],
     trace: [
       // An abstain that drops a tool: the replay cannot play it back, so turnIntoFixture warns.
-      {
-        stage: LINK,
-        action: "abstain",
-        kept: ["b"],
-        dropped: [LINK],
-        added: [],
-        reinstated: [],
-        forced_choice: null,
-        detail: LINK,
-      },
+      writtenRecord(LINK, "abstain", { kept: ["b"], dropped: [LINK], detail: LINK }),
     ],
   };
   const broken = { trace: [{ stage: LINK, action: LINK }] };
