@@ -13,6 +13,7 @@ import { reportView, type RunReport } from "../../src/core/report.js";
 import { runFixture } from "../../src/core/run-fixture.js";
 import { RERUN_DEBOUNCE_MS } from "../../src/extension/panel/session.js";
 import type { ToWebview } from "../../src/protocol.js";
+import { showOf } from "../builders/panel.js";
 
 const CATALOG = JSON.stringify([
   { name: "search", summary: "Search.", safety_level: "low" },
@@ -554,18 +555,7 @@ describe("showReport (a logged trace)", () => {
     expect(panel.title).toBe("Selection Trace: #4 app.log:12");
     panel.webview.receive({ type: "ready", edit: {} });
     await flush();
-    expect(posted(panel)[0]).toEqual({
-      type: "show",
-      view: {
-        report: reportView(report),
-        levers: null,
-        source: null,
-        compared: null,
-        whatIf: null,
-        turn: null,
-        failed: [],
-      },
-    });
+    expect(posted(panel)[0]).toEqual(showOf(reportView(report)));
     expect(await request(panel, { type: "whatIf", requestId: 1, edit: {} })).toMatchObject({
       type: "reply",
       ok: false,
