@@ -1,11 +1,11 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { traceJson } from "../core/stats/helpers.js";
 import { cli, workspace } from "./helpers.js";
+import { tempDir } from "../helpers/temp.js";
 
 const SQL_DIR = "docs/sql";
 const TABLES = ["traces", "stages", "tool_events"] as const;
@@ -26,7 +26,7 @@ afterAll(() => {
 });
 
 function outDir(): string {
-  return join(mkdtempSync(join(tmpdir(), "pi-export-")), "out");
+  return join(tempDir("pi-export-"), "out");
 }
 
 async function query(sql: string): Promise<Rows> {
@@ -153,7 +153,7 @@ describe("palette-inspector export", () => {
     const lines = Array.from({ length: 100_000 }, (_, i) =>
       JSON.stringify(i % 100 === 0 ? varied[i / 100] : usualTrace(i)),
     );
-    const log = join(mkdtempSync(join(tmpdir(), "pi-export-")), "big.jsonl");
+    const log = join(tempDir("pi-export-"), "big.jsonl");
     writeFileSync(log, lines.join("\n") + "\n");
     const dir = await expectSqlToMatchStats([log]);
     const groups = await query(

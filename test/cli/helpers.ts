@@ -1,7 +1,7 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { main } from "../../src/cli/main.js";
+import { tempDir } from "../helpers/temp.js";
 
 /** Runs the CLI in-process and returns what a user would see. */
 export async function cli(args: string[], options: { color?: boolean; cwd?: string } = {}) {
@@ -16,9 +16,9 @@ export async function cli(args: string[], options: { color?: boolean; cwd?: stri
   return { code, stdout, stderr };
 }
 
-/** A throwaway folder holding the given files (paths relative to it). */
+/** A throwaway folder holding the given files (paths relative to it), removed after the test. */
 export function workspace(files: Record<string, unknown>): string {
-  const root = mkdtempSync(join(tmpdir(), "pi-cli-"));
+  const root = tempDir("pi-cli-");
   for (const [path, content] of Object.entries(files)) {
     const file = join(root, path);
     mkdirSync(dirname(file), { recursive: true });

@@ -3,15 +3,7 @@
  * as shipped (one bundle). Each answer is checked against the CLI's `--json` for the same question.
  */
 import { spawn } from "node:child_process";
-import {
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -23,9 +15,11 @@ import { applyWhatIf } from "../../src/core/whatif.js";
 import { TEXT_LIMIT } from "../../src/tools/text.js";
 import { TOOLS } from "../../src/tools/tools.js";
 import { cli } from "./helpers.js";
+import { tempDir } from "../helpers/temp.js";
+import { writtenRecord } from "../builders/logged.js";
 
 const repo = process.cwd();
-const dir = mkdtempSync(join(tmpdir(), "pi-mcp-"));
+const dir = tempDir("pi-mcp-");
 const bundle = join(dir, "cli.js");
 /** A root of the server's, with the inputs written for these tests. */
 const mine = join(dir, "root");
@@ -76,16 +70,7 @@ function trace(i: number, tools = ["search", "sql"]) {
   return JSON.stringify({
     turn_id: `t-${i}`,
     trace: [
-      {
-        stage: "intent",
-        action: "select",
-        kept: tools.slice(0, 1),
-        dropped: tools.slice(1),
-        added: [],
-        reinstated: [],
-        forced_choice: null,
-        detail: "",
-      },
+      writtenRecord("intent", "select", { kept: tools.slice(0, 1), dropped: tools.slice(1) }),
     ],
     tools: tools.slice(0, 1),
   });
@@ -447,7 +432,7 @@ describe("the MCP server's roots", () => {
   });
 
   it("takes the client's roots, and follows them when they change", async () => {
-    const extra = mkdtempSync(join(tmpdir(), "pi-mcp-client-"));
+    const extra = tempDir("pi-mcp-client-");
     for (const file of ["weather-forecast.turn.json", "tools.catalog.json"])
       writeFileSync(join(extra, file), readFileSync(`examples/${file}`));
     let offered = [{ uri: pathToFileURL(extra).href, name: "extra" }];

@@ -1,14 +1,14 @@
 /** Piping into `head` ends the output quietly with status 0, as Unix tools do. */
 import { spawnSync } from "node:child_process";
 import { EventEmitter } from "node:events";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildSync } from "esbuild";
 import { beforeAll, describe, expect, it } from "vitest";
 import { endQuietlyWhenPipeCloses } from "../../src/cli/pipe.js";
+import { tempDir } from "../helpers/temp.js";
 
-const dir = mkdtempSync(join(tmpdir(), "pi-pipe-"));
+const dir = tempDir("pi-pipe-");
 const cli = join(dir, "cli.js");
 const log = join(dir, "many.log");
 

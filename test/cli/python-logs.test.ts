@@ -1,8 +1,7 @@
 /** `traces --json` on logs Python wrote (test/python/written_cases.py): what Python logged, where it logged it. */
 import { spawnSync } from "node:child_process";
-import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { cli, workspace } from "./helpers.js";
 import type { Logged } from "../core/traces/python-written.js";
 
@@ -14,7 +13,6 @@ const CASES = JSON.parse(run.stdout) as Record<string, Logged>;
 const root = workspace(
   Object.fromEntries(Object.entries(CASES).map(([name, logged]) => [`${name}.log`, logged.log])),
 );
-afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 interface TracesJson {
   traces: { line: number; names: string[]; forced_choice: string | null; id: unknown }[];

@@ -1,12 +1,12 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as esbuild from "esbuild";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { traceJson } from "../core/stats/helpers.js";
 import { cli, workspace } from "./helpers.js";
+import { tempDir } from "../helpers/temp.js";
 
 describe("palette-inspector stats", () => {
   it("--json over a folder counts every trace `traces` finds in its logs, with the scan problems", async () => {
@@ -129,7 +129,7 @@ describe("palette-inspector stats", () => {
   describe("as a program", () => {
     let program = "";
     beforeAll(async () => {
-      program = join(mkdtempSync(join(tmpdir(), "pi-stats-cli-")), "cli.js");
+      program = join(tempDir("pi-stats-cli-"), "cli.js");
       await esbuild.build({
         entryPoints: ["src/cli/main.ts"],
         bundle: true,

@@ -3,7 +3,7 @@ import { compareReports } from "../../src/core/compare.js";
 import type { FixtureJson } from "../../src/core/fixture/schema.js";
 import { type RunReport } from "../../src/core/report.js";
 import { runFixture } from "../../src/core/run-fixture.js";
-import { loadValid, recordOf } from "./spec/helpers.js";
+import { loadValid, recordOf, reportOf } from "./spec/helpers.js";
 import type { StageRecord } from "../../src/core/contract.js";
 import { applyWhatIf } from "../../src/core/whatif.js";
 
@@ -26,22 +26,15 @@ const record = (
   more: Partial<StageRecord> = {},
 ): StageRecord => recordOf(stage, kept, { dropped, ...more });
 /** A report read from a log, its names those the last stage handed on unless given. */
-const logged = (trace: StageRecord[], more: Partial<RunReport> = {}): RunReport => ({
-  origin: { kind: "log", line: 1, index: 0 },
-  file: "x.log",
-  description: "",
-  offered: ["a", "b"],
-  tools: [],
-  names: trace.at(-1)!.kept,
-  forcedChoice: null,
-  trace,
-  stages: [],
-  error: null,
-  manifest: [],
-  capability: null,
-  durationMs: 0,
-  ...more,
-});
+const logged = (trace: StageRecord[], more: Partial<RunReport> = {}): RunReport =>
+  reportOf({
+    origin: { kind: "log", line: 1, index: 0 },
+    file: "x.log",
+    offered: ["a", "b"],
+    names: trace.at(-1)!.kept,
+    trace,
+    ...more,
+  });
 
 describe("compareReports", () => {
   it("finds nothing changed between a run and itself", async () => {

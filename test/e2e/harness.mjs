@@ -354,6 +354,23 @@ function helpers(session) {
   return {
     runCommand,
 
+    /**
+     * Clicks an entry of a context menu that has just opened. The menu ignores a click that comes
+     * as it opens (the right button's release), so the click is repeated until the menu is gone;
+     * a menu that is closing is not clicked again.
+     */
+    async clickMenuItem(item, what) {
+      for (let attempt = 0; attempt < 5; attempt++) {
+        await item.click({ timeout: 5_000 }).catch(() => {});
+        const closed = await item.waitFor({ state: "hidden", timeout: 2_000 }).then(
+          () => true,
+          () => false,
+        );
+        if (closed) return;
+      }
+      throw new Error(`${what}: the menu ignored every click`);
+    },
+
     /** True when the command palette lists `title` (contributed commands show before activation). */
     async hasCommand(title, { timeout = 10_000 } = {}) {
       await page.keyboard.press("Escape");

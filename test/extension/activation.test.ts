@@ -1,7 +1,6 @@
 // package.json and the code must agree: every name the manifest uses (commands, views, view
 // types, context keys, file patterns) is one the code registers or sets, and the reverse.
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { minimatch } from "minimatch";
 import type * as vscode from "vscode";
@@ -30,6 +29,7 @@ import {
   webviewFake,
   window,
 } from "../fakes/vscode.js";
+import { tempDir } from "../helpers/temp.js";
 
 interface Menu {
   command: string;
@@ -441,7 +441,7 @@ describe("what activation starts", () => {
 
   it("shows the next page of a long set's traces", async () => {
     const line = readFileSync(agentLog, "utf8").split("\n")[2]!;
-    const dir = mkdtempSync(join(tmpdir(), "pi-activation-"));
+    const dir = tempDir("pi-activation-");
     const log = join(dir, "long.log");
     writeFileSync(log, Array.from({ length: PAGE_SIZE + 1 }, () => line).join("\n"));
     await fake.commands.get("paletteInspector.inspectLog")!(Uri.file(log));

@@ -26,6 +26,7 @@ import type { DebugProblem } from "../../src/core/debug/reply.js";
 import { TracePanels } from "../../src/extension/panel/panels.js";
 import type { ToWebview } from "../../src/protocol.js";
 import { AGENT_PRELUDE, evaluateIn } from "../core/debug/python.js";
+import { writtenRecord } from "../builders/logged.js";
 
 /** The paused frame the adapter evaluates in: real Python, as debugpy would. */
 let frameSetup = "";
@@ -99,9 +100,8 @@ describe("Inspect in Palette Inspector", () => {
     debugFake.message(session as never, { type: "request", command: "continue" });
     await vi.waitFor(() => expect(posted(panel).at(-1)).toMatchObject({ view: { stale: true } }));
     debugFake.focus(new DebugThread(session, 1));
+    const beforeRefresh = posted(panel).length;
     panel.webview.receive({ type: "debugAction", action: "refresh" });
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(errors()).toEqual([]);
     expect(posted(panel).at(-1)).toMatchObject({ view: { stale: true } });
 
     // Paused again (the same frame id, a new turn): Refresh reads the new value.
@@ -113,6 +113,9 @@ describe("Inspect in Palette Inspector", () => {
         view: { stale: false, report: { names: ["b"] } },
       }),
     );
+    // The refresh with nothing paused ended before this one read the debuggee: no error, no post.
+    expect(errors()).toEqual([]);
+    expect(posted(panel)).toHaveLength(beforeRefresh + 1);
   });
 
   it("Turn into Fixture, Copy as Markdown and Compare with its replay, from the panel", async () => {
@@ -634,18 +637,12 @@ describe("the debug commands' own choices", () => {
   it("Turn into Fixture says where the replay of a value differs from it", async () => {
     const logged = JSON.stringify({
       trace: [
-        {
-          stage: "role",
-          action: "abstain",
+        writtenRecord("role", "abstain", {
           kept: ["a"],
           dropped: ["b"],
-          added: [],
-          reinstated: [],
-          forced_choice: null,
-          detail: "",
           degraded: false,
           reasons: {},
-        },
+        }),
       ],
     });
     frameSetup = `

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type * as vscode from "vscode";
 import {
   DiagnosticSeverity,
@@ -11,14 +11,21 @@ import {
 import { FixtureDiagnostics } from "../../src/extension/diagnostics.js";
 
 let diagnostics: FixtureDiagnostics;
-const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+/** Lets the clock run `ms` on: debounced validations start, and what they await settles. */
+const settle = async (ms = 20) => {
+  await vi.advanceTimersByTimeAsync(ms);
+};
 
 beforeEach(() => {
+  vi.useFakeTimers();
   fake.reset();
   fake.addWorkspaceFolder("/ws");
   diagnostics = new FixtureDiagnostics(1);
 });
-afterEach(() => diagnostics.dispose());
+afterEach(() => {
+  diagnostics.dispose();
+  vi.useRealTimers();
+});
 
 describe("Problems panel", () => {
   it("reports its problems as one owner, named for the extension", () => {
@@ -150,14 +157,14 @@ describe("Problems panel, out-of-order validations", () => {
       diagnostics = new FixtureDiagnostics(0);
       const uri = Uri.file("/ws/c.turn.json");
       const doc = fake.openDocument(uri, '{"catalog": "./tools.catalog.json"}');
-      await new Promise((resolve) => setTimeout(resolve, 10));
+      await settle(10);
       fake.editDocument(doc, '{"catalog": "./tools.catalog.json", "pipeline": [{"kind": "nope"}]}');
-      await new Promise((resolve) => setTimeout(resolve, 10));
+      await settle(10);
       expect(fake.diagnostics(uri)!.map((d) => d.message)).toEqual([
         expect.stringMatching(/unknown stage kind "nope"/),
       ]);
       release();
-      await new Promise((resolve) => setTimeout(resolve, 10));
+      await settle(10);
       expect(fake.diagnostics(uri)!.map((d) => d.message)).toEqual([
         expect.stringMatching(/unknown stage kind "nope"/),
       ]);
@@ -315,7 +322,7 @@ describe("Problems panel, a fixture's catalogue", () => {
     fake.editDocument(doc, '{"ofered": []}');
     await settle();
     expect(fake.diagnostics(uri)).toEqual([]);
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    await settle(60);
     expect(fake.diagnostics(uri)).toHaveLength(1);
   });
 

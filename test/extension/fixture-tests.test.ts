@@ -1,5 +1,5 @@
 import type * as vscode from "vscode";
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   FixtureTests,
   FAILURE_CONTEXT,
@@ -9,7 +9,10 @@ import {
 import { fake, TestRunRequest, testRuns, Uri, type FakeTestItem } from "../fakes/vscode.js";
 
 const token = { isCancellationRequested: false } as vscode.CancellationToken;
-const settle = (ms = 30) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Lets the clock run `ms` on: a debounced re-run starts, and what it awaits settles. */
+const settle = async (ms = 30) => {
+  await vi.advanceTimersByTimeAsync(ms);
+};
 
 const passing = {
   offered: ["a", "b"],
@@ -39,6 +42,7 @@ const run = async (include?: FakeTestItem[]) => {
 };
 
 beforeEach(async () => {
+  vi.useFakeTimers();
   fake.reset();
   testRuns.length = 0;
   fake.addWorkspaceFolder("/ws");
@@ -51,6 +55,9 @@ beforeEach(async () => {
   );
   tests = new FixtureTests(1);
   await tests.discover();
+});
+afterEach(() => {
+  vi.useRealTimers();
 });
 
 describe("Testing view", () => {

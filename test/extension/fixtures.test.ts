@@ -1,10 +1,10 @@
-import { mkdirSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import type * as vscode from "vscode";
 import { fake, FileType, Uri } from "../fakes/vscode.js";
 import { loadFixtureFromUri, readSource, readText } from "../../src/extension/fixtures.js";
+import { tempDir } from "../helpers/temp.js";
 
 /** The fake stands in for the real module at run time; the compiler sees the real types. */
 const real = (uri: Uri) => uri as unknown as vscode.Uri;
@@ -127,7 +127,7 @@ describe("hostile fixture files in the editor's reading", () => {
 
 describe("a fixture on disk outside every workspace folder", () => {
   it("may name a catalogue anywhere in its git repository, found on the disk", async () => {
-    const repo = mkdtempSync(join(tmpdir(), "pi-repo-"));
+    const repo = tempDir("pi-repo-");
     mkdirSync(join(repo, ".git"));
     fake.writeFile(join(repo, "tools.catalog.json"), CATALOG);
     const uri = fake.writeFile(

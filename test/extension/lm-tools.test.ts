@@ -1,13 +1,5 @@
 /** The assistant tools as VS Code language-model tools, against the fake `vscode`. */
-import {
-  copyFileSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type * as vscode from "vscode";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -16,6 +8,7 @@ import { registerLanguageModelTools } from "../../src/extension/lm-tools.js";
 import { TOOLS } from "../../src/tools/tools.js";
 import { cli } from "../cli/helpers.js";
 import { fake, lm, LanguageModelTextPart, Uri, webviewFake } from "../fakes/vscode.js";
+import { tempDir } from "../helpers/temp.js";
 
 const manifest = JSON.parse(readFileSync("package.json", "utf8")) as {
   contributes: { languageModelTools: Record<string, unknown>[] };
@@ -29,7 +22,7 @@ const token = {} as vscode.CancellationToken;
 
 beforeEach(() => {
   fake.reset();
-  ws = mkdtempSync(join(tmpdir(), "pi-lm-"));
+  ws = tempDir("pi-lm-");
   mkdirSync(join(ws, "logs"));
   copyFileSync("examples/logs/agent.log", join(ws, "logs", "agent.log"));
   fake.addWorkspaceFolder(ws);
@@ -118,7 +111,7 @@ describe("the language-model tools", () => {
   });
 
   it("refuse a path outside the workspace folders, a link leading out, and a malformed input", async () => {
-    const away = mkdtempSync(join(tmpdir(), "pi-lm-away-"));
+    const away = tempDir("pi-lm-away-");
     writeFileSync(join(away, "x.turn.json"), weather);
     symlinkSync(join(away, "x.turn.json"), join(ws, "link.turn.json"));
     for (const path of [join(away, "x.turn.json"), "../x.turn.json", join(ws, "link.turn.json")])

@@ -1,5 +1,4 @@
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import type * as vscode from "vscode";
@@ -55,6 +54,8 @@ import {
   workspace,
 } from "../fakes/vscode.js";
 import { loggedRecord } from "../core/traces/engine.js";
+import { tempDir } from "../helpers/temp.js";
+import { writtenRecord } from "../builders/logged.js";
 
 const real = (uri: Uri) => uri as unknown as vscode.Uri;
 const shown: { reports: RunReport[]; fixtures: string[] } = { reports: [], fixtures: [] };
@@ -65,7 +66,7 @@ const panels = {
 
 /** A folder holding copies of example logs (the scanner streams real files); `.gz` names are gzipped. */
 function logFolder(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), "pi-logs-"));
+  const dir = tempDir("pi-logs-");
   for (const [name, example] of Object.entries(files)) {
     const source = join("examples/logs", example);
     if (name.endsWith(".gz")) writeFileSync(join(dir, name), gzipSync(readFileSync(source)));
@@ -287,7 +288,7 @@ describe("Selection Traces view", () => {
   });
 
   it("a big gzip gets checkpoints while its traces are listed, and its last trace opens as logged", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "pi-logs-"));
+    const dir = tempDir("pi-logs-");
     const agent = readFileSync("examples/logs/agent.log", "utf8");
     // 5 MB of request lines, then the example's traces: the first checkpoint comes before them.
     const filler = "2025-03-14 09:26:49,000 INFO GET /v1/health status=200\n".repeat(100_000);
@@ -626,7 +627,7 @@ describe("the explorer's menu", () => {
 
 describe("hostile text from a log in the view", () => {
   it("a turn id, time or tool name with controls or bidi overrides shows as one plain line", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "pi-logs-"));
+    const dir = tempDir("pi-logs-");
     const evil = "t-1\u202e\nfake [link](command:x)";
     writeFileSync(
       join(dir, "evil.log"),
@@ -645,18 +646,9 @@ describe("hostile text from a log in the view", () => {
 function traceLine(id: string, stages: [string, string, string[]][]): string {
   return JSON.stringify({
     turn_id: id,
-    trace: stages.map(([stage, action, dropped]) => ({
-      stage,
-      action,
-      kept: ["keep"],
-      dropped,
-      added: [],
-      reinstated: [],
-      forced_choice: null,
-      detail: "",
-      degraded: false,
-      reasons: {},
-    })),
+    trace: stages.map(([stage, action, dropped]) =>
+      writtenRecord(stage, action, { kept: ["keep"], dropped, degraded: false, reasons: {} }),
+    ),
   });
 }
 
@@ -892,7 +884,7 @@ describe("the log commands' edges", () => {
   const logged = () => fake.outputs.get("Palette Inspector")?.join("\n") ?? "";
   /** A folder with the given logs written as text. */
   function written(files: Record<string, string>): string {
-    const dir = mkdtempSync(join(tmpdir(), "pi-logs-"));
+    const dir = tempDir("pi-logs-");
     for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
     return dir;
   }
@@ -1502,7 +1494,7 @@ describe("the Selection Traces view at scale", () => {
     expect(calls).toEqual([1, 3, 3]);
 
     // A scan: the set is listed before it ends, marked as scanning.
-    const dir = mkdtempSync(join(tmpdir(), "pi-logs-"));
+    const dir = tempDir("pi-logs-");
     writeFileSync(join(dir, "a.log"), lines.join("\n") + "\n");
     const tree = new TraceTree();
     const seen: string[] = [];
@@ -1564,7 +1556,7 @@ describe("Open log at line N for a log no editor opens", () => {
   });
 
   it("a big plain file is read at the recorded offset, with a long line cut and the lines around it", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "pi-logs-"));
+    const dir = tempDir("pi-logs-");
     const before = Array.from({ length: 100 }, (_, i) => `line ${i + 1}`);
     const long = "x".repeat(70_000);
     const path = join(dir, "big.log");

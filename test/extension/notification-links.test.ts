@@ -1,10 +1,9 @@
 // Text from a file or a log never reaches a notification, a modal or a
 // progress title as a `[label](command:…)` link VS Code would render and run.
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type * as vscode from "vscode";
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { loadFixtureFromUri } from "../../src/extension/fixtures.js";
 import {
   compareWithReplay,
@@ -17,6 +16,8 @@ import { newFixture } from "../../src/extension/new-fixture.js";
 import { TracePanels } from "../../src/extension/panel/panels.js";
 import { updateExpectation } from "../../src/extension/testing/update-expectation.js";
 import { fake, Uri, webviewFake } from "../fakes/vscode.js";
+import { tempDir } from "../helpers/temp.js";
+import { writtenRecord } from "../builders/logged.js";
 
 const LINK = "[x](command:workbench.action.openSettings?%22PWNED%22)";
 /** Markdown link syntax, as VS Code's notification renderer reads it. */
@@ -48,22 +49,13 @@ function expectNoLinks(): void {
 
 /** A hostile log on disk: a command-link file name, stage name, tool names and problem message. */
 function hostileLog(): Uri {
-  const dir = mkdtempSync(join(tmpdir(), "pi-links-"));
+  const dir = tempDir("pi-links-");
   const file = join(dir, `${LINK}.log`);
   const trace = {
     offered: [LINK, "b"],
     trace: [
       // An abstain that drops a tool: the replay cannot play it back, so turnIntoFixture warns.
-      {
-        stage: LINK,
-        action: "abstain",
-        kept: ["b"],
-        dropped: [LINK],
-        added: [],
-        reinstated: [],
-        forced_choice: null,
-        detail: LINK,
-      },
+      writtenRecord(LINK, "abstain", { kept: ["b"], dropped: [LINK], detail: LINK }),
     ],
   };
   const broken = { trace: [{ stage: LINK, action: LINK }] };
@@ -173,8 +165,7 @@ describe("command links in notifications", () => {
     const panel = webviewFake.panels[0]!;
     panel.webview.receive({ type: "ready", edit: {} });
     panel.webview.receive({ type: "revealTool", tool: LINK });
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(fake.shown.at(-1)!.message).toMatch(/does not name/);
+    await vi.waitFor(() => expect(fake.shown.at(-1)?.message).toMatch(/does not name/));
     expectNoLinks();
     panels.dispose();
   });

@@ -10,6 +10,7 @@ import {
 } from "../../src/extension/panel/variant-file.js";
 import { parseFromWebview, parsePanelState, parseToWebview } from "../../src/protocol.js";
 import { loadValid, noCatalogFile } from "../core/spec/helpers.js";
+import { showOf } from "../builders/panel.js";
 
 async function report() {
   const fixture = await loadValid(
@@ -54,18 +55,11 @@ describe("parseFromWebview", () => {
 describe("parseToWebview", () => {
   it("accepts a show, a what-if result, problems and a reply", async () => {
     const { fixture, report: run } = await report();
-    const show = {
-      type: "show",
-      view: {
-        report: run,
-        levers: whatIfLevers(fixture.json, []),
-        source: "file:///t.turn.json",
-        compared: null,
-        whatIf: null,
-        turn: { query: "", role: "" },
-        failed: [],
-      },
-    };
+    const show = showOf(run, {
+      levers: whatIfLevers(fixture.json, []),
+      source: "file:///t.turn.json",
+      turn: { query: "", role: "" },
+    });
     expect(parseToWebview(show, () => {})).toBe(show);
     expect(
       parseToWebview(
@@ -85,19 +79,7 @@ describe("parseToWebview", () => {
 
   it("accepts role palettes only as stage, role and tool names", async () => {
     const { report: run } = await report();
-    const show = (rolePalettes: unknown) => ({
-      type: "show",
-      view: {
-        report: run,
-        levers: null,
-        source: null,
-        compared: null,
-        whatIf: null,
-        turn: null,
-        failed: [],
-        rolePalettes,
-      },
-    });
+    const show = (rolePalettes: unknown) => showOf(run, { rolePalettes });
     const good = show([{ stage: "role", role: "admin", tools: ["sql"] }]);
     expect(parseToWebview(good, () => {})).toBe(good);
     for (const bad of [
@@ -110,18 +92,10 @@ describe("parseToWebview", () => {
 
   it("accepts a comparison only with a name for each side and whether it is a replay", async () => {
     const { report: run } = await report();
-    const show = (compared: object) => ({
-      type: "show",
-      view: {
-        report: run,
-        levers: null,
-        source: null,
+    const show = (compared: object) =>
+      showOf(run, {
         compared: { report: run, comparison: compareReports(run, run), ...compared },
-        whatIf: null,
-        turn: null,
-        failed: [],
-      },
-    });
+      });
     const good = show({ names: ["a.log #1", "b.log #2"], replay: false });
     expect(parseToWebview(good, () => {})).toBe(good);
     for (const bad of [

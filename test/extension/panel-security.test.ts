@@ -1,7 +1,6 @@
 // Restored panels read only workspace fixtures, the clipboard gets only host-built text, and every request gets a reply.
 import type * as vscode from "vscode";
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { LoadResult } from "../../src/core/fixture/load.js";
@@ -9,6 +8,7 @@ import { loadFixtureFromUri } from "../../src/extension/fixtures.js";
 import { TracePanels, TRACE_VIEW_TYPE } from "../../src/extension/panel/panels.js";
 import type { ToWebview } from "../../src/protocol.js";
 import { env, fake, Uri, webviewFake, type FakeWebviewPanel } from "../fakes/vscode.js";
+import { tempDir } from "../helpers/temp.js";
 
 const FIXTURE = JSON.stringify({
   offered: ["search", "sql"],
@@ -103,7 +103,7 @@ describe("restored panels", () => {
 
 describe("restored panels and links", () => {
   it("refuses a fixture in the workspace that is a link to a file outside it", async () => {
-    const root = mkdtempSync(join(tmpdir(), "pi-restore-"));
+    const root = tempDir("pi-restore-");
     mkdirSync(join(root, "ws"));
     mkdirSync(join(root, "outside"));
     writeFileSync(join(root, "outside", "secret.turn.json"), FIXTURE);
@@ -123,16 +123,15 @@ describe("clipboard", () => {
     // The webview cannot hand the host text to put on the clipboard.
     panel.webview.receive({ type: "copyMarkdown", requestId: 1, text: "[x](command:y)" });
     panel.webview.receive({ type: "copyMarkdown", requestId: 2, edit: null });
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(fake.clipboard).toBe("");
-    expect(posted(panel)).toHaveLength(1);
-    // No what-if has run: there is no what-if run to copy.
+    // No what-if has run: there is no what-if run to copy. Its reply is the first after the show,
+    // so the two refused messages above got none.
     expect(await request(panel, { type: "copyMarkdown", requestId: 3, run: "whatIf" })).toEqual({
       type: "reply",
       requestId: 3,
       ok: false,
       message: "The what-if has no run to copy.",
     });
+    expect(posted(panel)).toHaveLength(2);
     expect(fake.clipboard).toBe("");
     await request(panel, { type: "copyMarkdown", requestId: 4, run: "shown" });
     expect(fake.clipboard).toMatch(/^### Selection trace: turns\/a\.turn\.json\n/);
@@ -151,7 +150,12 @@ describe("a reply to every request", () => {
       ok: false,
       message: "That did not work: clipboard unavailable (details in the Palette Inspector log).",
     });
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    // A later request's reply: had the failed one been answered twice, both replies came before it.
+    expect(
+      await request(panel, { type: "copyMarkdown", requestId: 10, run: "whatIf" }),
+    ).toMatchObject({
+      requestId: 10,
+    });
     expect(posted(panel).filter((m) => "requestId" in m && m.requestId === 9)).toHaveLength(1);
     expect(logged.at(-1)).toMatch(/'copyMarkdown' request failed: clipboard unavailable/);
   });

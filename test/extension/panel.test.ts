@@ -13,6 +13,7 @@ import { reportView, type RunReport } from "../../src/core/report.js";
 import { runFixture } from "../../src/core/run-fixture.js";
 import { RERUN_DEBOUNCE_MS } from "../../src/extension/panel/session.js";
 import type { ToWebview } from "../../src/protocol.js";
+import { showOf } from "../builders/panel.js";
 
 const CATALOG = JSON.stringify([
   { name: "search", summary: "Search.", safety_level: "low" },
@@ -272,10 +273,8 @@ describe("live re-run", () => {
     vi.useFakeTimers();
     fake.editDocument(fake.openDocument(Uri.file("/ws/other.json"), "{}"), "{ }");
     await vi.advanceTimersByTimeAsync(RERUN_DEBOUNCE_MS + 10);
-    vi.useRealTimers();
-    await new Promise((resolve) => setTimeout(resolve, 50));
     expect(posted(panel)).toHaveLength(1);
-    vi.useFakeTimers();
+    // A re-run the other document started would post before the catalogue's, which starts later.
     const catalog = fake.openDocument(Uri.file("/ws/catalog/tools.catalog.json"));
     fake.editDocument(
       catalog,
@@ -288,6 +287,7 @@ describe("live re-run", () => {
     const last = posted(panel).at(-1)!;
     if (last.type !== "show") throw new Error(last.type);
     expect(last.view.report.names).toEqual(["search", "sql"]);
+    expect(posted(panel)).toHaveLength(2);
   });
 
   it("re-runs when the fixture changes on disk", async () => {
@@ -319,10 +319,21 @@ describe("live re-run", () => {
 
   it("does not re-run when a file beside the fixture changes on disk", async () => {
     const panel = await openReady();
+    vi.useFakeTimers();
     fake.writeFile("/ws/turns/other.turn.json", JSON.stringify(FIXTURE));
     fake.writeFile("/ws/turns/weather.turn.json.bak", "{}");
-    await new Promise((resolve) => setTimeout(resolve, RERUN_DEBOUNCE_MS + 100));
+    await vi.advanceTimersByTimeAsync(RERUN_DEBOUNCE_MS + 10);
     expect(posted(panel)).toHaveLength(1);
+    // A re-run those files started would post before the fixture's own, which starts later.
+    fake.writeFile(
+      "/ws/turns/weather.turn.json",
+      JSON.stringify({ ...FIXTURE, description: "changed on disk" }),
+    );
+    await afterDebounce(panel, 2);
+    const last = posted(panel).at(-1)!;
+    if (last.type !== "show") throw new Error(last.type);
+    expect(last.view.report.description).toBe("changed on disk");
+    expect(posted(panel)).toHaveLength(2);
   });
 });
 
@@ -544,18 +555,7 @@ describe("showReport (a logged trace)", () => {
     expect(panel.title).toBe("Selection Trace: #4 app.log:12");
     panel.webview.receive({ type: "ready", edit: {} });
     await flush();
-    expect(posted(panel)[0]).toEqual({
-      type: "show",
-      view: {
-        report: reportView(report),
-        levers: null,
-        source: null,
-        compared: null,
-        whatIf: null,
-        turn: null,
-        failed: [],
-      },
-    });
+    expect(posted(panel)[0]).toEqual(showOf(reportView(report)));
     expect(await request(panel, { type: "whatIf", requestId: 1, edit: {} })).toMatchObject({
       type: "reply",
       ok: false,

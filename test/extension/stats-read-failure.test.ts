@@ -1,13 +1,11 @@
 // A folder that cannot be listed (permission denied for a user who is not root) fails the whole
 // read: the test makes `readdir` refuse, as the file system would, since tests may run as root.
-import { mkdtempSync } from "node:fs";
 import * as fs from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type * as vscode from "vscode";
 import { beforeEach, expect, it, vi } from "vitest";
 import { readWithProgress } from "../../src/extension/stats/stats-panels.js";
 import { fake, Uri } from "../fakes/vscode.js";
+import { tempDir } from "../helpers/temp.js";
 
 vi.mock("node:fs/promises", async (original) => {
   const actual = await original<typeof fs>();
@@ -22,7 +20,7 @@ it.each([
 ])(
   "a folder that cannot be listed (%s) is an error notification naming why",
   async (_case, thrown) => {
-    const dir = mkdtempSync(join(tmpdir(), "pi-stats-"));
+    const dir = tempDir("pi-stats-");
     vi.mocked(fs.readdir).mockRejectedValueOnce(thrown);
     expect(await readWithProgress([Uri.file(dir) as unknown as vscode.Uri])).toBeNull();
     expect(fake.shown).toEqual([

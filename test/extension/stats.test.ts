@@ -1,14 +1,12 @@
 import {
   copyFileSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
 import type * as vscode from "vscode";
@@ -33,6 +31,7 @@ import {
   type ToStatsView,
 } from "../../src/stats-protocol.js";
 import { env, fake, Uri, ViewColumn, webviewFake, type FakeWebviewPanel } from "../fakes/vscode.js";
+import { tempDir } from "../helpers/temp.js";
 
 const real = (uri: Uri) => uri as unknown as vscode.Uri;
 const LOGS = Uri.file(resolve("examples/logs"));
@@ -203,7 +202,7 @@ describe("which logs Palette Statistics means", () => {
 
 describe("Palette Statistics of a set the Selection Traces view just scanned", () => {
   it("uses that scan's statistics while its files are unchanged, and reads them again once one changed or the scan was cancelled", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "pi-stats-"));
+    const dir = tempDir("pi-stats-");
     for (const name of ["agent.log", "selection.jsonl"])
       copyFileSync(join("examples/logs", name), join(dir, name));
     const root = real(Uri.file(dir));
@@ -371,7 +370,7 @@ describe("Palette Statistics view: what it sends and what it says", () => {
   });
 
   it("a trace whose log is gone since is an error notification, and nothing opens", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "pi-stats-"));
+    const dir = tempDir("pi-stats-");
     copyFileSync("examples/logs/agent.log", join(dir, "agent.log"));
     const panels = new StatsPanels(ext(), traces);
     const session = (await panels.show([real(Uri.file(dir))]))!;
@@ -406,7 +405,7 @@ describe("Palette Statistics view: what it sends and what it says", () => {
   });
 
   it("reports the share of the bytes read in percent, as the Selection Traces scan does", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "pi-stats-"));
+    const dir = tempDir("pi-stats-");
     const filler = "2025-03-14 09:26:49,000 INFO GET /v1/health status=200\n".repeat(30_000);
     writeFileSync(join(dir, "big.log"), filler + readFileSync("examples/logs/agent.log", "utf8"));
     // A second file as big: the first one read is half of the bytes.
@@ -422,9 +421,7 @@ describe("Palette Statistics view: what it sends and what it says", () => {
 
   it("a folder with no logs is an error naming why, and no view opens", async () => {
     const panels = new StatsPanels(ext(), traces);
-    expect(await panels.show([real(Uri.file(mkdtempSync(join(tmpdir(), "pi-empty-"))))])).toBe(
-      null,
-    );
+    expect(await panels.show([real(Uri.file(tempDir("pi-empty-")))])).toBe(null);
     expect(webviewFake.panels).toEqual([]);
     expect(fake.shown.map((s) => s.kind)).toEqual(["error"]);
     expect(logged()).toContain("could not read the logs.\n  no log files there");
@@ -538,7 +535,7 @@ describe("a restored view reads only logs inside the workspace", () => {
     expect(panel.title).toBe("Palette Statistics: logs");
   });
 
-  const root = mkdtempSync(join(tmpdir(), "pi-stats-restore-"));
+  const root = tempDir("pi-stats-restore-");
   mkdirSync(join(root, "ws"));
   mkdirSync(join(root, "outside"));
   copyFileSync("examples/logs/agent.log", join(root, "outside", "agent.log"));
@@ -581,7 +578,7 @@ describe("a restored view reads only logs inside the workspace", () => {
 
 describe("read-stats", () => {
   it("names each problem by its file and line, and keeps the first hundred", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "pi-stats-"));
+    const dir = tempDir("pi-stats-");
     writeFileSync(join(dir, "bad.log"), '{"trace": [\n'.repeat(150));
     writeFileSync(join(dir, "core.log"), Buffer.from([0x7f, 0x45, 0, 1]));
     const read = await readLogStats([join(dir, "core.log"), join(dir, "bad.log")]);
@@ -626,7 +623,7 @@ describe("the Palette Statistics command", () => {
 
 describe("read-stats on a big gzip", () => {
   it("leaves checkpoints behind, so a trace the view lists opens without inflating from the start", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "pi-stats-"));
+    const dir = tempDir("pi-stats-");
     const filler = "2025-03-14 09:26:49,000 INFO GET /v1/health status=200\n".repeat(100_000);
     const path = join(dir, "big.log.gz");
     writeFileSync(path, gzipSync(filler + readFileSync("examples/logs/agent.log", "utf8")));

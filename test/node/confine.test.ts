@@ -1,8 +1,8 @@
-import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, posix, win32 } from "node:path";
 import { describe, expect, it } from "vitest";
 import { confinedCatalogPath, fixtureBoundary, isInside, leadsTo } from "../../src/node/confine.js";
+import { tempDir } from "../helpers/temp.js";
 
 describe("catalogue containment, one implementation for the CLI and the extension", () => {
   it.each([
@@ -47,7 +47,7 @@ describe("catalogue containment, one implementation for the CLI and the extensio
 });
 
 describe("file-existence oracle: a path outside the repository gets one answer whether or not it exists", () => {
-  const root = mkdtempSync(join(tmpdir(), "pi-confine-"));
+  const root = tempDir("pi-confine-");
   mkdirSync(join(root, "repo/.git"), { recursive: true });
   writeFileSync(join(root, "secret.json"), "[]");
   writeFileSync(join(root, "repo/tools.catalog.json"), "[]");

@@ -1,11 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { open } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { crc32, gunzipSync, gzipSync } from "node:zlib";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { gzipBlocks, MAX_BLOCK_INPUT_BYTES, shifted } from "../../src/node/gzip-blocks.js";
+import { tempDir } from "../helpers/temp.js";
 
 /** Deflate's bit order: values from their lowest bit, Huffman codes from their highest. */
 class Bits {
@@ -75,7 +75,7 @@ describe("a crafted deflate block", () => {
   it("a true block that inflates to megabytes from its first kilobytes is still a block start", async () => {
     // Text that repeats: each of zlib's blocks is 16 Ki copies of 258 bytes, 4 MiB from 2 KiB.
     const text = Buffer.alloc(12 * 1024 * 1024, "the same line again\n");
-    const path = join(mkdtempSync(join(tmpdir(), "pi-blocks-")), "same.log.gz");
+    const path = join(tempDir("pi-blocks-"), "same.log.gz");
     writeFileSync(path, gzipSync(text));
     const handle = await open(path);
     let inflated = 0;
@@ -139,7 +139,7 @@ describe("a crafted deflate block", () => {
 
 /** The sizes of the blocks a walk of the gzip hands on, and the message it stopped with (null: none). */
 async function walkBlocks(gz: Buffer): Promise<{ sizes: number[]; error: string | null }> {
-  const dir = mkdtempSync(join(tmpdir(), "pi-blocks-"));
+  const dir = tempDir("pi-blocks-");
   const path = join(dir, "walked.log.gz");
   writeFileSync(path, gz);
   const handle = await open(path);
@@ -151,6 +151,5 @@ async function walkBlocks(gz: Buffer): Promise<{ sizes: number[]; error: string 
     return { sizes, error: (error as Error).message };
   } finally {
     await handle.close();
-    rmSync(dir, { recursive: true, force: true });
   }
 }

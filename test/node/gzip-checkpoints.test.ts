@@ -1,10 +1,9 @@
 /** A trace deep in a gzip is inflated from the nearest checkpoint the scan recorded. */
-import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { open as openFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { constants, crc32, createGzip, gzipSync } from "node:zlib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { FoundTrace } from "../../src/core/traces/scan.js";
 import { gzipBlocks } from "../../src/node/gzip-blocks.js";
 import {
@@ -23,6 +22,7 @@ import {
   recordCheckpoints,
 } from "../../src/node/gzip-checkpoints.js";
 import { withCrc32 } from "./crc-forgery.js";
+import { tempDir } from "../helpers/temp.js";
 
 /** About `mb` MB of log text, one line in 50 a JSON trace numbered by its line. */
 function logText(mb: number): Buffer {
@@ -57,11 +57,10 @@ let dir: string;
 let plain: Buffer;
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), "pi-gzip-checkpoints-"));
+  dir = tempDir("pi-gzip-checkpoints-");
   plain = logText(13);
   writeFileSync(join(dir, "app.log"), plain);
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Scans one file with checkpoints, waits for its walk, and gives its traces' locations. */
 async function scanned(name: string, checkpoints = true): Promise<ScannedTrace[]> {

@@ -5,13 +5,13 @@
  * its own, where no other thread adds to it.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildSync } from "esbuild";
 import { beforeAll, describe, expect, it } from "vitest";
+import { tempDir } from "../helpers/temp.js";
 
-const folder = mkdtempSync(join(tmpdir(), "pi-slices-"));
+const folder = tempDir("pi-slices-");
 const probe = join(folder, "probe.js");
 beforeAll(() => {
   buildSync({

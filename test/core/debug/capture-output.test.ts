@@ -2,6 +2,7 @@
 // without a Python process (capture.test.ts runs the probe itself).
 import { describe, expect, it } from "vitest";
 import { captureFixture } from "../../../src/core/debug/capture.js";
+import { loggedRecord as record } from "../../builders/logged.js";
 
 type Json = Record<string, unknown>;
 const data = (value: unknown) => ({ data: value });
@@ -9,10 +10,6 @@ const object = (type: string, name: string | null = null) => ({ object: type, na
 
 function stage(cls: string, settings: Json = {}, extra: Json = {}): Json {
   return { class: cls, module: "symfonic", settings, name: null, protects_forced: true, ...extra };
-}
-
-function record(stage: string, action: string, lists: Json = {}): Json {
-  return { stage, action, kept: [], dropped: [], added: [], reinstated: [], ...lists };
 }
 
 async function captured(output: Json) {

@@ -2,10 +2,7 @@ import { describe, expect, it } from "vitest";
 import { PaletteStats, UNKNOWN_STAGE } from "../../../src/core/stats/fold.js";
 import { formatStatsJson } from "../../../src/core/stats/json.js";
 import { logged } from "./helpers.js";
-
-function rec(stage: string, action: string, lists: Record<string, unknown> = {}) {
-  return { stage, action, kept: [], dropped: [], added: [], reinstated: [], ...lists };
-}
+import { loggedRecord as rec } from "../../builders/logged.js";
 
 const dropsT = (stage: string) =>
   logged({ trace: [rec(stage, "select", { kept: ["x"], dropped: ["t"] })], tools: ["x"] });

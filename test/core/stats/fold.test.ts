@@ -6,10 +6,7 @@ import { statsRows } from "../../../src/core/stats/rows.js";
 import { formatStatsText } from "../../../src/core/stats/text.js";
 import type { LoggedTrace } from "../../../src/core/traces/trace.js";
 import { logged, traceJson } from "./helpers.js";
-
-function rec(stage: string, action: string, lists: Record<string, unknown> = {}) {
-  return { stage, action, kept: [], dropped: [], added: [], reinstated: [], ...lists };
-}
+import { loggedRecord as rec } from "../../builders/logged.js";
 
 function fold(traces: readonly LoggedTrace[], problems = 0): PaletteStats {
   const stats = new PaletteStats();

@@ -1,7 +1,6 @@
 // The name-order merge of a logged trace was quadratic in its names, a huge
 // trace was read whole, and a cancel could not stop between traces.
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -9,6 +8,7 @@ import { nameOrder } from "../../../src/core/traces/order.js";
 import { scanText } from "../../../src/core/traces/scan.js";
 import { MAX_TRACE_NAMES, type LoggedRecord } from "../../../src/core/traces/trace.js";
 import { scanLogFile } from "../../../src/node/log-file.js";
+import { tempDir } from "../../helpers/temp.js";
 
 const names = (n: number) => Array.from({ length: n }, (_, i) => `t${i}`);
 const select = (kept: string[], dropped: string[] = []): LoggedRecord => ({
@@ -53,7 +53,7 @@ describe("quadratic name-order merge", () => {
   });
 
   it("stops between two traces of one chunk when cancelled", async () => {
-    const file = join(mkdtempSync(join(tmpdir(), "pi-order-")), "many.log");
+    const file = join(tempDir("pi-order-"), "many.log");
     const line = JSON.stringify({ offered: names(50), trace: [select(names(50))] });
     writeFileSync(file, `${line}\n`.repeat(20));
     const signal = { aborted: false };

@@ -1,11 +1,11 @@
 /** examples/logs written by Python (test/python/make_example_logs.py): every trace found where it was written. */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { scanText } from "../../../src/core/traces/scan.js";
 import { summarizeTrace } from "../../../src/core/traces/summary.js";
+import { tempDir } from "../../helpers/temp.js";
 
 const EXPECTED = JSON.parse(
   readFileSync("examples/logs/python-logs.expected.json", "utf8"),
@@ -36,19 +36,15 @@ describe("examples/logs written by Python", () => {
   it.skipIf(!python)(
     "are what the generator writes today (python3 test/python/make_example_logs.py)",
     () => {
-      const dir = mkdtempSync(join(tmpdir(), "pi-example-logs-"));
-      try {
-        const run = spawnSync("python3", ["test/python/make_example_logs.py", dir], {
-          encoding: "utf8",
-        });
-        expect(run.stderr).toBe("");
-        for (const file of [...FILES, "python-logs.expected.json"])
-          expect(readFileSync(join(dir, file), "utf8"), file).toBe(
-            readFileSync(`examples/logs/${file}`, "utf8"),
-          );
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
+      const dir = tempDir("pi-example-logs-");
+      const run = spawnSync("python3", ["test/python/make_example_logs.py", dir], {
+        encoding: "utf8",
+      });
+      expect(run.stderr).toBe("");
+      for (const file of [...FILES, "python-logs.expected.json"])
+        expect(readFileSync(join(dir, file), "utf8"), file).toBe(
+          readFileSync(`examples/logs/${file}`, "utf8"),
+        );
     },
   );
 });

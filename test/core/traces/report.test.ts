@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { reportFromTrace } from "../../../src/core/traces/report.js";
 import { scanText } from "../../../src/core/traces/scan.js";
 import { engineFixture, logged, runJson } from "./engine.js";
+import { writtenRecord } from "../../builders/logged.js";
 
 /** Property runs on a busy 2-core machine can take seconds. */
 const PROPERTY_TIMEOUT = 60_000;
@@ -48,36 +49,16 @@ describe("reportFromTrace", () => {
         turn_id: "t-7",
         ts: "2025-03-14T09:26:53Z",
         trace: [
-          {
-            stage: "intent",
-            action: "select",
+          writtenRecord("intent", "select", {
             kept: ["search", "final_answer"],
             dropped: ["sql"],
-            added: [],
-            reinstated: [],
-            forced_choice: null,
             detail: "action",
-          },
-          {
-            stage: "scorer",
-            action: "error",
+          }),
+          writtenRecord("scorer", "error", { kept: ["search", "final_answer"], detail: "timeout" }),
+          writtenRecord("allowlist", "select", {
             kept: ["search", "final_answer"],
-            dropped: [],
-            added: [],
-            reinstated: [],
-            forced_choice: null,
-            detail: "timeout",
-          },
-          {
-            stage: "allowlist",
-            action: "select",
-            kept: ["search", "final_answer"],
-            dropped: [],
             added: ["send_email"],
-            reinstated: [],
-            forced_choice: null,
-            detail: "",
-          },
+          }),
         ],
       }),
     ).traces[0]!;

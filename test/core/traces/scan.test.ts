@@ -10,20 +10,13 @@ import {
   type FoundTrace,
   type ScanProblem,
 } from "../../../src/core/traces/scan.js";
+import { writtenRecord } from "../../builders/logged.js";
 
 /** Property runs on a busy 2-core machine can take seconds. */
 const PROPERTY_TIMEOUT = 60_000;
 
-const record = (stage: string, action = "abstain") => ({
-  stage,
-  action,
-  kept: ["search", "sql"],
-  dropped: [],
-  added: [],
-  reinstated: [],
-  forced_choice: null,
-  detail: "",
-});
+const record = (stage: string, action = "abstain") =>
+  writtenRecord(stage, action, { kept: ["search", "sql"] });
 const trace = (id: string, extra: Record<string, unknown> = {}) =>
   JSON.stringify({ turn_id: id, trace: [record("intent")], ...extra });
 
@@ -131,16 +124,9 @@ describe("TraceScanner", () => {
     expect(whole.traces[0]!.trace.time).toBe("2025-03-14 09:26:53,589");
     expect(whole.traces[1]!.trace.time).toBe("2025-03-14T09:26:54Z");
     expect(whole.traces[4]!.trace.time).toBe(1710408414);
-    expect(whole.traces[2]!.trace.records[0]).toEqual({
-      stage: "intent",
-      action: "select",
-      kept: ["search"],
-      dropped: ["sql"],
-      added: [],
-      reinstated: [],
-      forced_choice: null,
-      detail: "",
-    });
+    expect(whole.traces[2]!.trace.records[0]).toEqual(
+      writtenRecord("intent", "select", { kept: ["search"], dropped: ["sql"] }),
+    );
   });
 
   it("reports broken lines with their line numbers and goes on", () => {

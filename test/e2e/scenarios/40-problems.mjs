@@ -27,13 +27,33 @@ export async function run({ page, workspace, openFile, replaceEditorText, assert
   const rows = page.locator(".markers-panel .monaco-list-row");
   const problems = async () =>
     (await rows.allInnerTexts()).map((text) => text.replace(/\s+/g, " "));
+  /** Resolves when the Problems panel next changes, or after `ms` (it may change between two reads). */
+  const nextChange = (ms) =>
+    page.evaluate(
+      ([selector, ms]) =>
+        new Promise((resolve) => {
+          const observer = new MutationObserver(() => done(true));
+          const timer = setTimeout(() => done(false), ms);
+          const done = (changed) => {
+            observer.disconnect();
+            clearTimeout(timer);
+            resolve(changed);
+          };
+          observer.observe(document.querySelector(selector) ?? document.body, {
+            subtree: true,
+            childList: true,
+            characterData: true,
+          });
+        }),
+      [".markers-panel", ms],
+    );
   const waitFor = async (what, ok) => {
     const deadline = Date.now() + 30_000;
     let seen = [];
     while (Date.now() < deadline) {
       seen = await problems();
       if (ok(seen)) return seen;
-      await page.waitForTimeout(250);
+      await nextChange(1_000);
     }
     throw new Error(`${what}; the Problems panel shows: ${seen.join(" | ")}`);
   };

@@ -58,13 +58,12 @@ export async function prepare(workspace) {
 
 export async function run({ page, openFile, runCommand, findWebviewFrame, assert, log }) {
   const seen = [];
+  const messages = page.locator(
+    ".notifications-toasts .notification-list-item-message, .notifications-center .notification-list-item-message, .monaco-dialog-box .dialog-message-text, .monaco-dialog-box .dialog-message-detail",
+  );
   /** Every notification and dialog now on screen: no link syntax, no rendered command link. */
   const check = async (what) => {
-    const texts = await page
-      .locator(
-        ".notifications-toasts .notification-list-item-message, .notifications-center .notification-list-item-message, .monaco-dialog-box .dialog-message-text, .monaco-dialog-box .dialog-message-detail",
-      )
-      .allInnerTexts();
+    const texts = await messages.allInnerTexts();
     const links = await page
       .locator(".notifications-toasts a, .notifications-center a, .monaco-dialog-box a")
       .evaluateAll((anchors) =>
@@ -80,14 +79,18 @@ export async function run({ page, openFile, runCommand, findWebviewFrame, assert
     seen.push(...texts);
     return texts;
   };
+  /** Waits for a notification or dialog matching `pattern`, then checks everything on screen. */
   const waitForText = async (what, pattern) => {
-    const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline) {
-      const texts = await check(what);
-      if (texts.some((t) => pattern.test(t))) return;
-      await page.waitForTimeout(500);
-    }
-    throw new Error(`${what}: nothing on screen matches ${pattern}`);
+    await messages
+      .filter({ hasText: pattern })
+      .first()
+      .waitFor({ state: "attached", timeout: 30_000 })
+      .catch(async () => {
+        throw new Error(
+          `${what}: nothing on screen matches ${pattern}: ${(await check(what)).join(" | ")}`,
+        );
+      });
+    await check(what);
   };
 
   // The status bar says so in Restricted Mode.

@@ -35,6 +35,7 @@ export async function run({
   workspace,
   runCommand,
   hasCommand,
+  clickMenuItem,
   findWebviewFrame,
   notifications,
   shot,
@@ -63,8 +64,7 @@ export async function run({
     .locator(".context-view .action-label", { hasText: "Inspect in Palette Inspector" })
     .first();
   await item.waitFor({ state: "visible", timeout: 10_000 });
-  await page.waitForTimeout(500); // a click right after the menu opens can be lost
-  await item.click();
+  await clickMenuItem(item, "Inspect in Palette Inspector in the Variables view's context menu");
 
   let panel = await findWebviewFrame(".debug-origin", 60_000);
   const texts = (frame, selector) =>
@@ -113,12 +113,13 @@ export async function run({
   // Continue to the next turn: the value is stale, then Refresh reads the next turn's.
   await runCommand("Debug: Continue");
   await panel.locator(".tag-stale").waitFor({ state: "visible", timeout: 20_000 });
-  const role = panel.locator('.stage-row[data-stage="role"]');
+  // Refresh reads the focused frame: until the program has stopped at the next turn, it reads nothing new.
+  const secondTurn = panel.locator('.stage-row[data-stage="role"]', { hasText: /support/ });
   const deadline = Date.now() + 30_000;
-  while (!/support/.test(await role.innerText())) {
+  while (!(await secondTurn.isVisible())) {
     assert.ok(Date.now() < deadline, "Refresh shows the second turn");
     await panel.locator('[data-action="refresh"]').click();
-    await page.waitForTimeout(1_000);
+    await secondTurn.waitFor({ state: "visible", timeout: 2_000 }).catch(() => {});
   }
   await panel.locator(".tag-stale").waitFor({ state: "detached", timeout: 10_000 });
   assert.equal(
@@ -152,13 +153,16 @@ export async function run({
   );
   assert.deepEqual(captured.pipeline[2].role_tools.support, ["search"]);
   assert.equal(captured.turn.role, "support");
-  const told = Date.now() + 15_000;
-  let said = [];
-  while (!said.some((n) => /Captured the turn: 4 of 5 stages configured/.test(n))) {
-    assert.ok(Date.now() < told, `the capture says what it did; shown: ${said.join(" | ")}`);
-    await page.waitForTimeout(250);
-    said = await notifications();
-  }
+  await page
+    .locator(".notifications-toasts .notification-list-item-message", {
+      hasText: /Captured the turn: 4 of 5 stages configured/,
+    })
+    .first()
+    .waitFor({ state: "visible", timeout: 15_000 })
+    .catch(async () => {
+      assert.fail(`the capture says what it did; shown: ${(await notifications()).join(" | ")}`);
+    });
+  const said = await notifications();
   assert.match(said.join("\n"), /1 played back as recorded; the replay reproduces the trace/);
 
   // `palette-inspector run` replays it to the program's own trace.

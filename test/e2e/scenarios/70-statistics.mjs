@@ -3,7 +3,7 @@
 export const name = "statistics: a folder of logs from the explorer, one tool followed to a trace";
 export const timeoutMs = 180_000;
 
-export async function run({ page, findWebviewFrame, shot, assert, log }) {
+export async function run({ page, clickMenuItem, findWebviewFrame, shot, assert, log }) {
   // The explorer's context menu on the logs/ folder.
   const folder = page.locator('.explorer-folders-view .monaco-list-row[aria-label="logs"]');
   await folder.waitFor({ state: "visible", timeout: 30_000 });
@@ -19,15 +19,7 @@ export async function run({ page, findWebviewFrame, shot, assert, log }) {
     assert.ok(attempt < 6, "the explorer's context menu offers Palette Statistics on a folder");
     await page.keyboard.press("Escape");
   }
-  // A menu ignores a click that comes right after it opened (the right button's release): let it settle.
-  await page.waitForTimeout(500);
-  await item.click();
-  // A click the menu ignored leaves it open; a menu still closing must not be clicked again.
-  const closed = await item.waitFor({ state: "hidden", timeout: 3_000 }).then(
-    () => true,
-    () => false,
-  );
-  if (!closed) await item.click();
+  await clickMenuItem(item, "Palette Statistics in the explorer's context menu");
 
   const view = await findWebviewFrame(".tools-body .tools-row", 60_000);
   assert.equal(
