@@ -3,7 +3,7 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   resolve: {
-    // Host code imports `vscode`; in plain Node the tests give it a small fake.
+    // Host code imports `vscode`; in plain Node the tests give it a fake (test/fakes/vscode/, one module per API area).
     alias: { vscode: fileURLToPath(new URL("./test/fakes/vscode.ts", import.meta.url)) },
   },
   test: {
