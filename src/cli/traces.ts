@@ -9,7 +9,7 @@ import { formatCount } from "../core/stats/rows.js";
 import { reportToJson } from "../core/report-json.js";
 import { reportFromTrace } from "../core/traces/report.js";
 import type { FoundTrace } from "../core/traces/scan.js";
-import { summarizeTrace, traceEntryJson, type TraceSummary } from "../core/traces/summary.js";
+import { summarizeTrace, traceEntryText, type TraceSummary } from "../core/traces/summary.js";
 import { scanLogs, type LogsScan } from "../node/log-file.js";
 import { expandInputs, type LogInput } from "../node/log-source.js";
 import { counted } from "../core/words.js";
@@ -34,8 +34,7 @@ export async function tracesCommand(args: readonly string[], io: CliIO): Promise
   if (flags.has("--json")) {
     const writer = new JsonListWriter(io.stdout);
     await scanLogs(inputs, {
-      onTrace: (found, file) =>
-        writer.item(traceEntryJson(summarizeTrace(found), inputs[file]!.name)),
+      onTrace: (found, file) => writer.item(traceEntryText(found, inputs[file]!.name, "    ")),
       onProblem: (problem) => problems.add(problem),
     });
     writer.end(problems);
@@ -237,10 +236,9 @@ class JsonListWriter {
     this.out = new ChunkedOutput(write, safeJsonText);
   }
 
-  item(value: unknown): void {
-    this.out.add(
-      `${this.count++ === 0 ? '{\n  "traces": [\n' : ",\n"}${indent(JSON.stringify(value, null, 2), "    ")}`,
-    );
+  /** One entry, as JSON.stringify prints it at its depth in the document. */
+  item(entry: string): void {
+    this.out.add(`${this.count++ === 0 ? '{\n  "traces": [\n' : ",\n"}${entry}`);
   }
 
   end(problems: ProblemList): void {
@@ -251,8 +249,4 @@ class JsonListWriter {
     );
     this.out.flush();
   }
-}
-
-function indent(text: string, prefix: string): string {
-  return prefix + text.replace(/\n/g, `\n${prefix}`);
 }
