@@ -5,20 +5,30 @@ import { tracesCommand } from "../../src/cli/traces.js";
 import { workspace } from "./helpers.js";
 
 describe("output in large writes", () => {
-  it("holds text until a chunk is full, escapes each chunk once, and writes the rest on flush", () => {
+  it("holds text until the next may not fit, escapes only what is not plain ASCII, and writes the rest on flush", () => {
     const writes: string[] = [];
     const escaped: string[] = [];
     const out = new ChunkedOutput(
       (text) => writes.push(text),
-      (text) => (escaped.push(text), text.toUpperCase()),
-      10,
+      (text) => (escaped.push(text), text.replace(/[^a-z]/g, "?")),
+      16,
     );
-    for (let i = 0; i < 5; i++) out.add("abc");
-    expect(writes).toEqual(["ABCABCABCABC"]);
+    for (const text of ["ab", "c\u00e9", "d\x7f", "ef"]) out.add(text);
+    expect(writes).toEqual(["abc?d?"]);
     out.flush();
     out.flush();
-    expect(writes).toEqual(["ABCABCABCABC", "ABC"]);
-    expect(escaped).toEqual(["abcabcabcabc", "abc"]);
+    expect(writes).toEqual(["abc?d?", "ef"]);
+    expect(escaped).toEqual(["c\u00e9", "d\x7f"]);
+  });
+
+  it("writes a text too long for any chunk on its own, after what it held", () => {
+    const writes: string[] = [];
+    const out = new ChunkedOutput((text) => writes.push(text), null, 8);
+    out.add("a");
+    out.add("bcd");
+    out.add("e");
+    out.flush();
+    expect(writes).toEqual(["a", "bcd", "e"]);
   });
 
   it("writes traces --json of many traces in a few chunks, as JSON.stringify prints the document, control characters escaped", async () => {
