@@ -5,7 +5,8 @@
  * each side is compared.
  */
 import { spawnSync } from "node:child_process";
-import { createReadStream } from "node:fs";
+import { createReadStream, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { createGunzip } from "node:zlib";
 import { CHUNK_BYTES, scanLogFile, scanLogs } from "../src/node/log-file.js";
 import { TraceIndex } from "../src/node/trace-index.js";
@@ -108,3 +109,26 @@ export async function measureInChild(run: string, file: string): Promise<void> {
 
 /** How `interleaved` measures, for the lines the bench prints. */
 export const METHOD = `best of ${ROUNDS} runs after a warm-up in each of ${PROCESSES} processes per side, taken in turn`;
+
+/** Wall time and peak RSS (MB) of one run of the built CLI in a child process, its output discarded. */
+export function runCli(
+  dir: string,
+  cli: string,
+  args: readonly string[],
+): { ms: number; rss: number } {
+  const report = join(dir, "rss.txt");
+  const preload = join(dir, "peak.cjs");
+  writeFileSync(
+    preload,
+    `process.on("exit", () => require("fs").writeFileSync(${JSON.stringify(report)}, String(process.resourceUsage().maxRSS)));\n`,
+  );
+  const start = performance.now();
+  const child = spawnSync(process.execPath, ["--require", preload, cli, ...args], {
+    stdio: ["ignore", "ignore", "pipe"],
+    encoding: "utf8",
+  });
+  const ms = performance.now() - start;
+  if (child.status !== 0)
+    throw new Error(`${args[0]} exited with ${child.status}: ${child.stderr}`);
+  return { ms, rss: Number(readFileSync(report, "utf8")) / 1024 };
+}

@@ -1,8 +1,8 @@
 /**
  * The extension's side of reading logs: heap per trace of the index of a set of logs
  * at 100k and 1M traces against the summaries it replaces; the longest stretch a scan keeps the
- * event loop busy and how soon it stops when cancelled; and a gzip scanned against zlib
- * inflating the same file alone.
+ * event loop busy and how soon it stops when cancelled; and a gzip scanned against the same log
+ * uncompressed (the gzip layer), with zlib inflating it alone beside.
  */
 import { createReadStream, createWriteStream, mkdtempSync, rmSync } from "node:fs";
 import * as os from "node:os";
@@ -183,10 +183,10 @@ async function gzipRatio(dir: string, file: string): Promise<string[]> {
   const [scanPlain] = interleaved(["index"], file) as [Times];
   // Inflating runs in a thread beside the scan, so the goal is on wall time; the CPU times show
   // whether the scan keeps up with zlib (it must use less CPU than inflating to hide behind it).
+  // The goal is on the gzip layer alone; zlib's own time is shown for what it bounds.
   return [
-    `  gzip (${SIZE_MB} MB inflated, one line in 100 a trace): scan ${scanGz.wall.toFixed(0)} ms, zlib inflating alone ${zlib.wall.toFixed(0)} ms → ${verdict(scanGz.wall / zlib.wall, 1.5, true)} (${METHOD}; ${load()})`,
-    `  gzip CPU: zlib inflating ${zlib.cpu.toFixed(0)} ms, scanning the plain log ${scanPlain.cpu.toFixed(0)} ms, scanning the .gz ${scanGz.cpu.toFixed(0)} ms`,
-    `  gzip layer: scan of the .gz / scan of the plain log (${scanPlain.wall.toFixed(0)} ms) → ${(scanGz.wall / scanPlain.wall).toFixed(2)}×`,
+    `  gzip layer (${SIZE_MB} MB inflated, one line in 100 a trace): scan of the .gz ${scanGz.wall.toFixed(0)} ms, of the plain log ${scanPlain.wall.toFixed(0)} ms → ${verdict(scanGz.wall / scanPlain.wall, 1.2, true)} (${METHOD}; ${load()})`,
+    `  gzip CPU: zlib inflating alone ${zlib.cpu.toFixed(0)} ms (${zlib.wall.toFixed(0)} ms wall; the scan of the .gz takes ${(scanGz.wall / zlib.wall).toFixed(2)}× that), scanning the plain log ${scanPlain.cpu.toFixed(0)} ms, scanning the .gz ${scanGz.cpu.toFixed(0)} ms`,
     ...(await openLastTrace(gz)),
   ];
 }

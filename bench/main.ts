@@ -1,3 +1,4 @@
+import { benchCommands } from "./commands.js";
 import { benchEngine } from "./engine.js";
 import { benchLogIndex } from "./log-index.js";
 import { benchOrder } from "./order.js";
@@ -18,6 +19,7 @@ async function main(): Promise<void> {
     engine: benchEngine,
     whatif: benchWhatIf,
     traces: benchTraces,
+    commands: benchCommands,
     scan: benchScanSpeed,
     order: benchOrder,
     logs: benchLogIndex,

@@ -1,15 +1,14 @@
 /**
  * Palette statistics: `stats --json` against `traces --json` over the same generated
- * log, each in its own process; its peak RSS on a small and a four times larger log (memory must
- * not grow with the traces); and the statistics view's first paint for 10,000 tools in headless
- * Chromium, next to 10 tools.
+ * log, each in its own process (its peak memory is measured in commands.ts); and the statistics
+ * view's first paint for 10,000 tools in headless Chromium, next to 10 tools.
  */
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { launchChromium } from "../test/browser/page.js";
 import { openStats, syntheticStats, timeStatsFirstPaint } from "../test/browser/stats-data.js";
+import { runCli } from "./child.js";
 import { verdict } from "./measure.js";
 import { generateLog } from "./traces.js";
 
@@ -28,19 +27,12 @@ export async function benchStats(): Promise<string[]> {
     const stats: number[] = [];
     // Interleaved rounds, best of each: other processes on the machine slow both alike.
     for (let round = 0; round < 3; round++) {
-      traces.push(run(dir, cli, ["traces", big, "--json"]).ms);
-      stats.push(run(dir, cli, ["stats", big, "--json"]).ms);
+      traces.push(runCli(dir, cli, ["traces", big, "--json"]).ms);
+      stats.push(runCli(dir, cli, ["stats", big, "--json"]).ms);
     }
     const [t, s] = [Math.min(...traces), Math.min(...stats)];
     lines.push(
       `  speed, 400 MB: stats ${(s / 1000).toFixed(2)} s, traces ${(t / 1000).toFixed(2)} s → ${verdict(s / t, 1.3, true)}`,
-    );
-    const small = join(dir, "small.jsonl");
-    generateLog(small, 100 * MB);
-    const rssSmall = run(dir, cli, ["stats", small, "--json"]).rss;
-    const rssBig = run(dir, cli, ["stats", big, "--json"]).rss;
-    lines.push(
-      `  peak RSS of \`stats --json\`: 100 MB log ${rssSmall.toFixed(0)} MB, 400 MB log (4× the traces) ${rssBig.toFixed(0)} MB → ${verdict(rssBig / rssSmall, 1.2, true)}`,
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -66,23 +58,4 @@ export async function benchStats(): Promise<string[]> {
     await browser.close();
   }
   return lines;
-}
-
-/** Wall time and peak RSS (MB) of one CLI run in a child process, its output discarded. */
-function run(dir: string, cli: string, args: string[]): { ms: number; rss: number } {
-  const report = join(dir, "rss.txt");
-  const preload = join(dir, "peak.cjs");
-  writeFileSync(
-    preload,
-    `process.on("exit", () => require("fs").writeFileSync(${JSON.stringify(report)}, String(process.resourceUsage().maxRSS)));\n`,
-  );
-  const start = performance.now();
-  const child = spawnSync(process.execPath, ["--require", preload, cli, ...args], {
-    stdio: ["ignore", "ignore", "pipe"],
-    encoding: "utf8",
-  });
-  const ms = performance.now() - start;
-  if (child.status !== 0)
-    throw new Error(`${args[0]} exited with ${child.status}: ${child.stderr}`);
-  return { ms, rss: Number(readFileSync(report, "utf8")) / 1024 };
 }

@@ -1,20 +1,9 @@
 /**
- * Trace scanning speed and memory: the scanner's MB/s as a ratio to a baseline loop
- * that splits lines and JSON.parses those containing "trace", on a generated JSONL log; and the
- * peak RSS of `palette-inspector traces --json` on a small and a large log, each in its own
- * process so that peaks do not mix.
+ * Trace scanning speed: the scanner's MB/s as a ratio to a baseline loop that splits lines and
+ * JSON.parses those containing "trace", on a generated JSONL log (the commands' peak memory is
+ * measured in commands.ts). Also the generated logs the other sections read.
  */
-import { spawnSync } from "node:child_process";
-import {
-  existsSync,
-  mkdtempSync,
-  openSync,
-  closeSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-  writeSync,
-} from "node:fs";
+import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { scanLogFile } from "../src/node/log-file.js";
@@ -36,7 +25,6 @@ const TOOLS = [
 ];
 
 export async function benchTraces(): Promise<string[]> {
-  const full = process.env.BENCH_FULL === "1";
   const dir = mkdtempSync(join(tmpdir(), "pi-bench-traces-"));
   const lines = ["traces (JSONL, one line in five a selection trace)"];
   try {
@@ -61,58 +49,62 @@ export async function benchTraces(): Promise<string[]> {
       `  speed, 300 MB, ${found} traces: scanner ${ours.toFixed(0)} MB/s, baseline split+JSON.parse ${base.toFixed(0)} MB/s → ${verdict(ours / base, 0.7, false)}`,
     );
     rmSync(file);
-
-    const cli = join(__dirname, "cli.js");
-    const large = full ? 1024 : 400;
-    const small = existsSync(cli) ? peakRss(dir, cli, 100 * MB) : null;
-    if (small === null) {
-      lines.push(`  peak RSS: skipped (${cli} has no \`traces\` command)`);
-      return lines;
-    }
-    const big = peakRss(dir, cli, large * MB)!;
-    lines.push(
-      `  peak RSS of \`traces --json\`: 100 MB log ${small.toFixed(0)} MB, ${large} MB log ${big.toFixed(0)} MB → ${verdict(big / small, 1.5, true)}${full ? "" : " (1 GB with BENCH_FULL=1)"}`,
-    );
     return lines;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-/** Peak RSS in MB of the CLI listing the traces of a generated log of `bytes`, in a child process; null without the command. */
-function peakRss(dir: string, cli: string, bytes: number): number | null {
-  const file = join(dir, `rss-${bytes}.jsonl`);
-  const report = join(dir, `rss-${bytes}.json`);
-  const preload = join(dir, "peak.cjs");
-  writeFileSync(
-    preload,
-    `process.on("exit", () => require("fs").writeFileSync(${JSON.stringify(report)}, String(process.resourceUsage().maxRSS)));\n`,
-  );
-  generateLog(file, bytes);
-  try {
-    const child = spawnSync(
-      process.execPath,
-      ["--require", preload, cli, "traces", file, "--json"],
-      { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" },
-    );
-    if (child.stderr.includes("unknown command")) return null;
-    if (child.status !== 0)
-      throw new Error(`the traces command exited with ${child.status}: ${child.stderr}`);
-    return Number(readFileSync(report, "utf8")) / 1024;
-  } finally {
-    rmSync(file, { force: true });
-  }
+/** How a generated log writes line `i`: a trace line, or another event. */
+export interface LogShape {
+  readonly trace: (i: number) => string;
+  readonly event: (i: number) => string;
 }
 
-/** A JSONL log of about `bytes`: request and model-call events, and every `every`-th line a tool_selection event (none for 0). */
-export function generateLog(file: string, bytes: number, every = 5): void {
+const JSONL: LogShape = { trace: traceLine, event: eventLine };
+
+/**
+ * Text lines (time, level, logger, then JSON) where a trace is small: one stage and three names,
+ * as a service logs a palette beside its other events.
+ */
+export const SPARSE_TEXT: LogShape = {
+  trace: (i) => {
+    const names = [TOOLS[i % 3]!, TOOLS[3 + (i % 4)]!, "final_answer"];
+    return `${stamp(i)} INFO symfonic.capabilities.tools ${JSON.stringify({
+      event: "tool_selection",
+      request_id: `r-${i}`,
+      trace: [
+        {
+          stage: "intent",
+          action: "select",
+          kept: names,
+          dropped: [TOOLS[7 + (i % 2)]!],
+          added: [],
+          reinstated: [],
+          forced_choice: null,
+          detail: "keyword intersection",
+        },
+      ],
+      tools: names,
+      forced_choice: null,
+      error: null,
+    })}`;
+  },
+  event: (i) => `${stamp(i)} INFO agent.http ${eventLine(i)}`,
+};
+
+/** A log of about `bytes`: request and model-call events, and every `every`-th line a tool_selection event (none for 0); JSONL unless `shape` says otherwise. Returns how many traces it holds. */
+export function generateLog(file: string, bytes: number, every = 5, shape = JSONL): number {
   const fd = openSync(file, "w");
+  let traces = 0;
   try {
     let written = 0;
     let batch: string[] = [];
     let batchBytes = 0;
     for (let i = 0; written < bytes; i++) {
-      const line = every > 0 && i % every === every - 1 ? traceLine(i) : eventLine(i);
+      const trace = every > 0 && i % every === every - 1;
+      if (trace) traces++;
+      const line = trace ? shape.trace(i) : shape.event(i);
       batch.push(line);
       batchBytes += line.length + 1;
       if (batchBytes > 4 * MB || written + batchBytes >= bytes) {
@@ -125,6 +117,7 @@ export function generateLog(file: string, bytes: number, every = 5): void {
   } finally {
     closeSync(fd);
   }
+  return traces;
 }
 
 function stamp(i: number): string {

@@ -1,12 +1,6 @@
 import { safe } from "../core/render/table.js";
-import { checkCommand } from "./check.js";
 import { EXIT, UsageError, type CliIO } from "./io.js";
-import { exportCommand } from "./export.js";
-import { mcpCommand } from "./mcp.js";
 import { endQuietlyWhenPipeCloses } from "./pipe.js";
-import { runCommand } from "./run.js";
-import { statsCommand } from "./stats.js";
-import { showCommand, tracesCommand } from "./traces.js";
 import { VERSION } from "./version.js";
 
 const USAGE = `usage: palette-inspector <command>
@@ -26,14 +20,16 @@ const USAGE = `usage: palette-inspector <command>
 
 type Command = (args: readonly string[], io: CliIO) => Promise<number>;
 
+// Each command loads its own modules when it runs: loading them all (the MCP SDK, the schema
+// validators, the Parquet writer) cost every `traces` or `show` about a quarter of a second.
 const COMMANDS: Record<string, Command> = {
-  run: runCommand,
-  check: checkCommand,
-  traces: tracesCommand,
-  show: showCommand,
-  stats: statsCommand,
-  export: exportCommand,
-  mcp: mcpCommand,
+  run: async (args, io) => (await import("./run.js")).runCommand(args, io),
+  check: async (args, io) => (await import("./check.js")).checkCommand(args, io),
+  traces: async (args, io) => (await import("./traces.js")).tracesCommand(args, io),
+  show: async (args, io) => (await import("./traces.js")).showCommand(args, io),
+  stats: async (args, io) => (await import("./stats.js")).statsCommand(args, io),
+  export: async (args, io) => (await import("./export.js")).exportCommand(args, io),
+  mcp: async (args, io) => (await import("./mcp.js")).mcpCommand(args, io),
 };
 
 /** Runs one command line; every failure becomes a message and an exit status, never a stack. */

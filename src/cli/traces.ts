@@ -4,16 +4,17 @@
  * several are read as one set, numbered across the files in the order given.
  */
 import { isAbsolute, resolve } from "node:path";
-import { formatWaterfallTable, safe, safeJson } from "../core/render/table.js";
+import { formatWaterfallTable, safe, safeJson, safeJsonText } from "../core/render/table.js";
 import { formatCount } from "../core/stats/rows.js";
 import { reportToJson } from "../core/report-json.js";
 import { reportFromTrace } from "../core/traces/report.js";
 import type { FoundTrace } from "../core/traces/scan.js";
-import { summarizeTrace, traceEntryJson, type TraceSummary } from "../core/traces/summary.js";
+import { summarizeTrace, traceEntryText, type TraceSummary } from "../core/traces/summary.js";
 import { scanLogs, type LogsScan } from "../node/log-file.js";
 import { expandInputs, type LogInput } from "../node/log-source.js";
 import { counted } from "../core/words.js";
 import { ProblemList, unreadableMessage } from "../node/problem-list.js";
+import { ChunkedOutput } from "./chunked-output.js";
 import { EXIT, parseArgs, UsageError, type CliIO } from "./io.js";
 
 const TRACES_USAGE =
@@ -33,8 +34,7 @@ export async function tracesCommand(args: readonly string[], io: CliIO): Promise
   if (flags.has("--json")) {
     const writer = new JsonListWriter(io.stdout);
     await scanLogs(inputs, {
-      onTrace: (found, file) =>
-        writer.item(traceEntryJson(summarizeTrace(found), inputs[file]!.name)),
+      onTrace: (found, file) => writer.item(traceEntryText(found, inputs[file]!.name, "    ")),
       onProblem: (problem) => problems.add(problem),
     });
     writer.end(problems);
@@ -134,12 +134,14 @@ class TraceTable {
   private static readonly SAMPLE = 1000;
   private pending: string[][] = [];
   private widths: number[] | null = null;
+  private readonly out: ChunkedOutput;
 
   /** `withFile`: several files are listed, so each row names its file. */
   constructor(
-    private readonly write: (text: string) => void,
+    write: (text: string) => void,
     private readonly withFile: boolean,
   ) {
+    this.out = new ChunkedOutput(write);
     this.header = withFile ? ["#", "file", ...TraceTable.HEADER.slice(1)] : TraceTable.HEADER;
   }
 
@@ -154,7 +156,7 @@ class TraceTable {
       `${t.names.length}: ${shorten(t.names.map(safe))}`,
       (t.forcedChoice === null ? "" : safe(t.forcedChoice)) + (t.error ? " (unavailable)" : ""),
     ];
-    if (this.widths) this.write(this.line(cells));
+    if (this.widths) this.out.add(this.line(cells));
     else {
       this.pending.push(cells);
       if (this.pending.length === TraceTable.SAMPLE) this.flush();
@@ -164,7 +166,7 @@ class TraceTable {
   end(names: readonly string[], scan: LogsScan, problems: ProblemList): void {
     if (problems.nothingRead) return;
     if (scan.traceCount === 0)
-      this.write(`no selection traces found in ${names.map(safe).join(", ")}\n`);
+      this.out.add(`no selection traces found in ${names.map(safe).join(", ")}\n`);
     else this.flush();
     const out: string[] = [];
     const listed = problems.listed;
@@ -181,7 +183,8 @@ class TraceTable {
       "",
       `${counted(scan.traceCount, "trace", undefined, formatCount)}, ${counted(listed.count, "problem", undefined, formatCount)}`,
     );
-    this.write(out.join("\n") + "\n");
+    this.out.add(out.join("\n") + "\n");
+    this.out.flush();
   }
 
   private flush(): void {
@@ -190,7 +193,7 @@ class TraceTable {
     for (const cells of this.pending)
       cells.forEach((cell, c) => (widths[c] = Math.max(widths[c]!, [...cell].length)));
     this.widths = widths;
-    this.write(this.line(this.header) + this.pending.map((cells) => this.line(cells)).join(""));
+    this.out.add(this.line(this.header) + this.pending.map((cells) => this.line(cells)).join(""));
     this.pending = [];
   }
 
@@ -226,24 +229,24 @@ function shorten(names: readonly string[]): string {
  */
 class JsonListWriter {
   private count = 0;
+  private readonly out: ChunkedOutput;
 
-  constructor(private readonly write: (text: string) => void) {}
+  constructor(write: (text: string) => void) {
+    // Made safe a chunk at a time: the escapes only ever fall inside strings, whole in one entry.
+    this.out = new ChunkedOutput(write, safeJsonText);
+  }
 
-  item(value: unknown): void {
-    this.write(
-      `${this.count++ === 0 ? '{\n  "traces": [\n' : ",\n"}${indent(safeJson(value, 2), "    ")}`,
-    );
+  /** One entry, as JSON.stringify prints it at its depth in the document. */
+  item(entry: string): void {
+    this.out.add(`${this.count++ === 0 ? '{\n  "traces": [\n' : ",\n"}${entry}`);
   }
 
   end(problems: ProblemList): void {
-    const list = safeJson(problems.kept, 2).replace(/\n/g, "\n  ");
-    this.write(
+    const list = JSON.stringify(problems.kept, null, 2).replace(/\n/g, "\n  ");
+    this.out.add(
       `${this.count === 0 ? '{\n  "traces": [],\n' : "\n  ],\n"}  "problems": ${list},\n` +
         `  "problem_count": ${problems.count},\n  "problems_truncated": ${problems.truncated}\n}\n`,
     );
+    this.out.flush();
   }
-}
-
-function indent(text: string, prefix: string): string {
-  return prefix + text.replace(/\n/g, `\n${prefix}`);
 }

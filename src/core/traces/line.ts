@@ -8,7 +8,7 @@
 import { tracesInValue, type Found } from "./find.js";
 import { quotedEnd, unescapeLogfmt } from "./logfmt.js";
 import { firstMarker, markersIn, type Marker } from "./markers.js";
-import { PairCutError, pairKey, siblingPairs, traceFromPairs } from "./pairs.js";
+import { isNameOrDot, PairCutError, pairKey, siblingPairs, traceFromPairs } from "./pairs.js";
 import { PyReprError, type PyValue } from "./python/parse.js";
 import { opensString, readString } from "./python/strings.js";
 import type { TraceContext } from "./trace.js";
@@ -752,14 +752,4 @@ function skipBlanks(text: string, i: number, to: number): number {
 
 function isBlank(c: number): boolean {
   return c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a;
-}
-
-function isNameOrDot(c: number): boolean {
-  return (
-    (c >= 0x61 && c <= 0x7a) ||
-    (c >= 0x41 && c <= 0x5a) ||
-    (c >= 0x30 && c <= 0x39) ||
-    c === 0x5f ||
-    c === 0x2e
-  );
 }

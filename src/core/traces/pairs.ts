@@ -141,15 +141,20 @@ function forEachTopLevel(line: string, visit: (at: number) => void): void {
   }
 }
 
-function isKeyChar(c: number): boolean {
+/** A letter, digit, `_` or `.`: what a Python name or dotted call is made of. */
+export function isNameOrDot(c: number): boolean {
   return (
     (c >= 0x61 && c <= 0x7a) ||
     (c >= 0x41 && c <= 0x5a) ||
     (c >= 0x30 && c <= 0x39) ||
     c === 0x5f ||
-    c === 0x2e ||
-    c === 0x2d
+    c === 0x2e
   );
+}
+
+/** A logfmt key is a name that may hold dashes too. */
+function isKeyChar(c: number): boolean {
+  return isNameOrDot(c) || c === 0x2d;
 }
 
 function isBlank(c: number): boolean {

@@ -69,6 +69,17 @@ export interface AsciiCodec {
   isUtf8(bytes: Uint8Array): boolean;
 }
 
+/** A line, or the rest of one, as decoded: text[from, to), and the bytes of the input it came from. */
+interface LineSpan {
+  readonly text: string;
+  readonly from: number;
+  readonly to: number;
+  readonly offset: number;
+  readonly length: number;
+  /** One character per byte: string offsets are byte offsets. */
+  readonly ascii: boolean;
+}
+
 const REPLACEMENT = "\uFFFD";
 /** Shorter runs of ASCII are decoded with the UTF-8 around them, in blocks of about UTF8_BLOCK bytes. */
 const MIN_ASCII_RUN = 16 * 1024;
@@ -333,7 +344,18 @@ export class TraceScanner {
         this.passed(s - passedFrom, passed);
         passed = 0;
         const text = this.decoder.decode(bytes.subarray(s, end));
-        this.line(text, 0, text.length, this.offset, end - s, text.length === end - s, marked);
+        const length = end - s;
+        this.line(
+          {
+            text,
+            from: 0,
+            to: text.length,
+            offset: this.offset,
+            length,
+            ascii: text.length === length,
+          },
+          marked,
+        );
         this.passed(lf + 1 - s, 1);
         open = this.block !== null || this.spread !== null;
         passedFrom = lf + 1;
@@ -422,7 +444,7 @@ export class TraceScanner {
         }
         if (nextMarker !== -1 && nextMarker < from) nextMarker = markers.next(from);
         const marked = nextMarker !== -1 && nextMarker < e;
-        this.line(text, from, e, offset, length, ascii, marked);
+        this.line({ text, from, to: e, offset, length, ascii }, marked);
       }
 
       this.offset += lineBytes + ending;
@@ -432,15 +454,8 @@ export class TraceScanner {
     }
   }
 
-  private line(
-    text: string,
-    from: number,
-    to: number,
-    offset: number,
-    length: number,
-    ascii: boolean,
-    marked: boolean,
-  ): void {
+  private line(span: LineSpan, marked: boolean): void {
+    const { text, from, to, offset, length, ascii } = span;
     if (this.block) {
       const slice = text.slice(from, to);
       const bytesBefore = ascii ? (i: number) => i : byteCursor(slice);
@@ -467,7 +482,14 @@ export class TraceScanner {
         this.spreadValue(spread, step.text, step.tooLong, offset + before);
         // Another value may open on the line that closes this one (`before=… after=…`).
         if (!isBlankFrom(text, rest, to))
-          this.unread(text, rest, to, offset + before, length - before, ascii);
+          this.unread({
+            text,
+            from: rest,
+            to,
+            offset: offset + before,
+            length: length - before,
+            ascii,
+          });
         return;
       }
       if (spread.lineCount === 1 && spread.unclosed !== null)
@@ -478,19 +500,12 @@ export class TraceScanner {
           message: `truncated value: the value opened on this line breaks off at line ${this.lineNo}`,
         });
     }
-    this.unread(text, from, to, offset, length, ascii, marked);
+    this.unread(span, marked);
   }
 
   /** A line, or the rest of one after a spread value closed, with no value open above it. */
-  private unread(
-    text: string,
-    from: number,
-    to: number,
-    offset: number,
-    length: number,
-    ascii: boolean,
-    marked = mayHoldMarker(text, from, to),
-  ): void {
+  private unread(span: LineSpan, marked = mayHoldMarker(span.text, span.from, span.to)): void {
+    const { text, from, to, offset, length, ascii } = span;
     if (to - from <= OPENER_MAX && opensBlock(text, from, to)) {
       this.block = new JsonBlock(
         this.maxBlockBytes(),

@@ -64,6 +64,27 @@ export function traceEntryJson(summary: TraceSummary, file: string) {
   return { file, ...summaryToJson(summary) };
 }
 
+/**
+ * `traceEntryJson(summarizeTrace(found), file)` as `JSON.stringify(entry, null, 2)` prints it,
+ * `margin` before each line, written directly: a trace that is only listed needs no summary
+ * object, no copy of its records and no re-indenting (`traces --json` writes one per trace).
+ */
+export function traceEntryText(found: FoundTrace, file: string, margin: string): string {
+  const { trace } = found;
+  const names = loggedFinalNames(trace);
+  const field = `\n${margin}  `;
+  const list =
+    names.length === 0
+      ? "[]"
+      : `[${field}  ${names.map((name) => JSON.stringify(name)).join(`,${field}  `)}${field}]`;
+  return (
+    `${margin}{${field}"file": ${JSON.stringify(file)},${field}"index": ${found.index},` +
+    `${field}"line": ${found.line},${field}"time": ${JSON.stringify(trace.time)},` +
+    `${field}"id": ${JSON.stringify(trace.id)},${field}"stage_count": ${trace.records.length},` +
+    `${field}"names": ${list},${field}"forced_choice": ${JSON.stringify(loggedForcedChoice(trace))}\n${margin}}`
+  );
+}
+
 /** What a list of traces is narrowed to: a tool dropped, a stage's action, errors. */
 export type TraceFilter =
   | { readonly kind: "dropped"; readonly tool: string }

@@ -117,10 +117,13 @@ function readTime(time: string | number | null): string | number | null {
 }
 
 function assertFewNames(trace: LoggedTrace): void {
+  // The usual trace names far fewer tools than the limit even counted with repeats: no set needed.
+  let repeats = (trace.offered?.length ?? 0) + (trace.tools?.length ?? 0);
+  for (const record of trace.records)
+    for (const field of LIST_FIELDS) repeats += record[field].length;
+  if (repeats <= MAX_TRACE_NAMES) return;
   const lists = [trace.offered, trace.tools];
   for (const record of trace.records) for (const field of LIST_FIELDS) lists.push(record[field]);
-  // The usual trace names far fewer tools than the limit even counted with repeats: no set needed.
-  if (lists.reduce((sum, list) => sum + (list?.length ?? 0), 0) <= MAX_TRACE_NAMES) return;
   const names = new Set<unknown>();
   const count = (list: readonly unknown[] | null) => {
     for (const item of list ?? []) names.add(isJsonObject(item) ? own(item, "name") : item);
@@ -231,8 +234,8 @@ function readTools(candidate: JsonObject, key: "tools" | "offered"): Tool[] | nu
       throw new Invalid(
         `'${key}' must be a list of tool names or objects, found ${describe(tool)} at position ${i}`,
       );
-    // A name is a scalar, which the depth walk passes over.
-    assertShallow(tool, `'${key}' position ${i}`);
+    // A name is a scalar: only an object has a depth to walk.
+    if (typeof tool !== "string") assertShallow(tool, `'${key}' position ${i}`);
   });
   return value as Tool[];
 }

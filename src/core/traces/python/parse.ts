@@ -146,16 +146,24 @@ class Parser {
     return { kind: "seq", items };
   }
 
-  /** `()`, `(x)` (just x), `(x,)` and `(x, y, ...)`. */
-  private parenthesised(depth: number): PyValue {
-    const open = this.pos++;
+  /** Past the opening bracket at `pos`: the first item and the blanks after it, or undefined when `close` follows at once (then passed too). */
+  private firstItem(close: string, depth: number): PyValue | undefined {
+    this.pos++;
     this.blanks();
-    if (this.at(")")) {
+    if (this.at(close)) {
       this.pos++;
-      return { kind: "seq", items: [] };
+      return undefined;
     }
     const first = this.value(depth + 1);
     this.blanks();
+    return first;
+  }
+
+  /** `()`, `(x)` (just x), `(x,)` and `(x, y, ...)`. */
+  private parenthesised(depth: number): PyValue {
+    const open = this.pos;
+    const first = this.firstItem(")", depth);
+    if (first === undefined) return { kind: "seq", items: [] };
     if (this.at(")")) {
       this.pos++;
       return first;
@@ -168,14 +176,9 @@ class Parser {
 
   /** A dict `{k: v, ...}`, or a set `{a, b}` read as a list. */
   private braces(depth: number): PyValue {
-    const open = this.pos++;
-    this.blanks();
-    if (this.at("}")) {
-      this.pos++;
-      return { kind: "dict", entries: [] };
-    }
-    const first = this.value(depth + 1);
-    this.blanks();
+    const open = this.pos;
+    const first = this.firstItem("}", depth);
+    if (first === undefined) return { kind: "dict", entries: [] };
     if (!this.at(":")) {
       const items: PyValue[] = [first];
       if (!this.at("}")) this.expect(",", open);
