@@ -4,6 +4,7 @@ import { EXIT, UsageError, type CliIO } from "./io.js";
 import { exportCommand } from "./export.js";
 import { mcpCommand } from "./mcp.js";
 import { endQuietlyWhenPipeCloses } from "./pipe.js";
+import { receiveCommand } from "./receive.js";
 import { runCommand } from "./run.js";
 import { statsCommand } from "./stats.js";
 import { showCommand, tracesCommand } from "./traces.js";
@@ -18,6 +19,7 @@ const USAGE = `usage: palette-inspector <command>
   stats LOG... [--json]                     palette statistics across logs
   export LOG... --out DIR [--format F]      write the traces as tables: traces, stages,
                                             tool_events (F: parquet, the default, or jsonl)
+  receive [--host H] [--port P] [--out FILE] receive OTLP/HTTP traces and print each turn
   mcp [--root DIR]...                       serve these as tools to AI assistants (MCP, stdio)
   --version                                 print the version
 
@@ -33,6 +35,7 @@ const COMMANDS: Record<string, Command> = {
   show: showCommand,
   stats: statsCommand,
   export: exportCommand,
+  receive: receiveCommand,
   mcp: mcpCommand,
 };
 

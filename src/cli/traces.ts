@@ -144,16 +144,7 @@ class TraceTable {
   }
 
   row(t: TraceSummary, file: string): void {
-    const cells = [
-      String(t.index + 1),
-      ...(this.withFile ? [safe(file)] : []),
-      String(t.line),
-      t.time === null ? "" : safe(String(t.time)),
-      t.id === null ? "" : safe(String(t.id)),
-      String(t.stages.length) + (t.degraded ? " (degraded)" : ""),
-      `${t.names.length}: ${shorten(t.names.map(safe))}`,
-      (t.forcedChoice === null ? "" : safe(t.forcedChoice)) + (t.error ? " (unavailable)" : ""),
-    ];
+    const cells = traceCells(t, this.withFile ? file : null);
     if (this.widths) this.write(this.line(cells));
     else {
       this.pending.push(cells);
@@ -207,6 +198,20 @@ class TraceTable {
         .trimEnd() + "\n"
     );
   }
+}
+
+/** The cells of one trace's row, as `traces` lists it (`file` when several files are listed). */
+export function traceCells(t: TraceSummary, file: string | null): string[] {
+  return [
+    String(t.index + 1),
+    ...(file !== null ? [safe(file)] : []),
+    String(t.line),
+    t.time === null ? "" : safe(String(t.time)),
+    t.id === null ? "" : safe(String(t.id)),
+    String(t.stages.length) + (t.degraded ? " (degraded)" : ""),
+    `${t.names.length}: ${shorten(t.names.map(safe))}`,
+    (t.forcedChoice === null ? "" : safe(t.forcedChoice)) + (t.error ? " (unavailable)" : ""),
+  ];
 }
 
 function shorten(names: readonly string[]): string {
