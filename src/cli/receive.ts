@@ -15,21 +15,17 @@ import {
   PortInUse,
 } from "../node/otlp-receiver.js";
 import { EXIT, parseArgs, UsageError, type CliIO } from "./io.js";
-import { traceCells } from "./traces.js";
+import { signalled, type Until } from "./signals.js";
+import { traceCells } from "./trace-row.js";
 
 const USAGE =
   "usage: palette-inspector receive [--host 127.0.0.1] [--port 4318] [--out FILE] [--max-body BYTES]";
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
 
-/** What ends the command: a signal in the real process, anything in a test. */
-export interface ReceiveStop {
-  readonly stopped: Promise<unknown>;
-}
-
 export async function receiveCommand(
   args: readonly string[],
   io: CliIO,
-  until: ReceiveStop = { stopped: signalled() },
+  until: Until = { stopped: signalled() },
 ): Promise<number> {
   const { positional, values } = parseArgs(args, [], ["--host", "--port", "--out", "--max-body"]);
   if (positional.length > 0) throw new UsageError(USAGE);
@@ -104,16 +100,4 @@ function whole(
       `${flag} must be a whole number from ${min} to ${max}, not '${text}'\n${USAGE}`,
     );
   return Number(text);
-}
-
-function signalled(): Promise<NodeJS.Signals> {
-  return new Promise((done) => {
-    const stop = (signal: NodeJS.Signals) => {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
-      done(signal);
-    };
-    process.on("SIGINT", stop);
-    process.on("SIGTERM", stop);
-  });
 }
