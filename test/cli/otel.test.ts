@@ -1,10 +1,11 @@
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
+import { exportCommand } from "../../src/cli/export.js";
 import { receiveCommand } from "../../src/cli/receive.js";
 import { showCommand, tracesCommand } from "../../src/cli/traces.js";
 import type { CliIO } from "../../src/cli/io.js";
@@ -155,7 +156,6 @@ describe("palette-inspector receive", () => {
   });
 
   it("ends cleanly on SIGTERM in the real process", async () => {
-    const { spawn } = await import("node:child_process");
     const child = spawn(process.execPath, ["dist/cli.js", "receive", "--port", "0"]);
     let stdout = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -163,5 +163,28 @@ describe("palette-inspector receive", () => {
     child.kill("SIGTERM");
     const code = await new Promise((r) => child.on("exit", r));
     expect(code).toBe(0);
+  });
+});
+
+describe("export of an OTLP file", () => {
+  it("gives each trace's OTel trace and span ids", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "export-"));
+    folders.push(folder);
+    const { cli } = io();
+    expect(
+      await exportCommand([EXAMPLE, "--out", join(folder, "out"), "--format", "jsonl"], cli),
+    ).toBe(0);
+    const rows = readFileSync(join(folder, "out", "traces.jsonl"), "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const listed = io();
+    await tracesCommand([EXAMPLE, "--json"], listed.cli);
+    const traces = (
+      JSON.parse(listed.out.stdout) as { traces: { otel: { trace_id: string; span_id: string } }[] }
+    ).traces;
+    expect(rows.map((row) => [row.otel_trace_id, row.otel_span_id])).toEqual(
+      traces.map((t) => [t.otel.trace_id, t.otel.span_id]),
+    );
   });
 });
