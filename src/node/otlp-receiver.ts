@@ -64,8 +64,7 @@ export class OtlpReceiver {
   private server: Server | null = null;
   private readonly join = new OtelJoin();
   /** Recent selections by OTel trace, re-joined when a request adds to their trace. */
-  private readonly recent = new Map<string, Recent[]>();
-  private recentCount = 0;
+  private recent = new Map<string, Recent[]>();
   private count = 0;
   private address: { host: string; port: number } | null = null;
   readonly maxBody: number;
@@ -238,16 +237,13 @@ export class OtlpReceiver {
   }
 
   private remember(selection: OtlpSelection, index: number, model: ModelCall | null): void {
-    const list = this.recent.get(selection.traceId) ?? [];
-    if (list.length === 0) this.recent.set(selection.traceId, list);
+    let list = this.recent.get(selection.traceId);
+    if (!list) this.recent.set(selection.traceId, (list = []));
     list.push({ index, selection, model: JSON.stringify(model) });
-    // Only as many as the join keeps traces for: an older selection can no longer change.
-    if (++this.recentCount > MAX_OPEN_TRACES) {
-      const [oldest, first] = this.recent.entries().next().value!;
-      first.shift();
-      this.recentCount--;
-      if (first.length === 0) this.recent.delete(oldest);
-    }
+    // Only as many as the join keeps traces for (an older selection can no longer change),
+    // forgotten in bulk: deleting a Map's first key one at a time walks the holes left before it.
+    if (this.recent.size > 2 * MAX_OPEN_TRACES)
+      this.recent = new Map([...this.recent].slice(-MAX_OPEN_TRACES));
   }
 }
 

@@ -23,7 +23,7 @@ export interface ModelCall {
   readonly called_not_offered: readonly string[];
 }
 
-/** OTel traces whose spans are remembered for joins; the least recently seen is forgotten past it. */
+/** OTel traces whose spans are remembered for joins at least; past twice as many, the least recently seen are forgotten. */
 export const MAX_OPEN_TRACES = 10_000;
 /** Spans of each kind remembered per OTel trace; later ones are not joined. */
 export const MAX_SPANS_PER_TRACE = 10_000;
@@ -35,7 +35,7 @@ interface TraceSpans {
 }
 
 export class OtelJoin {
-  private readonly traces = new Map<string, TraceSpans>();
+  private traces = new Map<string, TraceSpans>();
 
   /** Remembers a request's spans; the OTel traces it touched, for callers that re-join. */
   add(read: OtlpRead): Set<string> {
@@ -72,7 +72,9 @@ export class OtelJoin {
     else spans = { selections: [], inferences: [], toolSpans: [] };
     // Re-inserted so that the map's order is the order of last use.
     this.traces.set(traceId, spans);
-    if (this.traces.size > MAX_OPEN_TRACES) this.traces.delete(this.traces.keys().next().value!);
+    // Forgotten in bulk: deleting a Map's first key one at a time walks the holes left before it.
+    if (this.traces.size > 2 * MAX_OPEN_TRACES)
+      this.traces = new Map([...this.traces].slice(-MAX_OPEN_TRACES));
     return spans;
   }
 }
