@@ -15,6 +15,8 @@ const USAGE = `usage: palette-inspector <command>
   run FIXTURE [--json]                      run one turn fixture and print its waterfall
   check [PATHS...] [--json] [--junit FILE]  run every *.turn.json and compare with its expect
   traces LOG... [--json]                    list the selection traces found in logs
+  traces --follow LOG [--json] [--from-start]
+                                            print each trace appended to LOG as it is written
   show LOG... [INDEX] [--json]              print one logged trace (INDEX across the logs)
   stats LOG... [--json]                     palette statistics across logs
   export LOG... --out DIR [--format F]      write the traces as tables: traces, stages,
