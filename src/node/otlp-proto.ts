@@ -12,6 +12,8 @@ package opentelemetry.proto;
 message ExportTraceServiceRequest { repeated ResourceSpans resource_spans = 1; }
 message ExportTraceServiceResponse { ExportTracePartialSuccess partial_success = 1; }
 message ExportTracePartialSuccess { int64 rejected_spans = 1; string error_message = 2; }
+// google.rpc.Status, the body of an OTLP/HTTP error answer (its details are never sent).
+message Status { int32 code = 1; string message = 2; }
 
 message ResourceSpans { Resource resource = 1; repeated ScopeSpans scope_spans = 2; string schema_url = 3; }
 message Resource { repeated KeyValue attributes = 1; uint32 dropped_attributes_count = 2; }
@@ -25,7 +27,7 @@ message Span {
   fixed64 start_time_unix_nano = 7; fixed64 end_time_unix_nano = 8;
   repeated KeyValue attributes = 9; uint32 dropped_attributes_count = 10;
   repeated Event events = 11; uint32 dropped_events_count = 12;
-  repeated Link links = 13; uint32 dropped_links_count = 14; Status status = 15;
+  repeated Link links = 13; uint32 dropped_links_count = 14; SpanStatus status = 15;
   message Event {
     fixed64 time_unix_nano = 1; string name = 2; repeated KeyValue attributes = 3; uint32 dropped_attributes_count = 4;
   }
@@ -34,7 +36,7 @@ message Span {
     uint32 dropped_attributes_count = 5; fixed32 flags = 6;
   }
 }
-message Status { string message = 2; int32 code = 3; }
+message SpanStatus { string message = 2; int32 code = 3; }
 message KeyValue { string key = 1; AnyValue value = 2; }
 message AnyValue {
   oneof value {
@@ -49,6 +51,7 @@ message KeyValueList { repeated KeyValue values = 1; }
 const root = protobuf.parse(OTLP_TRACE_PROTO).root;
 const Request = root.lookupType("opentelemetry.proto.ExportTraceServiceRequest");
 const Response = root.lookupType("opentelemetry.proto.ExportTraceServiceResponse");
+const Status = root.lookupType("opentelemetry.proto.Status");
 
 /** A body that is not an ExportTraceServiceRequest in protobuf. */
 export class ProtobufError extends Error {}
@@ -102,4 +105,14 @@ export function encodeTraceResponse(rejected: number, errorMessage: string): Uin
 /** Decodes a response (for tests and the example's checks). */
 export function decodeTraceResponse(body: Uint8Array): unknown {
   return Response.toObject(Response.decode(body), { longs: Number });
+}
+
+/** An error answer's google.rpc.Status. */
+export function encodeStatus(code: number, message: string): Uint8Array {
+  return Status.encode(Status.fromObject({ code, message })).finish();
+}
+
+/** Decodes an error answer (for tests). */
+export function decodeStatus(body: Uint8Array): unknown {
+  return Status.toObject(Status.decode(body));
 }

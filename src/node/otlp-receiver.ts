@@ -12,7 +12,12 @@ import { gunzip } from "node:zlib";
 import { isJsonObject, own, type LoggedTrace } from "../core/traces/trace.js";
 import { OtelJoin, joinedTrace, MAX_OPEN_TRACES, type ModelCall } from "../core/otel/join.js";
 import { readRequest, type OtlpSelection } from "../core/otel/request.js";
-import { decodeTraceRequest, encodeTraceResponse, ProtobufError } from "./otlp-proto.js";
+import {
+  decodeTraceRequest,
+  encodeStatus,
+  encodeTraceResponse,
+  ProtobufError,
+} from "./otlp-proto.js";
 
 const inflate = promisify(gunzip);
 
@@ -149,8 +154,13 @@ export class OtlpReceiver {
         );
       }
     } catch (error) {
-      if (error instanceof Refusal) answerError(response, error.status, error.message);
-      else if (error instanceof ProtobufError) answerError(response, 400, error.message);
+      // An error is answered in the request's encoding, as the OTLP/HTTP specification says.
+      const inProtobuf = /^\s*application\/x-protobuf\s*(;|$)/i.test(
+        request.headers["content-type"] ?? "",
+      );
+      if (error instanceof Refusal) answerError(response, error.status, error.message, inProtobuf);
+      else if (error instanceof ProtobufError)
+        answerError(response, 400, error.message, inProtobuf);
       else throw error;
     }
   }
@@ -266,12 +276,22 @@ function parseJson(body: Buffer): unknown {
   }
 }
 
-/** An OTLP error answer: a google.rpc.Status as JSON, the connection closed after a refused body. */
-function answerError(response: ServerResponse, status: number, message: string): void {
+/** An OTLP error answer: a google.rpc.Status, the connection closed after a refused body. */
+function answerError(
+  response: ServerResponse,
+  status: number,
+  message: string,
+  inProtobuf = false,
+): void {
   if (response.headersSent) {
     response.destroy();
     return;
   }
-  response.writeHead(status, { "content-type": "application/json", connection: "close" });
-  response.end(JSON.stringify({ code: status === 400 ? 3 : status === 403 ? 7 : 0, message }));
+  // google.rpc.Code: INVALID_ARGUMENT, PERMISSION_DENIED, else UNKNOWN.
+  const code = status === 400 ? 3 : status === 403 ? 7 : 2;
+  response.writeHead(status, {
+    "content-type": inProtobuf ? "application/x-protobuf" : "application/json",
+    connection: "close",
+  });
+  response.end(inProtobuf ? encodeStatus(code, message) : JSON.stringify({ code, message }));
 }

@@ -6,7 +6,7 @@ import { gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import type { LoggedTrace } from "../../src/core/traces/trace.js";
 import { OtlpReceiver, PortInUse, type ReceivedTrace } from "../../src/node/otlp-receiver.js";
-import { decodeTraceResponse } from "../../src/node/otlp-proto.js";
+import { decodeStatus, decodeTraceResponse } from "../../src/node/otlp-proto.js";
 import { chatSpan, lines, request, selectionTrace, TRACE_A, turnSpan } from "../core/otel/otlp.js";
 
 const run = promisify(execFile);
@@ -216,9 +216,18 @@ describe("the OTLP receiver", () => {
       400,
       "not an OTLP ExportTraceServiceRequest (an object with a 'resourceSpans' array)",
     ]);
-    expect(
-      await message(Uint8Array.of(0x0a, 0xff, 0xff), { "content-type": "application/x-protobuf" }),
-    ).toEqual([400, expect.stringMatching(/^not an OTLP ExportTraceServiceRequest in protobuf: /)]);
+    // Answered in the request's encoding: a protobuf google.rpc.Status.
+    const proto = await send(port, Uint8Array.of(0x0a, 0xff, 0xff), {
+      "content-type": "application/x-protobuf",
+    });
+    expect([proto.status, proto.type, decodeStatus(proto.body)]).toEqual([
+      400,
+      "application/x-protobuf",
+      {
+        code: 3,
+        message: expect.stringMatching(/^not an OTLP ExportTraceServiceRequest in protobuf: /),
+      },
+    ]);
     expect(await message("not gzip", { "content-encoding": "gzip" })).toEqual([
       400,
       expect.stringMatching(/^the gzip body cannot be inflated/),
