@@ -2,6 +2,7 @@ import { benchCommands } from "./commands.js";
 import { benchEngine } from "./engine.js";
 import { benchLogIndex } from "./log-index.js";
 import { benchOrder } from "./order.js";
+import { benchReceiver } from "./receiver.js";
 import { benchRender } from "./render.js";
 import { MEASURE_FLAG, measureInChild } from "./child.js";
 import { benchMcp } from "./mcp.js";
@@ -26,6 +27,7 @@ async function main(): Promise<void> {
     render: benchRender,
     stats: benchStats,
     mcp: benchMcp,
+    receiver: benchReceiver,
   };
   const only = process.argv.slice(2);
   if (only[0] === MEASURE_FLAG) return measureInChild(only[1]!, only[2]!);

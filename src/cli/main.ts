@@ -8,10 +8,13 @@ const USAGE = `usage: palette-inspector <command>
   run FIXTURE [--json]                      run one turn fixture and print its waterfall
   check [PATHS...] [--json] [--junit FILE]  run every *.turn.json and compare with its expect
   traces LOG... [--json]                    list the selection traces found in logs
+  traces --follow LOG [--json] [--from-start]
+                                            print each trace appended to LOG as it is written
   show LOG... [INDEX] [--json]              print one logged trace (INDEX across the logs)
   stats LOG... [--json]                     palette statistics across logs
   export LOG... --out DIR [--format F]      write the traces as tables: traces, stages,
                                             tool_events (F: parquet, the default, or jsonl)
+  receive [--host H] [--port P] [--out FILE] receive OTLP/HTTP traces and print each turn
   mcp [--root DIR]...                       serve these as tools to AI assistants (MCP, stdio)
   --version                                 print the version
 
@@ -29,6 +32,7 @@ const COMMANDS: Record<string, Command> = {
   show: async (args, io) => (await import("./traces.js")).showCommand(args, io),
   stats: async (args, io) => (await import("./stats.js")).statsCommand(args, io),
   export: async (args, io) => (await import("./export.js")).exportCommand(args, io),
+  receive: async (args, io) => (await import("./receive.js")).receiveCommand(args, io),
   mcp: async (args, io) => (await import("./mcp.js")).mcpCommand(args, io),
 };
 

@@ -16,17 +16,35 @@ import { counted } from "../core/words.js";
 import { ProblemList, unreadableMessage } from "../node/problem-list.js";
 import { ChunkedOutput } from "./chunked-output.js";
 import { EXIT, parseArgs, UsageError, type CliIO } from "./io.js";
+import { followCommand } from "./follow.js";
+import { traceCells } from "./trace-row.js";
+import type { Until } from "./signals.js";
 
 const TRACES_USAGE =
-  "usage: palette-inspector traces LOG... [--json]   (LOG: a file, a folder or -)";
+  "usage: palette-inspector traces LOG... [--json]   (LOG: a file, a folder or -)\n" +
+  "       palette-inspector traces --follow LOG [--json] [--from-start]";
 const SHOW_USAGE =
   "usage: palette-inspector show LOG... [INDEX] [--json]   (LOG: a file, a folder or -)";
-/** Widest list of final names in the text table before it is shortened. */
-const NAMES_WIDTH = 48;
 
 /** Lists the traces of the logs; `--json` streams `{ traces, problems, … }` so a big log is never held whole. */
-export async function tracesCommand(args: readonly string[], io: CliIO): Promise<number> {
-  const { positional, flags } = parseArgs(args, ["--json"]);
+export async function tracesCommand(
+  args: readonly string[],
+  io: CliIO,
+  until?: Until,
+): Promise<number> {
+  const { positional, flags, values } = parseArgs(args, ["--json", "--from-start"], ["--follow"]);
+  const follow = values.get("--follow");
+  if (follow !== undefined) {
+    if (positional.length > 0) throw new UsageError(TRACES_USAGE);
+    return followCommand(
+      follow,
+      { json: flags.has("--json"), fromStart: flags.has("--from-start") },
+      io,
+      until,
+    );
+  }
+  if (flags.has("--from-start"))
+    throw new UsageError(`--from-start goes with --follow\n${TRACES_USAGE}`);
   if (positional.length === 0) throw new UsageError(TRACES_USAGE);
   const inputs = await inputsOrExit(positional, io);
   if (!inputs) return EXIT.invalidInput;
@@ -146,16 +164,7 @@ class TraceTable {
   }
 
   row(t: TraceSummary, file: string): void {
-    const cells = [
-      String(t.index + 1),
-      ...(this.withFile ? [safe(file)] : []),
-      String(t.line),
-      t.time === null ? "" : safe(String(t.time)),
-      t.id === null ? "" : safe(String(t.id)),
-      String(t.stages.length) + (t.degraded ? " (degraded)" : ""),
-      `${t.names.length}: ${shorten(t.names.map(safe))}`,
-      (t.forcedChoice === null ? "" : safe(t.forcedChoice)) + (t.error ? " (unavailable)" : ""),
-    ];
+    const cells = traceCells(t, this.withFile ? file : null);
     if (this.widths) this.out.add(this.line(cells));
     else {
       this.pending.push(cells);
@@ -210,16 +219,6 @@ class TraceTable {
         .trimEnd() + "\n"
     );
   }
-}
-
-function shorten(names: readonly string[]): string {
-  let text = "";
-  for (const [i, name] of names.entries()) {
-    const next = text === "" ? name : `${text}, ${name}`;
-    if (next.length > NAMES_WIDTH && i > 0) return `${text}, … +${names.length - i}`;
-    text = next;
-  }
-  return text;
 }
 
 /**

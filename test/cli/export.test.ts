@@ -202,7 +202,10 @@ describe("palette-inspector export", () => {
       "forced_choice",
       "error_kind",
       "error_names",
+      "otel_trace_id",
+      "otel_span_id",
     ]);
+    expect(rows.every((row) => row.otel_trace_id === null && row.otel_span_id === null)).toBe(true);
     await useExport(dir, "jsonl");
     const stats = await tableStats(["examples/logs", "--json"]);
     expect(await statsFromSql()).toEqual(stats);

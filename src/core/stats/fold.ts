@@ -51,6 +51,10 @@ export class ToolCounts<Ref> {
   readonly seen = new TraceCount();
   readonly final = new TraceCount();
   readonly forced = new TraceCount();
+  /** Traces read from OpenTelemetry whose model call was offered, called, called without being offered this tool. */
+  readonly offered = new TraceCount();
+  readonly called = new TraceCount();
+  readonly calledNotOffered = new TraceCount();
   readonly droppedBy = new Map<string, TraceCount>();
   readonly addedBy = new Map<string, TraceCount>();
   readonly reinstatedBy = new Map<string, TraceCount>();
@@ -73,6 +77,8 @@ export interface StatsOptions {
 export class PaletteStats<Ref = never> {
   traces = 0;
   problems = 0;
+  /** Traces read from OpenTelemetry: only then do the tools' model counts mean anything. */
+  otelTraces = 0;
   readonly errors = new Map<string, number>();
   /** In order of first appearance. */
   readonly stages = new Map<string, StageCounts>();
@@ -140,6 +146,13 @@ export class PaletteStats<Ref = never> {
       }
     }
     this.touched = [];
+    if (trace.otel) this.otelTraces++;
+    // After the missing counts: a tool only the model saw is no tool the pipeline lost.
+    if (trace.model) {
+      for (const name of trace.model.offered ?? []) this.tool(name)?.offered.hit(t);
+      for (const name of trace.model.called) this.tool(name)?.called.hit(t);
+      for (const name of trace.model.called_not_offered) this.tool(name)?.calledNotOffered.hit(t);
+    }
     const kind = trace.error?.kind;
     if (kind !== undefined) this.errors.set(kind, (this.errors.get(kind) ?? 0) + 1);
     if (trace.time !== null) this.timeline.add(trace.time, palette, kind === FORCED_FAILURE);
@@ -174,7 +187,7 @@ export class PaletteStats<Ref = never> {
     return stage;
   }
 
-  private see(name: string, t: number): ToolCounts<Ref> | null {
+  private tool(name: string): ToolCounts<Ref> | null {
     let tool = this.tools.get(name);
     if (!tool) {
       if (this.tools.size === MAX_TOOLS) {
@@ -183,6 +196,12 @@ export class PaletteStats<Ref = never> {
       }
       this.tools.set(name, (tool = new ToolCounts<Ref>(name)));
     }
+    return tool;
+  }
+
+  private see(name: string, t: number): ToolCounts<Ref> | null {
+    const tool = this.tool(name);
+    if (!tool) return null;
     if (tool.seen.last !== t) {
       tool.seen.hit(t);
       this.touched.push(tool);

@@ -49,6 +49,14 @@ export function statsDocument(stats: PaletteStats<unknown>): Json {
               ["added_by", sorted(tool.addedBy)],
               ["reinstated_by", sorted(tool.reinstatedBy)],
               ["missing", sorted(tool.missing)],
+              // Only for a set read from OpenTelemetry: a log's document is as it was.
+              ...(stats.otelTraces > 0
+                ? ([
+                    ["offered", tool.offered.n],
+                    ["called", tool.called.n],
+                    ["called_not_offered", tool.calledNotOffered.n],
+                  ] as const)
+                : []),
             ]),
         ),
     ],

@@ -17,6 +17,10 @@ export interface ToolRow {
   readonly missing: number;
   /** Where it went, most often first (ties in code-point order of the stage). */
   readonly removedBy: readonly StageShare[];
+  /** Traces whose model call was offered this tool, called it, called it without being offered it. */
+  readonly offered: number;
+  readonly called: number;
+  readonly calledNotOffered: number;
 }
 
 export interface StageRow {
@@ -32,6 +36,8 @@ export interface StageRow {
 export interface StatsRows {
   readonly traces: number;
   readonly problems: number;
+  /** Traces read from OpenTelemetry (the tools' model counts concern those). */
+  readonly otelTraces: number;
   readonly errors: readonly { readonly kind: string; readonly n: number }[];
   readonly stages: readonly StageRow[];
   /** In code-point order of name. */
@@ -43,6 +49,7 @@ export function statsRows(stats: PaletteStats<unknown>): StatsRows {
   return {
     traces: stats.traces,
     problems: stats.problems,
+    otelTraces: stats.otelTraces,
     errors: [...stats.errors]
       .sort(([a], [b]) => compareCodePoints(a, b))
       .map(([kind, n]) => ({ kind, n })),
@@ -68,6 +75,9 @@ export function statsRows(stats: PaletteStats<unknown>): StatsRows {
           forced: tool.forced.n,
           missing: removedBy.reduce((sum, share) => sum + share.n, 0),
           removedBy,
+          offered: tool.offered.n,
+          called: tool.called.n,
+          calledNotOffered: tool.calledNotOffered.n,
         };
       }),
     timeline: stats.timeline.list(),

@@ -44,6 +44,24 @@ export function formatStatsText(rows: StatsRows, options: { readonly color: bool
       new Set([3, 4]),
     ),
   );
+  if (rows.otelTraces > 0) {
+    out.push("", bold("tools given to the model (traces from OpenTelemetry)"));
+    pushAll(
+      out,
+      table(
+        ["tool", "offered", "called", "called, not offered"],
+        rows.tools
+          .filter((t) => t.offered + t.called > 0)
+          .map((t) => [
+            safe(t.name),
+            formatCount(t.offered),
+            formatCount(t.called),
+            formatCount(t.calledNotOffered),
+          ]),
+        new Set([1, 2, 3]),
+      ),
+    );
+  }
   return out.join("\n") + "\n";
 }
 

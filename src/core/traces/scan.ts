@@ -13,6 +13,7 @@ import { MarkerCursor, markersIn, mayHoldMarker, type Marker } from "./markers.j
 import { LineBlock, MAX_BLOCK_BYTES, MAX_BLOCK_LINES } from "./multiline.js";
 import type { LoggedTrace } from "./trace.js";
 import { parseValue } from "./value.js";
+import { looksOtlp, OtlpScanner } from "../otel/scanner.js";
 
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 
@@ -115,6 +116,9 @@ export class TraceScanner {
   private afterCR = false;
   private index = 0;
   private ended = false;
+  /** The input is OTLP/JSON (it starts as an ExportTraceServiceRequest): that reader reads it all. */
+  private otlp: OtlpScanner | null = null;
+  private sniffed = false;
 
   constructor(private readonly options: ScanOptions) {
     this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
@@ -125,6 +129,7 @@ export class TraceScanner {
 
   /** 1-based line being read: where the input broke off, when it did. */
   get currentLine(): number {
+    if (this.otlp) return this.otlp.currentLine;
     return this.lineNo;
   }
 
@@ -134,6 +139,10 @@ export class TraceScanner {
     this.checkCancelled();
     const bytes = typeof chunk === "string" ? this.encode(chunk) : chunk;
     if (bytes.length === 0) return;
+    if (!this.sniffed && this.atFileStart && looksOtlp(bytes))
+      this.otlp = new OtlpScanner({ ...this.options, maxLineBytes: this.maxLineBytes });
+    this.sniffed = true;
+    if (this.otlp) return this.otlp.push(bytes);
     let pos = 0;
     if (this.afterCR) {
       this.afterCR = false;
@@ -186,6 +195,10 @@ export class TraceScanner {
   end(): void {
     if (this.ended) return;
     this.checkCancelled();
+    if (this.otlp) {
+      this.ended = true;
+      return this.otlp.end();
+    }
     if (this.surrogate) {
       const carried = this.surrogate;
       this.surrogate = "";

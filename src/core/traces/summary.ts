@@ -1,6 +1,7 @@
 import type { StageAction } from "../contract.js";
 import { loggedFinalNames, loggedForcedChoice } from "./final.js";
 import type { FoundTrace } from "./scan.js";
+import type { ModelCall, OtelIds } from "../otel/join.js";
 
 /** What a list of traces shows and filters on; the full trace is re-read from its byte range on demand. */
 export interface TraceSummary {
@@ -21,6 +22,9 @@ export interface TraceSummary {
   readonly forcedChoice: string | null;
   readonly error: boolean;
   readonly degraded: boolean;
+  /** Read from OpenTelemetry: its ids and the model call it fed (null when none was joined). */
+  readonly otel?: OtelIds;
+  readonly model?: ModelCall | null;
 }
 
 export function summarizeTrace(found: FoundTrace): TraceSummary {
@@ -43,6 +47,7 @@ export function summarizeTrace(found: FoundTrace): TraceSummary {
     forcedChoice: loggedForcedChoice(trace),
     error: trace.error !== null,
     degraded: records.some((record) => record.degraded ?? record.action === "error"),
+    ...(trace.otel && { otel: trace.otel, model: trace.model ?? null }),
   };
 }
 
@@ -56,6 +61,7 @@ export function summaryToJson(summary: TraceSummary) {
     stage_count: summary.stages.length,
     names: summary.names,
     forced_choice: summary.forcedChoice,
+    ...(summary.otel && { otel: summary.otel, model: summary.model ?? null }),
   };
 }
 
@@ -71,6 +77,11 @@ export function traceEntryJson(summary: TraceSummary, file: string) {
  */
 export function traceEntryText(found: FoundTrace, file: string, margin: string): string {
   const { trace } = found;
+  // A trace read from OpenTelemetry carries nested ids and a model call: the rare case, printed whole.
+  if (trace.otel) {
+    const text = JSON.stringify(traceEntryJson(summarizeTrace(found), file), null, 2);
+    return margin + text.replaceAll("\n", `\n${margin}`);
+  }
   const names = loggedFinalNames(trace);
   const field = `\n${margin}  `;
   const list =

@@ -35,6 +35,8 @@ export const TABLES: Readonly<Record<TableName, readonly Column[]>> = {
     column("forced_choice", "string", true),
     column("error_kind", "string", true),
     column("error_names", "strings", true),
+    column("otel_trace_id", "string", true),
+    column("otel_span_id", "string", true),
   ],
   stages: [
     column("trace", "int64"),
@@ -82,6 +84,9 @@ export function traceRows(found: FoundTrace, file: string, sink: RowSink): void 
     loggedForcedChoice(trace),
     trace.error?.kind ?? null,
     failed ? names : null,
+    // Null for a trace from a log: only OpenTelemetry gives these ids.
+    trace.otel?.trace_id ?? null,
+    trace.otel?.span_id ?? null,
   ]);
   trace.records.forEach((record, stageIndex) => {
     sink("stages", [

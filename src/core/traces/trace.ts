@@ -7,6 +7,7 @@ import type { StageRecordJson } from "../report-json.js";
 import type { Tool } from "../tools.js";
 import { STAGE_ACTIONS, type StageAction } from "../contract.js";
 import { timeMs } from "../stats/timeline.js";
+import type { ModelCall, OtelIds } from "../otel/join.js";
 
 /** A logged record: the snake_case StageRecord, where `degraded` and `reasons` may be absent (symfonic's Python record lacks them). */
 export type LoggedRecord = Readonly<Omit<StageRecordJson, "degraded" | "reasons">> & {
@@ -39,6 +40,10 @@ export interface LoggedTrace {
   readonly turn: LoggedTurn | null;
   readonly time: string | number | null;
   readonly id: string | number | null;
+  /** A trace read from OpenTelemetry: where it was (docs/formats.md, "Selection traces in OpenTelemetry"). */
+  readonly otel?: OtelIds;
+  /** A trace read from OpenTelemetry: the model call it fed, or null when none was joined. */
+  readonly model?: ModelCall | null;
 }
 
 /** Time and id of an enclosing log event (or a text line's timestamp), used when the trace has none. */

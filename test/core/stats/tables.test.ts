@@ -46,7 +46,17 @@ function twoTraces(): PaletteStats {
 function toolRow(name: string, seen: number, removed: [string, number][]): ToolRow {
   const removedBy = removed.map(([stage, n]) => ({ stage, n }));
   const missing = removed.reduce((sum, [, n]) => sum + n, 0);
-  return { name, seen, final: seen - missing, forced: 0, missing, removedBy };
+  return {
+    name,
+    seen,
+    final: seen - missing,
+    forced: 0,
+    missing,
+    removedBy,
+    offered: 0,
+    called: 0,
+    calledNotOffered: 0,
+  };
 }
 
 describe("statistics rows", () => {
@@ -83,6 +93,9 @@ describe("statistics rows", () => {
         { stage: "intent", n: 1 },
         { stage: "policy", n: 1 },
       ],
+      offered: 0,
+      called: 0,
+      calledNotOffered: 0,
     });
     expect(rows.tools.map((row) => row.name)).toEqual(["t", "x"]);
   });

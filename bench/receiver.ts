@@ -1,0 +1,148 @@
+/**
+ * The OTLP receiver's throughput against a bare Node `http` server that reads and `JSON.parse`s
+ * the same bodies, in the same run and with the same client: 1,000 requests of 100 spans (50
+ * turns, each a selection event and its inference span), 8 in flight, best of 3 rounds each.
+ */
+import { createServer, request, Agent, type Server } from "node:http";
+import { OtlpReceiver } from "../src/node/otlp-receiver.js";
+import { verdict } from "./measure.js";
+
+const REQUESTS = 1000;
+const IN_FLIGHT = 8;
+const ROUNDS = 3;
+
+export function body(b: number): string {
+  const spans = [];
+  for (let i = 0; i < 100; i += 2) {
+    const traceId = `${b.toString(16).padStart(8, "0")}${"0".repeat(22)}${(i >> 1).toString(16).padStart(2, "0")}`;
+    const nanos = String(BigInt(1_700_000_000_000 + i) * 1_000_000n);
+    const selection = JSON.stringify({
+      turn_id: `t${b}-${i}`,
+      trace: [
+        {
+          stage: "intent",
+          action: "select",
+          kept: ["a", "b"],
+          dropped: ["c"],
+          added: [],
+          reinstated: [],
+          forced_choice: null,
+          detail: "",
+        },
+      ],
+      tools: ["a", "b"],
+    });
+    spans.push(
+      {
+        traceId,
+        spanId: `${b.toString(16).padStart(8, "0")}${i.toString(16).padStart(8, "0")}`,
+        name: "turn",
+        startTimeUnixNano: nanos,
+        attributes: [],
+        events: [
+          {
+            name: "symfonic.tool_selection",
+            timeUnixNano: nanos,
+            attributes: [{ key: "symfonic.selection", value: { stringValue: selection } }],
+          },
+        ],
+      },
+      {
+        traceId,
+        spanId: `${b.toString(16).padStart(8, "0")}${(i + 1).toString(16).padStart(8, "0")}`,
+        name: "chat",
+        startTimeUnixNano: nanos,
+        attributes: [
+          { key: "gen_ai.operation.name", value: { stringValue: "chat" } },
+          { key: "gen_ai.tool.definitions", value: { stringValue: '[{"name":"a"},{"name":"b"}]' } },
+          {
+            key: "gen_ai.output.messages",
+            value: {
+              stringValue: '[{"role":"assistant","parts":[{"type":"tool_call","name":"a"}]}]',
+            },
+          },
+        ],
+      },
+    );
+  }
+  return JSON.stringify({
+    resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ spans }] }],
+  });
+}
+
+async function send(port: number, bodies: readonly string[]): Promise<number> {
+  const agent = new Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
+  const started = performance.now();
+  let next = 0;
+  const worker = async () => {
+    while (next < bodies.length) {
+      const text = bodies[next++]!;
+      await new Promise<void>((done, fail) => {
+        const req = request(
+          {
+            host: "127.0.0.1",
+            port,
+            path: "/v1/traces",
+            method: "POST",
+            agent,
+            headers: {
+              "content-type": "application/json",
+              "content-length": Buffer.byteLength(text),
+            },
+          },
+          (res) => {
+            res.resume();
+            res.on("end", done);
+          },
+        );
+        req.on("error", fail);
+        req.end(text);
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+  agent.destroy();
+  return performance.now() - started;
+}
+
+/** What any server must do at least: read the body and parse it. */
+function bareServer(): Promise<{ server: Server; port: number }> {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      JSON.parse(Buffer.concat(chunks).toString("utf8"));
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end("{}");
+    });
+  });
+  return new Promise((done) =>
+    server.listen(0, "127.0.0.1", () =>
+      done({ server, port: (server.address() as { port: number }).port }),
+    ),
+  );
+}
+
+export async function benchReceiver(): Promise<string[]> {
+  const bodies = Array.from({ length: REQUESTS }, (_, b) => body(b));
+  const bare: number[] = [];
+  const ours: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const { server, port } = await bareServer();
+    bare.push(await send(port, bodies));
+    await new Promise((done) => server.close(done));
+    let turns = 0;
+    const receiver = new OtlpReceiver({ port: 0, onTrace: () => turns++ });
+    const address = await receiver.start();
+    ours.push(await send(address.port, bodies));
+    await receiver.stop();
+    if (turns !== REQUESTS * 50)
+      throw new Error(`the receiver handed on ${turns} turns, not ${REQUESTS * 50}`);
+  }
+  const [b, o] = [Math.min(...bare), Math.min(...ours)];
+  const spans = (ms: number) => Math.round((REQUESTS * 100) / (ms / 1000)).toLocaleString("en-US");
+  return [
+    "OTLP receiver",
+    `  1,000 requests of 100 spans, ${IN_FLIGHT} in flight: receiver ${(o / 1000).toFixed(2)} s (${spans(o)} spans/s), bare http + JSON.parse ${(b / 1000).toFixed(2)} s (${spans(b)} spans/s) → ${verdict(b / o, 0.5, false)}`,
+  ];
+}

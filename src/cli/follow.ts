@@ -1,0 +1,42 @@
+/**
+ * `palette-inspector traces --follow LOG [--json] [--from-start]` (docs/formats.md,
+ * "traces --follow"): each trace appended to LOG, as it is written, until SIGINT or SIGTERM.
+ */
+import { isAbsolute, resolve } from "node:path";
+import { safe, safeJson } from "../core/render/table.js";
+import { summarizeTrace, traceEntryJson } from "../core/traces/summary.js";
+import { LogFollower } from "../node/log-follow.js";
+import { readReason } from "../node/log-source.js";
+import { EXIT, type CliIO } from "./io.js";
+import { signalled, type Until } from "./signals.js";
+import { traceCells } from "./trace-row.js";
+
+export async function followCommand(
+  name: string,
+  options: { readonly json: boolean; readonly fromStart: boolean },
+  io: CliIO,
+  until: Until = { stopped: signalled() },
+): Promise<number> {
+  const path = isAbsolute(name) ? name : resolve(io.cwd, name);
+  const follower = new LogFollower(path, {
+    fromStart: options.fromStart,
+    onTrace: (found) => {
+      const summary = summarizeTrace(found);
+      io.stdout(
+        options.json
+          ? safeJson(traceEntryJson(summary, name)) + "\n"
+          : traceCells(summary, null).join("  ").trimEnd() + "\n",
+      );
+    },
+    onProblem: (problem) => io.stderr(`${safe(name)}:${problem.line}: ${safe(problem.message)}\n`),
+  });
+  try {
+    await follower.start();
+  } catch (error) {
+    io.stderr(`palette-inspector: cannot read ${safe(name)}: ${safe(readReason(error))}\n`);
+    return EXIT.invalidInput;
+  }
+  await until.stopped;
+  await follower.stop();
+  return EXIT.ok;
+}

@@ -1,0 +1,103 @@
+/**
+ * `palette-inspector receive [--host 127.0.0.1] [--port 4318] [--out FILE] [--max-body BYTES]`
+ * (docs/formats.md, "palette-inspector receive"): an OTLP/HTTP receiver that prints each selection
+ * trace as it arrives, one line as `traces` lists it, until SIGINT or SIGTERM.
+ */
+import { createWriteStream, type WriteStream } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
+import { safe, safeJson } from "../core/render/table.js";
+import { summarizeTrace } from "../core/traces/summary.js";
+import {
+  DEFAULT_HOST,
+  DEFAULT_MAX_BODY,
+  DEFAULT_PORT,
+  OtlpReceiver,
+  PortInUse,
+} from "../node/otlp-receiver.js";
+import { EXIT, parseArgs, UsageError, type CliIO } from "./io.js";
+import { signalled, type Until } from "./signals.js";
+import { traceCells } from "./trace-row.js";
+
+const USAGE =
+  "usage: palette-inspector receive [--host 127.0.0.1] [--port 4318] [--out FILE] [--max-body BYTES]";
+const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
+
+export async function receiveCommand(
+  args: readonly string[],
+  io: CliIO,
+  until: Until = { stopped: signalled() },
+): Promise<number> {
+  const { positional, values } = parseArgs(args, [], ["--host", "--port", "--out", "--max-body"]);
+  if (positional.length > 0) throw new UsageError(USAGE);
+  const host = values.get("--host") ?? DEFAULT_HOST;
+  const port = whole(values.get("--port"), DEFAULT_PORT, "--port", 0, 65535);
+  const maxBody = whole(values.get("--max-body"), DEFAULT_MAX_BODY, "--max-body", 1, 2 ** 31 - 1);
+  const outName = values.get("--out");
+  let out: WriteStream | null = null;
+  if (outName !== undefined) {
+    out = createWriteStream(isAbsolute(outName) ? outName : resolve(io.cwd, outName), {
+      flags: "a",
+    });
+    const opened = await new Promise<string | null>((done) => {
+      out!.once("open", () => done(null));
+      out!.once("error", (error) => done(error.message));
+    });
+    if (opened !== null) {
+      io.stderr(`palette-inspector: cannot write ${safe(outName)}: ${safe(opened)}\n`);
+      return EXIT.invalidInput;
+    }
+  }
+  const receiver = new OtlpReceiver({
+    host,
+    port,
+    maxBody,
+    onTrace: ({ index, trace }) => {
+      const summary = summarizeTrace({
+        index,
+        line: 0,
+        offset: 0,
+        length: 0,
+        ordinal: index,
+        trace,
+      });
+      // A received trace has no line: its row is the one `traces` prints without that column.
+      const cells = traceCells(summary, null);
+      cells.splice(1, 1);
+      io.stdout(cells.join("  ").trimEnd() + "\n");
+    },
+    onRequest: (request) => out?.write(safeJson(request) + "\n"),
+  });
+  let address;
+  try {
+    address = await receiver.start();
+  } catch (error) {
+    out?.end();
+    if (!(error instanceof PortInUse)) throw error;
+    io.stderr(`palette-inspector: port ${error.port} is in use; choose another with --port N\n`);
+    return EXIT.invalidInput;
+  }
+  if (!LOOPBACK.has(host))
+    io.stderr(
+      `palette-inspector: listening on ${safe(host)}, not only this machine: any host that reaches it can send traces\n`,
+    );
+  io.stdout(`listening on http://${host.includes(":") ? `[${host}]` : host}:${address.port}\n`);
+  await until.stopped;
+  await receiver.stop();
+  if (out) await new Promise<void>((done) => out.end(done));
+  return EXIT.ok;
+}
+
+function whole(
+  text: string | undefined,
+  fallback: number,
+  flag: string,
+  min: number,
+  max: number,
+): number {
+  if (text === undefined) return fallback;
+  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max)
+    throw new UsageError(
+      `${flag} must be a whole number from ${min} to ${max}, not '${text}'\n${USAGE}`,
+    );
+  return Number(text);
+}

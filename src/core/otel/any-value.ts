@@ -1,0 +1,105 @@
+/**
+ * OTLP attribute values (`AnyValue`, as OTLP/JSON writes them) read into plain JSON values:
+ * `kvlistValue` an object, `arrayValue` an array, the scalars as themselves, an absent value null.
+ */
+import { isJsonObject, MAX_VALUE_DEPTH, own } from "../traces/trace.js";
+
+/** A value that is not an OTLP AnyValue; `path` is its JSON path in the request. */
+export class OtlpValueError extends Error {
+  constructor(
+    readonly path: string,
+    message: string,
+  ) {
+    super(`${path}: ${message}`);
+  }
+}
+
+/** Nested deeper than this (kvlists and arrays), a value is refused: a trace is at most MAX_VALUE_DEPTH deep. */
+export const MAX_ANY_VALUE_DEPTH = MAX_VALUE_DEPTH + 8;
+
+export function anyValue(value: unknown, path: string, depth = 0): unknown {
+  if (value === undefined || value === null) return null;
+  if (!isJsonObject(value)) throw new OtlpValueError(path, `must be an AnyValue object`);
+  if (depth > MAX_ANY_VALUE_DEPTH)
+    throw new OtlpValueError(path, `nested more than ${MAX_ANY_VALUE_DEPTH} levels deep`);
+  for (const key of Object.keys(value)) {
+    const field = own(value, key);
+    switch (key) {
+      case "stringValue":
+        return expect(field, "string", path, key);
+      case "boolValue":
+        return expect(field, "boolean", path, key);
+      case "doubleValue":
+        return typeof field === "string"
+          ? number(field, path, key)
+          : expect(field, "number", path, key);
+      case "intValue":
+        return typeof field === "string"
+          ? number(field, path, key)
+          : expect(field, "number", path, key);
+      case "bytesValue":
+        return expect(field, "string", path, key);
+      case "arrayValue":
+        return arrayOf(field, `${path}.arrayValue`, depth);
+      case "kvlistValue":
+        return kvlist(field, `${path}.kvlistValue`, depth);
+    }
+  }
+  return null;
+}
+
+function expect(field: unknown, type: string, path: string, key: string): unknown {
+  if (typeof field !== type) throw new OtlpValueError(`${path}.${key}`, `must be a ${type}`);
+  return field;
+}
+
+function number(field: string, path: string, key: string): number {
+  const n = Number(field);
+  if (field.trim() === "" || !Number.isFinite(n))
+    throw new OtlpValueError(`${path}.${key}`, `must be a number, found '${field.slice(0, 40)}'`);
+  return n;
+}
+
+function values(field: unknown, path: string): readonly unknown[] {
+  if (!isJsonObject(field)) throw new OtlpValueError(path, "must be an object");
+  const list = own(field, "values") ?? [];
+  if (!Array.isArray(list)) throw new OtlpValueError(`${path}.values`, "must be an array");
+  return list;
+}
+
+function arrayOf(field: unknown, path: string, depth: number): unknown[] {
+  return values(field, path).map((item, i) => anyValue(item, `${path}.values[${i}]`, depth + 1));
+}
+
+/** A key value list as an object; keys are defined, not assigned, so `__proto__` stays a key. */
+function kvlist(field: unknown, path: string, depth: number): Record<string, unknown> {
+  const object: Record<string, unknown> = {};
+  values(field, path).forEach((pair, i) => {
+    const at = `${path}.values[${i}]`;
+    const key = isJsonObject(pair) ? own(pair, "key") : undefined;
+    if (typeof key !== "string") throw new OtlpValueError(`${at}.key`, "must be a string");
+    const value = anyValue(
+      own(pair as object as Record<string, unknown>, "value"),
+      `${at}.value`,
+      depth + 1,
+    );
+    Object.defineProperty(object, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  });
+  return object;
+}
+
+/** The value of attribute `key` in an OTLP attribute list, or undefined when it is not there. */
+export function attribute(attributes: unknown, key: string, path: string): unknown {
+  if (attributes === undefined || attributes === null) return undefined;
+  if (!Array.isArray(attributes)) throw new OtlpValueError(path, "must be an array");
+  for (const [i, pair] of attributes.entries()) {
+    if (isJsonObject(pair) && own(pair, "key") === key)
+      return anyValue(own(pair, "value"), `${path}[${i}].value`);
+  }
+  return undefined;
+}

@@ -1,0 +1,179 @@
+/**
+ * Reads an OTLP/JSON file fed in chunks: one ExportTraceServiceRequest per line (as the
+ * OpenTelemetry Collector's file exporter writes them) or one whole document. The selections are
+ * handed on in file order once their model call is known: at the end of the input, or when more
+ * than MAX_PENDING wait (then the oldest goes with what the spans seen so far say).
+ */
+import type { FoundTrace, ScanProblem } from "../traces/scan.js";
+import { OtelJoin, joinedTrace } from "./join.js";
+import { isOtlpRequest, readRequest, type OtlpSelection } from "./request.js";
+
+/** Selections held back for their model call before the oldest is handed on as it is. */
+export const MAX_PENDING = 10_000;
+
+const OPENING = new TextEncoder().encode('"resourceSpans"');
+
+/** Whether bytes at a file's start open an OTLP/JSON request: `{`, then the key `"resourceSpans"`. */
+export function looksOtlp(bytes: Uint8Array): boolean {
+  let at = skipBlanks(bytes, bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0);
+  if (bytes[at] !== 0x7b) return false;
+  at = skipBlanks(bytes, at + 1);
+  return OPENING.every((byte, i) => bytes[at + i] === byte);
+}
+
+function skipBlanks(bytes: Uint8Array, at: number): number {
+  while (
+    at < bytes.length &&
+    (bytes[at] === 0x20 || bytes[at] === 0x0a || bytes[at] === 0x0d || bytes[at] === 0x09)
+  )
+    at++;
+  return at;
+}
+
+export interface OtlpScanOptions {
+  readonly onTrace: (found: FoundTrace) => void;
+  readonly onProblem: (problem: ScanProblem) => void;
+  readonly maxLineBytes: number;
+}
+
+export class OtlpScanner {
+  private readonly join = new OtelJoin();
+  private readonly decoder = new TextDecoder();
+  private pending: { selection: OtlpSelection; line: number }[] = [];
+  private held: Uint8Array[] = [];
+  private heldLength = 0;
+  private lineNo = 1;
+  private bytes = 0;
+  private index = 0;
+  /** The first request spans lines: the file is one document, read whole at its end. */
+  private whole = false;
+  private first = true;
+  private tooLong = false;
+
+  constructor(private readonly options: OtlpScanOptions) {}
+
+  get currentLine(): number {
+    return this.lineNo;
+  }
+
+  push(chunk: Uint8Array): void {
+    let from = 0;
+    for (let lf = chunk.indexOf(10); lf !== -1; lf = chunk.indexOf(10, from)) {
+      this.hold(chunk.subarray(from, lf + 1));
+      from = lf + 1;
+      if (!this.whole) this.line();
+    }
+    this.hold(chunk.subarray(from));
+  }
+
+  end(): void {
+    if (this.heldLength > 0) this.line(true);
+    this.flush(0);
+  }
+
+  private hold(part: Uint8Array): void {
+    this.bytes += part.length;
+    if (this.tooLong || part.length === 0) return;
+    if (this.heldLength + part.length > this.options.maxLineBytes) {
+      this.tooLong = true;
+      this.held = [];
+      this.heldLength = 0;
+      return;
+    }
+    this.held.push(part);
+    this.heldLength += part.length;
+  }
+
+  /** Reads what is held: a line, or at the end of a document the whole of it. */
+  private line(atEnd = false): void {
+    const line = this.lineNo;
+    const text = this.take();
+    const lines = this.whole ? 1 : countLines(text, atEnd);
+    if (this.tooLong) {
+      this.tooLong = false;
+      this.options.onProblem({
+        line,
+        message: `${this.whole ? "the document" : "the line"} is longer than ${this.options.maxLineBytes} bytes; it was not read`,
+      });
+    } else if (text.trim() !== "") this.request(text, line, atEnd);
+    if (!this.whole) this.lineNo += lines;
+  }
+
+  private take(): string {
+    const text =
+      this.held.length === 1
+        ? this.decoder.decode(this.held[0])
+        : this.decoder.decode(concat(this.held, this.heldLength));
+    this.held = [];
+    this.heldLength = 0;
+    return text;
+  }
+
+  private request(text: string, line: number, atEnd: boolean): void {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      if (this.first && !atEnd) {
+        // The first request goes on past its line: the file is one document, read at its end.
+        this.whole = true;
+        const bytes = new TextEncoder().encode(text);
+        this.held.push(bytes);
+        this.heldLength += bytes.length;
+        return;
+      }
+      this.first = false;
+      this.options.onProblem({
+        line,
+        message: `invalid JSON: ${error instanceof Error ? error.message : String(error)}`,
+      });
+      return;
+    }
+    this.first = false;
+    if (!isOtlpRequest(value)) {
+      this.options.onProblem({
+        line,
+        message: "not an OTLP ExportTraceServiceRequest (an object with a 'resourceSpans' array)",
+      });
+      return;
+    }
+    const read = readRequest(value);
+    for (const problem of read.problems)
+      this.options.onProblem({ line, message: `${problem.path}: ${problem.message}` });
+    this.join.add(read);
+    for (const selection of read.selections) this.pending.push({ selection, line });
+    this.flush(MAX_PENDING);
+  }
+
+  private flush(keep: number): void {
+    const out = this.pending.length - keep;
+    if (out <= 0) return;
+    for (const { selection, line } of this.pending.slice(0, out)) {
+      const index = this.index++;
+      this.options.onTrace({
+        index,
+        line,
+        // Re-read from the file's start: the join needs every request before the trace was handed on.
+        offset: 0,
+        length: this.bytes,
+        ordinal: index,
+        trace: joinedTrace(selection, this.join.model(selection)),
+      });
+    }
+    this.pending = this.pending.slice(out);
+  }
+}
+
+function countLines(text: string, atEnd: boolean): number {
+  return atEnd && !text.endsWith("\n") ? 0 : 1;
+}
+
+function concat(parts: readonly Uint8Array[], length: number): Uint8Array {
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}

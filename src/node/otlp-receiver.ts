@@ -1,0 +1,297 @@
+/**
+ * An OTLP/HTTP trace receiver (docs/formats.md, "palette-inspector receive"): `POST /v1/traces`
+ * in JSON or protobuf, gzip or not, answered as the OTLP/HTTP specification says. Each selection
+ * trace is handed on as it arrives, and again whenever a later request changes its model call.
+ * It is a local tool on a port any web page can reach: Host and Origin are checked, bodies are
+ * bounded (inflated too), and no request can stop it.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { isIP } from "node:net";
+import { promisify } from "node:util";
+import { gunzip } from "node:zlib";
+import { isJsonObject, own, type LoggedTrace } from "../core/traces/trace.js";
+import { OtelJoin, joinedTrace, MAX_OPEN_TRACES, type ModelCall } from "../core/otel/join.js";
+import { readRequest, type OtlpSelection } from "../core/otel/request.js";
+import {
+  decodeTraceRequest,
+  encodeStatus,
+  encodeTraceResponse,
+  ProtobufError,
+} from "./otlp-proto.js";
+
+const inflate = promisify(gunzip);
+
+export const DEFAULT_MAX_BODY = 16 * 1024 * 1024;
+export const DEFAULT_PORT = 4318;
+export const DEFAULT_HOST = "127.0.0.1";
+
+export interface ReceivedTrace {
+  /** 0-based, in the order received. */
+  readonly index: number;
+  readonly trace: LoggedTrace;
+}
+
+export interface ReceiverOptions {
+  readonly host?: string;
+  readonly port?: number;
+  readonly maxBody?: number;
+  /** A selection trace, as it arrives (its model call as far as the spans so far say). */
+  readonly onTrace?: (received: ReceivedTrace) => void;
+  /** A trace received before whose model call a later request changed. */
+  readonly onModel?: (received: ReceivedTrace) => void;
+  /** Every accepted request, as OTLP/JSON (a protobuf request converted). */
+  readonly onRequest?: (request: unknown) => void;
+}
+
+/** The port is taken by another program. */
+export class PortInUse extends Error {
+  constructor(readonly port: number) {
+    super(`port ${port} is in use`);
+  }
+}
+
+class Refusal extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+interface Recent {
+  readonly index: number;
+  readonly selection: OtlpSelection;
+  model: string;
+}
+
+export class OtlpReceiver {
+  private server: Server | null = null;
+  private readonly join = new OtelJoin();
+  /** Recent selections by OTel trace, re-joined when a request adds to their trace. */
+  private recent = new Map<string, Recent[]>();
+  private count = 0;
+  private address: { host: string; port: number } | null = null;
+  readonly maxBody: number;
+
+  constructor(private readonly options: ReceiverOptions = {}) {
+    this.maxBody = options.maxBody ?? DEFAULT_MAX_BODY;
+  }
+
+  /** Selection traces received so far. */
+  get received(): number {
+    return this.count;
+  }
+
+  /** Listens; resolves with the address bound (port 0 picks a free one), rejects PortInUse. */
+  async start(): Promise<{ host: string; port: number }> {
+    const host = this.options.host ?? DEFAULT_HOST;
+    const server = createServer((request, response) => {
+      this.handle(request, response).catch((error: unknown) =>
+        answerError(response, 500, `internal error: ${String(error)}`),
+      );
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", (error: NodeJS.ErrnoException) =>
+        reject(
+          error.code === "EADDRINUSE" ? new PortInUse(this.options.port ?? DEFAULT_PORT) : error,
+        ),
+      );
+      server.listen(this.options.port ?? DEFAULT_PORT, host, () => resolve());
+    });
+    // A client that breaks its connection is its own problem, never the receiver's.
+    server.on("clientError", (_error, socket) => socket.destroy());
+    this.server = server;
+    const bound = server.address();
+    const port = typeof bound === "object" && bound !== null ? bound.port : 0;
+    this.address = { host, port };
+    return this.address;
+  }
+
+  /** Stops listening and closes every connection. */
+  async stop(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    this.server = null;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    try {
+      this.check(request);
+      const protobuf = contentKind(request.headers["content-type"]);
+      const body = await this.body(request);
+      const value = protobuf ? decodeTraceRequest(body) : parseJson(body);
+      if (
+        !isJsonObject(value) ||
+        !(own(value, "resourceSpans") === undefined || Array.isArray(own(value, "resourceSpans")))
+      )
+        throw new Refusal(
+          400,
+          "not an OTLP ExportTraceServiceRequest (an object with a 'resourceSpans' array)",
+        );
+      const read = readRequest({
+        resourceSpans: (own(value, "resourceSpans") as unknown[] | undefined) ?? [],
+      });
+      this.options.onRequest?.(value);
+      this.accept(read);
+      const message = read.problems
+        .slice(0, 10)
+        .map((p) => `${p.path}: ${p.message}`)
+        .join("; ");
+      if (protobuf) {
+        response.writeHead(200, { "content-type": "application/x-protobuf" });
+        response.end(encodeTraceResponse(read.rejected, message));
+      } else {
+        response.writeHead(200, { "content-type": "application/json" });
+        response.end(
+          JSON.stringify(
+            read.rejected > 0
+              ? { partialSuccess: { rejectedSpans: String(read.rejected), errorMessage: message } }
+              : {},
+          ),
+        );
+      }
+    } catch (error) {
+      // An error is answered in the request's encoding, as the OTLP/HTTP specification says.
+      const inProtobuf = /^\s*application\/x-protobuf\s*(;|$)/i.test(
+        request.headers["content-type"] ?? "",
+      );
+      if (error instanceof Refusal) answerError(response, error.status, error.message, inProtobuf);
+      else if (error instanceof ProtobufError)
+        answerError(response, 400, error.message, inProtobuf);
+      else throw error;
+    }
+  }
+
+  /** Method, path, Host (DNS rebinding) and Origin (a browser page) before any body is read. */
+  private check(request: IncomingMessage): void {
+    if (request.headers.origin !== undefined)
+      throw new Refusal(403, "requests from a browser page (with an Origin) are refused");
+    if (!this.hostAllowed(request.headers.host))
+      throw new Refusal(403, `the Host header must name the address the receiver listens on`);
+    const path = (request.url ?? "").split("?")[0];
+    if (path !== "/v1/traces") throw new Refusal(404, "only /v1/traces is served");
+    if (request.method !== "POST") throw new Refusal(405, "only POST is served");
+  }
+
+  private hostAllowed(header: string | undefined): boolean {
+    if (header === undefined || this.address === null) return false;
+    const { host, port } = this.address;
+    const match = /^(\[[^\]]*\]|[^:]*)(?::(\d+))?$/.exec(header.toLowerCase());
+    if (!match || (match[2] !== undefined && Number(match[2]) !== port)) return false;
+    const name = match[1]!.replace(/^\[|\]$/g, "");
+    if (name === host.toLowerCase()) return true;
+    const loopback = host === "127.0.0.1" || host === "::1" || host === "localhost";
+    if (loopback) return name === "localhost" || name === "127.0.0.1" || name === "::1";
+    // Bound to every address: any address literal, never a name (a rebinding needs a name).
+    return (host === "0.0.0.0" || host === "::") && isIP(name) !== 0;
+  }
+
+  /** The body, inflated when gzip, refused past maxBody either way. */
+  private async body(request: IncomingMessage): Promise<Buffer> {
+    const encoding = (request.headers["content-encoding"] ?? "identity").toLowerCase();
+    if (encoding !== "gzip" && encoding !== "identity")
+      throw new Refusal(
+        415,
+        `Content-Encoding '${encoding.slice(0, 40)}' is not served: gzip or none`,
+      );
+    const declared = Number(request.headers["content-length"] ?? 0);
+    if (declared > this.maxBody) throw this.tooLarge(request);
+    const chunks: Buffer[] = [];
+    let length = 0;
+    for await (const chunk of request as AsyncIterable<Buffer>) {
+      length += chunk.length;
+      if (length > this.maxBody) throw this.tooLarge(request);
+      chunks.push(chunk);
+    }
+    const raw = Buffer.concat(chunks, length);
+    if (encoding !== "gzip") return raw;
+    try {
+      return await inflate(raw, { maxOutputLength: this.maxBody });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE")
+        throw this.tooLarge(request);
+      throw new Refusal(400, `the gzip body cannot be inflated: ${(error as Error).message}`);
+    }
+  }
+
+  private tooLarge(request: IncomingMessage): Refusal {
+    // The rest of the body is not read: the connection closes after the answer.
+    request.pause();
+    return new Refusal(413, `the body is over ${this.maxBody} bytes (--max-body), inflated or not`);
+  }
+
+  private accept(read: ReturnType<typeof readRequest>): void {
+    const touched = this.join.add(read);
+    const fresh = new Set<OtlpSelection>(read.selections);
+    for (const selection of read.selections) {
+      const model = this.join.model(selection);
+      const received = { index: this.count++, trace: joinedTrace(selection, model) };
+      this.remember(selection, received.index, model);
+      this.options.onTrace?.(received);
+    }
+    for (const traceId of touched)
+      for (const recent of this.recent.get(traceId) ?? []) {
+        if (fresh.has(recent.selection)) continue;
+        const model = this.join.model(recent.selection);
+        const text = JSON.stringify(model);
+        if (text === recent.model) continue;
+        recent.model = text;
+        this.options.onModel?.({
+          index: recent.index,
+          trace: joinedTrace(recent.selection, model),
+        });
+      }
+  }
+
+  private remember(selection: OtlpSelection, index: number, model: ModelCall | null): void {
+    let list = this.recent.get(selection.traceId);
+    if (!list) this.recent.set(selection.traceId, (list = []));
+    list.push({ index, selection, model: JSON.stringify(model) });
+    // Only as many as the join keeps traces for (an older selection can no longer change),
+    // forgotten in bulk: deleting a Map's first key one at a time walks the holes left before it.
+    if (this.recent.size > 2 * MAX_OPEN_TRACES)
+      this.recent = new Map([...this.recent].slice(-MAX_OPEN_TRACES));
+  }
+}
+
+/** True for protobuf, false for JSON; other content types are refused. */
+function contentKind(header: string | undefined): boolean {
+  const type = (header ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type === "application/x-protobuf") return true;
+  if (type === "application/json") return false;
+  throw new Refusal(
+    415,
+    `Content-Type '${type.slice(0, 60)}' is not served: application/json or application/x-protobuf`,
+  );
+}
+
+function parseJson(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString("utf8")) as unknown;
+  } catch (error) {
+    throw new Refusal(400, `the body is not JSON: ${(error as Error).message}`);
+  }
+}
+
+/** An OTLP error answer: a google.rpc.Status, the connection closed after a refused body. */
+function answerError(
+  response: ServerResponse,
+  status: number,
+  message: string,
+  inProtobuf = false,
+): void {
+  if (response.headersSent) {
+    response.destroy();
+    return;
+  }
+  // google.rpc.Code: INVALID_ARGUMENT, PERMISSION_DENIED, else UNKNOWN.
+  const code = status === 400 ? 3 : status === 403 ? 7 : 2;
+  response.writeHead(status, {
+    "content-type": inProtobuf ? "application/x-protobuf" : "application/json",
+    connection: "close",
+  });
+  response.end(inProtobuf ? encodeStatus(code, message) : JSON.stringify({ code, message }));
+}

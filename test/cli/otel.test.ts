@@ -1,0 +1,190 @@
+import { execFile, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterEach, describe, expect, it } from "vitest";
+import { exportCommand } from "../../src/cli/export.js";
+import { receiveCommand } from "../../src/cli/receive.js";
+import { showCommand, tracesCommand } from "../../src/cli/traces.js";
+import type { CliIO } from "../../src/cli/io.js";
+
+const run = promisify(execFile);
+const EXAMPLE = "examples/otel/turns.otlp.jsonl";
+
+function io() {
+  const out = { stdout: "", stderr: "" };
+  const cli: CliIO = {
+    stdout: (s) => (out.stdout += s),
+    stderr: (s) => (out.stderr += s),
+    color: false,
+    cwd: process.cwd(),
+  };
+  return { out, cli };
+}
+
+const folders: string[] = [];
+afterEach(() => {
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
+async function until(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
+  expect(check()).toBe(true);
+}
+
+describe("OTLP/JSON files in traces and show", () => {
+  it("traces --json lists the example file's turns with their otel ids and model calls", async () => {
+    const { out, cli } = io();
+    expect(await tracesCommand([EXAMPLE, "--json"], cli)).toBe(0);
+    const json = JSON.parse(out.stdout) as {
+      traces: Record<string, unknown>[];
+      problem_count: number;
+    };
+    expect(json.problem_count).toBe(0);
+    expect(json.traces.map((t) => [t.index, t.line, t.id, Object.keys(t)])).toEqual(
+      [0, 1, 2].map((i) => [
+        i,
+        expect.any(Number),
+        `turn-${i + 1}`,
+        [
+          "file",
+          "index",
+          "line",
+          "time",
+          "id",
+          "stage_count",
+          "names",
+          "forced_choice",
+          "otel",
+          "model",
+        ],
+      ]),
+    );
+    expect(json.traces[2]!.model).toMatchObject({
+      called_not_offered: ["send_email"],
+      final_not_offered: ["send_email"],
+    });
+  });
+
+  it("show N prints the Nth turn of an OTLP file", async () => {
+    const { out, cli } = io();
+    expect(await showCommand([EXAMPLE, "3", "--json"], cli)).toBe(0);
+    expect(out.stdout).toContain("send_email");
+  });
+});
+
+describe("palette-inspector receive", () => {
+  it("prints the listening line, then one line per turn; --out holds the requests, both encodings, as OTLP/JSON that traces reads back", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "receive-"));
+    folders.push(folder);
+    const file = join(folder, "out.jsonl");
+    const { out, cli } = io();
+    let stop!: () => void;
+    const stopped = new Promise<void>((r) => (stop = r));
+    const done = receiveCommand(["--port", "0", "--out", file], cli, { stopped });
+    await until(() => out.stdout.startsWith("listening on"));
+    const url = /^listening on (http:\/\/127\.0\.0\.1:\d+)\n$/.exec(out.stdout)![1]!;
+    for (const protocol of ["json", "protobuf"])
+      await run(process.execPath, [
+        "examples/otel/agent.mjs",
+        "--url",
+        `${url}/v1/traces`,
+        "--protocol",
+        protocol,
+      ]);
+    stop();
+    expect(await done).toBe(0);
+    const rows = out.stdout.trimEnd().split("\n").slice(1);
+    expect(rows.map((row) => row.split(/\s{2,}/))).toEqual(
+      [1, 2, 3, 4, 5, 6].map((n) => [
+        String(n),
+        expect.stringMatching(/^2026-12-01T09:00:00\.\d{3}Z$/),
+        `turn-${((n - 1) % 3) + 1}`,
+        "1",
+        n % 3 === 0 ? "2: send_email, final_answer" : "2: get_weather, final_answer",
+      ]),
+    );
+    expect(out.stderr).toBe("");
+    // One request per span ended (the SDK's SimpleSpanProcessor): 8 a run.
+    expect(readFileSync(file, "utf8").trimEnd().split("\n")).toHaveLength(2 * 8);
+    const back = io();
+    expect(await tracesCommand([file, "--json"], back.cli)).toBe(0);
+    const traces = (JSON.parse(back.out.stdout) as { traces: { id: string; model: unknown }[] })
+      .traces;
+    expect(traces.map((t) => t.id)).toEqual([
+      "turn-1",
+      "turn-2",
+      "turn-3",
+      "turn-1",
+      "turn-2",
+      "turn-3",
+    ]);
+    expect(traces.every((t) => t.model !== null)).toBe(true);
+  });
+
+  it("says which port is in use and how to choose another, exit 2", async () => {
+    const blocker = createServer();
+    await new Promise<void>((done) => blocker.listen(0, "127.0.0.1", done));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const { out, cli } = io();
+      expect(
+        await receiveCommand(["--port", String(port)], cli, { stopped: Promise.resolve() }),
+      ).toBe(2);
+      expect(out).toEqual({
+        stdout: "",
+        stderr: `palette-inspector: port ${port} is in use; choose another with --port N\n`,
+      });
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it("warns when it listens beyond loopback", async () => {
+    const { out, cli } = io();
+    expect(
+      await receiveCommand(["--host", "0.0.0.0", "--port", "0"], cli, {
+        stopped: Promise.resolve(),
+      }),
+    ).toBe(0);
+    expect(out.stderr).toBe(
+      "palette-inspector: listening on 0.0.0.0, not only this machine: any host that reaches it can send traces\n",
+    );
+    expect(out.stdout).toMatch(/^listening on http:\/\/0\.0\.0\.0:\d+\n$/);
+  });
+
+  it("ends cleanly on SIGTERM in the real process", async () => {
+    const child = spawn(process.execPath, ["dist/cli.js", "receive", "--port", "0"]);
+    let stdout = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    await until(() => stdout.startsWith("listening on"));
+    child.kill("SIGTERM");
+    const code = await new Promise((r) => child.on("exit", r));
+    expect(code).toBe(0);
+  });
+});
+
+describe("export of an OTLP file", () => {
+  it("gives each trace's OTel trace and span ids", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "export-"));
+    folders.push(folder);
+    const { cli } = io();
+    expect(
+      await exportCommand([EXAMPLE, "--out", join(folder, "out"), "--format", "jsonl"], cli),
+    ).toBe(0);
+    const rows = readFileSync(join(folder, "out", "traces.jsonl"), "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const listed = io();
+    await tracesCommand([EXAMPLE, "--json"], listed.cli);
+    const traces = (
+      JSON.parse(listed.out.stdout) as { traces: { otel: { trace_id: string; span_id: string } }[] }
+    ).traces;
+    expect(rows.map((row) => [row.otel_trace_id, row.otel_span_id])).toEqual(
+      traces.map((t) => [t.otel.trace_id, t.otel.span_id]),
+    );
+  });
+});

@@ -1,0 +1,316 @@
+import { execFile } from "node:child_process";
+import { request as httpRequest } from "node:http";
+import { createServer } from "node:net";
+import { promisify } from "node:util";
+import { gzipSync } from "node:zlib";
+import { afterEach, describe, expect, it } from "vitest";
+import type { LoggedTrace } from "../../src/core/traces/trace.js";
+import { OtlpReceiver, PortInUse, type ReceivedTrace } from "../../src/node/otlp-receiver.js";
+import { decodeStatus, decodeTraceResponse } from "../../src/node/otlp-proto.js";
+import { chatSpan, lines, request, selectionTrace, TRACE_A, turnSpan } from "../core/otel/otlp.js";
+
+const run = promisify(execFile);
+const receivers: OtlpReceiver[] = [];
+afterEach(async () => {
+  await Promise.all(receivers.splice(0).map((r) => r.stop()));
+});
+
+async function started(options: ConstructorParameters<typeof OtlpReceiver>[0] = {}) {
+  const traces: ReceivedTrace[] = [];
+  const models: ReceivedTrace[] = [];
+  const requests: unknown[] = [];
+  const receiver = new OtlpReceiver({
+    port: 0,
+    onTrace: (t) => traces.push(t),
+    onModel: (t) => models.push(t),
+    onRequest: (r) => requests.push(r),
+    ...options,
+  });
+  receivers.push(receiver);
+  const { port } = await receiver.start();
+  return { receiver, port, traces, models, requests, url: `http://127.0.0.1:${port}/v1/traces` };
+}
+
+/** A raw HTTP request, so that any Host, Origin or body can be sent. */
+function send(
+  port: number,
+  body: Uint8Array | string,
+  headers: Record<string, string> = {},
+  path = "/v1/traces",
+): Promise<{ status: number; body: Buffer; type: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: "127.0.0.1",
+        port,
+        path,
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode!,
+            body: Buffer.concat(chunks),
+            type: res.headers["content-type"],
+          }),
+        );
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+const agent = (...args: string[]) => run(process.execPath, ["examples/otel/agent.mjs", ...args]);
+
+/** Every field the example agent's three turns give, whatever the encoding. */
+function expectAgentTurns(traces: readonly { trace: LoggedTrace }[]) {
+  expect(traces.map((t) => [t.trace.id, t.trace.time])).toEqual([
+    ["turn-1", "2026-12-01T09:00:00.020Z"],
+    ["turn-2", "2026-12-01T09:00:00.070Z"],
+    ["turn-3", "2026-12-01T09:00:00.160Z"],
+  ]);
+  for (const { trace } of traces) {
+    expect(trace.otel).toEqual({
+      trace_id: expect.stringMatching(/^[0-9a-f]{32}$/),
+      span_id: expect.stringMatching(/^[0-9a-f]{16}$/),
+      service: "weather-agent",
+    });
+    expect(trace.model?.span_id).toMatch(/^[0-9a-f]{16}$/);
+    expect(trace.model?.model).toBe("gpt-4o");
+  }
+  const models = traces.map(({ trace: { model } }) => ({
+    offered: model!.offered,
+    called: model!.called,
+    final_not_offered: model!.final_not_offered,
+    offered_not_final: model!.offered_not_final,
+    called_not_offered: model!.called_not_offered,
+  }));
+  expect(models).toEqual([
+    {
+      offered: ["get_weather", "final_answer"],
+      called: ["get_weather"],
+      final_not_offered: [],
+      offered_not_final: [],
+      called_not_offered: [],
+    },
+    {
+      offered: ["get_weather", "final_answer", "search"],
+      called: ["get_weather", "search"],
+      final_not_offered: [],
+      offered_not_final: ["search"],
+      called_not_offered: [],
+    },
+    {
+      offered: ["final_answer"],
+      called: ["send_email"],
+      final_not_offered: ["send_email"],
+      offered_not_final: [],
+      called_not_offered: ["send_email"],
+    },
+  ]);
+}
+
+describe("the OTLP receiver", () => {
+  for (const protocol of ["json", "protobuf"]) {
+    it(`receives the example agent's turns over OTLP/${protocol}, each joined to its model call`, async () => {
+      const { url, traces, models, requests } = await started();
+      await agent("--url", url, "--protocol", protocol);
+      // The inference span is exported before the turn's span: every turn is joined on arrival.
+      expect(models).toEqual([]);
+      expectAgentTurns(traces);
+      expect(traces.map((t) => t.index)).toEqual([0, 1, 2]);
+      // Converted requests are OTLP/JSON: hex ids, times as decimal strings.
+      expect(JSON.stringify(requests[0])).toMatch(
+        /"traceId":"[0-9a-f]{32}","spanId":"[0-9a-f]{16}"/,
+      );
+      expect(JSON.stringify(requests[0])).toMatch(/"startTimeUnixNano":"\d+"/);
+    });
+  }
+
+  it("hands a trace on again when a later request brings its model call", async () => {
+    const { port, traces, models } = await started();
+    await send(port, JSON.stringify(request([turnSpan(TRACE_A, 1, selectionTrace("t", ["a"]))])));
+    expect(traces[0]!.trace.model).toBeNull();
+    await send(port, JSON.stringify(request([chatSpan(TRACE_A, 2, { offered: ["a"] })])));
+    expect(models.map((m) => [m.index, m.trace.model?.offered])).toEqual([[0, ["a"]]]);
+  });
+
+  it("answers 200 with an empty ExportTraceServiceResponse, or partial_success naming what was rejected, in the request's encoding", async () => {
+    const { port } = await started();
+    const good = await send(
+      port,
+      lines(request([turnSpan(TRACE_A, 1, selectionTrace("t", ["a"]))])),
+    );
+    expect([good.status, good.type, JSON.parse(good.body.toString())]).toEqual([
+      200,
+      "application/json",
+      {},
+    ]);
+    const bad = await send(
+      port,
+      JSON.stringify(request([{ traceId: "x" }, turnSpan(TRACE_A, 1, selectionTrace("t", ["a"]))])),
+    );
+    expect(JSON.parse(bad.body.toString())).toEqual({
+      partialSuccess: {
+        rejectedSpans: "1",
+        errorMessage: "resourceSpans[0].scopeSpans[0].spans[0].traceId: must be 32 hex digits",
+      },
+    });
+    const proto = await send(port, new Uint8Array(), { "content-type": "application/x-protobuf" });
+    expect([proto.status, proto.type, decodeTraceResponse(proto.body)]).toEqual([
+      200,
+      "application/x-protobuf",
+      {},
+    ]);
+  });
+
+  it("inflates a gzip body", async () => {
+    const { port, traces } = await started();
+    const body = gzipSync(
+      JSON.stringify(request([turnSpan(TRACE_A, 1, selectionTrace("gz", ["a"]))])),
+    );
+    expect((await send(port, body, { "content-encoding": "gzip" })).status).toBe(200);
+    expect(traces.map((t) => t.trace.id)).toEqual(["gz"]);
+  });
+
+  it("refuses a foreign Host (DNS rebinding) and any browser Origin with 403, and goes on serving", async () => {
+    const { port, traces } = await started();
+    const body = JSON.stringify(request([turnSpan(TRACE_A, 1, selectionTrace("t", ["a"]))]));
+    expect((await send(port, body, { host: `evil.example:${port}` })).status).toBe(403);
+    expect((await send(port, body, { host: `127.0.0.1:${port + 1}` })).status).toBe(403);
+    expect((await send(port, body, { origin: "https://evil.example" })).status).toBe(403);
+    expect(traces).toEqual([]);
+    expect((await send(port, body, { host: `localhost:${port}` })).status).toBe(200);
+    expect((await send(port, body, { host: `127.0.0.1:${port}` })).status).toBe(200);
+  });
+
+  it("refuses a body over --max-body with 413, counting inflated gzip against the same limit", async () => {
+    const { port } = await started({ maxBody: 1000 });
+    expect((await send(port, "x".repeat(1001))).status).toBe(413);
+    const bomb = gzipSync(Buffer.alloc(100_000, 32));
+    expect(bomb.length).toBeLessThan(1000);
+    const answer = await send(port, bomb, { "content-encoding": "gzip" });
+    expect([answer.status, JSON.parse(answer.body.toString()).message]).toEqual([
+      413,
+      "the body is over 1000 bytes (--max-body), inflated or not",
+    ]);
+    expect((await send(port, "{}")).status).toBe(200);
+  });
+
+  it("answers 400 with a message to what is not OTLP, 415 to other content types and encodings", async () => {
+    const { port } = await started();
+    const message = async (body: string | Uint8Array, headers: Record<string, string> = {}) => {
+      const answer = await send(port, body, headers);
+      return [answer.status, JSON.parse(answer.body.toString()).message as string];
+    };
+    expect(await message("{nope")).toEqual([400, expect.stringMatching(/^the body is not JSON: /)]);
+    expect(await message('{"resourceSpans": 3}')).toEqual([
+      400,
+      "not an OTLP ExportTraceServiceRequest (an object with a 'resourceSpans' array)",
+    ]);
+    expect(await message("[1]")).toEqual([
+      400,
+      "not an OTLP ExportTraceServiceRequest (an object with a 'resourceSpans' array)",
+    ]);
+    // Answered in the request's encoding: a protobuf google.rpc.Status.
+    const proto = await send(port, Uint8Array.of(0x0a, 0xff, 0xff), {
+      "content-type": "application/x-protobuf",
+    });
+    expect([proto.status, proto.type, decodeStatus(proto.body)]).toEqual([
+      400,
+      "application/x-protobuf",
+      {
+        code: 3,
+        message: expect.stringMatching(/^not an OTLP ExportTraceServiceRequest in protobuf: /),
+      },
+    ]);
+    expect(await message("not gzip", { "content-encoding": "gzip" })).toEqual([
+      400,
+      expect.stringMatching(/^the gzip body cannot be inflated/),
+    ]);
+    expect((await send(port, "{}", { "content-type": "text/plain" })).status).toBe(415);
+    expect((await send(port, "{}", { "content-encoding": "br" })).status).toBe(415);
+    expect((await send(port, "{}", {}, "/v1/metrics")).status).toBe(404);
+    expect((await send(port, "{}")).status).toBe(200);
+  });
+
+  it("refuses protobuf nested past protobufjs's recursion limit with 400, never a crash", async () => {
+    const { port } = await started();
+    // An AnyValue of arrays inside arrays, 2,000 deep.
+    let value = Uint8Array.of(0x0a, 0x00);
+    for (let i = 0; i < 2000; i++) {
+      const inner = Uint8Array.of(0x0a, ...varint(value.length), ...value); // ArrayValue.values
+      value = Uint8Array.of(0x2a, ...varint(inner.length), ...inner); // AnyValue.array_value
+    }
+    const kv = Uint8Array.of(0x0a, 0x01, 0x6b, 0x12, ...varint(value.length), ...value);
+    const span = Uint8Array.of(0x4a, ...varint(kv.length), ...kv);
+    const scope = Uint8Array.of(0x12, ...varint(span.length), ...span);
+    const body = Uint8Array.of(
+      0x0a,
+      ...varint(scope.length + 2),
+      0x12,
+      ...varint(scope.length),
+      ...scope,
+    ).subarray(0);
+    const answer = await send(port, body, { "content-type": "application/x-protobuf" });
+    expect(answer.status).toBe(400);
+    expect((await send(port, "{}")).status).toBe(200);
+  });
+
+  it("rejects PortInUse when the port is taken", async () => {
+    const blocker = createServer();
+    await new Promise<void>((done) => blocker.listen(0, "127.0.0.1", done));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      await expect(new OtlpReceiver({ port }).start()).rejects.toEqual(new PortInUse(port));
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it("keeps up with a client sending 1,000 requests of 100 spans as fast as it can", async () => {
+    const { port, traces } = await started();
+    // Each request holds 50 turns of traces of their own: a selection and its inference span.
+    const bodies = Array.from({ length: 1000 }, (_, b) =>
+      JSON.stringify(
+        request(
+          Array.from({ length: 100 }, (_, i) => {
+            const traceId = `${b.toString(16).padStart(4, "0")}${TRACE_A.slice(4, 30)}${(i >> 1).toString(16).padStart(2, "0")}`;
+            return i % 2 === 0
+              ? turnSpan(traceId, i, selectionTrace(`t${i}`, ["a", "b"]))
+              : chatSpan(traceId, i, { offered: ["a"], calls: ["a"] });
+          }),
+        ),
+      ),
+    );
+    const started_ = performance.now();
+    let next = 0;
+    const worker = async () => {
+      while (next < 1000) {
+        const answer = await send(port, bodies[next++]!);
+        expect(answer.status).toBe(200);
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, worker));
+    const seconds = (performance.now() - started_) / 1000;
+    console.log(
+      `receiver: 1,000 requests of 100 spans in ${seconds.toFixed(2)} s (${Math.round(100_000 / seconds).toLocaleString("en-US")} spans/s)`,
+    );
+    expect(traces).toHaveLength(50_000);
+    expect(traces.every((t) => t.trace.model?.called[0] === "a")).toBe(true);
+  }, 60_000);
+});
+
+function varint(n: number): number[] {
+  const out: number[] = [];
+  while (n > 0x7f) {
+    out.push((n & 0x7f) | 0x80);
+    n >>>= 7;
+  }
+  out.push(n);
+  return out;
+}
