@@ -109,7 +109,7 @@ export class App {
       status: "",
       whatIfOpen: whatIfSize(ui.edit) > 0,
       wide: wide.matches,
-      lineageText: "",
+      lineageText: ui.selectedTool ?? "",
       matrixRows: MATRIX_STEP,
       modelAll: false,
       matrix: null,
@@ -161,6 +161,8 @@ export class App {
       edit,
       ...(view.selectedTool !== undefined ? { selectedTool: view.selectedTool } : {}),
     });
+    // A tool the host selects (a restored panel, "Where did X go?" from a view) shows in the field.
+    if (view.selectedTool !== undefined) this.page.lineageText = view.selectedTool;
     let variant: Variant | null = view.compared
       ? { run: facts(view.compared.report), comparison: view.compared.comparison }
       : null;
