@@ -182,6 +182,11 @@ export class App {
     }
   }
 
+  /** The trace view the host last showed, if it showed one. */
+  private get base(): TraceView | null {
+    return this.store.view?.kind === "run" ? this.store.view.view : null;
+  }
+
   private set(change: Partial<Store>): void {
     this.store = { ...this.store, ...change };
     this.draw();
@@ -212,7 +217,7 @@ export class App {
 
   /** The toolbar's buttons and toggle as the store has them. */
   private toolbarState() {
-    const base = this.store.view?.kind === "run" ? this.store.view.view : null;
+    const base = this.base;
     return {
       fixture: base !== null && base.levers !== null,
       // A comparison already has its two runs; a debug value has its own Compare… with its replay.
@@ -235,7 +240,7 @@ export class App {
   };
 
   private header(report: ReportView): TemplateResult {
-    const base = this.store.view?.kind === "run" ? this.store.view.view : null;
+    const base = this.base;
     const variant = this.store.variant;
     const tag =
       variant === null
@@ -259,7 +264,7 @@ export class App {
 
   /** The turn of the run on screen: a what-if that moves the role shows its role, and the fixture's beside it. */
   private shownTurn(): TurnShown | null {
-    const base = this.store.view?.kind === "run" ? this.store.view.view : null;
+    const base = this.base;
     const turn = base?.turn ?? null;
     const role = this.store.ui.edit.role;
     if (turn === null || this.store.variant === null || base?.compared || role === undefined)
@@ -268,7 +273,7 @@ export class App {
   }
 
   private whatIf(levers: WhatIfLevers): TemplateResult {
-    const base = this.store.view?.kind === "run" ? this.store.view.view : null;
+    const base = this.base;
     const comparison = base?.compared ? null : (this.store.variant?.comparison ?? null);
     return whatIfSection(levers, this.store.ui.edit, comparison, {
       move: (change, typing) => this.move(change, typing),
@@ -282,7 +287,7 @@ export class App {
   }
 
   private comparison(): TemplateResult | typeof nothing {
-    const base = this.store.view?.kind === "run" ? this.store.view.view : null;
+    const base = this.base;
     const compared = base?.compared ?? null;
     if (compared) return renderComparison(compared.comparison, compared.names, compared.replay);
     const variant = this.store.variant;
@@ -301,7 +306,7 @@ export class App {
       lineage,
       asked: selected !== null,
       suggestion: near ? { name: near, pick: () => this.select(near) } : null,
-      palettes: this.store.view?.kind === "run" ? (this.store.view.view.rolePalettes ?? []) : [],
+      palettes: this.base?.rolePalettes ?? [],
       reveal:
         selected !== null && report.origin.kind === "fixture"
           ? () => this.channel.post({ type: "revealTool", tool: selected })
@@ -338,7 +343,7 @@ export class App {
       });
     }
     const variant = this.store.variant;
-    const base = this.store.view?.kind === "run" ? this.store.view.view : null;
+    const base = this.base;
     const compared = variant?.comparison ?? null;
     // Following a tool is the lineage answer's hint; this one says only how chips are laid out.
     return html`<h2 class="sr-only">Waterfall</h2><p class="hint">Chips keep the order the tools were offered in; the arrow keys move between them.</p>${renderWaterfall(

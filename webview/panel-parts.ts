@@ -1,15 +1,12 @@
 import { html, nothing, type TemplateResult } from "lit";
-import { html as staticHtml, unsafeStatic } from "lit/static-html.js";
+import { html as staticHtml } from "lit/static-html.js";
 import type { Comparison } from "../src/core/compare.js";
 import { whatIfSize, type WhatIf, type WhatIfLevers } from "../src/core/whatif.js";
 import { counted } from "../src/core/words.js";
 import { decidingDifferently } from "./compare-view.js";
 import { icon } from "./parts.js";
-import { controlChecked, Tag } from "./toolkit.js";
+import { controlChecked, StaticTag } from "./toolkit.js";
 import { renderWhatIf, type MoveLever } from "./whatif-panel.js";
-
-const BUTTON = unsafeStatic(Tag.button);
-const CHECKBOX = unsafeStatic(Tag.checkbox);
 
 export interface ToolbarState {
   /** A fixture's run: it has levers to move and a variant to save. */
@@ -30,7 +27,7 @@ export interface ToolbarActions {
 /** The trace's actions: copy, the what-if levers, compare, save, and the matrix toggle. */
 export function toolbar(state: ToolbarState, act: ToolbarActions): TemplateResult {
   const matrix = (event: Event) => act.matrix(controlChecked(event.currentTarget as Element));
-  return staticHtml`<div class="toolbar" role="toolbar" aria-label="Trace actions"><${BUTTON} data-action="copy" @click=${act.copy}>${icon("copy")} Copy as Markdown</${BUTTON}><${BUTTON} appearance="secondary" data-action="whatif" aria-controls="whatif" aria-expanded=${String(state.whatIfOpen)} ?hidden=${!state.fixture} @click=${act.toggleWhatIf}>${icon("beaker")} What-if…</${BUTTON}><${BUTTON} appearance="secondary" data-action="compare" ?hidden=${!state.compare} @click=${act.compare}>${icon("diff")} Compare…</${BUTTON}><${BUTTON} appearance="secondary" data-action="save" ?hidden=${!state.fixture} @click=${act.save}>${icon("save")} Save as fixture…</${BUTTON}><${CHECKBOX} data-action="matrix" .checked=${state.matrix} @change=${matrix}>Tools × stages matrix</${CHECKBOX}></div>`;
+  return staticHtml`<div class="toolbar" role="toolbar" aria-label="Trace actions"><${StaticTag.button} data-action="copy" @click=${act.copy}>${icon("copy")} Copy as Markdown</${StaticTag.button}><${StaticTag.button} appearance="secondary" data-action="whatif" aria-controls="whatif" aria-expanded=${String(state.whatIfOpen)} ?hidden=${!state.fixture} @click=${act.toggleWhatIf}>${icon("beaker")} What-if…</${StaticTag.button}><${StaticTag.button} appearance="secondary" data-action="compare" ?hidden=${!state.compare} @click=${act.compare}>${icon("diff")} Compare…</${StaticTag.button}><${StaticTag.button} appearance="secondary" data-action="save" ?hidden=${!state.fixture} @click=${act.save}>${icon("save")} Save as fixture…</${StaticTag.button}><${StaticTag.checkbox} data-action="matrix" .checked=${state.matrix} @change=${matrix}>Tools × stages matrix</${StaticTag.checkbox}></div>`;
 }
 
 export interface WhatIfActions {

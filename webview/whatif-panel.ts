@@ -6,21 +6,16 @@ import {
   type WhatIf,
   type WhatIfLevers,
 } from "../src/core/whatif.js";
+import { counted } from "../src/core/words.js";
 import { icon, nameText } from "./parts.js";
-import { controlChecked, controlValue, Tag } from "./toolkit.js";
-import { unsafeStatic, html as staticHtml } from "lit/static-html.js";
+import { controlChecked, controlValue, StaticTag } from "./toolkit.js";
+import { html as staticHtml } from "lit/static-html.js";
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 /** Turns the edit on screen into the next one. */
 export type EditChange = (edit: WhatIf) => WhatIf;
 /** A lever moved: at once (a click), or as the user types (the caller lets typing settle). */
 export type MoveLever = (change: EditChange, typing: boolean) => void;
-
-const BUTTON = unsafeStatic(Tag.button);
-const CHECKBOX = unsafeStatic(Tag.checkbox);
-const DROPDOWN = unsafeStatic(Tag.dropdown);
-const OPTION = unsafeStatic(Tag.option);
-const TEXT_FIELD = unsafeStatic(Tag.textField);
 
 /** The what-if controls, showing `edit` over the fixture's `levers`; every move hands `move` the change it makes. */
 export function renderWhatIf(levers: WhatIfLevers, edit: WhatIf, move: MoveLever): TemplateResult {
@@ -41,7 +36,7 @@ function stageLevers(levers: WhatIfLevers, edit: WhatIf, move: MoveLever): Templ
       // The kind only when it says more than the name ("intent (intent)" says nothing twice).
       const kind =
         stage.kind === stage.name ? nothing : html`<span class="muted"> (${stage.kind})</span>`;
-      return staticHtml`<${CHECKBOX} data-lever="stage:${stage.name}" .checked=${edit.enabled?.[stage.name] ?? stage.enabled} @change=${toggled}>${nameText(stage.name)}${kind}</${CHECKBOX}>`;
+      return staticHtml`<${StaticTag.checkbox} data-lever="stage:${stage.name}" .checked=${edit.enabled?.[stage.name] ?? stage.enabled} @change=${toggled}>${nameText(stage.name)}${kind}</${StaticTag.checkbox}>`;
     },
   )}</fieldset>`;
 }
@@ -161,7 +156,7 @@ function policyLevers(
     move,
     "empty: no budget",
   );
-  return html`<fieldset class="whatif-group"><legend>Policy: ${nameText(stage)}</legend><label class="field-label">Max safety level</label>${staticHtml`<${DROPDOWN} aria-label="Max safety level" data-lever="policy:${stage}:level" .value=${level ?? ""} @change=${picked}>${options}</${DROPDOWN}>`}${budgetField}</fieldset>`;
+  return html`<fieldset class="whatif-group"><legend>Policy: ${nameText(stage)}</legend><label class="field-label">Max safety level</label>${staticHtml`<${StaticTag.dropdown} aria-label="Max safety level" data-lever="policy:${stage}:level" .value=${level ?? ""} @change=${picked}>${options}</${StaticTag.dropdown}>`}${budgetField}</fieldset>`;
 }
 
 /** A text field whose typing (settled) and change (at once) hand `move` what `typed` makes of its text. */
@@ -175,11 +170,11 @@ function field(
 ): TemplateResult {
   const moved = (typing: boolean) => (event: Event) =>
     move(typed(controlValue(event.currentTarget as Element), event), typing);
-  return staticHtml`<${TEXT_FIELD} data-lever=${lever} placeholder=${hint ?? nothing} title=${hint ?? nothing} .value=${value} @input=${moved(true)} @change=${moved(false)}>${label}</${TEXT_FIELD}>`;
+  return staticHtml`<${StaticTag.textField} data-lever=${lever} placeholder=${hint ?? nothing} title=${hint ?? nothing} .value=${value} @input=${moved(true)} @change=${moved(false)}>${label}</${StaticTag.textField}>`;
 }
 
 function option(value: string, text: string, selected: boolean): TemplateResult {
-  return staticHtml`<${OPTION} value=${value} ?selected=${selected}>${text}</${OPTION}>`;
+  return staticHtml`<${StaticTag.option} value=${value} ?selected=${selected}>${text}</${StaticTag.option}>`;
 }
 
 function sameVerdict(a: VerdictEdit | null, b: VerdictEdit | null): boolean {
@@ -217,6 +212,5 @@ function withRole(edit: WhatIf, role: string | undefined): WhatIf {
 
 /** The bar that says a what-if is on screen, with the way back. */
 export function whatIfBar(edit: WhatIf, reset: () => void): TemplateResult {
-  const size = whatIfSize(edit);
-  return html`<div class="whatif-bar" role="status">${icon("beaker")}What-if on screen: ${size} lever${size === 1 ? "" : "s"} moved.${staticHtml`<${BUTTON} appearance="secondary" data-action="reset" @click=${reset}>Reset</${BUTTON}>`}</div>`;
+  return html`<div class="whatif-bar" role="status">${icon("beaker")}What-if on screen: ${counted(whatIfSize(edit), "lever")} moved.${staticHtml`<${StaticTag.button} appearance="secondary" data-action="reset" @click=${reset}>Reset</${StaticTag.button}>`}</div>`;
 }
