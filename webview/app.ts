@@ -1,3 +1,4 @@
+import { html, nothing, render, type TemplateResult } from "lit";
 import type { Comparison } from "../src/core/compare.js";
 import {
   lineageMatrix,
@@ -6,191 +7,131 @@ import {
   waterfallRows,
   type LineageMatrix,
 } from "../src/core/lineage.js";
-import { closestName, counted } from "../src/core/words.js";
 import type { ReportView } from "../src/core/report.js";
 import { whatIfSize, type WhatIf, type WhatIfLevers } from "../src/core/whatif.js";
+import { closestName } from "../src/core/words.js";
 import {
   parsePanelState,
   type PanelState,
   type ProblemView,
-  type RolePalette,
   type ToWebview,
   type TraceView,
 } from "../src/protocol.js";
-import type { ChipContext } from "./chips.js";
 import { decidingDifferently, renderComparison } from "./compare-view.js";
-import type { TurnShown } from "./header.js";
-import { append, el, icon, nameText, type Child } from "./dom.js";
 import {
   renderErrorBanner,
   renderExpectations,
   renderHeader,
   renderModelSees,
   renderProblems,
+  type TurnShown,
 } from "./header.js";
 import type { HostChannel } from "./host.js";
-import { fillLineageAnswer, lineageSection, suggestNames } from "./lineage-view.js";
-import { renderMatrix } from "./matrix.js";
-import { controlChecked, Tag } from "./toolkit.js";
+import { lineageAnswer, lineageSection } from "./lineage-view.js";
+import { MATRIX_STEP, renderMatrix, ScrollCue } from "./matrix.js";
+import { settleRove } from "./rove.js";
 import { renderWaterfall } from "./waterfall.js";
-import { renderWhatIf, settleControls, whatIfBar } from "./whatif-panel.js";
+import { whatIfBar } from "./whatif-panel.js";
+import { toolbar, whatIfSection } from "./panel-parts.js";
 
 const FRESH: PanelState = { source: null, selectedTool: null, scrollY: 0, matrix: false, edit: {} };
+/** Typing settles for this long before the what-if re-runs, or the lineage answer follows it. */
+const TYPING_MS = 150;
 
-/** The panel: regions re-render separately, so typing in a control never loses its focus to a re-run. */
+/** What the host last showed: a run to draw, or the problems of a fixture that cannot run. */
+export type Shown =
+  | { readonly kind: "run"; readonly view: TraceView; readonly run: RunFacts }
+  | {
+      readonly kind: "problems";
+      readonly file: string;
+      readonly problems: readonly ProblemView[];
+    };
+
+/** A run on screen, with what its chips, suggestions and "did you mean" need, worked out once when it arrives. */
+export interface RunFacts {
+  readonly report: ReportView;
+  /** The run's tool names in run order, and each one's place. */
+  readonly tools: readonly string[];
+  readonly order: ReadonlyMap<string, number>;
+}
+
+/** The run a what-if or a second trace shows in place of the fixture's own. */
+export interface Variant {
+  readonly run: RunFacts;
+  readonly comparison: Comparison;
+}
+
+/** The panel's one store: what is persisted (`ui`), what the host showed (`view`), the variant on screen. */
+export interface Store {
+  readonly ui: PanelState;
+  readonly view: Shown | null;
+  readonly variant: Variant | null;
+}
+
+/** What lives as long as the page and is never persisted: what is open, expanded and typed. */
+interface PageState {
+  status: string;
+  whatIfOpen: boolean;
+  wide: boolean;
+  lineageText: string;
+  matrixRows: number;
+  modelAll: boolean;
+  matrix: { readonly report: ReportView; readonly matrix: LineageMatrix } | null;
+  readonly expanded: Map<string, number>;
+  readonly filled: Set<string>;
+  readonly whyOpen: Set<string>;
+}
+
+function facts(report: ReportView): RunFacts {
+  const tools = runTools(report);
+  return { report, tools, order: new Map(tools.map((tool, i) => [tool, i])) };
+}
+
+/** The panel: one store, one template, drawn by lit into the root on every change. */
 export class App {
-  private ui: PanelState;
-  private base: TraceView | null = null;
-  private variant: { readonly report: ReportView; readonly comparison: Comparison } | null = null;
-  private matrixCache: { readonly report: ReportView; readonly matrix: LineageMatrix } | null =
-    null;
-  /** The run's tool names in run order, and each one's place: chips, suggestions and "did you mean". */
-  private toolsCache: {
-    readonly report: ReportView;
-    readonly tools: readonly string[];
-    readonly order: ReadonlyMap<string, number>;
-  } | null = null;
-  private readonly expanded = new Map<string, number>();
-  private readonly matrixShown = { rows: 0 };
+  private store: Store;
+  private readonly page: PageState;
+  private readonly cue = new ScrollCue();
+  private readonly lazy: IntersectionObserver;
   private whatIfSeq = 0;
   private scrollRestored = false;
-
-  private readonly regions = {
-    header: el("div", { class: "region-header" }),
-    banner: el("div", { class: "region-banner" }),
-    expectations: el("div"),
-    status: el("p", { class: "status", role: "status", attrs: { "aria-live": "polite" } }),
-    whatIfBar: el("div"),
-    compare: el("div"),
-    lineageAnswer: el("p", {
-      class: "lineage-answer",
-      attrs: { "aria-live": "polite", id: "lineage-answer" },
-    }),
-    main: el("div", { class: "region-main" }),
-    modelSees: el("div"),
-    whatIf: el("div"),
-    whatIfSummary: el("p", {
-      class: "whatif-summary",
-      role: "status",
-      attrs: { "aria-live": "polite" },
-    }),
-  };
-  private readonly toolbar: HTMLElement;
-  private readonly matrixToggle: HTMLElement;
-  private readonly saveButton: HTMLElement;
-  private readonly whatIfSection: HTMLElement;
-  private readonly whatIfToggle: HTMLElement;
-  private readonly compareButton: HTMLElement;
-  /** Where the levers go in a one-column panel: under the toolbar, above the rows they change. */
-  private readonly whatIfNarrowSlot = el("div");
-  private readonly lineage: {
-    readonly section: HTMLElement;
-    readonly field: HTMLInputElement;
-    readonly names: HTMLDataListElement;
-  };
-  private readonly aside: HTMLElement;
-  /** The what-if controls are built when first opened: toolkit elements cost time the first screen must not pay. */
-  private controlsBuilt = false;
+  private typing: ReturnType<typeof setTimeout> | undefined;
+  private asking: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly root: HTMLElement,
     private readonly channel: HostChannel,
   ) {
-    this.ui = parsePanelState(channel.state) ?? FRESH;
-    this.matrixToggle = el(Tag.checkbox, { attrs: { "data-action": "matrix" } }, [
-      "Tools × stages matrix",
-    ]);
-    (this.matrixToggle as HTMLInputElement).checked = this.ui.matrix;
-    this.matrixToggle.addEventListener("change", () => {
-      this.save({ matrix: controlChecked(this.matrixToggle) });
-      this.renderMain();
-    });
-    this.saveButton = el(
-      Tag.button,
-      {
-        attrs: { appearance: "secondary", "data-action": "save" },
-        on: { click: () => void this.saveVariant() },
+    const ui = parsePanelState(channel.state) ?? FRESH;
+    this.store = { ui, view: null, variant: null };
+    const wide = window.matchMedia("(min-width: 980px)");
+    this.page = {
+      status: "",
+      whatIfOpen: whatIfSize(ui.edit) > 0,
+      wide: wide.matches,
+      lineageText: ui.selectedTool ?? "",
+      matrixRows: MATRIX_STEP,
+      modelAll: false,
+      matrix: null,
+      expanded: new Map(),
+      filled: new Set(),
+      whyOpen: new Set(),
+    };
+    // A large trace fills a row's chips the first time it comes near the viewport.
+    this.lazy = new IntersectionObserver(
+      (entries) => {
+        const near = entries.filter((entry) => entry.isIntersecting);
+        for (const entry of near) {
+          this.lazy.unobserve(entry.target);
+          this.page.filled.add((entry.target as HTMLElement).dataset.row ?? "");
+        }
+        if (near.length) this.draw();
       },
-      [icon("save"), " Save as fixture…"],
-    );
-    this.whatIfToggle = el(
-      Tag.button,
-      {
-        attrs: {
-          appearance: "secondary",
-          "data-action": "whatif",
-          "aria-controls": "whatif",
-          "aria-expanded": "false",
-        },
-        on: { click: () => this.openWhatIf(!this.whatIfOpen, false) },
-      },
-      [icon("beaker"), " What-if…"],
-    );
-    this.compareButton = el(
-      Tag.button,
-      {
-        attrs: { appearance: "secondary", "data-action": "compare" },
-        on: { click: () => this.channel.post({ type: "compare" }) },
-      },
-      [icon("diff"), " Compare…"],
-    );
-    this.toolbar = el("div", { class: "toolbar", role: "toolbar", label: "Trace actions" }, [
-      el(
-        Tag.button,
-        { attrs: { "data-action": "copy" }, on: { click: () => void this.copyMarkdown() } },
-        [icon("copy"), " Copy as Markdown"],
-      ),
-      this.whatIfToggle,
-      this.compareButton,
-      this.saveButton,
-      this.matrixToggle,
-    ]);
-    this.whatIfSection = el(
-      "section",
-      { class: "whatif", label: "What-if", attrs: { id: "whatif", hidden: "" } },
-      [
-        el("h2", {}, [icon("beaker"), " What-if"]),
-        el("p", {
-          class: "hint",
-          text: "Move a lever: the waterfall shows the run it would give, compared with the fixture's.",
-        }),
-        // What the levers changed, next to them: the banner and comparison are at the top.
-        this.regions.whatIfSummary,
-        this.regions.whatIf,
-      ],
-    );
-    // Escape closes the levers and gives the focus back to the button that opened them.
-    this.whatIfSection.addEventListener("keydown", (event) => {
-      if (event.key === "Escape") this.openWhatIf(false, true);
-    });
-    this.lineage = lineageSection((name) => {
-      const report = this.shown;
-      if (report) this.select(resolveName(report, name));
-    }, this.regions.lineageAnswer);
-    root.replaceChildren(
-      this.regions.header,
-      this.regions.banner,
-      this.regions.expectations,
-      this.toolbar,
-      this.whatIfNarrowSlot,
-      this.regions.status,
-      this.regions.whatIfBar,
-      this.regions.compare,
-      el("div", { class: "layout" }, [
-        el("div", { class: "layout-main" }, [this.lineage.section, this.regions.main]),
-        (this.aside = el("aside", { class: "layout-side" }, [this.regions.modelSees])),
-      ]),
+      { rootMargin: "600px 0px" },
     );
     // Beside the waterfall when the panel has two columns, above it when it has one.
-    const wide = window.matchMedia("(min-width: 980px)");
-    const place = () =>
-      wide.matches
-        ? this.aside.prepend(this.whatIfSection)
-        : this.whatIfNarrowSlot.append(this.whatIfSection);
-    wide.addEventListener("change", place);
-    place();
-    this.openWhatIf(whatIfSize(this.ui.edit) > 0, false);
-    channel.post({ type: "ready", edit: this.ui.edit });
+    wide.addEventListener("change", () => ((this.page.wide = wide.matches), this.draw()));
+    channel.post({ type: "ready", edit: ui.edit });
     let frame = 0;
     window.addEventListener(
       "scroll",
@@ -200,370 +141,320 @@ export class App {
       },
       { passive: true },
     );
+    this.draw();
   }
 
   receive(message: Exclude<ToWebview, { requestId: number }>): void {
-    if (message.type === "problems")
-      this.showProblems(message.file, message.source, message.problems);
-    else this.show(message.view);
+    if (message.type === "problems") {
+      this.save({ source: message.source });
+      this.set({
+        view: { kind: "problems", file: message.file, problems: message.problems },
+        variant: null,
+      });
+    } else this.show(message.view);
   }
 
   private show(view: TraceView): void {
-    this.base = view;
-    if (view.selectedTool !== undefined) this.save({ selectedTool: view.selectedTool });
-    this.root.classList.remove("is-invalid");
+    const edit = view.levers ? keepKnown(this.store.ui.edit, view.levers) : {};
     this.save({
       source: view.source,
-      edit: view.levers ? keepKnown(this.ui.edit, view.levers) : {},
+      edit,
+      ...(view.selectedTool !== undefined ? { selectedTool: view.selectedTool } : {}),
     });
-    this.saveButton.hidden = view.levers === null;
-    this.whatIfToggle.hidden = view.levers === null;
-    // A comparison already has its two runs; a debug value has its own Compare… with its replay.
-    this.compareButton.hidden = view.compared !== null || view.report.origin.kind === "debug";
-    this.whatIfSection.hidden = view.levers === null || !this.whatIfOpen;
-    this.controlsBuilt = false;
-    this.regions.whatIf.replaceChildren();
-    if (view.levers && this.whatIfOpen) this.renderControls(view.levers, this.ui.edit);
-    this.variant = view.compared;
-    if (whatIfSize(this.ui.edit) > 0) {
+    // A tool the host selects (a restored panel, "Where did X go?" from a view) shows in the field.
+    if (view.selectedTool !== undefined) this.page.lineageText = view.selectedTool;
+    let variant: Variant | null = view.compared
+      ? { run: facts(view.compared.report), comparison: view.compared.comparison }
+      : null;
+    if (whatIfSize(edit) > 0) {
       // The host ran the what-if with this text already: one round trip, and no flash of the unmodified run.
       const ran = view.whatIf;
-      if (ran && JSON.stringify(ran.edit) === JSON.stringify(this.ui.edit)) {
+      if (ran && JSON.stringify(ran.edit) === JSON.stringify(edit)) {
         this.whatIfSeq++;
-        this.status("error" in ran ? ran.error : "");
-        if (!("error" in ran)) this.variant = { report: ran.variant, comparison: ran.comparison };
-      } else void this.runWhatIf();
+        this.page.status = "error" in ran ? ran.error : "";
+        if (!("error" in ran)) variant = { run: facts(ran.variant), comparison: ran.comparison };
+      } else this.runWhatIf();
     }
-    this.renderAll();
+    this.set({ view: { kind: "run", view, run: facts(view.report) }, variant });
     if (!this.scrollRestored) {
       this.scrollRestored = true;
-      window.scrollTo(0, this.ui.scrollY);
+      window.scrollTo(0, this.store.ui.scrollY);
     }
   }
 
-  private showProblems(
-    file: string,
-    source: string | null,
-    problems: readonly ProblemView[],
-  ): void {
-    this.base = null;
-    this.variant = null;
-    this.save({ source });
-    this.root.classList.add("is-invalid");
-    this.regions.header.replaceChildren(renderProblems(file, problems));
-    for (const region of [
-      this.regions.banner,
-      this.regions.expectations,
-      this.regions.whatIfSummary,
-      this.regions.whatIfBar,
-      this.regions.compare,
-      this.regions.lineageAnswer,
-      this.regions.main,
-      this.regions.modelSees,
-    ])
-      region.replaceChildren();
+  /** The trace view the host last showed, if it showed one. */
+  private get base(): TraceView | null {
+    return this.store.view?.kind === "run" ? this.store.view.view : null;
   }
 
-  /** The run on screen: the what-if's when one is active, else the fixture's. */
-  private get shown(): ReportView | null {
-    return this.variant?.report ?? this.base?.report ?? null;
+  private set(change: Partial<Store>): void {
+    this.store = { ...this.store, ...change };
+    this.draw();
   }
 
-  private get whatIfOpen(): boolean {
-    return this.whatIfToggle.getAttribute("aria-expanded") === "true";
+  private save(change: Partial<PanelState>): void {
+    this.store = { ...this.store, ui: { ...this.store.ui, ...change } };
+    this.channel.state = this.store.ui;
   }
 
-  /** Shows or hides the levers (built the first time they are shown); `refocus` puts the focus back on the toggle. */
-  private openWhatIf(open: boolean, refocus: boolean): void {
-    this.whatIfToggle.setAttribute("aria-expanded", String(open));
-    this.whatIfSection.hidden = !open || this.base?.levers === null;
-    if (open && !this.controlsBuilt && this.base?.levers)
-      this.renderControls(this.base.levers, this.ui.edit);
-    if (refocus) this.whatIfToggle.focus();
+  private draw(): void {
+    const shown = this.store.view;
+    this.root.classList.toggle("is-invalid", shown?.kind === "problems");
+    render(this.template(), this.root);
+    settleRove(this.root);
   }
 
-  private renderAll(): void {
-    const report = this.shown;
-    if (report === null) return;
-    this.regions.header.replaceChildren(
-      renderHeader(
-        report,
-        this.variant === null
-          ? null
-          : this.base?.compared
-            ? comparedTag(this.base.compared)
-            : "what-if",
-        () => this.channel.post({ type: "openSource", compared: this.variant !== null }),
-        this.shownTurn(),
-        {
-          stale: this.base?.stale === true,
-          act: (action) => this.channel.post({ type: "debugAction", action }),
-        },
-      ),
+  private template(): TemplateResult {
+    const shown = this.store.view;
+    if (shown?.kind === "problems") return renderProblems(shown.file, shown.problems);
+    const base = shown?.view ?? null;
+    const run = this.store.variant?.run ?? shown?.run ?? null;
+    const levers = base?.levers ?? null;
+    const section = levers && this.page.whatIfOpen ? this.whatIf(levers) : nothing;
+    const report = run?.report;
+    return html`<div class="region-header">${report ? this.header(report) : nothing}</div><div class="region-banner">${report ? renderErrorBanner(report) : nothing}</div><div>${report && this.store.variant === null ? renderExpectations(base?.failed ?? []) : nothing}</div>${toolbar(this.toolbarState(), this.actions)}<div>${this.page.wide ? nothing : section}</div><p class="status" role="status" aria-live="polite">${this.page.status}</p><div>${levers && whatIfSize(this.store.ui.edit) > 0 ? whatIfBar(this.store.ui.edit, () => this.reset()) : nothing}</div><div>${this.comparison()}</div><div class="layout"><div class="layout-main">${run ? this.lineage(run) : nothing}<div class="region-main">${run ? this.main(run) : nothing}</div></div><aside class="layout-side">${this.page.wide ? section : nothing}<div>${report ? renderModelSees(report, this.actions.select, this.page.modelAll, () => ((this.page.modelAll = true), this.draw())) : nothing}</div></aside></div>`;
+  }
+
+  /** The toolbar's buttons and toggle as the store has them. */
+  private toolbarState() {
+    const base = this.base;
+    return {
+      fixture: base !== null && base.levers !== null,
+      // A comparison already has its two runs; a debug value has its own Compare… with its replay.
+      compare: base !== null && base.compared === null && base.report.origin.kind !== "debug",
+      whatIfOpen: this.page.whatIfOpen,
+      matrix: this.store.ui.matrix,
+    };
+  }
+
+  private readonly actions = {
+    select: (tool: string) => this.select(tool),
+    copy: () => this.copyMarkdown(),
+    save: () => this.saveVariant(),
+    compare: () => this.channel.post({ type: "compare" }),
+    toggleWhatIf: () => this.openWhatIf(!this.page.whatIfOpen, false),
+    matrix: (on: boolean) => {
+      this.save({ matrix: on });
+      this.draw();
+    },
+  };
+
+  private header(report: ReportView): TemplateResult {
+    const base = this.base;
+    const variant = this.store.variant;
+    const tag =
+      variant === null
+        ? null
+        : base?.compared
+          ? base.compared.replay
+            ? base.compared.names[1]
+            : `compared with ${base.compared.names[0]}`
+          : "what-if";
+    return renderHeader(
+      report,
+      tag,
+      () => this.channel.post({ type: "openSource", compared: variant !== null }),
+      this.shownTurn(),
+      {
+        stale: base?.stale === true,
+        act: (action) => this.channel.post({ type: "debugAction", action }),
+      },
     );
-    // The expectations are the fixture's; a what-if on screen is not what they were written for.
-    this.regions.expectations.replaceChildren(
-      ...[this.variant === null ? renderExpectations(this.base?.failed ?? []) : null].filter(
-        (node): node is HTMLElement => node !== null,
-      ),
-    );
-    // Suggestions are not needed for the first screen: a 2,000-tool run builds them after it.
-    setTimeout(() => {
-      if (this.shown === report) suggestNames(this.lineage.names, this.tools(report).tools);
-    }, 0);
-    this.regions.banner.replaceChildren(
-      ...[renderErrorBanner(report)].filter((node): node is HTMLElement => node !== null),
-    );
-    this.regions.modelSees.replaceChildren(renderModelSees(report, (tool) => this.select(tool)));
-    this.renderWhatIfState();
-    this.renderLineage();
-    this.renderMain();
   }
 
   /** The turn of the run on screen: a what-if that moves the role shows its role, and the fixture's beside it. */
   private shownTurn(): TurnShown | null {
-    const turn = this.base?.turn ?? null;
-    const role = this.ui.edit.role;
-    if (turn === null || this.variant === null || this.base?.compared || role === undefined)
+    const base = this.base;
+    const turn = base?.turn ?? null;
+    const role = this.store.ui.edit.role;
+    if (turn === null || this.store.variant === null || base?.compared || role === undefined)
       return turn;
     return { query: turn.query, role, fixtureRole: turn.role };
   }
 
-  /** The run's tool names in order, computed once per run. */
-  private tools(report: ReportView): NonNullable<App["toolsCache"]> {
-    if (this.toolsCache?.report !== report) {
-      const tools = runTools(report);
-      this.toolsCache = { report, tools, order: new Map(tools.map((tool, i) => [tool, i])) };
-    }
-    return this.toolsCache;
+  private whatIf(levers: WhatIfLevers): TemplateResult {
+    const base = this.base;
+    const comparison = base?.compared ? null : (this.store.variant?.comparison ?? null);
+    return whatIfSection(levers, this.store.ui.edit, comparison, {
+      move: (change, typing) => this.move(change, typing),
+      close: () => this.openWhatIf(false, true),
+      seeComparison: () => {
+        const target = this.root.querySelector<HTMLElement>(".comparison");
+        target?.scrollIntoView({ block: "start" });
+        target?.focus();
+      },
+    });
   }
 
-  /** One line beside the levers: what the what-if changed, and a link to the comparison. */
-  private renderWhatIfSummary(): void {
-    const summary = this.regions.whatIfSummary;
-    const comparison = this.base?.compared ? null : (this.variant?.comparison ?? null);
-    if (whatIfSize(this.ui.edit) === 0 || comparison === null) {
-      summary.replaceChildren();
-      return;
-    }
-    const changed = decidingDifferently(comparison).size;
-    const { onlyVariant, onlyBase } = comparison.final;
-    const parts: string[] = [
-      comparison.changed
-        ? counted(changed, "stage decides differently", "stages decide differently")
-        : "No stage decides differently",
-    ];
-    if (onlyVariant.length) parts.push(`final gains ${onlyVariant.join(", ")}`);
-    if (onlyBase.length) parts.push(`final loses ${onlyBase.join(", ")}`);
-    if (comparison.forced.changed)
-      parts.push(
-        `forced ${comparison.forced.base ?? "none"} → ${comparison.forced.variant ?? "none"}`,
-      );
-    summary.replaceChildren(
-      icon("beaker"),
-      ` ${parts.join("; ")}. `,
-      el(
-        "button",
-        {
-          class: "link",
-          attrs: { type: "button", "data-action": "show-comparison" },
-          on: {
-            click: () => {
-              const target = this.regions.compare.querySelector<HTMLElement>(".comparison");
-              target?.scrollIntoView({ block: "start" });
-              target?.focus();
-            },
-          },
-        },
-        [icon("arrow-up"), " See the comparison"],
-      ),
-    );
+  private comparison(): TemplateResult | typeof nothing {
+    const base = this.base;
+    const compared = base?.compared ?? null;
+    if (compared) return renderComparison(compared.comparison, compared.names, compared.replay);
+    const variant = this.store.variant;
+    return variant && whatIfSize(this.store.ui.edit) > 0
+      ? renderComparison(variant.comparison, ["the fixture's run", "the what-if"], false)
+      : nothing;
   }
 
-  private renderWhatIfState(): void {
-    this.renderWhatIfSummary();
-    const size = whatIfSize(this.ui.edit);
-    this.regions.whatIfBar.replaceChildren(
-      ...(this.base?.levers && size > 0 ? [whatIfBar(size, () => this.reset())] : []),
-    );
-    const compared = this.base?.compared ?? null;
-    if (compared)
-      this.regions.compare.replaceChildren(
-        renderComparison(compared.comparison, compared.names, compared.replay),
-      );
-    else
-      this.regions.compare.replaceChildren(
-        ...(this.variant && size > 0
-          ? [renderComparison(this.variant.comparison, ["the fixture's run", "the what-if"], false)]
-          : []),
-      );
-  }
-
-  private renderLineage(): void {
-    const report = this.shown;
-    if (report === null) return;
-    const selected = this.ui.selectedTool;
+  private lineage(run: RunFacts): TemplateResult {
+    const { report } = run;
+    const selected = this.store.ui.selectedTool;
     const lineage = selected === null ? null : toolLineage(report, selected);
-    if (selected !== null && document.activeElement !== this.lineage.field)
-      this.lineage.field.value = selected;
     const near =
-      lineage && !lineage.known && selected
-        ? closestName(selected, this.tools(report).tools)
-        : undefined;
-    fillLineageAnswer(
-      this.regions.lineageAnswer,
+      lineage && !lineage.known && selected ? closestName(selected, run.tools) : undefined;
+    const answer = lineageAnswer({
       lineage,
-      selected !== null,
-      near
-        ? { name: near, pick: () => ((this.lineage.field.value = near), this.select(near)) }
-        : null,
+      asked: selected !== null,
+      suggestion: near ? { name: near, pick: () => this.select(near) } : null,
+      palettes: this.base?.rolePalettes ?? [],
+      reveal:
+        selected !== null && report.origin.kind === "fixture"
+          ? () => this.channel.post({ type: "revealTool", tool: selected })
+          : null,
+    });
+    return lineageSection(
+      {
+        text: this.page.lineageText,
+        names: run.tools,
+        typed: (text) => (this.page.lineageText = text),
+        ask: (name, now) => {
+          clearTimeout(this.asking);
+          const ask = () => this.select(resolveName(report, name), false);
+          if (now) ask();
+          else this.asking = setTimeout(ask, TYPING_MS);
+        },
+      },
+      answer,
     );
-    if (selected !== null && lineage && !lineage.known)
-      append(this.regions.lineageAnswer, inPalettes(selected, this.base?.rolePalettes ?? []));
-    if (selected !== null && report.origin.kind === "fixture" && lineage?.known) {
-      this.regions.lineageAnswer.append(
-        " ",
-        el(
-          "button",
-          {
-            class: "link",
-            attrs: { type: "button", "data-action": "reveal" },
-            on: { click: () => this.channel.post({ type: "revealTool", tool: selected }) },
-          },
-          [icon("go-to-file"), " Reveal in fixture"],
-        ),
-      );
-    }
   }
 
-  private renderMain(): void {
-    const report = this.shown;
-    if (report === null) return;
-    const focus = focusKey();
-    const compared = this.variant?.comparison ?? null;
-    const context: ChipContext = {
-      selected: this.ui.selectedTool,
-      select: (tool) => this.select(tool),
-      expanded: this.expanded,
-      order: this.tools(report).order,
-      changed: new Set(
-        [...(compared ? decidingDifferently(compared) : [])].map((stage) => stage.stage),
-      ),
-      failed: new Set(
-        this.variant === null ? (this.base?.failed ?? []).flatMap((f) => f.stages) : [],
-      ),
-    };
-    if (this.ui.matrix) {
-      if (this.matrixCache?.report !== report)
-        this.matrixCache = { report, matrix: lineageMatrix(report) };
-      this.regions.main.replaceChildren(
-        renderMatrix(
-          this.matrixCache.matrix,
-          this.ui.selectedTool,
-          (tool) => this.select(tool),
-          this.matrixShown,
-        ),
-      );
-    } else {
-      this.regions.main.replaceChildren(
-        el("h2", { class: "sr-only", text: "Waterfall" }),
-        el("p", {
-          class: "hint",
-          // Following a tool is the lineage answer's hint; this one says only how chips are laid out.
-          text: "Chips keep the order the tools were offered in; the arrow keys move between them.",
-        }),
-        renderWaterfall(report, waterfallRows(report), context),
-      );
+  private main(run: RunFacts): TemplateResult {
+    const { report } = run;
+    const ui = this.store.ui;
+    if (ui.matrix) {
+      if (this.page.matrix?.report !== report)
+        this.page.matrix = { report, matrix: lineageMatrix(report) };
+      return renderMatrix(this.page.matrix.matrix, {
+        selected: ui.selectedTool,
+        select: this.actions.select,
+        rows: this.page.matrixRows,
+        showRows: (rows) => ((this.page.matrixRows = rows), this.draw()),
+        cue: this.cue,
+      });
     }
-    restoreFocus(this.regions.main, focus);
+    const variant = this.store.variant;
+    const base = this.base;
+    const compared = variant?.comparison ?? null;
+    // Following a tool is the lineage answer's hint; this one says only how chips are laid out.
+    return html`<h2 class="sr-only">Waterfall</h2><p class="hint">Chips keep the order the tools were offered in; the arrow keys move between them.</p>${renderWaterfall(
+      report,
+      waterfallRows(report),
+      {
+        selected: ui.selectedTool,
+        select: this.actions.select,
+        expanded: this.page.expanded,
+        expand: (key, shown) => (this.page.expanded.set(key, shown), this.draw()),
+        order: run.order,
+        changed: new Set([...(compared ? decidingDifferently(compared) : [])].map((s) => s.stage)),
+        failed: new Set(variant === null ? (base?.failed ?? []).flatMap((f) => f.stages) : []),
+        filled: this.page.filled,
+        watch: this.watchRow,
+        whyOpen: this.page.whyOpen,
+        openWhy: (key, open) => {
+          if (open === this.page.whyOpen.has(key)) return;
+          if (open) this.page.whyOpen.add(key);
+          else this.page.whyOpen.delete(key);
+          this.draw();
+        },
+      },
+    )}`;
   }
 
-  private select(tool: string): void {
+  /** One callback for every waiting row, so lit does not re-attach it on each render. */
+  private readonly watchRow = (element: Element | undefined): void => {
+    if (element) this.lazy.observe(element);
+  };
+
+  /** Selects a tool (or none, for ""); a chip or link also puts its name in the field. */
+  private select(tool: string, fromChip = true): void {
+    if (fromChip) this.page.lineageText = tool;
     this.save({ selectedTool: tool === "" ? null : tool });
-    this.renderLineage();
-    this.renderMain();
+    this.draw();
+  }
+
+  /** Shows or hides the levers; `refocus` puts the focus back on the toggle. */
+  private openWhatIf(open: boolean, refocus: boolean): void {
+    this.page.whatIfOpen = open;
+    this.draw();
+    if (refocus) this.root.querySelector<HTMLElement>('[data-action="whatif"]')?.focus();
+  }
+
+  /** A lever moved: typing settles first; an edit that is the one on screen changes nothing. */
+  private move(change: (edit: WhatIf) => WhatIf, typing: boolean): void {
+    clearTimeout(this.typing);
+    const apply = () => {
+      const next = change(this.store.ui.edit);
+      if (JSON.stringify(next) !== JSON.stringify(this.store.ui.edit)) this.edit(next);
+    };
+    if (typing) this.typing = setTimeout(apply, TYPING_MS);
+    else apply();
   }
 
   private edit(edit: WhatIf): void {
     this.save({ edit });
     if (whatIfSize(edit) === 0) {
       this.whatIfSeq++;
-      this.variant = null;
       this.channel.post({ type: "clearWhatIf" });
-      this.renderAll();
-    } else void this.runWhatIf();
+      this.set({ variant: null });
+    } else {
+      this.draw();
+      this.runWhatIf();
+    }
   }
 
   private reset(): void {
-    this.save({ edit: {} });
-    if (this.base?.levers && this.controlsBuilt) this.renderControls(this.base.levers, {});
+    clearTimeout(this.typing);
     this.edit({});
   }
 
-  private renderControls(levers: WhatIfLevers, edit: WhatIf): void {
-    this.controlsBuilt = true;
-    this.regions.whatIf.replaceChildren(renderWhatIf(levers, edit, (next) => this.edit(next)));
-    settleControls(this.regions.whatIf);
-  }
-
-  private async runWhatIf(): Promise<void> {
+  private runWhatIf(): void {
     const seq = ++this.whatIfSeq;
-    const reply = await this.channel.request({ type: "whatIf", edit: this.ui.edit });
-    if (seq !== this.whatIfSeq) return;
-    if (reply.type === "whatIfResult") {
-      this.variant = { report: reply.variant, comparison: reply.comparison };
-      this.status("");
-    } else {
-      this.variant = null;
-      this.status(reply.message);
-    }
-    this.renderAll();
+    this.channel
+      .request({ type: "whatIf", edit: this.store.ui.edit })
+      .then((reply) => {
+        if (seq !== this.whatIfSeq) return;
+        if (reply.type === "whatIfResult") {
+          this.page.status = "";
+          this.set({ variant: { run: facts(reply.variant), comparison: reply.comparison } });
+        } else {
+          this.page.status = reply.message;
+          this.set({ variant: null });
+        }
+      })
+      .catch((error: unknown) => this.status(`The what-if did not run: ${String(error)}`));
   }
 
-  private async copyMarkdown(): Promise<void> {
-    const reply = await this.channel.request({
-      type: "copyMarkdown",
-      run: whatIfSize(this.ui.edit) > 0 ? "whatIf" : "shown",
-    });
-    if (reply.type === "reply") this.status(reply.message);
+  private copyMarkdown(): void {
+    this.channel
+      .request({
+        type: "copyMarkdown",
+        run: whatIfSize(this.store.ui.edit) > 0 ? "whatIf" : "shown",
+      })
+      .then((reply) => reply.type === "reply" && this.status(reply.message))
+      .catch((error: unknown) => this.status(`Nothing was copied: ${String(error)}`));
   }
 
-  private async saveVariant(): Promise<void> {
-    const reply = await this.channel.request({ type: "saveVariant", edit: this.ui.edit });
-    if (reply.type === "reply") this.status(reply.message);
+  private saveVariant(): void {
+    this.channel
+      .request({ type: "saveVariant", edit: this.store.ui.edit })
+      .then((reply) => reply.type === "reply" && this.status(reply.message))
+      .catch((error: unknown) => this.status(`Nothing was saved: ${String(error)}`));
   }
 
   private status(message: string): void {
-    this.regions.status.textContent = message;
+    this.page.status = message;
+    this.draw();
   }
-
-  private save(change: Partial<PanelState>): void {
-    this.ui = { ...this.ui, ...change };
-    this.channel.state = this.ui;
-  }
-}
-
-/** For a tool the run never offered that a role palette of the fixture names: where, and why it is not here. */
-function inPalettes(tool: string, palettes: readonly RolePalette[]): Child[] {
-  const naming = palettes.filter((palette) => palette.tools.includes(tool));
-  if (naming.length === 0) return [];
-  return [
-    " It is in the palette of ",
-    ...naming.flatMap((palette, i) => [
-      i === 0 ? "" : ", ",
-      "role ",
-      nameText(palette.role),
-      " (stage ",
-      nameText(palette.stage),
-      ")",
-    ]),
-    ", but the run never offered it: add it to the turn's offered tools or to the catalogue.",
-  ];
-}
-
-/** The header's tag on the second of two compared runs: what it replays, or what it is compared with. */
-function comparedTag(compared: NonNullable<TraceView["compared"]>): string {
-  return compared.replay ? compared.names[1] : `compared with ${compared.names[0]}`;
 }
 
 /** An exact name, else the one name that matches ignoring case, else what was typed. */
@@ -596,35 +487,4 @@ function keepKnown(edit: WhatIf, levers: WhatIfLevers): WhatIf {
   if (forcedTools && Object.keys(forcedTools).length) out.forcedTools = forcedTools;
   if (policies && Object.keys(policies).length) out.policies = policies;
   return out;
-}
-
-interface FocusKey {
-  readonly stage: string | null;
-  readonly tool: string | null;
-  readonly kind: string | null;
-}
-
-/** Which chip had the focus, so a re-render puts it back on the same chip. */
-function focusKey(): FocusKey | null {
-  const active = document.activeElement;
-  if (!(active instanceof HTMLElement) || !active.dataset.tool) return null;
-  return {
-    stage: active.closest<HTMLElement>("[data-stage]")?.dataset.stage ?? null,
-    tool: active.dataset.tool,
-    kind: active.dataset.kind ?? null,
-  };
-}
-
-function restoreFocus(region: HTMLElement, key: FocusKey | null): void {
-  if (key === null) return;
-  for (const candidate of region.querySelectorAll<HTMLElement>("[data-tool]")) {
-    if (
-      candidate.dataset.tool === key.tool &&
-      (candidate.dataset.kind ?? null) === key.kind &&
-      (candidate.closest<HTMLElement>("[data-stage]")?.dataset.stage ?? null) === key.stage
-    ) {
-      candidate.focus();
-      return;
-    }
-  }
 }

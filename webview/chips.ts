@@ -1,5 +1,7 @@
-import { count, el, icon, nameText } from "./dom.js";
-import { settleRove } from "./rove.js";
+import { html, nothing, type TemplateResult } from "lit";
+import { repeat } from "lit/directives/repeat.js";
+import { count } from "./dom.js";
+import { icon, nameText } from "./parts.js";
 
 export type ChipKind = "kept" | "dropped" | "added" | "reinstated" | "routed";
 
@@ -27,7 +29,9 @@ export interface ChipContext {
   readonly selected: string | null;
   readonly select: (tool: string) => void;
   /** How many chips of a group are shown, by group key, kept across re-renders while the panel lives. */
-  readonly expanded: Map<string, number>;
+  readonly expanded: ReadonlyMap<string, number>;
+  /** Shows `shown` chips of the group `key`. */
+  readonly expand: (key: string, shown: number) => void;
   /** Each tool's place in the run (offered order, then first seen): chips are in this order everywhere. */
   readonly order: ReadonlyMap<string, number>;
   /** Stages the run on screen decides differently from the one it is compared with. */
@@ -37,32 +41,22 @@ export interface ChipContext {
 }
 
 /** A chip is a button: it answers "Where did X go?" for its tool. */
-export function chip(
+function chip(
   kind: ChipKind,
   tool: string,
   reason: string | null,
   context: ChipContext,
-): HTMLButtonElement {
+): TemplateResult {
   const why = reason ? `: ${reason}` : "";
   const selected = tool === context.selected;
-  return el(
-    "button",
-    {
-      class: `chip chip-${kind}${selected ? " is-selected" : ""}`,
-      title: `${tool} — ${LABEL[kind]}${why}`,
-      label: `${tool}, ${LABEL[kind]}${why}`,
-      attrs: {
-        type: "button",
-        // One tab stop per row: the row's arrow keys move between its chips (see rove.ts).
-        tabindex: "-1",
-        "aria-pressed": String(selected),
-        "data-tool": tool,
-        "data-kind": kind,
-      },
-      on: { click: () => context.select(tool) },
-    },
-    [icon(ICON[kind]), nameText(tool, "chip-name")],
-  );
+  // One tab stop per row: the row's arrow keys move between its chips (see rove.ts).
+  return html`<button type="button" tabindex="-1" class="chip chip-${kind}${selected ? " is-selected" : ""}" title="${tool} — ${LABEL[kind]}${why}" aria-label="${tool}, ${LABEL[kind]}${why}" aria-pressed=${String(selected)} data-tool=${tool} data-kind=${kind} @click=${() => context.select(tool)}>${icon(ICON[kind])}${nameText(tool, "chip-name")}</button>`;
+}
+
+/** Tools in the run's order. */
+export function inRunOrder(tools: readonly string[], order: ReadonlyMap<string, number>): string[] {
+  const place = (tool: string) => order.get(tool) ?? Number.MAX_SAFE_INTEGER;
+  return [...tools].sort((a, b) => place(a) - place(b));
 }
 
 /** One kind of chip in one row, in run order, collapsed past `COLLAPSED_CHIPS` behind an expander; the selected tool always shows. */
@@ -73,62 +67,33 @@ export function chipGroup(
   unordered: readonly string[],
   reasons: Readonly<Record<string, string>>,
   context: ChipContext,
-): HTMLElement | null {
-  if (unordered.length === 0) return null;
-  const place = (tool: string) => context.order.get(tool) ?? Number.MAX_SAFE_INTEGER;
-  const tools = [...unordered].sort((a, b) => place(a) - place(b));
-  const list = el("div", {
-    class: "chip-list",
-    role: "group",
-    label: `${heading}: ${count(tools.length)}`,
-  });
+): TemplateResult | typeof nothing {
+  if (unordered.length === 0) return nothing;
+  const tools = inRunOrder(unordered, context.order);
+  const shown = Math.min(tools.length, Math.max(COLLAPSED_CHIPS, context.expanded.get(key) ?? 0));
+  const visible = tools.slice(0, shown);
+  if (context.selected !== null && tools.indexOf(context.selected, shown) >= 0)
+    visible.push(context.selected);
   const reason = (tool: string) => (Object.hasOwn(reasons, tool) ? reasons[tool]! : null);
-  const button = (text: string, label: string, onClick: () => void) =>
-    el("button", {
-      class: "expander",
-      text,
-      label,
-      attrs: { type: "button" },
-      on: { click: onClick },
-    });
-  /** Shows the first `shown` chips, then the expanders; keeps the focus on the expander clicked. */
-  const fill = (shown: number, focus: "more" | "fewer" | null) => {
-    const row = list.closest<HTMLElement>(".stage-row");
-    const chips: Node[] = [];
-    for (let i = 0; i < shown; i++) chips.push(chip(kind, tools[i]!, reason(tools[i]!), context));
-    if (context.selected !== null && tools.indexOf(context.selected, shown) >= 0)
-      chips.push(chip(kind, context.selected, reason(context.selected), context));
-    const rest = tools.length - shown;
-    const more =
-      rest > 0
-        ? button(
-            `+${count(rest)} more`,
-            `Show ${count(Math.min(rest, EXPAND_STEP))} more ${heading.toLowerCase()} of ${count(rest)}`,
-            () => grow(Math.min(tools.length, shown + EXPAND_STEP), "more"),
-          )
-        : null;
-    const fewer =
-      shown > COLLAPSED_CHIPS
-        ? button(
-            "Show fewer",
-            `Show only the first ${COLLAPSED_CHIPS} ${heading.toLowerCase()}`,
-            () => grow(COLLAPSED_CHIPS, "fewer"),
-          )
-        : null;
-    list.replaceChildren(
-      ...chips,
-      ...[more, fewer].filter((b): b is HTMLButtonElement => b !== null),
-    );
-    if (row) settleRove(row);
-    (focus === "more" ? (more ?? fewer) : focus === "fewer" ? (more ?? fewer) : null)?.focus();
-  };
-  const grow = (shown: number, focus: "more" | "fewer") => {
-    context.expanded.set(key, shown);
-    fill(shown, focus);
-  };
-  fill(Math.min(tools.length, Math.max(COLLAPSED_CHIPS, context.expanded.get(key) ?? 0)), null);
-  return el("div", { class: `chip-group group-${kind}` }, [
-    el("span", { class: "group-label", text: `${heading} (${count(tools.length)})` }),
-    list,
-  ]);
+  const rest = tools.length - shown;
+  const lower = heading.toLowerCase();
+  const grow = (to: number) => (event: Event) =>
+    expandKeepingFocus(event, () => context.expand(key, to));
+  return html`<div class="chip-group group-${kind}"><span class="group-label">${heading} (${count(tools.length)})</span><div class="chip-list" role="group" aria-label="${heading}: ${count(tools.length)}">${repeat(
+    visible,
+    (tool) => tool,
+    (tool) => chip(kind, tool, reason(tool), context),
+  )}${rest > 0 ? expander(`+${count(rest)} more`, `Show ${count(Math.min(rest, EXPAND_STEP))} more ${lower} of ${count(rest)}`, grow(Math.min(tools.length, shown + EXPAND_STEP))) : nothing}${shown > COLLAPSED_CHIPS ? expander("Show fewer", `Show only the first ${COLLAPSED_CHIPS} ${lower}`, grow(COLLAPSED_CHIPS)) : nothing}</div></div>`;
+}
+
+function expander(text: string, label: string, click: (event: Event) => void): TemplateResult {
+  return html`<button type="button" class="expander" aria-label=${label} @click=${click}>${text}</button>`;
+}
+
+/** An expander that disappears with its click (all shown, or back to the first few) hands the focus to the other one. */
+function expandKeepingFocus(event: Event, expand: () => void): void {
+  const button = event.currentTarget as HTMLElement;
+  const list = button.parentElement;
+  expand();
+  if (!button.isConnected) list?.querySelector<HTMLElement>(".expander")?.focus();
 }

@@ -1,9 +1,13 @@
+import { html, nothing, type TemplateResult } from "lit";
 import type { ReportView, RunReport } from "../src/core/report.js";
 import type { ExpectationFailure } from "../src/core/expect.js";
 import { explainUnavailable } from "../src/core/forced-unavailable.js";
 import { counted } from "../src/core/words.js";
 import type { DebugAction, ProblemView, TraceView } from "../src/protocol.js";
-import { count, el, icon, nameText, type Child } from "./dom.js";
+import { count } from "./dom.js";
+import { icon, nameText, toolLink } from "./parts.js";
+
+type Part = TemplateResult | typeof nothing;
 
 /** The file's last path segment: what the user calls the fixture. */
 export function baseName(file: string): string {
@@ -23,72 +27,36 @@ export function renderHeader(
   openSource: () => void,
   turn: TurnShown | null,
   debug: { readonly stale: boolean; readonly act: (action: DebugAction) => void } | null = null,
-): HTMLElement {
+): TemplateResult {
   const origin = report.origin;
-  const forced = report.forcedChoice;
-  return el("header", { class: "header" }, [
-    el("h1", {}, [
-      icon(origin.kind === "log" ? "output" : origin.kind === "debug" ? "debug-alt" : "json"),
-      nameText(baseName(report.file), "file-name"),
-      variant ? el("span", { class: "tag tag-variant", text: variant }) : null,
-    ]),
+  const codicon = origin.kind === "log" ? "output" : origin.kind === "debug" ? "debug-alt" : "json";
+  // The one numbering of a logged trace: 1-based across its set, as in the Selection Traces view.
+  const logged =
     origin.kind === "log"
-      ? el("p", { class: "origin" }, [
-          // The one numbering of a logged trace: 1-based across its set, as in the Selection Traces view.
-          `Logged trace #${origin.index + 1}, read-only — `,
-          el(
-            "button",
-            {
-              class: "link",
-              attrs: { type: "button", "data-action": "open-source" },
-              on: { click: openSource },
-            },
-            [icon("go-to-file"), ` Open ${baseName(report.file)} at line ${origin.line}`],
-          ),
-        ])
-      : null,
-    origin.kind === "debug" && debug ? renderDebugOrigin(origin, debug.stale, debug.act) : null,
-    report.description ? el("p", { class: "description", text: report.description }) : null,
-    turn
-      ? el("p", { class: "turn", attrs: { "data-stat": "turn" } }, [
-          el("span", { class: "stat" }, [
-            "Query: ",
-            turn.query ? el("q", { class: "query", text: turn.query }) : "(none)",
-          ]),
-          el("span", { class: "stat", attrs: { "data-stat": "role" } }, [
-            "Role: ",
-            roleText(turn.role),
-            turn.fixtureRole === undefined
-              ? null
-              : el("span", { class: "muted" }, [
-                  " (what-if; the fixture's: ",
-                  roleText(turn.fixtureRole),
-                  ")",
-                ]),
-          ]),
-        ])
-      : null,
-    el("p", { class: "stats" }, [
-      el("span", { class: "stat", attrs: { "data-stat": "flow" } }, [
-        `Offered ${count(report.offered.length)} → final ${count(report.names.length)}`,
-      ]),
-      el(
-        "span",
-        { class: "stat", attrs: { "data-stat": "forced" } },
-        forced === null ? ["No forced choice"] : [icon("pinned"), "Forced: ", nameText(forced)],
-      ),
-      // A logged trace or a debuggee's value was not run here: it has no run time to show.
-      origin.kind !== "fixture"
-        ? null
-        : el("span", { class: "stat", attrs: { "data-stat": "time" } }, [
-            icon("watch"),
-            `Ran in ${report.durationMs.toFixed(report.durationMs < 10 ? 2 : 0)} ms`,
-          ]),
-    ]),
-  ]);
+      ? html`<p class="origin">Logged trace #${origin.index + 1}, read-only — <button type="button" class="link" data-action="open-source" @click=${openSource}>${icon("go-to-file")} Open ${baseName(report.file)} at line ${origin.line}</button></p>`
+      : nothing;
+  return html`<header class="header"><h1>${icon(codicon)}${nameText(baseName(report.file), "file-name")}${variant ? html`<span class="tag tag-variant">${variant}</span>` : nothing}</h1>${logged}${origin.kind === "debug" && debug ? renderDebugOrigin(origin, debug.stale, debug.act) : nothing}${report.description ? html`<p class="description">${report.description}</p>` : nothing}${turn ? turnLine(turn) : nothing}${statsLine(report)}</header>`;
 }
 
-function roleText(role: string): Child {
+function turnLine(turn: TurnShown): TemplateResult {
+  const fixtureRole =
+    turn.fixtureRole === undefined
+      ? nothing
+      : html`<span class="muted"> (what-if; the fixture's: ${roleText(turn.fixtureRole)})</span>`;
+  return html`<p class="turn" data-stat="turn"><span class="stat">Query: ${turn.query ? html`<q class="query">${turn.query}</q>` : "(none)"}</span><span class="stat" data-stat="role">Role: ${roleText(turn.role)}${fixtureRole}</span></p>`;
+}
+
+function statsLine(report: ReportView): TemplateResult {
+  const forced = report.forcedChoice;
+  // A logged trace or a debuggee's value was not run here: it has no run time to show.
+  const time =
+    report.origin.kind !== "fixture"
+      ? nothing
+      : html`<span class="stat" data-stat="time">${icon("watch")}Ran in ${report.durationMs.toFixed(report.durationMs < 10 ? 2 : 0)} ms</span>`;
+  return html`<p class="stats"><span class="stat" data-stat="flow">Offered ${count(report.offered.length)} → final ${count(report.names.length)}</span><span class="stat" data-stat="forced">${forced === null ? "No forced choice" : html`${icon("pinned")}Forced: ${nameText(forced)}`}</span>${time}</p>`;
+}
+
+function roleText(role: string): TemplateResult | string {
   return role ? nameText(role) : "(none)";
 }
 
@@ -104,178 +72,91 @@ function renderDebugOrigin(
   origin: Extract<RunReport["origin"], { kind: "debug" }>,
   stale: boolean,
   act: (action: DebugAction) => void,
-): HTMLElement {
-  return el("div", { class: "origin debug-origin" }, [
-    el("p", {}, [
-      "Read from the debug session ",
-      nameText(origin.session),
-      ", frame ",
-      nameText(origin.frame),
-      ", expression ",
-      nameText(origin.expression),
-      stale ? el("span", { class: "tag tag-stale", text: "stale" }) : null,
-    ]),
-    stale
-      ? el("p", {
-          class: "stale-note",
-          role: "status",
-          text: "The program has moved on since this value was read. Pause where it is in scope and Refresh.",
-        })
-      : null,
-    el(
-      "p",
-      { class: "debug-actions" },
-      DEBUG_BUTTONS.map(([action, codicon, label]) =>
-        el(
-          "button",
-          {
-            class: "link",
-            attrs: { type: "button", "data-action": action },
-            on: { click: () => act(action) },
-          },
-          [icon(codicon), ` ${label}`],
-        ),
-      ),
-    ),
-  ]);
+): TemplateResult {
+  const note = stale
+    ? html`<p class="stale-note" role="status">The program has moved on since this value was read. Pause where it is in scope and Refresh.</p>`
+    : nothing;
+  return html`<div class="origin debug-origin"><p>Read from the debug session ${nameText(origin.session)}, frame ${nameText(origin.frame)}, expression ${nameText(origin.expression)}${stale ? html`<span class="tag tag-stale">stale</span>` : nothing}</p>${note}<p class="debug-actions">${DEBUG_BUTTONS.map(
+    ([action, codicon, label]) =>
+      html`<button type="button" class="link" data-action=${action} @click=${() => act(action)}>${icon(codicon)} ${label}</button>`,
+  )}</p></div>`;
 }
 
 /** ForcedToolUnavailable: which tool, and why no stage kept it (the one explanation every view shows). */
-export function renderErrorBanner(report: ReportView): HTMLElement | null {
+export function renderErrorBanner(report: ReportView): Part {
   const unavailable = explainUnavailable(report);
-  if (unavailable === null) return null;
-  return el("div", { class: "banner banner-error", role: "alert" }, [
-    icon("error"),
-    el("div", {}, [
-      el("strong", { text: "ForcedToolUnavailable: " }),
-      ...unavailable.parts.map((part) => (typeof part === "string" ? part : nameText(part.name))),
-    ]),
-  ]);
+  if (unavailable === null) return nothing;
+  return html`<div class="banner banner-error" role="alert">${icon("error")}<div><strong>ForcedToolUnavailable: </strong>${unavailable.parts.map((part) => (typeof part === "string" ? part : nameText(part.name)))}</div></div>`;
 }
 
 /** The fixture's expectations this run misses, each in words; the rows where it differs are marked too. */
-export function renderExpectations(failed: readonly ExpectationFailure[]): HTMLElement | null {
-  if (failed.length === 0) return null;
-  return el("section", { class: "banner banner-expect", label: "Failed expectations" }, [
-    icon("error"),
-    el("div", {}, [
-      el("strong", {
-        text: `${counted(failed.length, "expectation fails", "expectations fail")}:`,
-      }),
-      el(
-        "ul",
-        { class: "expect-list" },
-        failed.map((failure) =>
-          el("li", { attrs: { "data-key": failure.key } }, [
-            failure.text,
-            ...(failure.stages.length
-              ? [
-                  " — at ",
-                  ...failure.stages.flatMap((stage, i) => [i ? ", " : "", nameText(stage)]),
-                ]
-              : []),
-          ]),
-        ),
-      ),
-    ]),
-  ]);
+export function renderExpectations(failed: readonly ExpectationFailure[]): Part {
+  if (failed.length === 0) return nothing;
+  return html`<section class="banner banner-expect" aria-label="Failed expectations">${icon("error")}<div><strong>${counted(failed.length, "expectation fails", "expectations fail")}:</strong><ul class="expect-list">${failed.map(
+    (failure) =>
+      html`<li data-key=${failure.key}>${failure.text}${failure.stages.length ? html` — at ${failure.stages.map((stage, i) => html`${i ? ", " : ""}${nameText(stage)}`)}` : nothing}</li>`,
+  )}</ul></div></section>`;
 }
 
 /** An invalid fixture: its problems, located, and nothing else (never a stack). */
-export function renderProblems(file: string, problems: readonly ProblemView[]): HTMLElement {
-  return el("section", { class: "problems", label: "Fixture problems" }, [
-    el("h1", {}, [icon("error"), nameText(baseName(file), "file-name")]),
-    el("p", {
-      text: `The fixture cannot run: ${problems.length} problem${problems.length === 1 ? "" : "s"}. Fix ${problems.length === 1 ? "it" : "them"} and the panel re-runs.`,
-    }),
-    el(
-      "ul",
-      { class: "problem-list" },
-      problems.map((problem) =>
-        el("li", { class: `problem problem-${problem.severity}` }, [
-          icon(problem.severity === "error" ? "error" : "warning"),
-          where(problem),
-          ` ${problem.severity}: `,
-          el("span", { class: "message", text: problem.message }),
-        ]),
-      ),
-    ),
-  ]);
+export function renderProblems(file: string, problems: readonly ProblemView[]): TemplateResult {
+  const one = problems.length === 1;
+  return html`<section class="problems" aria-label="Fixture problems"><h1>${icon("error")}${nameText(baseName(file), "file-name")}</h1><p>The fixture cannot run: ${counted(problems.length, "problem", "problems")}. Fix ${one ? "it" : "them"} and the panel re-runs.</p><ul class="problem-list">${problems.map(
+    (problem) =>
+      html`<li class="problem problem-${problem.severity}">${icon(problem.severity === "error" ? "error" : "warning")}${where(problem)} ${problem.severity}: <span class="message">${problem.message}</span></li>`,
+  )}</ul></section>`;
 }
 
 /**
  * `folder/file:line:col`, breakable only after a path separator: the file's name and its place
  * stay whole on a narrow panel.
  */
-function where(problem: ProblemView): HTMLElement {
+function where(problem: ProblemView): TemplateResult {
   const parts = problem.file.split(/(?<=[\\/])/);
   const last = parts.pop() ?? "";
-  return el("span", { class: "where" }, [
-    ...parts.flatMap((part) => [part, el("wbr")]),
-    el("span", { class: "where-end", text: `${last}:${problem.line}:${problem.column}` }),
-  ]);
+  // One text node: an inline box of several reports a rectangle for each.
+  const place = `${last}:${problem.line}:${problem.column}`;
+  return html`<span class="where">${parts.map((part) => html`${part}<wbr>`)}<span class="where-end">${place}</span></span>`;
 }
 
 /** Final tools listed before an expander. */
 const MODEL_TOOLS_SHOWN = 50;
 
-/** What is bound on the model call: the final tools with their summaries, and the tool_choice. */
-export function renderModelSees(report: ReportView, select: (tool: string) => void): HTMLElement {
+/** What is bound on the model call: the final tools with their summaries, and the tool_choice; `all` once "Show all" was clicked. */
+export function renderModelSees(
+  report: ReportView,
+  select: (tool: string) => void,
+  all: boolean,
+  showAll: () => void,
+): TemplateResult {
   const summaries = new Map(report.manifest.map((entry) => [entry.name, entry.summary]));
   // Without a catalogue no tool has a summary: said once, not on every tool.
   const catalogued = summaries.size > 0;
   const forced = report.forcedChoice;
-  const list = el("ul", { class: "model-tools" });
   const item = (name: string) => {
     const summary = summaries.get(name);
-    return el("li", {}, [
-      el(
-        "button",
-        {
-          class: "link",
-          attrs: { type: "button", "data-tool": name },
-          label: `Where did ${name} go?`,
-          on: { click: () => select(name) },
-        },
-        [nameText(name)],
-      ),
+    const said =
       summary === undefined
-        ? catalogued &&
-          el("span", {
-            class: "muted",
-            text: " — not in the agent-facing manifest (internal or not catalogued)",
-          })
+        ? catalogued
+          ? html`<span class="muted"> — not in the agent-facing manifest (internal or not catalogued)</span>`
+          : nothing
         : summary
-          ? el("span", { text: ` — ${summary}` })
-          : null,
-    ]);
+          ? html`<span> — ${summary}</span>`
+          : nothing;
+    return html`<li>${toolLink(name, select)}${said}</li>`;
   };
-  list.append(...report.names.slice(0, MODEL_TOOLS_SHOWN).map(item));
-  if (report.names.length > MODEL_TOOLS_SHOWN) {
-    const more = el("button", {
-      class: "expander",
-      text: `Show all ${count(report.names.length)} tools`,
-      attrs: { type: "button" },
-    });
-    more.addEventListener("click", () => {
-      more.parentElement!.replaceWith(...report.names.slice(MODEL_TOOLS_SHOWN).map(item));
-    });
-    list.append(el("li", {}, [more]));
-  }
-  return el("section", { class: "model-sees", label: "What the model sees" }, [
-    el("h2", { text: "What the model sees" }),
+  const folded = !all && report.names.length > MODEL_TOOLS_SHOWN;
+  const names = folded ? report.names.slice(0, MODEL_TOOLS_SHOWN) : report.names;
+  const more = folded
+    ? html`<li><button type="button" class="expander" @click=${showAll}>Show all ${count(report.names.length)} tools</button></li>`
+    : nothing;
+  const list =
+    report.names.length === 0
+      ? html`<p class="muted">No tools are bound.</p>`
+      : html`<ul class="model-tools">${names.map(item)}${more}</ul>`;
+  const noCatalogue =
     catalogued || report.names.length === 0
-      ? null
-      : el("p", {
-          class: "muted no-catalogue",
-          text: "This run has no tool catalogue, so the tools' descriptions are not known.",
-        }),
-    report.names.length === 0 ? el("p", { class: "muted", text: "No tools are bound." }) : list,
-    el("p", { class: "tool-choice" }, [
-      "tool_choice: ",
-      forced === null
-        ? "auto (the model chooses)"
-        : el("span", {}, ["forced to ", nameText(forced)]),
-    ]),
-  ]);
+      ? nothing
+      : html`<p class="muted no-catalogue">This run has no tool catalogue, so the tools' descriptions are not known.</p>`;
+  return html`<section class="model-sees" aria-label="What the model sees"><h2>What the model sees</h2>${noCatalogue}${list}<p class="tool-choice">tool_choice: ${forced === null ? "auto (the model chooses)" : html`<span>forced to ${nameText(forced)}</span>`}</p></section>`;
 }

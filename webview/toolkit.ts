@@ -10,6 +10,7 @@ import {
   vsCodeOption,
   vsCodeTextField,
 } from "@vscode/webview-ui-toolkit";
+import { unsafeStatic } from "lit/static-html.js";
 
 provideVSCodeDesignSystem().register(
   vsCodeButton(),
@@ -26,6 +27,15 @@ export const Tag = {
   dropdown: "vscode-dropdown",
   option: "vscode-option",
   textField: "vscode-text-field",
+} as const;
+
+/** The same names for lit's static templates (`lit/static-html.js`): the one way lit takes a tag from a value. */
+export const StaticTag = {
+  button: unsafeStatic(Tag.button),
+  checkbox: unsafeStatic(Tag.checkbox),
+  dropdown: unsafeStatic(Tag.dropdown),
+  option: unsafeStatic(Tag.option),
+  textField: unsafeStatic(Tag.textField),
 } as const;
 
 /** The value of a toolkit form control (text field, dropdown) or its checked state (checkbox). */

@@ -1,9 +1,15 @@
+import { html, nothing, type TemplateResult } from "lit";
+import { ref } from "lit/directives/ref.js";
+import { repeat } from "lit/directives/repeat.js";
 import { cellState, type CellState, type PinKind, type WaterfallRow } from "../src/core/lineage.js";
 import type { ReportView } from "../src/core/report.js";
-import { chipGroup, type ChipContext } from "./chips.js";
 import { counted } from "../src/core/words.js";
-import { count, el, icon, nameText, type Child } from "./dom.js";
-import { roveChips, settleRove } from "./rove.js";
+import { chipGroup, inRunOrder, type ChipContext } from "./chips.js";
+import { count } from "./dom.js";
+import { icon, nameText, widthPercent } from "./parts.js";
+import { roveFocus, roveKey } from "./rove.js";
+
+type Part = TemplateResult | typeof nothing;
 
 const ACTION_ICON: Record<string, string> = {
   abstain: "dash",
@@ -31,125 +37,104 @@ const EAGER_ROWS = 6;
 /** From this many tools on, off-screen rows wait for their chips. */
 const LAZY_FROM_TOOLS = 200;
 
+/** What the waterfall needs beyond the chips: which rows have their chips, and what is open. */
+export interface WaterfallContext extends ChipContext {
+  /** Rows (by key) whose chips were filled in, and the callback that watches a row still waiting. */
+  readonly filled: ReadonlySet<string>;
+  readonly watch: (element: Element | undefined) => void;
+  /** The "Why…" lists opened, by row key: a 2,000-tool row builds its reasons only when asked. */
+  readonly whyOpen: ReadonlySet<string>;
+  readonly openWhy: (key: string, open: boolean) => void;
+}
+
 /** The waterfall: one row per stage, the candidate count flowing as a bar from row to row. */
 export function renderWaterfall(
   report: ReportView,
   rows: readonly WaterfallRow[],
-  context: ChipContext,
-): HTMLElement {
-  const lazy = report.offered.length >= LAZY_FROM_TOOLS ? lazyFiller() : null;
+  context: WaterfallContext,
+): TemplateResult {
+  const lazy = report.offered.length >= LAZY_FROM_TOOLS;
   const widest = Math.max(
     1,
     report.offered.length,
     report.capability?.registered.length ?? 0,
     ...rows.map((row) => row.output),
   );
-  const list = el("ol", { class: "waterfall", label: "Stages in pipeline order" });
-  roveChips(list);
-  const capability = report.capability;
-  if (capability) {
-    const router = capability.router;
-    const routed = router.state === "routed" ? report.offered : [];
-    const notRouted =
-      router.state === "routed"
-        ? capability.registered.filter((name) => !routed.includes(name))
-        : [];
-    list.append(
-      rowElement({
-        key: "router",
-        className: "stage-row capability-row",
-        name: "router",
-        kind: "capability",
-        action: router.state,
-        counts: [capability.registered.length, report.offered.length],
-        widest,
-        detail:
-          router.state === "routed"
-            ? `routed ${count(routed.length)} of ${count(capability.registered.length)} registered tools`
-            : `${capability.routerReason}: the stages run over every registered tool`,
-        groups: [
-          chipGroup("router:routed", "routed", "Routed", routed, {}, context),
-          chipGroup(
-            "router:dropped",
-            "dropped",
-            "Not routed",
-            notRouted,
-            Object.fromEntries(notRouted.map((name) => [name, "not routed by the router"])),
-            context,
-          ),
-        ],
-      }),
-    );
-  }
   const unknownTag = unknownStageTag(report.origin.kind);
-  rows.forEach((row, index) =>
-    list.append(
+  const keyed = rows.map((row, index) => ({ row, index, key: `${index}:${row.info.name}` }));
+  return html`<ol class="waterfall" aria-label="Stages in pipeline order" @focusin=${roveFocus} @keydown=${roveKey}>${routerRow(report, widest, context)}${repeat(
+    keyed,
+    (item) => item.key,
+    ({ row, index, key }) =>
       stageRow(
         row,
-        index,
+        key,
         widest,
         context,
-        lazy !== null && index >= EAGER_ROWS ? lazy : null,
+        lazy && index >= EAGER_ROWS && !context.filled.has(key),
         unknownTag,
       ),
-    ),
-  );
-  if (capability) {
-    const palette = capability.palette;
-    list.append(
-      rowElement({
-        key: "palette",
-        className: "stage-row capability-row",
-        name: "palette",
-        kind: "capability",
-        action: palette.outcome,
-        actionText: palette.outcome === "applied" ? "applied" : "no change",
-        counts: palette.names ? [palette.names.length, palette.names.length] : null,
-        widest,
-        detail: palette.reason,
-        pin: palette.forced
-          ? el("span", { class: "pin", label: `forced choice: ${palette.forced}` }, [
-              icon("pinned"),
-              "forced: ",
-              nameText(palette.forced),
-            ])
-          : null,
-        groups: [chipGroup("palette:names", "kept", "Palette", palette.names ?? [], {}, context)],
-      }),
-    );
-  }
-  return list;
+  )}${paletteRow(report, widest, context)}</ol>`;
 }
 
-/** Fills a row's chip groups the first time it comes near the viewport. */
-function lazyFiller(): (row: HTMLElement, fill: () => readonly (HTMLElement | null)[]) => void {
-  const pending = new WeakMap<Element, () => readonly (HTMLElement | null)[]>();
-  const observer = new IntersectionObserver(
-    (entries) => {
-      for (const entry of entries) {
-        const fill = entry.isIntersecting ? pending.get(entry.target) : undefined;
-        if (!fill) continue;
-        pending.delete(entry.target);
-        observer.unobserve(entry.target);
-        entry.target
-          .querySelector(".chips-pending")
-          ?.replaceWith(...fill().filter((group): group is HTMLElement => group !== null));
-        settleRove(entry.target as HTMLElement);
-      }
-    },
-    { rootMargin: "600px 0px" },
-  );
-  return (row, fill) => {
-    pending.set(row, fill);
-    observer.observe(row);
-  };
+/** The capability router's row, above the stages: which registered tools it routed. */
+function routerRow(report: ReportView, widest: number, context: ChipContext): Part {
+  const capability = report.capability;
+  if (!capability) return nothing;
+  const router = capability.router;
+  const routed = router.state === "routed" ? report.offered : [];
+  const notRouted =
+    router.state === "routed" ? capability.registered.filter((name) => !routed.includes(name)) : [];
+  return rowTemplate({
+    className: "stage-row capability-row",
+    name: "router",
+    kind: "capability",
+    action: router.state,
+    counts: [capability.registered.length, report.offered.length],
+    widest,
+    detail:
+      router.state === "routed"
+        ? `routed ${count(routed.length)} of ${count(capability.registered.length)} registered tools`
+        : `${capability.routerReason}: the stages run over every registered tool`,
+    groups: [
+      chipGroup("router:routed", "routed", "Routed", routed, {}, context),
+      chipGroup(
+        "router:dropped",
+        "dropped",
+        "Not routed",
+        notRouted,
+        Object.fromEntries(notRouted.map((name) => [name, "not routed by the router"])),
+        context,
+      ),
+    ],
+  });
+}
+
+/** The capability palette's row, below the stages: the tools it bound, and its forced choice. */
+function paletteRow(report: ReportView, widest: number, context: ChipContext): Part {
+  const palette = report.capability?.palette;
+  if (!palette) return nothing;
+  return rowTemplate({
+    className: "stage-row capability-row",
+    name: "palette",
+    kind: "capability",
+    action: palette.outcome,
+    actionText: palette.outcome === "applied" ? "applied" : "no change",
+    counts: palette.names ? [palette.names.length, palette.names.length] : null,
+    widest,
+    detail: palette.reason,
+    pin: palette.forced
+      ? html`<span class="pin" aria-label="forced choice: ${palette.forced}">${icon("pinned")}forced: ${nameText(palette.forced)}</span>`
+      : nothing,
+    groups: [chipGroup("palette:names", "kept", "Palette", palette.names ?? [], {}, context)],
+  });
 }
 
 /**
  * The tag of a stage known only from its record (its configuration is not known), named for where
  * the record came from: a log, or a value read from a paused program.
  */
-function unknownStageTag(origin: ReportView["origin"]["kind"]): () => HTMLElement {
+function unknownStageTag(origin: ReportView["origin"]["kind"]): TemplateResult {
   const [codicon, text, title] =
     origin === "debug"
       ? [
@@ -158,50 +143,60 @@ function unknownStageTag(origin: ReportView["origin"]["kind"]): () => HTMLElemen
           "known only from the value read in the debug session: its configuration is not known",
         ]
       : ["output", "logged", "known only from a logged trace: its configuration is not known"];
-  return () => el("span", { class: "tag tag-unknown", title }, [icon(codicon), text]);
+  return html`<span class="tag tag-unknown" title=${title}>${icon(codicon)}${text}</span>`;
+}
+
+/** The tags that single a stage out: a hard filter, changed by the comparison, failing an expectation, known only from its record. */
+function stageTags(
+  row: WaterfallRow,
+  context: ChipContext,
+  unknownTag: TemplateResult,
+): TemplateResult[] {
+  const { info, record } = row;
+  const tag = (name: string, title: string, codicon: string, text: string) =>
+    html`<span class="tag tag-${name}" title=${title}>${icon(codicon)}${text}</span>`;
+  const tags: TemplateResult[] = [];
+  if (!info.protectsForced)
+    tags.push(
+      tag(
+        "hard",
+        "a hard filter: this stage does not protect the forced choice",
+        "lock",
+        "hard filter",
+      ),
+    );
+  if (context.changed.has(info.name))
+    tags.push(tag("changed", "this stage decides differently here", "diff", "changed"));
+  if (context.failed.has(info.name))
+    tags.push(
+      tag(
+        "failed",
+        "the run misses an expectation of the fixture here",
+        "error",
+        "expectation fails here",
+      ),
+    );
+  if (info.kind === "logged") tags.push(unknownTag);
+  if (record?.degraded)
+    tags.push(
+      html`<span class="tag tag-degraded" title="the stage could not do its job properly and fell back" aria-label="degraded">${icon("warning")}degraded</span>`,
+    );
+  return tags;
 }
 
 function stageRow(
   row: WaterfallRow,
-  index: number,
+  key: string,
   widest: number,
-  context: ChipContext,
-  lazy: ((row: HTMLElement, fill: () => readonly (HTMLElement | null)[]) => void) | null,
-  unknownTag: () => HTMLElement,
-): HTMLElement {
+  context: WaterfallContext,
+  waiting: boolean,
+  unknownTag: TemplateResult,
+): TemplateResult {
   const { info, record } = row;
-  const key = `${index}:${info.name}`;
-  const tags: Child[] = [];
-  if (!info.protectsForced)
-    tags.push(
-      el(
-        "span",
-        {
-          class: "tag tag-hard",
-          title: "a hard filter: this stage does not protect the forced choice",
-        },
-        [icon("lock"), "hard filter"],
-      ),
-    );
-  if (context.changed.has(info.name))
-    tags.push(
-      el("span", { class: "tag tag-changed", title: "this stage decides differently here" }, [
-        icon("diff"),
-        "changed",
-      ]),
-    );
-  if (context.failed.has(info.name))
-    tags.push(
-      el(
-        "span",
-        { class: "tag tag-failed", title: "the run misses an expectation of the fixture here" },
-        [icon("error"), "expectation fails here"],
-      ),
-    );
-  if (info.kind === "logged") tags.push(unknownTag());
-  if (record === null) {
-    return rowElement({
-      key,
+  const tags = stageTags(row, context, unknownTag);
+  const selected = context.selected;
+  if (record === null)
+    return rowTemplate({
       className: `stage-row is-disabled${marks(info.name, context)}`,
       name: info.name,
       kind: info.kind,
@@ -210,39 +205,10 @@ function stageRow(
       widest,
       detail: "not run: the stage is disabled",
       tags,
-      selected: context.selected === null ? null : cellLabel(context.selected, "disabled", false),
+      selected: selected === null ? nothing : cellLabel(selected, "disabled", false),
       groups: [],
     });
-  }
-  if (record.degraded)
-    tags.push(
-      el(
-        "span",
-        {
-          class: "tag tag-degraded",
-          title: "the stage could not do its job properly and fell back",
-          label: "degraded",
-        },
-        [icon("warning"), "degraded"],
-      ),
-    );
-  const selected = context.selected;
-  const groups = () => [
-    chipGroup(`${key}:kept`, "kept", "Kept", record.kept, record.reasons, context),
-    chipGroup(`${key}:dropped`, "dropped", "Dropped", record.dropped, record.reasons, context),
-    chipGroup(`${key}:added`, "added", "Added", record.added, record.reasons, context),
-    chipGroup(
-      `${key}:reinstated`,
-      "reinstated",
-      "Reinstated (protected forced choice)",
-      record.reinstated,
-      record.reasons,
-      context,
-    ),
-    whyDropped(record.dropped, record.reasons, context),
-  ];
-  const element = rowElement({
-    key,
+  return rowTemplate({
     className: `stage-row action-${record.action}${marks(info.name, context)}`,
     name: info.name,
     kind: info.kind,
@@ -251,23 +217,34 @@ function stageRow(
     widest,
     detail: record.detail,
     tags,
-    pin: row.pin === null ? null : pin(row.pin, record.forcedChoice, row.forcedBefore),
+    pin: row.pin === null ? nothing : pin(row.pin, record.forcedChoice, row.forcedBefore),
     selected:
       selected === null
-        ? null
+        ? nothing
         : cellLabel(selected, cellState(row, selected), record.forcedChoice === selected),
-    groups: lazy
+    groups: waiting
       ? [
-          el("div", {
-            class: "chips-pending",
-            text: `${count(record.kept.length)} kept, ${count(record.dropped.length)} dropped, ${count(record.added.length)} added`,
-          }),
+          html`<div class="chips-pending" data-row=${key} ${ref(context.watch)}>${count(record.kept.length)} kept, ${count(record.dropped.length)} dropped, ${count(record.added.length)} added</div>`,
         ]
-      : groups(),
+      : recordGroups(key, record, context),
   });
-  lazy?.(element, groups);
-  settleRove(element);
-  return element;
+}
+
+/** A stage's chips, a group per what it did to each tool, then why it dropped the ones it dropped. */
+function recordGroups(
+  key: string,
+  record: NonNullable<WaterfallRow["record"]>,
+  context: WaterfallContext,
+): Part[] {
+  const group = (kind: "kept" | "dropped" | "added" | "reinstated", heading: string) =>
+    chipGroup(`${key}:${kind}`, kind, heading, record[kind], record.reasons, context);
+  return [
+    group("kept", "Kept"),
+    group("dropped", "Dropped"),
+    group("added", "Added"),
+    group("reinstated", "Reinstated (protected forced choice)"),
+    whyDropped(key, record.dropped, record.reasons, context),
+  ];
 }
 
 /** Extra classes for a row the comparison or the expectations single out. */
@@ -280,63 +257,44 @@ const REASONS_SHOWN = 4;
 
 /** Why each tool was dropped, readable without hovering: listed when few, behind "Why…" when many. */
 function whyDropped(
+  key: string,
   dropped: readonly string[],
   reasons: Readonly<Record<string, string>>,
-  context: ChipContext,
-): HTMLElement | null {
-  const place = (tool: string) => context.order.get(tool) ?? Number.MAX_SAFE_INTEGER;
-  const explained = dropped
-    .filter((tool) => Object.hasOwn(reasons, tool))
-    .sort((a, b) => place(a) - place(b));
-  if (explained.length === 0) return null;
-  const items = () =>
-    explained.map((tool) => el("li", {}, [nameText(tool), `: ${reasons[tool]!}`]));
-  if (explained.length <= REASONS_SHOWN)
-    return el("ul", { class: "why", label: "Why they were dropped" }, items());
-  const list = el("ul", { class: "why" });
-  const details = el("details", { class: "why-more" }, [
-    el("summary", { text: `Why ${counted(explained.length, "tool was", "tools were")} dropped` }),
-    list,
-  ]);
-  // A 2,000-tool row builds its reasons only when asked.
-  details.addEventListener("toggle", () => {
-    if (details.open && list.childElementCount === 0) list.append(...items());
-  });
-  return details;
-}
-
-function pin(kind: PinKind, after: string | null, before: string | null): HTMLElement {
-  const text: Child[] =
-    kind === "released"
-      ? [
-          "force released",
-          before ? " (was " : "",
-          before ? nameText(before) : null,
-          before ? ")" : "",
-        ]
-      : kind === "changed"
-        ? ["forced: ", nameText(after!), " (was ", nameText(before!), ")"]
-        : [kind === "set" ? "forced: " : "forced again: ", nameText(after!)];
-  const label = kind === "released" ? "forced choice released" : `forced choice ${kind}: ${after}`;
-  return el("span", { class: `pin pin-${kind}`, label, title: label }, [
-    icon(kind === "released" ? "pin" : "pinned"),
-    ...text,
-  ]);
-}
-
-function cellLabel(tool: string, state: CellState, forced: boolean): HTMLElement {
-  return el(
-    "span",
-    {
-      class: `cell cell-${state}`,
-      label: `${tool} here: ${CELL_TEXT[state]}${forced ? ", forced" : ""}`,
-    },
-    [icon("target"), nameText(tool), `: ${CELL_TEXT[state]}${forced ? " (forced)" : ""}`],
+  context: WaterfallContext,
+): Part {
+  const explained = inRunOrder(
+    dropped.filter((tool) => Object.hasOwn(reasons, tool)),
+    context.order,
   );
+  if (explained.length === 0) return nothing;
+  const items = () =>
+    repeat(
+      explained,
+      (tool) => tool,
+      (tool) => html`<li>${nameText(tool)}: ${reasons[tool]!}</li>`,
+    );
+  if (explained.length <= REASONS_SHOWN)
+    return html`<ul class="why" aria-label="Why they were dropped">${items()}</ul>`;
+  const open = context.whyOpen.has(key);
+  return html`<details class="why-more" .open=${open} @toggle=${(event: Event) => context.openWhy(key, (event.currentTarget as HTMLDetailsElement).open)}><summary>Why ${counted(explained.length, "tool was", "tools were")} dropped</summary><ul class="why">${open ? items() : nothing}</ul></details>`;
+}
+
+function pin(kind: PinKind, after: string | null, before: string | null): TemplateResult {
+  const text =
+    kind === "released"
+      ? html`force released${before ? html` (was ${nameText(before)})` : nothing}`
+      : kind === "changed"
+        ? html`forced: ${nameText(after!)} (was ${nameText(before!)})`
+        : html`${kind === "set" ? "forced: " : "forced again: "}${nameText(after!)}`;
+  const label = kind === "released" ? "forced choice released" : `forced choice ${kind}: ${after}`;
+  return html`<span class="pin pin-${kind}" aria-label=${label} title=${label}>${icon(kind === "released" ? "pin" : "pinned")}${text}</span>`;
+}
+
+function cellLabel(tool: string, state: CellState, forced: boolean): TemplateResult {
+  return html`<span class="cell cell-${state}" aria-label="${tool} here: ${CELL_TEXT[state]}${forced ? ", forced" : ""}">${icon("target")}${nameText(tool)}: ${CELL_TEXT[state]}${forced ? " (forced)" : ""}</span>`;
 }
 
 interface RowSpec {
-  readonly key: string;
   readonly className: string;
   readonly name: string;
   readonly kind: string;
@@ -345,54 +303,23 @@ interface RowSpec {
   readonly counts: readonly [number, number] | null;
   readonly widest: number;
   readonly detail: string;
-  readonly tags?: readonly Child[];
-  readonly pin?: HTMLElement | null;
-  readonly selected?: HTMLElement | null;
-  readonly groups: readonly (HTMLElement | null)[];
+  readonly tags?: readonly TemplateResult[];
+  readonly pin?: Part;
+  readonly selected?: Part;
+  readonly groups: readonly Part[];
 }
 
-function rowElement(spec: RowSpec): HTMLElement {
+function rowTemplate(spec: RowSpec): TemplateResult {
   const actionText = spec.actionText ?? spec.action;
-  const bar = el("div", { class: "bar", attrs: { "aria-hidden": "true" } }, [
-    el("div", { class: "bar-fill" }),
-  ]);
-  if (spec.counts)
-    (bar.firstChild as HTMLElement).style.width = `${(100 * spec.counts[1]) / spec.widest}%`;
+  const fill = spec.counts ? (100 * spec.counts[1]) / spec.widest : null;
   const countText = spec.counts ? `${count(spec.counts[0])} → ${count(spec.counts[1])}` : "—";
-  return el("li", { class: spec.className, attrs: { "data-stage": spec.name } }, [
-    el("div", { class: "row-head" }, [
-      nameText(spec.name, "stage-name"),
-      // The kind only when it adds something: not "intent intent", and "logged" has its own tag.
-      spec.kind === spec.name || spec.kind === "logged"
-        ? null
-        : el("span", { class: "stage-kind", text: spec.kind }),
-      el(
-        "span",
-        { class: `badge badge-${spec.action}`, label: `action: ${actionText}`, role: "img" },
-        [
-          icon(ACTION_ICON[spec.action] ?? "dash"),
-          el("span", { text: actionText, attrs: { "aria-hidden": "true" } }),
-        ],
-      ),
-      ...(spec.tags ?? []),
-      spec.pin ?? null,
-      el(
-        "span",
-        {
-          class: "flow",
-          role: "img",
-          label: spec.counts
-            ? `${spec.counts[0]} in, ${spec.counts[1]} out`
-            : "no candidates counted",
-        },
-        [
-          bar,
-          el("span", { class: "flow-count", text: countText, attrs: { "aria-hidden": "true" } }),
-        ],
-      ),
-    ]),
-    spec.detail ? el("p", { class: "detail", text: spec.detail }) : null,
-    spec.selected ?? null,
-    ...spec.groups,
-  ]);
+  const flowLabel = spec.counts
+    ? `${spec.counts[0]} in, ${spec.counts[1]} out`
+    : "no candidates counted";
+  // The kind only when it adds something: not "intent intent", and "logged" has its own tag.
+  const kind =
+    spec.kind === spec.name || spec.kind === "logged"
+      ? nothing
+      : html`<span class="stage-kind">${spec.kind}</span>`;
+  return html`<li class=${spec.className} data-stage=${spec.name}><div class="row-head">${nameText(spec.name, "stage-name")}${kind}<span class="badge badge-${spec.action}" aria-label="action: ${actionText}" role="img">${icon(ACTION_ICON[spec.action] ?? "dash")}<span aria-hidden="true">${actionText}</span></span>${spec.tags ?? nothing}${spec.pin ?? nothing}<span class="flow" role="img" aria-label=${flowLabel}><div class="bar" aria-hidden="true"><div class="bar-fill" ${widthPercent(fill)}></div></div><span class="flow-count" aria-hidden="true">${countText}</span></span></div>${spec.detail ? html`<p class="detail">${spec.detail}</p>` : nothing}${spec.selected ?? nothing}${spec.groups}</li>`;
 }

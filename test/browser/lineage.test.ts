@@ -103,6 +103,7 @@ test("state: a restored panel keeps the selected tool, the matrix toggle and the
   });
   await send(page, showFixture(fixture));
   await page.waitForSelector('.chip.is-selected[data-tool="sql"]');
+  assert.equal(await page.locator("#lineage-input").inputValue(), "sql");
   const messages = await page.evaluate(() => (globalThis as unknown as PageGlobals).__posted);
   assert.deepEqual(
     messages.map((m) => m.type),
@@ -170,5 +171,15 @@ test("origin: a logged trace links back to its log line", async (browser) => {
   await link.click();
   const messages = await page.evaluate(() => (globalThis as unknown as PageGlobals).__posted);
   assert.deepEqual(messages.at(-1), { type: "openSource", compared: false });
+  await page.close();
+});
+
+test("lineage: a tool the host selects is the one named in the tool-name field", async (browser) => {
+  const page = await openPanel(browser);
+  const message = showFixture(await load(EXAMPLE));
+  if (message.type !== "show") throw new Error("not a show message");
+  await send(page, { ...message, view: { ...message.view, selectedTool: "delete_rows" } });
+  await page.waitForSelector('.chip.is-selected[data-tool="delete_rows"]');
+  assert.equal(await page.locator("#lineage-input").inputValue(), "delete_rows");
   await page.close();
 });
