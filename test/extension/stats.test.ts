@@ -550,6 +550,12 @@ describe("a restored view reads only logs inside the workspace", () => {
       Uri.file(join(root, "outside")).toString(),
       /not in a folder/,
     ],
+    [
+      "a log file outside the workspace",
+      Uri.file(join(root, "outside", "agent.log")).toString(),
+      /not in a folder/,
+    ],
+    ["the file system's root", "file:///", /not in a folder/],
     ["an https: URI", "https://evil.example/agent.log", /not a file on this machine/],
     [
       "a link in the workspace to a folder outside",
