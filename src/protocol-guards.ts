@@ -29,6 +29,21 @@ export function isReply(value: Record<string, unknown>): boolean {
   return isCount(value.requestId) && typeof value.ok === "boolean" && isString(value.message);
 }
 
+/** The type of each request a protocol direction holds: its messages with a `requestId`. */
+export type RequestType<T> =
+  Extract<T, { readonly requestId: number }> extends { type: infer K } ? K & string : never;
+
+/**
+ * How long each request may take before both sides give up on it (milliseconds): the host then
+ * replies with an error, and the page rejects the request if even that reply does not come.
+ */
+export type RequestTimeouts<T> = { readonly [K in RequestType<T>]: number };
+
+/** A request that waits on a dialog the user answers is given this long. */
+export const DIALOG_TIMEOUT_MS = 15 * 60_000;
+/** A request the host answers by itself (a run, a copy) is given this long. */
+export const WORK_TIMEOUT_MS = 30_000;
+
 /** What a malformed message was, for the log: its type (cut short), else its kind of value. */
 export function describe(value: unknown): string {
   const type = isRecord(value) && isString(value.type) ? value.type : null;

@@ -16,6 +16,9 @@ import {
   isStringOrNull,
   messageParser,
   type MessageChecks,
+  type RequestTimeouts,
+  DIALOG_TIMEOUT_MS,
+  WORK_TIMEOUT_MS,
   type Reply,
 } from "./protocol-guards.js";
 
@@ -115,6 +118,13 @@ export type FromWebview =
   | { readonly type: "compare" }
   /** On a value read from a debug session: read it again, replay it, capture the turn, compare it. */
   | { readonly type: "debugAction"; readonly action: DebugAction };
+
+/** How long the host and the page wait for each of the panel's requests. */
+export const PANEL_REQUEST_TIMEOUTS: RequestTimeouts<FromWebview> = {
+  whatIf: WORK_TIMEOUT_MS,
+  copyMarkdown: WORK_TIMEOUT_MS,
+  saveVariant: DIALOG_TIMEOUT_MS,
+};
 
 export const DEBUG_ACTIONS = ["refresh", "turnIntoFixture", "captureTurn", "compare"] as const;
 export type DebugAction = (typeof DEBUG_ACTIONS)[number];

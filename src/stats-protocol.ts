@@ -14,6 +14,9 @@ import {
   isString,
   messageParser,
   type MessageChecks,
+  type RequestTimeouts,
+  DIALOG_TIMEOUT_MS,
+  WORK_TIMEOUT_MS,
   type Reply,
 } from "./protocol-guards.js";
 
@@ -99,6 +102,13 @@ export type FromStatsView =
   /** Copy the tables as Markdown / save them as CSV; `tools` in the order and filter on screen. */
   | { readonly type: "copyMarkdown"; readonly requestId: number; readonly tools: readonly string[] }
   | { readonly type: "saveCsv"; readonly requestId: number; readonly tools: readonly string[] };
+
+/** How long the host and the page wait for each of the statistics view's requests. */
+export const STATS_REQUEST_TIMEOUTS: RequestTimeouts<FromStatsView> = {
+  missing: WORK_TIMEOUT_MS,
+  copyMarkdown: WORK_TIMEOUT_MS,
+  saveCsv: DIALOG_TIMEOUT_MS,
+};
 
 export type StatsSortColumn = "name" | "seen" | "final" | "forced" | "missing" | "removedBy";
 

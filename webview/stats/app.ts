@@ -172,8 +172,16 @@ export class StatsApp {
     const row = { name: tool, seen: tools.seen[i]!, missing: tools.missing[i]! };
     this.save({ tool });
     const seq = ++this.missingSeq;
-    const reply = await this.channel.request({ type: "missing", tool });
-    if (seq !== this.missingSeq || reply.type !== "missing") return;
+    let reply: Awaited<ReturnType<StatsChannel["request"]>>;
+    try {
+      reply = await this.channel.request({ type: "missing", tool });
+    } catch (error) {
+      if (seq === this.missingSeq) this.status.textContent = String((error as Error).message);
+      return;
+    }
+    if (seq !== this.missingSeq) return;
+    if (reply.type === "reply") this.status.textContent = reply.message;
+    if (reply.type !== "missing") return;
     this.missing.replaceChildren(
       renderMissing(row, reply.groups, (trace: MissingTrace) =>
         this.channel.post({ type: "openTrace", ref: trace.ref, tool }),
@@ -183,8 +191,13 @@ export class StatsApp {
   }
 
   private async export(type: "copyMarkdown" | "saveCsv"): Promise<void> {
-    const reply = await this.channel.request({ type, tools: this.table?.names ?? [] });
-    if (reply.type === "reply") this.status.textContent = reply.message;
+    try {
+      const reply = await this.channel.request({ type, tools: this.table?.names ?? [] });
+      if (reply.type === "reply") this.status.textContent = reply.message;
+    } catch (error) {
+      // A request the host left unanswered: say so rather than wait for ever.
+      this.status.textContent = String((error as Error).message);
+    }
   }
 
   private save(change: Partial<StatsPanelState>): void {
