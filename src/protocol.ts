@@ -6,6 +6,21 @@ import type { Comparison } from "./core/compare.js";
 import type { ExpectationFailure } from "./core/expect.js";
 import type { ReportView } from "./core/report.js";
 import { isWhatIf, type WhatIf, type WhatIfLevers } from "./core/whatif.js";
+import {
+  isArrayOf,
+  isCount as isRequestId,
+  isNames,
+  isRecord,
+  isReply,
+  isString,
+  isStringOrNull,
+  messageParser,
+  type MessageChecks,
+  type RequestTimeouts,
+  DIALOG_TIMEOUT_MS,
+  WORK_TIMEOUT_MS,
+  type Reply,
+} from "./protocol-guards.js";
 
 /** A fixture problem as the panel lists it: 1-based line and column, never a stack. */
 export interface ProblemView {
@@ -76,12 +91,7 @@ export type ToWebview =
       readonly comparison: Comparison;
     }
   /** The answer to a request that returns no data: done, or why not. */
-  | {
-      readonly type: "reply";
-      readonly requestId: number;
-      readonly ok: boolean;
-      readonly message: string;
-    };
+  | Reply;
 
 export type FromWebview =
   /** The webview is listening, with the what-if it keeps (after a reload); the host may post now. */
@@ -109,6 +119,13 @@ export type FromWebview =
   /** On a value read from a debug session: read it again, replay it, capture the turn, compare it. */
   | { readonly type: "debugAction"; readonly action: DebugAction };
 
+/** How long the host and the page wait for each of the panel's requests. */
+export const PANEL_REQUEST_TIMEOUTS: RequestTimeouts<FromWebview> = {
+  whatIf: WORK_TIMEOUT_MS,
+  copyMarkdown: WORK_TIMEOUT_MS,
+  saveVariant: DIALOG_TIMEOUT_MS,
+};
+
 export const DEBUG_ACTIONS = ["refresh", "turnIntoFixture", "captureTurn", "compare"] as const;
 export type DebugAction = (typeof DEBUG_ACTIONS)[number];
 
@@ -120,20 +137,6 @@ export interface PanelState {
   readonly matrix: boolean;
   readonly edit: WhatIf;
 }
-
-type Guard<T> = (value: unknown) => value is T;
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-const isString = (value: unknown): value is string => typeof value === "string";
-const isStringOrNull = (value: unknown): value is string | null =>
-  value === null || typeof value === "string";
-const isNames = (value: unknown): value is string[] =>
-  Array.isArray(value) && value.every(isString);
-const isRequestId = (value: unknown): value is number =>
-  Number.isSafeInteger(value) && (value as number) >= 0;
-const isArrayOf = <T>(value: unknown, item: Guard<T>): value is T[] =>
-  Array.isArray(value) && value.every(item);
 
 function isRecordOf(value: unknown): boolean {
   if (!isRecord(value)) return false;
@@ -246,106 +249,67 @@ function isComparison(value: unknown): value is Comparison {
   );
 }
 
+const TO_WEBVIEW: MessageChecks<ToWebview> = {
+  show: (value) =>
+    isRecord(value.view) &&
+    isReportView(value.view.report) &&
+    (value.view.levers === null || isLevers(value.view.levers)) &&
+    isStringOrNull(value.view.source) &&
+    (value.view.stale === undefined || typeof value.view.stale === "boolean") &&
+    (value.view.selectedTool === undefined || isString(value.view.selectedTool)) &&
+    (value.view.rolePalettes === undefined ||
+      isArrayOf(
+        value.view.rolePalettes,
+        (palette): palette is RolePalette =>
+          isRecord(palette) &&
+          isString(palette.stage) &&
+          isString(palette.role) &&
+          isNames(palette.tools),
+      )) &&
+    (value.view.compared === null ||
+      (isRecord(value.view.compared) &&
+        isReportView(value.view.compared.report) &&
+        isComparison(value.view.compared.comparison) &&
+        isNames(value.view.compared.names) &&
+        value.view.compared.names.length === 2 &&
+        typeof value.view.compared.replay === "boolean")) &&
+    (value.view.whatIf === null || isWhatIfView(value.view.whatIf)) &&
+    (value.view.turn === null ||
+      (isRecord(value.view.turn) &&
+        isString(value.view.turn.query) &&
+        isString(value.view.turn.role))) &&
+    isArrayOf(value.view.failed, isFailure),
+  problems: (value) =>
+    isString(value.file) && isStringOrNull(value.source) && isArrayOf(value.problems, isProblem),
+  whatIfResult: (value) =>
+    isRequestId(value.requestId) && isReportView(value.variant) && isComparison(value.comparison),
+  reply: isReply,
+};
+
 /** A message the host sent, or null (after logging) when it is not one this protocol knows. */
-export function parseToWebview(
-  value: unknown,
-  log: (message: string) => void = console.warn,
-): ToWebview | null {
-  const ok = ((): boolean => {
-    if (!isRecord(value)) return false;
-    switch (value.type) {
-      case "show":
-        return (
-          isRecord(value.view) &&
-          isReportView(value.view.report) &&
-          (value.view.levers === null || isLevers(value.view.levers)) &&
-          isStringOrNull(value.view.source) &&
-          (value.view.stale === undefined || typeof value.view.stale === "boolean") &&
-          (value.view.selectedTool === undefined || isString(value.view.selectedTool)) &&
-          (value.view.rolePalettes === undefined ||
-            isArrayOf(
-              value.view.rolePalettes,
-              (palette): palette is RolePalette =>
-                isRecord(palette) &&
-                isString(palette.stage) &&
-                isString(palette.role) &&
-                isNames(palette.tools),
-            )) &&
-          (value.view.compared === null ||
-            (isRecord(value.view.compared) &&
-              isReportView(value.view.compared.report) &&
-              isComparison(value.view.compared.comparison) &&
-              isNames(value.view.compared.names) &&
-              value.view.compared.names.length === 2 &&
-              typeof value.view.compared.replay === "boolean")) &&
-          (value.view.whatIf === null || isWhatIfView(value.view.whatIf)) &&
-          (value.view.turn === null ||
-            (isRecord(value.view.turn) &&
-              isString(value.view.turn.query) &&
-              isString(value.view.turn.role))) &&
-          isArrayOf(value.view.failed, isFailure)
-        );
-      case "problems":
-        return (
-          isString(value.file) &&
-          isStringOrNull(value.source) &&
-          isArrayOf(value.problems, isProblem)
-        );
-      case "whatIfResult":
-        return (
-          isRequestId(value.requestId) &&
-          isReportView(value.variant) &&
-          isComparison(value.comparison)
-        );
-      case "reply":
-        return (
-          isRequestId(value.requestId) && typeof value.ok === "boolean" && isString(value.message)
-        );
-      default:
-        return false;
-    }
-  })();
-  if (!ok)
-    log(
-      `palette-inspector: ignored a malformed or unknown message from the host (${describe(value)})`,
-    );
-  return ok ? (value as ToWebview) : null;
-}
+export const parseToWebview = messageParser<ToWebview>(TO_WEBVIEW, "message from the host");
+
+const isEditRequest = (value: Record<string, unknown>) =>
+  isRequestId(value.requestId) && isWhatIf(value.edit);
+
+const FROM_WEBVIEW: MessageChecks<FromWebview> = {
+  ready: (value) => isWhatIf(value.edit),
+  clearWhatIf: () => true,
+  compare: () => true,
+  whatIf: isEditRequest,
+  saveVariant: isEditRequest,
+  copyMarkdown: (value) =>
+    isRequestId(value.requestId) && (value.run === "shown" || value.run === "whatIf"),
+  revealTool: (value) => isString(value.tool) && value.tool !== "",
+  openSource: (value) => typeof value.compared === "boolean",
+  debugAction: (value) => DEBUG_ACTIONS.includes(value.action as DebugAction),
+};
 
 /** A message the webview sent, or null (after logging) when it is not one this protocol knows. */
-export function parseFromWebview(
-  value: unknown,
-  log: (message: string) => void = console.warn,
-): FromWebview | null {
-  const ok = ((): boolean => {
-    if (!isRecord(value)) return false;
-    switch (value.type) {
-      case "ready":
-        return isWhatIf(value.edit);
-      case "clearWhatIf":
-      case "compare":
-        return true;
-      case "whatIf":
-      case "saveVariant":
-        return isRequestId(value.requestId) && isWhatIf(value.edit);
-      case "copyMarkdown":
-        return isRequestId(value.requestId) && (value.run === "shown" || value.run === "whatIf");
-      case "revealTool":
-        return isString(value.tool) && value.tool !== "";
-      case "openSource":
-        return typeof value.compared === "boolean";
-      case "debugAction":
-        return DEBUG_ACTIONS.includes(value.action as DebugAction);
-      default:
-        return false;
-    }
-  })();
-  if (!ok)
-    log(
-      `palette-inspector: ignored a malformed or unknown message from the webview (${describe(value)})`,
-    );
-  return ok ? (value as FromWebview) : null;
-}
+export const parseFromWebview = messageParser<FromWebview>(
+  FROM_WEBVIEW,
+  "message from the webview",
+);
 
 /** The persisted state if it has the expected shape; anything else starts fresh. */
 export function parsePanelState(value: unknown): PanelState | null {
@@ -359,11 +323,4 @@ export function parsePanelState(value: unknown): PanelState | null {
   )
     return null;
   return value as unknown as PanelState;
-}
-
-function describe(value: unknown): string {
-  const type = isRecord(value) && isString(value.type) ? value.type : null;
-  return type === null
-    ? `a ${value === null ? "null" : Array.isArray(value) ? "array" : typeof value}`
-    : `type ${JSON.stringify(type.slice(0, 40))}`;
 }

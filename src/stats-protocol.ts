@@ -5,6 +5,20 @@
  */
 import type { StageRow, ToolRow } from "./core/stats/rows.js";
 import type { TimeBucket } from "./core/stats/timeline.js";
+import {
+  isArrayOf,
+  isCount,
+  isNames,
+  isRecord,
+  isReply,
+  isString,
+  messageParser,
+  type MessageChecks,
+  type RequestTimeouts,
+  DIALOG_TIMEOUT_MS,
+  WORK_TIMEOUT_MS,
+  type Reply,
+} from "./protocol-guards.js";
 
 /**
  * The tools, one array per column (index i is one tool, in code-point order of name): 10,000
@@ -77,12 +91,7 @@ export type ToStatsView =
       readonly tool: string;
       readonly groups: readonly MissingGroup[];
     }
-  | {
-      readonly type: "reply";
-      readonly requestId: number;
-      readonly ok: boolean;
-      readonly message: string;
-    };
+  | Reply;
 
 export type FromStatsView =
   | { readonly type: "ready" }
@@ -93,6 +102,13 @@ export type FromStatsView =
   /** Copy the tables as Markdown / save them as CSV; `tools` in the order and filter on screen. */
   | { readonly type: "copyMarkdown"; readonly requestId: number; readonly tools: readonly string[] }
   | { readonly type: "saveCsv"; readonly requestId: number; readonly tools: readonly string[] };
+
+/** How long the host and the page wait for each of the statistics view's requests. */
+export const STATS_REQUEST_TIMEOUTS: RequestTimeouts<FromStatsView> = {
+  missing: WORK_TIMEOUT_MS,
+  copyMarkdown: WORK_TIMEOUT_MS,
+  saveCsv: DIALOG_TIMEOUT_MS,
+};
 
 export type StatsSortColumn = "name" | "seen" | "final" | "forced" | "missing" | "removedBy";
 
@@ -116,16 +132,8 @@ const COLUMNS: readonly StatsSortColumn[] = [
   "removedBy",
 ];
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-const isString = (value: unknown): value is string => typeof value === "string";
-const isCount = (value: unknown): value is number =>
-  Number.isSafeInteger(value) && (value as number) >= 0;
 const isScalar = (value: unknown) =>
   value === null || typeof value === "string" || typeof value === "number";
-const isArrayOf = <T>(value: unknown, item: (v: unknown) => v is T): value is T[] =>
-  Array.isArray(value) && value.every(item);
-const isNames = (value: unknown): value is string[] => isArrayOf(value, isString);
 
 function isToolColumns(value: unknown): value is ToolColumns {
   if (!isRecord(value) || !isNames(value.names)) return false;
@@ -194,66 +202,34 @@ function isMissingGroup(value: unknown): value is MissingGroup {
   );
 }
 
+const TO_STATS_VIEW: MessageChecks<ToStatsView> = {
+  stats: (value) => isStatsView(value.view),
+  missing: (value) =>
+    isCount(value.requestId) && isString(value.tool) && isArrayOf(value.groups, isMissingGroup),
+  reply: isReply,
+};
+
 /** A message the host sent, or null (after logging) when it is not one this protocol knows. */
-export function parseToStatsView(
-  value: unknown,
-  log: (message: string) => void = console.warn,
-): ToStatsView | null {
-  const ok = ((): boolean => {
-    if (!isRecord(value)) return false;
-    switch (value.type) {
-      case "stats":
-        return isStatsView(value.view);
-      case "missing":
-        return (
-          isCount(value.requestId) &&
-          isString(value.tool) &&
-          isArrayOf(value.groups, isMissingGroup)
-        );
-      case "reply":
-        return isCount(value.requestId) && typeof value.ok === "boolean" && isString(value.message);
-      default:
-        return false;
-    }
-  })();
-  if (!ok)
-    log(
-      `palette-inspector: ignored a malformed or unknown statistics message (${describe(value)})`,
-    );
-  return ok ? (value as ToStatsView) : null;
-}
+export const parseToStatsView = messageParser<ToStatsView>(TO_STATS_VIEW, "statistics message");
+
+const isExport = (value: Record<string, unknown>) =>
+  isCount(value.requestId) &&
+  isNames(value.tools) &&
+  (value.tools as string[]).length <= MAX_LISTED_TOOLS;
+
+const FROM_STATS_VIEW: MessageChecks<FromStatsView> = {
+  ready: () => true,
+  missing: (value) => isCount(value.requestId) && isString(value.tool),
+  openTrace: (value) => isCount(value.ref) && isString(value.tool),
+  copyMarkdown: isExport,
+  saveCsv: isExport,
+};
 
 /** A message the webview sent, or null (after logging) when it is not one this protocol knows. */
-export function parseFromStatsView(
-  value: unknown,
-  log: (message: string) => void = console.warn,
-): FromStatsView | null {
-  const ok = ((): boolean => {
-    if (!isRecord(value)) return false;
-    switch (value.type) {
-      case "ready":
-        return true;
-      case "missing":
-        return isCount(value.requestId) && isString(value.tool);
-      case "openTrace":
-        return isCount(value.ref) && isString(value.tool);
-      case "copyMarkdown":
-      case "saveCsv":
-        return (
-          isCount(value.requestId) &&
-          isNames(value.tools) &&
-          (value.tools as string[]).length <= MAX_LISTED_TOOLS
-        );
-      default:
-        return false;
-    }
-  })();
-  if (!ok)
-    log(
-      `palette-inspector: ignored a malformed or unknown statistics message (${describe(value)})`,
-    );
-  return ok ? (value as FromStatsView) : null;
-}
+export const parseFromStatsView = messageParser<FromStatsView>(
+  FROM_STATS_VIEW,
+  "statistics message",
+);
 
 /** The persisted state if it has the expected shape; anything else starts fresh. */
 export function parseStatsPanelState(value: unknown): StatsPanelState | null {
@@ -267,11 +243,4 @@ export function parseStatsPanelState(value: unknown): StatsPanelState | null {
   )
     return null;
   return value as unknown as StatsPanelState;
-}
-
-function describe(value: unknown): string {
-  const type = isRecord(value) && isString(value.type) ? value.type : null;
-  return type === null
-    ? `a ${value === null ? "null" : Array.isArray(value) ? "array" : typeof value}`
-    : `type ${JSON.stringify(type.slice(0, 40))}`;
 }

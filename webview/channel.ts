@@ -5,15 +5,29 @@ interface VsCodeApi<Out, State> {
   setState(state: State): void;
 }
 
+import type { RequestTimeouts } from "../src/protocol-guards.js";
+
 declare function acquireVsCodeApi<Out, State>(): VsCodeApi<Out, State>;
 
 type Numbered = { requestId: number };
 /** A request as the caller writes it; the channel numbers it. */
 type Unnumbered<T> = T extends unknown ? Omit<T, "requestId"> : never;
 
+/** The page gives the host this much longer than the host gives itself, so the host's error comes first. */
+const GRACE_MS = 2000;
+
+/** A request the host did not answer in time. */
+export class RequestTimedOut extends Error {
+  constructor(type: string, ms: number) {
+    super(`The extension did not answer (${type}) within ${Math.round(ms / 1000)} s.`);
+    this.name = "RequestTimedOut";
+  }
+}
+
 /**
  * A webview's end of a typed protocol: validated receipt, posts, and requests answered by id.
  * `In` is what the host sends, `Out` what the page sends; messages with a `requestId` pair up.
+ * With `timeouts`, a request the host leaves unanswered rejects with `RequestTimedOut`.
  */
 export class Channel<In extends object, Out extends object, State> {
   private readonly api = acquireVsCodeApi<Out, State>();
@@ -23,6 +37,7 @@ export class Channel<In extends object, Out extends object, State> {
   constructor(
     parse: (data: unknown) => In | null,
     onMessage: (message: Exclude<In, Numbered>) => void,
+    private readonly timeouts?: RequestTimeouts<Out>,
   ) {
     window.addEventListener("message", (event: MessageEvent<unknown>) => {
       const message = parse(event.data);
@@ -45,8 +60,20 @@ export class Channel<In extends object, Out extends object, State> {
 
   request(message: Unnumbered<Extract<Out, Numbered>>): Promise<Extract<In, Numbered>> {
     const requestId = this.nextId++;
-    return new Promise((resolve) => {
-      this.pending.set(requestId, resolve);
+    const type = (message as unknown as { type: string }).type;
+    const limit = this.timeouts?.[type as keyof RequestTimeouts<Out>];
+    return new Promise((resolve, reject) => {
+      const timer =
+        limit === undefined
+          ? undefined
+          : setTimeout(() => {
+              this.pending.delete(requestId);
+              reject(new RequestTimedOut(type, limit));
+            }, limit + GRACE_MS);
+      this.pending.set(requestId, (reply) => {
+        clearTimeout(timer);
+        resolve(reply);
+      });
       // The compiler cannot see that an Omit spread plus requestId rebuilds the request type.
       this.api.postMessage({ ...message, requestId } as unknown as Out);
     });

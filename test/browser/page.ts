@@ -296,6 +296,8 @@ export interface OpenOptions {
   readonly height?: number;
   /** Another page than the trace panel (the Palette Statistics view): its script, style and title. */
   readonly entry?: { readonly script: string; readonly style: string; readonly title: string };
+  /** Give the page Playwright's fake clock, so a test can move its timers on (`page.clock`). */
+  readonly fakeClock?: boolean;
 }
 
 /** What the init script puts on `window` for the test to read. */
@@ -389,6 +391,7 @@ export async function openPanel(browser: Browser, options: OpenOptions = {}): Pr
         )
         .catch(() => undefined),
   );
+  if (options.fakeClock) await page.clock.install();
   await page.goto(`${ORIGIN}/index.html`);
   await waitForPosted(page, "ready");
   return page;

@@ -65,7 +65,7 @@ test("stats: sorting by a column and filtering by name change the rows and what 
   assert.deepEqual(await names(), ["calendar_lookup"]);
   assert.equal(await page.locator(".table-controls .muted").innerText(), "1 of 10 tools");
   const before = await postedCount(page);
-  await page.locator('button[data-action="copy"]').click();
+  await page.locator('[data-action="copy"]').click();
   const copy = await waitForStatsPosted(page, "copyMarkdown", before);
   assert.deepEqual(copy.tools, ["calendar_lookup"]);
   await sendStats(page, {

@@ -38,6 +38,8 @@ describe("parseFromWebview", () => {
     ["a string", "ready"],
     ["null", null],
     ["an unknown type", { type: "eval", code: "x" }],
+    ["a type named like an object's own method", { type: "toString" }],
+    ["a type named like an object's prototype", { type: "__proto__" }],
     ["a missing request id", { type: "whatIf", edit: {} }],
     ["a negative request id", { type: "whatIf", requestId: -1, edit: {} }],
     ["a malformed edit", { type: "whatIf", requestId: 1, edit: { role: 3 } }],

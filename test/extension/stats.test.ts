@@ -19,7 +19,7 @@ import { checkpointsOf } from "../../src/node/gzip-checkpoints.js";
 import { readLogStats, SAMPLES_PER_STAGE } from "../../src/extension/stats/read-stats.js";
 import { statsRows } from "../../src/core/stats/rows.js";
 import { inspectLog, LOG_EXTENSIONS } from "../../src/extension/logs/log-commands.js";
-import { webviewOptions } from "../../src/extension/panel/session.js";
+import { webviewOptions } from "../../src/extension/webview-session.js";
 import type { TracePanels } from "../../src/extension/panel/panels.js";
 import { showStatistics, statisticsTargets } from "../../src/extension/stats/stats-command.js";
 import { STATS_VIEW_TYPE, StatsPanels } from "../../src/extension/stats/stats-panels.js";
@@ -138,7 +138,7 @@ describe("Palette Statistics view (host)", () => {
       type: "reply",
       requestId: 7,
       ok: false,
-      message: "Not copied: busy",
+      message: "That did not work: busy (details in the Palette Inspector log).",
     });
     writeText.mockRestore();
   });
@@ -547,6 +547,12 @@ describe("a restored view reads only logs inside the workspace", () => {
       Uri.file(join(root, "outside")).toString(),
       /not in a folder/,
     ],
+    [
+      "a log file outside the workspace",
+      Uri.file(join(root, "outside", "agent.log")).toString(),
+      /not in a folder/,
+    ],
+    ["the file system's root", "file:///", /not in a folder/],
     ["an https: URI", "https://evil.example/agent.log", /not a file on this machine/],
     [
       "a link in the workspace to a folder outside",

@@ -1,16 +1,22 @@
 /** The Palette Statistics view: a summary, the stages strip, palette size over time, the tools table and where a tool went. */
+import { html, nothing, render, type TemplateResult } from "lit";
+import { repeat } from "lit/directives/repeat.js";
+import { html as staticHtml, unsafeStatic } from "lit/static-html.js";
 import {
   parseStatsPanelState,
+  type MissingGroup,
   type MissingTrace,
   type StatsPanelState,
   type StatsView,
   type ToStatsView,
 } from "../../src/stats-protocol.js";
-import { count, el, icon } from "../dom.js";
+import { count } from "../dom.js";
+import { Tag } from "../toolkit.js";
 import type { StatsChannel } from "./channel.js";
-import { renderMissing } from "./missing-view.js";
-import { renderStagesStrip, stagesLegend } from "./stages-strip.js";
-import { renderTimeline } from "./timeline-chart.js";
+import { missingView } from "./missing-view.js";
+import { icon } from "./parts.js";
+import { stagesLegend, stagesStrip } from "./stages-strip.js";
+import { timelineChart } from "./timeline-chart.js";
 import { ToolsTable, visibleTools } from "./tools-table.js";
 
 const FRESH: StatsPanelState = {
@@ -20,177 +26,186 @@ const FRESH: StatsPanelState = {
   tool: null,
 };
 
+const BUTTON = unsafeStatic(Tag.button);
+
+/** Everything the page draws from: the host's view, the UI state it keeps, and what it was told. */
+interface StatsState {
+  readonly ui: StatsPanelState;
+  readonly view: StatsView | null;
+  /** Where the selected tool went, once the host answered. */
+  readonly missing: { readonly tool: string; readonly groups: readonly MissingGroup[] } | null;
+  readonly status: string;
+}
+
 export class StatsApp {
-  private ui: StatsPanelState;
-  private view: StatsView | null = null;
-  private table: ToolsTable | null = null;
+  private state: StatsState;
   private missingSeq = 0;
-  private readonly status = el("p", {
-    class: "status",
-    role: "status",
-    attrs: { "aria-live": "polite" },
-  });
-  private readonly missing = el("div", { class: "region-missing" });
-  private readonly shownCount = el("span", { class: "muted", attrs: { "aria-live": "polite" } });
+  /** The virtualised table keeps its own rows and scroll; the template places its element. */
+  private readonly table: ToolsTable;
 
   constructor(
     private readonly root: HTMLElement,
     private readonly channel: StatsChannel,
   ) {
-    this.ui = parseStatsPanelState(channel.state) ?? FRESH;
-    root.replaceChildren(el("p", { class: "muted", text: "Reading the statistics…" }));
+    const ui = parseStatsPanelState(channel.state) ?? FRESH;
+    this.state = { ui, view: null, missing: null, status: "" };
+    this.table = new ToolsTable(
+      ui.sort,
+      (sort) => this.update({ ui: { ...this.state.ui, sort } }),
+      (tool) => void this.openTool(tool),
+    );
+    this.update({});
   }
 
   receive(message: Exclude<ToStatsView, { requestId: number }>): void {
-    if (message.type === "stats") this.show(message.view);
+    if (message.type !== "stats") return;
+    const first = this.state.view === null;
+    this.update({ view: message.view, ui: { ...this.state.ui, sources: message.view.sources } });
+    if (first && this.state.ui.tool !== null) void this.openTool(this.state.ui.tool, false);
   }
 
-  private show(view: StatsView): void {
-    this.view = view;
-    this.save({ sources: view.sources });
-    const table = new ToolsTable(
-      view.tools,
-      view.traces,
-      this.ui.sort,
-      (sort) => {
-        this.save({ sort });
-        this.refreshTable();
-      },
-      (tool) => void this.openTool(tool),
-    );
-    this.table = table;
-    const filter = el("input", {
-      attrs: {
-        type: "search",
-        id: "tool-filter",
-        placeholder: "Filter by name",
-        spellcheck: "false",
-      },
-      on: {
-        input: (event) => {
-          this.save({ filter: (event.target as HTMLInputElement).value });
-          this.refreshTable();
-        },
-      },
-    });
-    filter.value = this.ui.filter;
-    const timeline = renderTimeline(view.timeline);
-    this.root.replaceChildren(
-      el("header", { class: "header" }, [
-        el("h1", {}, [icon("graph"), " Palette statistics"]),
-        el("p", { text: summary(view) }),
-        view.cancelled
-          ? el("p", {
-              class: "warning",
-              text: "The reading was cancelled: these numbers cover only what was read.",
-            })
-          : null,
-        el("details", { class: "files" }, [
-          el("summary", {
-            text: `${count(view.files.length)} log file${view.files.length === 1 ? "" : "s"}`,
-          }),
-          el(
-            "ul",
-            {},
-            view.files.map((file) => el("li", {}, [el("bdi", { text: file })])),
-          ),
-        ]),
-      ]),
-      el("div", { class: "toolbar", role: "toolbar", label: "Statistics actions" }, [
-        el(
-          "button",
-          {
-            attrs: { type: "button", "data-action": "copy" },
-            on: { click: () => void this.export("copyMarkdown") },
-          },
-          [icon("copy"), " Copy as Markdown"],
-        ),
-        el(
-          "button",
-          {
-            attrs: { type: "button", "data-action": "csv" },
-            on: { click: () => void this.export("saveCsv") },
-          },
-          [icon("save"), " Save as CSV…"],
-        ),
-      ]),
-      this.status,
-      el("section", { class: "stages", attrs: { "aria-labelledby": "stages-title" } }, [
-        el("h2", { attrs: { id: "stages-title" }, text: "Stages" }),
-        stagesLegend(),
-        renderStagesStrip(view.stages),
-      ]),
-      el("section", { class: "over-time", attrs: { "aria-labelledby": "time-title" } }, [
-        el("h2", { attrs: { id: "time-title" }, text: "Palette size over time" }),
-        timeline ??
-          el("p", {
-            class: "muted",
-            text:
-              view.unreadableTimes > 0
-                ? `The traces' times could not be read as dates (${count(view.unreadableTimes)}).`
-                : "The traces carry no times, or all fall in one second.",
-          }),
-        timeline && view.unreadableTimes > 0
-          ? el("p", {
-              class: "muted",
-              text: `${count(view.unreadableTimes)} traces with unreadable times are left out.`,
-            })
-          : null,
-      ]),
-      el("section", { class: "tools", attrs: { "aria-labelledby": "tools-title" } }, [
-        el("h2", { attrs: { id: "tools-title" }, text: "Tools" }),
-        el("div", { class: "table-controls" }, [
-          el("label", { attrs: { for: "tool-filter" }, text: "Filter" }),
-          filter,
-          this.shownCount,
-        ]),
-        table.element,
-      ]),
-      this.missing,
-    );
-    this.refreshTable();
-    if (this.ui.tool !== null) void this.openTool(this.ui.tool, false);
+  /** The one way the page changes: a new state, saved (its UI part) and drawn. */
+  private update(change: Partial<StatsState>): void {
+    this.state = { ...this.state, ...change };
+    this.channel.state = this.state.ui;
+    const { view, ui } = this.state;
+    if (view) {
+      const rows = visibleTools(view.tools, ui.filter, ui.sort);
+      this.table.setRows(view.tools, view.traces, rows, ui.sort);
+    }
+    render(this.template(), this.root);
   }
 
-  private refreshTable(): void {
-    if (!this.view || !this.table) return;
-    const tools = this.view.tools;
-    const all = tools.names.length;
-    const shown = visibleTools(tools, this.ui.filter, this.ui.sort);
-    this.table.setRows(shown, this.ui.sort);
-    this.shownCount.textContent =
-      shown.length === all
-        ? `${count(all)} tools`
-        : `${count(shown.length)} of ${count(all)} tools`;
+  private template(): TemplateResult {
+    const { view } = this.state;
+    if (!view) return html`<p class="muted">Reading the statistics…</p>`;
+    return html`${header(view)}
+      <div class="toolbar" role="toolbar" aria-label="Statistics actions">
+        ${staticHtml`<${BUTTON} appearance="secondary" data-action="copy" @click=${() => void this.export("copyMarkdown")}
+          >${icon("copy")} Copy as Markdown</${BUTTON}>
+        <${BUTTON} appearance="secondary" data-action="csv" @click=${() => void this.export("saveCsv")}
+          >${icon("save")} Save as CSV…</${BUTTON}>`}
+      </div>
+      <p class="status" role="status" aria-live="polite">${this.state.status}</p>
+      <section class="stages" aria-labelledby="stages-title">
+        <h2 id="stages-title">Stages</h2>
+        ${stagesLegend()} ${stagesStrip(view.stages)}
+      </section>
+      ${overTime(view)} ${this.toolsSection(view)}
+      <div class="region-missing">${this.missingTemplate(view)}</div>`;
+  }
+
+  private toolsSection(view: StatsView): TemplateResult {
+    const all = view.tools.names.length;
+    const shown = this.table.names.length;
+    return html`<section class="tools" aria-labelledby="tools-title">
+      <h2 id="tools-title">Tools</h2>
+      <div class="table-controls">
+        <label for="tool-filter">Filter</label>
+        <input
+          type="search"
+          id="tool-filter"
+          placeholder="Filter by name"
+          spellcheck="false"
+          .value=${this.state.ui.filter}
+          @input=${(event: Event) =>
+            this.update({
+              ui: { ...this.state.ui, filter: (event.target as HTMLInputElement).value },
+            })}
+        />
+        <span class="muted" aria-live="polite"
+          >${shown === all ? `${count(all)} tools` : `${count(shown)} of ${count(all)} tools`}</span
+        >
+      </div>
+      ${this.table.element}
+    </section>`;
+  }
+
+  private missingTemplate(view: StatsView): TemplateResult | typeof nothing {
+    const missing = this.state.missing;
+    const i = missing ? view.tools.names.indexOf(missing.tool) : -1;
+    if (!missing || i === -1) return nothing;
+    const row = { name: missing.tool, seen: view.tools.seen[i]!, missing: view.tools.missing[i]! };
+    return missingView(row, missing.groups, (trace: MissingTrace) =>
+      this.channel.post({ type: "openTrace", ref: trace.ref, tool: missing.tool }),
+    );
   }
 
   /** Asks the host for the traces where the tool went missing, and lists them. */
   private async openTool(tool: string, focus = true): Promise<void> {
-    const tools = this.view?.tools;
-    const i = tools ? tools.names.indexOf(tool) : -1;
-    if (!tools || i === -1) return;
-    const row = { name: tool, seen: tools.seen[i]!, missing: tools.missing[i]! };
-    this.save({ tool });
+    if (!this.state.view?.tools.names.includes(tool)) return;
+    this.update({ ui: { ...this.state.ui, tool } });
     const seq = ++this.missingSeq;
-    const reply = await this.channel.request({ type: "missing", tool });
-    if (seq !== this.missingSeq || reply.type !== "missing") return;
-    this.missing.replaceChildren(
-      renderMissing(row, reply.groups, (trace: MissingTrace) =>
-        this.channel.post({ type: "openTrace", ref: trace.ref, tool }),
-      ),
-    );
-    if (focus) this.missing.querySelector<HTMLElement>("#missing-title")?.focus();
+    try {
+      const reply = await this.channel.request({ type: "missing", tool });
+      if (seq !== this.missingSeq) return;
+      if (reply.type === "reply") return this.update({ status: reply.message });
+      if (reply.type !== "missing") return;
+      this.update({ missing: { tool, groups: reply.groups } });
+    } catch (error) {
+      if (seq === this.missingSeq) this.update({ status: (error as Error).message });
+      return;
+    }
+    if (focus) this.root.querySelector<HTMLElement>("#missing-title")?.focus();
   }
 
   private async export(type: "copyMarkdown" | "saveCsv"): Promise<void> {
-    const reply = await this.channel.request({ type, tools: this.table?.names ?? [] });
-    if (reply.type === "reply") this.status.textContent = reply.message;
+    try {
+      const reply = await this.channel.request({ type, tools: this.table.names });
+      if (reply.type === "reply") this.update({ status: reply.message });
+    } catch (error) {
+      // A request the host left unanswered: say so rather than wait for ever.
+      this.update({ status: (error as Error).message });
+    }
   }
+}
 
-  private save(change: Partial<StatsPanelState>): void {
-    this.ui = { ...this.ui, ...change };
-    this.channel.state = this.ui;
-  }
+function header(view: StatsView): TemplateResult {
+  const files = view.files.length;
+  return html`<header class="header">
+    <h1>${icon("graph")} Palette statistics</h1>
+    <p>${summary(view)}</p>
+    ${
+      view.cancelled
+        ? html`<p class="warning">
+            The reading was cancelled: these numbers cover only what was read.
+          </p>`
+        : nothing
+    }
+    <details class="files">
+      <summary>${count(files)} log file${files === 1 ? "" : "s"}</summary>
+      <ul>
+        ${repeat(
+          view.files,
+          (file) => file,
+          (file) => html`<li><bdi>${file}</bdi></li>`,
+        )}
+      </ul>
+    </details>
+  </header>`;
+}
+
+function overTime(view: StatsView): TemplateResult {
+  const chart = timelineChart(view.timeline);
+  const unreadable = count(view.unreadableTimes);
+  return html`<section class="over-time" aria-labelledby="time-title">
+    <h2 id="time-title">Palette size over time</h2>
+    ${
+      chart ??
+      html`<p class="muted">
+        ${
+          view.unreadableTimes > 0
+            ? `The traces' times could not be read as dates (${unreadable}).`
+            : "The traces carry no times, or all fall in one second."
+        }
+      </p>`
+    }
+    ${
+      chart && view.unreadableTimes > 0
+        ? html`<p class="muted">${unreadable} traces with unreadable times are left out.</p>`
+        : nothing
+    }
+  </section>`;
 }
 
 /** "1,200 traces in 3 logs · 4 problems · errors: ForcedToolUnavailable 2" */

@@ -1,5 +1,6 @@
 import {
   parseToStatsView,
+  STATS_REQUEST_TIMEOUTS,
   type FromStatsView,
   type StatsPanelState,
   type ToStatsView,
@@ -9,6 +10,6 @@ import { Channel } from "../channel.js";
 /** The statistics view's end of its protocol. */
 export class StatsChannel extends Channel<ToStatsView, FromStatsView, StatsPanelState> {
   constructor(onMessage: (message: Exclude<ToStatsView, { requestId: number }>) => void) {
-    super(parseToStatsView, onMessage);
+    super(parseToStatsView, onMessage, STATS_REQUEST_TIMEOUTS);
   }
 }

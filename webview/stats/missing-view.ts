@@ -1,60 +1,68 @@
 /** Where a tool went: the traces in which it went missing, grouped by the stage that removed it. */
+import { html, type TemplateResult } from "lit";
+import { repeat } from "lit/directives/repeat.js";
 import { percent, type ToolRow } from "../../src/core/stats/rows.js";
+import type { MissingGroup, MissingTrace } from "../../src/stats-protocol.js";
+import { count } from "../dom.js";
+import { icon, nameText } from "./parts.js";
 
 type Counts = Pick<ToolRow, "name" | "seen" | "missing">;
-import type { MissingGroup, MissingTrace } from "../../src/stats-protocol.js";
-import { count, el, icon, nameText } from "../dom.js";
 
-export function renderMissing(
+export function missingView(
   row: Counts,
   groups: readonly MissingGroup[],
   open: (trace: MissingTrace) => void,
-): HTMLElement {
-  const heading = el("h2", { attrs: { id: "missing-title", tabindex: "-1" } }, [
-    "Where ",
-    nameText(row.name),
-    " went",
-  ]);
-  const summary = el("p", {
-    text:
-      row.missing === 0
-        ? `Final in every one of the ${count(row.seen)} traces that name it.`
-        : `Missing in ${percent(row.missing, row.seen)}% of the ${count(row.seen)} traces that name it (${count(row.missing)}).`,
-  });
-  return el("section", { class: "missing", attrs: { "aria-labelledby": "missing-title" } }, [
-    heading,
-    summary,
-    ...groups.map((group) =>
-      el("div", { class: "missing-group", attrs: { "data-stage": group.stage } }, [
-        el("h3", {}, [
-          group.stage === "?"
-            ? "no stage dropped it (never offered, or an inconsistent log)"
-            : nameText(group.stage, "stage-name"),
-          el("span", {
-            class: "muted",
-            text: ` — ${percent(group.total, row.missing)}% (${count(group.total)} traces${group.traces.length < group.total ? `, first ${count(group.traces.length)} listed` : ""})`,
-          }),
-        ]),
-        el(
-          "ul",
-          { class: "trace-list" },
-          group.traces.map((trace) =>
-            el("li", {}, [
-              el(
-                "button",
-                {
-                  class: "link",
-                  attrs: { type: "button", "data-ref": String(trace.ref) },
-                  on: { click: () => open(trace) },
-                },
-                [icon("type-hierarchy"), " ", traceText(trace)],
-              ),
-            ]),
-          ),
-        ),
-      ]),
-    ),
-  ]);
+): TemplateResult {
+  const summary =
+    row.missing === 0
+      ? `Final in every one of the ${count(row.seen)} traces that name it.`
+      : `Missing in ${percent(row.missing, row.seen)}% of the ${count(row.seen)} traces that name it (${count(row.missing)}).`;
+  return html`<section class="missing" aria-labelledby="missing-title">
+    <h2 id="missing-title" tabindex="-1">Where ${nameText(row.name)} went</h2>
+    <p>${summary}</p>
+    ${repeat(
+      groups,
+      (group) => group.stage,
+      (group) => groupView(group, row.missing, open),
+    )}
+  </section>`;
+}
+
+function groupView(
+  group: MissingGroup,
+  missing: number,
+  open: (trace: MissingTrace) => void,
+): TemplateResult {
+  const listed =
+    group.traces.length < group.total ? `, first ${count(group.traces.length)} listed` : "";
+  return html`<div class="missing-group" data-stage=${group.stage}>
+    <h3>
+      ${
+        group.stage === "?"
+          ? "no stage dropped it (never offered, or an inconsistent log)"
+          : nameText(group.stage, "stage-name")
+      }<span class="muted">
+        — ${percent(group.total, missing)}% (${count(group.total)} traces${listed})</span
+      >
+    </h3>
+    <ul class="trace-list">
+      ${repeat(
+        group.traces,
+        (trace) => trace.ref,
+        (trace) =>
+          html`<li>
+            <button
+              class="link"
+              type="button"
+              data-ref=${String(trace.ref)}
+              @click=${() => open(trace)}
+            >
+              ${icon("type-hierarchy")} ${traceText(trace)}
+            </button>
+          </li>`,
+      )}
+    </ul>
+  </div>`;
 }
 
 /** "agent.log:12 · t-4f1c2a · 2025-03-14 09:26:50,011" */

@@ -1,57 +1,51 @@
 /** Per stage, a small stacked bar of its select / abstain / force / error shares, and its degraded count. */
+import { html, type TemplateResult } from "lit";
+import { repeat } from "lit/directives/repeat.js";
 import { ACTION_ORDER } from "../../src/core/stats/json.js";
 import { percent, type StageRow } from "../../src/core/stats/rows.js";
-import { count, el, nameText } from "../dom.js";
+import { count } from "../dom.js";
+import { cssomStyle, nameText } from "./parts.js";
 
-export function renderStagesStrip(stages: readonly StageRow[]): HTMLElement {
-  if (stages.length === 0) return el("p", { class: "muted", text: "No stage records." });
-  return el(
-    "ol",
-    { class: "stages-strip", label: "Stages in the order they first appear" },
-    stages.map((stage) => {
-      const shares = ACTION_ORDER.map((action) => ({
-        action,
-        n: stage[action],
-        share: percent(stage[action], stage.records),
-      }));
-      const said = shares
-        .filter((s) => s.n > 0)
-        .map((s) => `${s.action} ${s.share}%`)
-        .join(", ");
-      const bar = el(
-        "div",
-        { class: "stack", role: "img", label: `${stage.stage}: ${said || "no records"}` },
-        shares
-          .filter((s) => s.n > 0)
-          .map((s) => {
-            const segment = el("span", { class: `segment action-${s.action}` });
-            segment.style.width = `${(100 * s.n) / stage.records}%`;
-            return segment;
-          }),
-      );
-      return el("li", { class: "stage-card", attrs: { "data-stage": stage.stage } }, [
-        el("div", { class: "stage-title" }, [
-          nameText(stage.stage, "stage-name"),
-          el("span", { class: "muted", text: ` ${count(stage.records)} records` }),
-        ]),
-        bar,
-        el("div", { class: "stage-legend", attrs: { "aria-hidden": "true" } }, [said]),
-        el("div", {
-          class: stage.degraded > 0 ? "degraded" : "muted",
-          text: `${count(stage.degraded)} degraded`,
-        }),
-      ]);
-    }),
-  );
+export function stagesStrip(stages: readonly StageRow[]): TemplateResult {
+  if (stages.length === 0) return html`<p class="muted">No stage records.</p>`;
+  return html`<ol class="stages-strip" aria-label="Stages in the order they first appear">
+    ${repeat(stages, (stage) => stage.stage, stageCard)}
+  </ol>`;
+}
+
+function stageCard(stage: StageRow): TemplateResult {
+  const shares = ACTION_ORDER.map((action) => ({
+    action,
+    n: stage[action],
+    share: percent(stage[action], stage.records),
+  })).filter((s) => s.n > 0);
+  const said = shares.map((s) => `${s.action} ${s.share}%`).join(", ");
+  return html`<li class="stage-card" data-stage=${stage.stage}>
+    <div class="stage-title">
+      ${nameText(stage.stage, "stage-name")}<span class="muted">
+        ${count(stage.records)} records</span
+      >
+    </div>
+    <div class="stack" role="img" aria-label=${`${stage.stage}: ${said || "no records"}`}>
+      ${shares.map(
+        (s) =>
+          html`<span
+            class="segment action-${s.action}"
+            ${cssomStyle({ width: `${(100 * s.n) / stage.records}%` })}
+          ></span>`,
+      )}
+    </div>
+    <div class="stage-legend" aria-hidden="true">${said}</div>
+    <div class=${stage.degraded > 0 ? "degraded" : "muted"}>${count(stage.degraded)} degraded</div>
+  </li>`;
 }
 
 /** The colour key shared by every bar. */
-export function stagesLegend(): HTMLElement {
-  return el(
-    "p",
-    { class: "legend", attrs: { "aria-hidden": "true" } },
-    ACTION_ORDER.map((action) =>
-      el("span", { class: "key" }, [el("span", { class: `swatch action-${action}` }), action]),
-    ),
-  );
+export function stagesLegend(): TemplateResult {
+  return html`<p class="legend" aria-hidden="true">
+    ${ACTION_ORDER.map(
+      (action) =>
+        html`<span class="key"><span class="swatch action-${action}"></span>${action}</span>`,
+    )}
+  </p>`;
 }

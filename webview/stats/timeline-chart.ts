@@ -1,25 +1,17 @@
 /**
  * Final palette size (mean per time bucket, a line) and forced-choice failures (bars) over time:
- * an SVG built with DOM calls, its text set as text, its colours from the theme's CSS classes.
+ * an SVG template, its text set as text, its colours from the theme's CSS classes.
  */
+import { html, svg, type SVGTemplateResult, type TemplateResult } from "lit";
 import type { TimeBucket } from "../../src/core/stats/timeline.js";
-import { count, el } from "../dom.js";
+import { count } from "../dom.js";
 
-const SVG = "http://www.w3.org/2000/svg";
 const WIDTH = 640;
 const HEIGHT = 160;
 const PAD = { left: 36, right: 36, top: 10, bottom: 24 };
-
-function svg<K extends keyof SVGElementTagNameMap>(
-  tag: K,
-  attrs: Record<string, string | number>,
-  text?: string,
-): SVGElementTagNameMap[K] {
-  const node = document.createElementNS(SVG, tag);
-  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, String(value));
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
+const PLOT_W = WIDTH - PAD.left - PAD.right;
+const PLOT_H = HEIGHT - PAD.top - PAD.bottom;
+const BASELINE = PAD.top + PLOT_H;
 
 /** "2025-03-14 09:26" (UTC), or with seconds when the buckets are narrower than a minute. */
 export function timeLabel(ms: number, width: number): string {
@@ -27,114 +19,105 @@ export function timeLabel(ms: number, width: number): string {
   return width < 60_000 ? iso.slice(0, 19) : iso.slice(0, 16);
 }
 
-/** The chart, or null when fewer than two buckets hold traces (nothing to see over time). */
-export function renderTimeline(buckets: readonly TimeBucket[]): HTMLElement | null {
-  const filled = buckets.filter((b) => b.traces > 0);
-  if (filled.length < 2) return null;
-  const plotW = WIDTH - PAD.left - PAD.right;
-  const plotH = HEIGHT - PAD.top - PAD.bottom;
+/** Where bucket i and a value sit on the chart. */
+interface Scale {
+  readonly step: number;
+  readonly maxSize: number;
+  readonly maxFail: number;
+  readonly x: (i: number) => number;
+  readonly ySize: (v: number) => number;
+  readonly yFail: (v: number) => number;
+}
+
+function scaleOf(buckets: readonly TimeBucket[], filled: readonly TimeBucket[]): Scale {
   const maxSize = Math.max(1, ...filled.map((b) => b.meanPalette));
   const maxFail = Math.max(1, ...buckets.map((b) => b.forcedFailures));
-  const step = plotW / buckets.length;
-  const x = (i: number) => PAD.left + step * (i + 0.5);
-  const ySize = (v: number) => PAD.top + plotH * (1 - v / maxSize);
-  const yFail = (v: number) => PAD.top + plotH * (1 - v / maxFail);
+  const step = PLOT_W / buckets.length;
+  return {
+    step,
+    maxSize,
+    maxFail,
+    x: (i) => PAD.left + step * (i + 0.5),
+    ySize: (v) => PAD.top + PLOT_H * (1 - v / maxSize),
+    yFail: (v) => PAD.top + PLOT_H * (1 - v / maxFail),
+  };
+}
+
+/** The chart, or null when fewer than two buckets hold traces (nothing to see over time). */
+export function timelineChart(buckets: readonly TimeBucket[]): TemplateResult | null {
+  const filled = buckets.filter((b) => b.traces > 0);
+  if (filled.length < 2) return null;
+  const scale = scaleOf(buckets, filled);
+  const width = buckets[0]!.width;
+  return html`<figure class="timeline">
+    <svg
+      viewBox="0 0 ${WIDTH} ${HEIGHT}"
+      class="timeline-chart"
+      role="img"
+      aria-labelledby="timeline-title"
+    >
+      <title id="timeline-title">${chartTitle(buckets, filled, scale)}</title>
+      <line
+        class="axis"
+        x1=${PAD.left}
+        x2=${WIDTH - PAD.right}
+        y1=${BASELINE}
+        y2=${BASELINE}
+      ></line>
+      ${failureBars(buckets, scale)} ${paletteLine(buckets, scale)} ${ticks(buckets, scale)}
+    </svg>
+    <figcaption class="legend">
+      <span class="key"><span class="swatch palette-swatch"></span>final palette size (mean)</span>
+      <span class="key"><span class="swatch failures-swatch"></span>forced-choice failures</span>
+      <span class="muted">per ${durationText(width)}, UTC</span>
+    </figcaption>
+  </figure>`;
+}
+
+function chartTitle(buckets: readonly TimeBucket[], filled: readonly TimeBucket[], scale: Scale) {
   const first = buckets[0]!;
   const last = buckets.at(-1)!;
   const failures = buckets.reduce((n, b) => n + b.forcedFailures, 0);
+  const least = Math.min(...filled.map((b) => b.meanPalette)).toFixed(1);
+  return `Final palette size per ${durationText(first.width)} from ${timeLabel(first.start, first.width)} to ${timeLabel(last.start + last.width, first.width)} UTC: between ${least} and ${scale.maxSize.toFixed(1)} tools; ${count(failures)} forced-choice failures`;
+}
 
-  const chart = svg("svg", {
-    viewBox: `0 0 ${WIDTH} ${HEIGHT}`,
-    class: "timeline-chart",
-    role: "img",
-    "aria-labelledby": "timeline-title",
-  });
-  chart.append(
-    svg(
-      "title",
-      { id: "timeline-title" },
-      `Final palette size per ${durationText(first.width)} from ${timeLabel(first.start, first.width)} to ${timeLabel(last.start + last.width, first.width)} UTC: between ${Math.min(...filled.map((b) => b.meanPalette)).toFixed(1)} and ${maxSize.toFixed(1)} tools; ${count(failures)} forced-choice failures`,
-    ),
-    svg("line", {
-      class: "axis",
-      x1: PAD.left,
-      x2: WIDTH - PAD.right,
-      y1: PAD.top + plotH,
-      y2: PAD.top + plotH,
-    }),
+function failureBars(buckets: readonly TimeBucket[], scale: Scale): SVGTemplateResult[] {
+  return buckets.flatMap((b, i) =>
+    b.forcedFailures === 0
+      ? []
+      : [
+          svg`<rect
+            class="failures"
+            x=${scale.x(i) - Math.max(1, scale.step * 0.35)}
+            width=${Math.max(2, scale.step * 0.7)}
+            y=${scale.yFail(b.forcedFailures)}
+            height=${BASELINE - scale.yFail(b.forcedFailures)}
+          ><title>${timeLabel(b.start, b.width)}: ${count(b.forcedFailures)} forced-choice failures</title></rect>`,
+        ],
   );
-  buckets.forEach((b, i) => {
-    if (b.forcedFailures === 0) return;
-    const bar = svg("rect", {
-      class: "failures",
-      x: x(i) - Math.max(1, step * 0.35),
-      width: Math.max(2, step * 0.7),
-      y: yFail(b.forcedFailures),
-      height: PAD.top + plotH - yFail(b.forcedFailures),
-    });
-    bar.append(
-      svg(
-        "title",
-        {},
-        `${timeLabel(b.start, b.width)}: ${count(b.forcedFailures)} forced-choice failures`,
-      ),
-    );
-    chart.append(bar);
-  });
-  // One line through the buckets that hold traces (an empty bucket is no data, not a zero), a dot on each.
-  const points: string[] = [];
-  const dots: SVGCircleElement[] = [];
-  buckets.forEach((b, i) => {
-    if (b.traces === 0) return;
-    points.push(`${x(i).toFixed(1)},${ySize(b.meanPalette).toFixed(1)}`);
-    const dot = svg("circle", { class: "palette-dot", cx: x(i), cy: ySize(b.meanPalette), r: 2.5 });
-    dot.append(
-      svg(
-        "title",
-        {},
-        `${timeLabel(b.start, b.width)}: ${b.meanPalette.toFixed(1)} tools on average over ${count(b.traces)} traces`,
-      ),
-    );
-    dots.push(dot);
-  });
-  chart.append(svg("polyline", { class: "palette", points: points.join(" ") }), ...dots);
-  chart.append(
-    svg("text", { class: "tick", x: PAD.left, y: HEIGHT - 6 }, timeLabel(first.start, first.width)),
-    svg(
-      "text",
-      { class: "tick", x: WIDTH - PAD.right, y: HEIGHT - 6, "text-anchor": "end" },
-      timeLabel(last.start + last.width, first.width),
-    ),
-    svg(
-      "text",
-      { class: "tick palette-text", x: PAD.left - 4, y: PAD.top + 8, "text-anchor": "end" },
-      maxSize.toFixed(0),
-    ),
-    svg(
-      "text",
-      { class: "tick palette-text", x: PAD.left - 4, y: PAD.top + plotH, "text-anchor": "end" },
-      "0",
-    ),
-    svg(
-      "text",
-      { class: "tick failures-text", x: WIDTH - PAD.right + 4, y: PAD.top + 8 },
-      String(maxFail),
-    ),
-  );
-  return el("figure", { class: "timeline" }, [
-    chart,
-    el("figcaption", { class: "legend" }, [
-      el("span", { class: "key" }, [
-        el("span", { class: "swatch palette-swatch" }),
-        "final palette size (mean)",
-      ]),
-      el("span", { class: "key" }, [
-        el("span", { class: "swatch failures-swatch" }),
-        "forced-choice failures",
-      ]),
-      el("span", { class: "muted", text: `per ${durationText(first.width)}, UTC` }),
-    ]),
-  ]);
+}
+
+/** One line through the buckets that hold traces (an empty bucket is no data, not a zero), a dot on each. */
+function paletteLine(buckets: readonly TimeBucket[], scale: Scale): SVGTemplateResult {
+  const held = buckets.flatMap((b, i) => (b.traces === 0 ? [] : [{ b, i }]));
+  const points = held
+    .map(({ b, i }) => `${scale.x(i).toFixed(1)},${scale.ySize(b.meanPalette).toFixed(1)}`)
+    .join(" ");
+  return svg`<polyline class="palette" points=${points}></polyline>${held.map(
+    ({ b, i }) =>
+      svg`<circle class="palette-dot" cx=${scale.x(i)} cy=${scale.ySize(b.meanPalette)} r="2.5"><title>${timeLabel(b.start, b.width)}: ${b.meanPalette.toFixed(1)} tools on average over ${count(b.traces)} traces</title></circle>`,
+  )}`;
+}
+
+function ticks(buckets: readonly TimeBucket[], scale: Scale): SVGTemplateResult {
+  const first = buckets[0]!;
+  const last = buckets.at(-1)!;
+  return svg`<text class="tick" x=${PAD.left} y=${HEIGHT - 6}>${timeLabel(first.start, first.width)}</text>
+    <text class="tick" x=${WIDTH - PAD.right} y=${HEIGHT - 6} text-anchor="end">${timeLabel(last.start + last.width, first.width)}</text>
+    <text class="tick palette-text" x=${PAD.left - 4} y=${PAD.top + 8} text-anchor="end">${scale.maxSize.toFixed(0)}</text>
+    <text class="tick palette-text" x=${PAD.left - 4} y=${BASELINE} text-anchor="end">0</text>
+    <text class="tick failures-text" x=${WIDTH - PAD.right + 4} y=${PAD.top + 8}>${String(scale.maxFail)}</text>`;
 }
 
 function durationText(ms: number): string {

@@ -6,7 +6,10 @@
 import { percent } from "../../src/core/stats/rows.js";
 import { compareCodePoints } from "../../src/core/tools.js";
 import type { StatsSortColumn, ToolColumns } from "../../src/stats-protocol.js";
-import { count, el, nameText } from "../dom.js";
+import { html, render, type TemplateResult } from "lit";
+import { repeat } from "lit/directives/repeat.js";
+import { count, el } from "../dom.js";
+import { cssomStyle, nameText } from "./parts.js";
 
 /** Pixel height of one row: the CSS gives `.tools-row` exactly this. */
 export const ROW_HEIGHT = 26;
@@ -55,6 +58,16 @@ export function visibleTools(tools: ToolColumns, filter: string, sort: Sort): nu
   return shown.sort((i, j) => sign * column.compare(tools, i, j) || i - j);
 }
 
+const EMPTY: ToolColumns = {
+  names: [],
+  seen: [],
+  final: [],
+  forced: [],
+  missing: [],
+  topStage: [],
+  topCount: [],
+};
+
 export class ToolsTable {
   readonly element: HTMLElement;
   private readonly header: HTMLElement;
@@ -66,9 +79,10 @@ export class ToolsTable {
   private frame = 0;
   private drawn = "";
 
+  private tools: ToolColumns = EMPTY;
+  private traces = 0;
+
   constructor(
-    private readonly tools: ToolColumns,
-    private readonly traces: number,
     private sort: Sort,
     private readonly onSort: (sort: Sort) => void,
     private readonly onOpen: (tool: string) => void,
@@ -103,9 +117,11 @@ export class ToolsTable {
     this.renderHeader();
   }
 
-  /** Shows these rows (already filtered and sorted), keeping the active tool when it is still there. */
-  setRows(rows: number[], sort: Sort): void {
-    const activeTool = this.rows[this.active];
+  /** Shows these rows (already filtered and sorted) of these tools, keeping the active tool when it is still there. */
+  setRows(tools: ToolColumns, traces: number, rows: number[], sort: Sort): void {
+    const activeTool = this.tools === tools ? this.rows[this.active] : undefined;
+    this.tools = tools;
+    this.traces = traces;
     this.rows = rows;
     this.sort = sort;
     const kept = activeTool === undefined ? -1 : rows.indexOf(activeTool);
@@ -123,45 +139,36 @@ export class ToolsTable {
   }
 
   private renderHeader(): void {
-    this.header.replaceChildren(
-      ...COLUMNS.map((column) => {
-        const sorted = this.sort.column === column.key;
-        const direction = sorted ? (this.sort.descending ? "descending" : "ascending") : "none";
-        return el(
-          "div",
-          {
-            role: "columnheader",
-            class: `cell${column.numeric ? " numeric" : ""}`,
-            attrs: { "aria-sort": direction },
-          },
-          [
-            el(
-              "button",
-              {
-                class: "sort",
-                attrs: { type: "button", "data-sort": column.key },
-                title: `Sort by ${column.title.toLowerCase()}`,
-                on: {
-                  click: () =>
-                    this.onSort({
-                      column: column.key,
-                      // A new column starts with its most telling end: most first for numbers.
-                      descending: sorted ? !this.sort.descending : column.numeric,
-                    }),
-                },
-              },
-              [
-                column.title,
-                el("span", {
-                  class: `codicon codicon-${!sorted ? "blank" : this.sort.descending ? "arrow-down" : "arrow-up"}`,
-                  attrs: { "aria-hidden": "true" },
-                }),
-              ],
-            ),
-          ],
-        );
-      }),
+    render(
+      COLUMNS.map((column) => this.columnHeader(column)),
+      this.header,
     );
+  }
+
+  private columnHeader(column: Column): TemplateResult {
+    const sorted = this.sort.column === column.key;
+    const direction = sorted ? (this.sort.descending ? "descending" : "ascending") : "none";
+    const arrow = !sorted ? "blank" : this.sort.descending ? "arrow-down" : "arrow-up";
+    // A new column starts with its most telling end: most first for numbers.
+    const next = {
+      column: column.key,
+      descending: sorted ? !this.sort.descending : column.numeric,
+    };
+    return html`<div
+      role="columnheader"
+      class="cell${column.numeric ? " numeric" : ""}"
+      aria-sort=${direction}
+    >
+      <button
+        class="sort"
+        type="button"
+        data-sort=${column.key}
+        title="Sort by ${column.title.toLowerCase()}"
+        @click=${() => this.onSort(next)}
+      >
+        ${column.title}<span class="codicon codicon-${arrow}" aria-hidden="true"></span>
+      </button>
+    </div>`;
   }
 
   private schedule(): void {
@@ -178,9 +185,17 @@ export class ToolsTable {
     const key = `${first}:${last}:${this.active}`;
     if (key !== this.drawn) {
       this.drawn = key;
-      const nodes: HTMLElement[] = [];
-      for (let i = first; i < last; i++) nodes.push(this.row(this.rows[i]!, i));
-      this.spacer.replaceChildren(...nodes);
+      const shown: number[] = [];
+      for (let i = first; i < last; i++) shown.push(i);
+      // Keyed by tool: a row that stays in view keeps its node across a scroll or a sort.
+      render(
+        repeat(
+          shown,
+          (i) => this.rows[i]!,
+          (i) => this.row(this.rows[i]!, i),
+        ),
+        this.spacer,
+      );
     }
     if (this.rows.length > 0)
       this.viewport.setAttribute("aria-activedescendant", `tool-row-${this.active}`);
@@ -188,48 +203,45 @@ export class ToolsTable {
     if (reveal) this.reveal();
   }
 
-  private row(tool: number, i: number): HTMLElement {
+  private row(tool: number, i: number): TemplateResult {
     const t = this.tools;
     const name = t.names[tool]!;
     const stage = t.topStage[tool];
     const missing = t.missing[tool]!;
-    const node = el(
-      "div",
-      {
-        class: `tools-row${i === this.active ? " is-active" : ""}`,
-        role: "row",
-        attrs: { id: `tool-row-${i}`, "aria-rowindex": String(i + 2), "data-tool": name },
-        on: {
-          click: () => {
-            this.active = i;
-            this.drawn = "";
-            this.draw(false);
-            this.onOpen(name);
-          },
-        },
-      },
-      [
-        el("div", { role: "cell", class: "cell" }, [nameText(name)]),
-        el("div", { role: "cell", class: "cell numeric", text: count(t.seen[tool]!) }),
-        el("div", {
-          role: "cell",
-          class: "cell numeric",
-          text: `${percent(t.final[tool]!, this.traces)}%`,
-          title: `final in ${count(t.final[tool]!)} of ${count(this.traces)} traces`,
-        }),
-        el("div", { role: "cell", class: "cell numeric", text: count(t.forced[tool]!) }),
-        el("div", { role: "cell", class: "cell numeric", text: count(missing) }),
-        el(
-          "div",
-          { role: "cell", class: "cell" },
+    const open = () => {
+      this.active = i;
+      this.drawn = "";
+      this.draw(false);
+      this.onOpen(name);
+    };
+    return html`<div
+      class="tools-row${i === this.active ? " is-active" : ""}"
+      role="row"
+      id="tool-row-${i}"
+      aria-rowindex=${i + 2}
+      data-tool=${name}
+      ${cssomStyle({ transform: `translateY(${i * ROW_HEIGHT}px)` })}
+      @click=${open}
+    >
+      <div role="cell" class="cell">${nameText(name)}</div>
+      <div role="cell" class="cell numeric">${count(t.seen[tool]!)}</div>
+      <div
+        role="cell"
+        class="cell numeric"
+        title="final in ${count(t.final[tool]!)} of ${count(this.traces)} traces"
+      >
+        ${percent(t.final[tool]!, this.traces)}%
+      </div>
+      <div role="cell" class="cell numeric">${count(t.forced[tool]!)}</div>
+      <div role="cell" class="cell numeric">${count(missing)}</div>
+      <div role="cell" class="cell">
+        ${
           stage != null
-            ? [nameText(stage, "stage-name"), ` ${percent(t.topCount[tool]!, missing)}%`]
-            : [el("span", { class: "muted", text: "—" })],
-        ),
-      ],
-    );
-    node.style.transform = `translateY(${i * ROW_HEIGHT}px)`;
-    return node;
+            ? html`${nameText(stage, "stage-name")} ${percent(t.topCount[tool]!, missing)}%`
+            : html`<span class="muted">—</span>`
+        }
+      </div>
+    </div>`;
   }
 
   private key(event: KeyboardEvent): void {

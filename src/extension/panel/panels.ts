@@ -5,7 +5,8 @@ import { isInside, leadsTo } from "../../node/confine.js";
 import { parsePanelState } from "../../protocol.js";
 import { pickComparison } from "./compare-pick.js";
 import { comparedSides, comparisonTitle } from "./sides.js";
-import { TraceSession, webviewOptions, type FixtureLoader, type TraceSource } from "./session.js";
+import { webviewOptions } from "../webview-session.js";
+import { TraceSession, type FixtureLoader, type TraceSource } from "./session.js";
 
 /** The panel's view type: package.json's `onWebviewPanel:` activation and the serializer use it. */
 export const TRACE_VIEW_TYPE = "paletteInspector.trace";

@@ -17,6 +17,7 @@ import {
   type WhatIf,
 } from "../../core/whatif.js";
 import {
+  PANEL_REQUEST_TIMEOUTS,
   parseFromWebview,
   type DebugAction,
   type FromWebview,
@@ -27,9 +28,9 @@ import {
   type WhatIfView,
 } from "../../protocol.js";
 import type { DebugInspection } from "../debug/inspection.js";
-import { neutralise, notice, notify } from "../notify.js";
+import { notice, notify } from "../notify.js";
+import { WebviewSession } from "../webview-session.js";
 import { chooseNewFile, FIXTURE_FILTERS } from "../workspace-files.js";
-import { panelHtml } from "./html.js";
 import type { ComparedSides } from "./sides.js";
 import { findToolMention, suggestedVariantPath, variantFixtureText } from "./variant-file.js";
 import { openLogLine } from "../logs/log-excerpts.js";
@@ -57,54 +58,38 @@ export type TraceSource =
   /** A restored panel whose saved source was refused: it shows why, and nothing else. */
   | { readonly kind: "refused"; readonly reason: string };
 
-/** What the panel's page may do: run its script, and load files only from dist/ and media/. */
-export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
-  return {
-    enableScripts: true,
-    localResourceRoots: [
-      vscode.Uri.joinPath(extensionUri, "dist"),
-      vscode.Uri.joinPath(extensionUri, "media"),
-    ],
-  };
-}
-
 /** Edits settle this long before a live re-run. */
 export const RERUN_DEBOUNCE_MS = 200;
 
 /** One Selection Trace panel: it owns its webview's messages, the live re-run and the what-if. */
-export class TraceSession implements vscode.Disposable {
+export class TraceSession extends WebviewSession<FromWebview, ToWebview> {
   /** The latest refresh started; only it may post. */
   private generation = 0;
   private fixture: Fixture | null = null;
   private base: RunReport | null = null;
   /** The last what-if run the webview was sent: what "Copy as Markdown" copies while one is shown. */
   private lastWhatIf: RunReport | null = null;
-  private ready = false;
   /** The what-if the webview shows; each live re-run runs it too, so the webview draws once. */
   private edit: WhatIf | null = null;
-  private readonly disposables: vscode.Disposable[] = [];
   private watchers: vscode.Disposable[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
-    readonly panel: vscode.WebviewPanel,
+    panel: vscode.WebviewPanel,
     readonly source: TraceSource,
-    private readonly extensionUri: vscode.Uri,
+    extensionUri: vscode.Uri,
     private readonly load: FixtureLoader,
-    private readonly log: (message: string) => void,
+    log: (message: string) => void,
     /** "Compare…": asks which run to show against this one, and opens the comparison. */
     private readonly compare: (session: TraceSession) => Promise<void> = async () => {},
   ) {
-    const webview = panel.webview;
-    // A restored panel comes with the options it was saved with: set them again.
-    webview.options = webviewOptions(extensionUri);
-    this.render();
-    this.disposables.push(
-      webview.onDidReceiveMessage((raw: unknown) => {
-        const message = parseFromWebview(raw, log);
-        if (message) void this.answer(message);
-      }),
-      panel.onDidDispose(() => this.dispose()),
+    super(
+      panel,
+      extensionUri,
+      { script: "webview.js", style: "panel.css" },
+      parseFromWebview,
+      PANEL_REQUEST_TIMEOUTS,
+      log,
     );
     if (source.kind === "fixture") {
       this.disposables.push(
@@ -119,75 +104,63 @@ export class TraceSession implements vscode.Disposable {
       );
   }
 
-  /** A fresh page (and nonce); the webview then says `ready` and gets the data again. */
-  render(): void {
-    const webview = this.panel.webview;
-    const asset = (...path: string[]) =>
-      webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, ...path)).toString();
-    this.ready = false;
-    webview.html = panelHtml({
-      cspSource: webview.cspSource,
-      script: asset("dist", "webview.js"),
-      style: asset("media", "panel.css"),
-      codicons: asset("dist", "codicons", "codicon.css"),
-    });
-  }
-
   /** Runs the fixture again (after an edit, or when asked to show it again) and posts the result. */
   async refresh(): Promise<void> {
     this.lastWhatIf = null;
-    if (this.source.kind === "report") {
-      this.base = this.source.report;
-      const selectedTool = this.source.selectedTool;
-      this.post({
-        type: "show",
-        view: {
-          ...readOnlyView(this.base, null),
-          ...(selectedTool !== undefined && { selectedTool }),
-        },
-      });
-      return;
-    }
-    if (this.source.kind === "debug") {
-      const { inspection } = this.source;
-      this.base = inspection.report;
-      this.post({
-        type: "show",
-        view: { ...readOnlyView(this.base, null), stale: inspection.stale },
-      });
-      return;
-    }
-    if (this.source.kind === "refused") {
-      this.post({
-        type: "problems",
-        file: "not restored",
-        source: null,
-        problems: [
-          {
-            severity: "error",
-            file: "saved panel",
-            line: 1,
-            column: 1,
-            message: `This panel was not restored: ${this.source.reason}. Run the fixture again to inspect it.`,
+    if (this.source.kind === "fixture") return this.runFixture(this.source.uri);
+    this.post(this.readOnlyMessage(this.source));
+  }
+
+  /** What a panel that runs nothing shows: a logged trace, a debug value, a comparison, a refusal. */
+  private readOnlyMessage(source: Exclude<TraceSource, { kind: "fixture" }>): ToWebview {
+    switch (source.kind) {
+      case "report": {
+        this.base = source.report;
+        const selectedTool = source.selectedTool;
+        return {
+          type: "show",
+          view: {
+            ...readOnlyView(this.base, null),
+            ...(selectedTool !== undefined && { selectedTool }),
           },
-        ],
-      });
-      return;
+        };
+      }
+      case "debug":
+        this.base = source.inspection.report;
+        return {
+          type: "show",
+          view: { ...readOnlyView(this.base, null), stale: source.inspection.stale },
+        };
+      case "refused":
+        return {
+          type: "problems",
+          file: "not restored",
+          source: null,
+          problems: [
+            {
+              severity: "error",
+              file: "saved panel",
+              line: 1,
+              column: 1,
+              message: `This panel was not restored: ${source.reason}. Run the fixture again to inspect it.`,
+            },
+          ],
+        };
+      case "comparison":
+        this.base = source.base;
+        return {
+          type: "show",
+          view: readOnlyView(source.base, {
+            report: reportView(source.variant),
+            comparison: compareReports(source.base, source.variant),
+            ...source.sides,
+          }),
+        };
     }
-    if (this.source.kind === "comparison") {
-      const { base, variant, sides } = this.source;
-      this.base = base;
-      this.post({
-        type: "show",
-        view: readOnlyView(base, {
-          report: reportView(variant),
-          comparison: compareReports(base, variant),
-          ...sides,
-        }),
-      });
-      return;
-    }
-    const uri = this.source.uri;
+  }
+
+  /** Loads and runs the fixture, and posts its run or its problems (unless a newer run started). */
+  private async runFixture(uri: vscode.Uri): Promise<void> {
     const generation = ++this.generation;
     let loaded: LoadResult;
     try {
@@ -252,27 +225,9 @@ export class TraceSession implements vscode.Disposable {
         };
   }
 
-  /** Every request gets exactly one reply: when its handler throws, a short failed reply. */
-  private async answer(message: FromWebview): Promise<void> {
-    try {
-      await this.handle(message);
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      this.log(`palette-inspector: the panel's '${message.type}' request failed: ${reason}`);
-      if ("requestId" in message)
-        this.post({
-          type: "reply",
-          requestId: message.requestId,
-          ok: false,
-          message: `That did not work: ${neutralise(reason, 120)} (details in the Palette Inspector log).`,
-        });
-    }
-  }
-
-  private async handle(message: FromWebview): Promise<void> {
+  protected async handle(message: FromWebview): Promise<void> {
     switch (message.type) {
       case "ready":
-        this.ready = true;
         this.edit = Object.keys(message.edit).length > 0 ? message.edit : null;
         return this.refresh();
       case "clearWhatIf":
@@ -424,11 +379,6 @@ export class TraceSession implements vscode.Disposable {
     });
   }
 
-  private post(message: ToWebview): void {
-    // Before `ready` the webview is not listening; it asks again when it is.
-    if (this.ready) void this.panel.webview.postMessage(message);
-  }
-
   /** An open document changed (unsaved edits count): re-run if it is the fixture or its catalogue. */
   private touched(uri: vscode.Uri): void {
     if (this.source.kind !== "fixture") return;
@@ -467,11 +417,11 @@ export class TraceSession implements vscode.Disposable {
     });
   }
 
-  dispose(): void {
+  override dispose(): void {
     clearTimeout(this.timer);
-    for (const disposable of [...this.disposables, ...this.watchers]) disposable.dispose();
-    this.disposables.length = 0;
+    for (const watcher of this.watchers) watcher.dispose();
     this.watchers = [];
+    super.dispose();
   }
 }
 

@@ -6,15 +6,15 @@ import { reportOf } from "../logs/log-commands.js";
 import {
   parseFromStatsView,
   parseStatsPanelState,
+  STATS_REQUEST_TIMEOUTS,
   type FromStatsView,
   type MissingGroup,
   type ToStatsView,
   toolColumns,
 } from "../../stats-protocol.js";
 import { log, notice, notify, percentProgress, withProgress } from "../notify.js";
-import { panelHtml } from "../panel/html.js";
 import { restorableUri, type TracePanels } from "../panel/panels.js";
-import { webviewOptions } from "../panel/session.js";
+import { webviewOptions, WebviewSession } from "../webview-session.js";
 import { chooseNewFile } from "../workspace-files.js";
 import { readLogStats, type LogStats, type TraceRef } from "./read-stats.js";
 
@@ -113,7 +113,6 @@ export class StatsPanels implements vscode.Disposable {
   }
 
   private adopt(panel: vscode.WebviewPanel, uris: readonly vscode.Uri[], read: LogStats) {
-    panel.webview.options = webviewOptions(this.extensionUri);
     const session = new StatsSession(panel, uris, read, this.extensionUri, this.traces);
     this.sessions.add(session);
     panel.onDidDispose(() => this.sessions.delete(session));
@@ -145,45 +144,33 @@ function refuse(panel: vscode.WebviewPanel, reason: string): void {
 }
 
 /** One Palette Statistics view: it owns its webview's messages and the traces it can open. */
-export class StatsSession implements vscode.Disposable {
+export class StatsSession extends WebviewSession<FromStatsView, ToStatsView> {
   readonly rows: StatsRows;
-  private ready = false;
   /** Traces the view was told about, by the `ref` it got. */
   private readonly refs: TraceRef[] = [];
   private readonly refIds = new Map<TraceRef, number>();
-  private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
-    readonly panel: vscode.WebviewPanel,
+    panel: vscode.WebviewPanel,
     readonly sources: readonly vscode.Uri[],
     private readonly read: LogStats,
     extensionUri: vscode.Uri,
     private readonly traces: TracePanels,
   ) {
-    this.rows = statsRows(read.stats);
-    const webview = panel.webview;
-    const asset = (...path: string[]) =>
-      webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...path)).toString();
-    webview.html = panelHtml({
-      cspSource: webview.cspSource,
-      script: asset("dist", "stats-webview.js"),
-      style: asset("media", "stats.css"),
-      codicons: asset("dist", "codicons", "codicon.css"),
-      title: TITLE,
-    });
-    this.disposables.push(
-      webview.onDidReceiveMessage((raw: unknown) => {
-        const message = parseFromStatsView(raw, (line) => log().warn(line));
-        if (message) void this.handle(message).catch((error) => this.failed(message, error));
-      }),
-      panel.onDidDispose(() => this.dispose()),
+    super(
+      panel,
+      extensionUri,
+      { script: "stats-webview.js", style: "stats.css", title: TITLE },
+      parseFromStatsView,
+      STATS_REQUEST_TIMEOUTS,
+      (line) => log().warn(line),
     );
+    this.rows = statsRows(read.stats);
   }
 
-  private async handle(message: FromStatsView): Promise<void> {
+  protected async handle(message: FromStatsView): Promise<void> {
     switch (message.type) {
       case "ready":
-        this.ready = true;
         return this.post({
           type: "stats",
           view: {
@@ -283,27 +270,8 @@ export class StatsSession implements vscode.Disposable {
     return this.reply(requestId, true, `Saved ${vscode.workspace.asRelativePath(target)}.`);
   }
 
-  /** A copy or a save whose work failed still gets its one reply, so the page never waits for ever. */
-  private failed(message: FromStatsView, error: unknown): void {
-    const reason = error instanceof Error ? error.message : String(error);
-    log().error(`palette-inspector: the statistics view's ${message.type} failed: ${reason}`);
-    if (message.type === "copyMarkdown")
-      this.reply(message.requestId, false, notice`Not copied: ${reason}`.text);
-    else if (message.type === "saveCsv")
-      this.reply(message.requestId, false, notice`Not saved: ${reason}`.text);
-  }
-
   private reply(requestId: number, ok: boolean, message: string): void {
     this.post({ type: "reply", requestId, ok, message });
-  }
-
-  private post(message: ToStatsView): void {
-    if (this.ready) void this.panel.webview.postMessage(message);
-  }
-
-  dispose(): void {
-    for (const disposable of this.disposables) disposable.dispose();
-    this.disposables.length = 0;
   }
 }
 

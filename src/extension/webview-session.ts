@@ -1,0 +1,141 @@
+import * as vscode from "vscode";
+import type { Reply, RequestTimeouts } from "../protocol-guards.js";
+import { neutralise } from "./notify.js";
+import { panelHtml } from "./panel/html.js";
+
+/** What a webview's page may do: run its script, and load files only from dist/ and media/. */
+export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
+  return {
+    enableScripts: true,
+    localResourceRoots: [
+      vscode.Uri.joinPath(extensionUri, "dist"),
+      vscode.Uri.joinPath(extensionUri, "media"),
+    ],
+  };
+}
+
+/** A webview's page: its bundle under dist/, its stylesheet under media/, its title. */
+export interface WebviewPage {
+  readonly script: string;
+  readonly style: string;
+  readonly title?: string;
+}
+
+type Message = { readonly type: string };
+
+function requestIdOf(message: object): number | null {
+  return "requestId" in message && typeof message.requestId === "number" ? message.requestId : null;
+}
+
+/**
+ * The host's end of one webview: its page (CSP, nonce, resource roots), the `ready` handshake,
+ * every message parsed, exactly one reply to every request, and disposal. `In` is what the page
+ * sends; `Out` what the host posts, whose failed replies are the protocol's `Reply`.
+ */
+export abstract class WebviewSession<In extends Message, Out extends Message>
+  implements vscode.Disposable
+{
+  private ready = false;
+  /** Requests the page is waiting on; a reply to one not here (a second, or a late one) is dropped. */
+  private readonly waiting = new Set<number>();
+  protected readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    readonly panel: vscode.WebviewPanel,
+    private readonly extensionUri: vscode.Uri,
+    private readonly page: WebviewPage,
+    parse: (raw: unknown, log: (line: string) => void) => In | null,
+    private readonly timeouts: RequestTimeouts<In>,
+    protected readonly log: (line: string) => void,
+  ) {
+    // A restored panel comes with the options it was saved with: set them again.
+    panel.webview.options = webviewOptions(extensionUri);
+    this.render();
+    this.disposables.push(
+      panel.webview.onDidReceiveMessage((raw: unknown) => {
+        const message = parse(raw, log);
+        if (message) void this.answer(message);
+      }),
+      panel.onDidDispose(() => this.dispose()),
+    );
+  }
+
+  /** What the session does with a message; a request is answered through `post`. */
+  protected abstract handle(message: In): Promise<void>;
+
+  /** A fresh page (and nonce); the page then says `ready` and gets the data again. */
+  render(): void {
+    const webview = this.panel.webview;
+    const asset = (...path: string[]) =>
+      webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, ...path)).toString();
+    this.ready = false;
+    // The old page and its requests are gone with it.
+    this.waiting.clear();
+    webview.html = panelHtml({
+      cspSource: webview.cspSource,
+      script: asset("dist", this.page.script),
+      style: asset("media", this.page.style),
+      codicons: asset("dist", "codicons", "codicon.css"),
+      ...(this.page.title !== undefined && { title: this.page.title }),
+    });
+  }
+
+  /** Every request gets exactly one reply: a handler that throws, times out or forgets still answers. */
+  private async answer(message: In): Promise<void> {
+    if (message.type === "ready") this.ready = true;
+    const requestId = requestIdOf(message);
+    if (requestId === null) {
+      await this.handle(message).catch((error: unknown) => this.failed(message, error));
+      return;
+    }
+    this.waiting.add(requestId);
+    const limit = this.timeouts[message.type as keyof RequestTimeouts<In>];
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timedOut = new Promise<"timedOut">((resolve) => {
+      timer = setTimeout(() => resolve("timedOut"), limit);
+    });
+    try {
+      const outcome = await Promise.race([this.handle(message), timedOut]);
+      if (outcome === "timedOut")
+        this.fail(requestId, `it took longer than ${Math.round(limit / 1000)} s`);
+      else if (this.waiting.has(requestId)) this.fail(requestId, "the host gave no answer");
+    } catch (error) {
+      this.fail(requestId, this.failed(message, error));
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Logs a handler's failure (with its message type) and returns its reason. */
+  private failed(message: In, error: unknown): string {
+    const reason = error instanceof Error ? error.message : String(error);
+    this.log(`palette-inspector: the webview's '${message.type}' request failed: ${reason}`);
+    return reason;
+  }
+
+  private fail(requestId: number, reason: string): void {
+    const reply: Reply = {
+      type: "reply",
+      requestId,
+      ok: false,
+      message: `That did not work: ${neutralise(reason, 120)} (details in the Palette Inspector log).`,
+    };
+    // Reply belongs to every protocol's host-to-page union.
+    this.post(reply as unknown as Out);
+  }
+
+  /** Posts to the page once it listens (it asks again when it does); one reply per request. */
+  protected post(message: Out): void {
+    if (!this.ready) return;
+    const requestId = requestIdOf(message);
+    if (requestId !== null && !this.waiting.delete(requestId)) return;
+    this.panel.webview.postMessage(message).then(undefined, (error: unknown) => {
+      this.log(`palette-inspector: a message to the webview was not delivered: ${String(error)}`);
+    });
+  }
+
+  dispose(): void {
+    for (const disposable of this.disposables) disposable.dispose();
+    this.disposables.length = 0;
+  }
+}

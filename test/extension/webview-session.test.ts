@@ -1,0 +1,189 @@
+import { resolve } from "node:path";
+import type * as vscode from "vscode";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { TraceSession } from "../../src/extension/panel/session.js";
+import { StatsPanels, StatsSession } from "../../src/extension/stats/stats-panels.js";
+import { WebviewSession } from "../../src/extension/webview-session.js";
+import type { TracePanels } from "../../src/extension/panel/panels.js";
+import {
+  parseFromStatsView,
+  STATS_REQUEST_TIMEOUTS,
+  type FromStatsView,
+  type ToStatsView,
+} from "../../src/stats-protocol.js";
+import { fake, Uri, webviewFake, type FakeWebviewPanel } from "../fakes/vscode.js";
+
+const real = <T>(value: unknown) => value as T;
+
+/** A session whose handler the test writes: it plays the statistics protocol. */
+class Probe extends WebviewSession<FromStatsView, ToStatsView> {
+  constructor(
+    panel: FakeWebviewPanel,
+    private readonly handler: (message: FromStatsView, probe: Probe) => Promise<void>,
+    readonly logged: string[] = [],
+  ) {
+    super(
+      real<vscode.WebviewPanel>(panel),
+      real<vscode.Uri>(Uri.file("/ext")),
+      { script: "stats-webview.js", style: "stats.css", title: "Probe" },
+      parseFromStatsView,
+      STATS_REQUEST_TIMEOUTS,
+      (line) => logged.push(line),
+    );
+  }
+  protected handle(message: FromStatsView): Promise<void> {
+    return this.handler(message, this);
+  }
+  say(message: ToStatsView): void {
+    this.post(message);
+  }
+}
+
+const replyTo = (requestId: number, message: string): ToStatsView => ({
+  type: "reply",
+  requestId,
+  ok: true,
+  message,
+});
+
+function open(handler: (message: FromStatsView, probe: Probe) => Promise<void>) {
+  const panel = webviewFake.create("probe", "Probe", {});
+  const probe = new Probe(panel, handler);
+  panel.webview.receive({ type: "ready" });
+  return { panel, probe };
+}
+
+const repliesTo = (panel: FakeWebviewPanel, requestId: number) =>
+  panel.webview.posted.filter((m) => (m as { requestId?: number }).requestId === requestId);
+
+beforeEach(() => {
+  fake.reset();
+  webviewFake.reset();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("a webview session", () => {
+  it("sets up the page: scripts on, files only from dist/ and media/, a CSP with a nonce", () => {
+    const panel = webviewFake.create("probe", "Probe", {});
+    new Probe(panel, async () => {});
+    expect(panel.webview.options).toEqual({
+      enableScripts: true,
+      localResourceRoots: [Uri.file("/ext/dist"), Uri.file("/ext/media")],
+    });
+    expect(panel.webview.html).toMatch(/script-src 'nonce-[^']+'/);
+    expect(panel.webview.html).toContain('src="https://webview.fake/ext/dist/stats-webview.js"');
+    expect(panel.webview.html).toContain("<title>Probe</title>");
+  });
+
+  it("posts nothing before the page says ready", () => {
+    const panel = webviewFake.create("probe", "Probe", {});
+    const probe = new Probe(panel, async () => {});
+    probe.say({ type: "stats" } as unknown as ToStatsView);
+    expect(panel.webview.posted).toEqual([]);
+  });
+
+  it("answers a request whose handler throws with one failed reply, and logs why", async () => {
+    const { panel, probe } = open(async (message) => {
+      if (message.type === "saveCsv") throw new Error("disk full");
+    });
+    panel.webview.receive({ type: "saveCsv", requestId: 3, tools: [] });
+    await vi.waitFor(() => expect(repliesTo(panel, 3)).toHaveLength(1));
+    expect(repliesTo(panel, 3)[0]).toEqual({
+      type: "reply",
+      requestId: 3,
+      ok: false,
+      message: "That did not work: disk full (details in the Palette Inspector log).",
+    });
+    expect(probe.logged).toEqual([
+      "palette-inspector: the webview's 'saveCsv' request failed: disk full",
+    ]);
+  });
+
+  it("answers a request its handler forgot with a failed reply", async () => {
+    const { panel } = open(async () => {});
+    panel.webview.receive({ type: "copyMarkdown", requestId: 4, tools: [] });
+    await vi.waitFor(() => expect(repliesTo(panel, 4)).toHaveLength(1));
+    expect(repliesTo(panel, 4)[0]).toMatchObject({ ok: false, message: /gave no answer/ });
+  });
+
+  it("sends a request's first reply only", async () => {
+    const { panel } = open(async (message, probe) => {
+      if (message.type !== "copyMarkdown") return;
+      probe.say(replyTo(message.requestId, "first"));
+      probe.say(replyTo(message.requestId, "second"));
+    });
+    panel.webview.receive({ type: "copyMarkdown", requestId: 5, tools: [] });
+    await vi.waitFor(() => expect(repliesTo(panel, 5)).toHaveLength(1));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(repliesTo(panel, 5)).toEqual([replyTo(5, "first")]);
+  });
+
+  it("answers a request that outlives its timeout with a failed reply, and drops the late one", async () => {
+    vi.useFakeTimers();
+    let finish = () => {};
+    const { panel } = open(
+      (message, probe) =>
+        new Promise<void>((done) => {
+          finish = () => {
+            if (message.type === "missing") probe.say(replyTo(message.requestId, "late"));
+            done();
+          };
+        }),
+    );
+    panel.webview.receive({ type: "missing", requestId: 6, tool: "sql" });
+    await vi.advanceTimersByTimeAsync(STATS_REQUEST_TIMEOUTS.missing - 1);
+    expect(repliesTo(panel, 6)).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(repliesTo(panel, 6)).toEqual([
+      {
+        type: "reply",
+        requestId: 6,
+        ok: false,
+        message:
+          "That did not work: it took longer than 30 s (details in the Palette Inspector log).",
+      },
+    ]);
+    finish();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(repliesTo(panel, 6)).toHaveLength(1);
+  });
+
+  it("stops listening when disposed", async () => {
+    const handled: string[] = [];
+    const { panel, probe } = open(async (message) => {
+      handled.push(message.type);
+    });
+    probe.dispose();
+    panel.webview.receive({ type: "ready" });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(handled).toEqual(["ready"]);
+  });
+
+  it("is the base of both the trace panel's and the statistics view's sessions", () => {
+    expect(Object.getPrototypeOf(TraceSession)).toBe(WebviewSession);
+    expect(Object.getPrototypeOf(StatsSession)).toBe(WebviewSession);
+  });
+});
+
+describe("the statistics view's requests", () => {
+  it("a 'missing' request whose work throws still gets its one failed reply", async () => {
+    fake.addWorkspaceFolder(resolve("."));
+    const traces = real<TracePanels>({ showReport: () => {} });
+    const panels = new StatsPanels(real<vscode.Uri>(Uri.file(resolve("."))), traces);
+    const session = (await panels.show([real<vscode.Uri>(Uri.file(resolve("examples/logs")))]))!;
+    const panel = webviewFake.panels.at(-1)!;
+    panel.webview.receive({ type: "ready" });
+    vi.spyOn(session, "missing").mockImplementation(() => {
+      throw new Error("samples gone");
+    });
+    panel.webview.receive({ type: "missing", requestId: 8, tool: "sql" });
+    await vi.waitFor(() => expect(repliesTo(panel, 8)).toHaveLength(1));
+    expect(repliesTo(panel, 8)[0]).toMatchObject({
+      type: "reply",
+      ok: false,
+      message: expect.stringContaining("samples gone"),
+    });
+  });
+});
