@@ -1,6 +1,7 @@
 import * as vscode from "vscode";
 import type { StageAction } from "../../core/contract.js";
 import { counted } from "../../core/words.js";
+import { registerCommand } from "../commands.js";
 import { notice, notify, pickLabel } from "../notify.js";
 import { parseTimeRange } from "./filter.js";
 import type { TraceTree } from "./trace-tree.js";
@@ -33,7 +34,7 @@ export function registerTraceFilters(tree: TraceTree): vscode.Disposable[] {
   return [
     // A set scanned (or removed) later changes whether anything is filtered.
     tree.onDidChangeTreeData(() => void setContext()),
-    vscode.commands.registerCommand("paletteInspector.filterTracesByText", async () => {
+    registerCommand("paletteInspector.filterTracesByText", async () => {
       if (tree.getChildren().length === 0) return void nothingListed();
       const text = await vscode.window.showInputBox({
         title: "Traces matching a text",
@@ -47,7 +48,7 @@ export function registerTraceFilters(tree: TraceTree): vscode.Disposable[] {
       });
       if (text !== undefined && text.trim() !== "") apply({ kind: "text", text: text.trim() });
     }),
-    vscode.commands.registerCommand("paletteInspector.filterTracesByTime", async () => {
+    registerCommand("paletteInspector.filterTracesByTime", async () => {
       if (tree.getChildren().length === 0) return void nothingListed();
       const text = await vscode.window.showInputBox({
         title: "Traces logged in a time range",
@@ -61,7 +62,7 @@ export function registerTraceFilters(tree: TraceTree): vscode.Disposable[] {
       const range = text === undefined ? undefined : parseTimeRange(text);
       if (range !== undefined && typeof range !== "string") apply(range);
     }),
-    vscode.commands.registerCommand("paletteInspector.filterTracesByDroppedTool", async () => {
+    registerCommand("paletteInspector.filterTracesByDroppedTool", async () => {
       const { dropped } = tree.filterChoices();
       if (dropped.size === 0) {
         if (tree.filterChoices().stages.size === 0) return void nothingListed();
@@ -81,7 +82,7 @@ export function registerTraceFilters(tree: TraceTree): vscode.Disposable[] {
       );
       if (picked) apply({ kind: "dropped", tool: picked.name });
     }),
-    vscode.commands.registerCommand("paletteInspector.filterTracesByStageAction", async () => {
+    registerCommand("paletteInspector.filterTracesByStageAction", async () => {
       const { stages } = tree.filterChoices();
       if (stages.size === 0) return void nothingListed();
       const stage = await vscode.window.showQuickPick(
@@ -108,9 +109,9 @@ export function registerTraceFilters(tree: TraceTree): vscode.Disposable[] {
       if (action)
         apply({ kind: "stageAction", stage: stage.name, action: action.name as StageAction });
     }),
-    vscode.commands.registerCommand("paletteInspector.filterTracesWithErrors", () =>
+    registerCommand("paletteInspector.filterTracesWithErrors", () =>
       tree.getChildren().length === 0 ? void nothingListed() : apply({ kind: "errors" }),
     ),
-    vscode.commands.registerCommand("paletteInspector.clearTraceFilter", () => apply(null)),
+    registerCommand("paletteInspector.clearTraceFilter", () => apply(null)),
   ];
 }

@@ -2,13 +2,11 @@ import { posix } from "node:path";
 import * as vscode from "vscode";
 import type { RunReport } from "../../core/report.js";
 import { runFixture } from "../../core/run-fixture.js";
+import { fixtureLabel, findWorkspaceFixtures } from "../fixture-pick.js";
 import { notice, notify, pickLabel } from "../notify.js";
 import type { FixtureLoader } from "./session.js";
 import { runName } from "./sides.js";
 import { suggestedVariantPath } from "./variant-file.js";
-
-/** Fixtures offered at most; a workspace with more is asked to narrow the search first. */
-const FIXTURES_LISTED = 500;
 
 type Choice = vscode.QuickPickItem & { readonly run: () => Promise<RunReport | undefined> };
 
@@ -25,11 +23,7 @@ export async function pickComparison(
 ): Promise<RunReport | undefined> {
   const own = baseFixture?.toString();
   const variantPath = baseFixture ? suggestedVariantPath(baseFixture.path) : null;
-  const found = await vscode.workspace.findFiles(
-    "**/*.turn.json",
-    "**/node_modules/**",
-    FIXTURES_LISTED,
-  );
+  const found = await findWorkspaceFixtures();
   const fixtures = found
     .filter((uri) => uri.toString() !== own)
     .map((uri) => ({ uri, whatIf: isWhatIfOf(uri.path, variantPath) }))
@@ -43,7 +37,7 @@ export async function pickComparison(
       run: async () => report,
     })),
     ...fixtures.map(({ uri, whatIf }) => ({
-      label: pickLabel(vscode.workspace.asRelativePath(uri)),
+      label: fixtureLabel(uri),
       detail: whatIf ? "a saved what-if of this fixture" : "a fixture of this workspace, run now",
       run: () => runOf(uri, load),
     })),
