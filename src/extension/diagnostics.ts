@@ -1,4 +1,5 @@
 import { modify } from "jsonc-parser";
+import { FIXTURE_GLOB, isFixturePath, SKIPPED_GLOB } from "../core/fixture/files.js";
 import * as vscode from "vscode";
 import type { Fix } from "../core/fixture/issues.js";
 import type { PathSegment } from "../core/json/positions.js";
@@ -8,7 +9,7 @@ import { sizeProblem, textSource } from "../core/fixture/source.js";
 import { toDiagnostic } from "./convert.js";
 import { readWorkspaceCatalog } from "./fixtures.js";
 
-export const isFixture = (uri: vscode.Uri) => uri.path.endsWith(".turn.json");
+export const isFixture = (uri: vscode.Uri) => isFixturePath(uri.path);
 export const isCatalog = (uri: vscode.Uri) => uri.path.endsWith(".catalog.json");
 
 /** The problems of one document: a fixture (with its catalogue's) or a catalogue on its own. */
@@ -73,7 +74,7 @@ export class FixtureDiagnostics implements vscode.Disposable, vscode.CodeActionP
     ];
     for (const doc of vscode.workspace.textDocuments) this.schedule(doc, 0);
     // A fixture too large to read is never opened, yet the Problems panel says why it cannot run.
-    const watcher = vscode.workspace.createFileSystemWatcher("**/*.turn.json");
+    const watcher = vscode.workspace.createFileSystemWatcher(FIXTURE_GLOB);
     this.subscriptions.push(
       watcher,
       watcher.onDidCreate((uri) => void this.checkSize(uri)),
@@ -95,7 +96,7 @@ export class FixtureDiagnostics implements vscode.Disposable, vscode.CodeActionP
       catalogues.onDidDelete(recheckFixtures),
     );
     void vscode.workspace
-      .findFiles("**/*.turn.json", "**/{node_modules,.git,dist,out}/**")
+      .findFiles(FIXTURE_GLOB, SKIPPED_GLOB)
       .then((uris) => Promise.all(uris.map((uri) => this.checkSize(uri))));
   }
 

@@ -1,4 +1,5 @@
 import * as vscode from "vscode";
+import { isFixturePath } from "../../core/fixture/files.js";
 import type { RunReport } from "../../core/report.js";
 import { relative } from "node:path";
 import { isInside, leadsTo } from "../../node/confine.js";
@@ -189,7 +190,7 @@ function subjectKey(source: TraceSource): string | null {
  */
 export function restorableFixture(source: string): vscode.Uri | string {
   return restorableUri(source, (uri) =>
-    uri.path.endsWith(".turn.json") ? null : "its saved source is not a *.turn.json fixture",
+    isFixturePath(uri.path) ? null : "its saved source is not a *.turn.json fixture",
   );
 }
 

@@ -1,4 +1,5 @@
 import * as vscode from "vscode";
+import { FIXTURE_GLOB, isFixturePath, SKIPPED_GLOB } from "../../core/fixture/files.js";
 import { checkExpectations, type Mismatch } from "../../core/expect.js";
 import type { Fixture } from "../../core/fixture/load.js";
 import { problemMessage } from "../../core/fixture/problems.js";
@@ -15,9 +16,6 @@ import { loadFixtureFromUri, readSource } from "../fixtures.js";
 export const FAILURE_CONTEXT = "paletteInspector.fixtureFailure";
 /** The context value of a failure's diff messages: the command is on their context menu only, since a button in a diff's content covers its Actual lines. */
 export const MISMATCH_CONTEXT = "paletteInspector.fixtureMismatch";
-
-const FIXTURES = "**/*.turn.json";
-const EXCLUDED = "**/{node_modules,.git,dist,out}/**";
 
 /**
  * True when the text is a fixture that states expectations, or cannot be read as JSON (so its
@@ -98,7 +96,7 @@ export class FixtureTests implements vscode.Disposable {
       true,
     );
     this.controller.refreshHandler = () => this.discover();
-    const watcher = vscode.workspace.createFileSystemWatcher(FIXTURES);
+    const watcher = vscode.workspace.createFileSystemWatcher(FIXTURE_GLOB);
     this.subscriptions.push(
       watcher,
       watcher.onDidCreate((uri) => void this.update(uri)),
@@ -110,7 +108,7 @@ export class FixtureTests implements vscode.Disposable {
 
   /** Finds every fixture in the workspace. */
   async discover(): Promise<void> {
-    const uris = await vscode.workspace.findFiles(FIXTURES, EXCLUDED);
+    const uris = await vscode.workspace.findFiles(FIXTURE_GLOB, SKIPPED_GLOB);
     await Promise.all(uris.map((uri) => this.update(uri)));
   }
 
@@ -172,7 +170,7 @@ export class FixtureTests implements vscode.Disposable {
 
   /** Unsaved edits count too, once the user pauses typing. */
   private typed(uri: vscode.Uri): void {
-    if (!uri.path.endsWith(".turn.json")) return;
+    if (!isFixturePath(uri.path)) return;
     const key = uri.toString();
     clearTimeout(this.typing.get(key));
     this.typing.set(
