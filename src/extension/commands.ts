@@ -1,5 +1,5 @@
 import * as vscode from "vscode";
-import { notice, notify } from "./notify.js";
+import { notice, reportError } from "./notify.js";
 
 /** Every command the extension registers; a test holds it equal to package.json's `contributes.commands`. */
 export const COMMAND_IDS = [
@@ -42,14 +42,8 @@ export function registerCommand<A extends unknown[]>(
     try {
       return await run(...args);
     } catch (error) {
-      await notify("error", notice`${id} failed unexpectedly: ${messageOf(error)}`, {
-        details: [error instanceof Error ? (error.stack ?? error.message) : String(error)],
-      });
+      await reportError(notice`${id} failed unexpectedly`, error);
       return undefined;
     }
   });
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

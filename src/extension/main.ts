@@ -12,7 +12,7 @@ import { registerTraceFilters } from "./logs/filter-commands.js";
 import { LOG_EXCERPT_SCHEME, LogExcerpts } from "./logs/log-excerpts.js";
 import { registerTraceCommands } from "./logs/trace-commands.js";
 import { TraceTree } from "./logs/trace-tree.js";
-import { disposeLog, log } from "./notify.js";
+import { disposeLog, log, notice, unawaited } from "./notify.js";
 import { TracePanels } from "./panel/panels.js";
 import { registerStatistics } from "./stats/stats-command.js";
 import { StatsPanels } from "./stats/stats-panels.js";
@@ -30,10 +30,10 @@ export function activate(context: vscode.ExtensionContext): void {
   const statistics = new StatsPanels(context.extensionUri, panels);
   const tests = new FixtureTests();
   const diagnostics = new FixtureDiagnostics();
-  void tests.discover();
+  unawaited(tests.discover(), notice`finding the workspace's fixtures failed`);
   // The opened logs are remembered per workspace and scanned again after a reload.
   const traces = new TraceTree(context.workspaceState);
-  void restoreLogSets(traces);
+  unawaited(restoreLogSets(traces), notice`reopening the saved selection trace sets failed`);
   const traceView = vscode.window.createTreeView("paletteInspector.traces", {
     treeDataProvider: traces,
     canSelectMany: true,

@@ -2,7 +2,7 @@ import { stat } from "node:fs/promises";
 import * as vscode from "vscode";
 import type { FoundTrace } from "../../core/traces/scan.js";
 import { readExcerpt } from "../../node/log-excerpt.js";
-import { log, notice, notify, withProgress } from "../notify.js";
+import { log, notice, announce, withProgress } from "../notify.js";
 
 /** The scheme of the read-only excerpts of logs that no editor opens. */
 export const LOG_EXCERPT_SCHEME = "palette-inspector-log";
@@ -81,7 +81,7 @@ export async function openLogLine(file: vscode.Uri, line: number): Promise<void>
       preserveFocus: false,
     });
   } catch (error) {
-    void notify(
+    announce(
       "error",
       notice`cannot show line ${line} of ${vscode.workspace.asRelativePath(file)}.`,
       {

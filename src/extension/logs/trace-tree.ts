@@ -4,7 +4,7 @@ import type { LogStats } from "../stats/read-stats.js";
 import type { TraceIndex, TraceRow } from "../../node/trace-index.js";
 import type { StageAction } from "../../core/contract.js";
 import { counted } from "../../core/words.js";
-import { neutralise } from "../notify.js";
+import { log, neutralise } from "../notify.js";
 import { describeFilter, type TraceFilter } from "./filter.js";
 
 /** Traces are listed a page at a time so a log with a million of them stays responsive. */
@@ -146,8 +146,7 @@ export class TraceTree implements vscode.TreeDataProvider<TraceNode> {
   /** Stops remembering a saved set that can no longer be read (its logs are gone). */
   forget(roots: readonly vscode.Uri[]): void {
     const key = setKey(roots);
-    void this.state?.update(
-      OPENED_SETS_KEY,
+    this.remember(
       this.savedSets()
         .filter((saved) => setKey(saved) !== key)
         .map((saved) => saved.map(String)),
@@ -288,11 +287,17 @@ export class TraceTree implements vscode.TreeDataProvider<TraceNode> {
     this.changed.dispose();
   }
 
+  /** Saves the sets to reopen after a reload; losing that is worth a line in the log, not a dialog. */
+  private remember(sets: string[][]): void {
+    this.state
+      ?.update(OPENED_SETS_KEY, sets)
+      .then(undefined, (error: unknown) =>
+        log().warn(`could not remember the opened logs: ${String(error)}`),
+      );
+  }
+
   private saved(): void {
-    void this.state?.update(
-      OPENED_SETS_KEY,
-      [...this.sets.values()].map(({ set }) => set.roots.map(String)),
-    );
+    this.remember([...this.sets.values()].map(({ set }) => set.roots.map(String)));
     this.changed.fire(undefined);
   }
 

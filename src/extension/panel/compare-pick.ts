@@ -3,7 +3,7 @@ import * as vscode from "vscode";
 import type { RunReport } from "../../core/report.js";
 import { runFixture } from "../../core/run-fixture.js";
 import { fixtureLabel, findWorkspaceFixtures } from "../fixture-pick.js";
-import { notice, notify, pickLabel } from "../notify.js";
+import { notice, announce, pickLabel } from "../notify.js";
 import type { FixtureLoader } from "./session.js";
 import { runName } from "./sides.js";
 import { suggestedVariantPath } from "./variant-file.js";
@@ -43,7 +43,7 @@ export async function pickComparison(
     })),
   ];
   if (choices.length === 0) {
-    void notify("info", notice`nothing to compare with: open another run or add a fixture.`);
+    announce("info", notice`nothing to compare with: open another run or add a fixture.`);
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(choices, {
@@ -63,7 +63,7 @@ function isWhatIfOf(path: string, variantPath: string | null): boolean {
 async function runOf(uri: vscode.Uri, load: FixtureLoader): Promise<RunReport | undefined> {
   const loaded = await load(uri);
   if (loaded.ok) return runFixture(loaded.fixture);
-  void notify(
+  announce(
     "error",
     notice`the fixture ${vscode.workspace.asRelativePath(uri)} has problems; fix them to compare it.`,
     { details: loaded.problems.map((problem) => problem.message) },

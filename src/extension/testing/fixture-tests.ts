@@ -8,6 +8,7 @@ import { formatWaterfallTable } from "../../core/render/table.js";
 import { runFixture } from "../../core/run-fixture.js";
 import { toRange } from "../convert.js";
 import { loadFixtureFromUri, readSource } from "../fixtures.js";
+import { notice, unawaited } from "../notify.js";
 
 /**
  * The context value of the plain message that ends a failure; package.json shows "Show Selection
@@ -99,8 +100,8 @@ export class FixtureTests implements vscode.Disposable {
     const watcher = vscode.workspace.createFileSystemWatcher(FIXTURE_GLOB);
     this.subscriptions.push(
       watcher,
-      watcher.onDidCreate((uri) => void this.update(uri)),
-      watcher.onDidChange((uri) => void this.update(uri)),
+      watcher.onDidCreate((uri) => this.updateLater(uri)),
+      watcher.onDidChange((uri) => this.updateLater(uri)),
       watcher.onDidDelete((uri) => this.remove(uri)),
       vscode.workspace.onDidChangeTextDocument((event) => this.typed(event.document.uri)),
     );
@@ -110,6 +111,14 @@ export class FixtureTests implements vscode.Disposable {
   async discover(): Promise<void> {
     const uris = await vscode.workspace.findFiles(FIXTURE_GLOB, SKIPPED_GLOB);
     await Promise.all(uris.map((uri) => this.update(uri)));
+  }
+
+  /** `update` for an event or a timer, which nobody awaits. */
+  private updateLater(uri: vscode.Uri): void {
+    unawaited(
+      this.update(uri),
+      notice`reading the fixture ${vscode.workspace.asRelativePath(uri)} failed`,
+    );
   }
 
   /** Adds, refreshes or removes the test for one fixture after it changed. */
@@ -177,7 +186,7 @@ export class FixtureTests implements vscode.Disposable {
       key,
       setTimeout(() => {
         this.typing.delete(key);
-        void this.update(uri);
+        this.updateLater(uri);
       }, this.typingDelayMs),
     );
   }
