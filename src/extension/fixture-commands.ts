@@ -15,6 +15,24 @@ async function targetFixture(arg: unknown): Promise<vscode.Uri | undefined> {
   return pickFixture("Run Selection on Fixture");
 }
 
+/**
+ * The fixture of a failed test: the test item a Testing menu hands over, or the URI its message's
+ * link names — only a fixture inside the workspace, as a link's argument is text.
+ */
+function testRunFixture(arg: unknown): vscode.Uri | undefined {
+  if (typeof arg === "string") {
+    let uri: vscode.Uri;
+    try {
+      uri = vscode.Uri.parse(arg, true);
+    } catch {
+      return undefined;
+    }
+    return isFixturePath(uri.path) && vscode.workspace.getWorkspaceFolder(uri) ? uri : undefined;
+  }
+  if (typeof arg !== "object" || arg === null) return undefined;
+  return (arg as { test?: vscode.TestItem }).test?.uri;
+}
+
 /** Run Selection on Fixture, New Turn Fixture, Update Expectation, and a failed test's Show Selection Trace. */
 export function registerFixtureCommands(
   panels: TracePanels,
@@ -33,8 +51,8 @@ export function registerFixtureCommands(
       if (uri) await updateExpectation(uri, (saved) => tests.runFile(saved));
     }),
     // From a failed test's message: the waterfall of the run that failed.
-    registerCommand("paletteInspector.showTestRun", async (arg?: { test?: vscode.TestItem }) => {
-      const uri = arg?.test?.uri;
+    registerCommand("paletteInspector.showTestRun", async (arg?: unknown) => {
+      const uri = testRunFixture(arg);
       if (uri) await panels.showFixture(uri);
     }),
   ];

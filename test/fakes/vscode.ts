@@ -1048,12 +1048,18 @@ export class Location {
   ) {}
 }
 
+/** Markdown as VS Code renders it: command links run only when `isTrusted` enables them. */
+export class MarkdownString {
+  isTrusted?: boolean | { readonly enabledCommands: readonly string[] };
+  constructor(readonly value = "") {}
+}
+
 export class TestMessage {
   expectedOutput?: string;
   actualOutput?: string;
   location?: Location;
   contextValue?: string;
-  constructor(readonly message: string) {}
+  constructor(readonly message: string | MarkdownString) {}
   static diff(message: string, expected: string, actual: string): TestMessage {
     const result = new TestMessage(message);
     result.expectedOutput = expected;
