@@ -12,6 +12,7 @@ import { runFixture } from "../../core/run-fixture.js";
 import {
   applyWhatIf,
   describeWhatIf,
+  movesNothing,
   runWhatIf,
   whatIfLevers,
   type WhatIf,
@@ -273,7 +274,7 @@ export class TraceSession implements vscode.Disposable {
     switch (message.type) {
       case "ready":
         this.ready = true;
-        this.edit = Object.keys(message.edit).length > 0 ? message.edit : null;
+        this.edit = movesNothing(message.edit) ? null : message.edit;
         return this.refresh();
       case "clearWhatIf":
         this.edit = null;
