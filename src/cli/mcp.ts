@@ -16,7 +16,7 @@ import {
   RootsListChangedNotificationSchema,
   type JSONRPCMessage,
 } from "@modelcontextprotocol/sdk/types.js";
-import { safe, safeJson } from "../core/render/table.js";
+import { safe, safeJson } from "../core/words.js";
 import { RootFiles, Roots } from "../node/roots.js";
 import { callTool, inputProblem, isToolName, TOOLS } from "../tools/tools.js";
 import { EXIT, UsageError, type CliIO } from "./io.js";

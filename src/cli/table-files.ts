@@ -4,7 +4,7 @@
  */
 import { closeSync, openSync, writeSync } from "node:fs";
 import { ByteWriter, ParquetWriter } from "hyparquet-writer";
-import { safeJsonText } from "../core/render/table.js";
+import { safeJsonText } from "../core/words.js";
 import type { Column, Row } from "../core/traces/tables.js";
 
 export type TableFormat = "parquet" | "jsonl";

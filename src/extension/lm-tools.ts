@@ -5,7 +5,7 @@
  */
 import * as vscode from "vscode";
 import { FIXTURE_GLOB, SKIPPED_GLOB } from "../core/fixture/files.js";
-import { safeJson } from "../core/render/table.js";
+import { safeJson } from "../core/words.js";
 import { describeWhatIf, type WhatIf } from "../core/whatif.js";
 import { InputRefused, RootFiles, Roots } from "../node/roots.js";
 import type { ToolFiles } from "../tools/port.js";

@@ -30,7 +30,7 @@ import {
   type TraceNode,
   type TraceTree,
 } from "./trace-tree.js";
-import { counted } from "../../core/words.js";
+import { baseName, counted } from "../../core/words.js";
 
 /** Logs an editor may hold as text: the Inspect CodeLens is offered on them. */
 export const LOG_EXTENSIONS = ["log", "jsonl", "ndjson", "json"];
@@ -266,8 +266,7 @@ export function suggestedFixturePath(logPath: string, index: number): string {
 
 /** `…/app.log.2.gz` + trace #3 → `app.log.2.trace-3.turn.json`. */
 function fixtureName(logPath: string, index: number): string {
-  const base = logPath
-    .slice(logPath.lastIndexOf("/") + 1)
+  const base = baseName(logPath)
     .replace(/\.gz$/i, "")
     .replace(/\.(log|jsonl|ndjson|json|txt)$/i, "");
   return `${base}.trace-${index + 1}.turn.json`;

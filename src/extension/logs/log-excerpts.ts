@@ -1,6 +1,7 @@
 import { stat } from "node:fs/promises";
 import * as vscode from "vscode";
 import type { FoundTrace } from "../../core/traces/scan.js";
+import { baseName } from "../../core/words.js";
 import { readExcerpt } from "../../node/log-excerpt.js";
 import { log, notice, announce, withProgress } from "../notify.js";
 
@@ -47,8 +48,11 @@ function excerptUri(path: string, line: number): vscode.Uri {
   const id = String(next++);
   opened.set(id, { path, line, offset: starts.get(startKey(path, line)) });
   if (opened.size > OPENED) opened.delete(opened.keys().next().value!);
-  const name = path.split(/[\\/]/).pop() || path;
-  return vscode.Uri.from({ scheme: LOG_EXCERPT_SCHEME, path: `/${name}:${line}`, query: id });
+  return vscode.Uri.from({
+    scheme: LOG_EXCERPT_SCHEME,
+    path: `/${baseName(path)}:${line}`,
+    query: id,
+  });
 }
 
 /** Shows a log at a line: in an editor when one opens it, else the lines around it, read-only. */

@@ -3,7 +3,7 @@ import type { FileStamp, LogProblem } from "../../node/log-file.js";
 import type { LogStats } from "../stats/read-stats.js";
 import type { TraceIndex, TraceRow } from "../../node/trace-index.js";
 import type { StageAction } from "../../core/contract.js";
-import { counted } from "../../core/words.js";
+import { baseName, counted } from "../../core/words.js";
 import { log, neutralise } from "../notify.js";
 import { describeFilter, type TraceFilter } from "./filter.js";
 
@@ -57,10 +57,6 @@ export function setKey(roots: readonly vscode.Uri[]): string {
   return roots.map(String).join("\n");
 }
 
-function baseName(uri: vscode.Uri): string {
-  return uri.path.slice(uri.path.lastIndexOf("/") + 1);
-}
-
 /** Text from a log in a label: one line, no control or bidi characters, bounded. */
 const LABEL_CHARS = 80;
 const PROBLEM_CHARS = 240;
@@ -82,7 +78,7 @@ export function traceLabel(row: TraceRow): string {
 export function traceDescription(row: TraceRow, set: LogSet): string {
   const where =
     set.files.length > 1
-      ? `${plain(baseName(set.files[row.file]!))}:${row.line}`
+      ? `${plain(baseName(set.files[row.file]!.path))}:${row.line}`
       : `line ${row.line}`;
   const time = row.time === null ? null : plain(row.time);
   const number = row.id === null ? null : traceNumber(row.index);
@@ -348,7 +344,7 @@ export class TraceTree implements vscode.TreeDataProvider<TraceNode> {
       title: "Open Selection Trace",
       arguments: [node],
     };
-    const where = `line ${row.line}${set.files.length > 1 ? ` of ${baseName(set.files[row.file]!)}` : ""}`;
+    const where = `line ${row.line}${set.files.length > 1 ? ` of ${baseName(set.files[row.file]!.path)}` : ""}`;
     item.accessibilityInformation = {
       label: [
         `Trace ${traceNumber(row.index)}`,
@@ -370,7 +366,7 @@ export class TraceTree implements vscode.TreeDataProvider<TraceNode> {
   private problemItem(set: LogSet, problem: LogProblem): vscode.TreeItem {
     const file = set.files[problem.file]!;
     const where = [
-      set.files.length > 1 ? plain(baseName(file)) : null,
+      set.files.length > 1 ? plain(baseName(file.path)) : null,
       problem.line === null ? null : `line ${problem.line}`,
     ]
       .filter((part) => part !== null)

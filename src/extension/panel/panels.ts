@@ -1,6 +1,7 @@
 import * as vscode from "vscode";
 import { isFixturePath } from "../../core/fixture/files.js";
 import type { RunReport } from "../../core/report.js";
+import { baseName } from "../../core/words.js";
 import { relative } from "node:path";
 import { isInside, leadsTo } from "../../node/confine.js";
 import { parsePanelState } from "../../protocol.js";
@@ -223,10 +224,6 @@ export function restorableUri(
   if (!within(leadsTo(folder.uri.fsPath), leadsTo(uri.fsPath)))
     return "its saved source is a link that leads out of the workspace";
   return uri;
-}
-
-function baseName(path: string): string {
-  return path.split(/[\\/]/).pop() || path;
 }
 
 function title(path: string): string {
