@@ -66,7 +66,7 @@ function plain(value: string): string {
 
 /** What a reader looks for first: the turn, how many tools it was left with, the forced one. */
 export function traceLabel(row: TraceRow): string {
-  const tools = `${row.finalCount} tool${row.finalCount === 1 ? "" : "s"}`;
+  const tools = counted(row.finalCount, "tool");
   const forced = row.forcedChoice === null ? "" : ` · forced ${plain(row.forcedChoice)}`;
   return `${row.id === null ? traceNumber(row.index) : plain(row.id)} · ${tools}${forced}`;
 }

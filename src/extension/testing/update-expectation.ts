@@ -3,6 +3,7 @@ import { updatedExpectation, type ExpectChange } from "../../core/expect.js";
 import { expectChanges } from "../../core/fixture/edit-expect.js";
 import { formatProblem } from "../../core/fixture/problems.js";
 import { runFixture } from "../../core/run-fixture.js";
+import { counted } from "../../core/words.js";
 import { loadFixtureFromUri } from "../fixtures.js";
 import { ask, notice, announce } from "../notify.js";
 
@@ -48,7 +49,7 @@ export async function updateExpectation(
     return false;
   }
   const choice = await ask(
-    notice`Update ${changes.length} expectation${changes.length === 1 ? "" : "s"} of ${file} to the current result?`,
+    notice`Update ${counted(changes.length, "expectation")} of ${file} to the current result?`,
     changes.map(changeLine),
     "Update Expectation",
   );
