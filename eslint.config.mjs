@@ -30,6 +30,14 @@ export default tseslint.config(
     },
   },
   {
+    // A promise nobody awaits loses its rejection: await it, or attach a handler that reports.
+    files: ["src/**/*.ts", "webview/**/*.ts", "test/**/*.ts"],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: { "@typescript-eslint/no-floating-promises": ["error", { ignoreVoid: false }] },
+  },
+  {
     // Browser and e2e tests hand functions to the page, which run there.
     files: ["test/browser/**", "test/e2e/**"],
     languageOptions: { globals: { ...globals.browser } },

@@ -5,7 +5,7 @@
 import { spawn } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { safeJson } from "../src/core/render/table.js";
+import { safeJson } from "../src/core/words.js";
 import { reportToJson } from "../src/core/report-json.js";
 import { runFixtureFile } from "../src/cli/fixture-run.js";
 import { fmt, load, timed, verdict } from "./measure.js";

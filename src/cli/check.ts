@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { checkToJson, unreadableOutcome } from "../core/fixture-outcome.js";
 import { formatProblem } from "../core/fixture/problems.js";
-import { safe, safeJson } from "../core/render/table.js";
+import { safe, safeJson } from "../core/words.js";
 import { readReason } from "../node/log-source.js";
 import { displayPath, findFixtures } from "./files.js";
 import { formatMismatch, runFixtureFile, type FixtureOutcome } from "./fixture-run.js";

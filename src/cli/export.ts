@@ -4,7 +4,7 @@
  */
 import { mkdirSync, readdirSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
-import { safe } from "../core/render/table.js";
+import { safe } from "../core/words.js";
 import { formatCount } from "../core/stats/rows.js";
 import { TABLES, traceRows, type TableName } from "../core/traces/tables.js";
 import { counted } from "../core/words.js";

@@ -3,7 +3,7 @@
  * "traces --follow"): each trace appended to LOG, as it is written, until SIGINT or SIGTERM.
  */
 import { isAbsolute, resolve } from "node:path";
-import { safe, safeJson } from "../core/render/table.js";
+import { safe, safeJson } from "../core/words.js";
 import { summarizeTrace, traceEntryJson } from "../core/traces/summary.js";
 import { LogFollower } from "../node/log-follow.js";
 import { readReason } from "../node/log-source.js";

@@ -1,4 +1,4 @@
-import { safe } from "../core/render/table.js";
+import { safe } from "../core/words.js";
 import { EXIT, UsageError, type CliIO } from "./io.js";
 import { endQuietlyWhenPipeCloses } from "./pipe.js";
 import { VERSION } from "./version.js";

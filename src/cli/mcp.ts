@@ -16,7 +16,7 @@ import {
   RootsListChangedNotificationSchema,
   type JSONRPCMessage,
 } from "@modelcontextprotocol/sdk/types.js";
-import { safe, safeJson } from "../core/render/table.js";
+import { safe, safeJson } from "../core/words.js";
 import { RootFiles, Roots } from "../node/roots.js";
 import { callTool, inputProblem, isToolName, TOOLS } from "../tools/tools.js";
 import { EXIT, UsageError, type CliIO } from "./io.js";
@@ -71,6 +71,8 @@ export async function mcpCommand(args: readonly string[], io: CliIO): Promise<nu
     }
   };
   server.oninitialized = () => {
+    // askRoots catches whatever listing the roots throws and says it, so it cannot reject.
+    // eslint-disable-next-line @typescript-eslint/no-floating-promises
     if (server.getClientCapabilities()?.roots) void askRoots();
   };
   server.setNotificationHandler(RootsListChangedNotificationSchema, askRoots);
@@ -144,7 +146,7 @@ class LineTransport implements Transport {
         this.onmessage?.(message);
       }
     });
-    this.input.on("end", () => void this.close());
+    this.input.on("end", () => this.close().catch((error: Error) => this.onerror?.(error)));
     this.input.on("error", (error: Error) => this.onerror?.(error));
   }
 

@@ -5,7 +5,7 @@
  */
 import { createWriteStream, type WriteStream } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
-import { safe, safeJson } from "../core/render/table.js";
+import { safe, safeJson } from "../core/words.js";
 import { summarizeTrace } from "../core/traces/summary.js";
 import {
   DEFAULT_HOST,

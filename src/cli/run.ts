@@ -1,5 +1,6 @@
 import { formatProblem } from "../core/fixture/problems.js";
-import { formatWaterfallTable, safe, safeJson } from "../core/render/table.js";
+import { formatWaterfallTable } from "../core/render/table.js";
+import { safe, safeJson } from "../core/words.js";
 import { reportToJson } from "../core/report-json.js";
 import { formatMismatch, runFixtureFile } from "./fixture-run.js";
 import { EXIT, parseArgs, UsageError, type CliIO } from "./io.js";

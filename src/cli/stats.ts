@@ -3,7 +3,7 @@ import { PaletteStats } from "../core/stats/fold.js";
 import { formatStatsJson } from "../core/stats/json.js";
 import { formatCount, statsRows } from "../core/stats/rows.js";
 import { formatStatsText } from "../core/stats/text.js";
-import { safe } from "../core/render/table.js";
+import { safe } from "../core/words.js";
 import { scanLogs } from "../node/log-file.js";
 import { EXIT, parseArgs, UsageError, type CliIO } from "./io.js";
 import { ProblemList } from "../node/problem-list.js";

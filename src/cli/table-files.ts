@@ -4,7 +4,7 @@
  */
 import { closeSync, openSync, writeSync } from "node:fs";
 import { ByteWriter, ParquetWriter } from "hyparquet-writer";
-import { safeJsonText } from "../core/render/table.js";
+import { safeJsonText } from "../core/words.js";
 import type { Column, Row } from "../core/traces/tables.js";
 
 export type TableFormat = "parquet" | "jsonl";
@@ -87,6 +87,11 @@ function parquetSchema(columns: readonly Column[]): ParquetSchema {
   return schema;
 }
 
+/** The writer answers with a promise only when its byte writer's flush does; ours writes at once. */
+function synchronous(result: void | Promise<void>): void {
+  if (result !== undefined) throw new Error("the Parquet writer went asynchronous");
+}
+
 class ParquetTable implements TableFile {
   private readonly fd: number;
   private readonly writer: ParquetWriter;
@@ -119,23 +124,25 @@ class ParquetTable implements TableFile {
 
   close(): void {
     this.flush();
-    void this.writer.finish();
+    synchronous(this.writer.finish());
     closeSync(this.fd);
   }
 
   private flush(): void {
     const rows = this.data[0]!.length;
     if (rows === 0) return;
-    void this.writer.write({
-      columnData: this.columns.map(({ name, type }, c) => ({
-        name,
-        data:
-          type === "int64" ? BigInt64Array.from(this.data[c] as number[], BigInt) : this.data[c]!,
-        // Bounds of numbers let a reader skip row groups; those of text cost more than they save.
-        statistics: type !== "string" && type !== "strings",
-      })),
-      rowGroupSize: rows,
-    });
+    synchronous(
+      this.writer.write({
+        columnData: this.columns.map(({ name, type }, c) => ({
+          name,
+          data:
+            type === "int64" ? BigInt64Array.from(this.data[c] as number[], BigInt) : this.data[c]!,
+          // Bounds of numbers let a reader skip row groups; those of text cost more than they save.
+          statistics: type !== "string" && type !== "strings",
+        })),
+        rowGroupSize: rows,
+      }),
+    );
     for (const values of this.data) values.length = 0;
   }
 }

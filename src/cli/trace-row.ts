@@ -1,5 +1,5 @@
 /** One trace's row as `traces` lists it, shared by `traces`, `traces --follow` and `receive`. */
-import { safe } from "../core/render/table.js";
+import { safe } from "../core/words.js";
 import type { TraceSummary } from "../core/traces/summary.js";
 
 /** Widest list of final names in the text table before it is shortened. */

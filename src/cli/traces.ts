@@ -4,7 +4,8 @@
  * several are read as one set, numbered across the files in the order given.
  */
 import { isAbsolute, resolve } from "node:path";
-import { formatWaterfallTable, safe, safeJson, safeJsonText } from "../core/render/table.js";
+import { formatWaterfallTable } from "../core/render/table.js";
+import { safe, safeJson, safeJsonText } from "../core/words.js";
 import { formatCount } from "../core/stats/rows.js";
 import { reportToJson } from "../core/report-json.js";
 import { reportFromTrace } from "../core/traces/report.js";

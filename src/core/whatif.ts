@@ -208,6 +208,11 @@ export function describeWhatIf(edit: WhatIf): string {
   return parts.join("; ");
 }
 
+/** True when the what-if moves no lever: the run is the unmodified one (`{}`, or only empty maps). */
+export function movesNothing(edit: WhatIf): boolean {
+  return whatIfSize(edit) === 0;
+}
+
 /** How many levers the what-if moves (0: the unmodified run). */
 export function whatIfSize(edit: WhatIf): number {
   const count = (record: object | undefined) => (record ? Object.keys(record).length : 0);

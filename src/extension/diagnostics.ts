@@ -1,5 +1,7 @@
 import { modify } from "jsonc-parser";
+import { FIXTURE_GLOB, isFixturePath, SKIPPED_GLOB } from "../core/fixture/files.js";
 import * as vscode from "vscode";
+import { notice, unawaited } from "./notify.js";
 import type { Fix } from "../core/fixture/issues.js";
 import type { PathSegment } from "../core/json/positions.js";
 import { loadCatalog, loadFixture } from "../core/fixture/load.js";
@@ -8,7 +10,7 @@ import { sizeProblem, textSource } from "../core/fixture/source.js";
 import { toDiagnostic } from "./convert.js";
 import { readWorkspaceCatalog } from "./fixtures.js";
 
-export const isFixture = (uri: vscode.Uri) => uri.path.endsWith(".turn.json");
+export const isFixture = (uri: vscode.Uri) => isFixturePath(uri.path);
 export const isCatalog = (uri: vscode.Uri) => uri.path.endsWith(".catalog.json");
 
 /** The problems of one document: a fixture (with its catalogue's) or a catalogue on its own. */
@@ -68,16 +70,16 @@ export class FixtureDiagnostics implements vscode.Disposable, vscode.CodeActionP
       ),
       vscode.workspace.onDidCloseTextDocument((doc) => {
         this.clear(doc.uri);
-        if (isFixture(doc.uri)) void this.checkSize(doc.uri);
+        if (isFixture(doc.uri)) this.checkSizeLater(doc.uri);
       }),
     ];
     for (const doc of vscode.workspace.textDocuments) this.schedule(doc, 0);
     // A fixture too large to read is never opened, yet the Problems panel says why it cannot run.
-    const watcher = vscode.workspace.createFileSystemWatcher("**/*.turn.json");
+    const watcher = vscode.workspace.createFileSystemWatcher(FIXTURE_GLOB);
     this.subscriptions.push(
       watcher,
-      watcher.onDidCreate((uri) => void this.checkSize(uri)),
-      watcher.onDidChange((uri) => void this.checkSize(uri)),
+      watcher.onDidCreate((uri) => this.checkSizeLater(uri)),
+      watcher.onDidChange((uri) => this.checkSizeLater(uri)),
       watcher.onDidDelete((uri) => {
         if (isFixture(uri) && !this.isOpen(uri)) this.collection.delete(uri);
       }),
@@ -94,9 +96,12 @@ export class FixtureDiagnostics implements vscode.Disposable, vscode.CodeActionP
       catalogues.onDidChange(recheckFixtures),
       catalogues.onDidDelete(recheckFixtures),
     );
-    void vscode.workspace
-      .findFiles("**/*.turn.json", "**/{node_modules,.git,dist,out}/**")
-      .then((uris) => Promise.all(uris.map((uri) => this.checkSize(uri))));
+    unawaited(
+      vscode.workspace
+        .findFiles(FIXTURE_GLOB, SKIPPED_GLOB)
+        .then((uris) => Promise.all(uris.map((uri) => this.checkSize(uri)))),
+      notice`checking the sizes of the workspace's fixtures failed`,
+    );
   }
 
   private isOpen(uri: vscode.Uri): boolean {
@@ -121,13 +126,25 @@ export class FixtureDiagnostics implements vscode.Disposable, vscode.CodeActionP
     else this.collection.delete(uri);
   }
 
+  /** `checkSize` for an event, which nobody awaits. */
+  private checkSizeLater(uri: vscode.Uri): void {
+    unawaited(this.checkSize(uri), notice`checking ${vscode.workspace.asRelativePath(uri)} failed`);
+  }
+
   private schedule(document: vscode.TextDocument, delay: number): void {
     if (!isFixture(document.uri) && !isCatalog(document.uri)) return;
     const key = document.uri.toString();
     clearTimeout(this.timers.get(key));
     this.timers.set(
       key,
-      setTimeout(() => void this.refresh(document), delay),
+      setTimeout(
+        () =>
+          unawaited(
+            this.refresh(document),
+            notice`checking ${vscode.workspace.asRelativePath(document.uri)} failed`,
+          ),
+        delay,
+      ),
     );
   }
 

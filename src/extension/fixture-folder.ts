@@ -1,8 +1,8 @@
 import * as vscode from "vscode";
+import { FIXTURE_GLOB, SKIPPED_GLOB } from "../core/fixture/files.js";
 
 /** Fixtures looked at to find where the workspace keeps them: enough to see a habit. */
 const LOOKED_AT = 500;
-const SKIPPED = "**/{node_modules,.git,dist,out}/**";
 
 /**
  * Where a new fixture is proposed: the folder holding most of the workspace's `*.turn.json`
@@ -13,8 +13,8 @@ export async function fixtureFolder(near: vscode.Uri): Promise<vscode.Uri> {
   const root = vscode.workspace.getWorkspaceFolder(near) ?? vscode.workspace.workspaceFolders?.[0];
   if (!root) return vscode.Uri.joinPath(near, "..");
   const found = await vscode.workspace.findFiles(
-    new vscode.RelativePattern(root, "**/*.turn.json"),
-    SKIPPED,
+    new vscode.RelativePattern(root, FIXTURE_GLOB),
+    SKIPPED_GLOB,
     LOOKED_AT,
   );
   const counts = new Map<string, { folder: vscode.Uri; n: number }>();

@@ -4,7 +4,8 @@
  * fixture as its editor shows it (unsaved edits included), and in Restricted Mode never write.
  */
 import * as vscode from "vscode";
-import { safeJson } from "../core/render/table.js";
+import { FIXTURE_GLOB, SKIPPED_GLOB } from "../core/fixture/files.js";
+import { safeJson } from "../core/words.js";
 import { describeWhatIf, type WhatIf } from "../core/whatif.js";
 import { InputRefused, RootFiles, Roots } from "../node/roots.js";
 import type { ToolFiles } from "../tools/port.js";
@@ -54,8 +55,8 @@ class WorkspaceFiles implements ToolFiles {
       (folder ? folders : files).push(target);
     }
     for (const folder of folders) {
-      const pattern = new vscode.RelativePattern(vscode.Uri.file(folder), "**/*.turn.json");
-      for (const uri of await vscode.workspace.findFiles(pattern, "**/node_modules/**"))
+      const pattern = new vscode.RelativePattern(vscode.Uri.file(folder), FIXTURE_GLOB);
+      for (const uri of await vscode.workspace.findFiles(pattern, SKIPPED_GLOB))
         if (uri.scheme === "file") files.push(uri.fsPath);
     }
     return [...new Set(files)].sort();

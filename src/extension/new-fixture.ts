@@ -4,7 +4,7 @@ import { updatedExpectation } from "../core/expect.js";
 import { loadCatalog, loadFixture } from "../core/fixture/load.js";
 import { runFixture } from "../core/run-fixture.js";
 import { readSource, readWorkspaceCatalog } from "./fixtures.js";
-import { notice, notify, pickLabel } from "./notify.js";
+import { notice, announce, pickLabel } from "./notify.js";
 import { exists } from "./workspace-files.js";
 
 /** A starter fixture over a catalogue: every catalogued tool offered, a typical pipeline to edit. */
@@ -77,7 +77,7 @@ export async function newFixture(inFolder?: vscode.Uri): Promise<vscode.Uri | un
     inFolder ??
     (catalog ? vscode.Uri.joinPath(catalog, "..") : vscode.workspace.workspaceFolders?.[0]?.uri);
   if (!folder) {
-    void notify("error", notice`open a folder first; a fixture lives in a workspace.`);
+    announce("error", notice`open a folder first; a fixture lives in a workspace.`);
     return undefined;
   }
   const suggested = "new-turn";
@@ -93,7 +93,7 @@ export async function newFixture(inFolder?: vscode.Uri): Promise<vscode.Uri | un
   if (!typed) return undefined;
   const target = vscode.Uri.joinPath(folder, fixtureFileName(typed));
   if (await exists(target)) {
-    void notify(
+    announce(
       "error",
       notice`${vscode.workspace.asRelativePath(target)} already exists; choose another name.`,
     );

@@ -89,6 +89,38 @@ export async function notify(
   return choice;
 }
 
+/** Shows a notification without waiting for the user to dismiss it (a failure to show it is logged). */
+export function announce(
+  level: Level,
+  message: NoticeText,
+  options: { details?: readonly string[] } = {},
+): void {
+  notify(level, message, options).then(undefined, (error: unknown) =>
+    log().error(`could not show "${message.text}": ${stackOf(error)}`),
+  );
+}
+
+/** Reports what went wrong unexpectedly: `what` and the error's message shown, its stack logged. */
+export async function reportError(what: NoticeText, error: unknown): Promise<void> {
+  const message = error instanceof Error ? error.message : String(error);
+  await notify(
+    "error",
+    { text: `${what.text}: ${neutralise(message)}`, brand: "NoticeText" },
+    { details: [stackOf(error)] },
+  );
+}
+
+/** Work nobody waits for (an event's, a timer's): its failure is reported, never lost. */
+export function unawaited(task: PromiseLike<unknown>, what: NoticeText): void {
+  task.then(undefined, (error: unknown) =>
+    reportError(what, error).then(undefined, () => log().error(`${what.text}: ${stackOf(error)}`)),
+  );
+}
+
+function stackOf(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}
+
 /** A modal question with fixed wording; `detail` is shown as plain text below it, neutralised. */
 export async function ask(
   message: NoticeText,

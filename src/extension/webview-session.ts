@@ -1,6 +1,6 @@
 import * as vscode from "vscode";
 import type { Reply, RequestTimeouts } from "../protocol-guards.js";
-import { neutralise } from "./notify.js";
+import { neutralise, notice, unawaited } from "./notify.js";
 import { panelHtml } from "./panel/html.js";
 
 /** What a webview's page may do: run its script, and load files only from dist/ and media/. */
@@ -54,7 +54,7 @@ export abstract class WebviewSession<In extends Message, Out extends Message>
     this.disposables.push(
       panel.webview.onDidReceiveMessage((raw: unknown) => {
         const message = parse(raw, log);
-        if (message) void this.answer(message);
+        if (message) unawaited(this.answer(message), notice`Answering the page`);
       }),
       panel.onDidDispose(() => this.dispose()),
     );

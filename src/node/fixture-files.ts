@@ -1,5 +1,6 @@
 /** Fixtures and catalogues on disk, as the CLI and the assistant tools find and name them. */
 import { readdirSync, statSync } from "node:fs";
+import { isFixturePath, SKIPPED_FOLDERS } from "../core/fixture/files.js";
 import { isAbsolute, join, relative } from "node:path";
 import type { SourceFile, UnreadableSource } from "../core/fixture/source.js";
 import { NotReadable, readSourceFile } from "./source-file.js";
@@ -10,16 +11,13 @@ export function displayPath(file: string): string {
   return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel : file;
 }
 
-const SKIPPED = new Set(["node_modules", ".git", "dist", "out", ".vscode-test"]);
-
 /** Every `*.turn.json` under the given files and folders, sorted, skipping dependency and build folders. */
 export function findFixtures(paths: readonly string[]): string[] {
   const found = new Set<string>();
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.isDirectory() && !SKIPPED.has(entry.name)) walk(join(dir, entry.name));
-      else if (entry.isFile() && entry.name.endsWith(".turn.json"))
-        found.add(join(dir, entry.name));
+      if (entry.isDirectory() && !SKIPPED_FOLDERS.has(entry.name)) walk(join(dir, entry.name));
+      else if (entry.isFile() && isFixturePath(entry.name)) found.add(join(dir, entry.name));
     }
   };
   for (const path of paths) {

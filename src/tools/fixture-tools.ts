@@ -10,7 +10,7 @@ import {
 import { loadFixture, type Fixture } from "../core/fixture/load.js";
 import { formatProblem, type Problem } from "../core/fixture/problems.js";
 import { cellState, toolLineage, waterfallRows } from "../core/lineage.js";
-import { safe } from "../core/render/table.js";
+import { safe } from "../core/words.js";
 import { reportToJson } from "../core/report-json.js";
 import type { RunReport } from "../core/report.js";
 import { runFixture } from "../core/run-fixture.js";

@@ -1,5 +1,5 @@
 /** The tools that read logs: list_traces, show_trace, trace_to_fixture, palette_stats, and where_did_tool_go on a trace. */
-import { safe } from "../core/render/table.js";
+import { safe } from "../core/words.js";
 import { reportToJson } from "../core/report-json.js";
 import { PaletteStats } from "../core/stats/fold.js";
 import { formatStatsJson } from "../core/stats/json.js";

@@ -3,7 +3,7 @@
  * wide tables), every name from a file neutralised as the CLI neutralises it, and never longer
  * than TEXT_LIMIT: past it, one line says how much was cut and how to get the rest.
  */
-import { safe } from "../core/render/table.js";
+import { safe } from "../core/words.js";
 import { explainUnavailable } from "../core/forced-unavailable.js";
 import { sentenceText, waterfallRows } from "../core/lineage.js";
 import type { RunReport } from "../core/report.js";

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { FixtureJson } from "../../src/core/fixture/schema.js";
 import { explainUnavailable } from "../../src/core/forced-unavailable.js";
 import { sentenceText } from "../../src/core/lineage.js";
-import { formatWaterfallTable, safe, safeJson } from "../../src/core/render/table.js";
+import { formatWaterfallTable } from "../../src/core/render/table.js";
+import { safe, safeJson } from "../../src/core/words.js";
 import type { RunReport } from "../../src/core/report.js";
 import { DROPPED_BEFORE_FORCE, noCatalogFile, reportOf, run as runAs } from "./spec/helpers.js";
 

@@ -5,6 +5,7 @@ import {
   describeWhatIf,
   isWhatIf,
   whatIfLevers,
+  movesNothing,
   whatIfSize,
   WhatIfError,
 } from "../../src/core/whatif.js";
@@ -80,6 +81,15 @@ describe("whatIfLevers", () => {
       policies: [{ stage: "ceiling", maxSafetyLevel: "medium", budgetUsd: 0.05 }],
       safetyLevels: ["low", "medium", "high"],
     });
+  });
+});
+
+describe("a what-if that moves nothing", () => {
+  it("is the unmodified run: no lever, or only empty maps", () => {
+    expect(movesNothing({})).toBe(true);
+    expect(movesNothing({ enabled: {}, verdicts: {}, forcedTools: {}, policies: {} })).toBe(true);
+    expect(movesNothing({ role: "" })).toBe(false);
+    expect(movesNothing({ forcedTools: { f: null } })).toBe(false);
   });
 });
 

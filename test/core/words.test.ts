@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { closestName, counted } from "../../src/core/words.js";
+import { baseName, closestName, counted } from "../../src/core/words.js";
 
 describe("counted", () => {
   it("puts the noun in the singular for exactly one, in the plural otherwise", () => {
@@ -49,5 +49,15 @@ describe("closestName: the known name a typo most likely meant", () => {
     expect(closestName("abcdef", ["abxyef", "abcdeX"])).toBe("abcdeX");
     expect(closestName("abcdef", ["abcdeX", "abxyef"])).toBe("abcdeX");
     expect(closestName("abcdef", ["abcdeX", "abcdeY"])).toBe("abcdeX");
+  });
+});
+
+describe("baseName", () => {
+  it("is a path's last segment, after either separator", () => {
+    expect(baseName("/ws/logs/app.log")).toBe("app.log");
+    expect(baseName("C:\\logs\\app.log.gz")).toBe("app.log.gz");
+    expect(baseName("plain.turn.json")).toBe("plain.turn.json");
+    // A path ending in a separator keeps its whole text rather than naming nothing.
+    expect(baseName("/ws/")).toBe("/ws/");
   });
 });

@@ -139,7 +139,7 @@ describe("the manifest and the code agree", () => {
   });
 
   it("the context values its when clauses test are the ones the code sets", async () => {
-    expect(whens).toContain(`testMessage == ${FAILURE_CONTEXT}`);
+    expect(whens.some((when) => when.includes(`testMessage == ${FAILURE_CONTEXT} `))).toBe(true);
     const contexts = new Map<string, unknown>();
     fake.commands.set("setContext", (key, value) => contexts.set(key as string, value));
     // A filter applies to the listed logs: one is listed first.
@@ -278,6 +278,17 @@ describe("what activation wires up", () => {
     await run("paletteInspector.showTestRun");
     expect(webviewFake.panels).toEqual([]);
     await run("paletteInspector.showTestRun", { test: { uri } });
+    expect(titles()).toEqual(["Selection Trace: failed.turn.json"]);
+  });
+
+  it("opens a failed test's waterfall from its message's link, for a workspace fixture only", async () => {
+    fixture("/ws/failed.turn.json");
+    fake.writeFile("/elsewhere/x.turn.json", "{}");
+    fake.writeFile("/ws/notes.json", "{}");
+    for (const arg of ["file:///elsewhere/x.turn.json", "file:///ws/notes.json", "::not a uri", 7])
+      await run("paletteInspector.showTestRun", arg);
+    expect(webviewFake.panels).toEqual([]);
+    await run("paletteInspector.showTestRun", "file:///ws/failed.turn.json");
     expect(titles()).toEqual(["Selection Trace: failed.turn.json"]);
   });
 

@@ -331,7 +331,10 @@ describe("the paused frame", () => {
       const label = labelOf(() => new Promise(() => {}));
       await vi.advanceTimersByTimeAsync(1_999);
       let settled = false;
-      void label.then(() => (settled = true));
+      label.then(
+        () => (settled = true),
+        () => (settled = true),
+      );
       await vi.advanceTimersByTimeAsync(0);
       expect(settled).toBe(false);
       await vi.advanceTimersByTimeAsync(1);

@@ -6,7 +6,14 @@ import {
   MISMATCH_CONTEXT,
   isRegressionTest,
 } from "../../src/extension/testing/fixture-tests.js";
-import { fake, TestRunRequest, testRuns, Uri, type FakeTestItem } from "../fakes/vscode.js";
+import {
+  fake,
+  TestRunRequest,
+  testRuns,
+  Uri,
+  type FakeTestItem,
+  type MarkdownString,
+} from "../fakes/vscode.js";
 
 const token = { isCancellationRequested: false } as vscode.CancellationToken;
 /** Lets the clock run `ms` on: a debounced re-run starts, and what it awaits settles. */
@@ -114,7 +121,7 @@ describe("Testing view", () => {
     expect(message!.location!.range.start).toMatchObject({ line: 14, character: 4 });
   });
 
-  it("puts Show Selection Trace on a plain message after the diffs, never in a diff's content", async () => {
+  it("puts Show Selection Trace as a link in a plain message after the diffs, never as a button over them", async () => {
     const result = await run([leaf("/ws/a/fail.turn.json")!]);
     const { messages } = result.results.find((r) => r.state === "failed")!;
     const diffs = messages.filter((m) => m.actualOutput !== undefined);
@@ -123,15 +130,19 @@ describe("Testing view", () => {
     const last = messages.at(-1)!;
     expect(last.actualOutput).toBeUndefined();
     expect(last.contextValue).toBe(FAILURE_CONTEXT);
-    expect(last.message).toMatch(/^Show Selection Trace opens this run's waterfall/);
+    const text = last.message as MarkdownString;
+    expect(text.value).toBe(
+      `[Show Selection Trace](command:paletteInspector.showTestRun?${encodeURIComponent('["file:///ws/a/fail.turn.json"]')}) opens this run's waterfall: every stage, and what it did to each tool.`,
+    );
+    expect(text.isTrusted).toEqual({ enabledCommands: ["paletteInspector.showTestRun"] });
     expect(last.location!.range.start).toMatchObject({ line: 14, character: 4 });
-    // The content menu (a button over the message) names only the plain message.
+    // No content menu: its button floats over the diff's Actual lines.
     const { readFile } = await import("node:fs/promises");
     const manifest = JSON.parse(
       await readFile(new URL("../../package.json", import.meta.url), "utf8"),
     ) as { contributes: { menus: Record<string, { when: string }[]> } };
     const whens = (menu: string) => manifest.contributes.menus[menu]!.map((item) => item.when);
-    expect(whens("testing/message/content")).toEqual([`testMessage == ${FAILURE_CONTEXT}`]);
+    expect(manifest.contributes.menus["testing/message/content"]).toBeUndefined();
     expect(whens("testing/message/context")[0]).toContain(`testMessage == ${MISMATCH_CONTEXT}`);
   });
 
@@ -418,7 +429,7 @@ describe("Testing view, discovery and identity", () => {
   it("names its failure messages with the context value package.json's Testing menus use", async () => {
     const { readFile } = await import("node:fs/promises");
     const manifest = await readFile(new URL("../../package.json", import.meta.url), "utf8");
-    expect(manifest).toContain(`"testMessage == ${FAILURE_CONTEXT}"`);
+    expect(manifest).toContain(`"testMessage == ${FAILURE_CONTEXT} ||`);
   });
 
   it("shows its tests under the name 'Palette Inspector fixtures'", () => {

@@ -1,11 +1,13 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import {
+  announce,
   ask,
   disposeLog,
   log,
   neutralise,
   notice,
   notify,
+  unawaited,
   withProgress,
 } from "../../src/extension/notify.js";
 import { fake, ProgressLocation } from "../fakes/vscode.js";
@@ -154,7 +156,40 @@ describe("the lint rule that keeps notifications in notify.ts", () => {
   ].join("\n");
 
   it("forbids the raw window APIs anywhere else in src", { timeout: 60_000 }, async () => {
-    expect(await lint("src/extension/panel/new-thing.ts", RAW)).toBe(5);
+    // A file of the project: type-aware rules parse only those.
+    expect(await lint("src/extension/panel/html.ts", RAW)).toBe(5);
     expect(await lint("src/extension/notify.ts", RAW)).toBe(0);
+  });
+});
+
+describe("work nobody awaits", () => {
+  beforeEach(() => {
+    fake.reset();
+    disposeLog();
+  });
+
+  it("reports a rejection: what failed and its message shown, neutralised, and its stack logged", async () => {
+    unawaited(
+      Promise.reject(new Error("gone [x](command:y)")),
+      notice`reading ${"a.turn.json"} failed`,
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(fake.shown.map((shown) => shown.message)).toEqual([
+      "Palette Inspector: reading a.turn.json failed: gone ［x］(command:y)",
+    ]);
+    expect(fake.logLines.find((line) => line.level === "error")?.text).toContain(
+      "Error: gone [x](command:y)\n    at ",
+    );
+  });
+
+  it("says nothing when the work succeeds", async () => {
+    unawaited(Promise.resolve(1), notice`reading failed`);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(fake.shown).toEqual([]);
+  });
+
+  it("announce shows a notification and returns before the user answers it", () => {
+    announce("info", notice`done.`);
+    expect(fake.shown).toEqual([{ kind: "info", message: "Palette Inspector: done." }]);
   });
 });

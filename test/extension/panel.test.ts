@@ -417,6 +417,16 @@ describe("what-if", () => {
     expect(restored.view.whatIf).toMatchObject({ edit: { enabled: { policy: false } } });
   });
 
+  it("restores no what-if from a saved one that moves no lever", async () => {
+    await panels.showFixture(fixtureUri);
+    const panel = webviewFake.panels.at(-1)!;
+    panel.webview.receive({ type: "ready", edit: { enabled: {}, verdicts: {} } });
+    await postedCount(panel, 1);
+    const shown = posted(panel)[0]!;
+    if (shown.type !== "show") throw new Error(shown.type);
+    expect(shown.view.whatIf).toBeNull();
+  });
+
   it("posts no tool objects: the report and the variant carry names, never `tools`", async () => {
     const panel = await openReady();
     const show = posted(panel)[0]!;

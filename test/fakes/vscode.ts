@@ -18,6 +18,7 @@ export {
   Location,
   CancellationTokenSource,
   RelativePattern,
+  MarkdownString,
 } from "./vscode/core.js";
 export type { Imitates } from "./vscode/core.js";
 export {

@@ -39,4 +39,7 @@ async function main(): Promise<void> {
   process.stdout.write(JSON.stringify({ ms, traces, problems }));
 }
 
-void main();
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exitCode = 1;
+});

@@ -52,7 +52,7 @@ export class StatsApp {
     this.table = new ToolsTable(
       ui.sort,
       (sort) => this.update({ ui: { ...this.state.ui, sort } }),
-      (tool) => void this.openTool(tool),
+      (tool) => this.background(this.openTool(tool)),
     );
     this.update({});
   }
@@ -61,7 +61,13 @@ export class StatsApp {
     if (message.type !== "stats") return;
     const first = this.state.view === null;
     this.update({ view: message.view, ui: { ...this.state.ui, sources: message.view.sources } });
-    if (first && this.state.ui.tool !== null) void this.openTool(this.state.ui.tool, false);
+    if (first && this.state.ui.tool !== null)
+      this.background(this.openTool(this.state.ui.tool, false));
+  }
+
+  /** Work a click starts and nobody awaits: its own failures are shown already, anything else too. */
+  private background(task: Promise<void>): void {
+    task.catch((error: unknown) => this.update({ status: String(error) }));
   }
 
   /** The one way the page changes: a new state, saved (its UI part) and drawn. */
@@ -81,9 +87,9 @@ export class StatsApp {
     if (!view) return html`<p class="muted">Reading the statistics…</p>`;
     return html`${header(view)}
       <div class="toolbar" role="toolbar" aria-label="Statistics actions">
-        ${staticHtml`<${BUTTON} appearance="secondary" data-action="copy" @click=${() => void this.export("copyMarkdown")}
+        ${staticHtml`<${BUTTON} appearance="secondary" data-action="copy" @click=${() => this.background(this.export("copyMarkdown"))}
           >${icon("copy")} Copy as Markdown</${BUTTON}>
-        <${BUTTON} appearance="secondary" data-action="csv" @click=${() => void this.export("saveCsv")}
+        <${BUTTON} appearance="secondary" data-action="csv" @click=${() => this.background(this.export("saveCsv"))}
           >${icon("save")} Save as CSV…</${BUTTON}>`}
       </div>
       <p class="status" role="status" aria-live="polite">${this.state.status}</p>

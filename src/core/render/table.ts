@@ -2,7 +2,7 @@ import { explainUnavailable } from "../forced-unavailable.js";
 import { inputCount, outputNames, sentenceText } from "../lineage.js";
 import type { RunReport, StageInfo } from "../report.js";
 import type { StageRecord } from "../contract.js";
-import { counted } from "../words.js";
+import { counted, safe } from "../words.js";
 
 export interface TableOptions {
   /** ANSI colours (a TTY without NO_COLOR). */
@@ -191,37 +191,6 @@ function list(names: readonly string[], width: number): string {
 
 function clip(text: string, width: number): string {
   return text.length > width ? `${text.slice(0, width - 1)}…` : text;
-}
-
-/** Untrusted names reach a terminal without their control characters: no escape sequences, no bidi tricks. */
-export function safe(text: string): string {
-  return text.replace(TERMINAL_UNSAFE, escapeChar);
-}
-
-/**
- * JSON for a terminal or a pipe. `JSON.stringify` escapes C0 controls but leaves C1 controls
- * (U+009B is CSI) and bidi overrides raw inside strings; they are escaped here the same way.
- */
-export function safeJson(value: unknown, space?: number): string {
-  return safeJsonText(JSON.stringify(value, null, space));
-}
-
-/** JSON text made safe as safeJson's is: for text joined from many values, escaped in one pass. */
-export function safeJsonText(json: string): string {
-  return json.replace(JSON_UNSAFE, escapeChar);
-}
-
-// Controls (C0, C1), line and paragraph separators, and format characters (Unicode Cf: bidi
-// marks, embeddings, overrides and isolates, U+061C, zero-width spaces and joiners, U+2060, tags).
-const TERMINAL_UNSAFE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
-// The same, less the C0 controls JSON.stringify already escapes (and the line breaks it indents with).
-const JSON_UNSAFE = /[\u007f-\u009f\p{Cf}\u2028\u2029]/gu;
-
-/** `\uXXXX`; a character beyond U+FFFF as its two UTF-16 halves, as JSON writes it. */
-function escapeChar(c: string): string {
-  let out = "";
-  for (let i = 0; i < c.length; i++) out += `\\u${c.charCodeAt(i).toString(16).padStart(4, "0")}`;
-  return out;
 }
 
 function displayWidth(text: string): number {

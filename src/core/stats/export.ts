@@ -1,5 +1,6 @@
 /** The view's tables for elsewhere: Markdown for an issue or pull request, CSV for a spreadsheet. */
 import { inline } from "../render/markdown.js";
+import { counted } from "../words.js";
 import { ACTION_ORDER } from "./json.js";
 import { percent, removedByText, type StatsRows, type ToolRow } from "./rows.js";
 
@@ -22,7 +23,7 @@ function toolCells(row: ToolRow, traces: number, name: (text: string) => string)
 export function statsMarkdown(rows: StatsRows, tools: readonly ToolRow[] = rows.tools): string {
   const line = (cells: readonly string[]) => `| ${cells.join(" | ")} |`;
   const out = [
-    `### Palette statistics: ${plural(rows.traces, "trace")}, ${plural(rows.problems, "problem")}`,
+    `### Palette statistics: ${counted(rows.traces, "trace")}, ${counted(rows.problems, "problem")}`,
     "",
     line(TOOL_HEADER),
     line(TOOL_HEADER.map((_, c) => (c === 0 || c === 6 ? "---" : "---:"))),
@@ -71,8 +72,4 @@ export function statsCsv(rows: StatsRows, tools: readonly ToolRow[] = rows.tools
 export function csvCell(text: string): string {
   const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
   return `"${safe.replace(/"/g, '""')}"`;
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
 }

@@ -4,7 +4,7 @@
  * integer-like keys ("10", "2") first whatever order they were set in.
  */
 import type { StageAction } from "../contract.js";
-import { safeJson } from "../render/table.js";
+import { safeJson } from "../words.js";
 import { compareCodePoints } from "../tools.js";
 import type { PaletteStats, TraceCount } from "./fold.js";
 

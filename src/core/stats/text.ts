@@ -1,5 +1,5 @@
 /** `palette-inspector stats LOG...`: the statistics as terminal tables; all log text goes through `safe`. */
-import { safe } from "../render/table.js";
+import { counted, safe } from "../words.js";
 import { ACTION_ORDER } from "./json.js";
 import { byMissing, formatCount, percent, removedByText, type StatsRows } from "./rows.js";
 import { pushAll } from "../arrays.js";
@@ -8,7 +8,7 @@ export function formatStatsText(rows: StatsRows, options: { readonly color: bool
   const bold = options.color ? (text: string) => `\x1b[1m${text}\x1b[0m` : (text: string) => text;
   const errors = rows.errors.map((e) => `${safe(e.kind)} ${formatCount(e.n)}`).join(", ");
   const summary = bold(
-    `${plural(rows.traces, "trace")}, ${plural(rows.problems, "problem")}${errors ? ` · errors: ${errors}` : ""}`,
+    `${counted(rows.traces, "trace", "traces", formatCount)}, ${counted(rows.problems, "problem", "problems", formatCount)}${errors ? ` · errors: ${errors}` : ""}`,
   );
   if (rows.traces === 0) return summary + "\n";
 
@@ -36,7 +36,7 @@ export function formatStatsText(rows: StatsRows, options: { readonly color: bool
         .sort(byMissing)
         .map((t) => [
           safe(t.name),
-          `${percent(t.missing, t.seen)}% of ${plural(t.seen, "turn")}`,
+          `${percent(t.missing, t.seen)}% of ${counted(t.seen, "turn", "turns", formatCount)}`,
           removedByText(t, safe) || "—",
           formatCount(t.final),
           formatCount(t.forced),
@@ -63,10 +63,6 @@ export function formatStatsText(rows: StatsRows, options: { readonly color: bool
     );
   }
   return out.join("\n") + "\n";
-}
-
-function plural(n: number, word: string): string {
-  return `${formatCount(n)} ${word}${n === 1 ? "" : "s"}`;
 }
 
 /** Aligned columns; those in `right` are numbers, aligned to the right (the last column is one). */

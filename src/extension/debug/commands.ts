@@ -3,11 +3,14 @@ import { captureFixture } from "../../core/debug/capture.js";
 import { captureExpression } from "../../core/debug/probe.js";
 import { probeOutput } from "../../core/debug/reply.js";
 import { runFixture } from "../../core/run-fixture.js";
+import { FIXTURE_SUFFIX } from "../../core/fixture/files.js";
 import { loadFixture } from "../../core/fixture/load.js";
 import type { FixtureJson } from "../../core/fixture/schema.js";
 import { traceToFixture } from "../../core/traces/to-fixture.js";
 import type { DebugAction } from "../../protocol.js";
+import { fixtureLabel, pickFixture } from "../fixture-pick.js";
 import { loadFixtureFromUri, readWorkspaceCatalog } from "../fixtures.js";
+import { registerCommand } from "../commands.js";
 import { notice, notify, pickLabel } from "../notify.js";
 import type { TracePanels } from "../panel/panels.js";
 import { saveNewFixture } from "../save-fixture.js";
@@ -45,7 +48,7 @@ function fileStem(text: string): string {
 
 function defaultFixtureUri(stem: string): vscode.Uri {
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file("/");
-  return vscode.Uri.joinPath(folder, `${fileStem(stem)}.turn.json`);
+  return vscode.Uri.joinPath(folder, `${fileStem(stem)}${FIXTURE_SUFFIX}`);
 }
 
 /** Shows what went wrong; anything else is a bug and goes to the log with a short notice. */
@@ -69,15 +72,11 @@ export class DebugCommands {
   register(): vscode.Disposable[] {
     return [
       ...this.moves.disposables,
-      vscode.commands.registerCommand("paletteInspector.inspectVariable", (arg?: unknown) =>
+      registerCommand("paletteInspector.inspectVariable", (arg?: unknown) =>
         this.inspectVariable(arg),
       ),
-      vscode.commands.registerCommand("paletteInspector.inspectExpression", () =>
-        this.inspectExpression(),
-      ),
-      vscode.commands.registerCommand("paletteInspector.captureTurnFixture", () =>
-        this.captureTurn(null),
-      ),
+      registerCommand("paletteInspector.inspectExpression", () => this.inspectExpression()),
+      registerCommand("paletteInspector.captureTurnFixture", () => this.captureTurn(null)),
     ];
   }
 
@@ -289,17 +288,14 @@ export class DebugCommands {
   }
 
   private async compareWithFixture(inspection: DebugInspection): Promise<void> {
-    const found = await vscode.workspace.findFiles("**/*.turn.json", "**/node_modules/**", 500);
-    const picked = await vscode.window.showQuickPick(
-      found.map((uri) => ({ label: pickLabel(vscode.workspace.asRelativePath(uri)), uri })),
-      { title: "Compare with a fixture's run", placeHolder: "Which fixture?" },
-    );
+    const picked = await pickFixture("Compare with a fixture's run");
     if (!picked) return;
-    const loaded = await loadFixtureFromUri(picked.uri);
+    const loaded = await loadFixtureFromUri(picked);
     if (!loaded.ok)
-      throw new DebugFailure(notice`The fixture ${picked.label} has problems; fix them first.`, [
-        ...loaded.problems.map((problem) => problem.message),
-      ]);
+      throw new DebugFailure(
+        notice`The fixture ${fixtureLabel(picked)} has problems; fix them first.`,
+        [...loaded.problems.map((problem) => problem.message)],
+      );
     this.panels.showComparison(inspection.report, runFixture(loaded.fixture));
   }
 

@@ -1,7 +1,8 @@
 import * as vscode from "vscode";
 import type { StageAction } from "../../core/contract.js";
 import { counted } from "../../core/words.js";
-import { notice, notify, pickLabel } from "../notify.js";
+import { registerCommand } from "../commands.js";
+import { announce, notice, pickLabel, unawaited } from "../notify.js";
 import { parseTimeRange } from "./filter.js";
 import type { TraceTree } from "./trace-tree.js";
 
@@ -29,12 +30,17 @@ export function registerTraceFilters(tree: TraceTree): vscode.Disposable[] {
   // setFilter changes the tree, which sets the context.
   const apply = (filter: Parameters<TraceTree["setFilter"]>[0]) => tree.setFilter(filter);
   const nothingListed = () =>
-    notify("info", notice`find the selection traces in a log first; the filters list what it has.`);
+    announce(
+      "info",
+      notice`find the selection traces in a log first; the filters list what it has.`,
+    );
   return [
     // A set scanned (or removed) later changes whether anything is filtered.
-    tree.onDidChangeTreeData(() => void setContext()),
-    vscode.commands.registerCommand("paletteInspector.filterTracesByText", async () => {
-      if (tree.getChildren().length === 0) return void nothingListed();
+    tree.onDidChangeTreeData(() =>
+      unawaited(setContext(), notice`updating the Selection Traces view's filter state failed`),
+    ),
+    registerCommand("paletteInspector.filterTracesByText", async () => {
+      if (tree.getChildren().length === 0) return nothingListed();
       const text = await vscode.window.showInputBox({
         title: "Traces matching a text",
         prompt: "A turn id, a time, or a stage or tool name (any case, any part of it)",
@@ -47,8 +53,8 @@ export function registerTraceFilters(tree: TraceTree): vscode.Disposable[] {
       });
       if (text !== undefined && text.trim() !== "") apply({ kind: "text", text: text.trim() });
     }),
-    vscode.commands.registerCommand("paletteInspector.filterTracesByTime", async () => {
-      if (tree.getChildren().length === 0) return void nothingListed();
+    registerCommand("paletteInspector.filterTracesByTime", async () => {
+      if (tree.getChildren().length === 0) return nothingListed();
       const text = await vscode.window.showInputBox({
         title: "Traces logged in a time range",
         prompt:
@@ -61,11 +67,11 @@ export function registerTraceFilters(tree: TraceTree): vscode.Disposable[] {
       const range = text === undefined ? undefined : parseTimeRange(text);
       if (range !== undefined && typeof range !== "string") apply(range);
     }),
-    vscode.commands.registerCommand("paletteInspector.filterTracesByDroppedTool", async () => {
+    registerCommand("paletteInspector.filterTracesByDroppedTool", async () => {
       const { dropped } = tree.filterChoices();
       if (dropped.size === 0) {
-        if (tree.filterChoices().stages.size === 0) return void nothingListed();
-        return void notify("info", notice`no listed trace drops a tool.`);
+        if (tree.filterChoices().stages.size === 0) return nothingListed();
+        return announce("info", notice`no listed trace drops a tool.`);
       }
       const picked = await vscode.window.showQuickPick(
         byCount(dropped).map(([tool, n]) => ({
@@ -81,9 +87,9 @@ export function registerTraceFilters(tree: TraceTree): vscode.Disposable[] {
       );
       if (picked) apply({ kind: "dropped", tool: picked.name });
     }),
-    vscode.commands.registerCommand("paletteInspector.filterTracesByStageAction", async () => {
+    registerCommand("paletteInspector.filterTracesByStageAction", async () => {
       const { stages } = tree.filterChoices();
-      if (stages.size === 0) return void nothingListed();
+      if (stages.size === 0) return nothingListed();
       const stage = await vscode.window.showQuickPick(
         [...stages]
           .sort(([a], [b]) => a.localeCompare(b))
@@ -108,9 +114,9 @@ export function registerTraceFilters(tree: TraceTree): vscode.Disposable[] {
       if (action)
         apply({ kind: "stageAction", stage: stage.name, action: action.name as StageAction });
     }),
-    vscode.commands.registerCommand("paletteInspector.filterTracesWithErrors", () =>
-      tree.getChildren().length === 0 ? void nothingListed() : apply({ kind: "errors" }),
+    registerCommand("paletteInspector.filterTracesWithErrors", () =>
+      tree.getChildren().length === 0 ? nothingListed() : apply({ kind: "errors" }),
     ),
-    vscode.commands.registerCommand("paletteInspector.clearTraceFilter", () => apply(null)),
+    registerCommand("paletteInspector.clearTraceFilter", () => apply(null)),
   ];
 }

@@ -1,5 +1,5 @@
 import * as vscode from "vscode";
-import { notice, notify } from "../notify.js";
+import { notice, announce } from "../notify.js";
 import type { LogSet, TraceItemNode, TraceNode, TraceTree } from "./trace-tree.js";
 
 /** The set a command means: the one listed, else the one the user picks. */
@@ -37,7 +37,7 @@ export async function goToTrace(
 ): Promise<void> {
   const set = await pickSet(tree);
   if (!set) {
-    void notify(
+    announce(
       "info",
       notice`find the selection traces in a log first, then go to one by its number.`,
     );

@@ -9,7 +9,14 @@ import { fileStamps, readTraceAt, scanLogs } from "../../node/log-file.js";
 import { expandInputs } from "../../node/log-source.js";
 import { TraceIndex } from "../../node/trace-index.js";
 import { readText, readWorkspaceCatalog } from "../fixtures.js";
-import { log, notice, notify, percentProgress, withProgress, type NoticeText } from "../notify.js";
+import {
+  log,
+  notice,
+  announce,
+  percentProgress,
+  withProgress,
+  type NoticeText,
+} from "../notify.js";
 import { StatsFold } from "../stats/read-stats.js";
 import { rememberTrace } from "./log-excerpts.js";
 import type { TracePanels } from "../panel/panels.js";
@@ -23,7 +30,7 @@ import {
   type TraceNode,
   type TraceTree,
 } from "./trace-tree.js";
-import { counted } from "../../core/words.js";
+import { baseName, counted } from "../../core/words.js";
 
 /** Logs an editor may hold as text: the Inspect CodeLens is offered on them. */
 export const LOG_EXTENSIONS = ["log", "jsonl", "ndjson", "json"];
@@ -76,7 +83,7 @@ export async function openLogSet(
   );
   if (inputs.length === 0) {
     if (options.restoring) tree.forget(roots);
-    else void notify("warning", notice`no log files (*.log, *.jsonl, *.json, .gz, …) in ${name}.`);
+    else announce("warning", notice`no log files (*.log, *.jsonl, *.json, .gz, …) in ${name}.`);
     return undefined;
   }
   // The scan streams the files from disk, so their sizes come from there too; and a set whose
@@ -130,7 +137,7 @@ export async function openLogSet(
         // Gone since the last session: say so in the log once, and stop restoring it.
         log().warn([`Selection traces of ${name} are no longer listed:`, ...details].join("\n  "));
         tree.forget(roots);
-      } else void notify("error", notice`cannot read ${name}.`, { details });
+      } else announce("error", notice`cannot read ${name}.`, { details });
       return undefined;
     }
     tree.grew(set);
@@ -141,7 +148,7 @@ export async function openLogSet(
     await vscode.commands.executeCommand("paletteInspector.traces.focus");
     const traces = counted(scan.traceCount, "selection trace");
     const problems = counted(scan.problemCount, "problem");
-    void notify(
+    announce(
       scan.problemCount > 0 || scan.cancelled ? "warning" : "info",
       scan.cancelled
         ? notice`scan of ${name} cancelled at ${set.percent}%: ${traces} and ${problems} in what was read; the list is partial.`
@@ -217,7 +224,7 @@ export function reportOf(found: FoundTrace, uri: vscode.Uri): RunReport {
 /** A command that could not finish says why, unless the user cancelled it. */
 function failed(message: NoticeText, error: unknown): void {
   if (error instanceof ScanCancelled) return;
-  void notify("error", message, {
+  announce("error", message, {
     details: [error instanceof Error ? error.message : String(error)],
   });
 }
@@ -259,8 +266,7 @@ export function suggestedFixturePath(logPath: string, index: number): string {
 
 /** `…/app.log.2.gz` + trace #3 → `app.log.2.trace-3.turn.json`. */
 function fixtureName(logPath: string, index: number): string {
-  const base = logPath
-    .slice(logPath.lastIndexOf("/") + 1)
+  const base = baseName(logPath)
     .replace(/\.gz$/i, "")
     .replace(/\.(log|jsonl|ndjson|json|txt)$/i, "");
   return `${base}.trace-${index + 1}.turn.json`;
@@ -298,7 +304,7 @@ export async function turnIntoFixture(
   );
   if (!target) return undefined;
   if (caveats.length > 0)
-    void notify(
+    announce(
       "warning",
       notice`the replay differs from the log in ${counted(caveats.length, "way")}; see the log for how.`,
       { details: caveats },
@@ -343,7 +349,7 @@ export async function compareTraces(
 ): Promise<void> {
   const traces = (selected ?? []).filter((node): node is TraceItemNode => node.kind === "trace");
   if (traces.length !== 2) {
-    void notify("info", notice`select exactly two traces (Ctrl/Cmd+click) to compare them.`);
+    announce("info", notice`select exactly two traces (Ctrl/Cmd+click) to compare them.`);
     return;
   }
   try {

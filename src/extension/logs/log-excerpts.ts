@@ -1,8 +1,9 @@
 import { stat } from "node:fs/promises";
 import * as vscode from "vscode";
 import type { FoundTrace } from "../../core/traces/scan.js";
+import { baseName } from "../../core/words.js";
 import { readExcerpt } from "../../node/log-excerpt.js";
-import { log, notice, notify, withProgress } from "../notify.js";
+import { log, notice, announce, withProgress } from "../notify.js";
 
 /** The scheme of the read-only excerpts of logs that no editor opens. */
 export const LOG_EXCERPT_SCHEME = "palette-inspector-log";
@@ -47,8 +48,11 @@ function excerptUri(path: string, line: number): vscode.Uri {
   const id = String(next++);
   opened.set(id, { path, line, offset: starts.get(startKey(path, line)) });
   if (opened.size > OPENED) opened.delete(opened.keys().next().value!);
-  const name = path.split(/[\\/]/).pop() || path;
-  return vscode.Uri.from({ scheme: LOG_EXCERPT_SCHEME, path: `/${name}:${line}`, query: id });
+  return vscode.Uri.from({
+    scheme: LOG_EXCERPT_SCHEME,
+    path: `/${baseName(path)}:${line}`,
+    query: id,
+  });
 }
 
 /** Shows a log at a line: in an editor when one opens it, else the lines around it, read-only. */
@@ -81,7 +85,7 @@ export async function openLogLine(file: vscode.Uri, line: number): Promise<void>
       preserveFocus: false,
     });
   } catch (error) {
-    void notify(
+    announce(
       "error",
       notice`cannot show line ${line} of ${vscode.workspace.asRelativePath(file)}.`,
       {

@@ -3,8 +3,8 @@ import type { FileStamp, LogProblem } from "../../node/log-file.js";
 import type { LogStats } from "../stats/read-stats.js";
 import type { TraceIndex, TraceRow } from "../../node/trace-index.js";
 import type { StageAction } from "../../core/contract.js";
-import { counted } from "../../core/words.js";
-import { neutralise } from "../notify.js";
+import { baseName, counted } from "../../core/words.js";
+import { log, neutralise } from "../notify.js";
 import { describeFilter, type TraceFilter } from "./filter.js";
 
 /** Traces are listed a page at a time so a log with a million of them stays responsive. */
@@ -57,10 +57,6 @@ export function setKey(roots: readonly vscode.Uri[]): string {
   return roots.map(String).join("\n");
 }
 
-function baseName(uri: vscode.Uri): string {
-  return uri.path.slice(uri.path.lastIndexOf("/") + 1);
-}
-
 /** Text from a log in a label: one line, no control or bidi characters, bounded. */
 const LABEL_CHARS = 80;
 const PROBLEM_CHARS = 240;
@@ -70,7 +66,7 @@ function plain(value: string): string {
 
 /** What a reader looks for first: the turn, how many tools it was left with, the forced one. */
 export function traceLabel(row: TraceRow): string {
-  const tools = `${row.finalCount} tool${row.finalCount === 1 ? "" : "s"}`;
+  const tools = counted(row.finalCount, "tool");
   const forced = row.forcedChoice === null ? "" : ` · forced ${plain(row.forcedChoice)}`;
   return `${row.id === null ? traceNumber(row.index) : plain(row.id)} · ${tools}${forced}`;
 }
@@ -82,7 +78,7 @@ export function traceLabel(row: TraceRow): string {
 export function traceDescription(row: TraceRow, set: LogSet): string {
   const where =
     set.files.length > 1
-      ? `${plain(baseName(set.files[row.file]!))}:${row.line}`
+      ? `${plain(baseName(set.files[row.file]!.path))}:${row.line}`
       : `line ${row.line}`;
   const time = row.time === null ? null : plain(row.time);
   const number = row.id === null ? null : traceNumber(row.index);
@@ -146,8 +142,7 @@ export class TraceTree implements vscode.TreeDataProvider<TraceNode> {
   /** Stops remembering a saved set that can no longer be read (its logs are gone). */
   forget(roots: readonly vscode.Uri[]): void {
     const key = setKey(roots);
-    void this.state?.update(
-      OPENED_SETS_KEY,
+    this.remember(
       this.savedSets()
         .filter((saved) => setKey(saved) !== key)
         .map((saved) => saved.map(String)),
@@ -288,11 +283,17 @@ export class TraceTree implements vscode.TreeDataProvider<TraceNode> {
     this.changed.dispose();
   }
 
+  /** Saves the sets to reopen after a reload; losing that is worth a line in the log, not a dialog. */
+  private remember(sets: string[][]): void {
+    this.state
+      ?.update(OPENED_SETS_KEY, sets)
+      .then(undefined, (error: unknown) =>
+        log().warn(`could not remember the opened logs: ${String(error)}`),
+      );
+  }
+
   private saved(): void {
-    void this.state?.update(
-      OPENED_SETS_KEY,
-      [...this.sets.values()].map(({ set }) => set.roots.map(String)),
-    );
+    this.remember([...this.sets.values()].map(({ set }) => set.roots.map(String)));
     this.changed.fire(undefined);
   }
 
@@ -343,7 +344,7 @@ export class TraceTree implements vscode.TreeDataProvider<TraceNode> {
       title: "Open Selection Trace",
       arguments: [node],
     };
-    const where = `line ${row.line}${set.files.length > 1 ? ` of ${baseName(set.files[row.file]!)}` : ""}`;
+    const where = `line ${row.line}${set.files.length > 1 ? ` of ${baseName(set.files[row.file]!.path)}` : ""}`;
     item.accessibilityInformation = {
       label: [
         `Trace ${traceNumber(row.index)}`,
@@ -365,7 +366,7 @@ export class TraceTree implements vscode.TreeDataProvider<TraceNode> {
   private problemItem(set: LogSet, problem: LogProblem): vscode.TreeItem {
     const file = set.files[problem.file]!;
     const where = [
-      set.files.length > 1 ? plain(baseName(file)) : null,
+      set.files.length > 1 ? plain(baseName(file.path)) : null,
       problem.line === null ? null : `line ${problem.line}`,
     ]
       .filter((part) => part !== null)

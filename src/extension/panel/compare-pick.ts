@@ -2,13 +2,11 @@ import { posix } from "node:path";
 import * as vscode from "vscode";
 import type { RunReport } from "../../core/report.js";
 import { runFixture } from "../../core/run-fixture.js";
-import { notice, notify, pickLabel } from "../notify.js";
+import { fixtureLabel, findWorkspaceFixtures } from "../fixture-pick.js";
+import { notice, announce, pickLabel } from "../notify.js";
 import type { FixtureLoader } from "./session.js";
 import { runName } from "./sides.js";
 import { suggestedVariantPath } from "./variant-file.js";
-
-/** Fixtures offered at most; a workspace with more is asked to narrow the search first. */
-const FIXTURES_LISTED = 500;
 
 type Choice = vscode.QuickPickItem & { readonly run: () => Promise<RunReport | undefined> };
 
@@ -25,11 +23,7 @@ export async function pickComparison(
 ): Promise<RunReport | undefined> {
   const own = baseFixture?.toString();
   const variantPath = baseFixture ? suggestedVariantPath(baseFixture.path) : null;
-  const found = await vscode.workspace.findFiles(
-    "**/*.turn.json",
-    "**/node_modules/**",
-    FIXTURES_LISTED,
-  );
+  const found = await findWorkspaceFixtures();
   const fixtures = found
     .filter((uri) => uri.toString() !== own)
     .map((uri) => ({ uri, whatIf: isWhatIfOf(uri.path, variantPath) }))
@@ -43,13 +37,13 @@ export async function pickComparison(
       run: async () => report,
     })),
     ...fixtures.map(({ uri, whatIf }) => ({
-      label: pickLabel(vscode.workspace.asRelativePath(uri)),
+      label: fixtureLabel(uri),
       detail: whatIf ? "a saved what-if of this fixture" : "a fixture of this workspace, run now",
       run: () => runOf(uri, load),
     })),
   ];
   if (choices.length === 0) {
-    void notify("info", notice`nothing to compare with: open another run or add a fixture.`);
+    announce("info", notice`nothing to compare with: open another run or add a fixture.`);
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(choices, {
@@ -69,7 +63,7 @@ function isWhatIfOf(path: string, variantPath: string | null): boolean {
 async function runOf(uri: vscode.Uri, load: FixtureLoader): Promise<RunReport | undefined> {
   const loaded = await load(uri);
   if (loaded.ok) return runFixture(loaded.fixture);
-  void notify(
+  announce(
     "error",
     notice`the fixture ${vscode.workspace.asRelativePath(uri)} has problems; fix them to compare it.`,
     { details: loaded.problems.map((problem) => problem.message) },

@@ -1,5 +1,7 @@
 import * as vscode from "vscode";
+import { isFixturePath } from "../../core/fixture/files.js";
 import type { RunReport } from "../../core/report.js";
+import { baseName } from "../../core/words.js";
 import { relative } from "node:path";
 import { isInside, leadsTo } from "../../node/confine.js";
 import { parsePanelState } from "../../protocol.js";
@@ -190,7 +192,7 @@ function subjectKey(source: TraceSource): string | null {
  */
 export function restorableFixture(source: string): vscode.Uri | string {
   return restorableUri(source, (uri) =>
-    uri.path.endsWith(".turn.json") ? null : "its saved source is not a *.turn.json fixture",
+    isFixturePath(uri.path) ? null : "its saved source is not a *.turn.json fixture",
   );
 }
 
@@ -223,10 +225,6 @@ export function restorableUri(
   if (!within(leadsTo(folder.uri.fsPath), leadsTo(uri.fsPath)))
     return "its saved source is a link that leads out of the workspace";
   return uri;
-}
-
-function baseName(path: string): string {
-  return path.split(/[\\/]/).pop() || path;
 }
 
 function title(path: string): string {

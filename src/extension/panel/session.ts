@@ -12,6 +12,7 @@ import { runFixture } from "../../core/run-fixture.js";
 import {
   applyWhatIf,
   describeWhatIf,
+  movesNothing,
   runWhatIf,
   whatIfLevers,
   type WhatIf,
@@ -28,12 +29,15 @@ import {
   type WhatIfView,
 } from "../../protocol.js";
 import type { DebugInspection } from "../debug/inspection.js";
-import { notice, notify } from "../notify.js";
+import { announce, notice, unawaited } from "../notify.js";
 import { WebviewSession } from "../webview-session.js";
 import { chooseNewFile, FIXTURE_FILTERS } from "../workspace-files.js";
 import type { ComparedSides } from "./sides.js";
 import { findToolMention, suggestedVariantPath, variantFixtureText } from "./variant-file.js";
 import { openLogLine } from "../logs/log-excerpts.js";
+
+/** What a re-run nobody awaits says when it fails unexpectedly. */
+const REFRESH_FAILED = notice`Re-running the trace panel`;
 
 /** Reads a fixture (open document first, so unsaved edits count, then disk) and its catalogue. */
 export type FixtureLoader = (uri: vscode.Uri) => Promise<LoadResult>;
@@ -100,7 +104,7 @@ export class TraceSession extends WebviewSession<FromWebview, ToWebview> {
     if (source.kind === "debug")
       this.disposables.push(
         source.inspection,
-        source.inspection.onDidChange(() => void this.refresh()),
+        source.inspection.onDidChange(() => unawaited(this.refresh(), REFRESH_FAILED)),
       );
   }
 
@@ -228,7 +232,7 @@ export class TraceSession extends WebviewSession<FromWebview, ToWebview> {
   protected async handle(message: FromWebview): Promise<void> {
     switch (message.type) {
       case "ready":
-        this.edit = Object.keys(message.edit).length > 0 ? message.edit : null;
+        this.edit = movesNothing(message.edit) ? null : message.edit;
         return this.refresh();
       case "clearWhatIf":
         this.edit = null;
@@ -362,7 +366,7 @@ export class TraceSession extends WebviewSession<FromWebview, ToWebview> {
     const document = await vscode.workspace.openTextDocument(this.source.uri);
     const found = findToolMention(document.getText(), tool);
     if (found === null) {
-      void notify(
+      announce(
         "info",
         notice`the fixture does not name '${tool}' itself (it comes from the catalogue).`,
       );
@@ -389,7 +393,7 @@ export class TraceSession extends WebviewSession<FromWebview, ToWebview> {
 
   private schedule(): void {
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.refresh(), RERUN_DEBOUNCE_MS);
+    this.timer = setTimeout(() => unawaited(this.refresh(), REFRESH_FAILED), RERUN_DEBOUNCE_MS);
   }
 
   /** Changes on disk (a save, a checkout) re-run too. */

@@ -1,4 +1,5 @@
 import type { RunReport } from "../../core/report.js";
+import { baseName } from "../../core/words.js";
 
 /** The two sides of a comparison as the panel names them, and whether the second replays the first. */
 export interface ComparedSides {
@@ -8,7 +9,7 @@ export interface ComparedSides {
 
 /** What a run is: a fixture by its file, a logged trace by its file and number, a debug value by its expression. */
 export function runName(report: RunReport): string {
-  const file = report.file.split(/[\\/]/).pop() || report.file;
+  const file = baseName(report.file);
   switch (report.origin.kind) {
     case "log":
       return `${file} #${report.origin.index + 1}`;

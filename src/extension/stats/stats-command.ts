@@ -1,6 +1,7 @@
 import * as vscode from "vscode";
+import { registerCommand } from "../commands.js";
 import { LOG_EXTENSIONS } from "../logs/log-commands.js";
-import type { LogSet, TraceTree } from "../logs/trace-tree.js";
+import type { LogSet, TraceNode, TraceTree } from "../logs/trace-tree.js";
 import { unchangedSince } from "../../node/log-file.js";
 import type { LogStats } from "./read-stats.js";
 import type { StatsPanels } from "./stats-panels.js";
@@ -55,4 +56,15 @@ export async function showStatistics(
 ): Promise<void> {
   const uris = await statisticsTargets(arg, selected, tree);
   if (uris.length > 0) await panels.show(uris, await scannedStats(tree, uris));
+}
+
+/** Palette Statistics, from the explorer (with its selection as the second argument) or the Selection Traces view. */
+export function registerStatistics(
+  traces: TraceTree,
+  traceView: vscode.TreeView<TraceNode>,
+  panels: StatsPanels,
+): vscode.Disposable {
+  return registerCommand("paletteInspector.showStatistics", (arg?: unknown, selected?: unknown) =>
+    showStatistics(arg, selected ?? (arg ? undefined : traceView.selection), traces, panels),
+  );
 }

@@ -12,7 +12,7 @@ import {
   type ToStatsView,
   toolColumns,
 } from "../../stats-protocol.js";
-import { log, notice, notify, percentProgress, withProgress } from "../notify.js";
+import { announce, log, notice, notify, percentProgress, withProgress } from "../notify.js";
 import { restorableUri, type TracePanels } from "../panel/panels.js";
 import { webviewOptions, WebviewSession } from "../webview-session.js";
 import { chooseNewFile } from "../workspace-files.js";
@@ -57,13 +57,9 @@ export async function readWithProgress(uris: readonly vscode.Uri[]): Promise<Log
     return null;
   }
   if (unreadable > 0)
-    void notify(
-      "warning",
-      notice`Palette statistics: ${unreadable} of the logs could not be read.`,
-      {
-        details: read.problems,
-      },
-    );
+    announce("warning", notice`Palette statistics: ${unreadable} of the logs could not be read.`, {
+      details: read.problems,
+    });
   return read;
 }
 

@@ -1,23 +1,22 @@
 import * as vscode from "vscode";
+import { FIXTURE_GLOB, isFixturePath, SKIPPED_GLOB } from "../../core/fixture/files.js";
 import { checkExpectations, type Mismatch } from "../../core/expect.js";
 import type { Fixture } from "../../core/fixture/load.js";
 import { problemMessage } from "../../core/fixture/problems.js";
 import { formatJsonPath } from "../../core/json/positions.js";
 import { formatWaterfallTable } from "../../core/render/table.js";
 import { runFixture } from "../../core/run-fixture.js";
+import type { CommandId } from "../commands.js";
 import { toRange } from "../convert.js";
 import { loadFixtureFromUri, readSource } from "../fixtures.js";
+import { notice, unawaited } from "../notify.js";
 
-/**
- * The context value of the plain message that ends a failure; package.json shows "Show Selection
- * Trace" in its content, where it covers no diff.
- */
+/** The context value of the plain message that ends a failure: "Show Selection Trace" is on its context menu too. */
 export const FAILURE_CONTEXT = "paletteInspector.fixtureFailure";
-/** The context value of a failure's diff messages: the command is on their context menu only, since a button in a diff's content covers its Actual lines. */
+/** The context value of a failure's diff messages: the command is on their context menu only, since a button in a message's content floats over the diff's Actual lines. */
 export const MISMATCH_CONTEXT = "paletteInspector.fixtureMismatch";
 
-const FIXTURES = "**/*.turn.json";
-const EXCLUDED = "**/{node_modules,.git,dist,out}/**";
+const SHOW_TEST_RUN: CommandId = "paletteInspector.showTestRun";
 
 /**
  * True when the text is a fixture that states expectations, or cannot be read as JSON (so its
@@ -61,11 +60,15 @@ function failureMessage(uri: vscode.Uri, fixture: Fixture, mismatch: Mismatch): 
   return message;
 }
 
-/** The message after a failure's diffs: where "Show Selection Trace" has room of its own. */
-function runMessage(location: vscode.Location | undefined): vscode.TestMessage {
-  const message = new vscode.TestMessage(
-    "Show Selection Trace opens this run's waterfall: every stage, and what it did to each tool.",
+/** The message after a failure's diffs: "Show Selection Trace" as a link in its text, where it covers nothing. */
+function runMessage(uri: vscode.Uri, location: vscode.Location | undefined): vscode.TestMessage {
+  // The argument is JSON, URI-encoded: no character of a path can end the link or add another.
+  const args = encodeURIComponent(JSON.stringify([uri.toString()]));
+  const text = new vscode.MarkdownString(
+    `[Show Selection Trace](command:${SHOW_TEST_RUN}?${args}) opens this run's waterfall: every stage, and what it did to each tool.`,
   );
+  text.isTrusted = { enabledCommands: [SHOW_TEST_RUN] };
+  const message = new vscode.TestMessage(text);
   // Beside the first diff, so the peek that shows it can step to this one.
   message.location = location;
   message.contextValue = FAILURE_CONTEXT;
@@ -98,11 +101,11 @@ export class FixtureTests implements vscode.Disposable {
       true,
     );
     this.controller.refreshHandler = () => this.discover();
-    const watcher = vscode.workspace.createFileSystemWatcher(FIXTURES);
+    const watcher = vscode.workspace.createFileSystemWatcher(FIXTURE_GLOB);
     this.subscriptions.push(
       watcher,
-      watcher.onDidCreate((uri) => void this.update(uri)),
-      watcher.onDidChange((uri) => void this.update(uri)),
+      watcher.onDidCreate((uri) => this.updateLater(uri)),
+      watcher.onDidChange((uri) => this.updateLater(uri)),
       watcher.onDidDelete((uri) => this.remove(uri)),
       vscode.workspace.onDidChangeTextDocument((event) => this.typed(event.document.uri)),
     );
@@ -110,8 +113,16 @@ export class FixtureTests implements vscode.Disposable {
 
   /** Finds every fixture in the workspace. */
   async discover(): Promise<void> {
-    const uris = await vscode.workspace.findFiles(FIXTURES, EXCLUDED);
+    const uris = await vscode.workspace.findFiles(FIXTURE_GLOB, SKIPPED_GLOB);
     await Promise.all(uris.map((uri) => this.update(uri)));
+  }
+
+  /** `update` for an event or a timer, which nobody awaits. */
+  private updateLater(uri: vscode.Uri): void {
+    unawaited(
+      this.update(uri),
+      notice`reading the fixture ${vscode.workspace.asRelativePath(uri)} failed`,
+    );
   }
 
   /** Adds, refreshes or removes the test for one fixture after it changed. */
@@ -172,14 +183,14 @@ export class FixtureTests implements vscode.Disposable {
 
   /** Unsaved edits count too, once the user pauses typing. */
   private typed(uri: vscode.Uri): void {
-    if (!uri.path.endsWith(".turn.json")) return;
+    if (!isFixturePath(uri.path)) return;
     const key = uri.toString();
     clearTimeout(this.typing.get(key));
     this.typing.set(
       key,
       setTimeout(() => {
         this.typing.delete(key);
-        void this.update(uri);
+        this.updateLater(uri);
       }, this.typingDelayMs),
     );
   }
@@ -258,7 +269,7 @@ export class FixtureTests implements vscode.Disposable {
     if (mismatches.length === 0) run.passed(item, report.durationMs);
     else {
       const diffs = mismatches.map((mismatch) => failureMessage(uri, loaded.fixture, mismatch));
-      run.failed(item, [...diffs, runMessage(diffs[0]!.location)], report.durationMs);
+      run.failed(item, [...diffs, runMessage(uri, diffs[0]!.location)], report.durationMs);
     }
   }
 

@@ -3,8 +3,9 @@ import { updatedExpectation, type ExpectChange } from "../../core/expect.js";
 import { expectChanges } from "../../core/fixture/edit-expect.js";
 import { formatProblem } from "../../core/fixture/problems.js";
 import { runFixture } from "../../core/run-fixture.js";
+import { counted } from "../../core/words.js";
 import { loadFixtureFromUri } from "../fixtures.js";
-import { ask, notice, notify } from "../notify.js";
+import { ask, notice, announce } from "../notify.js";
 
 /** A value of `expect` in words: names joined, null as "none". */
 function shown(value: unknown): string {
@@ -34,7 +35,7 @@ export async function updateExpectation(
   const file = vscode.workspace.asRelativePath(uri);
   const loaded = await loadFixtureFromUri(uri);
   if (!loaded.ok) {
-    void notify(
+    announce(
       "error",
       notice`${file} is invalid, so it has no result to record; its problems are in the log.`,
       { details: loaded.problems.filter((p) => p.severity === "error").map(formatProblem) },
@@ -44,11 +45,11 @@ export async function updateExpectation(
   const report = runFixture(loaded.fixture);
   const { expect, changes } = updatedExpectation(loaded.fixture.json.expect, report);
   if (changes.length === 0) {
-    void notify("info", notice`The expectations of ${file} already match the current result.`);
+    announce("info", notice`The expectations of ${file} already match the current result.`);
     return false;
   }
   const choice = await ask(
-    notice`Update ${changes.length} expectation${changes.length === 1 ? "" : "s"} of ${file} to the current result?`,
+    notice`Update ${counted(changes.length, "expectation")} of ${file} to the current result?`,
     changes.map(changeLine),
     "Update Expectation",
   );

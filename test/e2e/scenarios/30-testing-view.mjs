@@ -100,25 +100,20 @@ export async function run({
   assert.equal(await side("modified"), '["search","final_answer"]');
   await shot("e2e-testing.png");
 
-  // Nothing floats over the diff: Show Selection Trace is on the plain message after it.
+  // Nothing floats over the diff: Show Selection Trace is a link in the plain message after it.
   assert.equal(
     await peek.locator(".floating-click-widget", { hasText: "Show Selection Trace" }).count(),
     0,
   );
   // The plain message follows every diff of the failure (this fixture has two).
-  const plain = peek.locator(".peekview-title", { hasText: "Show Selection Trace opens" });
+  const plain = peek.locator("a", { hasText: "Show Selection Trace" });
   for (let step = 0; step < 3 && !(await plain.isVisible()); step++) {
     await runCommand("Test: Go to Next Test Failure");
     await plain.waitFor({ state: "visible", timeout: 5_000 }).catch(() => {});
   }
   await plain.waitFor({ state: "visible", timeout: 10_000 });
-  // One click from the failure opens the waterfall of that run: policy dropped sql. (A plain
-  // message's button floats over the editor the peek is in, half under the peek's title bar,
-  // so the click is sent to it rather than to where it shows.)
-  await page
-    .locator(".floating-click-widget", { hasText: "Show Selection Trace" })
-    .first()
-    .dispatchEvent("click");
+  // One click from the failure opens the waterfall of that run: policy dropped sql.
+  await plain.first().click();
   const frame = await findWebviewFrame(
     '.header .file-name:text-is("stale-expectation.turn.json")',
     60_000,

@@ -338,6 +338,12 @@ export class Location {
   ) {}
 }
 
+/** Markdown as VS Code renders it: command links run only when `isTrusted` enables them. */
+export class MarkdownString {
+  isTrusted?: boolean | { readonly enabledCommands: readonly string[] };
+  constructor(readonly value = "") {}
+}
+
 export class CancellationTokenSource {
   private readonly emitter = new EventEmitter<void>();
   readonly token = { isCancellationRequested: false, onCancellationRequested: this.emitter.event };

@@ -1,12 +1,12 @@
 /** `vscode.tests`: test controllers, items and the runs they record. */
-import type { Location, Range, Uri } from "./core.js";
+import type { Location, MarkdownString, Range, Uri } from "./core.js";
 
 export class TestMessage {
   expectedOutput?: string;
   actualOutput?: string;
   location?: Location;
   contextValue?: string;
-  constructor(readonly message: string) {}
+  constructor(readonly message: string | MarkdownString) {}
   static diff(message: string, expected: string, actual: string): TestMessage {
     const result = new TestMessage(message);
     result.expectedOutput = expected;
