@@ -14,25 +14,27 @@ import { scanLogs, type LogsScan } from "../node/log-file.js";
 import { expandInputs, type LogInput } from "../node/log-source.js";
 import { counted } from "../core/words.js";
 import { ProblemList, unreadableMessage } from "../node/problem-list.js";
-import { EXIT, parseArgs, UsageError, type CliIO } from "./io.js";
+import { EXIT, jobsOf, parseArgs, UsageError, type CliIO } from "./io.js";
 
 const TRACES_USAGE =
-  "usage: palette-inspector traces LOG... [--json]   (LOG: a file, a folder or -)";
+  "usage: palette-inspector traces LOG... [--json] [--jobs N]   (LOG: a file, a folder or -)";
 const SHOW_USAGE =
-  "usage: palette-inspector show LOG... [INDEX] [--json]   (LOG: a file, a folder or -)";
+  "usage: palette-inspector show LOG... [INDEX] [--json] [--jobs N]   (LOG: a file, a folder or -)";
 /** Widest list of final names in the text table before it is shortened. */
 const NAMES_WIDTH = 48;
 
 /** Lists the traces of the logs; `--json` streams `{ traces, problems, … }` so a big log is never held whole. */
 export async function tracesCommand(args: readonly string[], io: CliIO): Promise<number> {
-  const { positional, flags } = parseArgs(args, ["--json"]);
+  const { positional, flags, values } = parseArgs(args, ["--json"], ["--jobs"]);
   if (positional.length === 0) throw new UsageError(TRACES_USAGE);
+  const jobs = jobsOf(values);
   const inputs = await inputsOrExit(positional, io);
   if (!inputs) return EXIT.invalidInput;
   const problems = new ProblemList(inputs);
   if (flags.has("--json")) {
     const writer = new JsonListWriter(io.stdout);
     await scanLogs(inputs, {
+      jobs,
       onTrace: (found, file) =>
         writer.item(traceEntryJson(summarizeTrace(found), inputs[file]!.name)),
       onProblem: (problem) => problems.add(problem),
@@ -41,6 +43,7 @@ export async function tracesCommand(args: readonly string[], io: CliIO): Promise
   } else {
     const table = new TraceTable(io.stdout, inputs.length > 1);
     const scan = await scanLogs(inputs, {
+      jobs,
       onTrace: (found, file) => table.row(summarizeTrace(found), inputs[file]!.name),
       onProblem: (problem) => problems.add(problem),
     });
@@ -51,8 +54,9 @@ export async function tracesCommand(args: readonly string[], io: CliIO): Promise
 
 /** Prints one logged trace as the same waterfall as `run` (INDEX: its number across the set as `traces` lists it, from 1; default 1). */
 export async function showCommand(args: readonly string[], io: CliIO): Promise<number> {
-  const { positional, flags } = parseArgs(args, ["--json"]);
+  const { positional, flags, values } = parseArgs(args, ["--json"], ["--jobs"]);
   if (positional.length === 0) throw new UsageError(SHOW_USAGE);
+  const jobs = jobsOf(values);
   const last = positional.at(-1)!;
   // The last argument is the INDEX when it reads as a number (a log named like one is given as ./2).
   const hasIndex = positional.length > 1 ? /^[-+.]?\d/.test(last) : /^-\d/.test(last);
@@ -71,6 +75,7 @@ export async function showCommand(args: readonly string[], io: CliIO): Promise<n
   let wanted: { found: FoundTrace; file: number } | null = null;
   const problems = new ProblemList(inputs);
   const scan = await scanLogs(inputs, {
+    jobs,
     signal: stop,
     onTrace: (found, file) => {
       if (found.index !== index) return;
