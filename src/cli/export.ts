@@ -20,7 +20,11 @@ const FORMATS: readonly TableFormat[] = ["parquet", "jsonl"];
 const EXTENSIONS: Record<TableFormat, string> = { parquet: ".parquet", jsonl: ".jsonl" };
 
 export async function exportCommand(args: readonly string[], io: CliIO): Promise<number> {
-  const { positional, flags, values } = parseArgs(args, ["--force"], ["--out", "--format", "--jobs"]);
+  const { positional, flags, values } = parseArgs(
+    args,
+    ["--force"],
+    ["--out", "--format", "--jobs"],
+  );
   const out = values.get("--out");
   if (positional.length === 0 || out === undefined) throw new UsageError(USAGE);
   const jobs = jobsOf(values);

@@ -98,10 +98,10 @@ export async function scanLogs(
       options.onProblem(problem);
     },
   };
-  for (let at = 0; at < inputs.length && !cancelled; ) {
-    // Consecutive files on disk go to the pool together; a stream is read here, in its turn.
+  for (let at = 0; at < inputs.length && !cancelled;) {
+    // Consecutive files and texts go to the pool together; a stream is read here, in its turn.
     let end = at;
-    if (jobs > 0) while (end < inputs.length && inputs[end]!.path !== null) end++;
+    if (jobs > 0) while (end < inputs.length && !inputs[end]!.stream) end++;
     const before = bytes;
     const context = {
       ...options,
@@ -185,6 +185,46 @@ export async function scanLogFile(file: string, options: LogScanOptions = {}): P
     bytes: scan.bytes,
     cancelled: scan.cancelled,
   };
+}
+
+export interface TextScanOptions {
+  readonly signal?: Cancellation;
+  /** Stop after this many traces (default: all of them). */
+  readonly limit?: number;
+}
+
+/**
+ * The traces and first problems of a text held in memory (a file's text, a debuggee's string),
+ * scanned in a worker thread so that a hostile text never holds this one. Rejects with
+ * ScanCancelled when `signal` is set before the end.
+ */
+export async function scanTextOffThread(
+  text: string,
+  options: TextScanOptions = {},
+): Promise<{ traces: FoundTrace[]; problems: ScanProblem[] }> {
+  const traces: FoundTrace[] = [];
+  const problems: ScanProblem[] = [];
+  const limit = options.limit ?? Infinity;
+  const enough = { aborted: false };
+  const signal = options.signal;
+  const scan = await scanLogs([{ name: "text", path: null, text }], {
+    jobs: 1,
+    signal: {
+      get aborted() {
+        return enough.aborted || isCancelled(signal);
+      },
+    },
+    onTrace: (found) => {
+      traces.push(found);
+      if (traces.length >= limit) enough.aborted = true;
+    },
+    onProblem: (problem) => {
+      if (problems.length < MAX_PROBLEMS)
+        problems.push({ line: problem.line ?? 1, message: problem.message });
+    },
+  });
+  if (scan.cancelled && !enough.aborted) throw new ScanCancelled();
+  return { traces, problems };
 }
 
 /** A file's size and modification time, to tell whether it changed since it was read. */

@@ -89,7 +89,7 @@ export async function scanInput(
       }
       first = false;
       recent?.add(chunk);
-      for (let at = 0; at < chunk.length; ) {
+      for (let at = 0; at < chunk.length;) {
         const next = sliceEnd(chunk, at);
         scanner.push(chunk.subarray(at, next));
         at = next;
@@ -103,7 +103,8 @@ export async function scanInput(
     }
     if (!first) scanner.end();
   } catch (error) {
-    if (error instanceof ScanCancelled) return { bytes, unreadable: false, cancelled: true, gzipPath };
+    if (error instanceof ScanCancelled)
+      return { bytes, unreadable: false, cancelled: true, gzipPath };
     if (!(error instanceof LogReadError)) throw error;
     // The text after the last line break is cut off: it is not read, the break is the problem.
     problem(error.unreadable ? null : scanner.currentLine, error.message, error.unreadable);

@@ -132,7 +132,7 @@ export function scanInWorkers(
         const k = started++;
         const file = files[k]!;
         const job: WorkerJob = {
-          input: { name: inputs[k]!.name, path: inputs[k]!.path },
+          input: { name: inputs[k]!.name, path: inputs[k]!.path, text: inputs[k]!.text },
           maxLineBytes: options.maxLineBytes,
           checkpoints: options.checkpoints,
         };
@@ -169,11 +169,15 @@ export function scanInWorkers(
       }
     };
 
-    /** Hands on what has come in, in set order, a turn of the event loop at least every BUSY_MS. */
+    /**
+     * Hands on what has come in, in set order, a turn of the event loop at least every BUSY_MS;
+     * from the next turn on, so that taking in messages and handing on never share one.
+     */
     const pump = () => {
       if (pumping || cancelled) return;
       pumping = true;
       void (async () => {
+        await nextTurn();
         let turn = performance.now();
         while (current < files.length && !cancelled) {
           const file = files[current]!;
@@ -184,9 +188,11 @@ export function scanInWorkers(
             start();
             continue;
           }
-          if (isCancelled(options.signal)) return cancel();
-          while (file.taken < batch.length && performance.now() - turn <= BUSY_MS)
+          while (file.taken < batch.length && performance.now() - turn <= BUSY_MS) {
+            // Nothing is handed on once Cancel is seen, as a scan on this thread stops at once.
+            if (isCancelled(options.signal)) return cancel();
             hand(batch[file.taken++]!, first + current);
+          }
           if (file.taken === batch.length) {
             file.batches.shift();
             file.taken = 0;

@@ -12,18 +12,22 @@ const BATCH = 256;
 /** A batch is sent at least this often while the scan goes on, so traces show as they are found. */
 const FLUSH_MS = 50;
 /** Batches sent and not yet taken in before the scan waits. */
-export const WINDOW = 16;
+export const WINDOW = 4;
 
 const port = parentPort!;
 const job = workerData as WorkerJob;
 let items: WorkerItem[] = [];
+/** Batches made and not yet sent: a line may hold thousands of traces, found at once. */
+const outbox: WorkerItem[][] = [];
 let sentAt = performance.now();
+/** Batches sent and not yet taken in by the reading thread. */
 let unread = 0;
 let resume: (() => void) | null = null;
 
 port.on("message", (taken: number) => {
   unread -= taken;
-  if (unread < WINDOW && resume) {
+  send();
+  if (resume && !full()) {
     resume();
     resume = null;
   }
@@ -33,12 +37,32 @@ function post(message: WorkerMessage): void {
   port.postMessage(message);
 }
 
+/** The reader has WINDOW batches in hand, or more wait to go: many messages at once would hold its loop as it takes them in. */
+function full(): boolean {
+  return outbox.length > 0 || unread >= WINDOW;
+}
+
+function send(): void {
+  while (outbox.length > 0 && unread < WINDOW) {
+    post({ kind: "items", items: outbox.shift()! });
+    unread++;
+  }
+}
+
+function add(item: WorkerItem): void {
+  items.push(item);
+  if (items.length >= BATCH) flush();
+}
+
 function flush(): void {
-  if (items.length === 0) return;
-  post({ kind: "items", items });
+  if (items.length > 0) outbox.push(items);
   items = [];
-  unread++;
   sentAt = performance.now();
+  send();
+}
+
+function room(): Promise<void> | undefined {
+  return full() ? new Promise<void>((done) => (resume = done)) : undefined;
 }
 
 async function main(): Promise<void> {
@@ -46,16 +70,16 @@ async function main(): Promise<void> {
     maxLineBytes: job.maxLineBytes,
     checkpoints: job.checkpoints,
     sink: {
-      onTrace: (found) => items.push([0, found]),
-      onProblem: ({ line, message, unreadable }) => items.push([1, line, message, !!unreadable]),
+      onTrace: (found) => add([0, found]),
+      onProblem: ({ line, message, unreadable }) => add([1, line, message, !!unreadable]),
     },
     onProgress: (bytes) => post({ kind: "progress", bytes }),
     between: () => {
-      if (items.length >= BATCH || performance.now() - sentAt > FLUSH_MS) flush();
-      if (unread < WINDOW) return undefined;
-      return new Promise<void>((done) => (resume = done));
+      if (performance.now() - sentAt > FLUSH_MS) flush();
+      return room();
     },
   });
+  for (let wait = room(); wait; wait = room()) await wait;
   // The last items come with the end: once they are handed on, nothing is left to read.
   post({ kind: "done", scan, items });
 }
