@@ -1,4 +1,5 @@
 import { benchEngine } from "./engine.js";
+import { benchJobs } from "./jobs.js";
 import { benchLogIndex } from "./log-index.js";
 import { benchOrder } from "./order.js";
 import { benchRender } from "./render.js";
@@ -18,6 +19,7 @@ async function main(): Promise<void> {
     engine: benchEngine,
     whatif: benchWhatIf,
     traces: benchTraces,
+    jobs: benchJobs,
     scan: benchScanSpeed,
     order: benchOrder,
     logs: benchLogIndex,
