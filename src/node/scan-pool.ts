@@ -1,6 +1,6 @@
 /**
  * Files of a set scanned in worker threads, `jobs` at a time, each file by a worker of its own
- * (scan-worker.ts): what this thread does is take in their batches and hand each trace and
+ * (scan-worker.ts), a worker taking the next file when it is done with one: what this thread does is take in their batches and hand each trace and
  * problem on in set order, in slices of at most BUSY_MS, so a hostile log never holds its event
  * loop. A worker that fails (an error, out of memory) is a problem of its file; Cancel ends the
  * workers at once.
@@ -91,13 +91,22 @@ export function scanInWorkers(
       if (isCancelled(options.signal)) cancel();
     }, CANCEL_POLL_MS);
 
+    /** Workers that finished a file and wait for the next: a fresh one would compile the scanner again. */
+    const idle: Worker[] = [];
+    const end = (worker: Worker) => {
+      worker.removeAllListeners();
+      worker.on("error", () => undefined);
+      worker.terminate().catch(() => undefined);
+    };
+
     const finish = () => {
       clearInterval(poll);
+      for (const worker of idle.splice(0)) end(worker);
       // A file not handed on to its end when Cancel came was cut short, even if its worker had finished.
       settle(
         files.map((file, k) => {
-          const end = file.end ?? { bytes: file.bytes, unreadable: false, gzipPath: null };
-          return { ...end, cancelled: cancelled && k >= current };
+          const scanned = file.end ?? { bytes: file.bytes, unreadable: false, gzipPath: null };
+          return { ...scanned, cancelled: cancelled && k >= current };
         }),
       );
     };
@@ -105,22 +114,58 @@ export function scanInWorkers(
     const cancel = () => {
       if (cancelled) return;
       cancelled = true;
-      for (const file of files) stop(file);
+      for (const file of files) release(file, false);
       finish();
     };
 
-    const stop = (file: FileState) => {
+    /** The file's worker is done with it: kept for the next file, or ended. */
+    const release = (file: FileState, keep: boolean) => {
       const worker = file.worker;
       file.worker = null;
-      if (worker) {
-        running--;
-        worker.removeAllListeners();
-        worker.on("error", () => undefined);
-        worker.terminate().catch(() => undefined);
-      }
+      if (!worker) return;
+      running--;
+      if (keep && !cancelled) idle.push(worker);
+      else end(worker);
     };
 
     const progress = () => options.onProgress?.(files.reduce((sum, file) => sum + file.bytes, 0));
+
+    const spawn = (): Worker => {
+      const worker = new Worker(script, {
+        resourceLimits: { maxOldGenerationSizeMb: options.worker?.heapMb ?? HEAP_MB },
+      });
+      const fileOf = () => files.find((file) => file.worker === worker);
+      worker.on("message", (message: WorkerMessage) => {
+        const file = fileOf();
+        if (!file) return;
+        if (message.kind === "items") file.batches.push(message.items);
+        else if (message.kind === "progress") {
+          file.bytes = message.bytes;
+          progress();
+        } else {
+          if (message.items.length > 0) file.batches.push(message.items);
+          file.end = message.scan;
+          release(file, true);
+          start();
+        }
+        pump();
+      });
+      const failed = (reason: string) => {
+        const file = fileOf();
+        const waiting = idle.indexOf(worker);
+        if (waiting !== -1) idle.splice(waiting, 1);
+        if (!file || file.end !== null || cancelled) return;
+        // What was found before it stopped is kept; the failure is the file's last problem.
+        file.batches.push([[1, null, `the scan of this file stopped: ${reason}`, false]]);
+        file.end = { bytes: file.bytes, unreadable: false, cancelled: false, gzipPath: null };
+        release(file, false);
+        start();
+        pump();
+      };
+      worker.on("error", (error) => failed(workerFailure(error)));
+      worker.on("exit", (code) => failed(`its worker thread ended (exit code ${code})`));
+      return worker;
+    };
 
     const start = () => {
       while (
@@ -130,42 +175,15 @@ export function scanInWorkers(
         started < current + options.jobs * AHEAD_PER_JOB
       ) {
         const k = started++;
-        const file = files[k]!;
         const job: WorkerJob = {
           input: { name: inputs[k]!.name, path: inputs[k]!.path, text: inputs[k]!.text },
           maxLineBytes: options.maxLineBytes,
           checkpoints: options.checkpoints,
         };
-        const worker = new Worker(script, {
-          workerData: job,
-          resourceLimits: { maxOldGenerationSizeMb: options.worker?.heapMb ?? HEAP_MB },
-        });
-        file.worker = worker;
+        const worker = idle.pop() ?? spawn();
+        files[k]!.worker = worker;
         running++;
-        worker.on("message", (message: WorkerMessage) => {
-          if (message.kind === "items") file.batches.push(message.items);
-          else if (message.kind === "progress") {
-            file.bytes = message.bytes;
-            progress();
-          } else {
-            if (message.items.length > 0) file.batches.push(message.items);
-            file.end = message.scan;
-            stop(file);
-            start();
-          }
-          pump();
-        });
-        const failed = (reason: string) => {
-          if (file.end !== null || cancelled) return;
-          // What was found before it stopped is kept; the failure is the file's last problem.
-          file.batches.push([[1, null, `the scan of this file stopped: ${reason}`, false]]);
-          file.end = { bytes: file.bytes, unreadable: false, cancelled: false, gzipPath: null };
-          stop(file);
-          start();
-          pump();
-        };
-        worker.on("error", (error) => failed(workerFailure(error)));
-        worker.on("exit", (code) => failed(`its worker thread ended (exit code ${code})`));
+        worker.postMessage(job);
       }
     };
 
@@ -207,9 +225,10 @@ export function scanInWorkers(
         if (current === files.length && !cancelled) finish();
       })().catch((error: unknown) => {
         // A caller's callback threw: the scan stops and says so, as a scan on this thread would.
-        for (const file of files) stop(file);
-        clearInterval(poll);
         cancelled = true;
+        for (const file of files) release(file, false);
+        clearInterval(poll);
+        for (const worker of idle.splice(0)) end(worker);
         fail(error);
       });
     };

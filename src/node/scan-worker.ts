@@ -1,9 +1,9 @@
 /**
- * The entry of a scan worker thread (its own bundle, dist/scan-worker.js): scans the one file
- * it is given with scanInput and posts what it finds in batches, in order, waiting when the
+ * The entry of a scan worker thread (its own bundle, dist/scan-worker.js): scans each file it
+ * is given (a WorkerJob message), one at a time, with scanInput and posts what it finds in batches, in order, waiting when the
  * thread that reads them is WINDOW batches behind (scan-pool.ts).
  */
-import { parentPort, workerData } from "node:worker_threads";
+import { parentPort } from "node:worker_threads";
 import { scanInput } from "./scan-input.js";
 import type { WorkerItem, WorkerJob, WorkerMessage } from "./scan-pool.js";
 
@@ -15,7 +15,6 @@ const FLUSH_MS = 50;
 export const WINDOW = 4;
 
 const port = parentPort!;
-const job = workerData as WorkerJob;
 let items: WorkerItem[] = [];
 /** Batches made and not yet sent: a line may hold thousands of traces, found at once. */
 const outbox: WorkerItem[][] = [];
@@ -24,8 +23,9 @@ let sentAt = performance.now();
 let unread = 0;
 let resume: (() => void) | null = null;
 
-port.on("message", (taken: number) => {
-  unread -= taken;
+port.on("message", (message: number | WorkerJob) => {
+  if (typeof message !== "number") return void take(message);
+  unread -= message;
   send();
   if (resume && !full()) {
     resume();
@@ -65,7 +65,16 @@ function room(): Promise<void> | undefined {
   return full() ? new Promise<void>((done) => (resume = done)) : undefined;
 }
 
-async function main(): Promise<void> {
+/** A file at a time: the next job comes once this one's end has been posted. */
+function take(job: WorkerJob): void {
+  items = [];
+  unread = 0;
+  sentAt = performance.now();
+  // A failure the scan does not turn into a problem is the worker's error: the pool reports it as the file's.
+  void read(job);
+}
+
+async function read(job: WorkerJob): Promise<void> {
   const scan = await scanInput(job.input, 0, {
     maxLineBytes: job.maxLineBytes,
     checkpoints: job.checkpoints,
@@ -83,6 +92,3 @@ async function main(): Promise<void> {
   // The last items come with the end: once they are handed on, nothing is left to read.
   post({ kind: "done", scan, items });
 }
-
-// A failure the scan does not turn into a problem is the worker's error: the pool reports it as the file's.
-void main();
