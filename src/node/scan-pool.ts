@@ -10,6 +10,7 @@ import { join, resolve } from "node:path";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { Worker } from "node:worker_threads";
 import type { LogInput } from "./log-source.js";
+import { KEY } from "./range-hash.js";
 import type { LogProblem, ScannedTrace } from "./log-file.js";
 import { isCancelled, type InputScan, type InputScanOptions } from "./scan-input.js";
 
@@ -45,11 +46,14 @@ const AHEAD_PER_JOB = 4;
 
 /**
  * The worker's bundle: beside this bundle (dist/), or dist/ of the package when this module runs
- * from its source (tests).
+ * from its source or from a test's bundle (tests).
  */
 export function scanWorkerScript(): string {
   const beside = join(__dirname, "scan-worker.js");
-  return existsSync(beside) ? beside : resolve(__dirname, "../../dist/scan-worker.js");
+  if (existsSync(beside)) return beside;
+  const source = resolve(__dirname, "../../dist/scan-worker.js");
+  // A test's own bundle of the CLI, written elsewhere, is run from the repository.
+  return existsSync(source) ? source : resolve("dist/scan-worker.js");
 }
 
 interface FileState {
@@ -132,6 +136,7 @@ export function scanInWorkers(
 
     const spawn = (): Worker => {
       const worker = new Worker(script, {
+        workerData: { rangeHashKey: KEY },
         resourceLimits: { maxOldGenerationSizeMb: options.worker?.heapMb ?? HEAP_MB },
       });
       const fileOf = () => files.find((file) => file.worker === worker);
