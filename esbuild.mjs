@@ -41,6 +41,8 @@ const targets = [
     outfile: "dist/cli.js",
     banner: { js: "#!/usr/bin/env node" },
   },
+  // Log scans run in worker threads started from this file, beside the CLI and the extension.
+  { ...node, entryPoints: ["src/node/scan-worker.ts"], outfile: "dist/scan-worker.js" },
   // playwright-core finds its own files at run time, so the benchmark loads it from node_modules.
   {
     ...node,

@@ -1,5 +1,6 @@
 import { benchCommands } from "./commands.js";
 import { benchEngine } from "./engine.js";
+import { benchJobs } from "./jobs.js";
 import { benchLogIndex } from "./log-index.js";
 import { benchOrder } from "./order.js";
 import { benchReceiver } from "./receiver.js";
@@ -21,6 +22,7 @@ async function main(): Promise<void> {
     whatif: benchWhatIf,
     traces: benchTraces,
     commands: benchCommands,
+    jobs: benchJobs,
     scan: benchScanSpeed,
     order: benchOrder,
     logs: benchLogIndex,

@@ -10,19 +10,24 @@ import { TABLES, traceRows, type TableName } from "../core/traces/tables.js";
 import { counted } from "../core/words.js";
 import { scanLogs } from "../node/log-file.js";
 import { ProblemList } from "../node/problem-list.js";
-import { EXIT, parseArgs, UsageError, type CliIO } from "./io.js";
+import { EXIT, jobsOf, parseArgs, UsageError, type CliIO } from "./io.js";
 import { openTableFile, type TableFile, type TableFormat } from "./table-files.js";
 import { inputsOrExit, unreadableExit } from "./traces.js";
 
 const USAGE =
-  "usage: palette-inspector export LOG... --out DIR [--format parquet|jsonl] [--force]   (LOG: a file, a folder or -)";
+  "usage: palette-inspector export LOG... --out DIR [--format parquet|jsonl] [--force] [--jobs N]   (LOG: a file, a folder or -)";
 const FORMATS: readonly TableFormat[] = ["parquet", "jsonl"];
 const EXTENSIONS: Record<TableFormat, string> = { parquet: ".parquet", jsonl: ".jsonl" };
 
 export async function exportCommand(args: readonly string[], io: CliIO): Promise<number> {
-  const { positional, flags, values } = parseArgs(args, ["--force"], ["--out", "--format"]);
+  const { positional, flags, values } = parseArgs(
+    args,
+    ["--force"],
+    ["--out", "--format", "--jobs"],
+  );
   const out = values.get("--out");
   if (positional.length === 0 || out === undefined) throw new UsageError(USAGE);
+  const jobs = jobsOf(values);
   const format = (values.get("--format") ?? "parquet") as TableFormat;
   if (!FORMATS.includes(format))
     throw new UsageError(`--format must be parquet or jsonl, not '${format}'\n${USAGE}`);
@@ -55,6 +60,7 @@ export async function exportCommand(args: readonly string[], io: CliIO): Promise
   const problems = new ProblemList(inputs);
   try {
     await scanLogs(inputs, {
+      jobs,
       onTrace: (found, file) =>
         traceRows(found, inputs[file]!.name, (table, row) => {
           rows[table]++;

@@ -18,6 +18,15 @@ export const EXIT = {
 /** Thrown for bad arguments or unreadable input: printed as one line, exit 2, never a stack. */
 export class UsageError extends Error {}
 
+/** `--jobs N`: how many log files are read at once, each in a worker thread; default the cores. */
+export function jobsOf(values: ReadonlyMap<string, string>): number | undefined {
+  const jobs = values.get("--jobs");
+  if (jobs === undefined) return undefined;
+  if (!/^[1-9]\d{0,3}$/.test(jobs))
+    throw new UsageError(`--jobs must be a whole number from 1 to 9999, not '${jobs}'`);
+  return Number(jobs);
+}
+
 /** Splits `--flag` and `--option value` from positional arguments. */
 export function parseArgs(
   args: readonly string[],

@@ -18,7 +18,8 @@ const USAGE = `usage: palette-inspector <command>
   mcp [--root DIR]...                       serve these as tools to AI assistants (MCP, stdio)
   --version                                 print the version
 
-  LOG is a file (plain or .gz), a folder of logs, or - for standard input.
+  LOG is a file (plain or .gz), a folder of logs, or - for standard input. traces, show,
+  stats and export take --jobs N: files read at once, each in a thread (default: the cores).
 `;
 
 type Command = (args: readonly string[], io: CliIO) => Promise<number>;

@@ -5,23 +5,26 @@ import { formatCount, statsRows } from "../core/stats/rows.js";
 import { formatStatsText } from "../core/stats/text.js";
 import { safe } from "../core/words.js";
 import { scanLogs } from "../node/log-file.js";
-import { EXIT, parseArgs, UsageError, type CliIO } from "./io.js";
+import { EXIT, jobsOf, parseArgs, UsageError, type CliIO } from "./io.js";
 import { ProblemList } from "../node/problem-list.js";
 import { inputsOrExit, unreadableExit } from "./traces.js";
 
-const USAGE = "usage: palette-inspector stats LOG... [--json]   (LOG: a file, a folder or -)";
+const USAGE =
+  "usage: palette-inspector stats LOG... [--json] [--jobs N]   (LOG: a file, a folder or -)";
 /** Problems listed under the text tables; the rest are counted. */
 const PROBLEMS_SHOWN = 20;
 
 /** Reads the logs as one set, as `traces` does, folding each trace into the statistics. */
 export async function statsCommand(args: readonly string[], io: CliIO): Promise<number> {
-  const { positional, flags } = parseArgs(args, ["--json"]);
+  const { positional, flags, values } = parseArgs(args, ["--json"], ["--jobs"]);
   if (positional.length === 0) throw new UsageError(USAGE);
+  const jobs = jobsOf(values);
   const inputs = await inputsOrExit(positional, io);
   if (!inputs) return EXIT.invalidInput;
   const problems = new ProblemList(inputs);
   const stats = new PaletteStats();
   await scanLogs(inputs, {
+    jobs,
     onTrace: (found, file) => {
       for (const message of stats.add(found.trace))
         problems.add({ file, line: found.line, message });

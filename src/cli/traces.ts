@@ -16,16 +16,16 @@ import { expandInputs, type LogInput } from "../node/log-source.js";
 import { counted } from "../core/words.js";
 import { ProblemList, unreadableMessage } from "../node/problem-list.js";
 import { ChunkedOutput } from "./chunked-output.js";
-import { EXIT, parseArgs, UsageError, type CliIO } from "./io.js";
+import { EXIT, jobsOf, parseArgs, UsageError, type CliIO } from "./io.js";
 import { followCommand } from "./follow.js";
 import { traceCells } from "./trace-row.js";
 import type { Until } from "./signals.js";
 
 const TRACES_USAGE =
-  "usage: palette-inspector traces LOG... [--json]   (LOG: a file, a folder or -)\n" +
+  "usage: palette-inspector traces LOG... [--json] [--jobs N]   (LOG: a file, a folder or -)\n" +
   "       palette-inspector traces --follow LOG [--json] [--from-start]";
 const SHOW_USAGE =
-  "usage: palette-inspector show LOG... [INDEX] [--json]   (LOG: a file, a folder or -)";
+  "usage: palette-inspector show LOG... [INDEX] [--json] [--jobs N]   (LOG: a file, a folder or -)";
 
 /** Lists the traces of the logs; `--json` streams `{ traces, problems, … }` so a big log is never held whole. */
 export async function tracesCommand(
@@ -33,10 +33,14 @@ export async function tracesCommand(
   io: CliIO,
   until?: Until,
 ): Promise<number> {
-  const { positional, flags, values } = parseArgs(args, ["--json", "--from-start"], ["--follow"]);
+  const { positional, flags, values } = parseArgs(
+    args,
+    ["--json", "--from-start"],
+    ["--follow", "--jobs"],
+  );
   const follow = values.get("--follow");
   if (follow !== undefined) {
-    if (positional.length > 0) throw new UsageError(TRACES_USAGE);
+    if (positional.length > 0 || values.has("--jobs")) throw new UsageError(TRACES_USAGE);
     return followCommand(
       follow,
       { json: flags.has("--json"), fromStart: flags.has("--from-start") },
@@ -47,12 +51,14 @@ export async function tracesCommand(
   if (flags.has("--from-start"))
     throw new UsageError(`--from-start goes with --follow\n${TRACES_USAGE}`);
   if (positional.length === 0) throw new UsageError(TRACES_USAGE);
+  const jobs = jobsOf(values);
   const inputs = await inputsOrExit(positional, io);
   if (!inputs) return EXIT.invalidInput;
   const problems = new ProblemList(inputs);
   if (flags.has("--json")) {
     const writer = new JsonListWriter(io.stdout);
     await scanLogs(inputs, {
+      jobs,
       onTrace: (found, file) => writer.item(traceEntryText(found, inputs[file]!.name, "    ")),
       onProblem: (problem) => problems.add(problem),
     });
@@ -60,6 +66,7 @@ export async function tracesCommand(
   } else {
     const table = new TraceTable(io.stdout, inputs.length > 1);
     const scan = await scanLogs(inputs, {
+      jobs,
       onTrace: (found, file) => table.row(summarizeTrace(found), inputs[file]!.name),
       onProblem: (problem) => problems.add(problem),
     });
@@ -70,8 +77,9 @@ export async function tracesCommand(
 
 /** Prints one logged trace as the same waterfall as `run` (INDEX: its number across the set as `traces` lists it, from 1; default 1). */
 export async function showCommand(args: readonly string[], io: CliIO): Promise<number> {
-  const { positional, flags } = parseArgs(args, ["--json"]);
+  const { positional, flags, values } = parseArgs(args, ["--json"], ["--jobs"]);
   if (positional.length === 0) throw new UsageError(SHOW_USAGE);
+  const jobs = jobsOf(values);
   const last = positional.at(-1)!;
   // The last argument is the INDEX when it reads as a number (a log named like one is given as ./2).
   const hasIndex = positional.length > 1 ? /^[-+.]?\d/.test(last) : /^-\d/.test(last);
@@ -90,6 +98,7 @@ export async function showCommand(args: readonly string[], io: CliIO): Promise<n
   let wanted: { found: FoundTrace; file: number } | null = null;
   const problems = new ProblemList(inputs);
   const scan = await scanLogs(inputs, {
+    jobs,
     signal: stop,
     onTrace: (found, file) => {
       if (found.index !== index) return;

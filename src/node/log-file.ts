@@ -4,47 +4,25 @@
  * files in the order given. One trace is re-read from its byte range when it is opened.
  */
 import { open, stat } from "node:fs/promises";
-import { setImmediate as nextTurn } from "node:timers/promises";
+import { availableParallelism } from "node:os";
 import {
   scanText,
   ScanCancelled,
-  TraceScanner,
   type Cancellation,
   type FoundTrace,
   type ScanProblem,
 } from "../core/traces/scan.js";
 import { summarizeTrace, type TraceSummary } from "../core/traces/summary.js";
-import {
-  isGzip,
-  LogReadError,
-  logChunks,
-  looksBinary,
-  readReason,
-  type LogInput,
-} from "./log-source.js";
+import { isGzip, LogReadError, logChunks, readReason, type LogInput } from "./log-source.js";
 import { nodeAscii } from "./ascii.js";
 import { inflateFromCheckpoint, recordCheckpoints } from "./gzip-checkpoints.js";
-import { RecentBytes, rangeHash } from "./range-hash.js";
+import { rangeHash } from "./range-hash.js";
+import { isCancelled, scanInput, type ScanSink } from "./scan-input.js";
+import { scanInWorkers, type WorkerSetup } from "./scan-pool.js";
 
+export { isCancelled } from "./scan-input.js";
 export { CHUNK_BYTES } from "./log-source.js";
 export const MAX_PROBLEMS = 1000;
-/** Longest stretch of scanning before the event loop gets a turn (the host must stay responsive). */
-const BUSY_MS = 15;
-/** A chunk is fed to the scanner in slices this big, so a turn can come between any two. */
-const SLICE_BYTES = 64 * 1024;
-
-/**
- * Where the slice from `at` ends: after the last line feed within SLICE_BYTES, so that the
- * scanner need not keep a piece of line between slices; at SLICE_BYTES inside a longer line.
- */
-function sliceEnd(chunk: Uint8Array, at: number): number {
-  const limit = at + SLICE_BYTES;
-  if (limit >= chunk.length) return chunk.length;
-  // Searched within the slice: a long line must not send the search back over the whole chunk.
-  const lf = chunk.subarray(at, limit).lastIndexOf(10);
-  return lf === -1 ? limit : at + lf + 1;
-}
-
 /** A problem in one file of a set; `line` is null when it concerns the whole file. */
 export interface LogProblem {
   /** Position of the file in the set. */
@@ -72,6 +50,13 @@ export interface LogsScanOptions {
    * opened later is inflated from the nearest one: for a reader that opens traces (the extension).
    */
   readonly checkpoints?: boolean;
+  /**
+   * Files on disk scanned at once, each in a worker thread of its own (default: the cores); 0
+   * scans them one after another on this thread. Output is the same for any number.
+   */
+  readonly jobs?: number;
+  /** How the workers are started (tests make them fail). */
+  readonly worker?: WorkerSetup;
 }
 
 export interface LogsScan {
@@ -86,85 +71,53 @@ export interface LogsScan {
 }
 
 /**
- * Scans the inputs in order. Nothing rejects: a file that cannot be read, a binary file, a
- * truncated or corrupt gzip is a problem of that file, and the next file is read. Between chunks
- * the event loop gets a turn at least every BUSY_MS, and cancellation is checked.
+ * Scans the inputs in order, numbering traces across them. Nothing rejects: a file that cannot
+ * be read, a binary file, a truncated or corrupt gzip is a problem of that file, and the next file
+ * is read. Files on disk are scanned in worker threads, `jobs` at a time (scan-pool.ts); a stream
+ * and `jobs: 0` on this thread, where the event loop gets a turn at least every BUSY_MS.
  */
 export async function scanLogs(
   inputs: readonly LogInput[],
   options: LogsScanOptions,
 ): Promise<LogsScan> {
+  const jobs = options.jobs ?? availableParallelism();
   let traceCount = 0;
   let problemCount = 0;
   let unreadable = 0;
   let bytes = 0;
   let cancelled = false;
-  let turn = performance.now();
   const gzipPaths: string[] = [];
-  const problem = (file: number, line: number | null, message: string, unreadable = false) => {
-    problemCount++;
-    options.onProblem(unreadable ? { file, line, message, unreadable } : { file, line, message });
+  // Traces come in set order, so each one's number is the count before it.
+  const sink: ScanSink = {
+    onTrace: (found, file) => {
+      const index = traceCount++;
+      options.onTrace(found.index === index ? found : { ...found, index }, file);
+    },
+    onProblem: (problem) => {
+      problemCount++;
+      options.onProblem(problem);
+    },
   };
-  for (const [file, input] of inputs.entries()) {
-    // Cancel counts only while something is left to read: pressed after the last file, it changes nothing.
-    if (isCancelled(options.signal)) {
-      cancelled = true;
-      break;
-    }
-    const base = traceCount;
-    const scanner = new TraceScanner({
-      maxLineBytes: options.maxLineBytes,
-      signal: options.signal,
-      ascii: nodeAscii,
-      onTrace: (found) => {
-        traceCount++;
-        const index = base + found.index;
-        if (recent)
-          options.onTrace({ ...found, index, hash: recent.hash(found.offset, found.length) }, file);
-        else options.onTrace(base === 0 ? found : { ...found, index }, file);
-      },
-      onProblem: (found) => problem(file, found.line, found.message),
-    });
+  for (let at = 0; at < inputs.length && !cancelled;) {
+    // Consecutive files and texts go to the pool together; a stream is read here, in its turn.
+    let end = at;
+    if (jobs > 0) while (end < inputs.length && !inputs[end]!.stream) end++;
     const before = bytes;
-    let first = true;
-    // Set by onGzip (a callback, so typed by a cast: TypeScript would narrow a plain null).
-    let recent = null as RecentBytes | null;
-    try {
-      for await (const chunk of logChunks(input, {
-        onRead: (read) => options.onProgress?.((bytes = before + read)),
-        onNotice: (message) => problem(file, null, message),
-        onGzip: () => {
-          if (!options.checkpoints || input.path === null) return;
-          gzipPaths.push(input.path);
-          recent = new RecentBytes();
-        },
-      })) {
-        if (first && looksBinary(chunk)) {
-          problem(file, null, "binary file (it holds NUL bytes); it was not read");
-          break;
-        }
-        first = false;
-        recent?.add(chunk);
-        for (let at = 0; at < chunk.length;) {
-          const next = sliceEnd(chunk, at);
-          scanner.push(chunk.subarray(at, next));
-          at = next;
-          if (performance.now() - turn > BUSY_MS) {
-            await nextTurn();
-            turn = performance.now();
-          }
-        }
-      }
-      if (!first) scanner.end();
-    } catch (error) {
-      if (error instanceof ScanCancelled) {
-        cancelled = true;
-        break;
-      }
-      if (!(error instanceof LogReadError)) throw error;
-      if (error.unreadable) unreadable++;
-      // The text after the last line break is cut off: it is not read, the break is the problem.
-      problem(file, error.unreadable ? null : scanner.currentLine, error.message, error.unreadable);
+    const context = {
+      ...options,
+      sink,
+      onProgress: (read: number) => options.onProgress?.(before + read),
+    };
+    const scanned =
+      end > at
+        ? await scanInWorkers(inputs.slice(at, end), at, { ...context, jobs })
+        : [await scanInput(inputs[at]!, at, context)];
+    at = Math.max(end, at + 1);
+    for (const file of scanned) {
+      bytes += file.bytes;
+      if (file.unreadable) unreadable++;
+      if (file.gzipPath !== null) gzipPaths.push(file.gzipPath);
+      cancelled ||= file.cancelled;
     }
   }
   // One file at a time once the scan is over: a walk inflates its file a second time, and beside
@@ -173,11 +126,6 @@ export async function scanLogs(
     for (const path of gzipPaths) await recordCheckpoints(path, () => isCancelled(options.signal));
   })();
   return { traceCount, problemCount, unreadable, bytes, cancelled, checkpointed };
-}
-
-export function isCancelled(signal: Cancellation | undefined): boolean {
-  if (!signal) return false;
-  return "aborted" in signal ? signal.aborted : signal.isCancellationRequested;
 }
 
 export interface LogScanOptions {
@@ -237,6 +185,46 @@ export async function scanLogFile(file: string, options: LogScanOptions = {}): P
     bytes: scan.bytes,
     cancelled: scan.cancelled,
   };
+}
+
+export interface TextScanOptions {
+  readonly signal?: Cancellation;
+  /** Stop after this many traces (default: all of them). */
+  readonly limit?: number;
+}
+
+/**
+ * The traces and first problems of a text held in memory (a file's text, a debuggee's string),
+ * scanned in a worker thread so that a hostile text never holds this one. Rejects with
+ * ScanCancelled when `signal` is set before the end.
+ */
+export async function scanTextOffThread(
+  text: string,
+  options: TextScanOptions = {},
+): Promise<{ traces: FoundTrace[]; problems: ScanProblem[] }> {
+  const traces: FoundTrace[] = [];
+  const problems: ScanProblem[] = [];
+  const limit = options.limit ?? Infinity;
+  const enough = { aborted: false };
+  const signal = options.signal;
+  const scan = await scanLogs([{ name: "text", path: null, text }], {
+    jobs: 1,
+    signal: {
+      get aborted() {
+        return enough.aborted || isCancelled(signal);
+      },
+    },
+    onTrace: (found) => {
+      traces.push(found);
+      if (traces.length >= limit) enough.aborted = true;
+    },
+    onProblem: (problem) => {
+      if (problems.length < MAX_PROBLEMS)
+        problems.push({ line: problem.line ?? 1, message: problem.message });
+    },
+  });
+  if (scan.cancelled && !enough.aborted) throw new ScanCancelled();
+  return { traces, problems };
 }
 
 /** A file's size and modification time, to tell whether it changed since it was read. */

@@ -25,6 +25,8 @@ export interface LogInput {
   readonly path: string | null;
   /** Standard input (or any stream) when `path` is null. */
   readonly stream?: NodeJS.ReadableStream;
+  /** Text held in memory (an editor's document, a debuggee's string) when `path` is null. */
+  readonly text?: string;
 }
 
 /**
@@ -134,6 +136,14 @@ export async function* logChunks(
       yield* plain;
       return;
     }
+  }
+  if (input.text !== undefined) {
+    const bytes = Buffer.from(input.text);
+    for (let at = 0; at < bytes.length; at += CHUNK_BYTES) {
+      events.onRead?.(Math.min(bytes.length, at + CHUNK_BYTES));
+      yield bytes.subarray(at, at + CHUNK_BYTES);
+    }
+    return;
   }
   const raw =
     input.path !== null

@@ -6,10 +6,17 @@
  * ones'. Only the last RECENT_BYTES inflated are held; a trace longer than that gets no hash.
  */
 import { createHmac, randomBytes, type Hmac } from "node:crypto";
+import { isMainThread, workerData } from "node:worker_threads";
 
 const RECENT_BYTES = 8 * 1024 * 1024;
-/** Drawn once per process and never written anywhere: a file's author cannot know it. */
-const KEY = randomBytes(32);
+/**
+ * Drawn once per process and never written anywhere: a file's author cannot know it. A scan
+ * worker hashes with its process's key, handed to it when it starts (scan-pool.ts).
+ */
+export const KEY: Uint8Array =
+  !isMainThread && (workerData as { rangeHashKey?: Uint8Array } | null)?.rangeHashKey
+    ? (workerData as { rangeHashKey: Uint8Array }).rangeHashKey
+    : randomBytes(32);
 /** Bytes of the HMAC-SHA-256 kept: 64 bits, far past what a file can try against an unknown key. */
 const HASH_BYTES = 8;
 

@@ -1001,7 +1001,6 @@ describe("the log commands' edges", () => {
   });
 
   it("says each whole percent once, and fills the bar by the step since the last", async () => {
-    // After the big file 98%; the tiny one adds too little to say 99%; the last makes 100%.
     const dir = written({
       "a.log": "x".repeat(4_000_000),
       "b.log": "y".repeat(10),
@@ -1009,8 +1008,12 @@ describe("the log commands' edges", () => {
     });
     const files = ["a.log", "b.log", "c.log"].map((name) => real(Uri.file(join(dir, name))));
     await inspectLog(undefined, new TraceTree(), files);
-    expect(fake.progress[0]!.messages).toEqual(["98%", "100%"]);
-    expect(fake.progress[0]!.increments).toEqual([98, 2]);
+    // The files are read at once, so which percents are said depends on which ends first.
+    const { messages, increments } = fake.progress[0]!;
+    const percents = messages.map((message) => parseInt(message, 10));
+    expect(messages.at(-1)).toBe("100%");
+    expect(percents).toEqual([...new Set(percents)].sort((x, y) => x - y));
+    expect(increments).toEqual(percents.map((percent, k) => percent - (percents[k - 1] ?? 0)));
   });
 
   it("describes a trace with no id or time by its number and line", async () => {

@@ -22,6 +22,7 @@ async function longestSlice(
   let traces = 0;
   const problems: string[] = [];
   await scanLogs([{ name: path, path }], {
+    jobs: 0,
     onTrace: () => traces++,
     onProblem: (problem) => problems.push(problem.message),
   });

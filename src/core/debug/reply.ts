@@ -88,16 +88,27 @@ export function readInspectReply(reply: EvaluateReply): Read<LoggedTrace> {
     }
     case "json":
       return firstTrace(tracesInValue(own(value, "value"), { time: null, id: null }));
-    case "text": {
-      const scanned = scanText(String(own(value, "text")));
-      if (scanned.traces[0]) return { ok: true, value: scanned.traces[0].trace };
-      if (scanned.problems[0])
-        return fail({ kind: "invalid", message: scanned.problems[0].message });
-      return fail({ kind: "noTrace" });
-    }
+    case "text":
+      return traceOfText(scanText(String(own(value, "text"))));
     default:
       return fail({ kind: "unreadable", message: "the answer is not the JSON the probe writes" });
   }
+}
+
+/** The string an `inspectExpression` reply holds when the value was text (to scan for a trace), else null. */
+export function replyText(reply: EvaluateReply): string | null {
+  const out = probeOutput(reply);
+  return out.ok && own(out.value, "kind") === "text" ? String(own(out.value, "text")) : null;
+}
+
+/** The trace a scanned text holds: its first, else its first problem. */
+export function traceOfText(scanned: {
+  readonly traces: readonly { readonly trace: LoggedTrace }[];
+  readonly problems: readonly { readonly message: string }[];
+}): Read<LoggedTrace> {
+  if (scanned.traces[0]) return { ok: true, value: scanned.traces[0].trace };
+  if (scanned.problems[0]) return fail({ kind: "invalid", message: scanned.problems[0].message });
+  return fail({ kind: "noTrace" });
 }
 
 function firstTrace(found: ReturnType<typeof tracesInValue>): Read<LoggedTrace> {

@@ -1,6 +1,7 @@
 import * as vscode from "vscode";
 import { inspectExpression } from "../../core/debug/probe.js";
-import { readInspectReply } from "../../core/debug/reply.js";
+import { readInspectReply, replyText, traceOfText } from "../../core/debug/reply.js";
+import { scanTextOffThread } from "../../node/log-file.js";
 import type { RunReport } from "../../core/report.js";
 import { reportFromLoggedTrace } from "../../core/traces/report.js";
 import type { LoggedTrace } from "../../core/traces/trace.js";
@@ -23,7 +24,12 @@ export interface DebugRead {
 export async function readExpression(expression: string): Promise<DebugRead> {
   const frame = await pausedPythonFrame();
   const reply = await evaluateInFrame(frame, inspectExpression(expression), expression);
-  const read = readInspectReply(reply);
+  // A string is scanned as a log in a worker thread: a debuggee may hold a hostile one.
+  const text = replyText(reply);
+  const read =
+    text === null
+      ? readInspectReply(reply)
+      : traceOfText(await scanTextOffThread(text, { limit: 1 }));
   if (!read.ok) throw problemFailure(expression, read.problem);
   const file = frame.label.match(/\(([^()]*):\d+\)$/)?.[1] ?? frame.session.name;
   const report = reportFromLoggedTrace(

@@ -1,11 +1,11 @@
 import * as vscode from "vscode";
 import { reportFromTrace } from "../../core/traces/report.js";
-import { ScanCancelled, scanText, type FoundTrace } from "../../core/traces/scan.js";
+import { ScanCancelled, type FoundTrace } from "../../core/traces/scan.js";
 import { traceToFixture } from "../../core/traces/to-fixture.js";
 import { loadFixture } from "../../core/fixture/load.js";
 import { type RunReport } from "../../core/report.js";
 import { runFixture } from "../../core/run-fixture.js";
-import { fileStamps, readTraceAt, scanLogs } from "../../node/log-file.js";
+import { fileStamps, readTraceAt, scanLogs, scanTextOffThread } from "../../node/log-file.js";
 import { expandInputs } from "../../node/log-source.js";
 import { TraceIndex } from "../../node/trace-index.js";
 import { readText, readWorkspaceCatalog } from "../fixtures.js";
@@ -212,7 +212,8 @@ async function traceOf(node: TraceItemNode): Promise<FoundTrace> {
 /** The trace that starts at a line of an open log (CodeLens), read from the editor's text. */
 async function traceAtLine(uri: vscode.Uri, line: number): Promise<FoundTrace | undefined> {
   const text = await readText(uri);
-  return scanText(text).traces.find((found) => found.line === line);
+  const { traces } = await scanTextOffThread(text);
+  return traces.find((found) => found.line === line);
 }
 
 /** A logged trace as the panel shows it; where it starts is kept, to open its log at its line. */

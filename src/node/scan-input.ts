@@ -1,0 +1,131 @@
+/**
+ * One input of a set read through the trace scanner in fixed-size chunks: what a scan worker
+ * does with its file (scan-worker.ts), and what the set's scan does with a stream.
+ */
+import { setImmediate as nextTurn } from "node:timers/promises";
+import { ScanCancelled, TraceScanner, type Cancellation } from "../core/traces/scan.js";
+import { LogReadError, logChunks, looksBinary, type LogInput } from "./log-source.js";
+import { nodeAscii } from "./ascii.js";
+import { RecentBytes } from "./range-hash.js";
+import type { LogProblem, ScannedTrace } from "./log-file.js";
+
+/** Longest stretch of scanning before the event loop gets a turn (the host must stay responsive). */
+const BUSY_MS = 15;
+/** A chunk is fed to the scanner in slices this big, so a turn can come between any two. */
+const SLICE_BYTES = 64 * 1024;
+
+/** Where an input's traces and problems go, in the order they are found; `found.index` counts within the input. */
+export interface ScanSink {
+  readonly onTrace: (found: ScannedTrace, file: number) => void;
+  readonly onProblem: (problem: LogProblem) => void;
+}
+
+export interface InputScanOptions {
+  readonly sink: ScanSink;
+  readonly signal?: Cancellation;
+  readonly maxLineBytes?: number;
+  /** Hash each trace of a gzip (range-hash.ts) and say so, for a checkpoint walk after the scan. */
+  readonly checkpoints?: boolean;
+  /** Bytes of this input read so far (compressed bytes for a gzip), after every chunk. */
+  readonly onProgress?: (bytes: number) => void;
+  /** Called after every slice; the scan waits for what it returns (a worker's room to send). */
+  readonly between?: () => Promise<void> | undefined;
+}
+
+/** How the scan of one input ended. */
+export interface InputScan {
+  readonly bytes: number;
+  /** Nothing of it could be read (missing, a folder, not allowed). */
+  readonly unreadable: boolean;
+  readonly cancelled: boolean;
+  /** The gzip to walk for checkpoints once the set is scanned, when `checkpoints` asked for it. */
+  readonly gzipPath: string | null;
+}
+
+/**
+ * Scans one input; nothing rejects: a file that cannot be read, a binary file, a truncated or
+ * corrupt gzip is a problem of that file. Cancellation is checked between chunks.
+ */
+export async function scanInput(
+  input: LogInput,
+  file: number,
+  options: InputScanOptions,
+): Promise<InputScan> {
+  const { sink } = options;
+  let bytes = 0;
+  let gzipPath: string | null = null;
+  // Cancel counts only while something is left to read: pressed after the last file, it changes nothing.
+  if (isCancelled(options.signal)) return { bytes, unreadable: false, cancelled: true, gzipPath };
+  const problem = (line: number | null, message: string, unreadable = false) =>
+    sink.onProblem(unreadable ? { file, line, message, unreadable } : { file, line, message });
+  // Set by onGzip (a callback, so typed by a cast: TypeScript would narrow a plain null).
+  let recent = null as RecentBytes | null;
+  const scanner = new TraceScanner({
+    maxLineBytes: options.maxLineBytes,
+    signal: options.signal,
+    ascii: nodeAscii,
+    onTrace: (found) =>
+      sink.onTrace(
+        recent ? { ...found, hash: recent.hash(found.offset, found.length) } : found,
+        file,
+      ),
+    onProblem: (found) => problem(found.line, found.message),
+  });
+  let turn = performance.now();
+  let first = true;
+  try {
+    for await (const chunk of logChunks(input, {
+      onRead: (read) => options.onProgress?.((bytes = read)),
+      onNotice: (message) => problem(null, message),
+      onGzip: () => {
+        if (!options.checkpoints || input.path === null) return;
+        gzipPath = input.path;
+        recent = new RecentBytes();
+      },
+    })) {
+      if (first && looksBinary(chunk)) {
+        problem(null, "binary file (it holds NUL bytes); it was not read");
+        break;
+      }
+      first = false;
+      recent?.add(chunk);
+      for (let at = 0; at < chunk.length;) {
+        const next = sliceEnd(chunk, at);
+        scanner.push(chunk.subarray(at, next));
+        at = next;
+        const wait = options.between?.();
+        if (wait) await wait;
+        if (performance.now() - turn > BUSY_MS) {
+          await nextTurn();
+          turn = performance.now();
+        }
+      }
+    }
+    if (!first) scanner.end();
+  } catch (error) {
+    if (error instanceof ScanCancelled)
+      return { bytes, unreadable: false, cancelled: true, gzipPath };
+    if (!(error instanceof LogReadError)) throw error;
+    // The text after the last line break is cut off: it is not read, the break is the problem.
+    problem(error.unreadable ? null : scanner.currentLine, error.message, error.unreadable);
+    return { bytes, unreadable: error.unreadable, cancelled: false, gzipPath };
+  }
+  return { bytes, unreadable: false, cancelled: false, gzipPath };
+}
+
+/**
+ * Where the slice from `at` ends: after the last line feed within SLICE_BYTES, so that the
+ * scanner need not keep a piece of line between slices; at SLICE_BYTES inside a longer line.
+ */
+function sliceEnd(chunk: Uint8Array, at: number): number {
+  const limit = at + SLICE_BYTES;
+  if (limit >= chunk.length) return chunk.length;
+  // Searched within the slice: a long line must not send the search back over the whole chunk.
+  const lf = chunk.subarray(at, limit).lastIndexOf(10);
+  return lf === -1 ? limit : at + lf + 1;
+}
+
+export function isCancelled(signal: Cancellation | undefined): boolean {
+  if (!signal) return false;
+  return "aborted" in signal ? signal.aborted : signal.isCancellationRequested;
+}
