@@ -29,7 +29,7 @@ const screenshotsDir = path.resolve(
   process.env.PI_SCREENSHOTS_DIR ?? path.join("test-results", "screenshots"),
 );
 const artifactsDir = path.join(root, ".e2e"); // git-ignored: logs and failure screenshots
-const RUN_BUDGET_MS = Number(process.env.PI_E2E_TIMEOUT_MS ?? 480_000);
+const RUN_BUDGET_MS = Number(process.env.PI_E2E_TIMEOUT_MS ?? 720_000);
 const SCENARIO_TIMEOUT_MS = 120_000;
 const started = Date.now();
 const elapsed = (t0) => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
