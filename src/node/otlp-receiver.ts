@@ -62,7 +62,7 @@ class Refusal extends Error {
 interface Recent {
   readonly index: number;
   readonly selection: OtlpSelection;
-  model: string;
+  model: ModelCall | null;
 }
 
 export class OtlpReceiver {
@@ -199,14 +199,7 @@ export class OtlpReceiver {
       );
     const declared = Number(request.headers["content-length"] ?? 0);
     if (declared > this.maxBody) throw this.tooLarge(request);
-    const chunks: Buffer[] = [];
-    let length = 0;
-    for await (const chunk of request as AsyncIterable<Buffer>) {
-      length += chunk.length;
-      if (length > this.maxBody) throw this.tooLarge(request);
-      chunks.push(chunk);
-    }
-    const raw = Buffer.concat(chunks, length);
+    const raw = await this.collect(request);
     if (encoding !== "gzip") return raw;
     try {
       return await inflate(raw, { maxOutputLength: this.maxBody });
@@ -215,6 +208,23 @@ export class OtlpReceiver {
         throw this.tooLarge(request);
       throw new Refusal(400, `the gzip body cannot be inflated: ${(error as Error).message}`);
     }
+  }
+
+  /** The raw body, by events: an async iterator costs a promise per chunk. */
+  private collect(request: IncomingMessage): Promise<Buffer> {
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let length = 0;
+      const onData = (chunk: Buffer) => {
+        length += chunk.length;
+        if (length <= this.maxBody) return void chunks.push(chunk);
+        request.off("data", onData);
+        reject(this.tooLarge(request));
+      };
+      request.on("data", onData);
+      request.once("end", () => resolve(Buffer.concat(chunks, length)));
+      request.once("error", reject);
+    });
   }
 
   private tooLarge(request: IncomingMessage): Refusal {
@@ -236,9 +246,8 @@ export class OtlpReceiver {
       for (const recent of this.recent.get(traceId) ?? []) {
         if (fresh.has(recent.selection)) continue;
         const model = this.join.model(recent.selection);
-        const text = JSON.stringify(model);
-        if (text === recent.model) continue;
-        recent.model = text;
+        if (sameModel(model, recent.model)) continue;
+        recent.model = model;
         this.options.onModel?.({
           index: recent.index,
           trace: joinedTrace(recent.selection, model),
@@ -249,12 +258,31 @@ export class OtlpReceiver {
   private remember(selection: OtlpSelection, index: number, model: ModelCall | null): void {
     let list = this.recent.get(selection.traceId);
     if (!list) this.recent.set(selection.traceId, (list = []));
-    list.push({ index, selection, model: JSON.stringify(model) });
+    list.push({ index, selection, model });
     // Only as many as the join keeps traces for (an older selection can no longer change),
     // forgotten in bulk: deleting a Map's first key one at a time walks the holes left before it.
     if (this.recent.size > 2 * MAX_OPEN_TRACES)
       this.recent = new Map([...this.recent].slice(-MAX_OPEN_TRACES));
   }
+}
+
+/** Whether two model calls say the same (the fields of ModelCall, lists in order). */
+export function sameModel(a: ModelCall | null, b: ModelCall | null): boolean {
+  if (a === null || b === null) return a === b;
+  return (
+    a.span_id === b.span_id &&
+    a.model === b.model &&
+    sameNames(a.offered, b.offered) &&
+    sameNames(a.called, b.called) &&
+    sameNames(a.final_not_offered, b.final_not_offered) &&
+    sameNames(a.offered_not_final, b.offered_not_final) &&
+    sameNames(a.called_not_offered, b.called_not_offered)
+  );
+}
+
+function sameNames(a: readonly string[] | null, b: readonly string[] | null): boolean {
+  if (a === null || b === null) return a === b;
+  return a.length === b.length && a.every((name, i) => name === b[i]);
 }
 
 /** True for protobuf, false for JSON; other content types are refused. */

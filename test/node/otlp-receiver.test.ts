@@ -7,7 +7,15 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { LoggedTrace } from "../../src/core/traces/trace.js";
 import { OtlpReceiver, PortInUse, type ReceivedTrace } from "../../src/node/otlp-receiver.js";
 import { decodeStatus, decodeTraceResponse } from "../../src/node/otlp-proto.js";
-import { chatSpan, lines, request, selectionTrace, TRACE_A, turnSpan } from "../core/otel/otlp.js";
+import {
+  chatSpan,
+  lines,
+  request,
+  selectionTrace,
+  toolSpan,
+  TRACE_A,
+  turnSpan,
+} from "../core/otel/otlp.js";
 
 const run = promisify(execFile);
 const receivers: OtlpReceiver[] = [];
@@ -137,6 +145,19 @@ describe("the OTLP receiver", () => {
     expect(traces[0]!.trace.model).toBeNull();
     await send(port, JSON.stringify(request([chatSpan(TRACE_A, 2, { offered: ["a"] })])));
     expect(models.map((m) => [m.index, m.trace.model?.offered])).toEqual([[0, ["a"]]]);
+  });
+
+  it("hands a trace on again only when a later request changes its model call", async () => {
+    const { port, models } = await started();
+    const turn = turnSpan(TRACE_A, 1, selectionTrace("t", ["a"]));
+    await send(port, JSON.stringify(request([turn, chatSpan(TRACE_A, 2, { offered: ["a"] })])));
+    // A span of the same trace that leaves the model call as it was: nothing to hand on.
+    await send(port, JSON.stringify(request([chatSpan(TRACE_A, 9, { offered: ["b"] })])));
+    expect(models).toEqual([]);
+    // A tool it then ran changes what it called: handed on again, once.
+    await send(port, JSON.stringify(request([toolSpan(TRACE_A, 3, "a")])));
+    await send(port, JSON.stringify(request([toolSpan(TRACE_A, 12, "b")])));
+    expect(models.map((m) => [m.index, m.trace.model?.called])).toEqual([[0, ["a"]]]);
   });
 
   it("answers 200 with an empty ExportTraceServiceResponse, or partial_success naming what was rejected, in the request's encoding", async () => {

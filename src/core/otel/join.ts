@@ -36,6 +36,8 @@ interface TraceSpans {
 
 export class OtelJoin {
   private traces = new Map<string, TraceSpans>();
+  /** The trace last used, already last in the map's order. */
+  private last: { traceId: string; spans: TraceSpans } | null = null;
 
   /** Remembers a request's spans; the OTel traces it touched, for callers that re-join. */
   add(read: OtlpRead): Set<string> {
@@ -67,6 +69,7 @@ export class OtelJoin {
 
   private spans(traceId: string, touched: Set<string>): TraceSpans {
     touched.add(traceId);
+    if (this.last?.traceId === traceId) return this.last.spans;
     let spans = this.traces.get(traceId);
     if (spans) this.traces.delete(traceId);
     else spans = { selections: [], inferences: [], toolSpans: [] };
@@ -75,6 +78,7 @@ export class OtelJoin {
     // Forgotten in bulk: deleting a Map's first key one at a time walks the holes left before it.
     if (this.traces.size > 2 * MAX_OPEN_TRACES)
       this.traces = new Map([...this.traces].slice(-MAX_OPEN_TRACES));
+    this.last = { traceId, spans };
     return spans;
   }
 }
