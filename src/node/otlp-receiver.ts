@@ -10,7 +10,7 @@ import { isIP } from "node:net";
 import { promisify } from "node:util";
 import { gunzip } from "node:zlib";
 import { isJsonObject, own, type LoggedTrace } from "../core/traces/trace.js";
-import { OtelJoin, joinedTrace, MAX_OPEN_TRACES, type ModelCall } from "../core/otel/join.js";
+import { OtelJoin, joinedTrace, type ModelCall } from "../core/otel/join.js";
 import { readRequest, type OtlpSelection } from "../core/otel/request.js";
 import {
   decodeTraceRequest,
@@ -24,6 +24,8 @@ const inflate = promisify(gunzip);
 export const DEFAULT_MAX_BODY = 16 * 1024 * 1024;
 export const DEFAULT_PORT = 4318;
 export const DEFAULT_HOST = "127.0.0.1";
+/** Turns kept for re-joining when a later request brings their model call (the extension's `paletteInspector.live.maxTurns`). */
+export const DEFAULT_MAX_TURNS = 10_000;
 
 export interface ReceivedTrace {
   /** 0-based, in the order received. */
@@ -35,6 +37,8 @@ export interface ReceiverOptions {
   readonly host?: string;
   readonly port?: number;
   readonly maxBody?: number;
+  /** The newest turns kept (default DEFAULT_MAX_TURNS); older ones, and the join state of traces left with none, are dropped. */
+  readonly maxTurns?: number;
   /** A selection trace, as it arrives (its model call as far as the spans so far say). */
   readonly onTrace?: (received: ReceivedTrace) => void;
   /** A trace received before whose model call a later request changed. */
@@ -68,14 +72,19 @@ interface Recent {
 export class OtlpReceiver {
   private server: Server | null = null;
   private readonly join = new OtelJoin();
-  /** Recent selections by OTel trace, re-joined when a request adds to their trace. */
-  private recent = new Map<string, Recent[]>();
+  /** Kept selections by OTel trace, oldest first, re-joined when a request adds to their trace. */
+  private readonly recent = new Map<string, Recent[]>();
+  /** Kept selections in the order received: a ring of maxTurns from `oldest`. */
+  private readonly kept: (Recent | undefined)[] = [];
+  private oldest = 0;
   private count = 0;
   private address: { host: string; port: number } | null = null;
   readonly maxBody: number;
+  readonly maxTurns: number;
 
   constructor(private readonly options: ReceiverOptions = {}) {
     this.maxBody = options.maxBody ?? DEFAULT_MAX_BODY;
+    this.maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
   }
 
   /** Selection traces received so far. */
@@ -239,7 +248,7 @@ export class OtlpReceiver {
     for (const selection of read.selections) {
       const model = this.join.model(selection);
       const received = { index: this.count++, trace: joinedTrace(selection, model) };
-      this.remember(selection, received.index, model);
+      this.remember(selection, received.index, model, touched);
       this.options.onTrace?.(received);
     }
     for (const traceId of touched)
@@ -255,14 +264,31 @@ export class OtlpReceiver {
       }
   }
 
-  private remember(selection: OtlpSelection, index: number, model: ModelCall | null): void {
+  private remember(
+    selection: OtlpSelection,
+    index: number,
+    model: ModelCall | null,
+    touched: ReadonlySet<string>,
+  ): void {
+    if (this.maxTurns === 0) return;
+    const turn: Recent = { index, selection, model };
     let list = this.recent.get(selection.traceId);
     if (!list) this.recent.set(selection.traceId, (list = []));
-    list.push({ index, selection, model });
-    // Only as many as the join keeps traces for (an older selection can no longer change),
-    // forgotten in bulk: deleting a Map's first key one at a time walks the holes left before it.
-    if (this.recent.size > 2 * MAX_OPEN_TRACES)
-      this.recent = new Map([...this.recent].slice(-MAX_OPEN_TRACES));
+    list.push(turn);
+    if (this.kept.length < this.maxTurns) return void this.kept.push(turn);
+    this.drop(this.kept[this.oldest]!, touched);
+    this.kept[this.oldest] = turn;
+    this.oldest = (this.oldest + 1) % this.maxTurns;
+  }
+
+  /** Drops the oldest kept turn; with its trace's last one, what the join knew of that trace, unless this request adds to it. */
+  private drop(turn: Recent, touched: ReadonlySet<string>): void {
+    const traceId = turn.selection.traceId;
+    const list = this.recent.get(traceId)!;
+    list.shift();
+    if (list.length > 0) return;
+    this.recent.delete(traceId);
+    if (!touched.has(traceId)) this.join.forget(traceId);
   }
 }
 

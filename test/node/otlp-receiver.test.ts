@@ -14,10 +14,12 @@ import {
   selectionTrace,
   toolSpan,
   TRACE_A,
+  TRACE_B,
   turnSpan,
 } from "../core/otel/otlp.js";
 
 const run = promisify(execFile);
+const TRACE_C = "2cf7651916cd43dd8448eb211c80319e";
 const receivers: OtlpReceiver[] = [];
 afterEach(async () => {
   await Promise.all(receivers.splice(0).map((r) => r.stop()));
@@ -158,6 +160,22 @@ describe("the OTLP receiver", () => {
     await send(port, JSON.stringify(request([toolSpan(TRACE_A, 3, "a")])));
     await send(port, JSON.stringify(request([toolSpan(TRACE_A, 12, "b")])));
     expect(models.map((m) => [m.index, m.trace.model?.called])).toEqual([[0, ["a"]]]);
+  });
+
+  it("keeps the newest maxTurns turns for later model calls, and forgets the spans of a trace none of whose turns is kept", async () => {
+    const { port, traces, models } = await started({ maxTurns: 2 });
+    const post = (...spans: unknown[]) => send(port, JSON.stringify(request(spans)));
+    // Trace A's turn is joined at once to the inference span after it.
+    await post(turnSpan(TRACE_A, 1, selectionTrace("a1", ["a"])), chatSpan(TRACE_A, 5, {}));
+    expect(traces[0]!.trace.model?.offered).toBeNull();
+    await post(turnSpan(TRACE_B, 1, selectionTrace("b1", ["a"])));
+    await post(turnSpan(TRACE_C, 1, selectionTrace("c1", ["a"])));
+    // A's turn has dropped off: its model call changes no more; B's and C's still do.
+    await post(chatSpan(TRACE_A, 2, { offered: ["a"] }), chatSpan(TRACE_C, 2, { offered: ["a"] }));
+    expect(models.map((m) => m.trace.id)).toEqual(["c1"]);
+    // A later turn of A no longer finds the inference span at 5 that came before.
+    await post(turnSpan(TRACE_A, 3, selectionTrace("a2", ["a"])));
+    expect(traces.at(-1)!.trace.model).toBeNull();
   });
 
   it("answers 200 with an empty ExportTraceServiceResponse, or partial_success naming what was rejected, in the request's encoding", async () => {

@@ -67,6 +67,12 @@ export class OtelJoin {
       .map((t) => t.name);
   }
 
+  /** Forgets what an OTel trace's spans said (the receiver's oldest turns dropped with it). */
+  forget(traceId: string): void {
+    this.traces.delete(traceId);
+    if (this.last?.traceId === traceId) this.last = null;
+  }
+
   private spans(traceId: string, touched: Set<string>): TraceSpans {
     touched.add(traceId);
     if (this.last?.traceId === traceId) return this.last.spans;
