@@ -11,7 +11,9 @@ import { promisify } from "node:util";
 import { gunzip } from "node:zlib";
 import { isJsonObject, own, type LoggedTrace } from "../core/traces/trace.js";
 import { OtelJoin, joinedTrace, type ModelCall } from "../core/otel/join.js";
-import { readRequest, type OtlpSelection } from "../core/otel/request.js";
+import { parseJsonInSteps } from "../core/otel/json-steps.js";
+import { readRequestInSteps, type OtlpRead, type OtlpSelection } from "../core/otel/request.js";
+import { allSteps } from "../core/otel/steps.js";
 import {
   decodeTraceRequest,
   encodeStatus,
@@ -22,6 +24,11 @@ import {
 const inflate = promisify(gunzip);
 
 export const DEFAULT_MAX_BODY = 16 * 1024 * 1024;
+/** A body longer than this is read in steps, the event loop given a turn every STEP_MS. */
+const STEPPED_BODY = 256 * 1024;
+const STEP_MS = 10;
+/** Selections handed on between two steps. */
+const SELECTIONS_PER_STEP = 256;
 export const DEFAULT_PORT = 4318;
 export const DEFAULT_HOST = "127.0.0.1";
 /** Turns kept for re-joining when a later request brings their model call (the extension's `paletteInspector.live.maxTurns`). */
@@ -78,6 +85,8 @@ export class OtlpReceiver {
   private readonly kept: (Recent | undefined)[] = [];
   private oldest = 0;
   private count = 0;
+  /** Requests are accepted one at a time, in the order read: a stepped one is never interleaved. */
+  private accepting: Promise<void> = Promise.resolve();
   private address: { host: string; port: number } | null = null;
   readonly maxBody: number;
   readonly maxTurns: number;
@@ -131,7 +140,12 @@ export class OtlpReceiver {
       this.check(request);
       const protobuf = contentKind(request.headers["content-type"]);
       const body = await this.body(request);
-      const value = protobuf ? decodeTraceRequest(body) : parseJson(body);
+      const stepped = body.length > STEPPED_BODY;
+      const value = protobuf
+        ? decodeTraceRequest(body)
+        : stepped
+          ? await inSteps(parseJsonSteps(body))
+          : parseJson(body);
       if (
         !isJsonObject(value) ||
         !(own(value, "resourceSpans") === undefined || Array.isArray(own(value, "resourceSpans")))
@@ -140,11 +154,17 @@ export class OtlpReceiver {
           400,
           "not an OTLP ExportTraceServiceRequest (an object with a 'resourceSpans' array)",
         );
-      const read = readRequest({
+      const reading = readRequestInSteps({
         resourceSpans: (own(value, "resourceSpans") as unknown[] | undefined) ?? [],
       });
-      this.options.onRequest?.(value);
-      this.accept(read);
+      const read = stepped ? await inSteps(reading) : allSteps(reading);
+      const accepted = this.accepting.then(() => {
+        this.options.onRequest?.(value);
+        const accepting = this.accept(read);
+        return stepped ? inSteps(accepting) : allSteps(accepting);
+      });
+      this.accepting = accepted.catch(() => undefined);
+      await accepted;
       const message = read.problems
         .slice(0, 10)
         .map((p) => `${p.path}: ${p.message}`)
@@ -242,19 +262,22 @@ export class OtlpReceiver {
     return new Refusal(413, `the body is over ${this.maxBody} bytes (--max-body), inflated or not`);
   }
 
-  private accept(read: ReturnType<typeof readRequest>): void {
-    const touched = this.join.add(read);
+  private *accept(read: OtlpRead): Generator<void, void> {
+    const touched = yield* this.join.addInSteps(read);
     const fresh = new Set<OtlpSelection>(read.selections);
+    let handed = 0;
     for (const selection of read.selections) {
       const model = this.join.model(selection);
       const received = { index: this.count++, trace: joinedTrace(selection, model) };
       this.remember(selection, received.index, model, touched);
       this.options.onTrace?.(received);
+      if (++handed % SELECTIONS_PER_STEP === 0) yield;
     }
     for (const traceId of touched)
       for (const recent of this.recent.get(traceId) ?? []) {
         if (fresh.has(recent.selection)) continue;
         const model = this.join.model(recent.selection);
+        if (++handed % SELECTIONS_PER_STEP === 0) yield;
         if (sameModel(model, recent.model)) continue;
         recent.model = model;
         this.options.onModel?.({
@@ -326,7 +349,32 @@ function parseJson(body: Buffer): unknown {
   try {
     return JSON.parse(body.toString("utf8")) as unknown;
   } catch (error) {
-    throw new Refusal(400, `the body is not JSON: ${(error as Error).message}`);
+    throw notJson(error);
+  }
+}
+
+/** parseJson in steps. */
+function* parseJsonSteps(body: Buffer): Generator<void, unknown> {
+  try {
+    return yield* parseJsonInSteps(body, (start, end) => body.toString("utf8", start, end));
+  } catch (error) {
+    throw notJson(error);
+  }
+}
+
+function notJson(error: unknown): Refusal {
+  return new Refusal(400, `the body is not JSON: ${(error as Error).message}`);
+}
+
+/** Runs work in steps, giving the event loop a turn every STEP_MS. */
+async function inSteps<T>(steps: Generator<void, T>): Promise<T> {
+  for (let slice = performance.now(); ;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+    if (performance.now() - slice > STEP_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      slice = performance.now();
+    }
   }
 }
 

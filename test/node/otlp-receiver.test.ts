@@ -344,6 +344,85 @@ describe("the OTLP receiver", () => {
   }, 60_000);
 });
 
+/**
+ * The longest the event loop was kept from a probe ticking every 5 ms: the wall time between two
+ * ticks, but no more than the CPU time spent meanwhile, so that the machine's other work (this
+ * process not being scheduled) is not counted as blocking.
+ */
+function blockingProbe(): () => number {
+  let last = performance.now();
+  let lastCpu = cpuMs();
+  let longest = 0;
+  const timer = setInterval(() => {
+    const [now, cpu] = [performance.now(), cpuMs()];
+    longest = Math.max(longest, Math.min(now - last, cpu - lastCpu) - 5);
+    [last, lastCpu] = [now, cpu];
+  }, 5);
+  return () => {
+    clearInterval(timer);
+    return longest;
+  };
+}
+
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+describe("the OTLP receiver in the extension host's own process", () => {
+  it("never blocks the event loop over 50 ms while a client sends 1,000 requests of 100 spans as fast as it can", async () => {
+    // The host keeps the newest turns only, as the receiver does: every turn is counted, none held.
+    let turns = 0;
+    const { port } = await started({ onTrace: () => turns++, onRequest: undefined });
+    const bodies = Array.from({ length: 1000 }, (_, b) =>
+      JSON.stringify(
+        request(
+          Array.from({ length: 100 }, (_, i) => {
+            const traceId = `${b.toString(16).padStart(4, "0")}${TRACE_A.slice(4, 30)}${(i >> 1).toString(16).padStart(2, "0")}`;
+            return i % 2 === 0
+              ? turnSpan(traceId, i, selectionTrace(`t${i}`, ["a", "b"]))
+              : chatSpan(traceId, i, { offered: ["a"], calls: ["a"] });
+          }),
+        ),
+      ),
+    );
+    const longest = blockingProbe();
+    let next = 0;
+    const worker = async () => {
+      while (next < 1000) expect((await send(port, bodies[next++]!)).status).toBe(200);
+    };
+    await Promise.all(Array.from({ length: 8 }, worker));
+    const blocked = longest();
+    console.log(`event loop blocked at most ${blocked.toFixed(1)} ms by 1,000 requests`);
+    expect(turns).toBe(50_000);
+    expect(blocked).toBeLessThan(50);
+  }, 60_000);
+
+  it("never blocks the event loop over 50 ms reading a 16 MiB body of small spans", async () => {
+    const { port, traces } = await started();
+    const spans: unknown[] = [];
+    for (let i = 0; i < 11_500; i++) {
+      const traceId = `${i.toString(16).padStart(8, "0")}${TRACE_A.slice(8)}`;
+      spans.push(
+        turnSpan(traceId, 1, selectionTrace(`t${i}`, ["a", "b"], ["c", "d"])),
+        chatSpan(traceId, 2, { offered: ["a", "b"], calls: ["a"], model: "m".repeat(400) }),
+      );
+    }
+    // Encoded before the probe starts: the client's own work is not the receiver's.
+    const body = Buffer.from(JSON.stringify(request(spans)));
+    expect(body.length).toBeGreaterThan(15 * 2 ** 20);
+    expect(body.length).toBeLessThan(16 * 2 ** 20);
+    const longest = blockingProbe();
+    const answer = await send(port, body);
+    const blocked = longest();
+    console.log(`event loop blocked at most ${blocked.toFixed(1)} ms by a 16 MiB body`);
+    expect([answer.status, answer.body.toString()]).toEqual([200, "{}"]);
+    expect(traces).toHaveLength(11_500);
+    expect(traces.at(-1)!.trace.model?.model).toBe("m".repeat(400));
+    expect(blocked).toBeLessThan(50);
+  }, 60_000);
+});
+
 function varint(n: number): number[] {
   const out: number[] = [];
   while (n > 0x7f) {
