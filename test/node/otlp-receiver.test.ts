@@ -398,6 +398,32 @@ describe("the OTLP receiver in the extension host's own process", () => {
     expect(blocked).toBeLessThan(50);
   }, 60_000);
 
+  it("hands on a large request's turns together, never interleaved with those of requests sent meanwhile", async () => {
+    const traces: ReceivedTrace[] = [];
+    const small: Promise<unknown>[] = [];
+    const { port } = await started({
+      onTrace: (t) => {
+        traces.push(t);
+        // Sent while the large request is being handed on.
+        if (traces.length === 1)
+          for (let k = 0; k < 20; k++)
+            small.push(send(port, JSON.stringify(request(turns(`small${k}`, 10)))));
+      },
+    });
+    const turns = (name: string, n: number) =>
+      Array.from({ length: n }, (_, i) =>
+        turnSpan(`${(i + 1).toString(16).padStart(8, "0")}${TRACE_A.slice(8)}`, 1, {
+          ...selectionTrace(`${name}-${i}`, ["a"]),
+          pad: "p".repeat(600),
+        }),
+      );
+    await send(port, JSON.stringify(request(turns("large", 5_000))));
+    await Promise.all(small);
+    expect(traces).toHaveLength(5_200);
+    const at = traces.flatMap((t, i) => (String(t.trace.id).startsWith("large-") ? [i] : []));
+    expect(at.at(-1)! - at[0]!).toBe(4_999);
+  }, 30_000);
+
   it("never blocks the event loop over 50 ms reading a 16 MiB body of small spans", async () => {
     const { port, traces } = await started();
     const spans: unknown[] = [];
