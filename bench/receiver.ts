@@ -1,7 +1,10 @@
 /**
  * The OTLP receiver's throughput against a bare Node `http` server that reads and `JSON.parse`s
  * the same bodies, in the same run and with the same client: 1,000 requests of 100 spans (50
- * turns, each a selection event and its inference span), 8 in flight, best of 3 rounds each.
+ * turns, each a selection event and its inference span), 8 in flight on keep-alive connections,
+ * best of 3 rounds each. The receiver is the OtlpReceiver as the extension host runs it (in this
+ * process, default maxTurns, a consumer that only counts turns), and the client shares this
+ * thread with both servers alike.
  */
 import { createServer, request, Agent, type Server } from "node:http";
 import { OtlpReceiver } from "../src/node/otlp-receiver.js";
