@@ -10,8 +10,10 @@ import { isIP } from "node:net";
 import { promisify } from "node:util";
 import { gunzip } from "node:zlib";
 import { isJsonObject, own, type LoggedTrace } from "../core/traces/trace.js";
-import { OtelJoin, joinedTrace, MAX_OPEN_TRACES, type ModelCall } from "../core/otel/join.js";
-import { readRequest, type OtlpSelection } from "../core/otel/request.js";
+import { OtelJoin, joinedTrace, type ModelCall } from "../core/otel/join.js";
+import { parseJsonInSteps } from "../core/otel/json-steps.js";
+import { readRequestInSteps, type OtlpRead, type OtlpSelection } from "../core/otel/request.js";
+import { allSteps } from "../core/otel/steps.js";
 import {
   decodeTraceRequest,
   encodeStatus,
@@ -22,8 +24,15 @@ import {
 const inflate = promisify(gunzip);
 
 export const DEFAULT_MAX_BODY = 16 * 1024 * 1024;
+/** A body longer than this is read in steps, the event loop given a turn every STEP_MS. */
+const STEPPED_BODY = 256 * 1024;
+const STEP_MS = 10;
+/** Selections handed on between two steps. */
+const SELECTIONS_PER_STEP = 256;
 export const DEFAULT_PORT = 4318;
 export const DEFAULT_HOST = "127.0.0.1";
+/** Turns kept for re-joining when a later request brings their model call (the extension's `paletteInspector.live.maxTurns`). */
+export const DEFAULT_MAX_TURNS = 10_000;
 
 export interface ReceivedTrace {
   /** 0-based, in the order received. */
@@ -35,6 +44,8 @@ export interface ReceiverOptions {
   readonly host?: string;
   readonly port?: number;
   readonly maxBody?: number;
+  /** The newest turns kept (default DEFAULT_MAX_TURNS); older ones, and the join state of traces left with none, are dropped. */
+  readonly maxTurns?: number;
   /** A selection trace, as it arrives (its model call as far as the spans so far say). */
   readonly onTrace?: (received: ReceivedTrace) => void;
   /** A trace received before whose model call a later request changed. */
@@ -62,20 +73,27 @@ class Refusal extends Error {
 interface Recent {
   readonly index: number;
   readonly selection: OtlpSelection;
-  model: string;
+  model: ModelCall | null;
 }
 
 export class OtlpReceiver {
   private server: Server | null = null;
   private readonly join = new OtelJoin();
-  /** Recent selections by OTel trace, re-joined when a request adds to their trace. */
-  private recent = new Map<string, Recent[]>();
+  /** Kept selections by OTel trace, oldest first, re-joined when a request adds to their trace. */
+  private readonly recent = new Map<string, Recent[]>();
+  /** Kept selections in the order received: a ring of maxTurns from `oldest`. */
+  private readonly kept: (Recent | undefined)[] = [];
+  private oldest = 0;
   private count = 0;
+  /** Requests are accepted one at a time, in the order read: a stepped one is never interleaved. */
+  private accepting: Promise<void> = Promise.resolve();
   private address: { host: string; port: number } | null = null;
   readonly maxBody: number;
+  readonly maxTurns: number;
 
   constructor(private readonly options: ReceiverOptions = {}) {
     this.maxBody = options.maxBody ?? DEFAULT_MAX_BODY;
+    this.maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
   }
 
   /** Selection traces received so far. */
@@ -122,7 +140,12 @@ export class OtlpReceiver {
       this.check(request);
       const protobuf = contentKind(request.headers["content-type"]);
       const body = await this.body(request);
-      const value = protobuf ? decodeTraceRequest(body) : parseJson(body);
+      const stepped = body.length > STEPPED_BODY;
+      const value = protobuf
+        ? decodeTraceRequest(body)
+        : stepped
+          ? await inSteps(parseJsonSteps(body))
+          : parseJson(body);
       if (
         !isJsonObject(value) ||
         !(own(value, "resourceSpans") === undefined || Array.isArray(own(value, "resourceSpans")))
@@ -131,11 +154,17 @@ export class OtlpReceiver {
           400,
           "not an OTLP ExportTraceServiceRequest (an object with a 'resourceSpans' array)",
         );
-      const read = readRequest({
+      const reading = readRequestInSteps({
         resourceSpans: (own(value, "resourceSpans") as unknown[] | undefined) ?? [],
       });
-      this.options.onRequest?.(value);
-      this.accept(read);
+      const read = stepped ? await inSteps(reading) : allSteps(reading);
+      const accepted = this.accepting.then(() => {
+        this.options.onRequest?.(value);
+        const accepting = this.accept(read);
+        return stepped ? inSteps(accepting) : allSteps(accepting);
+      });
+      this.accepting = accepted.catch(() => undefined);
+      await accepted;
       const message = read.problems
         .slice(0, 10)
         .map((p) => `${p.path}: ${p.message}`)
@@ -199,14 +228,7 @@ export class OtlpReceiver {
       );
     const declared = Number(request.headers["content-length"] ?? 0);
     if (declared > this.maxBody) throw this.tooLarge(request);
-    const chunks: Buffer[] = [];
-    let length = 0;
-    for await (const chunk of request as AsyncIterable<Buffer>) {
-      length += chunk.length;
-      if (length > this.maxBody) throw this.tooLarge(request);
-      chunks.push(chunk);
-    }
-    const raw = Buffer.concat(chunks, length);
+    const raw = await this.collect(request);
     if (encoding !== "gzip") return raw;
     try {
       return await inflate(raw, { maxOutputLength: this.maxBody });
@@ -217,28 +239,47 @@ export class OtlpReceiver {
     }
   }
 
+  /** The raw body, by events: an async iterator costs a promise per chunk. */
+  private collect(request: IncomingMessage): Promise<Buffer> {
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let length = 0;
+      const onData = (chunk: Buffer) => {
+        length += chunk.length;
+        if (length <= this.maxBody) return void chunks.push(chunk);
+        request.off("data", onData);
+        reject(this.tooLarge(request));
+      };
+      request.on("data", onData);
+      request.once("end", () => resolve(Buffer.concat(chunks, length)));
+      request.once("error", reject);
+    });
+  }
+
   private tooLarge(request: IncomingMessage): Refusal {
     // The rest of the body is not read: the connection closes after the answer.
     request.pause();
     return new Refusal(413, `the body is over ${this.maxBody} bytes (--max-body), inflated or not`);
   }
 
-  private accept(read: ReturnType<typeof readRequest>): void {
-    const touched = this.join.add(read);
+  private *accept(read: OtlpRead): Generator<void, void> {
+    const touched = yield* this.join.addInSteps(read);
     const fresh = new Set<OtlpSelection>(read.selections);
+    let handed = 0;
     for (const selection of read.selections) {
       const model = this.join.model(selection);
       const received = { index: this.count++, trace: joinedTrace(selection, model) };
-      this.remember(selection, received.index, model);
+      this.remember(selection, received.index, model, touched);
       this.options.onTrace?.(received);
+      if (++handed % SELECTIONS_PER_STEP === 0) yield;
     }
     for (const traceId of touched)
       for (const recent of this.recent.get(traceId) ?? []) {
         if (fresh.has(recent.selection)) continue;
         const model = this.join.model(recent.selection);
-        const text = JSON.stringify(model);
-        if (text === recent.model) continue;
-        recent.model = text;
+        if (++handed % SELECTIONS_PER_STEP === 0) yield;
+        if (sameModel(model, recent.model)) continue;
+        recent.model = model;
         this.options.onModel?.({
           index: recent.index,
           trace: joinedTrace(recent.selection, model),
@@ -246,15 +287,51 @@ export class OtlpReceiver {
       }
   }
 
-  private remember(selection: OtlpSelection, index: number, model: ModelCall | null): void {
+  private remember(
+    selection: OtlpSelection,
+    index: number,
+    model: ModelCall | null,
+    touched: ReadonlySet<string>,
+  ): void {
+    if (this.maxTurns === 0) return;
+    const turn: Recent = { index, selection, model };
     let list = this.recent.get(selection.traceId);
     if (!list) this.recent.set(selection.traceId, (list = []));
-    list.push({ index, selection, model: JSON.stringify(model) });
-    // Only as many as the join keeps traces for (an older selection can no longer change),
-    // forgotten in bulk: deleting a Map's first key one at a time walks the holes left before it.
-    if (this.recent.size > 2 * MAX_OPEN_TRACES)
-      this.recent = new Map([...this.recent].slice(-MAX_OPEN_TRACES));
+    list.push(turn);
+    if (this.kept.length < this.maxTurns) return void this.kept.push(turn);
+    this.drop(this.kept[this.oldest]!, touched);
+    this.kept[this.oldest] = turn;
+    this.oldest = (this.oldest + 1) % this.maxTurns;
   }
+
+  /** Drops the oldest kept turn; with its trace's last one, what the join knew of that trace, unless this request adds to it. */
+  private drop(turn: Recent, touched: ReadonlySet<string>): void {
+    const traceId = turn.selection.traceId;
+    const list = this.recent.get(traceId)!;
+    list.shift();
+    if (list.length > 0) return;
+    this.recent.delete(traceId);
+    if (!touched.has(traceId)) this.join.forget(traceId);
+  }
+}
+
+/** Whether two model calls say the same (the fields of ModelCall, lists in order). */
+export function sameModel(a: ModelCall | null, b: ModelCall | null): boolean {
+  if (a === null || b === null) return a === b;
+  return (
+    a.span_id === b.span_id &&
+    a.model === b.model &&
+    sameNames(a.offered, b.offered) &&
+    sameNames(a.called, b.called) &&
+    sameNames(a.final_not_offered, b.final_not_offered) &&
+    sameNames(a.offered_not_final, b.offered_not_final) &&
+    sameNames(a.called_not_offered, b.called_not_offered)
+  );
+}
+
+function sameNames(a: readonly string[] | null, b: readonly string[] | null): boolean {
+  if (a === null || b === null) return a === b;
+  return a.length === b.length && a.every((name, i) => name === b[i]);
 }
 
 /** True for protobuf, false for JSON; other content types are refused. */
@@ -272,7 +349,32 @@ function parseJson(body: Buffer): unknown {
   try {
     return JSON.parse(body.toString("utf8")) as unknown;
   } catch (error) {
-    throw new Refusal(400, `the body is not JSON: ${(error as Error).message}`);
+    throw notJson(error);
+  }
+}
+
+/** parseJson in steps. */
+function* parseJsonSteps(body: Buffer): Generator<void, unknown> {
+  try {
+    return yield* parseJsonInSteps(body, (start, end) => body.toString("utf8", start, end));
+  } catch (error) {
+    throw notJson(error);
+  }
+}
+
+function notJson(error: unknown): Refusal {
+  return new Refusal(400, `the body is not JSON: ${(error as Error).message}`);
+}
+
+/** Runs work in steps, giving the event loop a turn every STEP_MS. */
+async function inSteps<T>(steps: Generator<void, T>): Promise<T> {
+  for (let slice = performance.now(); ;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+    if (performance.now() - slice > STEP_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      slice = performance.now();
+    }
   }
 }
 

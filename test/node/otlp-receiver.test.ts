@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { createServer } from "node:net";
 import { promisify } from "node:util";
@@ -7,9 +8,19 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { LoggedTrace } from "../../src/core/traces/trace.js";
 import { OtlpReceiver, PortInUse, type ReceivedTrace } from "../../src/node/otlp-receiver.js";
 import { decodeStatus, decodeTraceResponse } from "../../src/node/otlp-proto.js";
-import { chatSpan, lines, request, selectionTrace, TRACE_A, turnSpan } from "../core/otel/otlp.js";
+import {
+  chatSpan,
+  lines,
+  request,
+  selectionTrace,
+  toolSpan,
+  TRACE_A,
+  TRACE_B,
+  turnSpan,
+} from "../core/otel/otlp.js";
 
 const run = promisify(execFile);
+const TRACE_C = "2cf7651916cd43dd8448eb211c80319e";
 const receivers: OtlpReceiver[] = [];
 afterEach(async () => {
   await Promise.all(receivers.splice(0).map((r) => r.stop()));
@@ -137,6 +148,35 @@ describe("the OTLP receiver", () => {
     expect(traces[0]!.trace.model).toBeNull();
     await send(port, JSON.stringify(request([chatSpan(TRACE_A, 2, { offered: ["a"] })])));
     expect(models.map((m) => [m.index, m.trace.model?.offered])).toEqual([[0, ["a"]]]);
+  });
+
+  it("hands a trace on again only when a later request changes its model call", async () => {
+    const { port, models } = await started();
+    const turn = turnSpan(TRACE_A, 1, selectionTrace("t", ["a"]));
+    await send(port, JSON.stringify(request([turn, chatSpan(TRACE_A, 2, { offered: ["a"] })])));
+    // A span of the same trace that leaves the model call as it was: nothing to hand on.
+    await send(port, JSON.stringify(request([chatSpan(TRACE_A, 9, { offered: ["b"] })])));
+    expect(models).toEqual([]);
+    // A tool it then ran changes what it called: handed on again, once.
+    await send(port, JSON.stringify(request([toolSpan(TRACE_A, 3, "a")])));
+    await send(port, JSON.stringify(request([toolSpan(TRACE_A, 12, "b")])));
+    expect(models.map((m) => [m.index, m.trace.model?.called])).toEqual([[0, ["a"]]]);
+  });
+
+  it("keeps the newest maxTurns turns for later model calls, and forgets the spans of a trace none of whose turns is kept", async () => {
+    const { port, traces, models } = await started({ maxTurns: 2 });
+    const post = (...spans: unknown[]) => send(port, JSON.stringify(request(spans)));
+    // Trace A's turn is joined at once to the inference span after it.
+    await post(turnSpan(TRACE_A, 1, selectionTrace("a1", ["a"])), chatSpan(TRACE_A, 5, {}));
+    expect(traces[0]!.trace.model?.offered).toBeNull();
+    await post(turnSpan(TRACE_B, 1, selectionTrace("b1", ["a"])));
+    await post(turnSpan(TRACE_C, 1, selectionTrace("c1", ["a"])));
+    // A's turn has dropped off: its model call changes no more; B's and C's still do.
+    await post(chatSpan(TRACE_A, 2, { offered: ["a"] }), chatSpan(TRACE_C, 2, { offered: ["a"] }));
+    expect(models.map((m) => m.trace.id)).toEqual(["c1"]);
+    // A later turn of A no longer finds the inference span at 5 that came before.
+    await post(turnSpan(TRACE_A, 3, selectionTrace("a2", ["a"])));
+    expect(traces.at(-1)!.trace.model).toBeNull();
   });
 
   it("answers 200 with an empty ExportTraceServiceResponse, or partial_success naming what was rejected, in the request's encoding", async () => {
@@ -302,6 +342,118 @@ describe("the OTLP receiver", () => {
     );
     expect(traces).toHaveLength(50_000);
     expect(traces.every((t) => t.trace.model?.called[0] === "a")).toBe(true);
+  }, 60_000);
+});
+
+/**
+ * The longest the event loop was kept from a probe ticking every 5 ms: the wall time between two
+ * ticks, but no more than the time this thread ran on a CPU meanwhile, so that the machine's other
+ * work (this thread waiting for a core, other test files' threads) is not counted as blocking.
+ */
+function blockingProbe(): () => number {
+  let last = [performance.now(), threadCpuMs()];
+  let longest = 0;
+  const timer = setInterval(() => {
+    const now = [performance.now(), threadCpuMs()];
+    longest = Math.max(longest, Math.min(now[0]! - last[0]!, now[1]! - last[1]!) - 5);
+    last = now;
+  }, 5);
+  return () => {
+    clearInterval(timer);
+    return longest;
+  };
+}
+
+/** This thread's time on a CPU (Linux's schedstat), else the whole process's CPU time. */
+function threadCpuMs(): number {
+  try {
+    return Number(readFileSync("/proc/thread-self/schedstat", "utf8").split(" ")[0]) / 1e6;
+  } catch {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1000;
+  }
+}
+
+describe("the OTLP receiver in the extension host's own process", () => {
+  it("never blocks the event loop over 50 ms while a client sends 1,000 requests of 100 spans as fast as it can", async () => {
+    // The host keeps the newest turns only, as the receiver does: every turn is counted, none held.
+    let turns = 0;
+    const { port } = await started({ onTrace: () => turns++, onRequest: undefined });
+    // Off the heap, as the client's bodies are in another process: the host's GC never meets them.
+    const bodies = Array.from({ length: 1000 }, (_, b) =>
+      Buffer.from(
+        JSON.stringify(
+          request(
+            Array.from({ length: 100 }, (_, i) => {
+              const traceId = `${b.toString(16).padStart(4, "0")}${TRACE_A.slice(4, 30)}${(i >> 1).toString(16).padStart(2, "0")}`;
+              return i % 2 === 0
+                ? turnSpan(traceId, i, selectionTrace(`t${i}`, ["a", "b"]))
+                : chatSpan(traceId, i, { offered: ["a"], calls: ["a"] });
+            }),
+          ),
+        ),
+      ),
+    );
+    const longest = blockingProbe();
+    let next = 0;
+    const worker = async () => {
+      while (next < 1000) expect((await send(port, bodies[next++]!)).status).toBe(200);
+    };
+    await Promise.all(Array.from({ length: 8 }, worker));
+    const blocked = longest();
+    console.log(`event loop blocked at most ${blocked.toFixed(1)} ms by 1,000 requests`);
+    expect(turns).toBe(50_000);
+    expect(blocked).toBeLessThan(50);
+  }, 60_000);
+
+  it("hands on a large request's turns together, never interleaved with those of requests sent meanwhile", async () => {
+    const traces: ReceivedTrace[] = [];
+    const small: Promise<unknown>[] = [];
+    const { port } = await started({
+      onTrace: (t) => {
+        traces.push(t);
+        // Sent while the large request is being handed on.
+        if (traces.length === 1)
+          for (let k = 0; k < 20; k++)
+            small.push(send(port, JSON.stringify(request(turns(`small${k}`, 10)))));
+      },
+    });
+    const turns = (name: string, n: number) =>
+      Array.from({ length: n }, (_, i) =>
+        turnSpan(`${(i + 1).toString(16).padStart(8, "0")}${TRACE_A.slice(8)}`, 1, {
+          ...selectionTrace(`${name}-${i}`, ["a"]),
+          pad: "p".repeat(600),
+        }),
+      );
+    await send(port, JSON.stringify(request(turns("large", 5_000))));
+    await Promise.all(small);
+    expect(traces).toHaveLength(5_200);
+    const at = traces.flatMap((t, i) => (String(t.trace.id).startsWith("large-") ? [i] : []));
+    expect(at.at(-1)! - at[0]!).toBe(4_999);
+  }, 30_000);
+
+  it("never blocks the event loop over 50 ms reading a 16 MiB body of small spans", async () => {
+    const { port, traces } = await started();
+    const spans: unknown[] = [];
+    for (let i = 0; i < 11_500; i++) {
+      const traceId = `${i.toString(16).padStart(8, "0")}${TRACE_A.slice(8)}`;
+      spans.push(
+        turnSpan(traceId, 1, selectionTrace(`t${i}`, ["a", "b"], ["c", "d"])),
+        chatSpan(traceId, 2, { offered: ["a", "b"], calls: ["a"], model: "m".repeat(400) }),
+      );
+    }
+    // Encoded before the probe starts: the client's own work is not the receiver's.
+    const body = Buffer.from(JSON.stringify(request(spans)));
+    expect(body.length).toBeGreaterThan(15 * 2 ** 20);
+    expect(body.length).toBeLessThan(16 * 2 ** 20);
+    const longest = blockingProbe();
+    const answer = await send(port, body);
+    const blocked = longest();
+    console.log(`event loop blocked at most ${blocked.toFixed(1)} ms by a 16 MiB body`);
+    expect([answer.status, answer.body.toString()]).toEqual([200, "{}"]);
+    expect(traces).toHaveLength(11_500);
+    expect(traces.at(-1)!.trace.model?.model).toBe("m".repeat(400));
+    expect(blocked).toBeLessThan(50);
   }, 60_000);
 });
 

@@ -6,6 +6,7 @@
 import { loggedFinalNames } from "../traces/final.js";
 import type { LoggedTrace } from "../traces/trace.js";
 import type { OtlpInference, OtlpRead, OtlpSelection, OtlpToolSpan } from "./request.js";
+import { allSteps } from "./steps.js";
 
 export interface OtelIds {
   readonly trace_id: string;
@@ -27,6 +28,8 @@ export interface ModelCall {
 export const MAX_OPEN_TRACES = 10_000;
 /** Spans of each kind remembered per OTel trace; later ones are not joined. */
 export const MAX_SPANS_PER_TRACE = 10_000;
+/** Spans remembered between two steps of addInSteps. */
+const SPANS_PER_STEP = 1024;
 
 interface TraceSpans {
   readonly selections: bigint[];
@@ -36,13 +39,30 @@ interface TraceSpans {
 
 export class OtelJoin {
   private traces = new Map<string, TraceSpans>();
+  /** The trace last used, already last in the map's order. */
+  private last: { traceId: string; spans: TraceSpans } | null = null;
 
   /** Remembers a request's spans; the OTel traces it touched, for callers that re-join. */
   add(read: OtlpRead): Set<string> {
+    return allSteps(this.addInSteps(read));
+  }
+
+  /** add, yielding every SPANS_PER_STEP spans. */
+  *addInSteps(read: OtlpRead): Generator<void, Set<string>> {
     const touched = new Set<string>();
-    for (const s of read.selections) push(this.spans(s.traceId, touched).selections, s.time);
-    for (const i of read.inferences) push(this.spans(i.traceId, touched).inferences, i);
-    for (const t of read.toolSpans) push(this.spans(t.traceId, touched).toolSpans, t);
+    let added = 0;
+    for (const s of read.selections) {
+      push(this.spans(s.traceId, touched).selections, s.time);
+      if (++added % SPANS_PER_STEP === 0) yield;
+    }
+    for (const i of read.inferences) {
+      push(this.spans(i.traceId, touched).inferences, i);
+      if (++added % SPANS_PER_STEP === 0) yield;
+    }
+    for (const t of read.toolSpans) {
+      push(this.spans(t.traceId, touched).toolSpans, t);
+      if (++added % SPANS_PER_STEP === 0) yield;
+    }
     return touched;
   }
 
@@ -65,8 +85,15 @@ export class OtelJoin {
       .map((t) => t.name);
   }
 
+  /** Forgets what an OTel trace's spans said (the receiver's oldest turns dropped with it). */
+  forget(traceId: string): void {
+    this.traces.delete(traceId);
+    if (this.last?.traceId === traceId) this.last = null;
+  }
+
   private spans(traceId: string, touched: Set<string>): TraceSpans {
     touched.add(traceId);
+    if (this.last?.traceId === traceId) return this.last.spans;
     let spans = this.traces.get(traceId);
     if (spans) this.traces.delete(traceId);
     else spans = { selections: [], inferences: [], toolSpans: [] };
@@ -75,6 +102,7 @@ export class OtelJoin {
     // Forgotten in bulk: deleting a Map's first key one at a time walks the holes left before it.
     if (this.traces.size > 2 * MAX_OPEN_TRACES)
       this.traces = new Map([...this.traces].slice(-MAX_OPEN_TRACES));
+    this.last = { traceId, spans };
     return spans;
   }
 }

@@ -12,6 +12,7 @@ import {
   type LoggedTrace,
 } from "../traces/trace.js";
 import { attribute, OtlpValueError } from "./any-value.js";
+import { allSteps } from "./steps.js";
 
 export const SELECTION_NAME = "symfonic.tool_selection";
 export const SELECTION_ATTRIBUTE = "symfonic.selection";
@@ -65,6 +66,17 @@ export function isOtlpRequest(
 }
 
 export function readRequest(request: { readonly resourceSpans: readonly unknown[] }): OtlpRead {
+  return allSteps(readRequestInSteps(request));
+}
+
+/** Spans read between two steps of readRequestInSteps. */
+const SPANS_PER_STEP = 256;
+
+/** readRequest, yielding every SPANS_PER_STEP spans so that a caller can let other work run. */
+export function* readRequestInSteps(request: {
+  readonly resourceSpans: readonly unknown[];
+}): Generator<void, OtlpRead> {
+  let spansRead = 0;
   const read: OtlpRead = {
     selections: [],
     inferences: [],
@@ -110,6 +122,7 @@ export function readRequest(request: { readonly resourceSpans: readonly unknown[
           read.rejected++;
           read.problems.push({ path: error.path, message: messageOf(error) });
         }
+        if (++spansRead % SPANS_PER_STEP === 0) yield;
       }
     }
   }

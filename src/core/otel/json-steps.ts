@@ -1,0 +1,163 @@
+/**
+ * JSON.parse of a large UTF-8 text in steps, so that a caller can give the event loop a turn
+ * between them: containers larger than SMALL_VALUE bytes are walked here, every smaller value is
+ * decoded and handed to JSON.parse whole (never the whole text as one string: decoding or
+ * flattening 16 MiB at once is itself a long pause). Every byte this walk looks at is ASCII, which
+ * UTF-8 never uses inside a longer character. The value is JSON.parse's; on any text it would
+ * refuse, JSON.parse itself is called on the whole text, so the error is always JSON.parse's own.
+ */
+
+/** Values up to this many bytes are parsed by JSON.parse in one go. */
+const SMALL_VALUE = 64 * 1024;
+/** Bytes parsed between two steps. */
+const STEP = 256 * 1024;
+
+class Refused extends Error {}
+
+/** The text of bytes [start, end) as UTF-8. */
+export type Decode = (start: number, end: number) => string;
+
+/** Yields every STEP bytes or so; returns what JSON.parse of the decoded bytes returns. */
+export function* parseJsonInSteps(bytes: Uint8Array, decode: Decode): Generator<void, unknown> {
+  const parser = new Walker(bytes, decode);
+  try {
+    const value = yield* parser.value();
+    parser.blanks();
+    if (parser.at !== bytes.length) throw new Refused();
+    return value;
+  } catch (error) {
+    if (!(error instanceof Refused)) throw error;
+    return JSON.parse(decode(0, bytes.length)) as unknown;
+  }
+}
+
+class Walker {
+  at = 0;
+  private parsed = 0;
+
+  constructor(
+    private readonly text: Uint8Array,
+    private readonly decode: Decode,
+  ) {}
+
+  blanks(): void {
+    const text = this.text;
+    for (let c = text[this.at]; c === 32 || c === 10 || c === 13 || c === 9;) c = text[++this.at];
+  }
+
+  *value(): Generator<void, unknown> {
+    this.blanks();
+    const start = this.at;
+    const open = this.text[start];
+    if (open === 0x7b || open === 0x5b) {
+      const end = this.containerEnd(start, start + SMALL_VALUE);
+      if (end === -1) return yield* open === 0x7b ? this.object() : this.array();
+      return yield* this.whole(start, end);
+    }
+    return yield* this.whole(start, this.scalarEnd(start));
+  }
+
+  private *whole(start: number, end: number): Generator<void, unknown> {
+    let value: unknown;
+    try {
+      value = JSON.parse(this.decode(start, end));
+    } catch {
+      throw new Refused();
+    }
+    this.at = end;
+    this.parsed += end - start;
+    if (this.parsed >= STEP) {
+      this.parsed = 0;
+      yield;
+    }
+    return value;
+  }
+
+  private *object(): Generator<void, Record<string, unknown>> {
+    const object: Record<string, unknown> = {};
+    this.at++;
+    this.blanks();
+    if (this.text[this.at] === 0x7d) {
+      this.at++;
+      return object;
+    }
+    for (;;) {
+      this.blanks();
+      if (this.text[this.at] !== 0x22) throw new Refused();
+      const key = yield* this.whole(this.at, this.scalarEnd(this.at));
+      this.blanks();
+      if (this.text[this.at++] !== 0x3a) throw new Refused();
+      // Defined, not assigned, as JSON.parse does: `__proto__` stays a key.
+      Object.defineProperty(object, key as string, {
+        value: yield* this.value(),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+      this.blanks();
+      const next = this.text[this.at++];
+      if (next === 0x7d) return object;
+      if (next !== 0x2c) throw new Refused();
+    }
+  }
+
+  private *array(): Generator<void, unknown[]> {
+    const array: unknown[] = [];
+    this.at++;
+    this.blanks();
+    if (this.text[this.at] === 0x5d) {
+      this.at++;
+      return array;
+    }
+    for (;;) {
+      array.push(yield* this.value());
+      this.blanks();
+      const next = this.text[this.at++];
+      if (next === 0x5d) return array;
+      if (next !== 0x2c) throw new Refused();
+    }
+  }
+
+  /** Where the string or other scalar at `start` ends (JSON.parse judges it). */
+  private scalarEnd(start: number): number {
+    const text = this.text;
+    if (text[start] === 0x22) return this.stringEnd(start);
+    let at = start;
+    for (let c = text[at]; at < text.length; c = text[++at])
+      if (c === 0x2c || c === 0x5d || c === 0x7d || c === 32 || c === 10 || c === 13 || c === 9)
+        break;
+    return at;
+  }
+
+  /** Past the closing quote of the string opening at `start`, or the text's end. */
+  private stringEnd(start: number): number {
+    const text = this.text;
+    for (
+      let quote = text.indexOf(0x22, start + 1);
+      quote !== -1;
+      quote = text.indexOf(0x22, quote + 1)
+    ) {
+      let backslashes = 0;
+      while (text[quote - 1 - backslashes] === 0x5c) backslashes++;
+      if (backslashes % 2 === 0) return quote + 1;
+    }
+    return text.length;
+  }
+
+  /** Past the bracket closing the container at `start`, or -1 when it goes on past `limit`. */
+  private containerEnd(start: number, limit: number): number {
+    const text = this.text;
+    let depth = 0;
+    for (let at = start; at < text.length && at < limit;) {
+      const c = text[at];
+      if (c === 0x22) {
+        at = this.stringEnd(at);
+        continue;
+      }
+      if (c === 0x7b || c === 0x5b) depth++;
+      else if ((c === 0x7d || c === 0x5d) && --depth === 0) return at + 1;
+      at++;
+    }
+    return -1;
+  }
+}
