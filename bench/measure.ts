@@ -63,3 +63,35 @@ export function interleavedMedians(
   const median = (list: number[]) => list.sort((x, y) => x - y)[Math.floor(list.length / 2)]!;
   return [median(times[0]), median(times[1])];
 }
+
+/**
+ * Best time per call in ms of two functions taken in turn, for a ratio between them. Both warm
+ * up for `warmupMs` first (the JIT settles the larger one later); each round then times a batch
+ * of calls that lasts about `batchMs`, so a fast call is not lost in timer resolution, a
+ * preempted time slice or a lone GC, and the collections a batch causes are in its time.
+ */
+export function interleavedBest(
+  a: () => unknown,
+  b: () => unknown,
+  rounds: number,
+  warmupMs = 500,
+  batchMs = 25,
+): [number, number] {
+  const spent = [0, 0];
+  let calls = 0;
+  for (const start = performance.now(); calls < 2 || performance.now() - start < warmupMs; calls++)
+    for (const [k, fn] of [a, b].entries()) {
+      const begin = performance.now();
+      fn();
+      spent[k]! += performance.now() - begin;
+    }
+  const batch = Math.max(1, Math.round(batchMs / (Math.max(...spent) / calls)));
+  const best = [Infinity, Infinity];
+  for (let round = 0; round < rounds; round++)
+    for (const [k, fn] of [a, b].entries()) {
+      const begin = performance.now();
+      for (let i = 0; i < batch; i++) fn();
+      best[k] = Math.min(best[k]!, (performance.now() - begin) / batch);
+    }
+  return [best[0]!, best[1]!];
+}

@@ -1,3 +1,4 @@
+import { allDistinct } from "./arrays.js";
 import { ForcedToolUnavailable } from "./errors.js";
 import { toolName, toolNames, type Tool } from "./tools.js";
 import {
@@ -25,8 +26,8 @@ export class ToolSelectionPipeline {
   /** Runs every stage; throws ForcedToolUnavailable (carrying the trace) if the force cannot be honoured. */
   run(offered: readonly Tool[], context: SelectionContext): SelectionResult {
     let current: readonly Tool[] = offered;
-    let currentNames = toolNames(offered);
-    let unique = new Set(currentNames).size === currentNames.length;
+    let currentNames: readonly string[] = toolNames(offered);
+    let unique = allDistinct(currentNames);
     context.forcedChoice = null;
     context.offered = offered;
     const trace: StageRecord[] = [];
@@ -60,61 +61,30 @@ interface StageInput {
 interface StageStep {
   readonly record: StageRecord;
   readonly output: readonly Tool[];
-  readonly outputNames: string[];
+  readonly outputNames: readonly string[];
   readonly unique: boolean;
 }
 
 /** One stage, contained; names travel with the tools so no stage re-derives them. */
-function runStage(
-  stage: SelectionStage,
-  { tools: input, names: inputNames, unique }: StageInput,
-  context: SelectionContext,
-): StageStep {
-  const untouched = (
-    action: StageRecord["action"],
-    detail: string,
-    degraded: boolean,
-  ): StageRecord => ({
-    stage: stage.name,
-    action,
-    kept: inputNames,
-    dropped: [],
-    added: [],
-    reinstated: [],
-    forcedChoice: context.forcedChoice,
-    detail,
-    degraded,
-    reasons: reasonTable(),
-  });
-
+function runStage(stage: SelectionStage, input: StageInput, context: SelectionContext): StageStep {
   let outcome;
   try {
-    outcome = stage.apply(input, context);
+    outcome = stage.apply(input.tools, context);
   } catch (error) {
     // Contained: one broken stage must not take the turn down with it.
-    return {
-      record: untouched("error", errorMessage(error), true),
-      output: input,
-      outputNames: [...inputNames],
-      unique,
-    };
+    return untouched(stage, input, context, "error", errorMessage(error), true);
   }
   if (outcome.setsForcedChoice) context.forcedChoice = outcome.forcedChoice;
   if (outcome.tools === null) {
     const action = outcome.setsForcedChoice ? "force" : "abstain";
-    return {
-      record: untouched(action, outcome.detail, outcome.degraded),
-      output: input,
-      outputNames: [...inputNames],
-      unique,
-    };
+    return untouched(stage, input, context, action, outcome.detail, outcome.degraded);
   }
 
   const forced = context.forcedChoice;
   const protect = stage.protectsForced ? forced : null;
   const changes =
-    (unique && filtered(input, outcome.tools, protect)) ||
-    compared(input, inputNames, outcome.tools, protect);
+    (input.unique && filtered(input, outcome.tools, protect)) ||
+    compared(input.tools, input.names, outcome.tools, protect);
   return {
     record: {
       stage: stage.name,
@@ -138,23 +108,52 @@ function runStage(
   };
 }
 
+/** A stage that left the set as it was (abstain, force, error): its input passes on, names and all. */
+function untouched(
+  stage: SelectionStage,
+  { tools, names, unique }: StageInput,
+  context: SelectionContext,
+  action: StageRecord["action"],
+  detail: string,
+  degraded: boolean,
+): StageStep {
+  return {
+    record: {
+      stage: stage.name,
+      action,
+      kept: names,
+      dropped: [],
+      added: [],
+      reinstated: [],
+      forcedChoice: context.forcedChoice,
+      detail,
+      degraded,
+      reasons: reasonTable(),
+    },
+    output: tools,
+    outputNames: names,
+    unique,
+  };
+}
+
 /** What a select did, in names; `reinstated` is the protected forced tool the pipeline puts back. */
 interface Changes {
-  readonly kept: string[];
-  readonly dropped: string[];
-  readonly added: string[];
+  readonly kept: readonly string[];
+  readonly dropped: readonly string[];
+  readonly added: readonly string[];
   readonly reinstated: { readonly name: string; readonly tool: Tool } | null;
   /** The output's names before any reinstatement. */
-  readonly outputNames: string[];
+  readonly outputNames: readonly string[];
   readonly unique: boolean;
 }
 
 /**
- * Most stages only filter: the output is the input with tools left out, in order. With unique
- * input names one walk then classifies every name without hashing; null when the output is anything else.
+ * Most stages only filter, and an allowlist filters nothing and appends: the output is the input
+ * with tools left out, in order, then tools with new names. With unique input names one walk
+ * then classifies every name; null when the output is anything else.
  */
 function filtered(
-  input: readonly Tool[],
+  { tools: input, names: inputNames }: StageInput,
   output: readonly Tool[],
   protect: string | null,
 ): Changes | null {
@@ -172,8 +171,29 @@ function filtered(
       else dropped.push(name);
     }
   }
-  if (j < output.length) return null;
-  return { kept, dropped, added: [], reinstated, outputNames: kept.slice(), unique: true };
+  const added = j < output.length ? newNames(output, j, inputNames) : [];
+  if (added === null) return null;
+  // Kept names are the output's own: shared, as nothing downstream writes to a name list.
+  const outputNames = added.length === 0 ? kept : kept.concat(added);
+  return { kept, dropped, added, reinstated, outputNames, unique: true };
+}
+
+/** The names of `output` from `from` on, when none repeats and none is an input name; else null. */
+function newNames(
+  output: readonly Tool[],
+  from: number,
+  inputNames: readonly string[],
+): string[] | null {
+  const names = new Set<string>();
+  for (let k = from; k < output.length; k++) {
+    const name = toolName(output[k]!);
+    if (name === null) continue;
+    if (names.has(name)) return null;
+    names.add(name);
+  }
+  if (names.size === 0) return [];
+  for (const name of inputNames) if (names.has(name)) return null;
+  return [...names];
 }
 
 /** The general case (reordered, added or repeated names): by name, as §3 states it. */

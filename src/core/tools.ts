@@ -21,13 +21,22 @@ export function toolNames(tools: readonly Tool[]): string[] {
 /**
  * Keep, in input order, every tool whose name is in `names` and every unnamed tool:
  * unnamed tools cannot be gated by a name-keyed policy, so they survive every name filter.
+ * With `reasons`, each named tool left out is entered there with `why`, in the same walk.
  */
-export function filterByNames(tools: readonly Tool[], names: Iterable<string>): Tool[] {
+export function filterByNames(
+  tools: readonly Tool[],
+  names: Iterable<string>,
+  reasons?: Record<string, string>,
+  why = "",
+): Tool[] {
   const allowed = names instanceof Set ? (names as ReadonlySet<string>) : new Set(names);
-  return tools.filter((tool) => {
+  const kept: Tool[] = [];
+  for (const tool of tools) {
     const name = toolName(tool);
-    return name === null || allowed.has(name);
-  });
+    if (name === null || allowed.has(name)) kept.push(tool);
+    else if (reasons !== undefined) reasons[name] = why;
+  }
+  return kept;
 }
 
 /** Python's `sorted()` order for strings: by code point, not by UTF-16 unit. */

@@ -1,5 +1,5 @@
 import type { ToolCatalog } from "../catalog.js";
-import { toolName, toolNames, type Tool } from "../tools.js";
+import { toolName, type Tool } from "../tools.js";
 import {
   reasonTable,
   StageOutcome,
@@ -31,7 +31,12 @@ export class AllowlistStage implements SelectionStage {
   }
 
   apply(tools: readonly Tool[], context: SelectionContext): StageOutcome {
-    const present = new Set(toolNames(tools));
+    // Only mandated names can be missing: the set of the rest would be built for nothing.
+    const present = new Set<string>();
+    for (const tool of tools) {
+      const name = toolName(tool);
+      if (name !== null && this.alwaysInclude.has(name)) present.add(name);
+    }
     const readded: Tool[] = [];
     const reasons = reasonTable();
     for (const tool of context.offered) {

@@ -44,39 +44,21 @@ export class IntentRoutingStage implements SelectionStage {
     if (verdict === null || verdict.label === "ambiguous")
       return StageOutcome.abstain("no actionable verdict");
 
-    const always = new Set(this.alwaysInclude);
+    const keep = new Set(this.alwaysInclude);
+    const reasons = reasonTable();
     if (verdict.label === "knowledge") {
-      const kept = filterByNames(tools, always);
-      return StageOutcome.select(
-        kept,
-        "knowledge turn: always-include only",
-        reasonsForDropped(tools, always, () => "knowledge turn: not always-include"),
-      );
+      const kept = filterByNames(tools, keep, reasons, "knowledge turn: not always-include");
+      return StageOutcome.select(kept, "knowledge turn: always-include only", reasons);
     }
 
-    const keep = new Set(always);
     for (const name of verdict.matchedToolKeywords) keep.add(name);
+    // A tool without trigger keywords has nothing to miss: it stays, decided in the same walk.
+    const kept: Tool[] = [];
     for (const tool of tools) {
       const name = toolName(tool);
-      if (name !== null && this.keywordsOf(name).length === 0) keep.add(name);
+      if (name === null || keep.has(name) || this.keywordsOf(name).length === 0) kept.push(tool);
+      else reasons[name] = "its trigger keywords were not matched by the verdict";
     }
-    return StageOutcome.select(
-      filterByNames(tools, keep),
-      `${verdict.label} turn: keyword intersection`,
-      reasonsForDropped(tools, keep, () => "its trigger keywords were not matched by the verdict"),
-    );
+    return StageOutcome.select(kept, `${verdict.label} turn: keyword intersection`, reasons);
   }
-}
-
-function reasonsForDropped(
-  tools: readonly Tool[],
-  keep: ReadonlySet<string>,
-  why: (name: string) => string,
-): Record<string, string> {
-  const reasons = reasonTable();
-  for (const tool of tools) {
-    const name = toolName(tool);
-    if (name !== null && !keep.has(name)) reasons[name] = why(name);
-  }
-  return reasons;
 }

@@ -1,4 +1,4 @@
-import { filterByNames, toolName, type Tool } from "../tools.js";
+import { filterByNames, type Tool } from "../tools.js";
 import { reasonTable, StageOutcome, type SelectionStage } from "../contract.js";
 import { counted } from "../words.js";
 
@@ -25,12 +25,8 @@ export class LazyRoutingStage implements SelectionStage {
     const allowed = this.allowed;
     if (allowed === null) return StageOutcome.abstain("no procedural routing");
     const reasons = reasonTable();
-    for (const tool of tools) {
-      const name = toolName(tool);
-      if (name !== null && !allowed.has(name)) reasons[name] = "not routed by procedural routing";
-    }
     return StageOutcome.select(
-      filterByNames(tools, allowed),
+      filterByNames(tools, allowed, reasons, "not routed by procedural routing"),
       `routed to ${counted(allowed.size, "name")}`,
       reasons,
     );

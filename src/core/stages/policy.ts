@@ -60,14 +60,18 @@ export class PolicyStage implements SelectionStage {
     if (!this.configured) return StageOutcome.abstain("no policy configured");
     const kept: Tool[] = [];
     const reasons = reasonTable();
+    let dropped = 0;
     for (const tool of tools) {
       const name = toolName(tool);
       const entry = name === null ? undefined : this.catalog.get(name);
-      const why = entry ? this.violations(entry) : [];
-      if (why.length === 0) kept.push(tool);
-      else reasons[name!] = why.join("; ");
+      const why = entry === undefined ? "" : this.violations(entry);
+      if (why === "") kept.push(tool);
+      else {
+        // Counted by name, as the table holds them: a repeated name is one forbidden tool.
+        if (reasons[name!] === undefined) dropped++;
+        reasons[name!] = why;
+      }
     }
-    const dropped = Object.keys(reasons).length;
     return StageOutcome.select(
       kept,
       dropped === 0 ? "policy allows every tool" : `policy forbids ${counted(dropped, "tool")}`,
@@ -75,38 +79,44 @@ export class PolicyStage implements SelectionStage {
     );
   }
 
-  /** Every rule the entry breaks, in words; empty when it is allowed. */
-  private violations(entry: CatalogEntry): string[] {
-    const why: string[] = [];
+  /** Every rule the entry breaks, in words joined by "; "; empty when it is allowed. */
+  private violations(entry: CatalogEntry): string {
+    let why = "";
     if (
       entry.safetyLevel !== null &&
       this.maxRank !== null &&
       rankOn(this.catalog, entry.safetyLevel) > this.maxRank
     ) {
-      why.push(`safety ${entry.safetyLevel} > ${this.maxSafetyLevel}`);
+      why = also(why, `safety ${entry.safetyLevel} > ${this.maxSafetyLevel}`);
     }
     if (entry.costUsd !== null && this.budgetUsd !== null && entry.costUsd > this.budgetUsd) {
-      why.push(`cost $${entry.costUsd} > budget $${this.budgetUsd}`);
+      why = also(why, `cost $${entry.costUsd} > budget $${this.budgetUsd}`);
     }
-    if (entry.costUsd === null && !this.includeUnknownCost) why.push("cost unknown");
+    if (entry.costUsd === null && !this.includeUnknownCost) why = also(why, "cost unknown");
     if (
       entry.requiresCapability !== null &&
       this.capabilities !== null &&
       !this.capabilities.has(entry.requiresCapability)
     ) {
-      why.push(`requires capability '${entry.requiresCapability}'`);
+      why = also(why, `requires capability '${entry.requiresCapability}'`);
     }
-    if (entry.visibility !== "agent" && this.agentVisibleOnly) why.push("not agent-visible");
+    if (entry.visibility !== "agent" && this.agentVisibleOnly) why = also(why, "not agent-visible");
     if (
       this.categories !== null &&
       (entry.category === null || !this.categories.has(entry.category))
     ) {
-      why.push(
+      why = also(
+        why,
         entry.category === null ? "no category" : `category '${entry.category}' not allowed`,
       );
     }
     return why;
   }
+}
+
+/** `why` with one more broken rule. */
+function also(why: string, rule: string): string {
+  return why === "" ? rule : `${why}; ${rule}`;
 }
 
 function rankOn(catalog: ToolCatalog, level: string): number {

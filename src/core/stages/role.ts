@@ -1,4 +1,4 @@
-import { filterByNames, toolName, type Tool } from "../tools.js";
+import { filterByNames, type Tool } from "../tools.js";
 import {
   reasonTable,
   StageOutcome,
@@ -45,11 +45,10 @@ export class RolePaletteStage implements SelectionStage {
     }
     const allowed = new Set(palette);
     const reasons = reasonTable();
-    const why = `not in the '${role}' palette`;
-    for (const tool of tools) {
-      const name = toolName(tool);
-      if (name !== null && !allowed.has(name)) reasons[name] = why;
-    }
-    return StageOutcome.select(filterByNames(tools, allowed), `palette of role '${role}'`, reasons);
+    return StageOutcome.select(
+      filterByNames(tools, allowed, reasons, `not in the '${role}' palette`),
+      `palette of role '${role}'`,
+      reasons,
+    );
   }
 }

@@ -94,11 +94,13 @@ export function percent(n: number, of: number): number {
   return of === 0 ? 0 : Math.round((100 * n) / of);
 }
 
-const NUMBER = new Intl.NumberFormat("en-US");
+// Made on first use: loading ICU's number data costs a command tens of ms at start.
+let numberFormat: Intl.NumberFormat | undefined;
 
 /** 1200 → "1,200". */
 export function formatCount(n: number): string {
-  return NUMBER.format(n);
+  numberFormat ??= new Intl.NumberFormat("en-US");
+  return numberFormat.format(n);
 }
 
 /** "policy 78%, intent 22%": the stages that removed a tool and their share of its missing turns. */

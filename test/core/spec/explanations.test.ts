@@ -223,6 +223,15 @@ describe("§4 policy explains its decision", () => {
     });
   });
 
+  it("§4 policy: a forbidden name offered twice is counted once, as its reasons hold it once", () => {
+    const stage = new PolicyStage({ catalog, budgetUsd: 0.1 });
+    expect(said(stage.apply(["dear", "cheap", "dear", { name: "dear" }]))).toEqual({
+      detail: "policy forbids 1 tool",
+      degraded: false,
+      reasons: { dear: "cost $0.5 > budget $0.1" },
+    });
+  });
+
   it("§4 policy: a limit exactly met is allowed (only above the level or over the budget drops)", () => {
     const edge = catalogOf([{ name: "x", costUsd: 0.1, safetyLevel: "medium" }]);
     const stage = new PolicyStage({ catalog: edge, maxSafetyLevel: "medium", budgetUsd: 0.1 });
