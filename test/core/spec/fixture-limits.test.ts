@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { formatProblem } from "../../../src/core/fixture/problems.js";
 import { MAX_SCHEMA_ISSUES } from "../../../src/core/fixture/validate.js";
 import { MAX_JSON_DEPTH } from "../../../src/core/json/syntax.js";
+import { formatJsonPath } from "../../../src/core/json/positions.js";
 import { at, catalogFiles, FILE, load, problemsOf, run } from "./helpers.js";
 
 /** A tool object nested `depth` objects deep, as text. */
@@ -111,5 +112,62 @@ describe("many schema errors", () => {
     expect(problems.at(-1)!.message).toBe(
       `… and ${2 * 8000 - MAX_SCHEMA_ISSUES} more schema errors (the first ${MAX_SCHEMA_ISSUES} are listed)`,
     );
+  });
+
+  it("200,000 bad catalogue entries are reported with the same first 1,000 errors, then how many more", async () => {
+    const catalog = Array.from({ length: 200_000 }, (_, i) => ({
+      name: `t${i}`,
+      visibility: 1,
+      cost_usd: "x",
+    }));
+    const started = performance.now();
+    const problems = await problemsOf({ catalog, pipeline: [] });
+    // One error list of a million that every union reads took minutes; item by item it is seconds.
+    expect(performance.now() - started).toBeLessThan(45_000);
+    expect(problems).toHaveLength(MAX_SCHEMA_ISSUES + 1);
+    expect(problems.slice(0, MAX_SCHEMA_ISSUES).map((p) => formatJsonPath(p.path))).toEqual(
+      Array.from({ length: MAX_SCHEMA_ISSUES }, (_, i) => `$.catalog[${i}].cost_usd`),
+    );
+    expect(problems.at(-1)!.message).toBe(
+      `… and ${2 * 200_000 - MAX_SCHEMA_ISSUES} more schema errors (the first ${MAX_SCHEMA_ISSUES} are listed)`,
+    );
+  }, 90_000);
+
+  it("errors inside array items keep the order of one pass over the whole value: plain errors first, then union summaries, longest path first", async () => {
+    const catalog = Array.from({ length: 14 }, (_, i) => ({
+      name: `t${i}`,
+      visibility: i % 3 === 0 ? 1 : "agent",
+      cost_usd: i % 4 === 0 ? "x" : 1,
+    }));
+    const pipeline = [
+      {
+        kind: "forced",
+        resolver: {
+          kind: "keyword",
+          rules: [
+            { keywords: ["a"], tool: "" },
+            { keywords: 1, tool: "t" },
+          ],
+        },
+      },
+      { kind: "scripted", name: "s", outcome: { select: ["t0"], because: 1 } },
+    ];
+    const problems = await problemsOf({ catalog, pipeline });
+    const visibility =
+      "expected `agent`: shown to the model (default); `internal`: not., found number 1";
+    expect(problems.map((p) => `${formatJsonPath(p.path)}: ${p.message}`)).toEqual([
+      "$.pipeline[0].resolver.rules[0].tool: expected a non-empty string",
+      "$.pipeline[0].resolver.rules[1].keywords: expected array, found number 1",
+      `$.pipeline[1].outcome.because: unknown key 'because'; expected one of { "abstain": true }, { "select": [names] }, { "force": name or null }, { "raise": message }`,
+      '$.catalog[0].cost_usd: expected number or null, found the string "x"',
+      '$.catalog[4].cost_usd: expected number or null, found the string "x"',
+      '$.catalog[8].cost_usd: expected number or null, found the string "x"',
+      '$.catalog[12].cost_usd: expected number or null, found the string "x"',
+      `$.catalog[12].visibility: ${visibility}`,
+      `$.catalog[0].visibility: ${visibility}`,
+      `$.catalog[3].visibility: ${visibility}`,
+      `$.catalog[6].visibility: ${visibility}`,
+      `$.catalog[9].visibility: ${visibility}`,
+    ]);
   });
 });
