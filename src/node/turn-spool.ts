@@ -24,6 +24,8 @@ interface Generation {
   /** Every write issued so far, settled (a write's failure is kept for the read that needs it). */
   written: Promise<void>;
   failure: Error | null;
+  /** Lines not yet written: they go in one write at the end of this turn of the event loop. */
+  pending: Buffer[];
   /** A turn whose model call changed: where its newer line is. */
   readonly moved: Map<number, { offset: number; length: number }>;
 }
@@ -143,24 +145,33 @@ export class TurnSpool {
       bytes: 0,
       written: Promise.resolve(),
       failure: null,
+      pending: [],
       moved: new Map(),
     };
     this.generations.push(generation);
     return generation;
   }
 
-  /** Writes a line at the generation's end: positioned writes, so none waits for the one before. */
+  /** Appends a line: the lines of one turn of the event loop go in one positioned write. */
   private append(generation: Generation, trace: LoggedTrace): { offset: number; length: number } {
     const bytes = Buffer.from(`${JSON.stringify(trace)}\n`, "utf8");
     const offset = generation.bytes;
     generation.bytes += bytes.length;
-    const done = new Promise<void>((resolve) =>
-      write(generation.fd, bytes, 0, bytes.length, offset, (error) => {
-        if (error) generation.failure ??= error;
-        resolve();
-      }),
-    );
-    generation.written = Promise.all([generation.written, done]).then(() => undefined);
+    generation.pending.push(bytes);
+    if (generation.pending.length === 1) {
+      const done = new Promise<void>((resolve) =>
+        setImmediate(() => {
+          const chunk = Buffer.concat(generation.pending);
+          const at = generation.bytes - chunk.length;
+          generation.pending = [];
+          write(generation.fd, chunk, 0, chunk.length, at, (error) => {
+            if (error) generation.failure ??= error;
+            resolve();
+          });
+        }),
+      );
+      generation.written = Promise.all([generation.written, done]).then(() => undefined);
+    }
     return { offset, length: bytes.length - 1 };
   }
 
