@@ -135,7 +135,7 @@ describe("Start Live Traces", () => {
     const other = await taken();
     try {
       fake.settings.set("paletteInspector.live.port", other.port);
-      setUp();
+      const { tree } = setUp();
       fake.answers.message.push("Use a Free Port");
       await live!.start();
       expect(fake.shown[0]).toEqual({
@@ -158,9 +158,10 @@ describe("Start Live Traces", () => {
       expect(port()).toBe(free.port);
       await live!.stop();
 
-      // Dismissed: nothing listens.
+      // Dismissed: nothing listens, and no empty group is listed.
       await live!.start();
       expect(live!.running).toBe(false);
+      expect(tree.getChildren()).toEqual([]);
     } finally {
       other.server.close();
     }

@@ -103,6 +103,10 @@ export class LiveTraces implements vscode.Disposable {
     try {
       address = await receiver.start();
     } catch (error) {
+      // Not listening: an empty group is not listed, one with turns says it is stopped.
+      group.state = "stopped";
+      if (group.spool.received === 0) this.tree.removeLive(group);
+      else this.tree.setLive(group);
       if (error instanceof PortInUse) return this.portTaken(port);
       announce("error", notice`cannot receive live traces on port ${port}: ${String(error)}`);
       return;

@@ -11,7 +11,7 @@ import {
   openTrace,
   turnIntoFixture,
 } from "./log-commands.js";
-import type { LogSet, TraceNode, TraceTree } from "./trace-tree.js";
+import type { LiveGroup, LogSet, TraceNode, TraceTree } from "./trace-tree.js";
 
 /**
  * Finding traces in logs and what the Selection Traces view does with them: open, page, go to,
@@ -42,7 +42,9 @@ export function registerTraceCommands(
     registerCommand("paletteInspector.openTraceToSide", (node?: TraceNode) =>
       openTrace(node ?? traceView.selection[0], undefined, panels, traces, true),
     ),
-    registerCommand("paletteInspector.showMoreTraces", (set: LogSet) => traces.showMore(set)),
+    registerCommand("paletteInspector.showMoreTraces", (set: LogSet | LiveGroup) =>
+      traces.showMore(set),
+    ),
     registerCommand("paletteInspector.goToTrace", () =>
       goToTrace(traces, traceView, (node) => openTrace(node, undefined, panels, traces)),
     ),
