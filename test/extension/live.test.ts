@@ -291,7 +291,7 @@ describe("Follow Log", () => {
     await vi.waitFor(() =>
       expect(labels()).toEqual(["t-1 · 1 tool", "t-2 · 1 tool", "t-3 · 1 tool"]),
     );
-    expect(lensChanges).toBeGreaterThan(before);
+    await vi.waitFor(() => expect(lensChanges).toBeGreaterThan(before));
     expect(description(tree, liveTurns(tree)[2])).toBe("#3 · 2025-03-14 · line 1");
     // A trace read before the rotation still opens: it is kept, not read again from its moved log.
     await openTrace(liveTurns(tree)[1], undefined, panels, tree);
