@@ -26,6 +26,10 @@ export const COMMAND_IDS = [
   "paletteInspector.inspectExpression",
   "paletteInspector.captureTurnFixture",
   "paletteInspector.showStatistics",
+  "paletteInspector.startLiveTraces",
+  "paletteInspector.stopLiveTraces",
+  "paletteInspector.followLog",
+  "paletteInspector.stopFollowingLog",
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

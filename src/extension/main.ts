@@ -12,6 +12,8 @@ import { registerTraceFilters } from "./logs/filter-commands.js";
 import { LOG_EXCERPT_SCHEME, LogExcerpts } from "./logs/log-excerpts.js";
 import { registerTraceCommands } from "./logs/trace-commands.js";
 import { TraceTree } from "./logs/trace-tree.js";
+import { FollowedLogs } from "./logs/follow-log.js";
+import { LiveTraces } from "./logs/live-traces.js";
 import { disposeLog, log, notice, unawaited } from "./notify.js";
 import { TracePanels } from "./panel/panels.js";
 import { registerStatistics } from "./stats/stats-command.js";
@@ -39,6 +41,11 @@ export function activate(context: vscode.ExtensionContext): void {
     canSelectMany: true,
     showCollapseAll: true,
   });
+  // Nothing listens and nothing is followed until the user asks.
+  const live = {
+    traces: new LiveTraces(traces, traceView, panels),
+    logs: new FollowedLogs(traces),
+  };
 
   context.subscriptions.push(
     { dispose: disposeLog },
@@ -52,10 +59,15 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.languages.registerCodeLensProvider(FIXTURE_SELECTOR, new RunSelectionCodeLens()),
     traces,
     traceView,
-    vscode.languages.registerCodeLensProvider(LOG_SELECTOR, new LogTraceCodeLens()),
+    live.traces,
+    live.logs,
+    vscode.languages.registerCodeLensProvider(
+      LOG_SELECTOR,
+      new LogTraceCodeLens(live.logs.onDidChangeCodeLenses),
+    ),
     vscode.workspace.registerTextDocumentContentProvider(LOG_EXCERPT_SCHEME, new LogExcerpts()),
     ...registerFixtureCommands(panels, tests),
-    ...registerTraceCommands(traces, traceView, panels),
+    ...registerTraceCommands(traces, traceView, panels, live),
     ...registerTraceFilters(traces),
     ...registerLanguageModelTools(),
     ...new DebugCommands(panels).register(),

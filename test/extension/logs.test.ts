@@ -1361,7 +1361,7 @@ describe("the Selection Traces view at scale", () => {
     register(tree);
     const matching = (text: string) => {
       tree.setFilter({ kind: "text", text });
-      return [...tree.visible(tree.getChildren()[0]!.set as LogSet)];
+      return [...tree.visible((tree.getChildren()[0] as { set: LogSet }).set)];
     };
     expect(matching("BETA")).toEqual([1]);
     expect(matching("03-15")).toEqual([2]);
@@ -1385,7 +1385,7 @@ describe("the Selection Traces view at scale", () => {
     await run("filterTracesByTime");
     expect(tree.filter).toMatchObject({ kind: "time" });
     // t-epoch is 2025-03-14 10:00:00 UTC in epoch seconds; the trace with no time is left out.
-    expect([...tree.visible(tree.getChildren()[0]!.set)]).toEqual([1, 3]);
+    expect([...tree.visible((tree.getChildren()[0] as { set: LogSet }).set)]).toEqual([1, 3]);
     expect(description(tree)).toBe(
       "from 2025-03-14 09:30:00 UTC to 2025-03-14 23:59:59.999 UTC: 2 of 5 traces",
     );

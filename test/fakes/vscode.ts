@@ -32,7 +32,7 @@ export {
 export { TextEdit, WorkspaceEdit, FakeDocument } from "./vscode/documents.js";
 export { fake } from "./vscode/state.js";
 export { workspace } from "./vscode/workspace.js";
-export { window, TreeItemCollapsibleState, TreeItem } from "./vscode/window.js";
+export { window, TreeItemCollapsibleState, TreeItem, StatusBarAlignment } from "./vscode/window.js";
 export type { FakeInputBoxOptions } from "./vscode/window.js";
 export { commands, env } from "./vscode/commands.js";
 export {

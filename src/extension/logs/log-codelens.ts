@@ -9,6 +9,9 @@ export const MAX_LENS_CHARS = 1024 * 1024;
 
 /** "Inspect selection trace" on every line of an open log that holds one, in its first MAX_LENS_CHARS. */
 export class LogTraceCodeLens implements vscode.CodeLensProvider {
+  /** `changed`: when the lenses are to be asked for again (a followed log grew). */
+  constructor(readonly onDidChangeCodeLenses?: vscode.Event<void>) {}
+
   async provideCodeLenses(
     document: vscode.TextDocument,
     token: vscode.CancellationToken,

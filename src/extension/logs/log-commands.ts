@@ -19,6 +19,7 @@ import {
 } from "../notify.js";
 import { StatsFold } from "../stats/read-stats.js";
 import { rememberTrace } from "./log-excerpts.js";
+import { openTurn } from "./live-turn.js";
 import type { TracePanels } from "../panel/panels.js";
 import { fixtureFolder } from "../fixture-folder.js";
 import { saveNewFixture } from "../save-fixture.js";
@@ -252,6 +253,7 @@ export async function openTrace(
       return;
     }
     const node = arg as TraceNode | undefined;
+    if (node?.kind === "turn") return await openTurn(node, panels, open);
     if (node?.kind !== "trace") return;
     panels.showReport(reportOf(await traceOf(node), traceFile(node)), undefined, undefined, open);
   } catch (error) {

@@ -2,6 +2,7 @@ import * as vscode from "vscode";
 import type { FileStamp, LogProblem } from "../../node/log-file.js";
 import type { LogStats } from "../stats/read-stats.js";
 import type { TraceIndex, TraceRow } from "../../node/trace-index.js";
+import type { TurnSpool } from "../../node/turn-spool.js";
 import type { StageAction } from "../../core/contract.js";
 import { baseName, counted } from "../../core/words.js";
 import { log, neutralise } from "../notify.js";
@@ -29,7 +30,23 @@ export interface LogSet {
   readonly scanned?: { readonly stats: LogStats; readonly stamps: readonly (FileStamp | null)[] };
 }
 
+/** A live source's turns as they come (the OTLP receiver, a followed log), the newest kept. */
+export interface LiveGroup {
+  /** Unique among the groups: the tree item's id. */
+  readonly key: string;
+  /** Fixed wording and neutralised names. */
+  readonly label: string;
+  readonly spool: TurnSpool;
+  /** The followed log; null for turns received over OpenTelemetry. */
+  readonly file: vscode.Uri | null;
+  /** What it is doing now, e.g. "listening on 127.0.0.1:4318" or "stopped". */
+  state: string;
+}
+
 export type TraceNode =
+  | { readonly kind: "live"; readonly group: LiveGroup }
+  | { readonly kind: "turn"; readonly group: LiveGroup; readonly number: number }
+  | { readonly kind: "older"; readonly group: LiveGroup; readonly remaining: number }
   | { readonly kind: "set"; readonly set: LogSet }
   | { readonly kind: "trace"; readonly set: LogSet; readonly index: number }
   | {
@@ -42,6 +59,7 @@ export type TraceNode =
   | { readonly kind: "problem"; readonly set: LogSet; readonly problem: LogProblem };
 
 export type TraceItemNode = Extract<TraceNode, { kind: "trace" }>;
+export type TurnNode = Extract<TraceNode, { kind: "turn" }>;
 
 /** The one number a logged trace has everywhere in the extension: 1-based across its set. */
 export function traceNumber(index: number): string {
@@ -100,6 +118,8 @@ export class TraceTree implements vscode.TreeDataProvider<TraceNode> {
     string,
     { set: LogSet; pages: number; filter: TraceFilter | null }
   >();
+  /** The live groups, each with how many pages of its newest turns are listed. */
+  private readonly live = new Map<string, { group: LiveGroup; pages: number }>();
   /** The traces a set's filter lets through, and the count of traces they were taken from. */
   private readonly visibleCache = new WeakMap<LogSet, { of: number; visible: Uint32Array }>();
 
@@ -127,6 +147,21 @@ export class TraceTree implements vscode.TreeDataProvider<TraceNode> {
   /** A set being scanned found more traces, or its scan ended. */
   grew(set: LogSet): void {
     if (this.sets.get(setKey(set.roots))?.set === set) this.changed.fire(undefined);
+  }
+
+  /** Lists a live group (first in the view) or shows it again as it is now. */
+  setLive(group: LiveGroup): void {
+    if (!this.live.has(group.key)) this.live.set(group.key, { group, pages: 1 });
+    this.changed.fire(undefined);
+  }
+
+  removeLive(group: LiveGroup): void {
+    if (this.live.delete(group.key)) this.changed.fire(undefined);
+  }
+
+  /** The live group of this key, if listed. */
+  liveGroup(key: string): LiveGroup | undefined {
+    return this.live.get(key)?.group;
   }
 
   /** The set listed for these roots, if one is. */
@@ -189,7 +224,12 @@ export class TraceTree implements vscode.TreeDataProvider<TraceNode> {
     this.changed.fire(undefined);
   }
 
-  showMore(set: LogSet): void {
+  showMore(set: LogSet | LiveGroup): void {
+    if ("spool" in set) {
+      const live = this.live.get(set.key);
+      if (live) live.pages++;
+      return void this.changed.fire(undefined);
+    }
     const entry = this.sets.get(setKey(set.roots));
     if (!entry) return;
     entry.pages++;
@@ -208,6 +248,8 @@ export class TraceTree implements vscode.TreeDataProvider<TraceNode> {
 
   /** The entry a trace has in the view, to reveal it. */
   getParent(node: TraceNode): TraceNode | undefined {
+    if (node.kind === "live") return undefined;
+    if (node.kind === "turn" || node.kind === "older") return { kind: "live", group: node.group };
     return node.kind === "set"
       ? undefined
       : node.kind === "problem"
@@ -226,7 +268,12 @@ export class TraceTree implements vscode.TreeDataProvider<TraceNode> {
   }
 
   getChildren(node?: TraceNode): TraceNode[] {
-    if (!node) return [...this.sets.values()].map(({ set }) => ({ kind: "set", set }));
+    if (!node)
+      return [
+        ...[...this.live.values()].map(({ group }) => ({ kind: "live", group }) as const),
+        ...[...this.sets.values()].map(({ set }) => ({ kind: "set", set }) as const),
+      ];
+    if (node.kind === "live") return this.turns(node.group);
     if (node.kind === "set") {
       const { set } = node;
       const pages = this.sets.get(setKey(set.roots))?.pages ?? 1;
@@ -250,6 +297,22 @@ export class TraceTree implements vscode.TreeDataProvider<TraceNode> {
 
   getTreeItem(node: TraceNode): vscode.TreeItem {
     switch (node.kind) {
+      case "live":
+        return this.liveItem(node.group);
+      case "turn":
+        return this.turnItem(node);
+      case "older": {
+        const item = new vscode.TreeItem(
+          `Show ${Math.min(PAGE_SIZE, node.remaining)} older (${node.remaining} kept, not shown)`,
+        );
+        item.command = {
+          command: "paletteInspector.showMoreTraces",
+          title: "Show more",
+          arguments: [node.group],
+        };
+        item.iconPath = new vscode.ThemeIcon("ellipsis");
+        return item;
+      }
       case "set":
         return this.setItem(node.set);
       case "trace":
@@ -359,6 +422,71 @@ export class TraceTree implements vscode.TreeDataProvider<TraceNode> {
       ]
         .filter((part) => part !== null)
         .join(", "),
+    };
+    return item;
+  }
+
+  /** The newest pages of a group's kept turns, newest last, after an entry for the older ones. */
+  private turns(group: LiveGroup): TraceNode[] {
+    const pages = this.live.get(group.key)?.pages ?? 1;
+    const { spool } = group;
+    const shown = Math.min(spool.count, pages * PAGE_SIZE);
+    const from = spool.received - shown;
+    const children: TraceNode[] = [];
+    if (shown < spool.count)
+      children.push({ kind: "older", group, remaining: spool.count - shown });
+    for (let number = from; number < spool.received; number++)
+      children.push({ kind: "turn", group, number });
+    return children;
+  }
+
+  private liveItem(group: LiveGroup): vscode.TreeItem {
+    const item = new vscode.TreeItem(group.label, vscode.TreeItemCollapsibleState.Expanded);
+    item.id = `live\n${group.key}`;
+    const { spool } = group;
+    const dropped = spool.received - spool.count;
+    item.description = [
+      group.state,
+      counted(spool.received, "turn"),
+      dropped > 0 ? `the newest ${spool.count} kept` : null,
+    ]
+      .filter((part) => part !== null)
+      .join(" · ");
+    item.iconPath = new vscode.ThemeIcon(group.file ? "eye" : "broadcast");
+    if (group.file) item.resourceUri = group.file;
+    item.contextValue = group.file ? "paletteInspector.followedLog" : "paletteInspector.liveTraces";
+    return item;
+  }
+
+  private turnItem(node: TurnNode): vscode.TreeItem {
+    const row = node.group.spool.row(node.number);
+    const item = new vscode.TreeItem(
+      row ? traceLabel(row) : `${traceNumber(node.number)} · no longer kept`,
+      vscode.TreeItemCollapsibleState.None,
+    );
+    item.id = `live\n${node.group.key}\n#${node.number}`;
+    if (!row) return item;
+    item.description = [
+      row.id === null ? null : traceNumber(node.number),
+      row.time === null ? null : plain(row.time),
+      node.group.file ? `line ${row.line}` : null,
+    ]
+      .filter((part) => part !== null)
+      .join(" · ");
+    item.tooltip = node.group.spool
+      .stagesOf(node.number)
+      .map((stage) => `${plain(stage.stage)}: ${stage.action}`)
+      .join("\n");
+    item.iconPath = row.error
+      ? new vscode.ThemeIcon("error", new vscode.ThemeColor("errorForeground"))
+      : row.degraded
+        ? new vscode.ThemeIcon("warning", new vscode.ThemeColor("list.warningForeground"))
+        : new vscode.ThemeIcon("type-hierarchy");
+    item.contextValue = "paletteInspector.liveTurn";
+    item.command = {
+      command: "paletteInspector.openTrace",
+      title: "Open Selection Trace",
+      arguments: [node],
     };
     return item;
   }

@@ -102,6 +102,14 @@ export const fake = {
   contentProviders: new Map<string, vscode.TextDocumentContentProvider>(),
   /** The next progress starts with Cancel already pressed. */
   cancelNextProgress: false,
+  /** Status bar items made, each with its text and whether it is shown. */
+  statusBarItems: [] as {
+    text: string;
+    tooltip?: string;
+    command?: string;
+    visible: boolean;
+    disposed: boolean;
+  }[],
   /** User settings by full name (`json.validate.enable`); unset ones read as their default. */
   settings: new Map<string, unknown>(),
   /** `workspace.isTrusted`: false is Restricted Mode. */
@@ -145,6 +153,7 @@ export const fake = {
     this.providers.length = 0;
     this.cancelNextProgress = false;
     this.settings.clear();
+    this.statusBarItems.length = 0;
     this.contentProviders.clear();
     this.trusted = true;
     this.lmTools.clear();

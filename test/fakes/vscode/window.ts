@@ -103,10 +103,36 @@ export const window = {
       trace: at("trace"),
     };
   },
+  /** Status bar items, recorded in `fake.statusBarItems` as they are now. */
+  createStatusBarItem(alignment?: StatusBarAlignment, priority?: number) {
+    const item = {
+      alignment,
+      priority,
+      text: "",
+      tooltip: undefined as string | undefined,
+      command: undefined as string | undefined,
+      name: undefined as string | undefined,
+      visible: false,
+      disposed: false,
+      show() {
+        item.visible = true;
+      },
+      hide() {
+        item.visible = false;
+      },
+      dispose() {
+        item.disposed = true;
+        item.visible = false;
+      },
+    };
+    fake.statusBarItems.push(item);
+    return item;
+  },
   createTreeView(id: string, options: vscode.TreeViewOptions<unknown>) {
     const revealed: { element: unknown; options: unknown }[] = [];
     const view = {
       options,
+      visible: true,
       selection: [] as unknown[],
       revealed,
       reveal: async (element: unknown, options?: unknown) =>
@@ -168,6 +194,11 @@ export interface FakeInputBoxOptions {
   readonly valueSelection?: [number, number];
   readonly prompt?: string;
   readonly validateInput?: (value: string) => string | undefined;
+}
+
+export enum StatusBarAlignment {
+  Left = 1,
+  Right = 2,
 }
 
 export enum TreeItemCollapsibleState {

@@ -1,0 +1,28 @@
+import * as vscode from "vscode";
+import { reportFromTrace } from "../../core/traces/report.js";
+import type { TracePanels } from "../panel/panels.js";
+import { traceNumber, type TurnNode } from "./trace-tree.js";
+
+/**
+ * Opens a live turn, read-only, in the Selection Trace panel as a logged trace is opened: read
+ * back from its spool, with its OTel ids and model call. A followed log's turn names its log
+ * and line; a received one a place of its own per turn (`otlp://127.0.0.1:4318/3`), so that
+ * each has its own panel.
+ */
+export async function openTurn(
+  node: TurnNode,
+  panels: TracePanels,
+  open: { readonly preview?: boolean } = {},
+): Promise<void> {
+  const found = await node.group.spool.read(node.number);
+  const { file } = node.group;
+  const place = file
+    ? file.toString()
+    : vscode.Uri.from({
+        scheme: "otlp",
+        authority: node.group.key,
+        path: `/${node.number + 1}`,
+      }).toString();
+  const label = `${traceNumber(node.number)} ${node.group.label}${file ? `:${found.line}` : ""}`;
+  panels.showReport(reportFromTrace(found, place), label, undefined, open);
+}
