@@ -31,6 +31,7 @@ import { lineageAnswer, lineageSection } from "./lineage-view.js";
 import { MATRIX_STEP, renderMatrix, ScrollCue } from "./matrix.js";
 import { settleRove } from "./rove.js";
 import { renderWaterfall } from "./waterfall.js";
+import { renderModelGot } from "./model-got-view.js";
 import { whatIfBar } from "./whatif-panel.js";
 import { toolbar, whatIfSection } from "./panel-parts.js";
 
@@ -76,6 +77,7 @@ interface PageState {
   lineageText: string;
   matrixRows: number;
   modelAll: boolean;
+  modelGotAll: boolean;
   matrix: { readonly report: ReportView; readonly matrix: LineageMatrix } | null;
   readonly expanded: Map<string, number>;
   readonly filled: Set<string>;
@@ -112,6 +114,7 @@ export class App {
       lineageText: ui.selectedTool ?? "",
       matrixRows: MATRIX_STEP,
       modelAll: false,
+      modelGotAll: false,
       matrix: null,
       expanded: new Map(),
       filled: new Set(),
@@ -212,7 +215,7 @@ export class App {
     const levers = base?.levers ?? null;
     const section = levers && this.page.whatIfOpen ? this.whatIf(levers) : nothing;
     const report = run?.report;
-    return html`<div class="region-header">${report ? this.header(report) : nothing}</div><div class="region-banner">${report ? renderErrorBanner(report) : nothing}</div><div>${report && this.store.variant === null ? renderExpectations(base?.failed ?? []) : nothing}</div>${toolbar(this.toolbarState(), this.actions)}<div>${this.page.wide ? nothing : section}</div><p class="status" role="status" aria-live="polite">${this.page.status}</p><div>${levers && whatIfSize(this.store.ui.edit) > 0 ? whatIfBar(this.store.ui.edit, () => this.reset()) : nothing}</div><div>${this.comparison()}</div><div class="layout"><div class="layout-main">${run ? this.lineage(run) : nothing}<div class="region-main">${run ? this.main(run) : nothing}</div></div><aside class="layout-side">${this.page.wide ? section : nothing}<div>${report ? renderModelSees(report, this.actions.select, this.page.modelAll, () => ((this.page.modelAll = true), this.draw())) : nothing}</div></aside></div>`;
+    return html`<div class="region-header">${report ? this.header(report) : nothing}</div><div class="region-banner">${report ? renderErrorBanner(report) : nothing}</div><div>${report && this.store.variant === null ? renderExpectations(base?.failed ?? []) : nothing}</div>${toolbar(this.toolbarState(), this.actions)}<div>${this.page.wide ? nothing : section}</div><p class="status" role="status" aria-live="polite">${this.page.status}</p><div>${levers && whatIfSize(this.store.ui.edit) > 0 ? whatIfBar(this.store.ui.edit, () => this.reset()) : nothing}</div><div>${this.comparison()}</div><div class="layout"><div class="layout-main">${run ? this.lineage(run) : nothing}<div class="region-main">${run ? this.main(run) : nothing}</div></div><aside class="layout-side">${this.page.wide ? section : nothing}<div>${report ? renderModelSees(report, this.actions.select, this.page.modelAll, () => ((this.page.modelAll = true), this.draw())) : nothing}</div><div>${report ? renderModelGot(report, this.actions.select, this.page.modelGotAll, () => ((this.page.modelGotAll = true), this.draw())) : nothing}</div></aside></div>`;
   }
 
   /** The toolbar's buttons and toggle as the store has them. */
