@@ -434,7 +434,7 @@ export class App {
           this.set({ variant: null });
         }
       })
-      .catch((error: unknown) => this.status(`The what-if did not run: ${String(error)}`));
+      .catch((error: unknown) => this.failed("The what-if did not run", error));
   }
 
   private copyMarkdown(): void {
@@ -444,19 +444,24 @@ export class App {
         run: whatIfSize(this.store.ui.edit) > 0 ? "whatIf" : "shown",
       })
       .then((reply) => reply.type === "reply" && this.status(reply.message))
-      .catch((error: unknown) => this.status(`Nothing was copied: ${String(error)}`));
+      .catch((error: unknown) => this.failed("Nothing was copied", error));
   }
 
   private saveVariant(): void {
     this.channel
       .request({ type: "saveVariant", edit: this.store.ui.edit })
       .then((reply) => reply.type === "reply" && this.status(reply.message))
-      .catch((error: unknown) => this.status(`Nothing was saved: ${String(error)}`));
+      .catch((error: unknown) => this.failed("Nothing was saved", error));
   }
 
   private status(message: string): void {
     this.page.status = message;
     this.draw();
+  }
+
+  /** A request that failed or timed out (RequestTimedOut says which and how long), in the status line. */
+  private failed(what: string, error: unknown): void {
+    this.status(`${what}: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
