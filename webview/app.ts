@@ -8,7 +8,7 @@ import {
   type LineageMatrix,
 } from "../src/core/lineage.js";
 import type { ReportView } from "../src/core/report.js";
-import { whatIfSize, type WhatIf, type WhatIfLevers } from "../src/core/whatif.js";
+import { movesNothing, type WhatIf, type WhatIfLevers } from "../src/core/whatif.js";
 import { closestName } from "../src/core/words.js";
 import {
   parsePanelState,
@@ -109,7 +109,7 @@ export class App {
     const wide = window.matchMedia("(min-width: 980px)");
     this.page = {
       status: "",
-      whatIfOpen: whatIfSize(ui.edit) > 0,
+      whatIfOpen: !movesNothing(ui.edit),
       wide: wide.matches,
       lineageText: ui.selectedTool ?? "",
       matrixRows: MATRIX_STEP,
@@ -169,7 +169,7 @@ export class App {
     let variant: Variant | null = view.compared
       ? { run: facts(view.compared.report), comparison: view.compared.comparison }
       : null;
-    if (whatIfSize(edit) > 0) {
+    if (!movesNothing(edit)) {
       // The host ran the what-if with this text already: one round trip, and no flash of the unmodified run.
       const ran = view.whatIf;
       if (ran && JSON.stringify(ran.edit) === JSON.stringify(edit)) {
@@ -215,7 +215,7 @@ export class App {
     const levers = base?.levers ?? null;
     const section = levers && this.page.whatIfOpen ? this.whatIf(levers) : nothing;
     const report = run?.report;
-    return html`<div class="region-header">${report ? this.header(report) : nothing}</div><div class="region-banner">${report ? renderErrorBanner(report) : nothing}</div><div>${report && this.store.variant === null ? renderExpectations(base?.failed ?? []) : nothing}</div>${toolbar(this.toolbarState(), this.actions)}<div>${this.page.wide ? nothing : section}</div><p class="status" role="status" aria-live="polite">${this.page.status}</p><div>${levers && whatIfSize(this.store.ui.edit) > 0 ? whatIfBar(this.store.ui.edit, () => this.reset()) : nothing}</div><div>${this.comparison()}</div><div class="layout"><div class="layout-main">${run ? this.lineage(run) : nothing}<div class="region-main">${run ? this.main(run) : nothing}</div></div><aside class="layout-side">${this.page.wide ? section : nothing}<div>${report ? renderModelSees(report, this.actions.select, this.page.modelAll, () => ((this.page.modelAll = true), this.draw())) : nothing}</div><div>${report ? renderModelGot(report, this.actions.select, this.page.modelGotAll, () => ((this.page.modelGotAll = true), this.draw())) : nothing}</div></aside></div>`;
+    return html`<div class="region-header">${report ? this.header(report) : nothing}</div><div class="region-banner">${report ? renderErrorBanner(report) : nothing}</div><div>${report && this.store.variant === null ? renderExpectations(base?.failed ?? []) : nothing}</div>${toolbar(this.toolbarState(), this.actions)}<div>${this.page.wide ? nothing : section}</div><p class="status" role="status" aria-live="polite">${this.page.status}</p><div>${levers && !movesNothing(this.store.ui.edit) ? whatIfBar(this.store.ui.edit, () => this.reset()) : nothing}</div><div>${this.comparison()}</div><div class="layout"><div class="layout-main">${run ? this.lineage(run) : nothing}<div class="region-main">${run ? this.main(run) : nothing}</div></div><aside class="layout-side">${this.page.wide ? section : nothing}<div>${report ? renderModelSees(report, this.actions.select, this.page.modelAll, () => ((this.page.modelAll = true), this.draw())) : nothing}</div><div>${report ? renderModelGot(report, this.actions.select, this.page.modelGotAll, () => ((this.page.modelGotAll = true), this.draw())) : nothing}</div></aside></div>`;
   }
 
   /** The toolbar's buttons and toggle as the store has them. */
@@ -294,7 +294,7 @@ export class App {
     const compared = base?.compared ?? null;
     if (compared) return renderComparison(compared.comparison, compared.names, compared.replay);
     const variant = this.store.variant;
-    return variant && whatIfSize(this.store.ui.edit) > 0
+    return variant && !movesNothing(this.store.ui.edit)
       ? renderComparison(variant.comparison, ["the fixture's run", "the what-if"], false)
       : nothing;
   }
@@ -405,7 +405,7 @@ export class App {
 
   private edit(edit: WhatIf): void {
     this.save({ edit });
-    if (whatIfSize(edit) === 0) {
+    if (movesNothing(edit)) {
       this.whatIfSeq++;
       this.channel.post({ type: "clearWhatIf" });
       this.set({ variant: null });
@@ -441,7 +441,7 @@ export class App {
     this.channel
       .request({
         type: "copyMarkdown",
-        run: whatIfSize(this.store.ui.edit) > 0 ? "whatIf" : "shown",
+        run: movesNothing(this.store.ui.edit) ? "shown" : "whatIf",
       })
       .then((reply) => reply.type === "reply" && this.status(reply.message))
       .catch((error: unknown) => this.failed("Nothing was copied", error));
