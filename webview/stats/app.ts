@@ -15,7 +15,7 @@ import { count } from "../dom.js";
 import { Tag } from "../toolkit.js";
 import type { StatsChannel } from "./channel.js";
 import { missingView } from "./missing-view.js";
-import { icon } from "./parts.js";
+import { icon } from "../parts.js";
 import { stagesLegend, stagesStrip } from "./stages-strip.js";
 import { timelineChart } from "./timeline-chart.js";
 import { ToolsTable, visibleTools } from "./tools-table.js";
