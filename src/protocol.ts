@@ -5,6 +5,7 @@
 import type { Comparison } from "./core/compare.js";
 import type { ExpectationFailure } from "./core/expect.js";
 import type { ReportView } from "./core/report.js";
+import type { ModelCall } from "./core/otel/join.js";
 import { isWhatIf, type WhatIf, type WhatIfLevers } from "./core/whatif.js";
 import {
   isArrayOf,
@@ -155,6 +156,19 @@ function isRecordOf(value: unknown): boolean {
   );
 }
 
+function isModelCall(value: unknown): value is ModelCall {
+  return (
+    isRecord(value) &&
+    isString(value.span_id) &&
+    isStringOrNull(value.model) &&
+    (value.offered === null || isNames(value.offered)) &&
+    isNames(value.called) &&
+    isNames(value.final_not_offered) &&
+    isNames(value.offered_not_final) &&
+    isNames(value.called_not_offered)
+  );
+}
+
 /** Enough of a report's shape that the webview can render it without tripping. */
 export function isReportView(value: unknown): value is ReportView {
   if (!isRecord(value)) return false;
@@ -199,7 +213,8 @@ export function isReportView(value: unknown): value is ReportView {
         isNames(value.capability.registered) &&
         isRecord(value.capability.router) &&
         isRecord(value.capability.palette))) &&
-    typeof value.durationMs === "number"
+    typeof value.durationMs === "number" &&
+    (value.model === undefined || value.model === null || isModelCall(value.model))
   );
 }
 

@@ -8,7 +8,7 @@ import {
   type LineageMatrix,
 } from "../src/core/lineage.js";
 import type { ReportView } from "../src/core/report.js";
-import { whatIfSize, type WhatIf, type WhatIfLevers } from "../src/core/whatif.js";
+import { movesNothing, type WhatIf, type WhatIfLevers } from "../src/core/whatif.js";
 import { closestName } from "../src/core/words.js";
 import {
   parsePanelState,
@@ -31,6 +31,7 @@ import { lineageAnswer, lineageSection } from "./lineage-view.js";
 import { MATRIX_STEP, renderMatrix, ScrollCue } from "./matrix.js";
 import { settleRove } from "./rove.js";
 import { renderWaterfall } from "./waterfall.js";
+import { renderModelGot } from "./model-got-view.js";
 import { whatIfBar } from "./whatif-panel.js";
 import { toolbar, whatIfSection } from "./panel-parts.js";
 
@@ -76,6 +77,7 @@ interface PageState {
   lineageText: string;
   matrixRows: number;
   modelAll: boolean;
+  modelGotAll: boolean;
   matrix: { readonly report: ReportView; readonly matrix: LineageMatrix } | null;
   readonly expanded: Map<string, number>;
   readonly filled: Set<string>;
@@ -107,11 +109,12 @@ export class App {
     const wide = window.matchMedia("(min-width: 980px)");
     this.page = {
       status: "",
-      whatIfOpen: whatIfSize(ui.edit) > 0,
+      whatIfOpen: !movesNothing(ui.edit),
       wide: wide.matches,
       lineageText: ui.selectedTool ?? "",
       matrixRows: MATRIX_STEP,
       modelAll: false,
+      modelGotAll: false,
       matrix: null,
       expanded: new Map(),
       filled: new Set(),
@@ -166,7 +169,7 @@ export class App {
     let variant: Variant | null = view.compared
       ? { run: facts(view.compared.report), comparison: view.compared.comparison }
       : null;
-    if (whatIfSize(edit) > 0) {
+    if (!movesNothing(edit)) {
       // The host ran the what-if with this text already: one round trip, and no flash of the unmodified run.
       const ran = view.whatIf;
       if (ran && JSON.stringify(ran.edit) === JSON.stringify(edit)) {
@@ -212,7 +215,7 @@ export class App {
     const levers = base?.levers ?? null;
     const section = levers && this.page.whatIfOpen ? this.whatIf(levers) : nothing;
     const report = run?.report;
-    return html`<div class="region-header">${report ? this.header(report) : nothing}</div><div class="region-banner">${report ? renderErrorBanner(report) : nothing}</div><div>${report && this.store.variant === null ? renderExpectations(base?.failed ?? []) : nothing}</div>${toolbar(this.toolbarState(), this.actions)}<div>${this.page.wide ? nothing : section}</div><p class="status" role="status" aria-live="polite">${this.page.status}</p><div>${levers && whatIfSize(this.store.ui.edit) > 0 ? whatIfBar(this.store.ui.edit, () => this.reset()) : nothing}</div><div>${this.comparison()}</div><div class="layout"><div class="layout-main">${run ? this.lineage(run) : nothing}<div class="region-main">${run ? this.main(run) : nothing}</div></div><aside class="layout-side">${this.page.wide ? section : nothing}<div>${report ? renderModelSees(report, this.actions.select, this.page.modelAll, () => ((this.page.modelAll = true), this.draw())) : nothing}</div></aside></div>`;
+    return html`<div class="region-header">${report ? this.header(report) : nothing}</div><div class="region-banner">${report ? renderErrorBanner(report) : nothing}</div><div>${report && this.store.variant === null ? renderExpectations(base?.failed ?? []) : nothing}</div>${toolbar(this.toolbarState(), this.actions)}<div>${this.page.wide ? nothing : section}</div><p class="status" role="status" aria-live="polite">${this.page.status}</p><div>${levers && !movesNothing(this.store.ui.edit) ? whatIfBar(this.store.ui.edit, () => this.reset()) : nothing}</div><div>${this.comparison()}</div><div class="layout"><div class="layout-main">${run ? this.lineage(run) : nothing}<div class="region-main">${run ? this.main(run) : nothing}</div></div><aside class="layout-side">${this.page.wide ? section : nothing}<div>${report ? renderModelSees(report, this.actions.select, this.page.modelAll, () => ((this.page.modelAll = true), this.draw())) : nothing}</div><div>${report ? renderModelGot(report, this.actions.select, this.page.modelGotAll, () => ((this.page.modelGotAll = true), this.draw())) : nothing}</div></aside></div>`;
   }
 
   /** The toolbar's buttons and toggle as the store has them. */
@@ -291,7 +294,7 @@ export class App {
     const compared = base?.compared ?? null;
     if (compared) return renderComparison(compared.comparison, compared.names, compared.replay);
     const variant = this.store.variant;
-    return variant && whatIfSize(this.store.ui.edit) > 0
+    return variant && !movesNothing(this.store.ui.edit)
       ? renderComparison(variant.comparison, ["the fixture's run", "the what-if"], false)
       : nothing;
   }
@@ -402,7 +405,7 @@ export class App {
 
   private edit(edit: WhatIf): void {
     this.save({ edit });
-    if (whatIfSize(edit) === 0) {
+    if (movesNothing(edit)) {
       this.whatIfSeq++;
       this.channel.post({ type: "clearWhatIf" });
       this.set({ variant: null });
@@ -431,29 +434,34 @@ export class App {
           this.set({ variant: null });
         }
       })
-      .catch((error: unknown) => this.status(`The what-if did not run: ${String(error)}`));
+      .catch((error: unknown) => this.failed("The what-if did not run", error));
   }
 
   private copyMarkdown(): void {
     this.channel
       .request({
         type: "copyMarkdown",
-        run: whatIfSize(this.store.ui.edit) > 0 ? "whatIf" : "shown",
+        run: movesNothing(this.store.ui.edit) ? "shown" : "whatIf",
       })
       .then((reply) => reply.type === "reply" && this.status(reply.message))
-      .catch((error: unknown) => this.status(`Nothing was copied: ${String(error)}`));
+      .catch((error: unknown) => this.failed("Nothing was copied", error));
   }
 
   private saveVariant(): void {
     this.channel
       .request({ type: "saveVariant", edit: this.store.ui.edit })
       .then((reply) => reply.type === "reply" && this.status(reply.message))
-      .catch((error: unknown) => this.status(`Nothing was saved: ${String(error)}`));
+      .catch((error: unknown) => this.failed("Nothing was saved", error));
   }
 
   private status(message: string): void {
     this.page.status = message;
     this.draw();
+  }
+
+  /** A request that failed or timed out (RequestTimedOut says which and how long), in the status line. */
+  private failed(what: string, error: unknown): void {
+    this.status(`${what}: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 

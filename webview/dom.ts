@@ -41,16 +41,6 @@ export function append(parent: Node, children: readonly Child[]): void {
   }
 }
 
-/** A codicon; decorative, since every icon stands next to text that says the same. */
-export function icon(name: string): HTMLElement {
-  return el("span", { class: `codicon codicon-${name}`, attrs: { "aria-hidden": "true" } });
-}
-
-/** A tool or stage name: isolated, so bidi controls inside it cannot reorder the text around it. */
-export function nameText(name: string, className = "name"): HTMLElement {
-  return el("bdi", { class: className, text: name });
-}
-
 /** One formatter: `toLocaleString` builds a new one per call, which a 2,000-tool render feels. */
 const NUMBER = new Intl.NumberFormat("en-US");
 

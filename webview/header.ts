@@ -2,17 +2,12 @@ import { html, nothing, type TemplateResult } from "lit";
 import type { ReportView, RunReport } from "../src/core/report.js";
 import type { ExpectationFailure } from "../src/core/expect.js";
 import { explainUnavailable } from "../src/core/forced-unavailable.js";
-import { counted } from "../src/core/words.js";
+import { baseName, counted } from "../src/core/words.js";
 import type { DebugAction, ProblemView, TraceView } from "../src/protocol.js";
 import { count } from "./dom.js";
 import { icon, nameText, toolLink } from "./parts.js";
 
 type Part = TemplateResult | typeof nothing;
-
-/** The file's last path segment: what the user calls the fixture. */
-export function baseName(file: string): string {
-  return file.split(/[\\/]/).pop() || file;
-}
 
 /** The turn on screen; `fixtureRole` when a what-if moved the role away from the fixture's. */
 export type TurnShown = NonNullable<TraceView["turn"]> & { readonly fixtureRole?: string };

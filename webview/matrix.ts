@@ -2,8 +2,8 @@ import { html, nothing, type TemplateResult } from "lit";
 import { ref } from "lit/directives/ref.js";
 import { repeat } from "lit/directives/repeat.js";
 import type { CellState, LineageMatrix } from "../src/core/lineage.js";
-import { count, el, icon as iconElement } from "./dom.js";
-import { icon, nameText, toolLink } from "./parts.js";
+import { count, el } from "./dom.js";
+import { icon, iconNode, nameText, toolLink } from "./parts.js";
 
 const CELL_ICON: Record<CellState, string> = {
   kept: "check",
@@ -75,11 +75,8 @@ function toolRow(matrix: LineageMatrix, t: number, context: MatrixContext): Temp
  * table's size and the page's scroll, so it draws itself instead of waiting for a re-render.
  */
 export class ScrollCue {
-  private readonly back = this.link("scroll-left", -1, [iconElement("arrow-left"), " Scroll left"]);
-  private readonly forth = this.link("scroll-right", 1, [
-    "Scroll right ",
-    iconElement("arrow-right"),
-  ]);
+  private readonly back = this.link("scroll-left", -1, [iconNode("arrow-left"), " Scroll left"]);
+  private readonly forth = this.link("scroll-right", 1, ["Scroll right ", iconNode("arrow-right")]);
   private readonly fade = el("div", {
     class: "scroll-fade",
     attrs: { "aria-hidden": "true", hidden: "" },

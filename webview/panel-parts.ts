@@ -1,7 +1,7 @@
 import { html, nothing, type TemplateResult } from "lit";
 import { html as staticHtml } from "lit/static-html.js";
 import type { Comparison } from "../src/core/compare.js";
-import { whatIfSize, type WhatIf, type WhatIfLevers } from "../src/core/whatif.js";
+import { movesNothing, type WhatIf, type WhatIfLevers } from "../src/core/whatif.js";
 import { counted } from "../src/core/words.js";
 import { decidingDifferently } from "./compare-view.js";
 import { icon } from "./parts.js";
@@ -54,7 +54,7 @@ export function whatIfSummary(
   comparison: Comparison | null,
   see: () => void,
 ): TemplateResult | typeof nothing {
-  if (whatIfSize(edit) === 0 || comparison === null) return nothing;
+  if (movesNothing(edit) || comparison === null) return nothing;
   const { onlyVariant, onlyBase } = comparison.final;
   const parts: string[] = [
     comparison.changed

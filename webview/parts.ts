@@ -1,8 +1,8 @@
 /**
- * The small pieces every panel template uses. lit puts every value in as text or as a property,
+ * The small pieces every template of both webviews uses. lit puts every value in as text or as a property,
  * never as markup, so a name from a log cannot become an element.
  */
-import { html, noChange, type TemplateResult } from "lit";
+import { html, noChange, render, type TemplateResult } from "lit";
 import { Directive, directive, PartType, type ElementPart, type PartInfo } from "lit/directive.js";
 
 /** A codicon; decorative, since every icon stands next to text that says the same. */
@@ -20,24 +20,36 @@ export function toolLink(tool: string, select: (tool: string) => void): Template
   return html`<button type="button" class="link" data-tool=${tool} aria-label="Where did ${tool} go?" @click=${() => select(tool)}>${nameText(tool)}</button>`;
 }
 
+/** A codicon as a node, for the few parts built outside lit's templates (the matrix's scroll cue). */
+export function iconNode(name: string): DocumentFragment {
+  const fragment = document.createDocumentFragment();
+  render(icon(name), fragment);
+  return fragment;
+}
+
 /**
- * Sets an element's width as a style property. lit's `styleMap` writes a `style` attribute on
- * first render, which the page's CSP (no inline style) blocks; a property is allowed.
+ * Inline styles set through the CSSOM (a value of "" removes its property), which the page's CSP
+ * allows: lit's `styleMap` writes a `style` attribute on first render, which `style-src` without
+ * 'unsafe-inline' blocks.
  */
-class WidthDirective extends Directive {
+class CssomStyle extends Directive {
   constructor(info: PartInfo) {
     super(info);
-    if (info.type !== PartType.ELEMENT) throw new Error("widthPercent() belongs on an element");
+    if (info.type !== PartType.ELEMENT) throw new Error("cssomStyle() belongs on an element");
   }
 
-  render(_percent: number | null): typeof noChange {
+  render(_styles: Readonly<Record<string, string>>): typeof noChange {
     return noChange;
   }
 
-  override update(part: ElementPart, [percent]: [number | null]): typeof noChange {
-    (part.element as HTMLElement).style.width = percent === null ? "" : `${percent}%`;
+  override update(
+    part: ElementPart,
+    [styles]: [Readonly<Record<string, string>>],
+  ): typeof noChange {
+    const style = (part.element as HTMLElement).style;
+    for (const [name, value] of Object.entries(styles)) style.setProperty(name, value);
     return noChange;
   }
 }
 
-export const widthPercent = directive(WidthDirective);
+export const cssomStyle = directive(CssomStyle);

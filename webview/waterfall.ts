@@ -6,7 +6,7 @@ import type { ReportView } from "../src/core/report.js";
 import { counted } from "../src/core/words.js";
 import { chipGroup, inRunOrder, type ChipContext } from "./chips.js";
 import { count } from "./dom.js";
-import { icon, nameText, widthPercent } from "./parts.js";
+import { cssomStyle, icon, nameText } from "./parts.js";
 import { roveFocus, roveKey } from "./rove.js";
 
 type Part = TemplateResult | typeof nothing;
@@ -321,5 +321,5 @@ function rowTemplate(spec: RowSpec): TemplateResult {
     spec.kind === spec.name || spec.kind === "logged"
       ? nothing
       : html`<span class="stage-kind">${spec.kind}</span>`;
-  return html`<li class=${spec.className} data-stage=${spec.name}><div class="row-head">${nameText(spec.name, "stage-name")}${kind}<span class="badge badge-${spec.action}" aria-label="action: ${actionText}" role="img">${icon(ACTION_ICON[spec.action] ?? "dash")}<span aria-hidden="true">${actionText}</span></span>${spec.tags ?? nothing}${spec.pin ?? nothing}<span class="flow" role="img" aria-label=${flowLabel}><div class="bar" aria-hidden="true"><div class="bar-fill" ${widthPercent(fill)}></div></div><span class="flow-count" aria-hidden="true">${countText}</span></span></div>${spec.detail ? html`<p class="detail">${spec.detail}</p>` : nothing}${spec.selected ?? nothing}${spec.groups}</li>`;
+  return html`<li class=${spec.className} data-stage=${spec.name}><div class="row-head">${nameText(spec.name, "stage-name")}${kind}<span class="badge badge-${spec.action}" aria-label="action: ${actionText}" role="img">${icon(ACTION_ICON[spec.action] ?? "dash")}<span aria-hidden="true">${actionText}</span></span>${spec.tags ?? nothing}${spec.pin ?? nothing}<span class="flow" role="img" aria-label=${flowLabel}><div class="bar" aria-hidden="true"><div class="bar-fill" ${cssomStyle({ width: fill === null ? "" : `${fill}%` })}></div></div><span class="flow-count" aria-hidden="true">${countText}</span></span></div>${spec.detail ? html`<p class="detail">${spec.detail}</p>` : nothing}${spec.selected ?? nothing}${spec.groups}</li>`;
 }

@@ -5,6 +5,7 @@
  */
 import { isAbsolute, resolve } from "node:path";
 import { formatWaterfallTable } from "../core/render/table.js";
+import { formatModelGot } from "../core/render/model-text.js";
 import { safe, safeJson, safeJsonText } from "../core/words.js";
 import { formatCount } from "../core/stats/rows.js";
 import { reportToJson } from "../core/report-json.js";
@@ -121,7 +122,7 @@ export async function showCommand(args: readonly string[], io: CliIO): Promise<n
   io.stdout(
     flags.has("--json")
       ? safeJson(reportToJson(report), 2) + "\n"
-      : formatWaterfallTable(report, { color: io.color }),
+      : formatWaterfallTable(report, { color: io.color }) + formatModelGot(report, io.color),
   );
   return unreadable;
 }

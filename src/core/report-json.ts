@@ -44,5 +44,6 @@ export function reportToJson(report: RunReport): Record<string, unknown> {
     const { outcome, names, forced, reason } = report.capability.palette;
     json.palette = { outcome, names, forced, reason };
   }
+  if (report.model !== undefined) json.model = report.model;
   return json;
 }

@@ -3,6 +3,7 @@ import type { ManifestEntry } from "./catalog.js";
 import type { StageKind } from "./fixture/schema.js";
 import type { Tool } from "./tools.js";
 import type { StageRecord } from "./contract.js";
+import type { ModelCall } from "./otel/join.js";
 
 /** One stage of the composition, run or not. */
 export interface StageInfo {
@@ -59,6 +60,11 @@ export interface RunReport {
   readonly manifest: readonly ManifestEntry[];
   readonly capability: CapabilityReport | null;
   readonly durationMs: number;
+  /**
+   * A trace read from OpenTelemetry: the model call it fed, or null when none was joined; absent
+   * for every other run.
+   */
+  readonly model?: ModelCall | null;
 }
 
 /** A report as a view shows it: the tools' own objects (schemas, descriptions) stay with the host. */

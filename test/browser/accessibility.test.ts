@@ -13,8 +13,10 @@ import {
   FORCED_UNAVAILABLE,
   largeFixture,
   load,
+  otelTurns,
   showFixture,
   showLogged,
+  showTrace,
   whatIfResult,
 } from "./reports.js";
 
@@ -56,6 +58,10 @@ const VIEWS: Record<string, (page: Page) => Promise<void>> = {
   waterfall: async (page) => {
     await send(page, showFixture(await load(EVERY_ACTION)));
     await page.waitForSelector(".waterfall .stage-row");
+  },
+  "what the model got": async (page) => {
+    await send(page, showTrace(otelTurns()[2]!));
+    await page.waitForSelector(".model-got .model-warning");
   },
   "error banner": async (page) => {
     await send(page, showFixture(await load(FORCED_UNAVAILABLE)));

@@ -1,10 +1,13 @@
 /** Real RunReports for the browser tests and the benchmark, made by the core from fixtures. */
+import { readFileSync } from "node:fs";
 import { compareReports } from "../../src/core/compare.js";
 import { expectationFailures } from "../../src/core/expect.js";
 import type { Fixture } from "../../src/core/fixture/load.js";
 import type { FixtureJson, StageJson } from "../../src/core/fixture/schema.js";
 import { reportView, type RunReport } from "../../src/core/report.js";
 import { runFixture } from "../../src/core/run-fixture.js";
+import { reportFromTrace } from "../../src/core/traces/report.js";
+import { scanText } from "../../src/core/traces/scan.js";
 import { applyWhatIf, whatIfLevers, type WhatIf } from "../../src/core/whatif.js";
 import type { ToWebview } from "../../src/protocol.js";
 import { loadValid, noCatalogFile } from "../core/spec/helpers.js";
@@ -49,6 +52,28 @@ export function showLogged(report: RunReport, line: number, index: number): ToWe
       failed: [],
     },
   };
+}
+
+/** The `show` message for a logged trace's own report, as the host posts it: read-only. */
+export function showTrace(report: RunReport): ToWebview {
+  return {
+    type: "show",
+    view: {
+      report: reportView(report),
+      levers: null,
+      source: null,
+      compared: null,
+      whatIf: null,
+      turn: null,
+      failed: [],
+    },
+  };
+}
+
+/** The turns of examples/otel/turns.otlp.jsonl as the host reports them: each joined to its model call. */
+export function otelTurns(): RunReport[] {
+  const found = scanText(readFileSync("examples/otel/turns.otlp.jsonl", "utf8")).traces;
+  return found.map((trace) => reportFromTrace(trace, "file:///ws/turns.otlp.jsonl"));
 }
 
 export function whatIfResult(fixture: Fixture, edit: WhatIf, requestId: number): ToWebview {

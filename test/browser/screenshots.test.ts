@@ -17,7 +17,7 @@ import {
   THEMES,
   waitForPosted,
 } from "./page.js";
-import { EXAMPLE, load, showFixture, whatIfResult } from "./reports.js";
+import { EXAMPLE, load, otelTurns, showFixture, showTrace, whatIfResult } from "./reports.js";
 
 /** `#rrggbb` as the `rgb(r, g, b)` that getComputedStyle reports. */
 const rgb = (hex: string) =>
@@ -80,6 +80,17 @@ test("screenshot: what-if shows the variant compared with the original (dark)", 
   assert.match(await page.locator(".comparison").innerText(), /policy/);
   await assertClean(page);
   const [width] = await saveScreenshot(page, "webview-whatif.png");
+  assert.equal(width, 1100);
+  await page.close();
+});
+
+test("screenshot: a turn read from OpenTelemetry shows what the model got (dark)", async (browser) => {
+  const page = await openPanel(browser, { height: 700 });
+  await send(page, showTrace(otelTurns()[2]!));
+  await page.waitForSelector(".model-got .model-warning");
+  assert.match(await page.locator(".model-got").innerText(), /lost after selection/);
+  await assertClean(page);
+  const [width] = await saveScreenshot(page, "webview-model.png");
   assert.equal(width, 1100);
   await page.close();
 });

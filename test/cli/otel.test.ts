@@ -68,10 +68,50 @@ describe("OTLP/JSON files in traces and show", () => {
     });
   });
 
-  it("show N prints the Nth turn of an OTLP file", async () => {
+  it("show --json gains the model call the turn fed, beside the report's own fields", async () => {
     const { out, cli } = io();
     expect(await showCommand([EXAMPLE, "3", "--json"], cli)).toBe(0);
-    expect(out.stdout).toContain("send_email");
+    const json = JSON.parse(out.stdout) as Record<string, unknown>;
+    expect(Object.keys(json)).toEqual([
+      "names",
+      "tools",
+      "forced_choice",
+      "trace",
+      "error",
+      "manifest",
+      "model",
+    ]);
+    expect(json.model).toEqual({
+      span_id: "58fe64e7f01ea217",
+      model: "gpt-4o",
+      offered: ["final_answer"],
+      called: ["send_email"],
+      final_not_offered: ["send_email"],
+      offered_not_final: [],
+      called_not_offered: ["send_email"],
+    });
+  });
+
+  it("show prints what the model got under the waterfall: each difference marked, the calls, the warning", async () => {
+    const texts = [];
+    for (const n of ["2", "3"]) {
+      const { out, cli } = io();
+      expect(await showCommand([EXAMPLE, n], cli)).toBe(0);
+      texts.push(out.stdout.slice(out.stdout.indexOf("\nfinal (2):")));
+    }
+    expect(texts).toEqual([
+      "\nfinal (2): get_weather, final_answer\nforced tool_choice: none\n\n" +
+        "what the model got: gpt-4o, span 9b3dadd2e17f083e\n" +
+        "  offered to the model, against the final palette:\n" +
+        "    get_weather\n    final_answer\n    search  (added after selection)\n" +
+        "  called: get_weather, search\n",
+      "\nfinal (2): send_email, final_answer\nforced tool_choice: none\n\n" +
+        "what the model got: gpt-4o, span 58fe64e7f01ea217\n" +
+        "  offered to the model, against the final palette:\n" +
+        "    final_answer\n    send_email  (lost after selection)\n" +
+        "  called: send_email\n" +
+        "  warning: send_email called, but not offered to the model\n",
+    ]);
   });
 });
 

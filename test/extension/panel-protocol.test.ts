@@ -131,6 +131,40 @@ describe("parseToWebview", () => {
   });
 });
 
+describe("a report's model call in a show", () => {
+  const MODEL = {
+    span_id: "58fe64e7f01ea217",
+    model: "gpt-4o",
+    offered: ["final_answer"],
+    called: ["send_email"],
+    final_not_offered: ["send_email"],
+    offered_not_final: [],
+    called_not_offered: ["send_email"],
+  };
+  const show = async (model: unknown) => showOf({ ...(await report()).report, model });
+
+  it("is accepted whole, as null (none joined) or absent (not from OpenTelemetry)", async () => {
+    for (const model of [MODEL, { ...MODEL, model: null, offered: null }, null]) {
+      const message = await show(model);
+      expect(parseToWebview(message, () => {})).toBe(message);
+    }
+    const absent = showOf((await report()).report);
+    expect(parseToWebview(absent, () => {})).toBe(absent);
+  });
+
+  it.each([
+    ["a string", "gpt-4o"],
+    ["no span id", { ...MODEL, span_id: undefined }],
+    ["a call that is not a name", { ...MODEL, called: [1] }],
+    ["offered tools that are not a list", { ...MODEL, offered: "final_answer" }],
+    ["a difference missing", { ...MODEL, called_not_offered: undefined }],
+  ])("is refused as %s, so the webview never renders half a shape", async (_why, model) => {
+    const logged: string[] = [];
+    expect(parseToWebview(await show(model), (line) => logged.push(line))).toBeNull();
+    expect(logged).toHaveLength(1);
+  });
+});
+
 describe("parsePanelState", () => {
   it("keeps a well-formed state and starts fresh on anything else", () => {
     const state = {

@@ -1,4 +1,7 @@
+import { readFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { reportFromTrace } from "../../src/core/traces/report.js";
+import { scanText } from "../../src/core/traces/scan.js";
 import {
   EventEmitter,
   fake,
@@ -12,7 +15,7 @@ import { TracePanels, TRACE_VIEW_TYPE } from "../../src/extension/panel/panels.j
 import { reportView, type RunReport } from "../../src/core/report.js";
 import { runFixture } from "../../src/core/run-fixture.js";
 import { RERUN_DEBOUNCE_MS } from "../../src/extension/panel/session.js";
-import type { ToWebview } from "../../src/protocol.js";
+import { parseToWebview, type ToWebview } from "../../src/protocol.js";
 import { showOf } from "../builders/panel.js";
 
 const CATALOG = JSON.stringify([
@@ -570,6 +573,29 @@ describe("showReport (a logged trace)", () => {
       type: "reply",
       ok: false,
     });
+  });
+});
+
+describe("showReport (a turn read from OpenTelemetry)", () => {
+  it("posts the model call the turn fed, which the page's parser accepts, and copies it as Markdown", async () => {
+    const found = scanText(readFileSync("examples/otel/turns.otlp.jsonl", "utf8")).traces[2]!;
+    const report = reportFromTrace(found, "/ws/turns.otlp.jsonl");
+    panels.showReport(report);
+    const panel = webviewFake.panels[0]!;
+    panel.webview.receive({ type: "ready", edit: {} });
+    await flush();
+    const show = posted(panel)[0]!;
+    if (show.type !== "show") throw new Error(show.type);
+    expect(show.view.report.model).toEqual(report.model);
+    expect(show.view.report.model?.called_not_offered).toEqual(["send_email"]);
+    expect(parseToWebview(JSON.parse(JSON.stringify(show)), () => {})).toEqual(show);
+    await request(panel, { type: "copyMarkdown", requestId: 1, run: "shown" });
+    expect(fake.clipboard).toContain(
+      "\n#### What the model got\n\nModel call: gpt-4o, span 58fe64e7f01ea217.\n",
+    );
+    expect(fake.clipboard).toContain(
+      "> **Warning:** send\\_email called, but not offered to the model.",
+    );
   });
 });
 

@@ -10,11 +10,12 @@ import {
   type StatsView,
   type ToStatsView,
 } from "../../src/stats-protocol.js";
+import { counted } from "../../src/core/words.js";
 import { count } from "../dom.js";
 import { Tag } from "../toolkit.js";
 import type { StatsChannel } from "./channel.js";
 import { missingView } from "./missing-view.js";
-import { icon } from "./parts.js";
+import { icon } from "../parts.js";
 import { stagesLegend, stagesStrip } from "./stages-strip.js";
 import { timelineChart } from "./timeline-chart.js";
 import { ToolsTable, visibleTools } from "./tools-table.js";
@@ -179,7 +180,7 @@ function header(view: StatsView): TemplateResult {
         : nothing
     }
     <details class="files">
-      <summary>${count(files)} log file${files === 1 ? "" : "s"}</summary>
+      <summary>${counted(files, "log file", undefined, count)}</summary>
       <ul>
         ${repeat(
           view.files,
@@ -217,8 +218,8 @@ function overTime(view: StatsView): TemplateResult {
 /** "1,200 traces in 3 logs · 4 problems · errors: ForcedToolUnavailable 2" */
 function summary(view: StatsView): string {
   const parts = [
-    `${count(view.traces)} trace${view.traces === 1 ? "" : "s"} in ${count(view.files.length)} log${view.files.length === 1 ? "" : "s"}`,
-    `${count(view.problems)} problem${view.problems === 1 ? "" : "s"}`,
+    `${counted(view.traces, "trace", undefined, count)} in ${counted(view.files.length, "log", undefined, count)}`,
+    counted(view.problems, "problem", undefined, count),
   ];
   if (view.errors.length > 0)
     parts.push(`errors: ${view.errors.map((e) => `${e.kind} ${count(e.n)}`).join(", ")}`);

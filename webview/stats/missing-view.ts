@@ -4,7 +4,7 @@ import { repeat } from "lit/directives/repeat.js";
 import { percent, type ToolRow } from "../../src/core/stats/rows.js";
 import type { MissingGroup, MissingTrace } from "../../src/stats-protocol.js";
 import { count } from "../dom.js";
-import { icon, nameText } from "./parts.js";
+import { icon, nameText } from "../parts.js";
 
 type Counts = Pick<ToolRow, "name" | "seen" | "missing">;
 

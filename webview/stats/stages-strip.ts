@@ -4,7 +4,7 @@ import { repeat } from "lit/directives/repeat.js";
 import { ACTION_ORDER } from "../../src/core/stats/json.js";
 import { percent, type StageRow } from "../../src/core/stats/rows.js";
 import { count } from "../dom.js";
-import { cssomStyle, nameText } from "./parts.js";
+import { cssomStyle, nameText } from "../parts.js";
 
 export function stagesStrip(stages: readonly StageRow[]): TemplateResult {
   if (stages.length === 0) return html`<p class="muted">No stage records.</p>`;

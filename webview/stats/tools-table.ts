@@ -9,7 +9,7 @@ import type { StatsSortColumn, ToolColumns } from "../../src/stats-protocol.js";
 import { html, render, type TemplateResult } from "lit";
 import { repeat } from "lit/directives/repeat.js";
 import { count, el } from "../dom.js";
-import { cssomStyle, nameText } from "./parts.js";
+import { cssomStyle, nameText } from "../parts.js";
 
 /** Pixel height of one row: the CSS gives `.tools-row` exactly this. */
 export const ROW_HEIGHT = 26;

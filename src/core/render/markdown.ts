@@ -1,6 +1,15 @@
 import { explainUnavailable } from "../forced-unavailable.js";
 import { sentenceText, waterfallRows, type WaterfallRow } from "../lineage.js";
 import type { RunReport } from "../report.js";
+import {
+  MODEL_HEADING,
+  MODEL_MARK_TEXT,
+  modelCallLabel,
+  modelGot,
+  NO_MODEL_CALL,
+  NO_TOOL_DEFINITIONS,
+  unofferedWarning,
+} from "../model-got.js";
 
 export interface MarkdownOptions {
   /** Names listed per cell before "… and N more", so a 2,000-tool run still pastes into a PR. */
@@ -73,7 +82,35 @@ export function reportMarkdown(report: RunReport, options: MarkdownOptions = {})
     );
   }
   lines.push("", `Final: ${report.names.length === 0 ? "none" : names(report.names, max)}`);
+  lines.push(...modelSection(report, max));
   return lines.join("\n") + "\n";
+}
+
+/** What the model got, for a trace read from OpenTelemetry; nothing for any other run. */
+function modelSection(report: RunReport, max: number): string[] {
+  const got = modelGot(report);
+  if (got === undefined) return [];
+  const lines = ["", `#### ${MODEL_HEADING}`, ""];
+  if (got === null) return [...lines, NO_MODEL_CALL];
+  lines.push(`Model call: ${modelCallLabel(got, inline)}.`, "");
+  if (got.tools === null) lines.push(`- ${NO_TOOL_DEFINITIONS}`);
+  else {
+    const marks = new Map(got.tools.map((tool) => [tool.name, tool.mark]));
+    const marked = (name: string) => {
+      const mark = marks.get(name);
+      return mark === undefined || mark === "both" ? "" : ` (${MODEL_MARK_TEXT[mark]})`;
+    };
+    const listed = got.tools.map((tool) => tool.name);
+    lines.push(
+      `- Offered to the model, against the final palette: ${listed.length === 0 ? "none" : names(listed, max, marked)}`,
+    );
+  }
+  const called = got.called.map((call) => call.name);
+  lines.push(`- Called: ${called.length === 0 ? "none" : names(called, max)}`);
+  const warning = unofferedWarning(got);
+  for (const name of got.unoffered.slice(0, max))
+    lines.push("", `> **Warning:** ${inline(name)} ${warning}.`);
+  return lines;
 }
 
 function stageRow(

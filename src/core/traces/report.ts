@@ -50,6 +50,7 @@ export function reportFromLoggedTrace(
     manifest: [],
     capability: null,
     durationMs: 0,
+    ...(trace.otel && { model: trace.model ?? null }),
   };
 }
 

@@ -8,6 +8,7 @@ import { problemMessage } from "../../core/fixture/problems.js";
 import { stageName } from "../../core/fixture/semantics.js";
 import { reportMarkdown } from "../../core/render/markdown.js";
 import { reportView, type RunReport } from "../../core/report.js";
+import { baseName } from "../../core/words.js";
 import { runFixture } from "../../core/run-fixture.js";
 import {
   applyWhatIf,
@@ -309,7 +310,7 @@ export class TraceSession extends WebviewSession<FromWebview, ToWebview> {
     const uri = fileUri(file);
     if (vscode.workspace.getWorkspaceFolder(uri))
       return vscode.workspace.asRelativePath(uri, false);
-    return uri.path.split("/").pop() || uri.path;
+    return baseName(uri.path);
   }
 
   /** Back from a logged trace to its line in the log. */

@@ -1,6 +1,7 @@
 import * as vscode from "vscode";
 import { statsCsv, statsMarkdown } from "../../core/stats/export.js";
 import { statsRows, type StatsRows, type ToolRow } from "../../core/stats/rows.js";
+import { baseName } from "../../core/words.js";
 import { readTraceAt } from "../../node/log-file.js";
 import { reportOf } from "../logs/log-commands.js";
 import {
@@ -269,8 +270,4 @@ export class StatsSession extends WebviewSession<FromStatsView, ToStatsView> {
   private reply(requestId: number, ok: boolean, message: string): void {
     this.post({ type: "reply", requestId, ok, message });
   }
-}
-
-function baseName(path: string): string {
-  return path.split(/[\\/]/).pop() || path;
 }
