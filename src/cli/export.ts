@@ -9,7 +9,7 @@ import { formatCount } from "../core/stats/rows.js";
 import { TABLES, traceRows, type TableName } from "../core/traces/tables.js";
 import { counted } from "../core/words.js";
 import { scanLogs } from "../node/log-file.js";
-import { ProblemList } from "../node/problem-list.js";
+import { ProblemList, problemLine } from "../node/problem-list.js";
 import { EXIT, jobsOf, parseArgs, UsageError, type CliIO } from "./io.js";
 import { openTableFile, type TableFile, type TableFormat } from "./table-files.js";
 import { inputsOrExit, unreadableExit } from "./traces.js";
@@ -74,10 +74,7 @@ export async function exportCommand(args: readonly string[], io: CliIO): Promise
     return EXIT.invalidInput;
   }
   const listed = problems.listed;
-  for (const problem of listed.kept)
-    io.stderr(
-      `${safe(problem.file)}${problem.line === null ? "" : `:${problem.line}`}: ${safe(problem.message)}\n`,
-    );
+  for (const problem of listed.kept) io.stderr(`${problemLine(problem)}\n`);
   if (listed.count > listed.kept.length)
     io.stderr(`… and ${formatCount(listed.count - listed.kept.length)} more\n`);
   io.stdout(
