@@ -9,7 +9,8 @@ import { formatCount } from "../core/stats/rows.js";
 import { TABLES, traceRows, type TableName } from "../core/traces/tables.js";
 import { counted } from "../core/words.js";
 import { scanLogs } from "../node/log-file.js";
-import { ProblemList } from "../node/problem-list.js";
+import { readReason } from "../node/log-source.js";
+import { ProblemList, problemLine } from "../node/problem-list.js";
 import { EXIT, jobsOf, parseArgs, UsageError, type CliIO } from "./io.js";
 import { openTableFile, type TableFile, type TableFormat } from "./table-files.js";
 import { inputsOrExit, unreadableExit } from "./traces.js";
@@ -53,7 +54,7 @@ export async function exportCommand(args: readonly string[], io: CliIO): Promise
       ),
     };
   } catch (error) {
-    io.stderr(`palette-inspector: cannot write in ${safe(out)}: ${safe(reason(error))}\n`);
+    io.stderr(`palette-inspector: cannot write in ${safe(out)}: ${safe(readReason(error))}\n`);
     return EXIT.invalidInput;
   }
   const rows: Record<TableName, number> = { traces: 0, stages: 0, tool_events: 0 };
@@ -70,14 +71,11 @@ export async function exportCommand(args: readonly string[], io: CliIO): Promise
     });
     for (const file of Object.values(files)) file.close();
   } catch (error) {
-    io.stderr(`palette-inspector: cannot write in ${safe(out)}: ${safe(reason(error))}\n`);
+    io.stderr(`palette-inspector: cannot write in ${safe(out)}: ${safe(readReason(error))}\n`);
     return EXIT.invalidInput;
   }
   const listed = problems.listed;
-  for (const problem of listed.kept)
-    io.stderr(
-      `${safe(problem.file)}${problem.line === null ? "" : `:${problem.line}`}: ${safe(problem.message)}\n`,
-    );
+  for (const problem of listed.kept) io.stderr(`${problemLine(problem)}\n`);
   if (listed.count > listed.kept.length)
     io.stderr(`… and ${formatCount(listed.count - listed.kept.length)} more\n`);
   io.stdout(
@@ -98,8 +96,4 @@ function outRefusal(dir: string, force: boolean): string | null {
   if (!force && readdirSync(dir).length > 0)
     return "is not empty; give an empty or new folder, or --force to overwrite its tables";
   return null;
-}
-
-function reason(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -3,10 +3,9 @@ import { PaletteStats } from "../core/stats/fold.js";
 import { formatStatsJson } from "../core/stats/json.js";
 import { formatCount, statsRows } from "../core/stats/rows.js";
 import { formatStatsText } from "../core/stats/text.js";
-import { safe } from "../core/words.js";
 import { scanLogs } from "../node/log-file.js";
 import { EXIT, jobsOf, parseArgs, UsageError, type CliIO } from "./io.js";
-import { ProblemList } from "../node/problem-list.js";
+import { ProblemList, problemLine } from "../node/problem-list.js";
 import { inputsOrExit, unreadableExit } from "./traces.js";
 
 const USAGE =
@@ -42,9 +41,7 @@ export async function statsCommand(args: readonly string[], io: CliIO): Promise<
       const shown = listed.kept.slice(0, PROBLEMS_SHOWN);
       out.push(
         `\nproblems (${formatCount(listed.count)}):\n`,
-        ...shown.map(
-          (p) => `${safe(p.file)}${p.line === null ? "" : `:${p.line}`}: ${safe(p.message)}\n`,
-        ),
+        ...shown.map((p) => `${problemLine(p)}\n`),
         listed.count > shown.length
           ? `… and ${formatCount(listed.count - shown.length)} more\n`
           : "",

@@ -15,7 +15,7 @@ import { summarizeTrace, traceEntryText, type TraceSummary } from "../core/trace
 import { scanLogs, type LogsScan } from "../node/log-file.js";
 import { expandInputs, type LogInput } from "../node/log-source.js";
 import { counted } from "../core/words.js";
-import { ProblemList, unreadableMessage } from "../node/problem-list.js";
+import { ProblemList, unreadableMessage, problemLine } from "../node/problem-list.js";
 import { ChunkedOutput } from "./chunked-output.js";
 import { EXIT, jobsOf, parseArgs, UsageError, type CliIO } from "./io.js";
 import { followCommand } from "./follow.js";
@@ -192,10 +192,7 @@ class TraceTable {
     const listed = problems.listed;
     if (listed.count > 0) {
       out.push("", `problems (${formatCount(listed.count)}):`);
-      for (const problem of listed.kept)
-        out.push(
-          `${safe(problem.file)}${problem.line === null ? "" : `:${problem.line}`}: ${safe(problem.message)}`,
-        );
+      for (const problem of listed.kept) out.push(problemLine(problem));
       if (listed.count > listed.kept.length)
         out.push(`… and ${formatCount(listed.count - listed.kept.length)} more`);
     }

@@ -37,3 +37,15 @@ function hashOf(text: string): number {
   h = Math.imul(h, 0x85ebca6b);
   return h ^ (h >>> 13);
 }
+
+/** The parts as one buffer of `length` bytes; a single part is returned as it is, not copied. */
+export function concatBytes(parts: readonly Uint8Array[], length: number): Uint8Array {
+  if (parts.length === 1) return parts[0]!;
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}

@@ -1,3 +1,4 @@
+import { safe } from "../core/words.js";
 import { MAX_PROBLEMS, type LogProblem } from "./log-file.js";
 import type { LogInput } from "./log-source.js";
 
@@ -6,6 +7,12 @@ export interface NamedProblem {
   readonly file: string;
   readonly line: number | null;
   readonly message: string;
+}
+
+/** A problem as a listing prints it, "file:line: message" ("file: message" without a line), terminal-safe. */
+export function problemLine(problem: NamedProblem): string {
+  const at = problem.line === null ? "" : `:${problem.line}`;
+  return `${safe(problem.file)}${at}: ${safe(problem.message)}`;
 }
 
 /** The first MAX_PROBLEMS problems, each naming its file; all are counted. */

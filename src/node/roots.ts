@@ -14,7 +14,7 @@ import {
   MAX_PATH_CHARS,
 } from "./confine.js";
 import { displayPath, findFixtures, readCatalogAt } from "./fixture-files.js";
-import { expandInputs, type LogInput } from "./log-source.js";
+import { expandInputs, readReason, type LogInput } from "./log-source.js";
 import { NotReadable, readSourceFile } from "./source-file.js";
 
 /** An input a tool will not or cannot answer: said to the model as it is, never as a stack. */
@@ -99,8 +99,8 @@ export class RootFiles {
     try {
       return findFixtures(targets);
     } catch (error) {
-      const { path, code } = error as NodeJS.ErrnoException;
-      throw new InputRefused(`cannot read ${path ?? "path"}: ${code ?? String(error)}`);
+      const { path } = error as NodeJS.ErrnoException;
+      throw new InputRefused(`cannot read ${path ?? "path"}: ${readReason(error)}`);
     }
   }
 
@@ -125,7 +125,7 @@ export class RootFiles {
       throw new InputRefused(
         code === "EEXIST"
           ? `${path} already exists; it is never overwritten`
-          : `cannot write ${path}: ${code ?? String(error)}`,
+          : `cannot write ${path}: ${readReason(error)}`,
       );
     }
     return displayPath(target);

@@ -17,7 +17,7 @@ import { traceToFixture } from "../core/traces/to-fixture.js";
 import { counted } from "../core/words.js";
 import { scanLogs, type LogsScan } from "../node/log-file.js";
 import type { LogInput } from "../node/log-source.js";
-import { ProblemList, unreadableMessage } from "../node/problem-list.js";
+import { ProblemList, unreadableMessage, problemLine } from "../node/problem-list.js";
 import { InputRefused } from "../node/roots.js";
 import { lineageAnswer, type Answer } from "./fixture-tools.js";
 import type { ToolFiles } from "./port.js";
@@ -59,9 +59,7 @@ function problemLines({ problems }: Scanned): string[] {
   if (problems.count === 0) return [];
   return [
     `${counted(problems.count, "problem", "problems", formatCount)}:`,
-    ...problems.kept
-      .slice(0, 10)
-      .map((p) => `  ${safe(p.file)}${p.line === null ? "" : `:${p.line}`}: ${safe(p.message)}`),
+    ...problems.kept.slice(0, 10).map((p) => `  ${problemLine(p)}`),
   ];
 }
 

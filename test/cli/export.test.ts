@@ -294,6 +294,23 @@ describe("palette-inspector export", () => {
     ]);
   });
 
+  it("says in words why a table cannot be written: a folder in its place is a folder", async () => {
+    const dir = workspace({ "traces.jsonl/keep": "" });
+    const { code, stderr } = await cli([
+      "export",
+      "examples/logs/agent.log",
+      "--out",
+      dir,
+      "--format",
+      "jsonl",
+      "--force",
+    ]);
+    expect([code, stderr]).toEqual([
+      2,
+      `palette-inspector: cannot write in ${dir}: it is a folder\n`,
+    ]);
+  });
+
   it("exits 2 with a usage line without --out or with an unknown --format", async () => {
     for (const args of [
       ["export", "examples/logs"],

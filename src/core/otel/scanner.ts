@@ -4,6 +4,7 @@
  * handed on in file order once their model call is known: at the end of the input, or when more
  * than MAX_PENDING wait (then the oldest goes with what the spans seen so far say).
  */
+import { concatBytes } from "../arrays.js";
 import type { FoundTrace, ScanProblem } from "../traces/scan.js";
 import { OtelJoin, joinedTrace } from "./join.js";
 import { isOtlpRequest, readRequest, type OtlpSelection } from "./request.js";
@@ -100,10 +101,7 @@ export class OtlpScanner {
   }
 
   private take(): string {
-    const text =
-      this.held.length === 1
-        ? this.decoder.decode(this.held[0])
-        : this.decoder.decode(concat(this.held, this.heldLength));
+    const text = this.decoder.decode(concatBytes(this.held, this.heldLength));
     this.held = [];
     this.heldLength = 0;
     return text;
@@ -166,14 +164,4 @@ export class OtlpScanner {
 
 function countLines(text: string, atEnd: boolean): number {
   return atEnd && !text.endsWith("\n") ? 0 : 1;
-}
-
-function concat(parts: readonly Uint8Array[], length: number): Uint8Array {
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }

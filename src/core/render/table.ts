@@ -1,6 +1,6 @@
 import { explainUnavailable } from "../forced-unavailable.js";
-import { inputCount, outputNames, sentenceText } from "../lineage.js";
-import type { RunReport, StageInfo } from "../report.js";
+import { sentenceText, waterfallRows, type WaterfallRow } from "../lineage.js";
+import type { RunReport } from "../report.js";
 import type { StageRecord } from "../contract.js";
 import { counted, safe } from "../words.js";
 
@@ -13,154 +13,128 @@ export interface TableOptions {
 
 type Paint = (code: string, text: string) => string;
 
+/** One table row's cells and its colour (null: the terminal's own). */
+interface Row {
+  readonly cells: readonly string[];
+  readonly style: string | null;
+}
+
+const HEADER = "# stage action tools dropped added reinstated forced detail".split(" ");
+
 /** The waterfall of a run as a plain-text table, for terminals and CI logs. */
 export function formatWaterfallTable(report: RunReport, options: TableOptions): string {
   const paint: Paint = options.color
     ? (code, text) => `\x1b[${code}m${text}\x1b[0m`
     : (_code, text) => text;
   const width = options.listWidth ?? 40;
-  const out: string[] = [];
   const title = report.description
     ? `${safe(report.file)} — ${safe(report.description)}`
     : safe(report.file);
-  out.push(paint("1", title));
   const forced = report.forcedChoice === null ? "none" : safe(report.forcedChoice);
-  out.push(
-    `offered ${report.offered.length} → final ${report.names.length} · forced tool_choice: ${forced}`,
-  );
-  out.push("");
-
-  const header = [
-    "#",
-    "stage",
-    "action",
-    "tools",
-    "dropped",
-    "added",
-    "reinstated",
-    "forced",
-    "detail",
+  const rows = [
+    ...(report.capability ? [routerRow(report.capability)] : []),
+    ...waterfallRows(report).map((row, i) => stageRow(row, i + 1, width)),
   ];
-  const rows: string[][] = [];
-  const styles: (string | null)[] = [];
-  const capability = report.capability;
-  if (capability) {
-    const routed =
-      capability.router.state === "routed"
-        ? `${capability.registered.length}→${capability.router.names.length}`
-        : `${capability.registered.length}`;
-    rows.push([
-      "0",
-      "router",
-      capability.router.state,
-      routed,
-      "",
-      "",
-      "",
-      "",
-      safe(capability.router.state === "routed" ? "routed" : capability.routerReason),
-    ]);
-    styles.push(null);
-  }
-  const records = new Map(report.trace.map((record) => [record.stage, record]));
-  let previousForced: string | null = null;
-  report.stages.forEach((stage, index) => {
-    const record = records.get(stage.name);
-    if (!record) {
-      rows.push([
-        String(index + 1),
-        safe(stage.name),
-        "disabled",
-        "",
-        "",
-        "",
-        "",
-        "",
-        `${stage.kind} stage not run`,
-      ]);
-      styles.push("2");
-      return;
-    }
-    rows.push(recordRow(index + 1, stage, record, previousForced, width));
-    styles.push(actionStyle(record));
-    previousForced = record.forcedChoice;
-  });
+  return [
+    paint("1", title),
+    `offered ${report.offered.length} → final ${report.names.length} · forced tool_choice: ${forced}`,
+    "",
+    ...grid(rows, paint),
+    ...why(report, paint),
+    "",
+    `${paint("1", `final (${report.names.length}):`)} ${report.names.map(safe).join(", ") || "(none)"}`,
+    `${paint("1", "forced tool_choice:")} ${forced}`,
+    ...outcome(report, paint),
+    "",
+  ].join("\n");
+}
 
-  const widths = header.map((h, c) =>
-    rows.reduce((n, row) => Math.max(n, displayWidth(row[c]!)), h.length),
+/** The header and rows, each column as wide as its widest cell. */
+function grid(rows: readonly Row[], paint: Paint): string[] {
+  const widths = HEADER.map((h, c) =>
+    rows.reduce((n, row) => Math.max(n, displayWidth(row.cells[c]!)), h.length),
   );
   // The last column's padding is trimmed with any other trailing blank.
-  const line = (cells: string[]) =>
+  const line = (cells: readonly string[]) =>
     cells
       .map((cell, c) => pad(cell, widths[c]!))
       .join("  ")
       .trimEnd();
-  out.push(paint("1", line(header)));
-  rows.forEach((row, i) => {
-    const text = line(row);
-    out.push(styles[i] ? paint(styles[i]!, text) : text);
-  });
-
-  const reasons = report.trace.flatMap((record) =>
-    Object.entries(record.reasons).map(([tool, why]) => ({ record, tool, why })),
-  );
-  if (reasons.length > 0) {
-    out.push("", paint("1", "why"));
-    for (const { record, tool, why } of reasons)
-      out.push(`  ${safe(record.stage)}: ${fate(record, tool)} ${safe(tool)} — ${safe(why)}`);
-  }
-
-  out.push(
-    "",
-    `${paint("1", `final (${report.names.length}):`)} ${report.names.map(safe).join(", ") || "(none)"}`,
-  );
-  out.push(`${paint("1", "forced tool_choice:")} ${forced}`);
-  if (capability) {
-    const p = capability.palette;
-    const palette =
-      p.outcome === "applied"
-        ? `applied${p.names ? ` (${counted(p.names.length, "name")})` : " (all tools)"}${p.forced ? `, forcing ${safe(p.forced)}` : ""}`
-        : `no change — ${safe(p.reason)}`;
-    out.push(`${paint("1", "palette:")} ${palette}`);
-  }
-  const unavailable = explainUnavailable(report);
-  if (unavailable) {
-    const why = sentenceText(unavailable.parts, (name) => `'${safe(name)}'`);
-    out.push("", paint("1;31", `ForcedToolUnavailable: ${why}`));
-  }
-  return out.join("\n") + "\n";
+  return [
+    paint("1", line(HEADER)),
+    ...rows.map((row) => (row.style ? paint(row.style, line(row.cells)) : line(row.cells))),
+  ];
 }
 
-function recordRow(
+function routerRow(capability: NonNullable<RunReport["capability"]>): Row {
+  const { router, registered } = capability;
+  const routed = router.state === "routed";
+  const tools = routed ? `${registered.length}→${router.names.length}` : `${registered.length}`;
+  const detail = safe(routed ? "routed" : capability.routerReason);
+  return { cells: ["0", "router", router.state, tools, "", "", "", "", detail], style: null };
+}
+
+function stageRow(
+  { info, record, input, output, pin }: WaterfallRow,
   index: number,
-  stage: StageInfo,
-  record: StageRecord,
-  previousForced: string | null,
   width: number,
-): string[] {
-  const input = inputCount(record);
-  const output = outputNames(record).length;
+): Row {
+  const name = safe(info.name);
+  if (record === null) {
+    const detail = `${info.kind} stage not run`;
+    return { cells: [String(index), name, "disabled", "", "", "", "", "", detail], style: "2" };
+  }
   const action =
-    record.action +
-    (record.degraded ? " (degraded)" : "") +
-    (stage.protectsForced ? "" : " [hard]");
+    record.action + (record.degraded ? " (degraded)" : "") + (info.protectsForced ? "" : " [hard]");
+  // Confirming the forced choice already made changes nothing the column shows.
   const forced =
-    record.forcedChoice === previousForced
+    pin === null || pin === "confirmed"
       ? ""
-      : record.forcedChoice === null
+      : pin === "released"
         ? "released"
-        : `⚑ ${record.forcedChoice}`;
-  return [
+        : `⚑ ${safe(record.forcedChoice!)}`;
+  const cells = [
     String(index),
-    safe(record.stage),
+    name,
     action,
     `${input}→${output}`,
     list(record.dropped, width),
     list(record.added, width),
     list(record.reinstated, width),
-    safe(forced),
+    forced,
     safe(record.detail),
   ];
+  return { cells, style: actionStyle(record) };
+}
+
+/** Every reason a stage gave, under its stage: what it explains and why. */
+function why(report: RunReport, paint: Paint): string[] {
+  const lines = report.trace.flatMap((record) =>
+    Object.entries(record.reasons).map(
+      ([tool, why]) =>
+        `  ${safe(record.stage)}: ${fate(record, tool)} ${safe(tool)} — ${safe(why)}`,
+    ),
+  );
+  return lines.length > 0 ? ["", paint("1", "why"), ...lines] : [];
+}
+
+/** After the final palette: what the capability's palette did, and why a forced tool is missing. */
+function outcome(report: RunReport, paint: Paint): string[] {
+  const lines: string[] = [];
+  const p = report.capability?.palette;
+  if (p) {
+    const palette =
+      p.outcome === "applied"
+        ? `applied${p.names ? ` (${counted(p.names.length, "name")})` : " (all tools)"}${p.forced ? `, forcing ${safe(p.forced)}` : ""}`
+        : `no change — ${safe(p.reason)}`;
+    lines.push(`${paint("1", "palette:")} ${palette}`);
+  }
+  const unavailable = explainUnavailable(report);
+  if (unavailable) {
+    const text = sentenceText(unavailable.parts, (name) => `'${safe(name)}'`);
+    lines.push("", paint("1;31", `ForcedToolUnavailable: ${text}`));
+  }
+  return lines;
 }
 
 /** What a stage's reason explains: a drop, an addition, or a drop undone to protect the forced choice. */

@@ -1,31 +1,22 @@
 import type { ToolCatalog } from "../catalog.js";
 import { toolName, type Tool } from "../tools.js";
-import {
-  reasonTable,
-  StageOutcome,
-  type SelectionContext,
-  type SelectionStage,
-} from "../contract.js";
+import { reasonTable, StageOutcome, type SelectionContext } from "../contract.js";
 import { counted } from "../words.js";
+import { BaseStage, type StageOptions } from "./base.js";
 
-export interface AllowlistOptions {
-  name?: string;
-  protectsForced?: boolean;
+export interface AllowlistOptions extends StageOptions {
   alwaysInclude?: readonly string[];
   /** When given, only names the catalogue holds are re-added. */
   catalog?: ToolCatalog | null;
 }
 
 /** Re-adds mandated tools that an earlier stage dropped; it never fabricates a tool. */
-export class AllowlistStage implements SelectionStage {
-  readonly name: string;
-  readonly protectsForced: boolean;
+export class AllowlistStage extends BaseStage {
   private readonly alwaysInclude: ReadonlySet<string>;
   private readonly catalog: ToolCatalog | null;
 
   constructor(options: AllowlistOptions = {}) {
-    this.name = options.name ?? "allowlist";
-    this.protectsForced = options.protectsForced ?? true;
+    super(options, "allowlist");
     this.alwaysInclude = new Set((options.alwaysInclude ?? []).filter((name) => name));
     this.catalog = options.catalog ?? null;
   }

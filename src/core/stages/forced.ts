@@ -1,17 +1,11 @@
 import type { Tool } from "../tools.js";
-import {
-  resolvedMessages,
-  StageOutcome,
-  type SelectionContext,
-  type SelectionStage,
-} from "../contract.js";
+import { resolvedMessages, StageOutcome, type SelectionContext } from "../contract.js";
+import { BaseStage, type StageOptions } from "./base.js";
 
 /** Chooses the tool to force, or null; re-run on every run. May throw. */
 export type ForcedResolver = (context: SelectionContext) => string | null;
 
-export interface ForcedChoiceOptions {
-  name?: string;
-  protectsForced?: boolean;
+export interface ForcedChoiceOptions extends StageOptions {
   resolver?: ForcedResolver | null;
   stateKey?: string;
 }
@@ -24,15 +18,12 @@ export function isToolMessage(message: unknown): message is { name?: unknown } {
 }
 
 /** Resolves the forced tool_choice: a state stamp, else the resolver, else none. */
-export class ForcedChoiceStage implements SelectionStage {
-  readonly name: string;
-  readonly protectsForced: boolean;
+export class ForcedChoiceStage extends BaseStage {
   private readonly resolver: ForcedResolver | null;
   readonly stateKey: string;
 
   constructor(options: ForcedChoiceOptions = {}) {
-    this.name = options.name ?? "forced";
-    this.protectsForced = options.protectsForced ?? true;
+    super(options, "forced");
     this.resolver = options.resolver ?? null;
     this.stateKey = options.stateKey ?? "forced_tool_choice";
   }

@@ -1,6 +1,7 @@
 import type { ToolCatalog } from "../catalog.js";
 import { filterByNames, toolName, type Tool } from "../tools.js";
-import { reasonTable, StageOutcome, type SelectionStage } from "../contract.js";
+import { reasonTable, StageOutcome } from "../contract.js";
+import { BaseStage, type StageOptions } from "./base.js";
 
 /** An IntentVerdict-shaped object. */
 export interface IntentVerdict {
@@ -8,9 +9,7 @@ export interface IntentVerdict {
   readonly matchedToolKeywords: readonly string[];
 }
 
-export interface IntentRoutingOptions {
-  name?: string;
-  protectsForced?: boolean;
+export interface IntentRoutingOptions extends StageOptions {
   verdict?: IntentVerdict | null;
   /** Tool name → keywords; when absent, read from the catalogue entries. */
   triggerKeywords?: ReadonlyMap<string, readonly string[]> | null;
@@ -19,16 +18,13 @@ export interface IntentRoutingOptions {
 }
 
 /** Narrows the turn's tools from the intent verdict (symfonic's decision matrix). */
-export class IntentRoutingStage implements SelectionStage {
-  readonly name: string;
-  readonly protectsForced: boolean;
+export class IntentRoutingStage extends BaseStage {
   private readonly verdict: IntentVerdict | null;
   private readonly alwaysInclude: readonly string[];
   private readonly keywordsOf: (name: string) => readonly string[];
 
   constructor(options: IntentRoutingOptions = {}) {
-    this.name = options.name ?? "intent";
-    this.protectsForced = options.protectsForced ?? true;
+    super(options, "intent");
     this.verdict = options.verdict ?? null;
     this.alwaysInclude = (options.alwaysInclude ?? []).filter((name) => name);
     const given = options.triggerKeywords;

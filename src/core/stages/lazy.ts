@@ -1,23 +1,19 @@
 import { filterByNames, type Tool } from "../tools.js";
-import { reasonTable, StageOutcome, type SelectionStage } from "../contract.js";
+import { reasonTable, StageOutcome } from "../contract.js";
 import { counted } from "../words.js";
+import { BaseStage, type StageOptions } from "./base.js";
 
-export interface LazyRoutingOptions {
-  name?: string;
-  protectsForced?: boolean;
+export interface LazyRoutingOptions extends StageOptions {
   /** null: procedural routing resolved nothing, so the stage abstains. */
   allowedNames?: readonly string[] | null;
 }
 
 /** Narrows to the tool names procedural routing resolved. */
-export class LazyRoutingStage implements SelectionStage {
-  readonly name: string;
-  readonly protectsForced: boolean;
+export class LazyRoutingStage extends BaseStage {
   private readonly allowed: ReadonlySet<string> | null;
 
   constructor(options: LazyRoutingOptions = {}) {
-    this.name = options.name ?? "lazy";
-    this.protectsForced = options.protectsForced ?? true;
+    super(options, "lazy");
     this.allowed = options.allowedNames == null ? null : new Set(options.allowedNames);
   }
 

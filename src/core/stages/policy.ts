@@ -1,11 +1,10 @@
 import type { CatalogEntry, ToolCatalog } from "../catalog.js";
 import { toolName, type Tool } from "../tools.js";
-import { reasonTable, StageOutcome, type SelectionStage } from "../contract.js";
+import { reasonTable, StageOutcome } from "../contract.js";
 import { counted } from "../words.js";
+import { BaseStage, type StageOptions } from "./base.js";
 
-export interface PolicyOptions {
-  name?: string;
-  protectsForced?: boolean;
+export interface PolicyOptions extends StageOptions {
   catalog: ToolCatalog;
   maxSafetyLevel?: string | null;
   budgetUsd?: number | null;
@@ -18,9 +17,7 @@ export interface PolicyOptions {
 }
 
 /** Drops tools the configured policy forbids; a tool the catalogue does not hold is kept. */
-export class PolicyStage implements SelectionStage {
-  readonly name: string;
-  readonly protectsForced: boolean;
+export class PolicyStage extends BaseStage {
   private readonly catalog: ToolCatalog;
   private readonly maxSafetyLevel: string | null;
   private readonly maxRank: number | null;
@@ -31,8 +28,7 @@ export class PolicyStage implements SelectionStage {
   private readonly categories: ReadonlySet<string> | null;
 
   constructor(options: PolicyOptions) {
-    this.name = options.name ?? "policy";
-    this.protectsForced = options.protectsForced ?? true;
+    super(options, "policy");
     this.catalog = options.catalog;
     this.maxSafetyLevel = options.maxSafetyLevel ?? null;
     this.maxRank =

@@ -1,32 +1,23 @@
 import { filterByNames, type Tool } from "../tools.js";
-import {
-  reasonTable,
-  StageOutcome,
-  type SelectionContext,
-  type SelectionStage,
-} from "../contract.js";
+import { reasonTable, StageOutcome, type SelectionContext } from "../contract.js";
+import { BaseStage, type StageOptions } from "./base.js";
 
 /** Maps a role to its palette: null means no policy for that role. May throw. */
 export type RoleResolver = (role: string, context: SelectionContext) => readonly string[] | null;
 
-export interface RolePaletteOptions {
-  name?: string;
-  protectsForced?: boolean;
+export interface RolePaletteOptions extends StageOptions {
   resolver?: RoleResolver | null;
   /** The stage's own role; when empty, the context's role is used. */
   role?: string;
 }
 
 /** Narrows to the palette a role resolver returns. */
-export class RolePaletteStage implements SelectionStage {
-  readonly name: string;
-  readonly protectsForced: boolean;
+export class RolePaletteStage extends BaseStage {
   private readonly resolver: RoleResolver | null;
   private readonly role: string;
 
   constructor(options: RolePaletteOptions = {}) {
-    this.name = options.name ?? "role";
-    this.protectsForced = options.protectsForced ?? true;
+    super(options, "role");
     this.resolver = options.resolver ?? null;
     this.role = options.role ?? "";
   }

@@ -1,6 +1,7 @@
 import { toolName, type Tool } from "../tools.js";
-import { StageOutcome, type SelectionContext, type SelectionStage } from "../contract.js";
+import { StageOutcome, type SelectionContext } from "../contract.js";
 import { pushAll } from "../arrays.js";
+import { BaseStage, type StageOptions } from "./base.js";
 
 /** An adopter's own stage, played back from a fixture or a logged trace. */
 export type ScriptedOutcome =
@@ -9,9 +10,8 @@ export type ScriptedOutcome =
   | { readonly force: string | null }
   | { readonly raise: string };
 
-export interface ScriptedOptions {
+export interface ScriptedOptions extends StageOptions {
   name: string;
-  protectsForced?: boolean;
   outcome: ScriptedOutcome;
   detail?: string;
   degraded?: boolean;
@@ -22,13 +22,9 @@ export interface ScriptedOptions {
   reasons?: Readonly<Record<string, string>>;
 }
 
-export class ScriptedStage implements SelectionStage {
-  readonly name: string;
-  readonly protectsForced: boolean;
-
+export class ScriptedStage extends BaseStage {
   constructor(private readonly options: ScriptedOptions) {
-    this.name = options.name;
-    this.protectsForced = options.protectsForced ?? true;
+    super(options, options.name);
   }
 
   apply(tools: readonly Tool[], context: SelectionContext): StageOutcome {

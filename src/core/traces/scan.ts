@@ -6,6 +6,7 @@
  * are looked at again, so most of a log is passed over at the speed of a string search. The
  * result does not depend on where the chunks are cut.
  */
+import { concatBytes } from "../arrays.js";
 import { JsonBlock, opensBlock, type BlockValue } from "./block.js";
 import { tracesInValue, type Found } from "./find.js";
 import { endsSplitString, mayOpen, prefixContext, scanLine } from "./line.js";
@@ -175,7 +176,7 @@ export class TraceScanner {
       // A CR is kept with its LF, so that CRLF split across chunks stays one line end.
       const stop = bytes[nl] === 13 && bytes[nl + 1] === 10 ? nl + 2 : nl + 1;
       const tail = bytes.subarray(pos, stop);
-      const line = concat([...this.pending, tail], this.pendingLength + tail.length);
+      const line = concatBytes([...this.pending, tail], this.pendingLength + tail.length);
       this.pending = [];
       this.pendingLength = 0;
       this.lines(line);
@@ -206,7 +207,7 @@ export class TraceScanner {
     }
     this.ended = true;
     if (this.pendingLength > 0) {
-      const line = concat([...this.pending, Uint8Array.of(10)], this.pendingLength + 1);
+      const line = concatBytes([...this.pending, Uint8Array.of(10)], this.pendingLength + 1);
       this.pending = [];
       this.pendingLength = 0;
       this.lines(line);
@@ -732,15 +733,4 @@ function lastLineEnd(bytes: Uint8Array, from: number): number {
   const cr = bytes.subarray(tail).lastIndexOf(13);
   if (cr !== -1) return tail + cr;
   return lf >= from ? lf : -1;
-}
-
-function concat(parts: readonly Uint8Array[], length: number): Uint8Array {
-  if (parts.length === 1) return parts[0]!;
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }
