@@ -4,7 +4,7 @@
  * A slice is measured in the host thread's own CPU time, as in scan-off-thread.test.ts.
  */
 import { spawn } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type * as vscode from "vscode";
 import { describe, expect, it } from "vitest";
@@ -12,6 +12,7 @@ import { LiveTraces } from "../../src/extension/logs/live-traces.js";
 import { TraceTree, type TraceNode } from "../../src/extension/logs/trace-tree.js";
 import type { TracePanels } from "../../src/extension/panel/panels.js";
 import { fake, window } from "../fakes/vscode.js";
+import { longestSlice } from "../helpers/host-cpu.js";
 import { tempDir } from "../helpers/temp.js";
 
 const SLICE_MS = 50;
@@ -19,10 +20,6 @@ const REQUESTS = 1000;
 const SPANS = 100;
 /** One span in ten holds a selection: 10,000 turns in all. */
 const TURNS_PER_REQUEST = 10;
-
-function threadCpuMs(): number {
-  return Number(readFileSync("/proc/thread-self/schedstat", "utf8").split(" ")[0]) / 1e6;
-}
 
 /** The client: builds each request's 100 spans and posts them, four at a time. */
 const CLIENT = `
@@ -76,36 +73,28 @@ describe("the live receiver in the extension host", () => {
     const script = join(tempDir(), "client.mjs");
     writeFileSync(script, CLIENT);
 
-    let longest = 0;
-    let last = threadCpuMs();
-    let running = true;
-    const turn = () => {
-      const now = threadCpuMs();
-      longest = Math.max(longest, now - last);
-      last = now;
-      if (running) setImmediate(turn);
-    };
-    setImmediate(turn);
-    const output = await new Promise<string>((resolve, reject) => {
-      const child = spawn(
-        process.execPath,
-        [
-          script,
-          `http://127.0.0.1:${port}/v1/traces`,
-          String(REQUESTS),
-          String(SPANS),
-          String(TURNS_PER_REQUEST),
-        ],
-        { stdio: ["ignore", "pipe", "inherit"] },
-      );
-      let text = "";
-      child.stdout.on("data", (chunk: Buffer) => (text += chunk.toString()));
-      child.on("error", reject);
-      child.on("exit", (code) =>
-        code === 0 ? resolve(text) : reject(new Error(`the client exited with ${code}`)),
-      );
+    let output = "";
+    const longest = await longestSlice(async () => {
+      output = await new Promise<string>((resolve, reject) => {
+        const child = spawn(
+          process.execPath,
+          [
+            script,
+            `http://127.0.0.1:${port}/v1/traces`,
+            String(REQUESTS),
+            String(SPANS),
+            String(TURNS_PER_REQUEST),
+          ],
+          { stdio: ["ignore", "pipe", "inherit"] },
+        );
+        let text = "";
+        child.stdout.on("data", (chunk: Buffer) => (text += chunk.toString()));
+        child.on("error", reject);
+        child.on("exit", (code) =>
+          code === 0 ? resolve(text) : reject(new Error(`the client exited with ${code}`)),
+        );
+      });
     });
-    running = false;
     const result = JSON.parse(output) as { failed: number; seconds: number; perSecond: number };
     console.log(
       `live receiver: ${REQUESTS} requests of ${SPANS} spans in ${result.seconds.toFixed(1)} s (${result.perSecond.toFixed(0)}/s); the host's longest slice ${longest.toFixed(1)} ms`,

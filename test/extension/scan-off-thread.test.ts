@@ -3,8 +3,7 @@
  * log of 1 MB never holds its event loop. A slice is measured in the host thread's own CPU time
  * (/proc/thread-self/schedstat), which neither the workers nor a busy machine add to.
  */
-import { readFileSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type * as vscode from "vscode";
 import { describe, expect, it } from "vitest";
@@ -13,35 +12,11 @@ import { inspectLog } from "../../src/extension/logs/log-commands.js";
 import { TraceTree } from "../../src/extension/logs/trace-tree.js";
 import { scanLogs } from "../../src/node/log-file.js";
 import { fake, Uri } from "../fakes/vscode.js";
+import { longestSlice } from "../helpers/host-cpu.js";
+import { tempDir } from "../helpers/temp.js";
 
 const real = (uri: Uri) => uri as unknown as vscode.Uri;
-const folder = mkdtempSync(join(tmpdir(), "pi-off-thread-"));
-
-/** CPU time this thread has run, in milliseconds. */
-function threadCpuMs(): number {
-  return Number(readFileSync("/proc/thread-self/schedstat", "utf8").split(" ")[0]) / 1e6;
-}
-
-/** The longest CPU time of this thread between two turns of its event loop while `work` runs. */
-async function longestSlice(work: () => Promise<unknown>): Promise<number> {
-  let longest = 0;
-  let last = threadCpuMs();
-  let running = true;
-  const turn = () => {
-    const now = threadCpuMs();
-    longest = Math.max(longest, now - last);
-    last = now;
-    if (running) setImmediate(turn);
-  };
-  setImmediate(turn);
-  try {
-    await work();
-  } finally {
-    running = false;
-  }
-  turn();
-  return longest;
-}
+const folder = tempDir("pi-off-thread-");
 
 /** Lines of a text that ends with a line break. */
 const lineCount = (text: string) => text.split("\n").length - 1;

@@ -1,11 +1,11 @@
 import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { createServer } from "node:net";
 import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import type { LoggedTrace } from "../../src/core/traces/trace.js";
+import { threadCpuMs } from "../helpers/host-cpu.js";
 import { OtlpReceiver, PortInUse, type ReceivedTrace } from "../../src/node/otlp-receiver.js";
 import { decodeStatus, decodeTraceResponse } from "../../src/node/otlp-proto.js";
 import {
@@ -362,16 +362,6 @@ function blockingProbe(): () => number {
     clearInterval(timer);
     return longest;
   };
-}
-
-/** This thread's time on a CPU (Linux's schedstat), else the whole process's CPU time. */
-function threadCpuMs(): number {
-  try {
-    return Number(readFileSync("/proc/thread-self/schedstat", "utf8").split(" ")[0]) / 1e6;
-  } catch {
-    const { user, system } = process.cpuUsage();
-    return (user + system) / 1000;
-  }
 }
 
 describe("the OTLP receiver in the extension host's own process", () => {
