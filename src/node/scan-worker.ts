@@ -24,7 +24,7 @@ const AHEAD_BYTES = 16 * 1024 * 1024;
  * What may wait to be sent when the scan ends and still go at once with its end, so that the
  * worker takes the next file: a message small enough to take in without holding the reader's loop.
  */
-const REST_BYTES = 2 * 1024 * 1024;
+const REST_BYTES = 1024 * 1024;
 
 const port = parentPort!;
 let items: WorkerItem[] = [];

@@ -94,11 +94,12 @@ export function percent(n: number, of: number): number {
   return of === 0 ? 0 : Math.round((100 * n) / of);
 }
 
-const NUMBER = new Intl.NumberFormat("en-US");
+/** Made on first use: making one loads ICU's data, a cost every command paid at its start. */
+let number: Intl.NumberFormat | null = null;
 
 /** 1200 → "1,200". */
 export function formatCount(n: number): string {
-  return NUMBER.format(n);
+  return (number ??= new Intl.NumberFormat("en-US")).format(n);
 }
 
 /** "policy 78%, intent 22%": the stages that removed a tool and their share of its missing turns. */
