@@ -25,6 +25,8 @@ const AHEAD_BYTES = 16 * 1024 * 1024;
  * worker takes the next file: a message small enough to take in without holding the reader's loop.
  */
 const REST_BYTES = 1024 * 1024;
+/** What a trace counts for at least: its objects cost the reader far more to take in than short text. */
+const TRACE_COST = 4096;
 
 const port = parentPort!;
 let items: WorkerItem[] = [];
@@ -102,7 +104,7 @@ async function read(job: WorkerJob): Promise<void> {
     checkpoints: job.checkpoints,
     entryMargin: job.entryMargin,
     sink: {
-      onTrace: (found) => add([0, found], found.length),
+      onTrace: (found) => add([0, found], Math.max(found.length, TRACE_COST)),
       onEntry: (tail) => add([2, tail], tail.length),
       onProblem: ({ line, message, unreadable }) =>
         add([1, line, message, !!unreadable], message.length),
@@ -113,9 +115,11 @@ async function read(job: WorkerJob): Promise<void> {
       return waiting >= AHEAD_BYTES ? taken() : undefined;
     },
   });
-  // The last items come with the end, after every batch before them.
-  while (waiting + itemBytes > REST_BYTES) await taken();
+  // The last items come with the end, after every batch before them; a batch waits here only
+  // while the reader has WINDOW in hand, so a credit is sure to come.
+  flush();
+  while (outbox.length > 0 && waiting > REST_BYTES) await taken();
   const rest = outbox.splice(0).flatMap((batch) => batch.items);
   waiting = 0;
-  post({ kind: "done", scan, items: rest.concat(items) });
+  post({ kind: "done", scan, items: rest });
 }
