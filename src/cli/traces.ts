@@ -11,7 +11,7 @@ import { formatCount } from "../core/stats/rows.js";
 import { reportToJson } from "../core/report-json.js";
 import { reportFromTrace } from "../core/traces/report.js";
 import type { FoundTrace } from "../core/traces/scan.js";
-import { summarizeTrace, traceEntryText, type TraceSummary } from "../core/traces/summary.js";
+import { summarizeTrace, traceEntryHead, type TraceSummary } from "../core/traces/summary.js";
 import { scanLogs, type LogsScan } from "../node/log-file.js";
 import { expandInputs, type LogInput } from "../node/log-source.js";
 import { counted } from "../core/words.js";
@@ -25,6 +25,8 @@ import type { Until } from "./signals.js";
 const TRACES_USAGE =
   "usage: palette-inspector traces LOG... [--json] [--jobs N]   (LOG: a file, a folder or -)\n" +
   "       palette-inspector traces --follow LOG [--json] [--from-start]";
+/** An entry's indent in `{ "traces": [ … ] }`. */
+const ENTRY_MARGIN = "    ";
 const SHOW_USAGE =
   "usage: palette-inspector show LOG... [INDEX] [--json] [--jobs N]   (LOG: a file, a folder or -)";
 
@@ -58,9 +60,15 @@ export async function tracesCommand(
   const problems = new ProblemList(inputs);
   if (flags.has("--json")) {
     const writer = new JsonListWriter(io.stdout);
+    // Each file's name as JSON once, not once per trace.
+    const fileJson = inputs.map((input) => JSON.stringify(input.name));
     await scanLogs(inputs, {
       jobs,
-      onTrace: (found, file) => writer.item(traceEntryText(found, inputs[file]!.name, "    ")),
+      entries: {
+        margin: ENTRY_MARGIN,
+        onEntry: (tail, index, file) =>
+          writer.item(traceEntryHead(fileJson[file]!, index, ENTRY_MARGIN) + tail),
+      },
       onProblem: (problem) => problems.add(problem),
     });
     writer.end(problems);

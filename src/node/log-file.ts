@@ -33,15 +33,33 @@ export interface LogProblem {
   readonly unreadable?: true;
 }
 
-export interface LogsScanOptions {
+/** Traces as found, or as the text of their `traces --json` entries. */
+export type LogsScanOptions = LogsScanCommon &
+  (
+    | {
+        /**
+         * `found.index` is the trace's number across the whole set, 0-based; in a gzip scanned
+         * with `checkpoints`, `found.hash` is a keyed hash of its bytes (readTraceAt checks a
+         * checkpoint by it: range-hash.ts).
+         */
+        readonly onTrace: (found: ScannedTrace, file: number) => void;
+        readonly entries?: undefined;
+      }
+    | { readonly entries: EntryOutput; readonly onTrace?: undefined }
+  );
+
+/**
+ * Each trace as the rest of its `traces --json` entry (traceEntryTail), written where it is found
+ * (in a worker, which then sends a string, not the trace), with its index across the set.
+ */
+export interface EntryOutput {
+  readonly margin: string;
+  readonly onEntry: (tail: string, index: number, file: number) => void;
+}
+
+interface LogsScanCommon {
   readonly signal?: Cancellation;
   readonly maxLineBytes?: number;
-  /**
-   * `found.index` is the trace's number across the whole set, 0-based; in a gzip scanned with
-   * `checkpoints`, `found.hash` is a keyed hash of its bytes (readTraceAt checks a checkpoint by
-   * it: range-hash.ts).
-   */
-  readonly onTrace: (found: ScannedTrace, file: number) => void;
   readonly onProblem: (problem: LogProblem) => void;
   /** Bytes read from disk so far (compressed bytes for a gzip), after every chunk. */
   readonly onProgress?: (bytes: number) => void;
@@ -88,11 +106,13 @@ export async function scanLogs(
   let cancelled = false;
   const gzipPaths: string[] = [];
   // Traces come in set order, so each one's number is the count before it.
+  const { entries, onTrace } = options;
   const sink: ScanSink = {
     onTrace: (found, file) => {
       const index = traceCount++;
-      options.onTrace(found.index === index ? found : { ...found, index }, file);
+      onTrace?.(found.index === index ? found : { ...found, index }, file);
     },
+    onEntry: entries && ((tail, file) => entries.onEntry(tail, traceCount++, file)),
     onProblem: (problem) => {
       problemCount++;
       options.onProblem(problem);
@@ -106,6 +126,7 @@ export async function scanLogs(
     const context = {
       ...options,
       sink,
+      entryMargin: entries?.margin,
       onProgress: (read: number) => options.onProgress?.(before + read),
     };
     const scanned =

@@ -7,6 +7,7 @@ import { ScanCancelled, TraceScanner, type Cancellation } from "../core/traces/s
 import { LogReadError, logChunks, looksBinary, type LogInput } from "./log-source.js";
 import { nodeAscii } from "./ascii.js";
 import { RecentBytes } from "./range-hash.js";
+import { traceEntryTail } from "../core/traces/summary.js";
 import type { LogProblem, ScannedTrace } from "./log-file.js";
 
 /** Longest stretch of scanning before the event loop gets a turn (the host must stay responsive). */
@@ -18,6 +19,8 @@ const SLICE_BYTES = 64 * 1024;
 export interface ScanSink {
   readonly onTrace: (found: ScannedTrace, file: number) => void;
   readonly onProblem: (problem: LogProblem) => void;
+  /** With `entryMargin`: each trace instead as the rest of its `traces --json` entry (traceEntryTail). */
+  readonly onEntry?: (tail: string, file: number) => void;
 }
 
 export interface InputScanOptions {
@@ -26,6 +29,8 @@ export interface InputScanOptions {
   readonly maxLineBytes?: number;
   /** Hash each trace of a gzip (range-hash.ts) and say so, for a checkpoint walk after the scan. */
   readonly checkpoints?: boolean;
+  /** Hand traces on to `sink.onEntry` as their entries' text, at this margin. */
+  readonly entryMargin?: string;
   /** Bytes of this input read so far (compressed bytes for a gzip), after every chunk. */
   readonly onProgress?: (bytes: number) => void;
   /** Called after every slice; the scan waits for what it returns (a worker's room to send). */
@@ -60,15 +65,20 @@ export async function scanInput(
     sink.onProblem(unreadable ? { file, line, message, unreadable } : { file, line, message });
   // Set by onGzip (a callback, so typed by a cast: TypeScript would narrow a plain null).
   let recent = null as RecentBytes | null;
+  const { entryMargin } = options;
+  const { onEntry } = sink;
   const scanner = new TraceScanner({
     maxLineBytes: options.maxLineBytes,
     signal: options.signal,
     ascii: nodeAscii,
-    onTrace: (found) =>
-      sink.onTrace(
-        recent ? { ...found, hash: recent.hash(found.offset, found.length) } : found,
-        file,
-      ),
+    onTrace:
+      entryMargin !== undefined && onEntry
+        ? (found) => onEntry(traceEntryTail(found, entryMargin), file)
+        : (found) =>
+            sink.onTrace(
+              recent ? { ...found, hash: recent.hash(found.offset, found.length) } : found,
+              file,
+            ),
     onProblem: (found) => problem(found.line, found.message),
   });
   let turn = performance.now();

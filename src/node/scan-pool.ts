@@ -19,10 +19,15 @@ export interface WorkerJob {
   readonly input: LogInput;
   readonly maxLineBytes?: number;
   readonly checkpoints?: boolean;
+  /** Post traces as the text of their `traces --json` entries at this margin (traceEntryTail). */
+  readonly entryMargin?: string;
 }
 
-/** A trace, or a problem as line, message and whether nothing of the file could be read. */
-export type WorkerItem = [0, ScannedTrace] | [1, number | null, string, boolean];
+/**
+ * A trace; a problem as line, message and whether nothing of the file could be read; or a trace
+ * as the rest of its entry's text (a string costs far less to send than the trace's objects).
+ */
+export type WorkerItem = [0, ScannedTrace] | [1, number | null, string, boolean] | [2, string];
 
 export type WorkerMessage =
   | { readonly kind: "items"; readonly items: WorkerItem[] }
@@ -184,6 +189,7 @@ export function scanInWorkers(
           input: { name: inputs[k]!.name, path: inputs[k]!.path, text: inputs[k]!.text },
           maxLineBytes: options.maxLineBytes,
           checkpoints: options.checkpoints,
+          entryMargin: options.entryMargin,
         };
         const worker = idle.pop() ?? spawn();
         files[k]!.worker = worker;
@@ -240,6 +246,7 @@ export function scanInWorkers(
 
     const hand = (item: WorkerItem, file: number) => {
       if (item[0] === 0) options.sink.onTrace(item[1], file);
+      else if (item[0] === 2) options.sink.onEntry!(item[1], file);
       else {
         const problem: LogProblem = item[3]
           ? { file, line: item[1], message: item[2], unreadable: true }

@@ -71,25 +71,37 @@ export function traceEntryJson(summary: TraceSummary, file: string) {
 }
 
 /**
- * `traceEntryJson(summarizeTrace(found), file)` as `JSON.stringify(entry, null, 2)` prints it,
- * `margin` before each line, written directly: a trace that is only listed needs no summary
- * object, no copy of its records and no re-indenting (`traces --json` writes one per trace).
+ * The start of a trace's entry, up to its index (what a scan worker leaves to the set's order).
+ * `traceEntryJson(summarizeTrace(found), file)` as `JSON.stringify(entry, null, 2)` prints it at
+ * `margin` is `traceEntryHead(JSON.stringify(file), index, margin) + traceEntryTail(found, margin)`,
+ * written directly: a trace that is only listed needs no summary object, no copy of its records
+ * and no re-indenting (`traces --json` writes one per trace).
  */
-export function traceEntryText(found: FoundTrace, file: string, margin: string): string {
+export function traceEntryHead(fileJson: string, index: number, margin: string): string {
+  const field = `\n${margin}  `;
+  return `${margin}{${field}"file": ${fileJson},${field}"index": ${index},`;
+}
+
+/**
+ * The rest of a trace's entry after its index: it depends on the trace alone, so
+ * it is written where the trace is found, before its number across the set is known.
+ */
+export function traceEntryTail(found: FoundTrace, margin: string): string {
   const { trace } = found;
+  const field = `\n${margin}  `;
   // A trace read from OpenTelemetry carries nested ids and a model call: the rare case, printed whole.
   if (trace.otel) {
-    const text = JSON.stringify(traceEntryJson(summarizeTrace(found), file), null, 2);
-    return margin + text.replaceAll("\n", `\n${margin}`);
+    const json = JSON.stringify(summaryToJson(summarizeTrace(found)), null, 2);
+    const text = json.replaceAll("\n", `\n${margin}`);
+    // Past `{` and the index's line, which traceEntryHead writes.
+    return text.slice(text.indexOf("\n", text.indexOf("\n") + 1));
   }
   const names = loggedFinalNames(trace);
-  const field = `\n${margin}  `;
   const list =
     names.length === 0
       ? "[]"
       : `[${field}  ${names.map((name) => JSON.stringify(name)).join(`,${field}  `)}${field}]`;
   return (
-    `${margin}{${field}"file": ${JSON.stringify(file)},${field}"index": ${found.index},` +
     `${field}"line": ${found.line},${field}"time": ${JSON.stringify(trace.time)},` +
     `${field}"id": ${JSON.stringify(trace.id)},${field}"stage_count": ${trace.records.length},` +
     `${field}"names": ${list},${field}"forced_choice": ${JSON.stringify(loggedForcedChoice(trace))}\n${margin}}`

@@ -6,8 +6,9 @@ import { describe, expect, it } from "vitest";
 import { scanText } from "../../../src/core/traces/scan.js";
 import {
   summarizeTrace,
+  traceEntryHead,
   traceEntryJson,
-  traceEntryText,
+  traceEntryTail,
 } from "../../../src/core/traces/summary.js";
 
 const EXAMPLES = join(__dirname, "../../../examples/logs");
@@ -20,7 +21,10 @@ function fullReading(log: string | Uint8Array, file: string): string[] {
 }
 
 function listed(log: string | Uint8Array, file: string): string[] {
-  return scanText(log).traces.map((found) => traceEntryText(found, file, "    "));
+  return scanText(log).traces.map(
+    (found) =>
+      traceEntryHead(JSON.stringify(file), found.index, "    ") + traceEntryTail(found, "    "),
+  );
 }
 
 const name = fc.string({ unit: "binary", maxLength: 12 });

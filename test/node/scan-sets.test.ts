@@ -1,0 +1,100 @@
+/**
+ * A set of files hands on the same traces and problems, in the same order and with the same
+ * numbers, read on this thread, by one worker or by several, and as traces or as entry text.
+ */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { traceEntryHead, traceEntryTail } from "../../src/core/traces/summary.js";
+import { scanLogs } from "../../src/node/log-file.js";
+import type { LogInput } from "../../src/node/log-source.js";
+
+const folder = mkdtempSync(join(tmpdir(), "pi-scan-sets-"));
+let made = 0;
+
+const line = fc.oneof(
+  fc.constantFrom("INFO nothing to see", "", "   ", '{"event": "request"}'),
+  fc.record({ stage: fc.constantFrom("intent", "role"), n: fc.nat(9) }).map(({ stage, n }) =>
+    JSON.stringify({
+      turn_id: `t-${n}`,
+      trace: [{ stage, action: "select", kept: [`tool_${n}`, "search"] }],
+      tools: [`tool_${n}`],
+    }),
+  ),
+  // A trace that cannot be read: a problem of its line.
+  fc.constant('{"trace": [{"stage": "intent", "action": "nonsense"}]}'),
+  fc.constant('{"trace": [{"stage": '),
+);
+
+type LogFile = { lines: string[]; gzip: boolean } | "binary" | "missing";
+
+/** A file as it lies on disk: lines (plain or gzip), NUL bytes, or none at all. */
+const fileOf: fc.Arbitrary<LogFile> = fc.oneof(
+  {
+    weight: 6,
+    arbitrary: fc.record({ lines: fc.array(line, { maxLength: 40 }), gzip: fc.boolean() }),
+  },
+  { weight: 1, arbitrary: fc.constantFrom("binary" as const, "missing" as const) },
+);
+
+function written(files: LogFile[]): LogInput[] {
+  return files.map((file) => {
+    const path = join(folder, `${made++}.log`);
+    if (file === "binary") writeFileSync(path, "\0\0\0binary");
+    else if (file !== "missing") {
+      const text = file.lines.join("\n");
+      writeFileSync(path, file.gzip ? gzipSync(text) : text);
+    }
+    return { name: path, path };
+  });
+}
+
+/** What a scan hands on, in order: traces with their numbers and places, and problems. */
+async function handedOn(inputs: LogInput[], jobs: number): Promise<string[]> {
+  const out: string[] = [];
+  const scan = await scanLogs(inputs, {
+    jobs,
+    onTrace: (found, file) =>
+      out.push(
+        traceEntryHead(JSON.stringify(inputs[file]!.name), found.index, "") +
+          traceEntryTail(found, ""),
+      ),
+    onProblem: (problem) => out.push(JSON.stringify(problem)),
+  });
+  out.push(`${scan.traceCount} ${scan.problemCount} ${scan.unreadable}`);
+  return out;
+}
+
+async function asEntries(inputs: LogInput[], jobs: number): Promise<string[]> {
+  const out: string[] = [];
+  const scan = await scanLogs(inputs, {
+    jobs,
+    entries: {
+      margin: "",
+      onEntry: (tail, index, file) =>
+        out.push(traceEntryHead(JSON.stringify(inputs[file]!.name), index, "") + tail),
+    },
+    onProblem: (problem) => out.push(JSON.stringify(problem)),
+  });
+  out.push(`${scan.traceCount} ${scan.problemCount} ${scan.unreadable}`);
+  return out;
+}
+
+describe("a set of files", () => {
+  it("hands on the same traces, numbers and problems on this thread, with 1 worker or 3, as traces or entries", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fileOf, { minLength: 1, maxLength: 5 }), async (files) => {
+        const inputs = written(files);
+        const here = await handedOn(inputs, 0);
+        expect(await handedOn(inputs, 1)).toEqual(here);
+        expect(await handedOn(inputs, 3)).toEqual(here);
+        expect(await asEntries(inputs, 0)).toEqual(here);
+        expect(await asEntries(inputs, 3)).toEqual(here);
+      }),
+      { numRuns: 12 },
+    );
+  }, 120_000);
+});
