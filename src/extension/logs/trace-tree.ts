@@ -396,17 +396,9 @@ export class TraceTree implements vscode.TreeDataProvider<TraceNode> {
       `${traceNumber(row.index)} · ${vscode.workspace.asRelativePath(set.files[row.file]!)}:${row.line}`,
       ...stages.map((stage) => `${plain(stage.stage)}: ${stage.action}`),
     ].join("\n");
-    item.iconPath = row.error
-      ? new vscode.ThemeIcon("error", new vscode.ThemeColor("errorForeground"))
-      : row.degraded
-        ? new vscode.ThemeIcon("warning", new vscode.ThemeColor("list.warningForeground"))
-        : new vscode.ThemeIcon("type-hierarchy");
+    item.iconPath = traceIcon(row);
     item.contextValue = "paletteInspector.trace";
-    item.command = {
-      command: "paletteInspector.openTrace",
-      title: "Open Selection Trace",
-      arguments: [node],
-    };
+    item.command = openTraceCommand(node);
     const where = `line ${row.line}${set.files.length > 1 ? ` of ${baseName(set.files[row.file]!.path)}` : ""}`;
     item.accessibilityInformation = {
       label: [
@@ -477,17 +469,9 @@ export class TraceTree implements vscode.TreeDataProvider<TraceNode> {
       .stagesOf(node.number)
       .map((stage) => `${plain(stage.stage)}: ${stage.action}`)
       .join("\n");
-    item.iconPath = row.error
-      ? new vscode.ThemeIcon("error", new vscode.ThemeColor("errorForeground"))
-      : row.degraded
-        ? new vscode.ThemeIcon("warning", new vscode.ThemeColor("list.warningForeground"))
-        : new vscode.ThemeIcon("type-hierarchy");
+    item.iconPath = traceIcon(row);
     item.contextValue = "paletteInspector.liveTurn";
-    item.command = {
-      command: "paletteInspector.openTrace",
-      title: "Open Selection Trace",
-      arguments: [node],
-    };
+    item.command = openTraceCommand(node);
     return item;
   }
 
@@ -514,4 +498,21 @@ export class TraceTree implements vscode.TreeDataProvider<TraceNode> {
       };
     return item;
   }
+}
+
+/** A trace's icon: an error, a degraded stage, or a plain trace (logged and live alike). */
+function traceIcon(row: { readonly error: boolean; readonly degraded: boolean }): vscode.ThemeIcon {
+  if (row.error) return new vscode.ThemeIcon("error", new vscode.ThemeColor("errorForeground"));
+  if (row.degraded)
+    return new vscode.ThemeIcon("warning", new vscode.ThemeColor("list.warningForeground"));
+  return new vscode.ThemeIcon("type-hierarchy");
+}
+
+/** What clicking a trace's row does: open it in the panel. */
+function openTraceCommand(node: TraceNode): vscode.Command {
+  return {
+    command: "paletteInspector.openTrace",
+    title: "Open Selection Trace",
+    arguments: [node],
+  };
 }
