@@ -77,6 +77,7 @@ export default tseslint.config(
                 "**/node/**",
                 "**/webview/**",
                 "**/*protocol.js",
+                "**/protocol-guards.js",
               ],
               message: "src/core imports only from src/core",
             },
@@ -116,7 +117,13 @@ export default tseslint.config(
           patterns: [
             nodeBuiltins,
             {
-              group: ["**/extension/**", "**/cli/**", "**/webview/**", "**/*protocol.js"],
+              group: [
+                "**/extension/**",
+                "**/cli/**",
+                "**/webview/**",
+                "**/*protocol.js",
+                "**/protocol-guards.js",
+              ],
               message: "src/tools imports only src/core and src/node",
             },
           ],
