@@ -92,7 +92,7 @@ export interface LogsScan {
  * Scans the inputs in order, numbering traces across them. Nothing rejects: a file that cannot
  * be read, a binary file, a truncated or corrupt gzip is a problem of that file, and the next file
  * is read. Files on disk are scanned in worker threads, `jobs` at a time (scan-pool.ts); a stream
- * and `jobs: 0` on this thread, where the event loop gets a turn at least every BUSY_MS.
+ * and `jobs: 0` on this thread, where the event loop gets a turn between two slices of input.
  */
 export async function scanLogs(
   inputs: readonly LogInput[],

@@ -19,6 +19,10 @@ export interface FollowOptions {
   /** `found.index` counts the traces followed, across rotations. */
   readonly onTrace: (found: FoundTrace) => void;
   readonly onProblem: (problem: ScanProblem) => void;
+  /** Called after each read; the follower waits for what it returns (a worker's room to send). */
+  readonly between?: () => Promise<void> | undefined;
+  /** Called when a look at the file has read it to its end. */
+  readonly onCaughtUp?: () => void;
 }
 
 export class LogFollower {
@@ -44,7 +48,9 @@ export class LogFollower {
     let at = 0;
     if (!this.options.fromStart) ({ line, at } = await lastLineStart(handle, size));
     this.attach(handle, ino, at, line);
-    await this.drain();
+    // Held as the poll in progress, so that a stop meanwhile waits for it before closing the file.
+    this.polling = this.drain();
+    await this.polling;
     this.schedule();
   }
 
@@ -105,12 +111,15 @@ export class LogFollower {
   /** Reads from the position to the file's end as it is now. */
   private async drain(): Promise<void> {
     const buffer = Buffer.alloc(READ_BYTES);
-    for (;;) {
+    // Stop ends a long read (a big log followed from its start) at the next chunk.
+    while (!this.stopped) {
       const { bytesRead } = await this.handle!.read(buffer, 0, READ_BYTES, this.position);
-      if (bytesRead === 0) return;
+      if (bytesRead === 0) return this.options.onCaughtUp?.();
       this.position += bytesRead;
       // A copy: the scanner keeps a half-written line until its break comes, and the buffer is reused.
       this.scanner!.push(new Uint8Array(buffer.subarray(0, bytesRead)));
+      const wait = this.options.between?.();
+      if (wait) await wait;
     }
   }
 }

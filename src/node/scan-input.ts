@@ -10,7 +10,7 @@ import { RecentBytes } from "./range-hash.js";
 import { traceEntryTail } from "../core/traces/summary.js";
 import type { LogProblem, ScannedTrace } from "./log-file.js";
 
-/** Longest stretch of scanning before the event loop gets a turn (the host must stay responsive). */
+/** Longest stretch of scanning before the event loop gets a turn (for Cancel, progress and a worker's messages). */
 const BUSY_MS = 15;
 /** A chunk is fed to the scanner in slices this big, so a turn can come between any two. */
 const SLICE_BYTES = 64 * 1024;

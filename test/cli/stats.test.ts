@@ -124,7 +124,8 @@ describe("palette-inspector stats", () => {
       ),
       { numRuns: 40 },
     );
-  });
+    // 120 whole runs of the CLI, each starting its scan workers: seconds alone, far more beside other files.
+  }, 120_000);
 
   describe("as a program", () => {
     let program = "";

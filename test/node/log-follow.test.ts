@@ -10,7 +10,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { followCommand } from "../../src/cli/follow.js";
-import { LogFollower } from "../../src/node/log-follow.js";
+import { FollowThread } from "../../src/node/follow-thread.js";
+import { longestSlice } from "../helpers/host-cpu.js";
+import { LogFollower, type FollowOptions } from "../../src/node/log-follow.js";
 
 const line = (id: string) =>
   JSON.stringify({
@@ -30,7 +32,11 @@ const line = (id: string) =>
   }) + "\n";
 
 const folders: string[] = [];
-const followers: LogFollower[] = [];
+interface Follower {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+const followers: Follower[] = [];
 afterEach(async () => {
   await Promise.all(followers.splice(0).map((f) => f.stop()));
   for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
@@ -49,10 +55,20 @@ async function until(check: () => boolean): Promise<void> {
   expect(check()).toBe(true);
 }
 
-async function follow(path: string, fromStart: boolean) {
+/** The CLI follows on its own thread; the extension host in a worker thread, with the same results. */
+const FOLLOWERS: [string, (path: string, options: FollowOptions) => Follower][] = [
+  ["on this thread", (path, options) => new LogFollower(path, options)],
+  ["in a worker thread", (path, options) => new FollowThread(path, options)],
+];
+
+async function follow(
+  make: (path: string, options: FollowOptions) => Follower,
+  path: string,
+  fromStart: boolean,
+) {
   const seen: [number, number, unknown][] = [];
   const problems: unknown[] = [];
-  const follower = new LogFollower(path, {
+  const follower = make(path, {
     fromStart,
     pollMs: 10,
     onTrace: (found) => seen.push([found.index, found.line, found.trace.id]),
@@ -63,10 +79,10 @@ async function follow(path: string, fromStart: boolean) {
   return { seen, problems };
 }
 
-describe("following a growing log", () => {
+describe.each(FOLLOWERS)("following a growing log %s", (_, make) => {
   it("from the end: only what is appended, with its true line numbers, a half-written line once complete", async () => {
     const path = log(line("old") + "noise\n");
-    const { seen } = await follow(path, false);
+    const { seen } = await follow(make, path, false);
     appendFileSync(path, line("new-1").slice(0, 20));
     await new Promise((r) => setTimeout(r, 50));
     expect(seen).toEqual([]);
@@ -80,7 +96,7 @@ describe("following a growing log", () => {
 
   it("from the start with --from-start; across a rotation (rename, new file) and a copytruncate, never a line twice", async () => {
     const path = log(line("a"));
-    const { seen, problems } = await follow(path, true);
+    const { seen, problems } = await follow(make, path, true);
     await until(() => seen.length === 1);
     // Written to the old file just before it is renamed, then the new file starts.
     appendFileSync(path, line("b"));
@@ -103,7 +119,9 @@ describe("following a growing log", () => {
     ]);
     expect(problems).toEqual([]);
   });
+});
 
+describe("traces --follow", () => {
   it("traces --follow --json prints one JSON object per line per trace, with its file and line, until stopped", async () => {
     const path = log(line("a"));
     let stdout = "";
@@ -143,5 +161,30 @@ describe("following a growing log", () => {
       2,
       "palette-inspector: cannot read /no/such.log: no such file\n",
     ]);
+  });
+});
+
+describe("following a log in a worker thread", () => {
+  it("a log that cannot be opened rejects the start with the reason", async () => {
+    const follower = new FollowThread("/no/such.log", { onTrace: () => {}, onProblem: () => {} });
+    followers.push(follower);
+    await expect(follower.start()).rejects.toThrow(/ENOENT.*\/no\/such\.log/);
+  });
+
+  it("a hostile log of 1 MB followed from its start never holds this thread 50 ms, and every trace comes", async () => {
+    const path = log(`[\n${Array(40_000).fill('{"trace":[],"x":"é"}').join(",")}\n]\n`);
+    let traces = 0;
+    const follower = new FollowThread(path, {
+      fromStart: true,
+      onTrace: () => traces++,
+      onProblem: () => {},
+    });
+    followers.push(follower);
+    const ms = await longestSlice(async () => {
+      await follower.start();
+      await until(() => traces === 40_000);
+    });
+    expect(traces).toBe(40_000);
+    expect(ms).toBeLessThan(50);
   });
 });

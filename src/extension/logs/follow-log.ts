@@ -1,5 +1,5 @@
 import * as vscode from "vscode";
-import { LogFollower } from "../../node/log-follow.js";
+import { FollowThread } from "../../node/follow-thread.js";
 import { TurnSpool } from "../../node/turn-spool.js";
 import { announce, log, neutralise, notice, unawaited } from "../notify.js";
 import { batched, closeGroup, LIVE_REFRESH_MS, liveSettings, spoolFolder } from "./live-traces.js";
@@ -7,13 +7,13 @@ import type { LiveGroup, TraceNode, TraceTree } from "./trace-tree.js";
 
 interface Followed {
   readonly group: LiveGroup & { folder: string };
-  readonly follower: LogFollower;
+  readonly follower: FollowThread;
   readonly refresh: ReturnType<typeof batched>;
 }
 
 /**
  * "Follow Log": a log's traces listed as it grows, from its start, across a rotation or a
- * truncation (LogFollower); each is kept in a spool as the live turns are, so that one read
+ * truncation, in a worker thread (FollowThread); each is kept in a spool as the live turns are, so that one read
  * before a rotation still opens after it. The log's CodeLenses are asked for again as it grows.
  */
 export class FollowedLogs implements vscode.Disposable {
@@ -46,7 +46,7 @@ export class FollowedLogs implements vscode.Disposable {
       this.tree.setLive(group);
       this.lensesChanged.fire();
     }, LIVE_REFRESH_MS);
-    const follower = new LogFollower(uri.fsPath, {
+    const follower = new FollowThread(uri.fsPath, {
       fromStart: true,
       onTrace: (found) => {
         group.spool.add(found.trace, found.line);
