@@ -178,6 +178,7 @@ export function isReportView(value: unknown): value is ReportView {
     isRecord(origin) &&
     (origin.kind === "fixture" ||
       (origin.kind === "log" && typeof origin.line === "number") ||
+      (origin.kind === "received" && typeof origin.index === "number") ||
       (origin.kind === "debug" &&
         isString(origin.session) &&
         isString(origin.frame) &&

@@ -12,6 +12,13 @@ type Part = TemplateResult | typeof nothing;
 /** The turn on screen; `fixtureRole` when a what-if moved the role away from the fixture's. */
 export type TurnShown = NonNullable<TraceView["turn"]> & { readonly fixtureRole?: string };
 
+const CODICONS: Record<ReportView["origin"]["kind"], string> = {
+  fixture: "json",
+  log: "output",
+  received: "broadcast",
+  debug: "debug-alt",
+};
+
 /**
  * `variant` labels a run shown in place of the fixture's own (a what-if, or the second of two
  * traces); `openSource` goes back to the log line a logged trace came from.
@@ -24,13 +31,18 @@ export function renderHeader(
   debug: { readonly stale: boolean; readonly act: (action: DebugAction) => void } | null = null,
 ): TemplateResult {
   const origin = report.origin;
-  const codicon = origin.kind === "log" ? "output" : origin.kind === "debug" ? "debug-alt" : "json";
+  const codicon = CODICONS[origin.kind];
   // The one numbering of a logged trace: 1-based across its set, as in the Selection Traces view.
   const logged =
     origin.kind === "log"
       ? html`<p class="origin">Logged trace #${origin.index + 1}, read-only — <button type="button" class="link" data-action="open-source" @click=${openSource}>${icon("go-to-file")} Open ${baseName(report.file)} at line ${origin.line}</button></p>`
-      : nothing;
-  return html`<header class="header"><h1>${icon(codicon)}${nameText(baseName(report.file), "file-name")}${variant ? html`<span class="tag tag-variant">${variant}</span>` : nothing}</h1>${logged}${origin.kind === "debug" && debug ? renderDebugOrigin(origin, debug.stale, debug.act) : nothing}${report.description ? html`<p class="description">${report.description}</p>` : nothing}${turn ? turnLine(turn) : nothing}${statsLine(report)}</header>`;
+      : origin.kind === "received"
+        ? html`<p class="origin">Received over OpenTelemetry, read-only: no log line to open</p>`
+        : nothing;
+  // A received turn's place (`otlp://live/3`) has no file name to show.
+  const name =
+    origin.kind === "received" ? `Live turn #${origin.index + 1}` : baseName(report.file);
+  return html`<header class="header"><h1>${icon(codicon)}${nameText(name, "file-name")}${variant ? html`<span class="tag tag-variant">${variant}</span>` : nothing}</h1>${logged}${origin.kind === "debug" && debug ? renderDebugOrigin(origin, debug.stale, debug.act) : nothing}${report.description ? html`<p class="description">${report.description}</p>` : nothing}${turn ? turnLine(turn) : nothing}${statsLine(report)}</header>`;
 }
 
 function turnLine(turn: TurnShown): TemplateResult {

@@ -142,7 +142,13 @@ function unknownStageTag(origin: ReportView["origin"]["kind"]): TemplateResult {
           "read from the debuggee",
           "known only from the value read in the debug session: its configuration is not known",
         ]
-      : ["output", "logged", "known only from a logged trace: its configuration is not known"];
+      : origin === "received"
+        ? [
+            "broadcast",
+            "received",
+            "known only from a turn received over OpenTelemetry: its configuration is not known",
+          ]
+        : ["output", "logged", "known only from a logged trace: its configuration is not known"];
   return html`<span class="tag tag-unknown" title=${title}>${icon(codicon)}${text}</span>`;
 }
 

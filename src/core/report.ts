@@ -32,6 +32,8 @@ export interface CapabilityReport {
 export type ReportOrigin =
   | { readonly kind: "fixture" }
   | { readonly kind: "log"; readonly line: number; readonly index: number }
+  /** A live turn received over OpenTelemetry: no log line to go back to; its number among the turns. */
+  | { readonly kind: "received"; readonly index: number }
   | {
       readonly kind: "debug";
       readonly session: string;
@@ -43,8 +45,9 @@ export type ReportOrigin =
 /** Everything a run decided, in the form every view (table, panel, JSON, tests) reads. */
 export interface RunReport {
   /**
-   * A fixture run (editable, what-if), a trace read from a log (read-only) at a 1-based line, or a
-   * value read from a paused debug session (read-only): which session, frame and expression.
+   * A fixture run (editable, what-if), a trace read from a log (read-only) at a 1-based line, a
+   * turn received over OpenTelemetry (read-only), or a value read from a paused debug session
+   * (read-only): which session, frame and expression.
    */
   readonly origin: ReportOrigin;
   readonly file: string;

@@ -174,6 +174,25 @@ test("origin: a logged trace links back to its log line", async (browser) => {
   await page.close();
 });
 
+test("origin: a turn received over OpenTelemetry says so, with no log line to open", async (browser) => {
+  const page = await openPanel(browser);
+  const logged = showLogged(runFixture(await load(EXAMPLE)), 0, 2);
+  if (logged.type !== "show") throw new Error("not a show message");
+  const report = { ...logged.view.report, origin: { kind: "received", index: 2 } as const };
+  await send(page, {
+    ...logged,
+    view: { ...logged.view, report: { ...report, file: "otlp://live/3" } },
+  });
+  await page.waitForSelector(".header .origin");
+  assert.equal(await page.locator(".header h1").innerText(), "Live turn #3");
+  assert.equal(
+    await page.locator(".header .origin").innerText(),
+    "Received over OpenTelemetry, read-only: no log line to open",
+  );
+  assert.equal(await page.locator('[data-action="open-source"]').count(), 0);
+  await page.close();
+});
+
 test("lineage: a tool the host selects is the one named in the tool-name field", async (browser) => {
   const page = await openPanel(browser);
   const message = showFixture(await load(EXAMPLE));

@@ -95,6 +95,15 @@ describe("reportMarkdown", () => {
     expect(cells(rows.at(-1)!).slice(1, 4)).toEqual(["palette", "capability", "applied"]);
   });
 
+  it("titles a logged trace by its file and line, a received turn by its number", () => {
+    const title = (origin: RunReport["origin"]) =>
+      reportMarkdown({ ...reportOf({ names: ["a"] }), file: "otlp://live/3", origin }).split(
+        "\n",
+      )[0];
+    expect(title({ kind: "received", index: 2 })).toBe("### Selection trace: `live turn #3`");
+    expect(title({ kind: "log", line: 7, index: 2 })).toBe("### Selection trace: 3, line 7");
+  });
+
   it("collapses long name lists", async () => {
     const offered = Array.from({ length: 40 }, (_, i) => `t${i}`);
     const markdown = reportMarkdown(

@@ -7,7 +7,12 @@ import type { RunReport } from "../../src/core/report.js";
 import type { LoggedTrace } from "../../src/core/traces/trace.js";
 import { FollowedLogs } from "../../src/extension/logs/follow-log.js";
 import { LiveTraces } from "../../src/extension/logs/live-traces.js";
-import { openTrace } from "../../src/extension/logs/log-commands.js";
+import {
+  compareTraces,
+  compareWithReplay,
+  openTrace,
+  turnIntoFixture,
+} from "../../src/extension/logs/log-commands.js";
 import { PAGE_SIZE, TraceTree, type TraceNode } from "../../src/extension/logs/trace-tree.js";
 import type { TracePanels } from "../../src/extension/panel/panels.js";
 import { TurnSpool } from "../../src/node/turn-spool.js";
@@ -23,8 +28,12 @@ import { fake, Uri, window, type TreeItem } from "../fakes/vscode.js";
 import { tempDir } from "../helpers/temp.js";
 
 const shown: { report: RunReport; label: string | undefined }[] = [];
+const compared: { base: RunReport; variant: RunReport; replay: boolean }[] = [];
 const panels = {
   showReport: (report: RunReport, label?: string) => shown.push({ report, label }),
+  showComparison: (base: RunReport, variant: RunReport, replay = false) =>
+    compared.push({ base, variant, replay }),
+  showFixture: () => Promise.resolve(),
 } as unknown as TracePanels;
 
 let live: LiveTraces | null = null;
@@ -33,6 +42,7 @@ let followed: FollowedLogs | null = null;
 beforeEach(() => {
   fake.reset();
   shown.length = 0;
+  compared.length = 0;
   // Any free port: the tests run beside others that may hold 4318.
   fake.settings.set("paletteInspector.live.port", 0);
 });
@@ -106,8 +116,10 @@ describe("Start Live Traces", () => {
 
     await openTrace(turns[0], undefined, panels, tree);
     expect(shown[0]!.label).toBe("#1 Live (OpenTelemetry)");
-    expect(shown[0]!.report.origin).toEqual({ kind: "log", line: 0, index: 0 });
+    // Received, not logged: no line of a log to go back to.
+    expect(shown[0]!.report.origin).toEqual({ kind: "received", index: 0 });
     expect(shown[0]!.report.file).toBe("otlp://live/1");
+    expect(shown[0]!.report.description).toBe("#1 · id t-1 · 1970-01-01T00:00:01.000Z");
     expect(shown[0]!.report.names).toEqual(["search", "calendar"]);
 
     const was = port();
@@ -118,6 +130,43 @@ describe("Start Live Traces", () => {
     const server = createServer();
     await new Promise<void>((resolve) => server.listen(was, "127.0.0.1", resolve));
     server.close();
+  });
+
+  it("a received turn turns into a fixture that replays it, compares with its replay and with another turn", async () => {
+    const { tree } = setUp();
+    fake.addWorkspaceFolder("/ws");
+    await live!.start();
+    await post(
+      request([
+        turnSpan(TRACE_A, 1000, selectionTrace("t-1", ["search", "calendar"])),
+        turnSpan(TRACE_B, 2000, selectionTrace("t-2", ["search"])),
+      ]),
+    );
+    await vi.waitFor(() => expect(liveTurns(tree)).toHaveLength(2));
+    const [first, second] = liveTurns(tree);
+    fake.answers.saveDialog.push(Uri.file("/ws/t-1.turn.json"));
+    const written = await turnIntoFixture(first, panels);
+    expect(written?.toString()).toBe(Uri.file("/ws/t-1.turn.json").toString());
+    // Proposed in the workspace, named as received, never after the receiver's place.
+    expect((fake.dialogs.at(-1) as vscode.SaveDialogOptions).defaultUri!.path).toBe(
+      "/ws/live.trace-1.turn.json",
+    );
+    const fixture = JSON.parse(fake.files.get(written!.toString())!) as {
+      description: string;
+      offered: string[];
+    };
+    expect(fixture.description).toBe(
+      "replay of the selection trace received at otlp://live/1 (id t-1)",
+    );
+    expect(fixture.offered).toEqual(["search", "calendar"]);
+
+    await compareWithReplay(first, panels);
+    expect(compared[0]!.replay).toBe(true);
+    expect(compared[0]!.base.origin).toEqual({ kind: "received", index: 0 });
+    expect(compared[0]!.variant.names).toEqual(compared[0]!.base.names);
+    await compareTraces([first!, second!], panels);
+    expect(compared[1]!.base.names).toEqual(["search", "calendar"]);
+    expect(compared[1]!.variant.names).toEqual(["search"]);
   });
 
   it("neutralises a hostile turn id in the tree; the status bar holds only the port and the count", async () => {

@@ -26,9 +26,11 @@ export function reportMarkdown(report: RunReport, options: MarkdownOptions = {})
   const title =
     origin.kind === "log"
       ? `${file}, line ${origin.line}`
-      : origin.kind === "debug"
-        ? `${origin.expression} in ${origin.frame}`
-        : file;
+      : origin.kind === "received"
+        ? `live turn #${origin.index + 1}`
+        : origin.kind === "debug"
+          ? `${origin.expression} in ${origin.frame}`
+          : file;
   const lines = [`### Selection trace: ${inline(title)}`, ""];
   if (report.description) lines.push(inline(report.description), "");
   lines.push(

@@ -15,6 +15,16 @@ export function reportFromTrace(found: FoundTrace, file: string): RunReport {
   );
 }
 
+/** A live turn received over OpenTelemetry, at its place under the receiver (`otlp://live/3`). */
+export function reportFromTurn(found: FoundTrace, place: string): RunReport {
+  return reportFromLoggedTrace(
+    found.trace,
+    { kind: "received", index: found.index },
+    place,
+    describeTrace(found, false),
+  );
+}
+
 /** A trace from anywhere (a log, a debuggee) as a read-only RunReport. */
 export function reportFromLoggedTrace(
   trace: LoggedTrace,
@@ -71,8 +81,8 @@ export function stageRecord(record: LoggedRecord): StageRecord {
 }
 
 /** "#4 · line 120 · id t-42 · 2024-05-01T12:00:00Z": a person reads trace numbers 1-based (`index` + 1). */
-export function describeTrace(found: FoundTrace): string {
-  const parts = [`#${found.index + 1}`, `line ${found.line}`];
+export function describeTrace(found: FoundTrace, hasLine = true): string {
+  const parts = hasLine ? [`#${found.index + 1}`, `line ${found.line}`] : [`#${found.index + 1}`];
   if (found.trace.id !== null) parts.push(`id ${found.trace.id}`);
   if (found.trace.time !== null) parts.push(String(found.trace.time));
   return parts.join(" · ");

@@ -20,7 +20,8 @@ type ScriptedJson = Extract<StageJson, { kind: "scripted" }>;
 
 export function traceToFixture(
   trace: LoggedTrace,
-  source: { readonly file: string; readonly line: number },
+  /** Where the trace is from: a log and its line, or (line null) a receiver's place for a turn. */
+  source: { readonly file: string; readonly line: number | null },
 ): TraceFixture {
   const caveats: string[] = [];
   const { records } = trace;
@@ -78,7 +79,7 @@ export function traceToFixture(
   }
 
   const fixture: FixtureJson = {
-    description: `replay of the selection trace logged at ${source.file}:${source.line}${trace.id !== null ? ` (id ${trace.id})` : ""}`,
+    description: `replay of the selection trace ${source.line === null ? `received at ${source.file}` : `logged at ${source.file}:${source.line}`}${trace.id !== null ? ` (id ${trace.id})` : ""}`,
     ...(extra.length > 0 ? { catalog: extra.map((name) => ({ name })) } : {}),
     offered: offered as FixtureJson["offered"],
     ...(trace.turn ? { turn: { ...trace.turn } as FixtureJson["turn"] } : {}),

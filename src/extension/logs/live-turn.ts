@@ -1,5 +1,7 @@
 import * as vscode from "vscode";
-import { reportFromTrace } from "../../core/traces/report.js";
+import { reportFromTrace, reportFromTurn } from "../../core/traces/report.js";
+import type { RunReport } from "../../core/report.js";
+import type { FoundTrace } from "../../core/traces/scan.js";
 import type { TracePanels } from "../panel/panels.js";
 import { traceNumber, type TurnNode } from "./trace-tree.js";
 
@@ -16,13 +18,20 @@ export async function openTurn(
 ): Promise<void> {
   const found = await node.group.spool.read(node.number);
   const { file } = node.group;
-  const place = file
-    ? file.toString()
-    : vscode.Uri.from({
-        scheme: "otlp",
-        authority: node.group.key,
-        path: `/${node.number + 1}`,
-      }).toString();
   const label = `${traceNumber(node.number)} ${node.group.label}${file ? `:${found.line}` : ""}`;
-  panels.showReport(reportFromTrace(found, place), label, undefined, open);
+  panels.showReport(turnReport(node, found), label, undefined, open);
+}
+
+/** A live turn as the panel shows it: a followed log's at its line, a received one as received. */
+export function turnReport(node: TurnNode, found: FoundTrace): RunReport {
+  const place = turnPlace(node).toString();
+  return node.group.file ? reportFromTrace(found, place) : reportFromTurn(found, place);
+}
+
+/** Where a live turn is from: its followed log, or a place of its own under its receiver. */
+export function turnPlace(node: TurnNode): vscode.Uri {
+  return (
+    node.group.file ??
+    vscode.Uri.from({ scheme: "otlp", authority: node.group.key, path: `/${node.number + 1}` })
+  );
 }

@@ -1,3 +1,4 @@
+import { homedir } from "node:os";
 import * as vscode from "vscode";
 import { reportFromTrace } from "../../core/traces/report.js";
 import { ScanCancelled, type FoundTrace } from "../../core/traces/scan.js";
@@ -19,7 +20,7 @@ import {
 } from "../notify.js";
 import { StatsFold } from "../stats/read-stats.js";
 import { rememberTrace } from "./log-excerpts.js";
-import { openTurn } from "./live-turn.js";
+import { openTurn, turnPlace, turnReport } from "./live-turn.js";
 import type { TracePanels } from "../panel/panels.js";
 import { fixtureFolder } from "../fixture-folder.js";
 import { saveNewFixture } from "../save-fixture.js";
@@ -210,6 +211,60 @@ async function traceOf(node: TraceItemNode): Promise<FoundTrace> {
   );
 }
 
+/** A listed trace or a live turn, read back, with where it is from and its number there. */
+interface Listed {
+  readonly found: FoundTrace;
+  /** Its log; for a received turn, its place under the receiver (`otlp://live/3`). */
+  readonly place: vscode.Uri;
+  readonly index: number;
+  /** The trace as the panel shows it. */
+  readonly report: () => RunReport;
+}
+
+/** The trace a view item holds, or null for any other item. */
+async function listedTrace(node: TraceNode | undefined): Promise<Listed | null> {
+  if (node?.kind === "trace") {
+    const found = await traceOf(node);
+    const place = traceFile(node);
+    return { found, place, index: node.index, report: () => reportOf(found, place) };
+  }
+  if (node?.kind !== "turn") return null;
+  const found = await node.group.spool.read(node.number);
+  const place = turnPlace(node);
+  return {
+    found,
+    place,
+    index: node.number,
+    report: () => turnReport(node, found),
+  };
+}
+
+/** What a replay says it replays: the log and line, or the receiver's place of a turn. */
+function replaySource(listed: Listed): { file: string; line: number | null } {
+  const received = listed.place.scheme === "otlp";
+  return {
+    file: received ? listed.place.toString() : vscode.workspace.asRelativePath(listed.place),
+    line: received ? null : listed.found.line,
+  };
+}
+
+/** Where a listed trace's replay is named and proposed: beside its log; a received turn's as `live`. */
+function replayPath(listed: Listed): string {
+  return listed.place.scheme === "otlp"
+    ? `/live.trace-${listed.index + 1}.turn.json`
+    : suggestedFixturePath(listed.place.path, listed.index);
+}
+
+/**
+ * Where a new replay is proposed: with the workspace's fixtures, not in the folder of logs; a
+ * received turn has no folder, so with the first workspace folder's, else in the home folder.
+ */
+async function replayFolder(place: vscode.Uri): Promise<vscode.Uri> {
+  if (place.scheme !== "otlp") return fixtureFolder(place);
+  const root = vscode.workspace.workspaceFolders?.[0]?.uri;
+  return root ? fixtureFolder(root) : vscode.Uri.file(homedir());
+}
+
 /** The trace that starts at a line of an open log (CodeLens), read from the editor's text. */
 async function traceAtLine(uri: vscode.Uri, line: number): Promise<FoundTrace | undefined> {
   const text = await readText(uri);
@@ -280,27 +335,20 @@ export async function turnIntoFixture(
   node: TraceNode | undefined,
   panels: TracePanels,
 ): Promise<vscode.Uri | undefined> {
-  if (node?.kind !== "trace") return undefined;
-  let found: FoundTrace;
+  let listed: Listed | null;
   try {
-    found = await traceOf(node);
+    listed = await listedTrace(node);
   } catch (error) {
     failed(notice`cannot read the selection trace.`, error);
     return undefined;
   }
-  const file = traceFile(node);
-  const { fixture, caveats } = traceToFixture(found.trace, {
-    file: vscode.workspace.asRelativePath(file),
-    line: found.line,
-  });
+  if (!listed) return undefined;
+  const { found, place } = listed;
+  const { fixture, caveats } = traceToFixture(found.trace, replaySource(listed));
   const target = await saveNewFixture(
     fixture,
     {
-      // With the workspace's fixtures, not in the folder of logs.
-      defaultUri: vscode.Uri.joinPath(
-        await fixtureFolder(file),
-        fixtureName(file.path, node.index),
-      ),
+      defaultUri: vscode.Uri.joinPath(await replayFolder(place), baseName(replayPath(listed))),
       title: "Turn the logged trace into a fixture",
     },
     panels,
@@ -320,15 +368,12 @@ export async function compareWithReplay(
   node: TraceNode | undefined,
   panels: TracePanels,
 ): Promise<void> {
-  if (node?.kind !== "trace") return;
   try {
-    const found = await traceOf(node);
-    const file = traceFile(node);
-    const { fixture } = traceToFixture(found.trace, {
-      file: vscode.workspace.asRelativePath(file),
-      line: found.line,
-    });
-    const replayFile = file.with({ path: suggestedFixturePath(file.path, node.index) }).toString();
+    const listed = await listedTrace(node);
+    if (!listed) return;
+    const { found, place } = listed;
+    const { fixture } = traceToFixture(found.trace, replaySource(listed));
+    const replayFile = place.with({ path: replayPath(listed) }).toString();
     const loaded = await loadFixture(
       { file: replayFile, text: JSON.stringify(fixture) },
       readWorkspaceCatalog,
@@ -338,8 +383,8 @@ export async function compareWithReplay(
         `the replay fixture is invalid: ${loaded.problems[0]?.message ?? "unknown problem"}`,
       );
     // The replay has no file of its own yet: it is named after the log it replays, never after a path that does not exist.
-    const replay = { ...runFixture(loaded.fixture), file: file.toString() };
-    panels.showComparison(reportOf(found, file), replay, true);
+    const replay = { ...runFixture(loaded.fixture), file: place.toString() };
+    panels.showComparison(listed.report(), replay, true);
   } catch (error) {
     failed(notice`cannot compare the trace with its replay.`, error);
   }
@@ -350,14 +395,14 @@ export async function compareTraces(
   selected: readonly TraceNode[] | undefined,
   panels: TracePanels,
 ): Promise<void> {
-  const traces = (selected ?? []).filter((node): node is TraceItemNode => node.kind === "trace");
+  const traces = (selected ?? []).filter((node) => node.kind === "trace" || node.kind === "turn");
   if (traces.length !== 2) {
     announce("info", notice`select exactly two traces (Ctrl/Cmd+click) to compare them.`);
     return;
   }
   try {
     const [base, variant] = await Promise.all(
-      traces.map(async (node) => reportOf(await traceOf(node), traceFile(node))),
+      traces.map(async (node) => (await listedTrace(node))!.report()),
     );
     panels.showComparison(base!, variant!);
   } catch (error) {

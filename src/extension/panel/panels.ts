@@ -233,9 +233,8 @@ function title(path: string): string {
 
 /** A panel's name for a report: a logged trace by its number (as in the Selection Traces view) and line. */
 function reportLabel(report: RunReport): string {
-  return report.origin.kind === "log"
-    ? `#${report.origin.index + 1} ${baseName(report.file)}:${report.origin.line}`
-    : report.origin.kind === "debug"
-      ? report.origin.expression
-      : baseName(report.file);
+  const origin = report.origin;
+  if (origin.kind === "log") return `#${origin.index + 1} ${baseName(report.file)}:${origin.line}`;
+  if (origin.kind === "received") return `live turn #${origin.index + 1}`;
+  return origin.kind === "debug" ? origin.expression : baseName(report.file);
 }

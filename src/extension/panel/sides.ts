@@ -7,12 +7,14 @@ export interface ComparedSides {
   readonly replay: boolean;
 }
 
-/** What a run is: a fixture by its file, a logged trace by its file and number, a debug value by its expression. */
+/** What a run is: a fixture by its file, a logged trace by its file and number, a received turn by its number, a debug value by its expression. */
 export function runName(report: RunReport): string {
   const file = baseName(report.file);
   switch (report.origin.kind) {
     case "log":
       return `${file} #${report.origin.index + 1}`;
+    case "received":
+      return `live turn #${report.origin.index + 1}`;
     case "debug":
       return `${report.origin.expression} (debug value)`;
     case "fixture":
