@@ -371,21 +371,32 @@ function helpers(session) {
       throw new Error(`${what}: the menu ignored every click`);
     },
 
-    /** True when the command palette lists `title` (contributed commands show before activation). */
+    /**
+     * True when the command palette lists `title` within `timeout` (contributed commands show
+     * before activation). An open palette keeps the commands it knew when it opened, and an
+     * extension's join once the extension host has registered it, seconds after the workbench
+     * shows on a busy machine: so the palette is opened again until the deadline.
+     */
     async hasCommand(title, { timeout = 10_000 } = {}) {
-      await page.keyboard.press("Escape");
-      await page.keyboard.press("F1");
-      const input = page.locator(quickInputBox);
-      await input.waitFor({ state: "visible", timeout });
-      await input.fill(`>${title}`);
-      const found = await quickRow(title)
-        .waitFor({ state: "visible", timeout })
-        .then(
-          () => true,
-          () => false,
-        );
-      await page.keyboard.press("Escape");
-      return found;
+      const deadline = Date.now() + timeout;
+      for (;;) {
+        await page.keyboard.press("Escape");
+        await page.keyboard.press("F1");
+        const input = page.locator(quickInputBox);
+        await input.waitFor({ state: "visible", timeout });
+        await input.fill(`>${title}`);
+        const found = await quickRow(title)
+          .waitFor({
+            state: "visible",
+            timeout: Math.max(1, Math.min(deadline - Date.now(), 2_000)),
+          })
+          .then(
+            () => true,
+            () => false,
+          );
+        await page.keyboard.press("Escape");
+        if (found || Date.now() >= deadline) return found;
+      }
     },
 
     /** Opens a workspace file by its path relative to the workspace (quick open, Ctrl+P). */
