@@ -5,7 +5,7 @@ import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import type { LoggedTrace } from "../../src/core/traces/trace.js";
-import { threadCpuMs } from "../helpers/host-cpu.js";
+import { longestSlice, threadCpuMs } from "../helpers/host-cpu.js";
 import { OtlpReceiver, PortInUse, type ReceivedTrace } from "../../src/node/otlp-receiver.js";
 import { decodeStatus, decodeTraceResponse } from "../../src/node/otlp-proto.js";
 import {
@@ -444,6 +444,37 @@ describe("the OTLP receiver in the extension host's own process", () => {
     expect(traces).toHaveLength(11_500);
     expect(traces.at(-1)!.trace.model?.model).toBe("m".repeat(400));
     expect(blocked).toBeLessThan(50);
+  }, 60_000);
+});
+
+describe("the OTLP receiver's longest slice of its thread's CPU", () => {
+  it("re-joins a long OTel trace in short slices: 10,000 turns and their model calls in one trace, 40 a request", async () => {
+    const { port, traces, models } = await started({ onRequest: undefined });
+    const [requests, perRequest] = [250, 40];
+    const turn = (r: number, k: number) => r * perRequest + k;
+    // Request r brings its turns, and the model calls of the turns before (each with the tool it ran).
+    const bodies = Array.from({ length: requests + 1 }, (_, r) => {
+      const spans: unknown[] = [];
+      for (let k = 0; k < perRequest; k++) {
+        if (r < requests)
+          spans.push(turnSpan(TRACE_A, 10 * turn(r, k), selectionTrace(`t${turn(r, k)}`, ["a"])));
+        if (r > 0)
+          spans.push(
+            chatSpan(TRACE_A, 10 * turn(r - 1, k) + 1, { offered: ["a"] }),
+            toolSpan(TRACE_A, 10 * turn(r - 1, k) + 2, `tool${turn(r - 1, k)}`),
+          );
+      }
+      return Buffer.from(JSON.stringify(request(spans)));
+    });
+    const longest = await longestSlice(async () => {
+      for (const body of bodies) expect((await send(port, body)).status).toBe(200);
+    });
+    console.log(`longest slice ${longest.toFixed(1)} ms re-joining a trace of 10,000 turns`);
+    expect(traces).toHaveLength(requests * perRequest);
+    // Each turn is handed on again once, when its model call comes, having called the tool after it.
+    expect(models.map((m) => m.index)).toEqual(traces.map((t) => t.index));
+    expect(models.every((m) => m.trace.model?.called[0] === `tool${m.index}`)).toBe(true);
+    expect(longest).toBeLessThan(50);
   }, 60_000);
 });
 
