@@ -22,7 +22,7 @@ import { parseJsonInSteps } from "../core/otel/json-steps.js";
 import { readRequestInSteps, type OtlpRead, type OtlpSelection } from "../core/otel/request.js";
 import { allSteps } from "../core/otel/steps.js";
 import {
-  decodeTraceRequest,
+  decodeTraceRequestInSteps,
   encodeStatus,
   encodeTraceResponse,
   ProtobufError,
@@ -148,12 +148,8 @@ export class OtlpReceiver {
       const protobuf = contentKind(request.headers["content-type"]);
       const body = await this.body(request);
       const stepped = body.length > STEPPED_BODY;
-      const decoding = parseJsonSteps(body, stepped);
-      const value = protobuf
-        ? decodeTraceRequest(body)
-        : stepped
-          ? await inSteps(decoding)
-          : allSteps(decoding);
+      const decoding = protobuf ? decodeTraceRequestInSteps(body) : parseJsonSteps(body, stepped);
+      const value = stepped ? await inSteps(decoding) : allSteps(decoding);
       if (
         !isJsonObject(value) ||
         !(own(value, "resourceSpans") === undefined || Array.isArray(own(value, "resourceSpans")))

@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { LoggedTrace } from "../../src/core/traces/trace.js";
 import { longestSlice, threadCpuMs } from "../helpers/host-cpu.js";
 import { OtlpReceiver, PortInUse, type ReceivedTrace } from "../../src/node/otlp-receiver.js";
-import { decodeStatus, decodeTraceResponse } from "../../src/node/otlp-proto.js";
+import protobuf from "protobufjs";
+import { decodeStatus, decodeTraceResponse, OTLP_TRACE_PROTO } from "../../src/node/otlp-proto.js";
 import {
   chatSpan,
   lines,
@@ -474,6 +475,53 @@ describe("the OTLP receiver's longest slice of its thread's CPU", () => {
     // Each turn is handed on again once, when its model call comes, having called the tool after it.
     expect(models.map((m) => m.index)).toEqual(traces.map((t) => t.index));
     expect(models.every((m) => m.trace.model?.called[0] === `tool${m.index}`)).toBe(true);
+    expect(longest).toBeLessThan(50);
+  }, 60_000);
+
+  it("decodes a 16 MiB protobuf body in short slices", async () => {
+    const { port, traces } = await started({ onRequest: undefined });
+    const Request = protobuf
+      .parse(OTLP_TRACE_PROTO)
+      .root.lookupType("opentelemetry.proto.ExportTraceServiceRequest");
+    const attribute = (key: string, stringValue: string) => ({ key, value: { stringValue } });
+    const spans: unknown[] = [];
+    for (let i = 0; i < 16_000; i++) {
+      const traceId = Buffer.from(`${i.toString(16).padStart(8, "0")}${TRACE_A.slice(8)}`, "hex");
+      const span = (n: number) => Buffer.from((2 * i + n).toString(16).padStart(16, "0"), "hex");
+      const selection = JSON.stringify(selectionTrace(`t${i}`, ["a", "b"], ["c", "d"]));
+      spans.push(
+        {
+          traceId,
+          spanId: span(0),
+          name: "symfonic.tool_selection",
+          startTimeUnixNano: 1e12 + 1_000_000 * i,
+          attributes: [attribute("symfonic.selection", selection)],
+        },
+        {
+          traceId,
+          spanId: span(1),
+          name: "chat",
+          startTimeUnixNano: 1e12 + 1_000_000 * i + 1,
+          attributes: [
+            attribute("gen_ai.operation.name", "chat"),
+            attribute("gen_ai.request.model", "m".repeat(600)),
+          ],
+        },
+      );
+    }
+    const body = Request.encode(
+      Request.fromObject({ resourceSpans: [{ scopeSpans: [{ spans }] }] }),
+    ).finish();
+    expect(body.length).toBeGreaterThan(15 * 2 ** 20);
+    expect(body.length).toBeLessThan(16 * 2 ** 20);
+    let answer: Awaited<ReturnType<typeof send>> | undefined;
+    const longest = await longestSlice(async () => {
+      answer = await send(port, body, { "content-type": "application/x-protobuf" });
+    });
+    console.log(`longest slice ${longest.toFixed(1)} ms decoding a 16 MiB protobuf body`);
+    expect([answer?.status, decodeTraceResponse(answer!.body)]).toEqual([200, {}]);
+    expect(traces).toHaveLength(16_000);
+    expect(traces.at(-1)!.trace.model?.model).toBe("m".repeat(600));
     expect(longest).toBeLessThan(50);
   }, 60_000);
 });
