@@ -215,18 +215,20 @@ function modelCall(
     model: call.model,
     offered,
     called,
-    final_not_offered: offered ? notIn(final, against) : [],
-    offered_not_final: offered ? notIn(offered, final) : [],
+    final_not_offered: offered ? notIn(final, against) : NONE,
+    offered_not_final: offered ? notIn(offered, final) : NONE,
     called_not_offered: notIn(called, against),
   };
 }
 
+/** No names: shared, as most differences are empty and every kept turn holds three. */
+const NONE: readonly string[] = Object.freeze([]);
+
 /** The names of `list` not in `names`, in order; a set only for long lists. */
-function notIn(list: readonly string[], names: readonly string[]): string[] {
-  if (list.length === 0) return [];
-  if (names.length <= 16) return list.filter((name) => !names.includes(name));
-  const set = new Set(names);
-  return list.filter((name) => !set.has(name));
+function notIn(list: readonly string[], names: readonly string[]): readonly string[] {
+  const set = names.length > 16 ? new Set(names) : null;
+  const missing = list.filter((name) => !(set ? set.has(name) : names.includes(name)));
+  return missing.length > 0 ? missing : NONE;
 }
 
 /** A selection as a logged trace: its time the event's, with its OTel ids and its model call. */

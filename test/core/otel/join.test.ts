@@ -133,4 +133,36 @@ describe("the join of selections to their model calls", () => {
       { numRuns: 300 },
     );
   });
+
+  it("finds the differences of long lists of names as of short ones", () => {
+    const many = Array.from({ length: 20 }, (_, i) => `t${i}`);
+    const join = new OtelJoin();
+    const selection: OtlpSelection = {
+      traceId: TRACE_A,
+      spanId: id(),
+      service: null,
+      time: 1n,
+      trace: trace([...many, "extra"]),
+    };
+    const call = {
+      traceId: TRACE_A,
+      spanId: id(),
+      start: 2n,
+      model: null,
+      offered: [...many, "new"],
+      called: ["new", "t3", "zzz"],
+    };
+    join.add({
+      selections: [selection],
+      inferences: [call],
+      toolSpans: [],
+      rejected: 0,
+      problems: [],
+    });
+    expect(join.model(selection)).toMatchObject({
+      final_not_offered: ["extra"],
+      offered_not_final: ["new"],
+      called_not_offered: ["zzz"],
+    });
+  });
 });
