@@ -1,11 +1,13 @@
 /**
  * OTLP/protobuf trace messages, decoded by protobufjs from the OTLP definitions
  * (opentelemetry-proto: collector/trace/v1, trace/v1, common/v1, resource/v1; only the fields
- * traces use), and turned into OTLP/JSON so one reader serves both encodings.
+ * traces use), and turned into OTLP/JSON so one reader serves both encodings. A request is
+ * decoded a span at a time, so that a large one can be decoded in steps.
  */
 import protobuf from "protobufjs";
 
-const OTLP_TRACE_PROTO = `
+/** The OTLP definitions decoded with (exported for the tests that check the decoding against a whole-message decode). */
+export const OTLP_TRACE_PROTO = `
 syntax = "proto3";
 package opentelemetry.proto;
 
@@ -16,6 +18,9 @@ message ExportTracePartialSuccess { int64 rejected_spans = 1; string error_messa
 message Status { int32 code = 1; string message = 2; }
 
 message ResourceSpans { Resource resource = 1; repeated ScopeSpans scope_spans = 2; string schema_url = 3; }
+// ResourceSpans and ScopeSpans without their repeated field, which is decoded an element at a time.
+message ResourceSpansHead { Resource resource = 1; string schema_url = 3; }
+message ScopeSpansHead { InstrumentationScope scope = 1; string schema_url = 3; }
 message Resource { repeated KeyValue attributes = 1; uint32 dropped_attributes_count = 2; }
 message ScopeSpans { InstrumentationScope scope = 1; repeated Span spans = 2; string schema_url = 3; }
 message InstrumentationScope {
@@ -49,44 +54,135 @@ message KeyValueList { repeated KeyValue values = 1; }
 `;
 
 const root = protobuf.parse(OTLP_TRACE_PROTO).root;
-const Request = root.lookupType("opentelemetry.proto.ExportTraceServiceRequest");
 const Response = root.lookupType("opentelemetry.proto.ExportTraceServiceResponse");
 const Status = root.lookupType("opentelemetry.proto.Status");
+
+const ResourceSpansHead = root.lookupType("opentelemetry.proto.ResourceSpansHead");
+const ScopeSpansHead = root.lookupType("opentelemetry.proto.ScopeSpansHead");
+const Span = root.lookupType("opentelemetry.proto.Span");
+const TO_JSON: protobuf.IConversionOptions = { longs: String, bytes: String, oneofs: false };
+/** Spans decoded between two steps. */
+const SPANS_PER_STEP = 256;
 
 /** A body that is not an ExportTraceServiceRequest in protobuf. */
 export class ProtobufError extends Error {}
 
-/** Decodes a protobuf request into its OTLP/JSON form (ids hex, int64 and times decimal strings). */
-export function decodeTraceRequest(body: Uint8Array): unknown {
-  let message: protobuf.Message;
+/**
+ * Decodes a protobuf request into its OTLP/JSON form (ids hex, int64 and times decimal strings),
+ * yielding every SPANS_PER_STEP spans.
+ */
+export function* decodeTraceRequestInSteps(body: Uint8Array): Generator<void, unknown> {
   try {
-    message = Request.decode(body);
+    return yield* request(protobuf.Reader.create(body));
   } catch (error) {
     // protobufjs refuses nesting past its recursion limit and truncated or malformed bytes alike.
     throw new ProtobufError(
       `not an OTLP ExportTraceServiceRequest in protobuf: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
-  const object = Request.toObject(message, { longs: String, bytes: String, oneofs: false });
-  return hexIds(object);
 }
 
-/** OTLP/JSON writes trace and span ids as hex, protobufjs's bytes come as base64. */
-function hexIds(object: { [key: string]: unknown }): unknown {
-  for (const resource of list(object.resourceSpans))
-    for (const scope of list(resource.scopeSpans))
-      for (const span of list(scope.spans)) {
-        for (const key of ["traceId", "spanId", "parentSpanId"])
-          if (typeof span[key] === "string") span[key] = base64ToHex(span[key]);
-        for (const link of list(span.links))
-          for (const key of ["traceId", "spanId"])
-            if (typeof link[key] === "string") link[key] = base64ToHex(link[key]);
+type Json = { [key: string]: unknown };
+type Range = readonly [start: number, end: number];
+
+/**
+ * What `Request.toObject(Request.decode(body))` gives, with the same depths counted against
+ * protobufjs's recursion limit (request 0, resource spans 1, scope spans 2, span 3), each field
+ * in the order toObject writes it.
+ */
+function* request(reader: protobuf.Reader): Generator<void, Json> {
+  const resources: Json[] = [];
+  let decoded = 0;
+  for (const resource of elements(reader, [0, reader.len], 1, 0)) {
+    const scopes: Json[] = [];
+    for (const scope of elements(reader, resource, 2, 1)) {
+      const spans: Json[] = [];
+      for (const span of elements(reader, scope, 2, 2)) {
+        spans.push(hexIds(message(Span, reader, span, 3)));
+        if (++decoded % SPANS_PER_STEP === 0) yield;
       }
+      const { scope: about, schemaUrl } = message(ScopeSpansHead, reader, scope, 2);
+      scopes.push(
+        present({ scope: about, spans: spans.length > 0 ? spans : undefined, schemaUrl }),
+      );
+    }
+    const { resource: about, schemaUrl } = message(ResourceSpansHead, reader, resource, 1);
+    resources.push(
+      present({ resource: about, scopeSpans: scopes.length > 0 ? scopes : undefined, schemaUrl }),
+    );
+  }
+  return resources.length > 0 ? { resourceSpans: resources } : {};
+}
+
+/**
+ * Where each `field` (a message) of the message at `range` is, in order; every other field is
+ * skipped by protobufjs, as its decoder of that message would skip it.
+ */
+function elements(reader: protobuf.Reader, range: Range, field: number, depth: number): Range[] {
+  const [start, end] = range;
+  const found: Range[] = [];
+  const limit = reader.len;
+  reader.pos = start;
+  reader.len = end;
+  while (reader.pos < end) {
+    const tag = reader.tag();
+    if (tag >>> 3 !== field || (tag & 7) !== 2) {
+      reader.skipType(tag & 7, depth, tag >>> 3);
+      continue;
+    }
+    const size = reader.uint32();
+    if (reader.pos + size > end) throw RangeError("index out of range");
+    found.push([reader.pos, reader.pos + size]);
+    reader.pos += size;
+  }
+  reader.len = limit;
+  return found;
+}
+
+/** protobufjs's decoders and toObject take the depth reached as a further argument, as they pass it to each other. */
+type DecodeAt = (
+  reader: protobuf.Reader,
+  length: number,
+  group: undefined,
+  depth: number,
+) => protobuf.Message;
+type ToObjectAt = (
+  message: protobuf.Message,
+  options: protobuf.IConversionOptions,
+  depth: number,
+) => Json;
+
+function message(type: protobuf.Type, reader: protobuf.Reader, range: Range, depth: number): Json {
+  reader.pos = range[0];
+  const decoded = (type.decode as unknown as DecodeAt).call(
+    type,
+    reader,
+    range[1] - range[0],
+    undefined,
+    depth,
+  );
+  return (type.toObject as unknown as ToObjectAt).call(type, decoded, TO_JSON, depth);
+}
+
+/** The fields that are there, in the order given. */
+function present(fields: Json): Json {
+  const object: Json = {};
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) object[key] = value;
   return object;
 }
 
-function list(value: unknown): { [key: string]: unknown }[] {
-  return Array.isArray(value) ? (value as { [key: string]: unknown }[]) : [];
+/** OTLP/JSON writes trace and span ids as hex, protobufjs's bytes come as base64. */
+function hexIds(span: Json): Json {
+  for (const key of ["traceId", "spanId", "parentSpanId"])
+    if (typeof span[key] === "string") span[key] = base64ToHex(span[key]);
+  for (const link of list(span.links))
+    for (const key of ["traceId", "spanId"])
+      if (typeof link[key] === "string") link[key] = base64ToHex(link[key]);
+  return span;
+}
+
+function list(value: unknown): Json[] {
+  return Array.isArray(value) ? (value as Json[]) : [];
 }
 
 function base64ToHex(text: string): string {

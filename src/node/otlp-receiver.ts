@@ -10,12 +10,19 @@ import { isIP } from "node:net";
 import { promisify } from "node:util";
 import { gunzip } from "node:zlib";
 import { isJsonObject, own, type LoggedTrace } from "../core/traces/trace.js";
-import { OtelJoin, joinedTrace, type ModelCall } from "../core/otel/join.js";
+import {
+  after,
+  OtelJoin,
+  joinedTrace,
+  type ModelCall,
+  type TimeWindow,
+  type Touched,
+} from "../core/otel/join.js";
 import { parseJsonInSteps } from "../core/otel/json-steps.js";
 import { readRequestInSteps, type OtlpRead, type OtlpSelection } from "../core/otel/request.js";
 import { allSteps } from "../core/otel/steps.js";
 import {
-  decodeTraceRequest,
+  decodeTraceRequestInSteps,
   encodeStatus,
   encodeTraceResponse,
   ProtobufError,
@@ -79,7 +86,7 @@ interface Recent {
 export class OtlpReceiver {
   private server: Server | null = null;
   private readonly join = new OtelJoin();
-  /** Kept selections by OTel trace, oldest first, re-joined when a request adds to their trace. */
+  /** Kept selections by OTel trace in time order, re-joined when a request adds to their trace. */
   private readonly recent = new Map<string, Recent[]>();
   /** Kept selections in the order received: a ring of maxTurns from `oldest`. */
   private readonly kept: (Recent | undefined)[] = [];
@@ -141,11 +148,8 @@ export class OtlpReceiver {
       const protobuf = contentKind(request.headers["content-type"]);
       const body = await this.body(request);
       const stepped = body.length > STEPPED_BODY;
-      const value = protobuf
-        ? decodeTraceRequest(body)
-        : stepped
-          ? await inSteps(parseJsonSteps(body))
-          : parseJson(body);
+      const decoding = protobuf ? decodeTraceRequestInSteps(body) : parseJsonSteps(body, stepped);
+      const value = stepped ? await inSteps(decoding) : allSteps(decoding);
       if (
         !isJsonObject(value) ||
         !(own(value, "resourceSpans") === undefined || Array.isArray(own(value, "resourceSpans")))
@@ -264,7 +268,6 @@ export class OtlpReceiver {
 
   private *accept(read: OtlpRead): Generator<void, void> {
     const touched = yield* this.join.addInSteps(read);
-    const fresh = new Set<OtlpSelection>(read.selections);
     let handed = 0;
     for (const selection of read.selections) {
       const model = this.join.model(selection);
@@ -273,9 +276,13 @@ export class OtlpReceiver {
       this.options.onTrace?.(received);
       if (++handed % SELECTIONS_PER_STEP === 0) yield;
     }
-    for (const traceId of touched)
-      for (const recent of this.recent.get(traceId) ?? []) {
-        if (fresh.has(recent.selection)) continue;
+    const first = this.count - read.selections.length;
+    for (const [traceId, windows] of touched) {
+      const list = this.recent.get(traceId);
+      if (!list) continue;
+      for (const recent of rejoined(list, windows)) {
+        // This request's own turns were handed on above.
+        if (recent.index >= first) continue;
         const model = this.join.model(recent.selection);
         if (++handed % SELECTIONS_PER_STEP === 0) yield;
         if (sameModel(model, recent.model)) continue;
@@ -285,19 +292,23 @@ export class OtlpReceiver {
           trace: joinedTrace(recent.selection, model),
         });
       }
+    }
   }
 
   private remember(
     selection: OtlpSelection,
     index: number,
     model: ModelCall | null,
-    touched: ReadonlySet<string>,
+    touched: Touched,
   ): void {
     if (this.maxTurns === 0) return;
     const turn: Recent = { index, selection, model };
     let list = this.recent.get(selection.traceId);
     if (!list) this.recent.set(selection.traceId, (list = []));
-    list.push(turn);
+    // In time order, after the turns of the same time: the newest is last among its equals.
+    const at = timeAfter(list, selection.time);
+    if (at === list.length) list.push(turn);
+    else list.splice(at, 0, turn);
     if (this.kept.length < this.maxTurns) return void this.kept.push(turn);
     this.drop(this.kept[this.oldest]!, touched);
     this.kept[this.oldest] = turn;
@@ -305,14 +316,38 @@ export class OtlpReceiver {
   }
 
   /** Drops the oldest kept turn; with its trace's last one, what the join knew of that trace, unless this request adds to it. */
-  private drop(turn: Recent, touched: ReadonlySet<string>): void {
+  private drop(turn: Recent, touched: Touched): void {
     const traceId = turn.selection.traceId;
     const list = this.recent.get(traceId)!;
-    list.shift();
-    if (list.length > 0) return;
+    if (list.length > 1) {
+      let at = timeAfter(list, turn.selection.time - 1n);
+      while (list[at] !== turn) at++;
+      list.splice(at, 1);
+      return;
+    }
     this.recent.delete(traceId);
     if (!touched.has(traceId)) this.join.forget(traceId);
   }
+}
+
+/**
+ * The kept turns of a trace (in time order) whose model call a request may have changed, in the
+ * order received: those in its windows, or all of them when the join forgot what it knew.
+ */
+function rejoined(list: readonly Recent[], windows: readonly TimeWindow[] | null): Recent[] {
+  if (windows === null) return [...list].sort((a, b) => a.index - b.index);
+  const found = new Set<Recent>();
+  for (const [from, to] of windows)
+    for (let at = timeAfter(list, from - 1n); at < list.length; at++) {
+      if (list[at]!.selection.time > to) break;
+      found.add(list[at]!);
+    }
+  return [...found].sort((a, b) => a.index - b.index);
+}
+
+/** The index of the first of a trace's kept turns (in time order) whose selection came after `time`. */
+function timeAfter(list: readonly Recent[], time: bigint): number {
+  return after(list, time, (recent) => recent.selection.time);
 }
 
 /** Whether two model calls say the same (the fields of ModelCall, lists in order). */
@@ -345,25 +380,14 @@ function contentKind(header: string | undefined): boolean {
   );
 }
 
-function parseJson(body: Buffer): unknown {
+/** The body's JSON, in steps when `stepped` (else in one: a small body gains nothing from a walk). */
+function* parseJsonSteps(body: Buffer, stepped: boolean): Generator<void, unknown> {
   try {
-    return JSON.parse(body.toString("utf8")) as unknown;
-  } catch (error) {
-    throw notJson(error);
-  }
-}
-
-/** parseJson in steps. */
-function* parseJsonSteps(body: Buffer): Generator<void, unknown> {
-  try {
+    if (!stepped) return JSON.parse(body.toString("utf8")) as unknown;
     return yield* parseJsonInSteps(body, (start, end) => body.toString("utf8", start, end));
   } catch (error) {
-    throw notJson(error);
+    throw new Refusal(400, `the body is not JSON: ${(error as Error).message}`);
   }
-}
-
-function notJson(error: unknown): Refusal {
-  return new Refusal(400, `the body is not JSON: ${(error as Error).message}`);
 }
 
 /** Runs work in steps, giving the event loop a turn every STEP_MS. */

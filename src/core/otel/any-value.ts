@@ -8,9 +8,14 @@ import { isJsonObject, MAX_VALUE_DEPTH, own } from "../traces/trace.js";
 export class OtlpValueError extends Error {
   constructor(
     readonly path: string,
-    message: string,
+    readonly reason: string,
   ) {
-    super(`${path}: ${message}`);
+    super(`${path}: ${reason}`);
+  }
+
+  /** The same error with `prefix` before its path: a reader builds a path only once something is wrong. */
+  under(prefix: string): OtlpValueError {
+    return new OtlpValueError(prefix + this.path, this.reason);
   }
 }
 
@@ -97,9 +102,15 @@ function kvlist(field: unknown, path: string, depth: number): Record<string, unk
 export function attribute(attributes: unknown, key: string, path: string): unknown {
   if (attributes === undefined || attributes === null) return undefined;
   if (!Array.isArray(attributes)) throw new OtlpValueError(path, "must be an array");
-  for (const [i, pair] of attributes.entries()) {
-    if (isJsonObject(pair) && own(pair, "key") === key)
-      return anyValue(own(pair, "value"), `${path}[${i}].value`);
+  for (let i = 0; i < attributes.length; i++) {
+    const pair: unknown = attributes[i];
+    if (!isJsonObject(pair) || own(pair, "key") !== key) continue;
+    try {
+      return anyValue(own(pair, "value"), "");
+    } catch (error) {
+      // The path is built only for a value that is wrong: most requests have none.
+      throw error instanceof OtlpValueError ? error.under(`${path}[${i}].value`) : error;
+    }
   }
   return undefined;
 }

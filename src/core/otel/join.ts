@@ -31,37 +31,66 @@ export const MAX_SPANS_PER_TRACE = 10_000;
 /** Spans remembered between two steps of addInSteps. */
 const SPANS_PER_STEP = 1024;
 
+/** Selection times `[from, to]` (both included) of one OTel trace. */
+export type TimeWindow = readonly [from: bigint, to: bigint];
+
+/**
+ * The OTel traces a request touched, each with the windows of selection times whose model call
+ * its spans may have changed; null when any may have (what was known of the trace was forgotten).
+ */
+export type Touched = Map<string, TimeWindow[] | null>;
+
+/** A trace's spans, each kind in time order (equal times in the order they came), so that a join is a binary search. */
 interface TraceSpans {
   readonly selections: bigint[];
   readonly inferences: OtlpInference[];
   readonly toolSpans: OtlpToolSpan[];
+  /** When it was last used, for forgetting the least recently used. */
+  seen: number;
+}
+
+/** Times of the spans of one trace added by one request. */
+interface Added {
+  readonly spans: TraceSpans;
+  readonly fresh: boolean;
+  readonly selections: bigint[];
+  readonly starts: bigint[];
 }
 
 export class OtelJoin {
   private traces = new Map<string, TraceSpans>();
-  /** The trace last used, already last in the map's order. */
-  private last: { traceId: string; spans: TraceSpans } | null = null;
+  private clock = 0;
 
   /** Remembers a request's spans; the OTel traces it touched, for callers that re-join. */
-  add(read: OtlpRead): Set<string> {
+  add(read: OtlpRead): Touched {
     return allSteps(this.addInSteps(read));
   }
 
   /** add, yielding every SPANS_PER_STEP spans. */
-  *addInSteps(read: OtlpRead): Generator<void, Set<string>> {
-    const touched = new Set<string>();
-    let added = 0;
+  *addInSteps(read: OtlpRead): Generator<void, Touched> {
+    const added = new Map<string, Added>();
+    let count = 0;
     for (const s of read.selections) {
-      push(this.spans(s.traceId, touched).selections, s.time);
-      if (++added % SPANS_PER_STEP === 0) yield;
+      const trace = this.added(s.traceId, added);
+      if (insert(trace.spans.selections, s.time, timeOf)) trace.selections.push(s.time);
+      if (++count % SPANS_PER_STEP === 0) yield;
     }
     for (const i of read.inferences) {
-      push(this.spans(i.traceId, touched).inferences, i);
-      if (++added % SPANS_PER_STEP === 0) yield;
+      const trace = this.added(i.traceId, added);
+      // An inference span changes the joins of the selections before it, and those of the inference span before it.
+      if (insert(trace.spans.inferences, i, startOf)) trace.starts.push(i.start);
+      if (++count % SPANS_PER_STEP === 0) yield;
     }
     for (const t of read.toolSpans) {
-      push(this.spans(t.traceId, touched).toolSpans, t);
-      if (++added % SPANS_PER_STEP === 0) yield;
+      const trace = this.added(t.traceId, added);
+      // A tool span changes what the inference span before it called.
+      if (insert(trace.spans.toolSpans, t, startOf)) trace.starts.push(t.start);
+      if (++count % SPANS_PER_STEP === 0) yield;
+    }
+    const touched: Touched = new Map();
+    for (const [traceId, trace] of added) {
+      touched.set(traceId, trace.fresh ? null : windows(trace));
+      if (++count % SPANS_PER_STEP === 0) yield;
     }
     return touched;
   }
@@ -70,62 +99,108 @@ export class OtelJoin {
   model(selection: OtlpSelection): ModelCall | null {
     const spans = this.traces.get(selection.traceId);
     if (!spans) return null;
-    const next = earliest(spans.selections, (time) => time, selection.time, true);
-    const call = earliest(spans.inferences, (i) => i.start, selection.time, false, next);
-    if (!call) return null;
-    const called = call.called ?? this.toolsAfter(spans, call);
+    const next = spans.selections[after(spans.selections, selection.time, timeOf)];
+    const call = spans.inferences[atOrAfter(spans.inferences, selection.time, startOf)];
+    if (!call || (next !== undefined && call.start >= next)) return null;
+    const called = call.called ?? toolsAfter(spans, call);
     return modelCall(call, called, loggedFinalNames(selection.trace));
-  }
-
-  private toolsAfter(spans: TraceSpans, call: OtlpInference): readonly string[] {
-    const next = earliest(spans.inferences, (i) => i.start, call.start, true)?.start;
-    return spans.toolSpans
-      .filter((t) => t.start > call.start && (next === undefined || t.start < next))
-      .sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0))
-      .map((t) => t.name);
   }
 
   /** Forgets what an OTel trace's spans said (the receiver's oldest turns dropped with it). */
   forget(traceId: string): void {
     this.traces.delete(traceId);
-    if (this.last?.traceId === traceId) this.last = null;
   }
 
-  private spans(traceId: string, touched: Set<string>): TraceSpans {
-    touched.add(traceId);
-    if (this.last?.traceId === traceId) return this.last.spans;
+  private added(traceId: string, added: Map<string, Added>): Added {
+    const known = added.get(traceId);
+    if (known) return known;
     let spans = this.traces.get(traceId);
-    if (spans) this.traces.delete(traceId);
-    else spans = { selections: [], inferences: [], toolSpans: [] };
-    // Re-inserted so that the map's order is the order of last use.
-    this.traces.set(traceId, spans);
-    // Forgotten in bulk: deleting a Map's first key one at a time walks the holes left before it.
-    if (this.traces.size > 2 * MAX_OPEN_TRACES)
-      this.traces = new Map([...this.traces].slice(-MAX_OPEN_TRACES));
-    this.last = { traceId, spans };
-    return spans;
+    const fresh = spans === undefined;
+    if (!spans) {
+      spans = { selections: [], inferences: [], toolSpans: [], seen: 0 };
+      this.traces.set(traceId, spans);
+      if (this.traces.size > 2 * MAX_OPEN_TRACES) this.forgetOldest();
+    }
+    spans.seen = ++this.clock;
+    const trace = { spans, fresh, selections: [], starts: [] };
+    added.set(traceId, trace);
+    return trace;
+  }
+
+  /** Keeps the MAX_OPEN_TRACES most recently used traces, in bulk: once per MAX_OPEN_TRACES new ones. */
+  private forgetOldest(): void {
+    const newest = [...this.traces].sort((a, b) => b[1].seen - a[1].seen);
+    this.traces = new Map(newest.slice(0, MAX_OPEN_TRACES));
   }
 }
 
-function push<T>(list: T[], item: T): void {
-  if (list.length < MAX_SPANS_PER_TRACE) list.push(item);
+/**
+ * The selection times whose join the spans just added may have changed: before a new selection,
+ * the selections up to it (their next selection moved); at or before a new span's time, the
+ * selections since the last one at or before the inference span it follows, and those before it.
+ */
+function windows(trace: Added): TimeWindow[] {
+  const { selections, inferences } = trace.spans;
+  // The latest selection time at or before `time` (before it when `strict`), or 0: every selection up to `time` since.
+  const since = (time: bigint, strict: boolean): bigint =>
+    selections[(strict ? atOrAfter : after)(selections, time, timeOf) - 1] ?? 0n;
+  const found: TimeWindow[] = [];
+  for (const time of trace.selections) found.push([since(time, true), time]);
+  for (const start of trace.starts) {
+    found.push([since(start, false), start]);
+    const before = inferences[atOrAfter(inferences, start, startOf) - 1];
+    if (before) found.push([since(before.start, false), before.start]);
+  }
+  return found;
 }
 
-/** The item of least time at or after `from` (after it when `strict`), before `before`. */
-function earliest<T>(
+function toolsAfter(spans: TraceSpans, call: OtlpInference): readonly string[] {
+  const next = spans.inferences[after(spans.inferences, call.start, startOf)]?.start;
+  const tools = spans.toolSpans;
+  const names: string[] = [];
+  for (let i = after(tools, call.start, startOf); i < tools.length; i++) {
+    if (next !== undefined && tools[i]!.start >= next) break;
+    names.push(tools[i]!.name);
+  }
+  return names;
+}
+
+const timeOf = (time: bigint) => time;
+const startOf = (span: { readonly start: bigint }) => span.start;
+
+/** The index of the first item whose time is at or after `time` (binary search over a list in time order). */
+function atOrAfter<T>(items: readonly T[], time: bigint, timeOfItem: (item: T) => bigint): number {
+  let [low, high] = [0, items.length];
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (timeOfItem(items[middle]!) < time) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** The index of the first item whose time is after `time` (binary search over a list in time order). */
+export function after<T>(
   items: readonly T[],
-  time: (item: T) => bigint,
-  from: bigint,
-  strict: boolean,
-  before?: bigint,
-): T | undefined {
-  let best: T | undefined;
-  for (const item of items) {
-    const t = time(item);
-    if (t < from || (strict && t === from) || (before !== undefined && t >= before)) continue;
-    if (best === undefined || t < time(best)) best = item;
+  time: bigint,
+  timeOfItem: (item: T) => bigint,
+): number {
+  let [low, high] = [0, items.length];
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (timeOfItem(items[middle]!) <= time) low = middle + 1;
+    else high = middle;
   }
-  return best;
+  return low;
+}
+
+/** Inserts in time order, after the items of the same time; false when the list is full. */
+function insert<T>(list: T[], item: T, timeOfItem: (item: T) => bigint): boolean {
+  if (list.length >= MAX_SPANS_PER_TRACE) return false;
+  const at = after(list, timeOfItem(item), timeOfItem);
+  if (at === list.length) list.push(item);
+  else list.splice(at, 0, item);
+  return true;
 }
 
 function modelCall(
@@ -134,27 +209,41 @@ function modelCall(
   final: readonly string[],
 ): ModelCall {
   const offered = call.offered;
-  const against = new Set(offered ?? final);
-  const finals = new Set(final);
+  const against = offered ?? final;
   return {
     span_id: call.spanId,
     model: call.model,
     offered,
     called,
-    final_not_offered: offered ? final.filter((name) => !against.has(name)) : [],
-    offered_not_final: offered ? offered.filter((name) => !finals.has(name)) : [],
-    called_not_offered: called.filter((name) => !against.has(name)),
+    final_not_offered: offered ? notIn(final, against) : NONE,
+    offered_not_final: offered ? notIn(offered, final) : NONE,
+    called_not_offered: notIn(called, against),
   };
+}
+
+/** No names: shared, as most differences are empty and every kept turn holds three. */
+const NONE: readonly string[] = Object.freeze([]);
+
+/** The names of `list` not in `names`, in order; a set only for long lists. */
+function notIn(list: readonly string[], names: readonly string[]): readonly string[] {
+  const set = names.length > 16 ? new Set(names) : null;
+  const missing = list.filter((name) => !(set ? set.has(name) : names.includes(name)));
+  return missing.length > 0 ? missing : NONE;
 }
 
 /** A selection as a logged trace: its time the event's, with its OTel ids and its model call. */
 export function joinedTrace(selection: OtlpSelection, model: ModelCall | null): LoggedTrace {
-  return {
-    ...selection.trace,
-    time: isoTime(selection.time),
-    otel: { trace_id: selection.traceId, span_id: selection.spanId, service: selection.service },
-    model,
+  const { records, tools, error, offered, turn, id, forcedChoice } = selection.trace;
+  // Field by field in the order validateTrace gives them (a spread is several times slower), time in its place.
+  const time = isoTime(selection.time);
+  const otel = {
+    trace_id: selection.traceId,
+    span_id: selection.spanId,
+    service: selection.service,
   };
+  return forcedChoice === undefined
+    ? { records, tools, error, offered, turn, time, id, otel, model }
+    : { records, tools, error, offered, turn, time, id, forcedChoice, otel, model };
 }
 
 export function isoTime(nanos: bigint): string {

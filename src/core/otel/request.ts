@@ -84,7 +84,9 @@ export function* readRequestInSteps(request: {
     rejected: 0,
     problems: [],
   };
-  for (const [r, resourceSpans] of request.resourceSpans.entries()) {
+  const resources = request.resourceSpans;
+  for (let r = 0; r < resources.length; r++) {
+    const resourceSpans: unknown = resources[r];
     const at = `resourceSpans[${r}]`;
     const scopes = isJsonObject(resourceSpans) ? own(resourceSpans, "scopeSpans") : undefined;
     if (!Array.isArray(scopes)) {
@@ -101,9 +103,10 @@ export function* readRequestInSteps(request: {
       service = typeof name === "string" ? name : null;
     } catch (error) {
       if (!(error instanceof OtlpValueError)) throw error;
-      read.problems.push({ path: error.path, message: messageOf(error) });
+      read.problems.push({ path: error.path, message: error.reason });
     }
-    for (const [s, scope] of scopes.entries()) {
+    for (let s = 0; s < scopes.length; s++) {
+      const scope: unknown = scopes[s];
       const spans = isJsonObject(scope) ? own(scope, "spans") : undefined;
       if (!Array.isArray(spans)) {
         if (spans !== undefined || !isJsonObject(scope))
@@ -113,14 +116,17 @@ export function* readRequestInSteps(request: {
           });
         continue;
       }
-      for (const [i, span] of spans.entries()) {
-        const path = `${at}.scopeSpans[${s}].spans[${i}]`;
+      for (let i = 0; i < spans.length; i++) {
         try {
-          readSpan(span, path, service, read);
+          readSpan(spans[i], service, read);
         } catch (error) {
           if (!(error instanceof OtlpValueError)) throw error;
           read.rejected++;
-          read.problems.push({ path: error.path, message: messageOf(error) });
+          // The span's path is built only for a span that cannot be read.
+          read.problems.push({
+            path: `${at}.scopeSpans[${s}].spans[${i}]${error.path}`,
+            message: error.reason,
+          });
         }
         if (++spansRead % SPANS_PER_STEP === 0) yield;
       }
@@ -129,64 +135,64 @@ export function* readRequestInSteps(request: {
   return read;
 }
 
-function messageOf(error: OtlpValueError): string {
-  return error.message.slice(error.path.length + 2);
-}
-
-function readSpan(span: unknown, path: string, service: string | null, read: OtlpRead): void {
-  if (!isJsonObject(span)) throw new OtlpValueError(path, "a span must be an object");
-  const traceId = hexId(own(span, "traceId"), 32, `${path}.traceId`);
-  const spanId = hexId(own(span, "spanId"), 16, `${path}.spanId`);
-  const start = nanos(own(span, "startTimeUnixNano"), `${path}.startTimeUnixNano`);
+/** Reads one span into `read`; an error's path is relative to the span. */
+function readSpan(span: unknown, service: string | null, read: OtlpRead): void {
+  if (!isJsonObject(span)) throw new OtlpValueError("", "a span must be an object");
+  const traceId = hexId(own(span, "traceId"), 32, ".traceId");
+  const spanId = hexId(own(span, "spanId"), 16, ".spanId");
+  const start = nanos(own(span, "startTimeUnixNano"), ".startTimeUnixNano");
   const name = own(span, "name");
   const attributes = own(span, "attributes");
-  const attributesAt = `${path}.attributes`;
   if (name === SELECTION_NAME) {
-    const value = attribute(attributes, SELECTION_ATTRIBUTE, attributesAt);
+    const value = attribute(attributes, SELECTION_ATTRIBUTE, ".attributes");
     if (value !== undefined)
       read.selections.push({
         traceId,
         spanId,
         service,
         time: start,
-        trace: selection(value, attributesAt),
+        trace: selection(value, ".attributes"),
       });
   }
   const events = own(span, "events") ?? [];
-  if (!Array.isArray(events)) throw new OtlpValueError(`${path}.events`, "must be an array");
-  for (const [e, event] of events.entries()) {
-    const at = `${path}.events[${e}]`;
+  if (!Array.isArray(events)) throw new OtlpValueError(".events", "must be an array");
+  for (let e = 0; e < events.length; e++) {
+    const event: unknown = events[e];
     if (!isJsonObject(event) || own(event, "name") !== SELECTION_NAME) continue;
-    const value = attribute(own(event, "attributes"), SELECTION_ATTRIBUTE, `${at}.attributes`);
-    if (value === undefined) continue;
-    const time = nanos(own(event, "timeUnixNano"), `${at}.timeUnixNano`);
-    read.selections.push({
-      traceId,
-      spanId,
-      service,
-      time,
-      trace: selection(value, `${at}.attributes`),
-    });
+    try {
+      const value = attribute(own(event, "attributes"), SELECTION_ATTRIBUTE, ".attributes");
+      if (value === undefined) continue;
+      const time = nanos(own(event, "timeUnixNano"), ".timeUnixNano");
+      read.selections.push({
+        traceId,
+        spanId,
+        service,
+        time,
+        trace: selection(value, ".attributes"),
+      });
+    } catch (error) {
+      throw error instanceof OtlpValueError ? error.under(`.events[${e}]`) : error;
+    }
   }
-  const operation = attribute(attributes, "gen_ai.operation.name", attributesAt);
+  const operation = attribute(attributes, "gen_ai.operation.name", ".attributes");
   if (typeof operation === "string" && INFERENCE_OPERATIONS.has(operation)) {
-    const model = attribute(attributes, "gen_ai.request.model", attributesAt);
+    const model = attribute(attributes, "gen_ai.request.model", ".attributes");
     read.inferences.push({
       traceId,
       spanId,
       start,
       model: typeof model === "string" ? model : null,
       offered: definitionNames(
-        attribute(attributes, "gen_ai.tool.definitions", attributesAt),
-        attributesAt,
+        attribute(attributes, "gen_ai.tool.definitions", ".attributes"),
+        ".attributes",
       ),
       called: toolCallNames(
-        attribute(attributes, "gen_ai.output.messages", attributesAt),
-        attributesAt,
+        attribute(attributes, "gen_ai.output.messages", ".attributes"),
+        ".attributes",
       ),
     });
   } else if (operation === "execute_tool") {
-    const tool = attribute(attributes, "gen_ai.tool.name", attributesAt);
+    const tool = attribute(attributes, "gen_ai.tool.name", ".attributes");
     if (typeof tool === "string") read.toolSpans.push({ traceId, start, name: tool });
   }
 }
@@ -236,8 +242,8 @@ function nameList(
 ): string[] {
   if (!Array.isArray(list)) throw new OtlpValueError(path, `${what} must be an array`);
   const names: string[] = [];
-  for (const [i, item] of list.entries()) {
-    const found = name(item);
+  for (let i = 0; i < list.length; i++) {
+    const found = name(list[i]);
     if (found === undefined) continue;
     if (typeof found !== "string")
       throw new OtlpValueError(`${path}[${i}]`, `${what}: a tool name must be a string`);
@@ -251,16 +257,29 @@ function nameList(
   return names;
 }
 
-function definitionNames(value: unknown, path: string): string[] | null {
+/**
+ * The names of definitions lately read as JSON text, by that text: an agent sends the same tools,
+ * often kilobytes of schemas, with every model call. The lists are frozen, being shared.
+ */
+const definitionsRead = new Map<string, readonly string[]>();
+const DEFINITIONS_KEPT = 64;
+
+function definitionNames(value: unknown, path: string): readonly string[] | null {
   if (value === undefined || value === null) return null;
+  const known = typeof value === "string" ? definitionsRead.get(value) : undefined;
+  if (known) return known;
   const at = `${path}['gen_ai.tool.definitions']`;
   const list = structured(value, at, "'gen_ai.tool.definitions'");
-  return nameList(list, at, "'gen_ai.tool.definitions'", (item) => {
+  const names = nameList(list, at, "'gen_ai.tool.definitions'", (item) => {
     if (!isJsonObject(item)) return null;
     const fn = own(item, "function");
     // OpenAI's shape nests the name under `function`.
     return own(item, "name") ?? (isJsonObject(fn) ? own(fn, "name") : undefined) ?? null;
   });
+  if (typeof value !== "string") return names;
+  if (definitionsRead.size === DEFINITIONS_KEPT) definitionsRead.clear();
+  definitionsRead.set(value, Object.freeze(names));
+  return names;
 }
 
 function toolCallNames(value: unknown, path: string): string[] | null {

@@ -1,0 +1,168 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { OtelJoin, type ModelCall } from "../../../src/core/otel/join.js";
+import type {
+  OtlpInference,
+  OtlpRead,
+  OtlpSelection,
+  OtlpToolSpan,
+} from "../../../src/core/otel/request.js";
+import { loggedFinalNames } from "../../../src/core/traces/final.js";
+import { validateTrace, type LoggedTrace } from "../../../src/core/traces/trace.js";
+import { selectionTrace, TRACE_A, TRACE_B } from "./otlp.js";
+
+interface Spans {
+  readonly selections: OtlpSelection[];
+  readonly inferences: OtlpInference[];
+  readonly toolSpans: OtlpToolSpan[];
+}
+
+/** The join as docs/formats.md words it, by scanning every span seen (in the order they came) each time. */
+function joinedByScan(spans: Spans, selection: OtlpSelection): ModelCall | null {
+  const ofTrace = <T extends { traceId: string }>(list: readonly T[]) =>
+    list.filter((item) => item.traceId === selection.traceId);
+  const least = <T>(list: readonly T[], time: (item: T) => bigint): T | undefined =>
+    list.reduce<T | undefined>(
+      (best, item) => (best === undefined || time(item) < time(best) ? item : best),
+      undefined,
+    );
+  const next = least(
+    ofTrace(spans.selections).filter((s) => s.time > selection.time),
+    (s) => s.time,
+  )?.time;
+  const inferences = ofTrace(spans.inferences);
+  const call = least(
+    inferences.filter((i) => i.start >= selection.time && (next === undefined || i.start < next)),
+    (i) => i.start,
+  );
+  if (!call) return null;
+  const nextCall = least(
+    inferences.filter((i) => i.start > call.start),
+    (i) => i.start,
+  )?.start;
+  const called =
+    call.called ??
+    ofTrace(spans.toolSpans)
+      .filter((t) => t.start > call.start && (nextCall === undefined || t.start < nextCall))
+      .sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0))
+      .map((t) => t.name);
+  const final = loggedFinalNames(selection.trace);
+  const against = call.offered ?? final;
+  return {
+    span_id: call.spanId,
+    model: call.model,
+    offered: call.offered,
+    called,
+    final_not_offered: call.offered ? final.filter((n) => !against.includes(n)) : [],
+    offered_not_final: call.offered ? call.offered.filter((n) => !final.includes(n)) : [],
+    called_not_offered: called.filter((n) => !against.includes(n)),
+  };
+}
+
+function trace(tools: string[]): LoggedTrace {
+  const checked = validateTrace(selectionTrace("t", tools));
+  if ("problem" in checked) throw new Error(checked.problem);
+  return checked.trace;
+}
+
+const names = fc.subarray(["x", "y", "z"]);
+const traceId = fc.constantFrom(TRACE_A, TRACE_B);
+const time = fc.bigInt({ min: 0n, max: 12n });
+let nextId = 0;
+const id = () => (nextId++).toString(16).padStart(16, "0");
+const request = fc.record({
+  selections: fc.array(
+    fc.record({ traceId, time, tools: names }).map(({ traceId, time, tools }): OtlpSelection => ({
+      traceId,
+      spanId: id(),
+      service: null,
+      time,
+      trace: trace(tools),
+    })),
+    { maxLength: 4 },
+  ),
+  inferences: fc.array(
+    fc.record({
+      traceId,
+      start: time,
+      offered: fc.option(names, { nil: null }),
+      called: fc.option(
+        names.filter((n) => n.length > 0),
+        { nil: null },
+      ),
+    }),
+    { maxLength: 4 },
+  ),
+  toolSpans: fc.array(fc.record({ traceId, start: time, name: fc.constantFrom("x", "y", "w") }), {
+    maxLength: 4,
+  }),
+});
+
+describe("the join of selections to their model calls", () => {
+  it("joins as a scan of every span seen would, and its windows hold every earlier selection whose join a request changed", () => {
+    fc.assert(
+      fc.property(fc.array(request, { minLength: 1, maxLength: 8 }), (requests) => {
+        const join = new OtelJoin();
+        const seen: Spans = { selections: [], inferences: [], toolSpans: [] };
+        for (const r of requests) {
+          const read: OtlpRead = {
+            selections: r.selections,
+            inferences: r.inferences.map((i) => ({ ...i, spanId: id(), model: null })),
+            toolSpans: r.toolSpans,
+            rejected: 0,
+            problems: [],
+          };
+          const before = seen.selections.map((s) => join.model(s));
+          const touched = join.add(read);
+          seen.selections.push(...read.selections);
+          seen.inferences.push(...read.inferences);
+          seen.toolSpans.push(...read.toolSpans);
+          for (const [k, selection] of seen.selections.entries()) {
+            const model = join.model(selection);
+            expect(model).toEqual(joinedByScan(seen, selection));
+            if (k >= before.length || JSON.stringify(model) === JSON.stringify(before[k])) continue;
+            const windows = touched.get(selection.traceId);
+            expect(windows).toBeDefined();
+            if (windows !== null)
+              expect(
+                windows!.some(([from, to]) => from <= selection.time && selection.time <= to),
+              ).toBe(true);
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("finds the differences of long lists of names as of short ones", () => {
+    const many = Array.from({ length: 20 }, (_, i) => `t${i}`);
+    const join = new OtelJoin();
+    const selection: OtlpSelection = {
+      traceId: TRACE_A,
+      spanId: id(),
+      service: null,
+      time: 1n,
+      trace: trace([...many, "extra"]),
+    };
+    const call = {
+      traceId: TRACE_A,
+      spanId: id(),
+      start: 2n,
+      model: null,
+      offered: [...many, "new"],
+      called: ["new", "t3", "zzz"],
+    };
+    join.add({
+      selections: [selection],
+      inferences: [call],
+      toolSpans: [],
+      rejected: 0,
+      problems: [],
+    });
+    expect(join.model(selection)).toMatchObject({
+      final_not_offered: ["extra"],
+      offered_not_final: ["new"],
+      called_not_offered: ["zzz"],
+    });
+  });
+});
