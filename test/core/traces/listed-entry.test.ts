@@ -13,10 +13,16 @@ import {
 
 const EXAMPLES = join(__dirname, "../../../examples/logs");
 
-/** The full reading: the summary, its entry object, printed and re-indented. */
+/**
+ * The full reading: the summary, its entry object, printed and re-indented line by line (at LF
+ * only: a regex's `^` also matches after U+2028 inside a name, which JSON leaves unescaped).
+ */
 function fullReading(log: string | Uint8Array, file: string): string[] {
   return scanText(log).traces.map((found) =>
-    JSON.stringify(traceEntryJson(summarizeTrace(found), file), null, 2).replace(/^/gm, "    "),
+    JSON.stringify(traceEntryJson(summarizeTrace(found), file), null, 2)
+      .split("\n")
+      .map((line) => `    ${line}`)
+      .join("\n"),
   );
 }
 
@@ -90,6 +96,12 @@ describe("the listed entry of traces --json", () => {
         expect(listed(log, file)).toEqual(full);
       }),
     );
+  });
+
+  it("is what the full reading prints for a name holding a line or paragraph separator", () => {
+    const log = JSON.stringify({ trace: [], tools: ["a\u2028b", "\u2029"] });
+    expect(listed(log, "app.log")).toEqual(fullReading(log, "app.log"));
+    expect(listed(log, "app.log")[0]).toContain('"names": [\n        "a\u2028b",');
   });
 
   it("is what the full reading prints for Python reprs and logfmt values", () => {
