@@ -169,6 +169,28 @@ describe("many schema errors", () => {
     expect(problems.at(-1)!.message).toBe(andMore(200_000));
   }, 90_000);
 
+  it("past the first 1,000 errors, an item with one mistake more than the items before it counts one more", async () => {
+    const catalog: Record<string, unknown>[] = Array.from({ length: 200_000 }, (_, i) => ({
+      name: `t${i}`,
+      visibility: 1,
+      ...(i < 1500 ? { cost_usd: "x" } : {}),
+    }));
+    catalog.at(-1)!.safety_level = 5;
+    const problems = await problemsOf({ catalog, pipeline: [] });
+    expect(problems.at(-1)!.message).toBe(andMore(1500 + 200_000 + 1));
+  }, 90_000);
+
+  it("past the first 1,000 errors, an outcome with two unknown keys where the others have one counts two", async () => {
+    const pipeline = Array.from({ length: 200_000 }, (_, i) => ({
+      kind: "scripted",
+      name: `s${i}`,
+      outcome: { select: ["a"], because: 1, ...(i === 199_999 ? { why: 2 } : {}) },
+    }));
+    const problems = await problemsOf({ offered: ["a"], pipeline });
+    expect(problems[0]!.message).toMatch(/^unknown key 'because'; /);
+    expect(problems.find((p) => p.path.length === 0)!.message).toBe(andMore(200_001));
+  }, 90_000);
+
   it("errors inside array items keep the order of one pass over the whole value: plain errors first, then union summaries, longest path first", async () => {
     const catalog = Array.from({ length: 14 }, (_, i) => ({
       name: `t${i}`,
