@@ -91,6 +91,11 @@ function fixtureWorker(): Worker {
   return (worker = started);
 }
 
+/** Ends the warm worker (the extension's deactivation); a check it had is a problem of its file. */
+export async function endFixtureWorker(): Promise<void> {
+  await worker?.terminate();
+}
+
 function answerRead(to: Worker, reply: FixtureReply & { kind: "read" }, read: CatalogReader): void {
   const answer = (job: Omit<FixtureJob & { kind: "catalogue" }, "kind" | "id" | "read">) => {
     if (worker === to)
