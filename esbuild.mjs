@@ -43,6 +43,8 @@ const targets = [
   },
   // Log scans run in worker threads started from this file, beside the CLI and the extension.
   { ...node, entryPoints: ["src/node/scan-worker.ts"], outfile: "dist/scan-worker.js" },
+  // Large fixtures and catalogues are checked in a worker thread started from this file.
+  { ...node, entryPoints: ["src/node/fixture-worker.ts"], outfile: "dist/fixture-worker.js" },
   // playwright-core finds its own files at run time, so the benchmark loads it from node_modules.
   {
     ...node,

@@ -1,5 +1,6 @@
 import { benchCommands } from "./commands.js";
 import { benchEngine } from "./engine.js";
+import { benchFixtures } from "./fixtures.js";
 import { benchJobs } from "./jobs.js";
 import { benchLogIndex } from "./log-index.js";
 import { benchOrder } from "./order.js";
@@ -20,6 +21,7 @@ async function main(): Promise<void> {
   const sections: Record<string, () => string[] | Promise<string[]>> = {
     engine: benchEngine,
     whatif: benchWhatIf,
+    fixtures: benchFixtures,
     traces: benchTraces,
     commands: benchCommands,
     jobs: benchJobs,

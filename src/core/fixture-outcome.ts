@@ -3,7 +3,7 @@
  * many: shared by the CLI and the assistant tools, so that both answer in the same words.
  */
 import { checkExpectations, type Mismatch } from "./expect.js";
-import { loadFixture, type CatalogReader } from "./fixture/load.js";
+import { loadFixture, type CatalogReader, type LoadResult } from "./fixture/load.js";
 import { formatProblem, type Problem } from "./fixture/problems.js";
 import type { SourceFile, UnreadableSource } from "./fixture/source.js";
 import { formatJsonPath } from "./json/positions.js";
@@ -21,14 +21,18 @@ export type FixtureOutcome =
       readonly expects: boolean;
     };
 
-/** Loads, runs and checks a fixture's text; nothing runs unless every check passes. */
+/**
+ * Loads (with `load`: the extension's checks a large fixture off its thread), runs and checks a
+ * fixture's text; nothing runs unless every check passes.
+ */
 export async function runFixtureSource(
   source: SourceFile | UnreadableSource,
   readCatalog: CatalogReader,
+  load: (source: SourceFile, readCatalog: CatalogReader) => Promise<LoadResult> = loadFixture,
 ): Promise<FixtureOutcome> {
   if ("problems" in source)
     return { status: "invalid", file: source.file, problems: source.problems };
-  const loaded = await loadFixture(source, readCatalog);
+  const loaded = await load(source, readCatalog);
   if (!loaded.ok) return { status: "invalid", file: source.file, problems: loaded.problems };
   const report = runFixture(loaded.fixture);
   const mismatches = checkExpectations(loaded.fixture.json.expect, report);

@@ -4,9 +4,9 @@ import * as vscode from "vscode";
 import { notice, unawaited } from "./notify.js";
 import type { Fix } from "../core/fixture/issues.js";
 import type { PathSegment } from "../core/json/positions.js";
-import { loadCatalog, loadFixture } from "../core/fixture/load.js";
 import type { Problem } from "../core/fixture/problems.js";
 import { sizeProblem, textSource } from "../core/fixture/source.js";
+import { catalogueProblems, fixtureProblems } from "../node/fixture-check.js";
 import { toDiagnostic } from "./convert.js";
 import { readWorkspaceCatalog } from "./fixtures.js";
 
@@ -18,11 +18,9 @@ export async function problemsOf(document: vscode.TextDocument): Promise<Problem
   const kind = isCatalog(document.uri) ? "catalogue" : "fixture";
   const source = textSource(document.uri.toString(), kind, document.getText());
   if ("problems" in source) return [...source.problems];
-  if (isCatalog(document.uri)) {
-    const loaded = loadCatalog(source);
-    return "problems" in loaded ? loaded.problems : [];
-  }
-  return [...(await loadFixture(source, readWorkspaceCatalog)).problems];
+  // A large document is checked in a worker thread: a hostile one must not hold the host.
+  if (isCatalog(document.uri)) return [...(await catalogueProblems(source))];
+  return [...(await fixtureProblems(source, readWorkspaceCatalog))];
 }
 
 /**

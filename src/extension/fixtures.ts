@@ -1,6 +1,6 @@
 import * as nodePath from "node:path";
 import * as vscode from "vscode";
-import { loadFixture, type CatalogReader, type LoadResult } from "../core/fixture/load.js";
+import type { CatalogReader, LoadResult } from "../core/fixture/load.js";
 import {
   decodeSource,
   sizeProblem,
@@ -11,6 +11,7 @@ import {
   type UnreadableSource,
 } from "../core/fixture/source.js";
 import { confinedCatalogPath, fixtureBoundary } from "../node/confine.js";
+import { checkedFixture } from "../node/fixture-check.js";
 
 /** The open editor's text of a file (unsaved edits included), if it is open. */
 function openText(uri: vscode.Uri): string | undefined {
@@ -77,9 +78,9 @@ export const readWorkspaceCatalog: CatalogReader = async (ref, fixtureFile) => {
   }
 };
 
-/** Loads a fixture as the editor shows it, catalogue included. */
+/** Loads a fixture as the editor shows it, catalogue included (a large one checked off the host's thread). */
 export async function loadFixtureFromUri(uri: vscode.Uri): Promise<LoadResult> {
   const source = await readSource(uri);
   if ("problems" in source) return { ok: false, problems: source.problems };
-  return loadFixture(source, readWorkspaceCatalog);
+  return checkedFixture(source, readWorkspaceCatalog);
 }

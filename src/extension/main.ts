@@ -19,6 +19,7 @@ import { TracePanels } from "./panel/panels.js";
 import { registerStatistics } from "./stats/stats-command.js";
 import { StatsPanels } from "./stats/stats-panels.js";
 import { FixtureTests } from "./testing/fixture-tests.js";
+import { endFixtureWorker } from "../node/fixture-check.js";
 
 const FIXTURE_SELECTOR: vscode.DocumentSelector = { pattern: FIXTURE_GLOB };
 const LOG_SELECTOR: vscode.DocumentSelector = LOG_EXTENSIONS.map((extension) => ({
@@ -75,4 +76,7 @@ export function activate(context: vscode.ExtensionContext): void {
   );
 }
 
-export function deactivate(): void {}
+/** Ends the fixture worker thread, which would otherwise outlive the extension. */
+export function deactivate(): Promise<void> {
+  return endFixtureWorker();
+}

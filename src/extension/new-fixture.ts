@@ -1,7 +1,7 @@
 import { posix } from "node:path";
 import * as vscode from "vscode";
 import { updatedExpectation } from "../core/expect.js";
-import { loadCatalog, loadFixture } from "../core/fixture/load.js";
+import { checkedCatalog, checkedFixture } from "../node/fixture-check.js";
 import { runFixture } from "../core/run-fixture.js";
 import { readSource, readWorkspaceCatalog } from "./fixtures.js";
 import { notice, announce, pickLabel } from "./notify.js";
@@ -102,12 +102,12 @@ export async function newFixture(inFolder?: vscode.Uri): Promise<vscode.Uri | un
   let names: string[] = [];
   if (catalog) {
     const source = await readSource(catalog, "catalogue");
-    const loaded = "problems" in source ? source : loadCatalog(source);
+    const loaded = "problems" in source ? source : await checkedCatalog(source);
     names = "catalog" in loaded ? loaded.catalog.names : [];
   }
   const ref = catalog ? relativeRef(folder.path, catalog.path) : null;
   let text = starterFixture(ref, names);
-  const loaded = await loadFixture({ file: target.toString(), text }, readWorkspaceCatalog);
+  const loaded = await checkedFixture({ file: target.toString(), text }, readWorkspaceCatalog);
   if (loaded.ok) {
     const expect = updatedExpectation(undefined, runFixture(loaded.fixture)).expect;
     text = JSON.stringify({ ...JSON.parse(text), expect }, null, 2) + "\n";

@@ -5,14 +5,13 @@
  * loop. A worker that fails (an error, out of memory) is a problem of its file; Cancel ends the
  * workers at once.
  */
-import { existsSync } from "node:fs";
-import { join, resolve } from "node:path";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { Worker } from "node:worker_threads";
 import type { LogInput } from "./log-source.js";
 import { KEY } from "./range-hash.js";
 import type { LogProblem, ScannedTrace } from "./log-file.js";
 import { isCancelled, type InputScan, type InputScanOptions } from "./scan-input.js";
+import { workerScript } from "./worker-script.js";
 
 /** What a worker is given: its file and how to read it. */
 export interface WorkerJob {
@@ -49,17 +48,8 @@ const HEAP_MB = 2048;
 /** Files started ahead of the one being handed on, per job: a long first file must not let the rest pile up. */
 const AHEAD_PER_JOB = 4;
 
-/**
- * The worker's bundle: beside this bundle (dist/), or dist/ of the package when this module runs
- * from its source or from a test's bundle (tests).
- */
-export function scanWorkerScript(): string {
-  const beside = join(__dirname, "scan-worker.js");
-  if (existsSync(beside)) return beside;
-  const source = resolve(__dirname, "../../dist/scan-worker.js");
-  // A test's own bundle of the CLI, written elsewhere, is run from the repository.
-  return existsSync(source) ? source : resolve("dist/scan-worker.js");
-}
+/** The scan worker's bundle, dist/scan-worker.js. */
+export const scanWorkerScript = (): string => workerScript("scan-worker.js");
 
 interface FileState {
   readonly batches: WorkerItem[][];

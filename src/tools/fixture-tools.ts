@@ -7,7 +7,7 @@ import {
   unreadableOutcome,
   type FixtureOutcome,
 } from "../core/fixture-outcome.js";
-import { loadFixture, type Fixture } from "../core/fixture/load.js";
+import type { Fixture } from "../core/fixture/load.js";
 import { formatProblem, type Problem } from "../core/fixture/problems.js";
 import { cellState, toolLineage, waterfallRows } from "../core/lineage.js";
 import { safe } from "../core/words.js";
@@ -15,6 +15,7 @@ import { reportToJson } from "../core/report-json.js";
 import type { RunReport } from "../core/report.js";
 import { runFixture } from "../core/run-fixture.js";
 import { describeWhatIf, runWhatIf, type WhatIf } from "../core/whatif.js";
+import { checkedFixture } from "../node/fixture-check.js";
 import { InputRefused } from "../node/roots.js";
 import type { ToolFiles } from "./port.js";
 import { fitText, name, nameList, reportLines } from "./text.js";
@@ -29,15 +30,16 @@ function problemText(problems: readonly Problem[]): string {
   return problems.map((problem) => safe(formatProblem(problem))).join("\n");
 }
 
+/** A large fixture is checked in a worker thread: the tools run in the extension host too. */
 async function outcomeOf(files: ToolFiles, path: string): Promise<FixtureOutcome> {
-  return runFixtureSource(await files.readFixture(path), files.readCatalog);
+  return runFixtureSource(await files.readFixture(path), files.readCatalog, checkedFixture);
 }
 
 /** A valid fixture loaded, or its problems as the tool's error. */
 async function loaded(files: ToolFiles, path: string): Promise<Fixture> {
   const source = await files.readFixture(path);
   if ("problems" in source) throw new InputRefused(problemText(source.problems));
-  const result = await loadFixture(source, files.readCatalog);
+  const result = await checkedFixture(source, files.readCatalog);
   if (!result.ok) throw new InputRefused(problemText(result.problems));
   return result.fixture;
 }

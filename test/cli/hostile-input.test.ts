@@ -71,6 +71,52 @@ describe("deep nesting", () => {
   });
 });
 
+describe("many schema errors", () => {
+  it("check on a 10 MB fixture of 200,000 bad catalogue entries lists its first 1,000 errors and counts the rest, exit 2", async () => {
+    const catalog = Array.from({ length: 200_000 }, (_, i) => ({
+      name: `t${i}`,
+      visibility: 1,
+      cost_usd: "x",
+    }));
+    const root = workspace({ "bad.turn.json": JSON.stringify({ catalog, pipeline: [] }) });
+    const file = join(root, "bad.turn.json");
+    const { code, stdout } = await cli(["check", file]);
+    const lines = stdout.split("\n");
+    expect(code).toBe(2);
+    expect(lines.slice(0, 3)).toEqual([
+      `INVALID ${file}`,
+      `  ${file}:1:52: error: expected number or null, found the string "x" (at $.catalog[0].cost_usd)`,
+      `  ${file}:1:96: error: expected number or null, found the string "x" (at $.catalog[1].cost_usd)`,
+    ]);
+    expect(lines.slice(1001)).toEqual([
+      `  ${file}:1:1: error: … and 399000 more schema errors (the first 1000 are listed)`,
+      "1 invalid",
+      "0 passed, 1 failed",
+      "",
+    ]);
+  }, 60_000);
+
+  it("check on 4.9 million offered tools that are neither names nor objects fits in 160 MB of heap: only the errors it lists are kept", () => {
+    const root = workspace({
+      "names.turn.json": `{"offered": [${Array(4_900_000).fill(1).join(",")}], "pipeline": []}`,
+    });
+    const file = join(root, "names.turn.json");
+    // Every error kept, as before, the same check ran out of memory at this limit.
+    const run = spawnSync(
+      process.execPath,
+      ["--max-old-space-size=160", "dist/cli.js", "check", file],
+      { encoding: "utf8" },
+    );
+    expect(run.status).toBe(2);
+    expect(run.stdout.split("\n").slice(-4)).toEqual([
+      `  ${file}:1:1: error: … and 4899000 more schema errors (the first 1000 are listed)`,
+      "1 invalid",
+      "0 passed, 1 failed",
+      "",
+    ]);
+  }, 60_000);
+});
+
 describe("invalid UTF-8 and special files", () => {
   it("invalid UTF-8 in a fixture is an error at the byte's line and column, exit 2", async () => {
     const root = workspace({});

@@ -65,9 +65,14 @@ export class JsonDocument {
 
   /** Locates many paths in one pass; a path that is absent maps to its nearest present ancestor. */
   locateAll(paths: readonly (readonly PathSegment[])[]): Map<string, Located> {
-    const wanted = new Set<string>();
+    const wanted = new Map<string, Set<string>>();
     for (const path of paths)
-      for (let n = 0; n <= path.length; n++) wanted.add(pointerOf(path.slice(0, n)));
+      for (let n = 0; n < path.length; n++) {
+        const parent = pointerOf(path.slice(0, n));
+        let below = wanted.get(parent);
+        if (!below) wanted.set(parent, (below = new Set()));
+        below.add(String(path[n]));
+      }
     return scanStructure(this.text, wanted).located;
   }
 
@@ -124,6 +129,8 @@ interface Frame {
   readonly segment: string | number;
   /** Its JSON pointer, made only when positions are wanted or a duplicate is reported. */
   pointer: string | undefined;
+  /** The segments of its values whose positions are wanted, if any are. */
+  readonly below: ReadonlySet<string> | undefined;
   /** Keys seen so far: a short list (most objects are small), a Set past SMALL_OBJECT. */
   keys: string[] | Set<string> | null;
   index: number;
@@ -166,9 +173,12 @@ function addKey(frame: Frame, key: string): boolean {
  * would silently collapse), the first bracket nested deeper than MAX_JSON_DEPTH (where the
  * pass stops) and, when asked, where each wanted pointer's value stands.
  */
+/** Wanted positions: by a container's pointer, the segments (keys, indices as text) of its values. */
+type Wanted = ReadonlyMap<string, ReadonlySet<string>>;
+
 function scanStructure(
   text: string,
-  wanted: Set<string> | null,
+  wanted: Wanted | null,
 ): { duplicates: DuplicateKey[]; located: Map<string, Located>; tooDeep?: number } {
   const duplicates: DuplicateKey[] = [];
   const located = new Map<string, Located>();
@@ -180,6 +190,14 @@ function scanStructure(
     frame === undefined ? "" : frame.array ? frame.index : frame.key;
   const childPointer = (frame: Frame | undefined): string =>
     frame === undefined ? "" : `${framePointer(frame)}/${escapeSegment(childSegment(frame))}`;
+  /** The pointer of a value in `frame` when its position is wanted, else undefined (no pointer made). */
+  const wantedPointer = (frame: Frame | undefined): string | undefined => {
+    if (!wanted) return undefined;
+    if (frame === undefined) return "";
+    const below = frame.below;
+    if (!below || !below.has(frame.array ? String(frame.index) : frame.key)) return undefined;
+    return childPointer(frame);
+  };
   const keyOf = (frame: Frame | undefined) =>
     frame && !frame.array ? { offset: frame.keyOffset, length: frame.keyLength } : undefined;
   const pathOf = (frame: Frame): PathSegment[] => [
@@ -219,9 +237,9 @@ function scanStructure(
         top.keyLength = j + 1 - i;
         top.expectKey = false;
         if (!addKey(top, key)) duplicates.push({ path: pathOf(top), offset: i, length: j + 1 - i });
-      } else if (wanted) {
-        const pointer = childPointer(top);
-        if (wanted.has(pointer))
+      } else {
+        const pointer = wantedPointer(top);
+        if (pointer !== undefined)
           located.set(pointer, { key: keyOf(top), value: { offset: i, length: j + 1 - i } });
       }
       i = j;
@@ -230,17 +248,14 @@ function scanStructure(
     if (c === 123 /* { */ || c === 91 /* [ */) {
       if (stack.length >= MAX_JSON_DEPTH) return { duplicates, located, tooDeep: i };
       const array = c === 91;
-      const pointer = wanted ? childPointer(top) : undefined;
-      open.push(
-        pointer !== undefined && wanted!.has(pointer)
-          ? { pointer, offset: i, key: keyOf(top) }
-          : null,
-      );
+      const pointer = wantedPointer(top);
+      open.push(pointer !== undefined ? { pointer, offset: i, key: keyOf(top) } : null);
       stack.push({
         array,
         parent: top,
         segment: childSegment(top),
         pointer,
+        below: pointer === undefined ? undefined : wanted!.get(pointer),
         keys: array ? null : [],
         index: 0,
         key: "",
@@ -253,11 +268,9 @@ function scanStructure(
     // A number, true, false or null: runs to the next delimiter.
     let j = i;
     while (j < n && !isDelimiter(text.charCodeAt(j))) j++;
-    if (wanted) {
-      const pointer = childPointer(top);
-      if (wanted.has(pointer))
-        located.set(pointer, { key: keyOf(top), value: { offset: i, length: j - i } });
-    }
+    const pointer = wantedPointer(top);
+    if (pointer !== undefined)
+      located.set(pointer, { key: keyOf(top), value: { offset: i, length: j - i } });
     i = j - 1;
   }
   return { duplicates, located };

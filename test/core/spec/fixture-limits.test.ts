@@ -133,6 +133,64 @@ describe("many schema errors", () => {
     );
   }, 90_000);
 
+  /** The listing's last line: how many errors past the first MAX_SCHEMA_ISSUES. */
+  const andMore = (n: number) =>
+    `… and ${n - MAX_SCHEMA_ISSUES} more schema errors (the first ${MAX_SCHEMA_ISSUES} are listed)`;
+
+  it("200,000 union summaries in array items: the ones on the longest paths are listed, though they come last, and every other is counted", async () => {
+    const catalog = Array.from({ length: 200_000 }, (_, i) => ({ name: `t${i}`, visibility: 1 }));
+    const problems = await problemsOf({ catalog, pipeline: [] });
+    expect(problems).toHaveLength(MAX_SCHEMA_ISSUES + 1);
+    // Longest path first: entry 100,000 is the first whose index has six digits.
+    expect(problems.slice(0, MAX_SCHEMA_ISSUES).map((p) => formatJsonPath(p.path))).toEqual(
+      Array.from({ length: MAX_SCHEMA_ISSUES }, (_, i) => `$.catalog[${100_000 + i}].visibility`),
+    );
+    expect(problems.at(-1)!.message).toBe(andMore(200_000));
+  }, 90_000);
+
+  it("200,000 items of a list of names or objects that are neither: one error each, counted to the last", async () => {
+    const problems = await problemsOf({ offered: Array(200_000).fill(1), pipeline: [] });
+    expect(problems.slice(0, 2).map((p) => `${formatJsonPath(p.path)}: ${p.message}`)).toEqual([
+      "$.offered[100000]: expected string or object, found number 1",
+      "$.offered[100001]: expected string or object, found number 1",
+    ]);
+    expect(problems).toHaveLength(MAX_SCHEMA_ISSUES + 1);
+    expect(problems.at(-1)!.message).toBe(andMore(200_000));
+  }, 90_000);
+
+  it("200,000 bad names in a list inside a stage: the errors left out of the stage's own list are still counted", async () => {
+    const pipeline = [{ kind: "lazy", allowed_names: Array(200_000).fill(1) }];
+    const problems = await problemsOf({ pipeline });
+    expect(problems).toHaveLength(MAX_SCHEMA_ISSUES + 1);
+    expect(problems.slice(0, MAX_SCHEMA_ISSUES).map((p) => formatJsonPath(p.path))).toEqual(
+      Array.from({ length: MAX_SCHEMA_ISSUES }, (_, i) => `$.pipeline[0].allowed_names[${i}]`),
+    );
+    expect(problems[0]!.message).toBe("expected string, found number 1");
+    expect(problems.at(-1)!.message).toBe(andMore(200_000));
+  }, 90_000);
+
+  it("past the first 1,000 errors, an item with one mistake more than the items before it counts one more", async () => {
+    const catalog: Record<string, unknown>[] = Array.from({ length: 200_000 }, (_, i) => ({
+      name: `t${i}`,
+      visibility: 1,
+      ...(i < 1500 ? { cost_usd: "x" } : {}),
+    }));
+    catalog.at(-1)!.safety_level = 5;
+    const problems = await problemsOf({ catalog, pipeline: [] });
+    expect(problems.at(-1)!.message).toBe(andMore(1500 + 200_000 + 1));
+  }, 90_000);
+
+  it("past the first 1,000 errors, an outcome with two unknown keys where the others have one counts two", async () => {
+    const pipeline = Array.from({ length: 200_000 }, (_, i) => ({
+      kind: "scripted",
+      name: `s${i}`,
+      outcome: { select: ["a"], because: 1, ...(i === 199_999 ? { why: 2 } : {}) },
+    }));
+    const problems = await problemsOf({ offered: ["a"], pipeline });
+    expect(problems[0]!.message).toMatch(/^unknown key 'because'; /);
+    expect(problems.find((p) => p.path.length === 0)!.message).toBe(andMore(200_001));
+  }, 90_000);
+
   it("errors inside array items keep the order of one pass over the whole value: plain errors first, then union summaries, longest path first", async () => {
     const catalog = Array.from({ length: 14 }, (_, i) => ({
       name: `t${i}`,
