@@ -45,6 +45,8 @@ const targets = [
   { ...node, entryPoints: ["src/node/scan-worker.ts"], outfile: "dist/scan-worker.js" },
   // Large fixtures and catalogues are checked in a worker thread started from this file.
   { ...node, entryPoints: ["src/node/fixture-worker.ts"], outfile: "dist/fixture-worker.js" },
+  // Start Live Traces receives in a worker thread started from this file.
+  { ...node, entryPoints: ["src/node/receiver-worker.ts"], outfile: "dist/receiver-worker.js" },
   // playwright-core finds its own files at run time, so the benchmark loads it from node_modules.
   {
     ...node,

@@ -2,12 +2,14 @@
  * The OTLP receiver's throughput against a bare Node `http` server that reads and `JSON.parse`s
  * the same bodies, in the same run and with the same client: 1,000 requests of 100 spans (50
  * turns, each a selection event and its inference span), 8 in flight on keep-alive connections,
- * best of 3 rounds each. The receiver is the OtlpReceiver as the extension host runs it (in this
- * process, default maxTurns, a consumer that only counts turns), and the client shares this
- * thread with both servers alike.
+ * best of 3 rounds each. The receiver is the one Start Live Traces runs: a ReceiverThread (the
+ * OtlpReceiver in a worker thread, default maxTurns), timed until this thread, which the client
+ * shares, has taken in every turn (a consumer that only counts them); the bare server runs on
+ * this thread.
  */
 import { createServer, request, Agent, type Server } from "node:http";
 import { OtlpReceiver } from "../src/node/otlp-receiver.js";
+import { ReceiverThread } from "../src/node/receiver-thread.js";
 import { verdict } from "./measure.js";
 
 const REQUESTS = 1000;
@@ -164,9 +166,17 @@ export async function benchReceiver(): Promise<string[]> {
     bare.push(await send(port, bodies));
     await new Promise((done) => server.close(done));
     let turns = 0;
-    const receiver = new OtlpReceiver({ port: 0, onTrace: () => turns++ });
+    let allIn!: () => void;
+    const handed = new Promise<void>((done) => (allIn = done));
+    const receiver = new ReceiverThread({
+      port: 0,
+      onTrace: () => ++turns === REQUESTS * 50 && allIn(),
+    });
     const address = await receiver.start();
-    ours.push(await send(address.port, bodies));
+    const started = performance.now();
+    await send(address.port, bodies);
+    await handed;
+    ours.push(performance.now() - started);
     await receiver.stop();
     if (turns !== REQUESTS * 50)
       throw new Error(`the receiver handed on ${turns} turns, not ${REQUESTS * 50}`);

@@ -2,7 +2,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as vscode from "vscode";
-import { OtlpReceiver, PortInUse, DEFAULT_PORT } from "../../node/otlp-receiver.js";
+import { PortInUse, DEFAULT_PORT } from "../../node/otlp-receiver.js";
+import { ReceiverThread } from "../../node/receiver-thread.js";
 import { DEFAULT_MAX_TURNS, TurnSpool } from "../../node/turn-spool.js";
 import { counted } from "../../core/words.js";
 import { announce, log, notice, notify, unawaited } from "../notify.js";
@@ -53,12 +54,13 @@ export function batched(fn: () => void, ms: number): { call(): void; cancel(): v
 }
 
 /**
- * "Start Live Traces": the OTLP receiver in the extension host, started only by the user. Its
+ * "Start Live Traces": the OTLP receiver, in a worker thread of the extension host
+ * (ReceiverThread), started only by the user. Its
  * turns are listed in the Live group (the newest `maxTurns` kept, the rest dropped), counted in
  * the status bar (a click stops it), and with "follow newest" each new one is opened.
  */
 export class LiveTraces implements vscode.Disposable {
-  private receiver: OtlpReceiver | null = null;
+  private receiver: ReceiverThread | null = null;
   private group: (LiveGroup & { folder: string }) | null = null;
   /** Turns received by the receiver now running are numbered from here in the spool. */
   private base = 0;
@@ -90,13 +92,14 @@ export class LiveTraces implements vscode.Disposable {
       return;
     }
     const group = await this.liveGroup();
-    const receiver = new OtlpReceiver({
+    const receiver = new ReceiverThread({
       port,
       onTrace: ({ trace }) => {
         this.newest = group.spool.add(trace);
         this.refresh.call();
       },
       onModel: ({ index, trace }) => group.spool.replace(this.base + index, trace),
+      onFailure: (message) => this.failed(receiver, message),
     });
     this.base = group.spool.received;
     let address: { host: string; port: number };
@@ -135,6 +138,17 @@ export class LiveTraces implements vscode.Disposable {
     this.status.hide();
     if (this.group) this.group.state = "stopped";
     this.show();
+  }
+
+  /** The receiver's thread ended on its own: it is stopped, and the user told why. */
+  private failed(receiver: ReceiverThread, message: string): void {
+    if (this.receiver !== receiver) return;
+    this.receiver = null;
+    this.refresh.cancel();
+    this.status.hide();
+    if (this.group) this.group.state = "stopped";
+    this.show();
+    announce("error", notice`live traces stopped: ${message}`);
   }
 
   dispose(): void {

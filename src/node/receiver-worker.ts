@@ -1,0 +1,59 @@
+/**
+ * The entry of the OTLP receiver's worker thread (its own bundle, dist/receiver-worker.js): an
+ * OtlpReceiver listening from this thread, whose turns go to the thread that started it
+ * (receiver-thread.ts) in one message per turn of this thread's event loop.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import { OtlpReceiver, PortInUse, type ReceiverOptions } from "./otlp-receiver.js";
+import type { ReceiverItem, ReceiverMessage } from "./receiver-thread.js";
+
+const port = parentPort!;
+const options = (workerData as { options: Omit<ReceiverOptions, "onTrace" | "onModel"> }).options;
+let items: ReceiverItem[] = [];
+let flushing = false;
+
+function post(message: ReceiverMessage): void {
+  port.postMessage(message);
+}
+
+/** What this turn of the loop received goes out together, once it has run. */
+function add(item: ReceiverItem): void {
+  items.push(item);
+  if (flushing) return;
+  flushing = true;
+  setImmediate(flush);
+}
+
+function flush(): void {
+  flushing = false;
+  if (items.length === 0) return;
+  post({ kind: "items", items });
+  items = [];
+}
+
+const receiver = new OtlpReceiver({
+  ...options,
+  onTrace: ({ index, trace }) => add([0, index, trace]),
+  onModel: ({ index, trace }) => add([1, index, trace]),
+});
+
+port.on("message", (message: "stop") => {
+  if (message !== "stop") return;
+  receiver.stop().then(
+    () => {
+      flush();
+      post({ kind: "stopped" });
+    },
+    (error: unknown) => post({ kind: "failed", message: String(error) }),
+  );
+});
+
+receiver.start().then(
+  (address) => post({ kind: "listening", ...address }),
+  (error: unknown) =>
+    post(
+      error instanceof PortInUse
+        ? { kind: "portInUse", port: error.port }
+        : { kind: "failed", message: error instanceof Error ? error.message : String(error) },
+    ),
+);
