@@ -169,6 +169,28 @@ describe("Start Live Traces", () => {
     expect(compared[1]!.variant.names).toEqual(["search"]);
   });
 
+  it("a receiver whose worker ends stops and says why, its group listed as stopped", async () => {
+    const script = join(tempDir(), "ends.js");
+    writeFileSync(
+      script,
+      `const { parentPort } = require("node:worker_threads");
+       parentPort.postMessage({ kind: "listening", host: "127.0.0.1", port: 1 });
+       setTimeout(() => process.exit(3), 50);`,
+    );
+    const tree = new TraceTree();
+    const view = window.createTreeView("paletteInspector.traces", { treeDataProvider: tree });
+    live = new LiveTraces(tree, view as unknown as vscode.TreeView<TraceNode>, panels, script);
+    await live.start();
+    await vi.waitFor(() =>
+      expect(fake.shown.at(-1)!.message).toBe(
+        "Palette Inspector: live traces stopped: its worker thread ended (exit code 3)",
+      ),
+    );
+    expect(live.running).toBe(false);
+    expect(status().visible).toBe(false);
+    expect(description(tree, tree.getChildren()[0])).toBe("stopped · 0 turns");
+  });
+
   it("neutralises a hostile turn id in the tree; the status bar holds only the port and the count", async () => {
     const { tree } = setUp();
     await live!.start();

@@ -75,6 +75,8 @@ export class LiveTraces implements vscode.Disposable {
     private readonly tree: TraceTree,
     private readonly view: Pick<vscode.TreeView<TraceNode>, "reveal" | "visible">,
     private readonly panels: TracePanels,
+    /** The receiver worker's bundle (tests give one that fails). */
+    private readonly receiverScript?: string,
   ) {
     this.status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 50);
     this.status.command = "paletteInspector.stopLiveTraces";
@@ -92,15 +94,18 @@ export class LiveTraces implements vscode.Disposable {
       return;
     }
     const group = await this.liveGroup();
-    const receiver = new ReceiverThread({
-      port,
-      onTrace: ({ trace }) => {
-        this.newest = group.spool.add(trace);
-        this.refresh.call();
+    const receiver = new ReceiverThread(
+      {
+        port,
+        onTrace: ({ trace }) => {
+          this.newest = group.spool.add(trace);
+          this.refresh.call();
+        },
+        onModel: ({ index, trace }) => group.spool.replace(this.base + index, trace),
+        onFailure: (message) => this.failed(receiver, message),
       },
-      onModel: ({ index, trace }) => group.spool.replace(this.base + index, trace),
-      onFailure: (message) => this.failed(receiver, message),
-    });
+      this.receiverScript,
+    );
     this.base = group.spool.received;
     let address: { host: string; port: number };
     try {
