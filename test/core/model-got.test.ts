@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { modelGot } from "../../src/core/model-got.js";
+import { modelCallLabel, modelGot } from "../../src/core/model-got.js";
 import { formatModelGot } from "../../src/core/render/model-text.js";
 import { reportMarkdown } from "../../src/core/render/markdown.js";
 import { reportToJson } from "../../src/core/report-json.js";
@@ -77,6 +77,13 @@ describe("modelGot", () => {
   it("without tool definitions, compares nothing and warns on calls outside the final palette", () => {
     const got = modelGot(reportOf([chatSpan(TRACE_A, 20, { calls: ["get_weather", "sql"] })]));
     expect(got).toMatchObject({ model: null, tools: null, unoffered: ["sql"] });
+  });
+
+  it("labels a call whose span names no model as such", () => {
+    const got = modelGot(reportOf([chatSpan(TRACE_A, 20, { id: "00000000000000bb" })]))!;
+    expect(modelCallLabel(got, (text) => `<${text}>`)).toBe(
+      "model not named, span <00000000000000bb>",
+    );
   });
 });
 
