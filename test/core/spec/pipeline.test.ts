@@ -115,6 +115,19 @@ describe("§3 the pipeline: order and records", () => {
     expect(result.names).toEqual(["z", "c", "a", "y"]);
   });
 
+  it("§3 records are by name: a tool a stage appends without a name adds no name", () => {
+    const unnamed = { description: "no name" };
+    const appendOnly = stub("append", (tools) => StageOutcome.select([...tools, unnamed]));
+    const appendBoth = stub("both", (tools) => StageOutcome.select([...tools, unnamed, "z"]));
+    const result = runSelection(pipelineOf(appendOnly, appendBoth), ["a"]);
+    expect(result.trace.map((r) => [r.kept, r.added])).toEqual([
+      [["a"], []],
+      [["a"], ["z"]],
+    ]);
+    expect(result.names).toEqual(["a", "z"]);
+    expect(result.tools).toEqual(["a", unnamed, unnamed, "z"]);
+  });
+
   it("§3 records are by name: a stage keeping one of two tools named alike keeps the name, drops nothing", () => {
     const first = { name: "a", n: 1 };
     const second = { name: "a", n: 2 };
