@@ -113,6 +113,40 @@ describe("Copy as Markdown: what the model got", () => {
     expect(md(reportFromTrace(logged, "agent.log"))).not.toContain("What the model got");
   });
 
+  it("without tool definitions says so, after a blank line and the heading", () => {
+    const text = md(
+      reportOf([chatSpan(TRACE_A, 20, { calls: ["get_weather"], id: "00000000000000cc" })]),
+    );
+    expect(text).toContain(
+      [
+        "",
+        "",
+        "#### What the model got",
+        "",
+        "Model call: model not named, span 00000000000000cc.",
+        "",
+        "- The model call does not list the tools it was offered (no gen_ai.tool.definitions).",
+        "- Called: get\\_weather",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("says none for an empty palette offered and no call made", () => {
+    const report = reportOf([chatSpan(TRACE_A, 20, { offered: [] })], []);
+    expect(md(report)).toContain(
+      "- Offered to the model, against the final palette: none\n- Called: none\n",
+    );
+    expect(formatModelGot(report, false)).toContain("\n  called: none\n");
+  });
+
+  it("warns of at most as many unoffered calls as the names it lists", () => {
+    const report = reportOf([chatSpan(TRACE_A, 20, { offered: [], calls: ["x", "y"] })]);
+    const text = reportMarkdown(report, { maxNames: 1 });
+    expect(text.match(/\*\*Warning:\*\*/g)).toHaveLength(1);
+    expect(text).toContain("> **Warning:** x called, but not offered to the model.");
+  });
+
   it("neutralises hostile tool and model names as every other cell", () => {
     const text = md(
       reportOf(
