@@ -6,6 +6,7 @@ import {
   log,
   neutralise,
   notice,
+  pickLabel,
   notify,
   percentProgress,
   unawaited,
@@ -39,6 +40,16 @@ describe("invisible characters and icons", () => {
     expect(neutralise("a\u061cb\u200b\u200dc\u2060d\u{e0001}e")).toBe("a b c d e");
     expect(neutralise("$(zap) x$(y)")).toBe("\uff04(zap) x\uff04(y)");
     expect(notice`Tool ${"$(alert)\u200b"} missing.`.text).toBe("Tool \uff04(alert) missing.");
+  });
+});
+
+describe("pickLabel", () => {
+  it("neutralises a quick pick's label as a notification's, with room for 160 characters", () => {
+    const path = `dir/${"x".repeat(150)}/[a](command:y).turn.json`;
+    const label = pickLabel(path);
+    expect(Array.from(label)).toHaveLength(160);
+    expect(label.endsWith("/［a］(command:y).turn.json")).toBe(true);
+    expect(pickLabel("$(alert) a.turn.json")).toBe("＄(alert) a.turn.json");
   });
 });
 
