@@ -29,8 +29,11 @@ export function allDistinct(items: readonly string[]): boolean {
   return true;
 }
 
-/** FNV-1a over UTF-16 units, then mixed so the low bits the table uses depend on every unit. */
-function hashOf(text: string): number {
+/**
+ * FNV-1a over UTF-16 units, then mixed so the low bits the table uses depend on every unit.
+ * Exported so that a test can craft names that collide.
+ */
+export function hashOf(text: string): number {
   let h = 0x811c9dc5;
   for (let k = 0; k < text.length; k++) h = Math.imul(h ^ text.charCodeAt(k), 0x01000193);
   h ^= h >>> 16;

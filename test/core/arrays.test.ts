@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { allDistinct } from "../../src/core/arrays.js";
+import { allDistinct, concatBytes, hashOf, pushAll } from "../../src/core/arrays.js";
 
 describe("allDistinct", () => {
   it("is true of an empty list and of names that differ only in one unit", () => {
@@ -15,6 +15,15 @@ describe("allDistinct", () => {
     expect(allDistinct(["tool_49999", ...names])).toBe(false);
   });
 
+  it("still answers right when the names are crafted to collide in its table", () => {
+    // 100 names fill a table of 256 slots; all in one slot make a run longer than its probe limit.
+    const colliding: string[] = [];
+    for (let i = 0; colliding.length < 100; i++)
+      if ((hashOf(`k${i}`) & 255) === 0) colliding.push(`k${i}`);
+    expect(allDistinct(colliding)).toBe(true);
+    expect(allDistinct([...colliding, colliding[0]!])).toBe(false);
+  });
+
   it("agrees with a Set on random lists, astral and empty names included", () => {
     const name = fc.oneof(fc.string({ maxLength: 3 }), fc.constantFrom("", "😀", "\ud83d"));
     fc.assert(
@@ -23,5 +32,28 @@ describe("allDistinct", () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe("pushAll", () => {
+  it("appends in place, past the length at which a spread call overflows the stack", () => {
+    const target = [0];
+    const items = Array.from({ length: 300_000 }, (_, i) => i + 1);
+    pushAll(target, items);
+    expect(target).toHaveLength(300_001);
+    expect(target[300_000]).toBe(300_000);
+  });
+});
+
+describe("concatBytes", () => {
+  it("joins the parts in order into one buffer of the given length", () => {
+    const joined = concatBytes([Uint8Array.of(1, 2), Uint8Array.of(), Uint8Array.of(3)], 3);
+    expect([...joined]).toEqual([1, 2, 3]);
+    expect(concatBytes([], 0)).toHaveLength(0);
+  });
+
+  it("returns a single part as it is, not a copy", () => {
+    const part = Uint8Array.of(7, 8);
+    expect(concatBytes([part], 2)).toBe(part);
   });
 });

@@ -45,6 +45,23 @@ describe("reportMarkdown", () => {
     expect(lines.at(-2)).toBe("Final: a");
   });
 
+  it("puts the fixture's description under the title, and nothing when it has none", async () => {
+    const described = reportMarkdown(await run({ description: "weather turn", offered: ["a"] }));
+    expect(described.split("\n").slice(0, 5)).toEqual([
+      "### Selection trace: t.turn.json",
+      "",
+      "weather turn",
+      "",
+      "Offered 1 → final 1; forced choice: none.",
+    ]);
+    const bare = reportMarkdown(await run({ offered: ["a"] }));
+    expect(bare.split("\n").slice(0, 3)).toEqual([
+      "### Selection trace: t.turn.json",
+      "",
+      "Offered 1 → final 1; forced choice: none.",
+    ]);
+  });
+
   it("names the ForcedToolUnavailable, degraded and hard-filter stages", async () => {
     const markdown = reportMarkdown(
       await run({

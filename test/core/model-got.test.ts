@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { modelGot } from "../../src/core/model-got.js";
+import { modelCallLabel, modelGot } from "../../src/core/model-got.js";
 import { formatModelGot } from "../../src/core/render/model-text.js";
 import { reportMarkdown } from "../../src/core/render/markdown.js";
 import { reportToJson } from "../../src/core/report-json.js";
@@ -78,6 +78,13 @@ describe("modelGot", () => {
     const got = modelGot(reportOf([chatSpan(TRACE_A, 20, { calls: ["get_weather", "sql"] })]));
     expect(got).toMatchObject({ model: null, tools: null, unoffered: ["sql"] });
   });
+
+  it("labels a call whose span names no model as such", () => {
+    const got = modelGot(reportOf([chatSpan(TRACE_A, 20, { id: "00000000000000bb" })]))!;
+    expect(modelCallLabel(got, (text) => `<${text}>`)).toBe(
+      "model not named, span <00000000000000bb>",
+    );
+  });
 });
 
 const md = (report: RunReport) => reportMarkdown(report);
@@ -104,6 +111,40 @@ describe("Copy as Markdown: what the model got", () => {
     expect(md(reportOf([]))).toMatch(/\n#### What the model got\n\nNo model call joined: /);
     const logged = scanText(`${JSON.stringify(selectionTrace("t-1", ["a"]))}\n`).traces[0]!;
     expect(md(reportFromTrace(logged, "agent.log"))).not.toContain("What the model got");
+  });
+
+  it("without tool definitions says so, after a blank line and the heading", () => {
+    const text = md(
+      reportOf([chatSpan(TRACE_A, 20, { calls: ["get_weather"], id: "00000000000000cc" })]),
+    );
+    expect(text).toContain(
+      [
+        "",
+        "",
+        "#### What the model got",
+        "",
+        "Model call: model not named, span 00000000000000cc.",
+        "",
+        "- The model call does not list the tools it was offered (no gen_ai.tool.definitions).",
+        "- Called: get\\_weather",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("says none for an empty palette offered and no call made", () => {
+    const report = reportOf([chatSpan(TRACE_A, 20, { offered: [] })], []);
+    expect(md(report)).toContain(
+      "- Offered to the model, against the final palette: none\n- Called: none\n",
+    );
+    expect(formatModelGot(report, false)).toContain("\n  called: none\n");
+  });
+
+  it("warns of at most as many unoffered calls as the names it lists", () => {
+    const report = reportOf([chatSpan(TRACE_A, 20, { offered: [], calls: ["x", "y"] })]);
+    const text = reportMarkdown(report, { maxNames: 1 });
+    expect(text.match(/\*\*Warning:\*\*/g)).toHaveLength(1);
+    expect(text).toContain("> **Warning:** x called, but not offered to the model.");
   });
 
   it("neutralises hostile tool and model names as every other cell", () => {

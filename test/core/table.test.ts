@@ -145,6 +145,22 @@ describe("formatWaterfallTable", () => {
     expect(row(8)).toMatch(/ 4→1 {4}abcdefg, … \+2 {2}/);
   });
 
+  it("shows no pin at a stage that forces the choice already in effect", async () => {
+    const table = formatWaterfallTable(
+      await run({
+        offered: ["alpha", "b"],
+        pipeline: [
+          { kind: "forced", resolver: { kind: "fixed", tool: "alpha" } },
+          { kind: "scripted", name: "again", outcome: { force: "alpha" } },
+        ],
+      }),
+      { color: false },
+    );
+    const rows = table.split("\n").filter((line) => /^\d /.test(line));
+    expect(rows[0]).toContain("⚑ alpha");
+    expect(rows[1]).toBe("2  again   force   2→2");
+  });
+
   it("shows the router first and the palette last in capability mode", async () => {
     const routed = formatWaterfallTable(
       await run({

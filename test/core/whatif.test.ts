@@ -1,9 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { FixtureJson } from "../../src/core/fixture/schema.js";
+import { loadValid } from "./spec/helpers.js";
 import {
   applyWhatIf,
   describeWhatIf,
   isWhatIf,
+  runWhatIf,
+  type WhatIf,
   whatIfLevers,
   movesNothing,
   whatIfSize,
@@ -124,6 +127,10 @@ describe("applyWhatIf on a bare fixture", () => {
     const variant = applyWhatIf(bare, { role: "support", enabled: { lazy: true } });
     expect(variant.turn).toEqual({ role: "support" });
     expect(variant.pipeline).toEqual([{ kind: "lazy", enabled: true }]);
+  });
+
+  it("gives a fixture with no pipeline an empty one", () => {
+    expect(applyWhatIf({ offered: ["a"] }, {}).pipeline).toEqual([]);
   });
 
   it("leaves the turn as it is when the what-if does not move the role", () => {
@@ -315,5 +322,56 @@ describe("isWhatIf edge cases", () => {
     expect(whatIfSize({ verdicts: { a: null, b: null } })).toBe(2);
     expect(whatIfSize({ forcedTools: { a: null, b: "x" } })).toBe(2);
     expect(whatIfSize({ policies: { a: {}, b: {} } })).toBe(2);
+  });
+});
+
+describe("runWhatIf", () => {
+  const twoPolicies: FixtureJson = {
+    offered: ["a", "b"],
+    pipeline: [
+      { kind: "lazy", allowed_names: ["a"] },
+      { kind: "intent", verdict: { label: "action", matched_tool_keywords: ["a"] } },
+      { kind: "policy", name: "first" },
+      { kind: "policy", name: "second" },
+    ],
+  };
+
+  it("runs the variant, not the fixture", async () => {
+    const fixture = await loadValid(twoPolicies);
+    const result = runWhatIf(fixture, { enabled: { lazy: false, intent: false } });
+    expect("report" in result && result.report.names).toEqual(["a", "b"]);
+  });
+
+  it("runs a variant that has only warnings", async () => {
+    const fixture = await loadValid(twoPolicies);
+    const result = runWhatIf(fixture, {
+      verdicts: { intent: { label: "action", matchedToolKeywords: ["zzz"] } },
+    });
+    // 'zzz' is neither offered nor catalogued: a warning, which does not stop the run.
+    expect("report" in result && result.report.names).toEqual(["a"]);
+  });
+
+  it("refuses a variant with errors, naming every error", async () => {
+    const fixture = await loadValid(twoPolicies);
+    const result = runWhatIf(fixture, {
+      policies: { first: { maxSafetyLevel: "extreme" }, second: { maxSafetyLevel: "wild" } },
+    });
+    expect(result).toEqual({
+      error:
+        "This what-if is not a valid fixture: safety level 'extreme' is not on the scale (none, low, medium, high, critical); safety level 'wild' is not on the scale (none, low, medium, high, critical)",
+    });
+  });
+
+  it("answers a lever on a stage that is not there with its message", async () => {
+    const fixture = await loadValid(twoPolicies);
+    expect(runWhatIf(fixture, { enabled: { ghost: false } })).toEqual({
+      error: "no stage named 'ghost' in the pipeline",
+    });
+  });
+
+  it("lets a malformed what-if crash instead of passing for the user's mistake", async () => {
+    const fixture = await loadValid(twoPolicies);
+    const malformed = { policies: { first: null } } as unknown as WhatIf;
+    expect(() => runWhatIf(fixture, malformed)).toThrow(TypeError);
   });
 });

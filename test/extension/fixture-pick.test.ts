@@ -27,8 +27,18 @@ describe("the fixture quick pick", () => {
       "cases/m.turn.json",
       "z.turn.json",
     ]);
-    expect(shown!.options).toMatchObject({ title: "Run Selection on Fixture" });
+    expect(shown!.options).toEqual({
+      title: "Run Selection on Fixture",
+      placeHolder: "Which fixture?",
+    });
     expect(picked?.path).toBe("/ws/cases/m.turn.json");
+  });
+
+  it("picks nothing when the user dismisses the list", async () => {
+    fake.writeFile("/ws/a.turn.json", "{}");
+    fake.answers.quickPick.push(undefined);
+    expect(await pickFixture("Run Selection on Fixture")).toBeUndefined();
+    expect(fake.quickPicks).toHaveLength(1);
   });
 
   it("says how to make one when the workspace has none, and picks nothing", async () => {

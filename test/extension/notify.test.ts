@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   announce,
   ask,
@@ -6,11 +6,13 @@ import {
   log,
   neutralise,
   notice,
+  pickLabel,
   notify,
+  percentProgress,
   unawaited,
   withProgress,
 } from "../../src/extension/notify.js";
-import { fake, ProgressLocation } from "../fakes/vscode.js";
+import { fake, ProgressLocation, window } from "../fakes/vscode.js";
 
 const LINK = "[x](command:workbench.action.openSettings?%22PWNED%22)";
 
@@ -38,6 +40,16 @@ describe("invisible characters and icons", () => {
     expect(neutralise("a\u061cb\u200b\u200dc\u2060d\u{e0001}e")).toBe("a b c d e");
     expect(neutralise("$(zap) x$(y)")).toBe("\uff04(zap) x\uff04(y)");
     expect(notice`Tool ${"$(alert)\u200b"} missing.`.text).toBe("Tool \uff04(alert) missing.");
+  });
+});
+
+describe("pickLabel", () => {
+  it("neutralises a quick pick's label as a notification's, with room for 160 characters", () => {
+    const path = `dir/${"x".repeat(150)}/[a](command:y).turn.json`;
+    const label = pickLabel(path);
+    expect(Array.from(label)).toHaveLength(160);
+    expect(label.endsWith("/［a］(command:y).turn.json")).toBe(true);
+    expect(pickLabel("$(alert) a.turn.json")).toBe("＄(alert) a.turn.json");
   });
 });
 
@@ -167,6 +179,7 @@ describe("work nobody awaits", () => {
     fake.reset();
     disposeLog();
   });
+  afterEach(() => vi.restoreAllMocks());
 
   it("reports a rejection: what failed and its message shown, neutralised, and its stack logged", async () => {
     unawaited(
@@ -188,8 +201,53 @@ describe("work nobody awaits", () => {
     expect(fake.shown).toEqual([]);
   });
 
+  it("logs work whose failure could not be shown either", async () => {
+    vi.spyOn(window, "showErrorMessage").mockRejectedValue(new Error("window closed"));
+    unawaited(Promise.reject(new Error("disk gone")), notice`saving failed`);
+    await vi.waitFor(() =>
+      expect(fake.logLines.filter((line) => line.level === "error")).toHaveLength(2),
+    );
+    expect(fake.logLines.at(-1)?.text).toMatch(/^saving failed: Error: disk gone\n {4}at /);
+  });
+
+  it("logs a notification announce could not show, as an error", async () => {
+    vi.spyOn(window, "showInformationMessage").mockRejectedValue(new Error("window closed"));
+    announce("info", notice`done.`);
+    await vi.waitFor(() => expect(fake.logLines.at(-1)?.text).toMatch(/^could not show/));
+    expect(fake.logLines.at(-1)).toMatchObject({
+      level: "error",
+      text: expect.stringMatching(/^could not show "done\.": Error: window closed\n/),
+    });
+  });
+
   it("announce shows a notification and returns before the user answers it", () => {
     announce("info", notice`done.`);
     expect(fake.shown).toEqual([{ kind: "info", message: "Palette Inspector: done." }]);
+  });
+});
+
+describe("percentProgress", () => {
+  it("says each whole percent once, filling the bar by the step since the last", () => {
+    const said: [string, number | undefined][] = [];
+    const at = percentProgress((message, increment) => said.push([message.text, increment]), 200);
+    expect(at(1)).toBe(0);
+    expect(said).toEqual([]);
+    expect(at(2)).toBe(1);
+    expect(at(3)).toBe(1);
+    expect(at(101)).toBe(50);
+    expect(at(400)).toBe(100);
+    expect(said).toEqual([
+      ["1%", 1],
+      ["50%", 49],
+      ["100%", 50],
+    ]);
+  });
+
+  it("is done at once when there is nothing to read", () => {
+    const said: [string, number | undefined][] = [];
+    expect(
+      percentProgress((message, increment) => said.push([message.text, increment]), 0)(0),
+    ).toBe(100);
+    expect(said).toEqual([["100%", 100]]);
   });
 });

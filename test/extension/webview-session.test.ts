@@ -75,6 +75,82 @@ describe("a webview session", () => {
     expect(panel.webview.html).toMatch(/script-src 'nonce-[^']+'/);
     expect(panel.webview.html).toContain('src="https://webview.fake/ext/dist/stats-webview.js"');
     expect(panel.webview.html).toContain("<title>Probe</title>");
+    expect(panel.webview.html).toContain(
+      '<link rel="stylesheet" href="https://webview.fake/ext/dist/codicons/codicon.css">',
+    );
+    expect(panel.webview.html).toContain(
+      '<link rel="stylesheet" href="https://webview.fake/ext/media/stats.css">',
+    );
+  });
+
+  it("listens only once the page says ready, whatever it sent before", () => {
+    const panel = webviewFake.create("probe", "Probe", {});
+    const probe = new Probe(panel, async () => {});
+    panel.webview.receive({ type: "openTrace", ref: 1, tool: "sql" });
+    probe.say({ type: "stats" } as unknown as ToStatsView);
+    expect(panel.webview.posted).toEqual([]);
+    panel.webview.receive({ type: "ready" });
+    probe.say({ type: "stats" } as unknown as ToStatsView);
+    expect(panel.webview.posted).toEqual([{ type: "stats" }]);
+  });
+
+  it("answers a message that is no request with nothing, and logs its handler's failure", async () => {
+    const { panel, probe } = open(async (message) => {
+      if (message.type === "openTrace") throw new Error("trace gone");
+    });
+    panel.webview.receive({ type: "openTrace", ref: 1, tool: "sql" });
+    await vi.waitFor(() => expect(probe.logged).toHaveLength(1));
+    expect(probe.logged).toEqual([
+      "palette-inspector: the webview's 'openTrace' request failed: trace gone",
+    ]);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(panel.webview.posted).toEqual([]);
+    expect(fake.shown).toEqual([]);
+  });
+
+  it("drops a message the protocol does not know, without a notification", async () => {
+    const handled: string[] = [];
+    const { panel } = open(async (message) => {
+      handled.push(message.type);
+    });
+    panel.webview.receive({ type: "bogus" });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(handled).toEqual(["ready"]);
+    expect(fake.shown).toEqual([]);
+  });
+
+  it("reports a handler that throws before it returns a promise", async () => {
+    const { panel } = open((message) => {
+      if (message.type === "openTrace") throw new Error("not async");
+      return Promise.resolve();
+    });
+    panel.webview.receive({ type: "openTrace", ref: 1, tool: "sql" });
+    await vi.waitFor(() => expect(fake.shown).toHaveLength(1));
+    expect(fake.shown[0]).toEqual({
+      kind: "error",
+      message: "Palette Inspector: Answering the page: not async",
+    });
+  });
+
+  it("logs a message the webview did not take", async () => {
+    const { panel, probe } = open(async () => {});
+    vi.spyOn(panel.webview, "postMessage").mockRejectedValue(new Error("webview gone"));
+    probe.say({ type: "stats" } as unknown as ToStatsView);
+    await vi.waitFor(() => expect(probe.logged).toHaveLength(1));
+    expect(probe.logged).toEqual([
+      "palette-inspector: a message to the webview was not delivered: Error: webview gone",
+    ]);
+  });
+
+  it("leaves no timer behind once a request is answered", async () => {
+    vi.useFakeTimers();
+    const { panel } = open(async (message, probe) => {
+      if (message.type === "copyMarkdown") probe.say(replyTo(message.requestId, "copied"));
+    });
+    panel.webview.receive({ type: "copyMarkdown", requestId: 9, tools: [] });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(repliesTo(panel, 9)).toEqual([replyTo(9, "copied")]);
+    expect(vi.getTimerCount()).toBe(0);
   });
 
   it("posts nothing before the page says ready", () => {
@@ -105,7 +181,12 @@ describe("a webview session", () => {
     const { panel } = open(async () => {});
     panel.webview.receive({ type: "copyMarkdown", requestId: 4, tools: [] });
     await vi.waitFor(() => expect(repliesTo(panel, 4)).toHaveLength(1));
-    expect(repliesTo(panel, 4)[0]).toMatchObject({ ok: false, message: /gave no answer/ });
+    expect(repliesTo(panel, 4)[0]).toEqual({
+      type: "reply",
+      requestId: 4,
+      ok: false,
+      message: "That did not work: the host gave no answer (details in the Palette Inspector log).",
+    });
   });
 
   it("sends a request's first reply only", async () => {
@@ -156,6 +237,17 @@ describe("a webview session", () => {
       handled.push(message.type);
     });
     probe.dispose();
+    panel.webview.receive({ type: "ready" });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(handled).toEqual(["ready"]);
+  });
+
+  it("stops listening when its panel is closed", async () => {
+    const handled: string[] = [];
+    const { panel } = open(async (message) => {
+      handled.push(message.type);
+    });
+    panel.dispose();
     panel.webview.receive({ type: "ready" });
     await new Promise((r) => setTimeout(r, 0));
     expect(handled).toEqual(["ready"]);

@@ -115,6 +115,35 @@ describe("§3 the pipeline: order and records", () => {
     expect(result.names).toEqual(["z", "c", "a", "y"]);
   });
 
+  it("§3 records are by name: a tool a stage appends without a name adds no name", () => {
+    const unnamed = { description: "no name" };
+    const appendOnly = stub("append", (tools) => StageOutcome.select([...tools, unnamed]));
+    const appendBoth = stub("both", (tools) => StageOutcome.select([...tools, unnamed, "z"]));
+    const result = runSelection(pipelineOf(appendOnly, appendBoth), ["a"]);
+    expect(result.trace.map((r) => [r.kept, r.added])).toEqual([
+      [["a"], []],
+      [["a"], ["z"]],
+    ]);
+    expect(result.names).toEqual(["a", "z"]);
+    expect(result.tools).toEqual(["a", unnamed, unnamed, "z"]);
+  });
+
+  it("§3 records are by name: a name a stage appends twice is added twice, and the next stage sees both", () => {
+    const seen: string[][] = [];
+    const twice = stub("twice", (tools) => StageOutcome.select([...tools, "z", "z"]));
+    const spy = stub("spy", (tools) => {
+      seen.push(tools.map(String));
+      return StageOutcome.select(tools.filter((tool) => tool !== "a"));
+    });
+    const result = runSelection(pipelineOf(twice, spy), ["a"]);
+    expect(result.trace.map((r) => [r.kept, r.dropped, r.added])).toEqual([
+      [["a"], [], ["z", "z"]],
+      [["z", "z"], ["a"], []],
+    ]);
+    expect(seen).toEqual([["a", "z", "z"]]);
+    expect(result.names).toEqual(["z", "z"]);
+  });
+
   it("§3 records are by name: a stage keeping one of two tools named alike keeps the name, drops nothing", () => {
     const first = { name: "a", n: 1 };
     const second = { name: "a", n: 2 };
