@@ -35,9 +35,10 @@ import { tempDir } from "../helpers/temp.js";
 
 const real = (uri: Uri) => uri as unknown as vscode.Uri;
 const LOGS = Uri.file(resolve("examples/logs"));
-let opened: { report: RunReport; tool: string | undefined }[] = [];
+let opened: { report: RunReport; tool: string | undefined; open: unknown }[] = [];
 const traces = {
-  showReport: (report: RunReport, _label?: string, tool?: string) => opened.push({ report, tool }),
+  showReport: (report: RunReport, _label?: string, tool?: string, open?: unknown) =>
+    opened.push({ report, tool, open }),
 } as unknown as TracePanels;
 
 beforeEach(() => {
@@ -98,6 +99,8 @@ describe("Palette Statistics view (host)", () => {
     panel.webview.receive({ type: "openTrace", ref: trace.ref, tool: "ask_human" });
     await vi.waitFor(() => expect(opened).toHaveLength(1));
     expect(opened[0]!.tool).toBe("ask_human");
+    // In the preview panel, as a click in the Selection Traces view opens one.
+    expect(opened[0]!.open).toEqual({ preview: true });
     expect(opened[0]!.report.origin).toMatchObject({ kind: "log", line: trace.line });
     expect(opened[0]!.report.names).not.toContain("ask_human");
     expect(opened[0]!.report.trace.find((r) => r.dropped.includes("ask_human"))?.stage).toBe(
@@ -572,6 +575,16 @@ describe("a restored view reads only logs inside the workspace", () => {
     expect(panel.title).toBe("Palette Statistics: not restored");
     expect(panel.webview.html).toMatch(reason);
     expect(panel.webview.html).toContain("This view was not restored: its saved source");
+  });
+
+  it("a refused view runs no script, loads no file, and says so in the log channel", async () => {
+    fake.addWorkspaceFolder(join(root, "ws"));
+    const panel = await restore(["x-evil:/<img src=x onerror=alert(1)>"]);
+    expect(panel.webview.options).toEqual({ enableScripts: false, localResourceRoots: [] });
+    expect(panel.webview.html).not.toContain("<img");
+    expect(fake.logLines.at(-1)!.text).toMatch(
+      /^palette-inspector: a saved statistics view was not restored: its saved source /,
+    );
   });
 
   it("reads again a workspace folder itself", async () => {
