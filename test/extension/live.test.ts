@@ -25,6 +25,7 @@ import {
   TRACE_B,
 } from "../core/otel/otlp.js";
 import { fake, Uri, window, type TreeItem } from "../fakes/vscode.js";
+import { endingReceiverScript } from "../helpers/ending-receiver.js";
 import { tempDir } from "../helpers/temp.js";
 
 const shown: { report: RunReport; label: string | undefined }[] = [];
@@ -170,13 +171,7 @@ describe("Start Live Traces", () => {
   });
 
   it("a receiver whose worker ends stops and says why, its group listed as stopped", async () => {
-    const script = join(tempDir(), "ends.js");
-    writeFileSync(
-      script,
-      `const { parentPort } = require("node:worker_threads");
-       parentPort.postMessage({ kind: "listening", host: "127.0.0.1", port: 1 });
-       setTimeout(() => process.exit(3), 50);`,
-    );
+    const script = endingReceiverScript(50);
     const tree = new TraceTree();
     const view = window.createTreeView("paletteInspector.traces", { treeDataProvider: tree });
     live = new LiveTraces(tree, view as unknown as vscode.TreeView<TraceNode>, panels, script);

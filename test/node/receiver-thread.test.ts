@@ -6,6 +6,7 @@ import type { ReceivedTrace } from "../../src/node/otlp-receiver.js";
 import { PortInUse } from "../../src/node/otlp-receiver.js";
 import { ReceiverThread } from "../../src/node/receiver-thread.js";
 import { chatSpan, request, selectionTrace, turnSpan, TRACE_A } from "../core/otel/otlp.js";
+import { endingReceiverScript } from "../helpers/ending-receiver.js";
 import { tempDir } from "../helpers/temp.js";
 
 const threads: ReceiverThread[] = [];
@@ -61,13 +62,7 @@ describe("the OTLP receiver in a worker thread", () => {
   });
 
   it("a worker that ends once listening says why, and a stop after it resolves", async () => {
-    const script = join(tempDir(), "ends.js");
-    writeFileSync(
-      script,
-      `const { parentPort } = require("node:worker_threads");
-       parentPort.postMessage({ kind: "listening", host: "127.0.0.1", port: 1 });
-       setTimeout(() => process.exit(3), 10);`,
-    );
+    const script = endingReceiverScript(10);
     const failures: string[] = [];
     const receiver = thread({ onFailure: (message) => failures.push(message) }, script);
     expect(await receiver.start()).toEqual({ host: "127.0.0.1", port: 1 });
