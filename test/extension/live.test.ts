@@ -178,8 +178,11 @@ describe("Start Live Traces", () => {
     await live.start();
     await vi.waitFor(() =>
       expect(fake.shown.at(-1)!.message).toBe(
-        "Palette Inspector: live traces stopped: its worker thread ended (exit code 3)",
+        "Palette Inspector: live traces stopped: the receiver's worker thread ended.",
       ),
+    );
+    expect(fake.logLines.map((line) => line.text)).toContain(
+      "live traces stopped: the receiver's worker thread ended.\n  its worker thread ended (exit code 3)",
     );
     expect(live.running).toBe(false);
     expect(status().visible).toBe(false);

@@ -153,7 +153,10 @@ export class LiveTraces implements vscode.Disposable {
     this.status.hide();
     if (this.group) this.group.state = "stopped";
     this.show();
-    announce("error", notice`live traces stopped: ${message}`);
+    // The reason is the worker's own error text: in the details (the log), not in the notification.
+    announce("error", notice`live traces stopped: the receiver's worker thread ended.`, {
+      details: [message],
+    });
   }
 
   dispose(): void {
