@@ -27,6 +27,13 @@ import { TracePanels } from "../../src/extension/panel/panels.js";
 import type { ToWebview } from "../../src/protocol.js";
 import { AGENT_PRELUDE, evaluateIn } from "../core/debug/python.js";
 import { writtenRecord } from "../builders/logged.js";
+import * as logFile from "../../src/node/log-file.js";
+
+// Spied on to see that a debuggee's string is scanned in the worker thread, not on the host's.
+vi.mock("../../src/node/log-file.js", async (original) => {
+  const real = await original<typeof logFile>();
+  return { ...real, scanTextOffThread: vi.fn(real.scanTextOffThread) };
+});
 
 /** The paused frame the adapter evaluates in: real Python, as debugpy would. */
 let frameSetup = "";
@@ -406,6 +413,17 @@ describe("an inspected value over time", () => {
     inspection.onDidChange(() => changes++);
     return { session, inspection, changes: () => changes };
   }
+
+  it("a string holding a log line is scanned for its trace in the worker thread", async () => {
+    const line = `INFO ${JSON.stringify({ trace: [{ stage: "s", action: "select", kept: ["a"], dropped: ["b"] }] })}`;
+    frameSetup = `    line = ${JSON.stringify(line)}\n    return locals()`;
+    debugFake.focus(new DebugStackFrame(pythonSession(), 1, 2));
+    const scans = vi.mocked(logFile.scanTextOffThread);
+    scans.mockClear();
+    const read = await readExpression("line");
+    expect(read.trace.records.map((record) => [record.stage, record.kept])).toEqual([["s", ["a"]]]);
+    expect(scans.mock.calls).toEqual([[line, { limit: 1 }]]);
+  });
 
   it("is named after the file of its frame, or the session when the frame has no place", async () => {
     const { inspection } = await inspected();

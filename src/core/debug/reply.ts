@@ -74,8 +74,19 @@ export function probeOutput(reply: EvaluateReply): Read<{ readonly [key: string]
   return { ok: true, value: parsed };
 }
 
-/** The trace an `inspectExpression` reply describes. */
-export function readInspectReply(reply: EvaluateReply): Read<LoggedTrace> {
+/**
+ * The trace an `inspectExpression` reply describes. A string value is a log to scan, handed to
+ * `readText` (the extension scans it in a worker thread: a debuggee may hold a hostile one).
+ */
+export function readInspectReply(reply: EvaluateReply): Read<LoggedTrace>;
+export function readInspectReply<T>(
+  reply: EvaluateReply,
+  readText: (text: string) => T,
+): Read<LoggedTrace> | T;
+export function readInspectReply<T>(
+  reply: EvaluateReply,
+  readText?: (text: string) => T,
+): Read<LoggedTrace> | T {
   const out = probeOutput(reply);
   if (!out.ok) return out;
   const value = out.value;
@@ -88,17 +99,13 @@ export function readInspectReply(reply: EvaluateReply): Read<LoggedTrace> {
     }
     case "json":
       return firstTrace(tracesInValue(own(value, "value"), { time: null, id: null }));
-    case "text":
-      return traceOfText(scanText(String(own(value, "text"))));
+    case "text": {
+      const text = String(own(value, "text"));
+      return readText ? readText(text) : traceOfText(scanText(text));
+    }
     default:
       return fail({ kind: "unreadable", message: "the answer is not the JSON the probe writes" });
   }
-}
-
-/** The string an `inspectExpression` reply holds when the value was text (to scan for a trace), else null. */
-export function replyText(reply: EvaluateReply): string | null {
-  const out = probeOutput(reply);
-  return out.ok && own(out.value, "kind") === "text" ? String(own(out.value, "text")) : null;
 }
 
 /** The trace a scanned text holds: its first, else its first problem. */

@@ -1,6 +1,6 @@
 import * as vscode from "vscode";
 import { inspectExpression } from "../../core/debug/probe.js";
-import { readInspectReply, replyText, traceOfText } from "../../core/debug/reply.js";
+import { readInspectReply, traceOfText } from "../../core/debug/reply.js";
 import { scanTextOffThread } from "../../node/log-file.js";
 import type { RunReport } from "../../core/report.js";
 import { reportFromLoggedTrace } from "../../core/traces/report.js";
@@ -24,12 +24,10 @@ export interface DebugRead {
 export async function readExpression(expression: string): Promise<DebugRead> {
   const frame = await pausedPythonFrame();
   const reply = await evaluateInFrame(frame, inspectExpression(expression), expression);
-  // A string is scanned as a log in a worker thread: a debuggee may hold a hostile one.
-  const text = replyText(reply);
-  const read =
-    text === null
-      ? readInspectReply(reply)
-      : traceOfText(await scanTextOffThread(text, { limit: 1 }));
+  // The reply is parsed once; a string in it is scanned as a log in a worker thread.
+  const read = await readInspectReply(reply, async (text) =>
+    traceOfText(await scanTextOffThread(text, { limit: 1 })),
+  );
   if (!read.ok) throw problemFailure(expression, read.problem);
   const file = frame.label.match(/\(([^()]*):\d+\)$/)?.[1] ?? frame.session.name;
   const report = reportFromLoggedTrace(

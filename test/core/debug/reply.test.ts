@@ -131,6 +131,17 @@ describe("reading an inspected value", () => {
     expect(text("hello")).toEqual({ ok: false, problem: { kind: "noTrace" } });
   });
 
+  it("a string is handed whole to the caller's reader, which alone reads it; other kinds never reach it", () => {
+    const handed: string[] = [];
+    const readText = (text: string) => (handed.push(text), "read by the caller" as const);
+    expect(readInspectReply(reply({ kind: "text", text: "INFO {} ✓" }), readText)).toBe(
+      "read by the caller",
+    );
+    const trace = readInspectReply(reply({ kind: "trace", trace: TRACE }), readText);
+    expect(trace !== "read by the caller" && trace.ok).toBe(true);
+    expect(handed).toEqual(["INFO {} ✓"]);
+  });
+
   it("a reply the probe did not write, or of a kind inspect never writes", () => {
     const unreadable = {
       ok: false,
