@@ -8,8 +8,19 @@ const env = { ...process.env, PI_SCREENSHOTS_DIR: "docs/screenshots" };
 const which = process.argv[2];
 const runs = [
   ["webview", ["test/browser/run.mjs", "screenshot"]],
-  // The scenarios that call shot(): the panel in both themes, the Testing view, the statistics.
-  ["e2e", ["test/e2e/run.mjs", "10-fixture-panel", "30-testing-view", "60-debug", "70-statistics"]],
+  // The scenarios that call shot(): the panel in both themes, the Testing view, the debugger's
+  // value, the statistics, live turns and a followed log.
+  [
+    "e2e",
+    [
+      "test/e2e/run.mjs",
+      "10-fixture-panel",
+      "30-testing-view",
+      "60-debug",
+      "70-statistics",
+      "90-live",
+    ],
+  ],
 ];
 let status = 0;
 for (const [name, args] of runs) {
