@@ -320,6 +320,46 @@ describe("live re-run", () => {
     expect(last.view.report.description).toBe("changed on disk");
   });
 
+  it("re-runs when a fixture with no catalogue file changes on disk", async () => {
+    fixtureUri = fake.writeFile(
+      "/ws/turns/inline.turn.json",
+      JSON.stringify({ offered: ["a"], pipeline: [] }),
+    );
+    const panel = await openReady();
+    vi.useFakeTimers();
+    fake.writeFile(
+      "/ws/turns/inline.turn.json",
+      JSON.stringify({ offered: ["a", "b"], pipeline: [] }),
+    );
+    await afterDebounce(panel, 2);
+    const last = posted(panel).at(-1)!;
+    if (last.type !== "show") throw new Error(last.type);
+    expect(last.view.report.names).toEqual(["a", "b"]);
+  });
+
+  it("re-runs when its catalogue changes on disk", async () => {
+    const panel = await openReady();
+    vi.useFakeTimers();
+    // sql falls under the policy's ceiling once it is rated low.
+    fake.writeFile("/ws/catalog/tools.catalog.json", CATALOG.replace('"high"', '"low"'));
+    await afterDebounce(panel, 2);
+    const last = posted(panel).at(-1)!;
+    if (last.type !== "show") throw new Error(last.type);
+    expect(last.view.report.names).toEqual(["search", "sql", "final_answer"]);
+  });
+
+  it("does not re-run for a file beside it that only the watcher's escaped glob matches", async () => {
+    // The watcher's glob is "w?1?.turn.json": the file it names is picked out by its URI.
+    fixtureUri = fake.writeFile("/ws/turns/w[1].turn.json", JSON.stringify(FIXTURE));
+    const panel = await openReady();
+    vi.useFakeTimers();
+    fake.writeFile("/ws/turns/wx1y.turn.json", JSON.stringify(FIXTURE));
+    await vi.advanceTimersByTimeAsync(RERUN_DEBOUNCE_MS + 10);
+    vi.useRealTimers();
+    await flush();
+    expect(posted(panel)).toHaveLength(1);
+  });
+
   it("does not re-run when a file beside the fixture changes on disk", async () => {
     const panel = await openReady();
     vi.useFakeTimers();
@@ -420,6 +460,18 @@ describe("what-if", () => {
     expect(restored.view.whatIf).toMatchObject({ edit: { enabled: { policy: false } } });
   });
 
+  it("a ready with an edit the fixture cannot take shows the run with the what-if's error", async () => {
+    await panels.showFixture(fixtureUri);
+    const panel = webviewFake.panels.at(-1)!;
+    const edit = { enabled: { ghost: false } };
+    panel.webview.receive({ type: "ready", edit });
+    await postedCount(panel, 1);
+    const show = posted(panel)[0]!;
+    if (show.type !== "show") throw new Error(show.type);
+    expect(show.view.whatIf).toEqual({ edit, error: "no stage named 'ghost' in the pipeline" });
+    expect(show.view.report.names).toEqual(["search", "final_answer"]);
+  });
+
   it("restores no what-if from a saved one that moves no lever", async () => {
     await panels.showFixture(fixtureUri);
     const panel = webviewFake.panels.at(-1)!;
@@ -481,11 +533,20 @@ describe("Save as fixture…", () => {
   it("writes the variant to a new file, with the catalogue path still pointing at the catalogue", async () => {
     const panel = await openReady();
     fake.answers.saveDialog.push(Uri.file("/ws/variants/high.turn.json"));
-    expect(await request(panel, { type: "saveVariant", requestId: 5, edit })).toMatchObject({
+    expect(await request(panel, { type: "saveVariant", requestId: 5, edit })).toEqual({
       type: "reply",
       requestId: 5,
       ok: true,
+      message: "Saved variants/high.turn.json.",
     });
+    // The dialog proposes a what-if name beside the fixture, and says what it saves.
+    expect(fake.dialogs.at(-1)).toEqual({
+      defaultUri: Uri.file("/ws/turns/weather.whatif.turn.json"),
+      filters: { "Turn fixture": ["json"] },
+      saveLabel: "Save what-if as fixture",
+      title: "Save the what-if as a new fixture",
+    });
+    expect(fake.shownDocuments.at(-1)!.options).toEqual({ viewColumn: ViewColumn.One });
     const saved = JSON.parse(fake.files.get("file:///ws/variants/high.turn.json")!);
     expect(saved.catalog).toBe("../catalog/tools.catalog.json");
     expect(saved.pipeline[1]).toEqual({ kind: "policy", max_safety_level: "high" });
@@ -521,9 +582,14 @@ describe("Save as fixture…", () => {
       ok: false,
       message: "Not saved.",
     });
+    // Even when the user says Replace to the fixture itself.
     fake.answers.saveDialog.push(fixtureUri);
-    expect(await request(panel, { type: "saveVariant", requestId: 2, edit })).toMatchObject({
+    fake.answers.message.push("Replace");
+    expect(await request(panel, { type: "saveVariant", requestId: 2, edit })).toEqual({
+      type: "reply",
+      requestId: 2,
       ok: false,
+      message: "Not saved: that is the fixture itself; choose a new name.",
     });
     fake.answers.saveDialog.push(Uri.file("/ws/catalog/tools.catalog.json"));
     fake.answers.message.push(undefined);
@@ -639,6 +705,20 @@ describe("showComparison (two logged traces)", () => {
     webviewFake.panels[0]!.webview.receive({ type: "openSource", compared: true });
     await flush();
     expect(fake.shownDocuments).toEqual([]);
+  });
+
+  it("a logged trace's panel goes back to its line; a fixture's panel has no log to go to", async () => {
+    panels.showReport((await loggedRun("file:///ws/app.log"))(5));
+    webviewFake.panels[0]!.webview.receive({ type: "openSource", compared: false });
+    await vi.waitFor(() => expect(fake.shownDocuments).toHaveLength(1));
+    expect(fake.shownDocuments[0]!.uri.toString()).toBe("file:///ws/app.log");
+    expect(fake.shownDocuments[0]!.selection?.start.line).toBe(4);
+    const fixturePanel = await openReady();
+    fixturePanel.webview.receive({ type: "openSource", compared: false });
+    await flush();
+    await flush();
+    expect(fake.shownDocuments).toHaveLength(1);
+    expect(logged).toEqual([]);
   });
 
   it("goes back to the log line of either trace", async () => {
@@ -806,6 +886,7 @@ describe("reveal a tool in the fixture", () => {
     await flush();
     expect(fake.shownDocuments).toEqual([]);
     expect(fake.shown).toEqual([]);
+    expect(logged).toEqual([]);
   });
 });
 
@@ -934,6 +1015,11 @@ describe("showDebug (a value read from a paused debug session)", () => {
     expect(posted(panel)[1]).toMatchObject({ type: "show", view: { stale: true } });
     panel.webview.receive({ type: "debugAction", action: "refresh" });
     await vi.waitFor(() => expect(actions).toEqual(["refresh:this"]));
+    // A debug value has no log line to go back to.
+    panel.webview.receive({ type: "openSource", compared: false });
+    await flush();
+    expect(fake.shownDocuments).toEqual([]);
+    expect(logged).toEqual([]);
     // A debug panel is read afresh each time: a second one opens beside it.
     panels.showDebug({ kind: "debug", inspection: inspection as never, act: async () => {} });
     expect(webviewFake.panels).toHaveLength(2);
@@ -942,6 +1028,34 @@ describe("showDebug (a value read from a paused debug session)", () => {
     changed.fire();
     await flush();
     expect(posted(panel)).toHaveLength(2);
+  });
+
+  it("a re-run that fails unexpectedly when the value changes says so, once", async () => {
+    const loaded = await load(fixtureUri);
+    if (!loaded.ok) throw new Error();
+    const changed = new EventEmitter<void>();
+    let broken = false;
+    const inspection = {
+      expression: "turn",
+      get report() {
+        if (broken) throw new Error("the value went away");
+        return { ...runFixture(loaded.fixture), origin: { kind: "debug", expression: "turn" } };
+      },
+      stale: false,
+      onDidChange: changed.event,
+      dispose() {},
+    };
+    panels.showDebug({ kind: "debug", inspection: inspection as never, act: async () => {} });
+    const panel = webviewFake.panels[0]!;
+    panel.webview.receive({ type: "ready", edit: {} });
+    await postedCount(panel, 1);
+    broken = true;
+    changed.fire();
+    const errors = () => fake.shown.filter((shown) => shown.kind === "error");
+    await vi.waitFor(() => expect(errors()).toHaveLength(1));
+    expect(errors().map((shown) => shown.message)).toEqual([
+      "Palette Inspector: Re-running the trace panel: the value went away",
+    ]);
   });
 
   it("ignores debug buttons on a panel that is not a debug value", async () => {
@@ -966,6 +1080,14 @@ describe("what a fixture's panel shows and copies", () => {
     expect(show.view.failed).toHaveLength(1);
     expect(show.view.compared).toBeNull();
     expect(show.view.whatIf).toBeNull();
+  });
+
+  it("a fixture with no turn has an empty query and role", async () => {
+    fake.writeFile("/ws/turns/weather.turn.json", JSON.stringify({ ...FIXTURE, turn: undefined }));
+    const panel = await openReady();
+    const show = posted(panel)[0]!;
+    if (show.type !== "show") throw new Error(show.type);
+    expect(show.view.turn).toEqual({ query: "", role: "" });
   });
 
   it("loads the icons' stylesheet from dist", async () => {
@@ -1079,6 +1201,33 @@ describe("Compare… on a panel", () => {
     expect(show.view.compared?.names).toEqual(["weather.turn.json", "weather.whatif.turn.json"]);
     // The what-if drops the policy stage: it no longer drops sql.
     expect(show.view.compared?.comparison.changed).toBe(true);
+  });
+
+  it("offers the runs of a comparison's and a debug value's panels whose page never loaded", async () => {
+    const at = await loggedRun("file:///ws/app.log");
+    panels.showComparison(at(3), at(9));
+    const loaded = await load(fixtureUri);
+    if (!loaded.ok) throw new Error("the test fixture did not load");
+    const report = { ...runFixture(loaded.fixture), origin: { kind: "debug", expression: "turn" } };
+    panels.showDebug({
+      kind: "debug",
+      inspection: {
+        expression: "turn",
+        report,
+        stale: false,
+        onDidChange: () => ({ dispose() {} }),
+        dispose() {},
+      } as never,
+      act: async () => {},
+    });
+    const panel = await openReady();
+    fake.answers.quickPick.push(undefined);
+    panel.webview.receive({ type: "compare" });
+    await vi.waitFor(() => expect(fake.quickPicks).toHaveLength(1), { timeout: 30_000 });
+    expect(items().map((item) => [item.label, item.detail])).toEqual([
+      ["app.log #1", "open in another panel"],
+      ["turn (debug value)", "open in another panel"],
+    ]);
   });
 
   it("a logged trace compares with a fixture too; a fixture that cannot run is said, and nothing opens", async () => {

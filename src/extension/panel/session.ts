@@ -199,8 +199,8 @@ export class TraceSession extends WebviewSession<FromWebview, ToWebview> {
       this.post({ type: "problems", file: uri.fsPath, source: uri.toString(), problems });
       return;
     }
-    this.fixture = loaded.fixture;
     this.base = runFixture(loaded.fixture);
+    this.fixture = loaded.fixture;
     if (loaded.fixture.catalogFile) this.watchFiles([uri, fileUri(loaded.fixture.catalogFile)]);
     const turn = loaded.fixture.json.turn;
     this.post({
@@ -330,7 +330,8 @@ export class TraceSession extends WebviewSession<FromWebview, ToWebview> {
 
   /** The what-if run, or why it cannot run (the variant must pass the same checks as a fixture). */
   private variant(edit: WhatIf): { report: RunReport } | { error: string } {
-    if (this.fixture === null || this.base === null)
+    // A fixture and its own run are set and cleared together.
+    if (this.fixture === null)
       return { error: "The fixture has problems; fix them before asking what-if." };
     return runWhatIf(this.fixture, edit);
   }
