@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { gunzipChunks } from "../../src/node/gunzip.js";
@@ -69,6 +70,23 @@ describe("gunzipChunks", () => {
     const cut = await gunzip([file.subarray(0, file.length - 100)]);
     expect(cut.error?.code).toBe("Z_BUF_ERROR");
     expect(cut.text.length).toBeGreaterThan(TEXT.length * 1.5);
+  });
+
+  it("hands on each chunk zlib inflates from a slice before it asks for more of the input", async () => {
+    // Text that barely compresses: the first 32 KiB of the file inflate to about 40 chunks of 1 KiB.
+    const text = Buffer.from(randomBytes(150_000).toString("base64"));
+    const file = gzipSync(text);
+    const first = 32 * 1024;
+    let handedOnBefore = -1;
+    const out: Buffer[] = [];
+    async function* input() {
+      yield file.subarray(0, first);
+      handedOnBefore = out.length;
+      yield file.subarray(first);
+    }
+    for await (const chunk of gunzipChunks(input(), 1024, () => {})) out.push(Buffer.from(chunk));
+    expect(Buffer.concat(out).equals(text)).toBe(true);
+    expect(handedOnBefore).toBeGreaterThan(30);
   });
 
   it("a file that does not start with a gzip header is corrupt", async () => {
