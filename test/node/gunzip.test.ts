@@ -56,6 +56,18 @@ describe("gunzipChunks", () => {
     }
   });
 
+  it("deflate data zlib cannot read is corrupt in zlib's words, the members before it kept", async () => {
+    const second = gzipSync(TEXT);
+    // The first block's header: last block, of the reserved type 3.
+    second[10] = 0b111;
+    const result = await gunzip([Buffer.concat([gzipSync(TEXT), second])]);
+    expect([result.error?.code, result.error?.message]).toEqual([
+      "Z_DATA_ERROR",
+      "invalid block type",
+    ]);
+    expect(result.text.equals(TEXT)).toBe(true);
+  });
+
   it("a file cut in a trailer, a header or the data is truncated, what was inflated before kept", async () => {
     const one = gzipSync(TEXT).length;
     const file = Buffer.concat([gzipSync(TEXT), gzipSync(TEXT)]);
