@@ -66,12 +66,15 @@ async function inflate(file: string): Promise<number> {
 const RUNS = { baseline: baselineScan, scanner, index, inflate };
 export type Run = keyof typeof RUNS;
 
-/** The best times of each run over PROCESSES processes each, the runs' processes taken in turn. */
-export function interleaved(runs: readonly Run[], file: string): Times[] {
+/**
+ * The best times of each run over PROCESSES processes each, the runs' processes taken in turn;
+ * `file` is every run's, or each run's in order (two sides on two files taken in turn too).
+ */
+export function interleaved(runs: readonly Run[], file: string | readonly string[]): Times[] {
   const best = runs.map(() => ({ cpu: Infinity, wall: Infinity, traces: 0 }));
   for (let p = 0; p < PROCESSES; p++)
     runs.forEach((run, k) => {
-      const times = bestInChild(run, file);
+      const times = bestInChild(run, typeof file === "string" ? file : file[k]!);
       best[k] = {
         cpu: Math.min(best[k]!.cpu, times.cpu),
         wall: Math.min(best[k]!.wall, times.wall),

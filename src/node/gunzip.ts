@@ -93,8 +93,10 @@ export async function* gunzipChunks(
 }
 
 /**
- * One member's deflate data, from `input.rest` on; leaves in `rest` what follows it. A slice is
- * inflated (in the thread pool) while the output of the one before is handed on.
+ * One member's deflate data, from `input.rest` on; leaves in `rest` what follows it. zlib
+ * inflates a slice in the thread pool a chunk at a time and starts the next chunk only in a turn
+ * of this thread's loop, so each chunk is handed on as it comes: the scan reads it while zlib
+ * inflates the next (held until the slice was done, zlib and the scan mostly took turns).
  */
 async function* inflateMember(
   input: Compressed,
@@ -103,28 +105,46 @@ async function* inflateMember(
   const inflater = createInflateRaw({ chunkSize });
   const ready: Buffer[] = [];
   const state: { failed: Error | null } = { failed: null };
-  inflater.on("data", (out: Buffer) => ready.push(out));
-  const stopped = new Promise<void>((resolve) =>
-    inflater.on("error", (error: Error) => {
-      state.failed = error;
-      resolve();
-    }),
-  );
-  // Settles when zlib has taken the slice (or the end), or has failed.
-  const give = (slice: Buffer | null) =>
-    Promise.race([
-      stopped,
-      new Promise<void>((resolve) => {
-        if (slice === null) inflater.end(resolve);
-        else inflater.write(slice, () => resolve());
-      }),
-    ]);
+  let wake: (() => void) | null = null;
+  const woken = () => new Promise<void>((resolve) => (wake = resolve));
+  const signal = () => {
+    const resolve = wake;
+    wake = null;
+    resolve?.();
+  };
+  inflater.on("data", (out: Buffer) => {
+    ready.push(out);
+    signal();
+  });
+  inflater.on("error", (error: Error) => {
+    state.failed = error;
+    signal();
+  });
+  /** Gives zlib a slice (or the end); `taken` is set once zlib has taken all of it. */
+  const give = (slice: Buffer | null) => {
+    const step = { taken: false };
+    const done = (error?: Error | null) => {
+      if (error) state.failed ??= error;
+      step.taken = true;
+      signal();
+    };
+    if (slice === null) inflater.end(done);
+    else inflater.write(slice, done);
+    return step;
+  };
+  /** Until zlib has taken the slice or failed: each chunk it inflates meanwhile. */
+  async function* during(step: { taken: boolean }): AsyncGenerator<Buffer, void, undefined> {
+    while (!step.taken && state.failed === null) {
+      if (ready.length === 0) await woken();
+      else yield* ready.splice(0);
+    }
+  }
   try {
     let slice = input.rest.subarray(0, SLICE_BYTES);
     let before = 0;
-    let given = give(slice);
+    let step = give(slice);
     for (;;) {
-      await given;
+      yield* during(step);
       const out = ready.splice(0);
       const taken = inflater.bytesWritten - before;
       if (state.failed) {
@@ -136,15 +156,16 @@ async function* inflateMember(
       if (taken < slice.length) return yield* out;
       if (input.rest.length === 0 && !(await input.more())) {
         // The input ends: so must the member's data, or zlib says it is truncated.
-        await give(null);
+        const end = give(null);
         yield* out;
+        yield* during(end);
         yield* ready.splice(0);
         if (state.failed) throw state.failed;
         return;
       }
       slice = input.rest.subarray(0, SLICE_BYTES);
       before = inflater.bytesWritten;
-      given = give(slice);
+      step = give(slice);
       yield* out;
     }
   } finally {

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { gunzipChunks } from "../../src/node/gunzip.js";
@@ -55,6 +56,18 @@ describe("gunzipChunks", () => {
     }
   });
 
+  it("deflate data zlib cannot read is corrupt in zlib's words, the members before it kept", async () => {
+    const second = gzipSync(TEXT);
+    // The first block's header: last block, of the reserved type 3.
+    second[10] = 0b111;
+    const result = await gunzip([Buffer.concat([gzipSync(TEXT), second])]);
+    expect([result.error?.code, result.error?.message]).toEqual([
+      "Z_DATA_ERROR",
+      "invalid block type",
+    ]);
+    expect(result.text.equals(TEXT)).toBe(true);
+  });
+
   it("a file cut in a trailer, a header or the data is truncated, what was inflated before kept", async () => {
     const one = gzipSync(TEXT).length;
     const file = Buffer.concat([gzipSync(TEXT), gzipSync(TEXT)]);
@@ -69,6 +82,23 @@ describe("gunzipChunks", () => {
     const cut = await gunzip([file.subarray(0, file.length - 100)]);
     expect(cut.error?.code).toBe("Z_BUF_ERROR");
     expect(cut.text.length).toBeGreaterThan(TEXT.length * 1.5);
+  });
+
+  it("hands on each chunk zlib inflates from a slice before it asks for more of the input", async () => {
+    // Text that barely compresses: the first 32 KiB of the file inflate to about 40 chunks of 1 KiB.
+    const text = Buffer.from(randomBytes(150_000).toString("base64"));
+    const file = gzipSync(text);
+    const first = 32 * 1024;
+    let handedOnBefore = -1;
+    const out: Buffer[] = [];
+    async function* input() {
+      yield file.subarray(0, first);
+      handedOnBefore = out.length;
+      yield file.subarray(first);
+    }
+    for await (const chunk of gunzipChunks(input(), 1024, () => {})) out.push(Buffer.from(chunk));
+    expect(Buffer.concat(out).equals(text)).toBe(true);
+    expect(handedOnBefore).toBeGreaterThan(30);
   });
 
   it("a file that does not start with a gzip header is corrupt", async () => {
