@@ -19,7 +19,12 @@ import {
   type Touched,
 } from "../core/otel/join.js";
 import { parseJsonInSteps } from "../core/otel/json-steps.js";
-import { readRequestInSteps, type OtlpRead, type OtlpSelection } from "../core/otel/request.js";
+import {
+  readRequestInSteps,
+  textSelection,
+  type OtlpRead,
+  type OtlpSelection,
+} from "../core/otel/request.js";
 import { allSteps } from "../core/otel/steps.js";
 import {
   decodeTraceRequestInSteps,
@@ -77,17 +82,28 @@ class Refusal extends Error {
   }
 }
 
+/**
+ * A kept turn, as few objects as can be (the receiver keeps maxTurns of them, and each one kept
+ * costs the garbage collector): its selection's fields in place, and a selection that came as
+ * JSON text kept as that text, its trace read again only when a later request re-joins it.
+ */
 interface Recent {
   readonly index: number;
-  readonly selection: OtlpSelection;
+  readonly traceId: string;
+  readonly spanId: string;
+  readonly service: string | null;
+  readonly time: bigint;
+  readonly text: string | undefined;
+  /** Null when `text` holds it. */
+  readonly trace: LoggedTrace | null;
   model: ModelCall | null;
 }
 
 export class OtlpReceiver {
   private server: Server | null = null;
   private readonly join = new OtelJoin();
-  /** Kept selections by OTel trace in time order, re-joined when a request adds to their trace. */
-  private readonly recent = new Map<string, Recent[]>();
+  /** Kept selections by OTel trace in time order (a trace's only one not in a list), re-joined when a request adds to their trace. */
+  private readonly recent = new Map<string, Recent | Recent[]>();
   /** Kept selections in the order received: a ring of maxTurns from `oldest`. */
   private readonly kept: (Recent | undefined)[] = [];
   private oldest = 0;
@@ -271,28 +287,37 @@ export class OtlpReceiver {
     let handed = 0;
     for (const selection of read.selections) {
       const model = this.join.model(selection);
-      const received = { index: this.count++, trace: joinedTrace(selection, model) };
-      this.remember(selection, received.index, model, touched);
-      this.options.onTrace?.(received);
+      const index = this.count++;
+      this.remember(selection, index, model, touched);
+      this.hand(false, index, selection, model);
       if (++handed % SELECTIONS_PER_STEP === 0) yield;
     }
     const first = this.count - read.selections.length;
     for (const [traceId, windows] of touched) {
-      const list = this.recent.get(traceId);
-      if (!list) continue;
-      for (const recent of rejoined(list, windows)) {
+      const kept = this.recent.get(traceId);
+      if (!kept) continue;
+      for (const recent of rejoined(Array.isArray(kept) ? kept : [kept], windows)) {
         // This request's own turns were handed on above.
         if (recent.index >= first) continue;
-        const model = this.join.model(recent.selection);
+        const selection = keptSelection(recent);
+        const model = this.join.model(selection);
         if (++handed % SELECTIONS_PER_STEP === 0) yield;
         if (sameModel(model, recent.model)) continue;
         recent.model = model;
-        this.options.onModel?.({
-          index: recent.index,
-          trace: joinedTrace(recent.selection, model),
-        });
+        this.hand(true, recent.index, selection, model);
       }
     }
+  }
+
+  private hand(
+    changed: boolean,
+    index: number,
+    selection: OtlpSelection,
+    model: ModelCall | null,
+  ): void {
+    const received = { index, trace: joinedTrace(selection, model) };
+    if (changed) this.options.onModel?.(received);
+    else this.options.onTrace?.(received);
   }
 
   private remember(
@@ -302,13 +327,19 @@ export class OtlpReceiver {
     touched: Touched,
   ): void {
     if (this.maxTurns === 0) return;
-    const turn: Recent = { index, selection, model };
-    let list = this.recent.get(selection.traceId);
-    if (!list) this.recent.set(selection.traceId, (list = []));
-    // In time order, after the turns of the same time: the newest is last among its equals.
-    const at = timeAfter(list, selection.time);
-    if (at === list.length) list.push(turn);
-    else list.splice(at, 0, turn);
+    const { traceId, spanId, service, time, text } = selection;
+    const trace = text === undefined ? selection.trace : null;
+    const turn: Recent = { index, traceId, spanId, service, time, text, trace, model };
+    const known = this.recent.get(traceId);
+    if (known === undefined) this.recent.set(traceId, turn);
+    else {
+      const list = Array.isArray(known) ? known : [known];
+      // In time order, after the turns of the same time: the newest is last among its equals.
+      const at = timeAfter(list, time);
+      if (at === list.length) list.push(turn);
+      else list.splice(at, 0, turn);
+      if (list !== known) this.recent.set(traceId, list);
+    }
     if (this.kept.length < this.maxTurns) return void this.kept.push(turn);
     this.drop(this.kept[this.oldest]!, touched);
     this.kept[this.oldest] = turn;
@@ -317,12 +348,13 @@ export class OtlpReceiver {
 
   /** Drops the oldest kept turn; with its trace's last one, what the join knew of that trace, unless this request adds to it. */
   private drop(turn: Recent, touched: Touched): void {
-    const traceId = turn.selection.traceId;
+    const traceId = turn.traceId;
     const list = this.recent.get(traceId)!;
-    if (list.length > 1) {
-      let at = timeAfter(list, turn.selection.time - 1n);
+    if (Array.isArray(list)) {
+      let at = timeAfter(list, turn.time - 1n);
       while (list[at] !== turn) at++;
       list.splice(at, 1);
+      if (list.length === 1) this.recent.set(traceId, list[0]!);
       return;
     }
     this.recent.delete(traceId);
@@ -339,7 +371,7 @@ function rejoined(list: readonly Recent[], windows: readonly TimeWindow[] | null
   const found = new Set<Recent>();
   for (const [from, to] of windows)
     for (let at = timeAfter(list, from - 1n); at < list.length; at++) {
-      if (list[at]!.selection.time > to) break;
+      if (list[at]!.time > to) break;
       found.add(list[at]!);
     }
   return [...found].sort((a, b) => a.index - b.index);
@@ -347,7 +379,15 @@ function rejoined(list: readonly Recent[], windows: readonly TimeWindow[] | null
 
 /** The index of the first of a trace's kept turns (in time order) whose selection came after `time`. */
 function timeAfter(list: readonly Recent[], time: bigint): number {
-  return after(list, time, (recent) => recent.selection.time);
+  return after(list, time, (recent) => recent.time);
+}
+
+/** A kept turn's selection, its trace read again from its text when that is how it was kept. */
+function keptSelection(recent: Recent): OtlpSelection {
+  const { traceId, spanId, service, time, text } = recent;
+  return text === undefined
+    ? { traceId, spanId, service, time, trace: recent.trace! }
+    : { traceId, spanId, service, time, trace: textSelection(text), text };
 }
 
 /** Whether two model calls say the same (the fields of ModelCall, lists in order). */

@@ -14,6 +14,7 @@ import {
   lines,
   request,
   selectionTrace,
+  str,
   toolSpan,
   TRACE_A,
   TRACE_B,
@@ -162,6 +163,101 @@ describe("the OTLP receiver", () => {
     await send(port, JSON.stringify(request([toolSpan(TRACE_A, 3, "a")])));
     await send(port, JSON.stringify(request([toolSpan(TRACE_A, 12, "b")])));
     expect(models.map((m) => [m.index, m.trace.model?.called])).toEqual([[0, ["a"]]]);
+  });
+
+  it("hands a trace on again whole: the trace it arrived as, its model call the new one, whether its selection came as JSON text or structured", async () => {
+    const { port, traces, models } = await started();
+    // Every field a trace can carry, a record with its defaults left out, and a key named __proto__.
+    const full = {
+      turn_id: "full",
+      ts: 1_700_000_000,
+      trace: [
+        { stage: "intent", action: "select", kept: ["a", "b"] },
+        {
+          stage: "policy",
+          action: "force",
+          kept: ["a"],
+          dropped: ["b"],
+          forced_choice: "a",
+          reasons: { b: "no" },
+        },
+      ],
+      tools: ["a", { name: "b" }],
+      offered: ["a", "b", "c"],
+      forced_choice: "a",
+      error: { kind: "ForcedToolUnavailable", message: "gone", tool: "c" },
+      turn: { query: "q", role: "user", state: { k: [1, 2] }, messages: [{ role: "user" }] },
+    };
+    const text = JSON.stringify(full).replace('{"name":"b"}', '{"name":"b","__proto__":{"y":2}}');
+    const structured = {
+      kvlistValue: {
+        values: [
+          { key: "turn_id", value: str("kv") },
+          { key: "tools", value: { arrayValue: { values: [str("a")] } } },
+          {
+            key: "trace",
+            value: {
+              arrayValue: {
+                values: [
+                  {
+                    kvlistValue: {
+                      values: [
+                        { key: "stage", value: str("intent") },
+                        { key: "action", value: str("select") },
+                        { key: "kept", value: { arrayValue: { values: [str("a")] } } },
+                      ],
+                    },
+                  },
+                ],
+              },
+            },
+          },
+        ],
+      },
+    };
+    const kvSpan = turnSpan(TRACE_B, 1, selectionTrace("unused", ["a"]));
+    kvSpan.events[0]!.attributes[0]!.value = structured as never;
+    await send(port, JSON.stringify(request([turnSpan(TRACE_A, 1, text), kvSpan])));
+    await send(
+      port,
+      JSON.stringify(
+        request([
+          chatSpan(TRACE_A, 2, { offered: ["a"], model: "m" }),
+          chatSpan(TRACE_B, 2, { offered: ["a"], model: "m" }),
+        ]),
+      ),
+    );
+    expect(models.map((m) => m.index)).toEqual([0, 1]);
+    for (const [i, model] of models.entries()) {
+      const arrived = traces[i]!.trace;
+      expect(arrived.model).toBeNull();
+      expect(model.trace.model?.model).toBe("m");
+      expect(JSON.stringify({ ...model.trace, model: null })).toBe(JSON.stringify(arrived));
+      expect(model.trace).toEqual({ ...arrived, model: model.trace.model });
+    }
+    expect(Object.keys(traces[0]!.trace.tools![1]!)).toEqual(["name", "__proto__"]);
+  });
+
+  it("keeps several turns of one OTel trace, each until it drops off, and re-joins only those kept", async () => {
+    const { port, traces, models } = await started({ maxTurns: 2 });
+    const post = (...spans: unknown[]) => send(port, JSON.stringify(request(spans)));
+    await post(
+      turnSpan(TRACE_A, 1, selectionTrace("a1", ["a"])),
+      turnSpan(TRACE_A, 3, selectionTrace("a2", ["a"])),
+    );
+    await post(turnSpan(TRACE_A, 5, selectionTrace("a3", ["a"])));
+    // a1 has dropped off: the calls after a1 and a2 change a2's join alone.
+    await post(chatSpan(TRACE_A, 2, { model: "m1" }), chatSpan(TRACE_A, 4, { model: "m2" }));
+    expect(models.map((m) => [m.trace.id, m.trace.model?.model])).toEqual([["a2", "m2"]]);
+    await post(turnSpan(TRACE_B, 1, selectionTrace("b1", ["a"])));
+    // a2 has dropped off: a3, A's one kept turn, is still re-joined.
+    await post(chatSpan(TRACE_A, 6, { model: "m3" }));
+    expect(models.map((m) => m.trace.id)).toEqual(["a2", "a3"]);
+    await post(turnSpan(TRACE_C, 1, selectionTrace("c1", ["a"])));
+    // A has no turn kept: its spans are forgotten, so a later turn of A joins none of them.
+    await post(turnSpan(TRACE_A, 5, selectionTrace("a4", ["a"])));
+    expect(traces.at(-1)!.trace.model).toBeNull();
+    expect(models).toHaveLength(2);
   });
 
   it("keeps the newest maxTurns turns for later model calls, and forgets the spans of a trace none of whose turns is kept", async () => {

@@ -224,11 +224,13 @@ function modelCall(
 /** No names: shared, as most differences are empty and every kept turn holds three. */
 const NONE: readonly string[] = Object.freeze([]);
 
-/** The names of `list` not in `names`, in order; a set only for long lists. */
+/** The names of `list` not in `names`, in order; a set only for long lists, a new list only when one is missing. */
 function notIn(list: readonly string[], names: readonly string[]): readonly string[] {
   const set = names.length > 16 ? new Set(names) : null;
-  const missing = list.filter((name) => !(set ? set.has(name) : names.includes(name)));
-  return missing.length > 0 ? missing : NONE;
+  let missing: string[] | null = null;
+  for (const name of list)
+    if (!(set ? set.has(name) : names.includes(name))) (missing ??= []).push(name);
+  return missing ?? NONE;
 }
 
 /** A selection as a logged trace: its time the event's, with its OTel ids and its model call. */

@@ -31,6 +31,8 @@ export interface OtlpSelection {
   /** Unix nanoseconds: the event's time, or the selection span's start. */
   readonly time: bigint;
   readonly trace: LoggedTrace;
+  /** The attribute's JSON text, when it came as one: the trace is what validateTrace makes of JSON.parse of it. */
+  readonly text?: string;
 }
 
 export interface OtlpInference {
@@ -146,13 +148,7 @@ function readSpan(span: unknown, service: string | null, read: OtlpRead): void {
   if (name === SELECTION_NAME) {
     const value = attribute(attributes, SELECTION_ATTRIBUTE, ".attributes");
     if (value !== undefined)
-      read.selections.push({
-        traceId,
-        spanId,
-        service,
-        time: start,
-        trace: selection(value, ".attributes"),
-      });
+      read.selections.push(selection(value, ".attributes", traceId, spanId, service, start));
   }
   const events = own(span, "events") ?? [];
   if (!Array.isArray(events)) throw new OtlpValueError(".events", "must be an array");
@@ -163,13 +159,7 @@ function readSpan(span: unknown, service: string | null, read: OtlpRead): void {
       const value = attribute(own(event, "attributes"), SELECTION_ATTRIBUTE, ".attributes");
       if (value === undefined) continue;
       const time = nanos(own(event, "timeUnixNano"), ".timeUnixNano");
-      read.selections.push({
-        traceId,
-        spanId,
-        service,
-        time,
-        trace: selection(value, ".attributes"),
-      });
+      read.selections.push(selection(value, ".attributes", traceId, spanId, service, time));
     } catch (error) {
       throw error instanceof OtlpValueError ? error.under(`.events[${e}]`) : error;
     }
@@ -224,9 +214,28 @@ function structured(value: unknown, path: string, what: string): unknown {
   }
 }
 
-function selection(value: unknown, path: string): LoggedTrace {
+function selection(
+  value: unknown,
+  path: string,
+  traceId: string,
+  spanId: string,
+  service: string | null,
+  time: bigint,
+): OtlpSelection {
   const at = `${path}['${SELECTION_ATTRIBUTE}']`;
-  const candidate = structured(value, at, `'${SELECTION_ATTRIBUTE}'`);
+  const trace = selectionTrace(structured(value, at, `'${SELECTION_ATTRIBUTE}'`), at);
+  return typeof value === "string"
+    ? { traceId, spanId, service, time, trace, text: value }
+    : { traceId, spanId, service, time, trace };
+}
+
+/** The trace of a selection read before from `text` (OtlpSelection.text), read again. */
+export function textSelection(text: string): LoggedTrace {
+  return selectionTrace(JSON.parse(text) as unknown, `'${SELECTION_ATTRIBUTE}'`);
+}
+
+/** A selection attribute's value (parsed when it was JSON text) as a logged trace; `at` names it in an error. */
+export function selectionTrace(candidate: unknown, at: string): LoggedTrace {
   if (!isJsonObject(candidate) || !Array.isArray(own(candidate, "trace")))
     throw new OtlpValueError(at, "must be a selection trace: an object with a 'trace' array");
   const checked = validateTrace(candidate);
