@@ -184,7 +184,7 @@ function accounted(
     kept = namesOf(input);
     outputNames = added.length === 0 ? kept : kept.concat(added);
   } else {
-    outputNames = toolNames(output);
+    outputNames = madeNames(output);
     kept = added.length === 0 ? outputNames : outputNames.slice(0, -added.length);
   }
   // Dropping keeps names distinct; appending distinct new names keeps them as they were.
@@ -249,6 +249,12 @@ function newNames(
   if (names.size === 0) return [];
   for (const name of inputNames) if (names.has(name)) return null;
   return [...names];
+}
+
+/** The names of a list a built-in stage made: the list itself when every tool is a string. */
+function madeNames(tools: readonly Tool[]): readonly string[] {
+  for (const tool of tools) if (typeof tool !== "string") return toolNames(tools);
+  return tools as readonly string[];
 }
 
 /** The general case (reordered, added or repeated names): by name, as §3 states it. */

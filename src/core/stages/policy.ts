@@ -1,4 +1,5 @@
 import { accountedSelect } from "../account.js";
+import { allDistinct } from "../arrays.js";
 import type { CatalogEntry, ToolCatalog } from "../catalog.js";
 import { toolName, type Tool } from "../tools.js";
 import { StageOutcome } from "../contract.js";
@@ -57,24 +58,20 @@ export class PolicyStage extends BaseStage {
     if (!this.configured) return StageOutcome.abstain("no policy configured");
     const kept: Tool[] = [];
     const dropped: string[] = [];
-    // The entries of the dropped tools, for their reasons, which are worded only when read.
-    const forbidden: CatalogEntry[] = [];
     for (const tool of tools) {
       const name = toolName(tool);
       const entry = name === null ? undefined : this.catalog.get(name);
       if (entry === undefined || this.broken(entry) === 0) kept.push(tool);
-      else {
-        dropped.push(name!);
-        forbidden.push(entry);
-      }
+      else dropped.push(name!);
     }
     // Counted by name, as the reasons hold them: a repeated name is one forbidden tool.
-    const count = new Set(dropped).size;
+    const count = allDistinct(dropped) ? dropped.length : new Set(dropped).size;
     return accountedSelect(
       kept,
       count === 0 ? "policy allows every tool" : `policy forbids ${counted(count, "tool")}`,
       { dropped, added: [] },
-      (k) => this.violations(forbidden[k]!),
+      // Worded only when read, from the entries the catalogue still holds.
+      (k) => this.violations(this.catalog.get(dropped[k]!)!),
     );
   }
 
