@@ -175,28 +175,34 @@ interface Changes {
 function accounted(
   input: StageInput,
   output: readonly Tool[],
-  { dropped, added }: Account,
+  account: Account,
   protect: string | null,
 ): Changes {
-  let kept: readonly string[];
-  let outputNames: readonly string[];
-  if (dropped.length === 0) {
-    kept = namesOf(input);
-    outputNames = added.length === 0 ? kept : kept.concat(added);
-  } else {
-    outputNames = madeNames(output);
-    kept = added.length === 0 ? outputNames : outputNames.slice(0, -added.length);
+  if (!("dropped" in account)) {
+    // Appending distinct new names keeps the names as distinct as they were.
+    const kept = namesOf(input);
+    const { added } = account;
+    return {
+      kept,
+      dropped: [],
+      added,
+      reinstated: null,
+      outputNames: kept.concat(added),
+      unique: input.unique,
+    };
   }
-  // Dropping keeps names distinct; appending distinct new names keeps them as they were.
-  const unique = dropped.length === 0 || input.unique === true ? input.unique : undefined;
+  const { dropped } = account;
+  const kept = madeNames(output);
+  // Dropping keeps distinct names distinct.
+  const unique = input.unique === true ? true : undefined;
   if (protect === null || !dropped.includes(protect))
-    return { kept, dropped, added, reinstated: null, outputNames, unique };
+    return { kept, dropped, added: [], reinstated: null, outputNames: kept, unique };
   return {
     kept,
     dropped: dropped.filter((name) => name !== protect),
-    added,
+    added: [],
     reinstated: { name: protect, tool: input.tools.find((tool) => toolName(tool) === protect)! },
-    outputNames,
+    outputNames: kept,
     unique,
   };
 }

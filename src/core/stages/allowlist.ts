@@ -43,7 +43,7 @@ export class AllowlistStage extends BaseStage {
     return accountedSelect(
       tools.concat(readded),
       `re-added ${counted(readded.length, "mandated tool")}`,
-      { dropped: [], added },
+      { added },
       "mandated by the allowlist",
     );
   }

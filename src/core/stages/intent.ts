@@ -43,7 +43,7 @@ export class IntentRoutingStage extends BaseStage {
 
     const keep = new Set(this.alwaysInclude);
     const dropped: string[] = [];
-    const account = { dropped, added: [] };
+    const account = { dropped };
     if (verdict.label === "knowledge") {
       const kept = filterByNames(tools, keep, dropped);
       return accountedSelect(

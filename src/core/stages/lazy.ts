@@ -25,7 +25,7 @@ export class LazyRoutingStage extends BaseStage {
     return accountedSelect(
       filterByNames(tools, allowed, dropped),
       `routed to ${counted(allowed.size, "name")}`,
-      { dropped, added: [] },
+      { dropped },
       "not routed by procedural routing",
     );
   }

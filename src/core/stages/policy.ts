@@ -69,7 +69,7 @@ export class PolicyStage extends BaseStage {
     return accountedSelect(
       kept,
       count === 0 ? "policy allows every tool" : `policy forbids ${counted(count, "tool")}`,
-      { dropped, added: [] },
+      { dropped },
       // Worded only when read, from the entries the catalogue still holds.
       (k) => this.violations(this.catalog.get(dropped[k]!)!),
     );

@@ -39,7 +39,7 @@ export class RolePaletteStage extends BaseStage {
     return accountedSelect(
       filterByNames(tools, new Set(palette), dropped),
       `palette of role '${role}'`,
-      { dropped, added: [] },
+      { dropped },
       `not in the '${role}' palette`,
     );
   }
