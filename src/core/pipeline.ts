@@ -257,7 +257,10 @@ function newNames(
   return [...names];
 }
 
-/** The names of a list a built-in stage made: the list itself when every tool is a string. */
+/**
+ * The names of a list a built-in stage made: the list itself when every tool is a string (shared,
+ * as nothing downstream writes to a tool or name list).
+ */
 function madeNames(tools: readonly Tool[]): readonly string[] {
   for (const tool of tools) if (typeof tool !== "string") return toolNames(tools);
   return tools as readonly string[];
