@@ -513,6 +513,27 @@ describe("§3 the records of built-in stages", () => {
     });
   });
 
+  it("§3 a select that reorders the set and keeps the forced tool reinstates nothing", () => {
+    const reversed = stub("reverse", (tools) => StageOutcome.select([...tools].reverse()));
+    const result = runSelection(pipelineOf(stub("f", force("a")), reversed), ["a", "b"]);
+    expect(result.names).toEqual(["b", "a"]);
+    expect(result.trace[1]).toMatchObject({ kept: ["a", "b"], reinstated: [] });
+  });
+
+  it("§3 a built-in filter that keeps the forced tool reinstates nothing", () => {
+    const result = runSelection(pipelineOf(stub("f", force("a")), lazy("a")), ["a", "b"]);
+    expect(result.names).toEqual(["a"]);
+    expect(result.trace[1]).toMatchObject({ kept: ["a"], dropped: ["b"], reinstated: [] });
+  });
+
+  it("§3 a built-in filter over tool objects names them by their `name`", () => {
+    const a = { name: "a" };
+    const result = runSelection(pipelineOf(lazy("a")), [a, { name: "b" }]);
+    expect(result.tools).toEqual([a]);
+    expect(result.names).toEqual(["a"]);
+    expect(result.trace[0]).toMatchObject({ kept: ["a"], dropped: ["b"] });
+  });
+
   it("§3 a name repeated in a built-in filter's output stays repeated for the next stage's record", () => {
     const result = runSelection(
       pipelineOf(
