@@ -546,6 +546,19 @@ describe("§3 the records of built-in stages", () => {
     expect(result.trace[1]).toMatchObject({ kept: ["a", "a"], dropped: [], added: [] });
   });
 
+  it("§3 a name known to repeat before a built-in filter stays repeated for the next stage's record", () => {
+    const result = runSelection(
+      pipelineOf(
+        stub("all", (tools) => StageOutcome.select(tools)),
+        lazy("a"),
+        stub("first", (tools) => StageOutcome.select(tools.slice(0, 1))),
+      ),
+      ["a", "a", "b"],
+    );
+    expect(result.trace[1]).toMatchObject({ kept: ["a", "a"], dropped: ["b"] });
+    expect(result.trace[2]).toMatchObject({ kept: ["a", "a"], dropped: [] });
+  });
+
   it("§3 a name repeated before an allowlist stays repeated for the next stage's record", () => {
     const result = runSelection(
       pipelineOf(
