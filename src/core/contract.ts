@@ -16,7 +16,8 @@ export interface StageOutcome {
   readonly reasons: Reasons;
 }
 
-const NO_REASONS: Reasons = Object.freeze(reasonTable());
+/** No reasons: one frozen table, shared by every outcome and record that has none. */
+export const NO_REASONS: Reasons = Object.freeze(reasonTable());
 
 /**
  * An empty tool → reason table. Without a prototype: a tool named `__proto__` or

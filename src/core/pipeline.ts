@@ -1,8 +1,9 @@
+import { accountOf, type Account } from "./account.js";
 import { allDistinct } from "./arrays.js";
 import { ForcedToolUnavailable } from "./errors.js";
 import { toolName, toolNames, type Tool } from "./tools.js";
 import {
-  reasonTable,
+  NO_REASONS,
   selectionContext,
   type SelectionContext,
   type SelectionResult,
@@ -25,22 +26,18 @@ export class ToolSelectionPipeline {
 
   /** Runs every stage; throws ForcedToolUnavailable (carrying the trace) if the force cannot be honoured. */
   run(offered: readonly Tool[], context: SelectionContext): SelectionResult {
-    let current: readonly Tool[] = offered;
-    let currentNames: readonly string[] = toolNames(offered);
-    let unique = allDistinct(currentNames);
+    let current = stageInput(offered, null, undefined);
     context.forcedChoice = null;
     context.offered = offered;
     const trace: StageRecord[] = [];
     for (const stage of this.stages) {
-      const step = runStage(stage, { tools: current, names: currentNames, unique }, context);
+      const step = runStage(stage, current, context);
       trace.push(step.record);
       current = step.output;
-      currentNames = step.outputNames;
-      unique = step.unique;
     }
     const result: SelectionResult = {
-      tools: current,
-      names: currentNames,
+      tools: current.tools,
+      names: namesOf(current),
       forcedChoice: context.forcedChoice,
       trace,
     };
@@ -51,18 +48,35 @@ export class ToolSelectionPipeline {
   }
 }
 
-/** A stage's input: the tools, their names (unnamed tools have none), and whether no name repeats. */
+/**
+ * A stage's input: the tools, their names (unnamed tools have none) and whether no name repeats.
+ * Names and uniqueness are worked out when first asked: a stage's account often makes them known.
+ */
 interface StageInput {
   readonly tools: readonly Tool[];
-  readonly names: readonly string[];
-  readonly unique: boolean;
+  names: readonly string[] | null;
+  unique: boolean | undefined;
+}
+
+function stageInput(
+  tools: readonly Tool[],
+  names: readonly string[] | null,
+  unique: boolean | undefined,
+): StageInput {
+  return { tools, names, unique };
+}
+
+function namesOf(input: StageInput): readonly string[] {
+  return (input.names ??= toolNames(input.tools));
+}
+
+function uniqueOf(input: StageInput): boolean {
+  return (input.unique ??= allDistinct(namesOf(input)));
 }
 
 interface StageStep {
   readonly record: StageRecord;
-  readonly output: readonly Tool[];
-  readonly outputNames: readonly string[];
-  readonly unique: boolean;
+  readonly output: StageInput;
 }
 
 /** One stage, contained; names travel with the tools so no stage re-derives them. */
@@ -82,9 +96,14 @@ function runStage(stage: SelectionStage, input: StageInput, context: SelectionCo
 
   const forced = context.forcedChoice;
   const protect = stage.protectsForced ? forced : null;
+  const account = accountOf(outcome);
   const changes =
-    (input.unique && filtered(input, outcome.tools, protect)) ||
-    compared(input.tools, input.names, outcome.tools, protect);
+    account !== undefined
+      ? accounted(input, outcome.tools, account, protect)
+      : (uniqueOf(input) && filtered(input.tools, namesOf(input), outcome.tools, protect)) ||
+        compared(input.tools, namesOf(input), outcome.tools, protect);
+  // An accounted outcome words its reasons only when they are read, and so does its record.
+  const reasons = account === undefined ? outcome.reasons : NO_REASONS;
   return {
     record: {
       stage: stage.name,
@@ -96,22 +115,25 @@ function runStage(stage: SelectionStage, input: StageInput, context: SelectionCo
       forcedChoice: forced,
       detail: outcome.detail,
       degraded: outcome.degraded,
-      reasons: outcome.reasons,
+      get reasons() {
+        return account === undefined ? reasons : account.reasons();
+      },
     },
     output:
-      changes.reinstated === null ? outcome.tools : [...outcome.tools, changes.reinstated.tool],
-    outputNames:
       changes.reinstated === null
-        ? changes.outputNames
-        : [...changes.outputNames, changes.reinstated.name],
-    unique: changes.unique,
+        ? stageInput(outcome.tools, changes.outputNames, changes.unique)
+        : stageInput(
+            [...outcome.tools, changes.reinstated.tool],
+            [...changes.outputNames, changes.reinstated.name],
+            changes.unique,
+          ),
   };
 }
 
 /** A stage that left the set as it was (abstain, force, error): its input passes on, names and all. */
 function untouched(
   stage: SelectionStage,
-  { tools, names, unique }: StageInput,
+  input: StageInput,
   context: SelectionContext,
   action: StageRecord["action"],
   detail: string,
@@ -121,18 +143,16 @@ function untouched(
     record: {
       stage: stage.name,
       action,
-      kept: names,
+      kept: namesOf(input),
       dropped: [],
       added: [],
       reinstated: [],
       forcedChoice: context.forcedChoice,
       detail,
       degraded,
-      reasons: reasonTable(),
+      reasons: NO_REASONS,
     },
-    output: tools,
-    outputNames: names,
-    unique,
+    output: input,
   };
 }
 
@@ -144,7 +164,47 @@ interface Changes {
   readonly reinstated: { readonly name: string; readonly tool: Tool } | null;
   /** The output's names before any reinstatement. */
   readonly outputNames: readonly string[];
-  readonly unique: boolean;
+  /** Whether no output name repeats; undefined when that is not known yet. */
+  readonly unique: boolean | undefined;
+}
+
+/**
+ * What a built-in stage accounted for, taken as it says; a protected forced tool it dropped is
+ * put back. Names are read again only from an output that lost some.
+ */
+function accounted(
+  input: StageInput,
+  output: readonly Tool[],
+  account: Account,
+  protect: string | null,
+): Changes {
+  if (!("dropped" in account)) {
+    // Appending distinct new names keeps the names as distinct as they were.
+    const kept = namesOf(input);
+    const { added } = account;
+    return {
+      kept,
+      dropped: [],
+      added,
+      reinstated: null,
+      outputNames: kept.concat(added),
+      unique: input.unique,
+    };
+  }
+  const { dropped } = account;
+  const kept = madeNames(output);
+  // Dropping keeps distinct names distinct.
+  const unique = input.unique === true ? true : undefined;
+  if (protect === null || !dropped.includes(protect))
+    return { kept, dropped, added: [], reinstated: null, outputNames: kept, unique };
+  return {
+    kept,
+    dropped: dropped.filter((name) => name !== protect),
+    added: [],
+    reinstated: { name: protect, tool: input.tools.find((tool) => toolName(tool) === protect)! },
+    outputNames: kept,
+    unique,
+  };
 }
 
 /**
@@ -153,7 +213,8 @@ interface Changes {
  * then classifies every name; null when the output is anything else.
  */
 function filtered(
-  { tools: input, names: inputNames }: StageInput,
+  input: readonly Tool[],
+  inputNames: readonly string[],
   output: readonly Tool[],
   protect: string | null,
 ): Changes | null {
@@ -194,6 +255,15 @@ function newNames(
   if (names.size === 0) return [];
   for (const name of inputNames) if (names.has(name)) return null;
   return [...names];
+}
+
+/**
+ * The names of a list a built-in stage made: the list itself when every tool is a string (shared,
+ * as nothing downstream writes to a tool or name list).
+ */
+function madeNames(tools: readonly Tool[]): readonly string[] {
+  for (const tool of tools) if (typeof tool !== "string") return toolNames(tools);
+  return tools as readonly string[];
 }
 
 /** The general case (reordered, added or repeated names): by name, as §3 states it. */

@@ -21,20 +21,19 @@ export function toolNames(tools: readonly Tool[]): string[] {
 /**
  * Keep, in input order, every tool whose name is in `names` and every unnamed tool:
  * unnamed tools cannot be gated by a name-keyed policy, so they survive every name filter.
- * With `reasons`, each named tool left out is entered there with `why`, in the same walk.
+ * With `dropped`, the name of each tool left out is appended there, in the same walk.
  */
 export function filterByNames(
   tools: readonly Tool[],
   names: Iterable<string>,
-  reasons?: Record<string, string>,
-  why = "",
+  dropped?: string[],
 ): Tool[] {
   const allowed = names instanceof Set ? (names as ReadonlySet<string>) : new Set(names);
   const kept: Tool[] = [];
   for (const tool of tools) {
     const name = toolName(tool);
     if (name === null || allowed.has(name)) kept.push(tool);
-    else if (reasons !== undefined) reasons[name] = why;
+    else if (dropped !== undefined) dropped.push(name);
   }
   return kept;
 }

@@ -1,6 +1,7 @@
+import { accountedSelect } from "../account.js";
 import type { ToolCatalog } from "../catalog.js";
 import { toolName, type Tool } from "../tools.js";
-import { reasonTable, StageOutcome, type SelectionContext } from "../contract.js";
+import { StageOutcome, type SelectionContext } from "../contract.js";
 import { counted } from "../words.js";
 import { BaseStage, type StageOptions } from "./base.js";
 
@@ -29,20 +30,21 @@ export class AllowlistStage extends BaseStage {
       if (name !== null && this.alwaysInclude.has(name)) present.add(name);
     }
     const readded: Tool[] = [];
-    const reasons = reasonTable();
+    const added: string[] = [];
     for (const tool of context.offered) {
       const name = toolName(tool);
       if (name === null || !this.alwaysInclude.has(name) || present.has(name)) continue;
       if (this.catalog !== null && !this.catalog.has(name)) continue;
       present.add(name);
       readded.push(tool);
-      reasons[name] = "mandated by the allowlist";
+      added.push(name);
     }
     if (readded.length === 0) return StageOutcome.abstain("nothing to re-add");
-    return StageOutcome.select(
-      [...tools, ...readded],
+    return accountedSelect(
+      tools.concat(readded),
       `re-added ${counted(readded.length, "mandated tool")}`,
-      reasons,
+      { added },
+      "mandated by the allowlist",
     );
   }
 }

@@ -1,6 +1,7 @@
 import type { ToolCatalog } from "../catalog.js";
+import { accountedSelect } from "../account.js";
 import { filterByNames, toolName, type Tool } from "../tools.js";
-import { reasonTable, StageOutcome } from "../contract.js";
+import { StageOutcome } from "../contract.js";
 import { BaseStage, type StageOptions } from "./base.js";
 
 /** An IntentVerdict-shaped object. */
@@ -41,10 +42,16 @@ export class IntentRoutingStage extends BaseStage {
       return StageOutcome.abstain("no actionable verdict");
 
     const keep = new Set(this.alwaysInclude);
-    const reasons = reasonTable();
+    const dropped: string[] = [];
+    const account = { dropped };
     if (verdict.label === "knowledge") {
-      const kept = filterByNames(tools, keep, reasons, "knowledge turn: not always-include");
-      return StageOutcome.select(kept, "knowledge turn: always-include only", reasons);
+      const kept = filterByNames(tools, keep, dropped);
+      return accountedSelect(
+        kept,
+        "knowledge turn: always-include only",
+        account,
+        "knowledge turn: not always-include",
+      );
     }
 
     for (const name of verdict.matchedToolKeywords) keep.add(name);
@@ -53,8 +60,13 @@ export class IntentRoutingStage extends BaseStage {
     for (const tool of tools) {
       const name = toolName(tool);
       if (name === null || keep.has(name) || this.keywordsOf(name).length === 0) kept.push(tool);
-      else reasons[name] = "its trigger keywords were not matched by the verdict";
+      else dropped.push(name);
     }
-    return StageOutcome.select(kept, `${verdict.label} turn: keyword intersection`, reasons);
+    return accountedSelect(
+      kept,
+      `${verdict.label} turn: keyword intersection`,
+      account,
+      "its trigger keywords were not matched by the verdict",
+    );
   }
 }

@@ -1,5 +1,6 @@
+import { accountedSelect } from "../account.js";
 import { filterByNames, type Tool } from "../tools.js";
-import { reasonTable, StageOutcome } from "../contract.js";
+import { StageOutcome } from "../contract.js";
 import { counted } from "../words.js";
 import { BaseStage, type StageOptions } from "./base.js";
 
@@ -20,11 +21,12 @@ export class LazyRoutingStage extends BaseStage {
   apply(tools: readonly Tool[]): StageOutcome {
     const allowed = this.allowed;
     if (allowed === null) return StageOutcome.abstain("no procedural routing");
-    const reasons = reasonTable();
-    return StageOutcome.select(
-      filterByNames(tools, allowed, reasons, "not routed by procedural routing"),
+    const dropped: string[] = [];
+    return accountedSelect(
+      filterByNames(tools, allowed, dropped),
       `routed to ${counted(allowed.size, "name")}`,
-      reasons,
+      { dropped },
+      "not routed by procedural routing",
     );
   }
 }

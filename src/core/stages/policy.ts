@@ -1,6 +1,8 @@
+import { accountedSelect } from "../account.js";
+import { allDistinct } from "../arrays.js";
 import type { CatalogEntry, ToolCatalog } from "../catalog.js";
 import { toolName, type Tool } from "../tools.js";
-import { reasonTable, StageOutcome } from "../contract.js";
+import { StageOutcome } from "../contract.js";
 import { counted } from "../words.js";
 import { BaseStage, type StageOptions } from "./base.js";
 
@@ -55,65 +57,75 @@ export class PolicyStage extends BaseStage {
   apply(tools: readonly Tool[]): StageOutcome {
     if (!this.configured) return StageOutcome.abstain("no policy configured");
     const kept: Tool[] = [];
-    const reasons = reasonTable();
-    let dropped = 0;
+    const dropped: string[] = [];
     for (const tool of tools) {
       const name = toolName(tool);
       const entry = name === null ? undefined : this.catalog.get(name);
-      const why = entry === undefined ? "" : this.violations(entry);
-      if (why === "") kept.push(tool);
-      else {
-        // Counted by name, as the table holds them: a repeated name is one forbidden tool.
-        if (reasons[name!] === undefined) dropped++;
-        reasons[name!] = why;
-      }
+      if (entry === undefined || this.broken(entry) === 0) kept.push(tool);
+      else dropped.push(name!);
     }
-    return StageOutcome.select(
+    // Counted by name, as the reasons hold them: a repeated name is one forbidden tool.
+    const count = allDistinct(dropped) ? dropped.length : new Set(dropped).size;
+    return accountedSelect(
       kept,
-      dropped === 0 ? "policy allows every tool" : `policy forbids ${counted(dropped, "tool")}`,
-      reasons,
+      count === 0 ? "policy allows every tool" : `policy forbids ${counted(count, "tool")}`,
+      { dropped },
+      // Worded only when read, from the entries the catalogue still holds.
+      (k) => this.violations(this.catalog.get(dropped[k]!)!),
     );
   }
 
-  /** Every rule the entry breaks, in words joined by "; "; empty when it is allowed. */
-  private violations(entry: CatalogEntry): string {
-    let why = "";
+  /** The rules the entry breaks, one bit each; 0 when it is allowed. */
+  private broken(entry: CatalogEntry): number {
+    let broken = 0;
     if (
       entry.safetyLevel !== null &&
       this.maxRank !== null &&
       rankOn(this.catalog, entry.safetyLevel) > this.maxRank
-    ) {
-      why = also(why, `safety ${entry.safetyLevel} > ${this.maxSafetyLevel}`);
-    }
-    if (entry.costUsd !== null && this.budgetUsd !== null && entry.costUsd > this.budgetUsd) {
-      why = also(why, `cost $${entry.costUsd} > budget $${this.budgetUsd}`);
-    }
-    if (entry.costUsd === null && !this.includeUnknownCost) why = also(why, "cost unknown");
+    )
+      broken |= SAFETY;
+    if (entry.costUsd !== null && this.budgetUsd !== null && entry.costUsd > this.budgetUsd)
+      broken |= COST;
+    if (entry.costUsd === null && !this.includeUnknownCost) broken |= UNKNOWN_COST;
     if (
       entry.requiresCapability !== null &&
       this.capabilities !== null &&
       !this.capabilities.has(entry.requiresCapability)
-    ) {
-      why = also(why, `requires capability '${entry.requiresCapability}'`);
-    }
-    if (entry.visibility !== "agent" && this.agentVisibleOnly) why = also(why, "not agent-visible");
+    )
+      broken |= CAPABILITY;
+    if (entry.visibility !== "agent" && this.agentVisibleOnly) broken |= VISIBILITY;
     if (
       this.categories !== null &&
       (entry.category === null || !this.categories.has(entry.category))
-    ) {
-      why = also(
-        why,
+    )
+      broken |= CATEGORY;
+    return broken;
+  }
+
+  /** Every rule the entry breaks, in words joined by "; ". */
+  private violations(entry: CatalogEntry): string {
+    const broken = this.broken(entry);
+    const words: string[] = [];
+    if (broken & SAFETY) words.push(`safety ${entry.safetyLevel} > ${this.maxSafetyLevel}`);
+    if (broken & COST) words.push(`cost $${entry.costUsd} > budget $${this.budgetUsd}`);
+    if (broken & UNKNOWN_COST) words.push("cost unknown");
+    if (broken & CAPABILITY) words.push(`requires capability '${entry.requiresCapability}'`);
+    if (broken & VISIBILITY) words.push("not agent-visible");
+    if (broken & CATEGORY)
+      words.push(
         entry.category === null ? "no category" : `category '${entry.category}' not allowed`,
       );
-    }
-    return why;
+    return words.join("; ");
   }
 }
 
-/** `why` with one more broken rule. */
-function also(why: string, rule: string): string {
-  return why === "" ? rule : `${why}; ${rule}`;
-}
+// One bit per rule of docs/semantics.md §4 policy, in the order its reasons list them.
+const SAFETY = 1;
+const COST = 2;
+const UNKNOWN_COST = 4;
+const CAPABILITY = 8;
+const VISIBILITY = 16;
+const CATEGORY = 32;
 
 function rankOn(catalog: ToolCatalog, level: string): number {
   const rank = catalog.rank(level);

@@ -1,5 +1,6 @@
+import { accountedSelect } from "../account.js";
 import { filterByNames, type Tool } from "../tools.js";
-import { reasonTable, StageOutcome, type SelectionContext } from "../contract.js";
+import { StageOutcome, type SelectionContext } from "../contract.js";
 import { BaseStage, type StageOptions } from "./base.js";
 
 /** Maps a role to its palette: null means no policy for that role. May throw. */
@@ -34,12 +35,12 @@ export class RolePaletteStage extends BaseStage {
         true,
       );
     }
-    const allowed = new Set(palette);
-    const reasons = reasonTable();
-    return StageOutcome.select(
-      filterByNames(tools, allowed, reasons, `not in the '${role}' palette`),
+    const dropped: string[] = [];
+    return accountedSelect(
+      filterByNames(tools, new Set(palette), dropped),
       `palette of role '${role}'`,
-      reasons,
+      { dropped },
+      `not in the '${role}' palette`,
     );
   }
 }

@@ -7,7 +7,10 @@ import {
   StageOutcome,
   type SelectionContext,
 } from "../../../src/core/contract.js";
-import { pipelineOf, raising, stub } from "./helpers.js";
+import { AllowlistStage } from "../../../src/core/stages/allowlist.js";
+import { LazyRoutingStage } from "../../../src/core/stages/lazy.js";
+import { PolicyStage } from "../../../src/core/stages/policy.js";
+import { catalogOf, pipelineOf, raising, stub } from "./helpers.js";
 
 const keep =
   (...names: string[]) =>
@@ -484,5 +487,115 @@ describe("§3 run_selection", () => {
     expect(seen!.messages).toBe(messages);
     expect(seen!.query).toBe("q");
     expect(seen!.role).toBe("r");
+  });
+});
+
+describe("§3 the records of built-in stages", () => {
+  const lazy = (...allowedNames: string[]) => new LazyRoutingStage({ allowedNames });
+
+  it("§3 a built-in filter that drops the forced tool offered twice: the first one is reinstated, the stage's reason for it stays", () => {
+    const b1 = { name: "b", v: 1 };
+    const b2 = { name: "b", v: 2 };
+    const result = runSelection(pipelineOf(stub("f", force("b")), lazy("a")), ["a", b1, "c", b2]);
+    expect(result.tools).toEqual(["a", b1]);
+    expect(result.tools[1]).toBe(b1);
+    expect(result.trace[1]).toEqual({
+      stage: "lazy",
+      action: "select",
+      kept: ["a"],
+      dropped: ["c"],
+      added: [],
+      reinstated: ["b"],
+      forcedChoice: "b",
+      detail: "routed to 1 name",
+      degraded: false,
+      reasons: { b: "not routed by procedural routing", c: "not routed by procedural routing" },
+    });
+  });
+
+  it("§3 a select that reorders the set and keeps the forced tool reinstates nothing", () => {
+    const reversed = stub("reverse", (tools) => StageOutcome.select([...tools].reverse()));
+    const result = runSelection(pipelineOf(stub("f", force("a")), reversed), ["a", "b"]);
+    expect(result.names).toEqual(["b", "a"]);
+    expect(result.trace[1]).toMatchObject({ kept: ["a", "b"], reinstated: [] });
+  });
+
+  it("§3 a built-in filter that keeps the forced tool reinstates nothing", () => {
+    const result = runSelection(pipelineOf(stub("f", force("a")), lazy("a")), ["a", "b"]);
+    expect(result.names).toEqual(["a"]);
+    expect(result.trace[1]).toMatchObject({ kept: ["a"], dropped: ["b"], reinstated: [] });
+  });
+
+  it("§3 a built-in filter over tool objects names them by their `name`", () => {
+    const a = { name: "a" };
+    const result = runSelection(pipelineOf(lazy("a")), [a, { name: "b" }]);
+    expect(result.tools).toEqual([a]);
+    expect(result.names).toEqual(["a"]);
+    expect(result.trace[0]).toMatchObject({ kept: ["a"], dropped: ["b"] });
+  });
+
+  it("§3 a name repeated in a built-in filter's output stays repeated for the next stage's record", () => {
+    const result = runSelection(
+      pipelineOf(
+        lazy("a"),
+        stub("first", (tools) => StageOutcome.select(tools.slice(0, 1))),
+      ),
+      ["a", "b", "a"],
+    );
+    expect(result.trace[0]).toMatchObject({ kept: ["a", "a"], dropped: ["b"] });
+    expect(result.trace[1]).toMatchObject({ kept: ["a", "a"], dropped: [], added: [] });
+  });
+
+  it("§3 a name known to repeat before a built-in filter stays repeated for the next stage's record", () => {
+    const result = runSelection(
+      pipelineOf(
+        stub("all", (tools) => StageOutcome.select(tools)),
+        lazy("a"),
+        stub("first", (tools) => StageOutcome.select(tools.slice(0, 1))),
+      ),
+      ["a", "a", "b"],
+    );
+    expect(result.trace[1]).toMatchObject({ kept: ["a", "a"], dropped: ["b"] });
+    expect(result.trace[2]).toMatchObject({ kept: ["a", "a"], dropped: [] });
+  });
+
+  it("§3 a name repeated before an allowlist stays repeated for the next stage's record", () => {
+    const result = runSelection(
+      pipelineOf(
+        stub("a only", (tools) => StageOutcome.select(tools.filter((tool) => tool === "a"))),
+        new AllowlistStage({ alwaysInclude: ["x"] }),
+        stub("first", (tools) => StageOutcome.select(tools.slice(0, 1))),
+      ),
+      ["a", "a", "x"],
+    );
+    expect(result.trace[1]).toMatchObject({ kept: ["a", "a"], added: ["x"] });
+    expect(result.trace[2]).toMatchObject({ kept: ["a", "a"], dropped: ["x"] });
+  });
+
+  it("§1 a record's reasons are one table however often read, and travel as data (spread, JSON)", () => {
+    const catalog = catalogOf([{ name: "dear", costUsd: 2 }, { name: "cheap" }]);
+    const result = runSelection(pipelineOf(new PolicyStage({ catalog, budgetUsd: 1 })), [
+      "dear",
+      "cheap",
+    ]);
+    const record = result.trace[0]!;
+    expect(record.reasons).toBe(record.reasons);
+    expect(Object.keys(record)).toContain("reasons");
+    const reasons = { dear: "cost $2 > budget $1" };
+    expect({ ...record }.reasons).toEqual(reasons);
+    expect(JSON.parse(JSON.stringify(record)).reasons).toEqual(reasons);
+  });
+
+  it("§3 a stage's input is its predecessor's output, named tools and unnamed alike", () => {
+    const unnamed = { description: "no name" };
+    const seen: (readonly Tool[])[] = [];
+    const spy = stub("spy", (tools) => {
+      seen.push(tools);
+      return StageOutcome.abstain();
+    });
+    const result = runSelection(pipelineOf(lazy("a", "b"), spy), ["a", unnamed, "b", "c"]);
+    expect(seen).toEqual([["a", unnamed, "b"]]);
+    expect(result.names).toEqual(["a", "b"]);
+    expect(result.trace[1]!.kept).toEqual(["a", "b"]);
   });
 });
