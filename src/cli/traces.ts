@@ -11,7 +11,7 @@ import { formatCount } from "../core/stats/rows.js";
 import { reportToJson } from "../core/report-json.js";
 import { reportFromTrace } from "../core/traces/report.js";
 import type { FoundTrace } from "../core/traces/scan.js";
-import { summarizeTrace, traceEntryHead, type TraceSummary } from "../core/traces/summary.js";
+import { traceEntryHead, type TraceSummary } from "../core/traces/summary.js";
 import { scanLogs, type LogsScan } from "../node/log-file.js";
 import { expandInputs, type LogInput } from "../node/log-source.js";
 import { counted } from "../core/words.js";
@@ -76,7 +76,7 @@ export async function tracesCommand(
     const table = new TraceTable(io.stdout, inputs.length > 1);
     const scan = await scanLogs(inputs, {
       jobs,
-      onTrace: (found, file) => table.row(summarizeTrace(found), inputs[file]!.name),
+      onSummary: (summary, file) => table.row(summary, inputs[file]!.name),
       onProblem: (problem) => problems.add(problem),
     });
     table.end(positional, scan, problems);
