@@ -216,7 +216,7 @@ class TraceTable {
     if (this.widths) return;
     const widths = this.header.map((title) => title.length);
     for (const cells of this.pending)
-      cells.forEach((cell, c) => (widths[c] = Math.max(widths[c]!, [...cell].length)));
+      cells.forEach((cell, c) => (widths[c] = Math.max(widths[c]!, columns(cell))));
     this.widths = widths;
     this.out.add(this.line(this.header) + this.pending.map((cells) => this.line(cells)).join(""));
     this.pending = [];
@@ -224,17 +224,21 @@ class TraceTable {
 
   private line(cells: readonly string[]): string {
     const widths = this.widths!;
-    return (
-      cells
-        .map((cell, c) =>
-          c === cells.length - 1
-            ? cell
-            : cell + " ".repeat(Math.max(0, widths[c]! - [...cell].length)),
-        )
-        .join("  ")
-        .trimEnd() + "\n"
-    );
+    const last = cells.length - 1;
+    let text = "";
+    for (let c = 0; c < last; c++) {
+      const cell = cells[c]!;
+      text += cell + " ".repeat(Math.max(0, widths[c]! - columns(cell))) + "  ";
+    }
+    return (text + cells[last]!).trimEnd() + "\n";
   }
+}
+
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/** Code points of a cell, as the table pads it: its length unless it holds a character past U+FFFF. */
+function columns(cell: string): number {
+  return SURROGATE.test(cell) ? [...cell].length : cell.length;
 }
 
 /**
