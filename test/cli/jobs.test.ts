@@ -79,6 +79,15 @@ describe("--jobs", () => {
     expect(await tables("4")).toEqual(await tables("1"));
   });
 
+  it("takes --jobs of several digits, the cores without it, and refuses it without a value", async () => {
+    const { root } = logSet();
+    const twelve = await cli(["traces", "a.log", "--jobs", "12"], { cwd: root });
+    expect(twelve.code).toBe(0);
+    expect(await cli(["traces", "a.log"], { cwd: root })).toEqual(twelve);
+    const bare = await cli(["traces", "a.log", "--jobs"], { cwd: root });
+    expect([bare.code, bare.stderr]).toEqual([2, "palette-inspector: --jobs needs a value\n"]);
+  });
+
   it.each(["0", "x", "-1", "1.5"])("--jobs %s is refused with exit 2", async (jobs) => {
     const { root } = logSet();
     const run = await cli(["traces", "a.log", "--jobs", jobs], { cwd: root });
