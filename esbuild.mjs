@@ -28,6 +28,20 @@ const browser = {
   logLevel: "warning",
 };
 
+/** main.ts's imports of its command groups, left to the bundles beside dist/cli.js. */
+const COMMAND_BUNDLES = {
+  "./log-commands.js": "./cli-logs.js",
+  "./tool-commands.js": "./cli-tools.js",
+};
+const commandBundles = {
+  name: "command-bundles",
+  setup: (build) =>
+    build.onResolve({ filter: /^\.\/(log|tool)-commands\.js$/ }, ({ path }) => ({
+      path: COMMAND_BUNDLES[path],
+      external: true,
+    })),
+};
+
 const targets = [
   {
     ...node,
@@ -40,6 +54,17 @@ const targets = [
     entryPoints: ["src/cli/main.ts"],
     outfile: "dist/cli.js",
     banner: { js: "#!/usr/bin/env node" },
+    // The command groups are bundles of their own, required when a command needs them.
+    plugins: [commandBundles],
+    supported: { "dynamic-import": false },
+  },
+  {
+    ...node,
+    entryPoints: {
+      "cli-logs": "src/cli/log-commands.ts",
+      "cli-tools": "src/cli/tool-commands.ts",
+    },
+    outdir: "dist",
   },
   // Log scans run in worker threads started from this file, beside the CLI and the extension.
   { ...node, entryPoints: ["src/node/scan-worker.ts"], outfile: "dist/scan-worker.js" },

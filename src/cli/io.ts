@@ -1,3 +1,5 @@
+import { safe } from "../core/words.js";
+
 /** Where a command writes, and how; injected so that tests read what a user would see. */
 export interface CliIO {
   readonly stdout: (text: string) => void;
@@ -17,6 +19,27 @@ export const EXIT = {
 
 /** Thrown for bad arguments or unreadable input: printed as one line, exit 2, never a stack. */
 export class UsageError extends Error {}
+
+/** A command: its arguments in, its exit status out. */
+export type Command = (args: readonly string[], io: CliIO) => Promise<number>;
+
+/**
+ * The command with its UsageError printed and turned into exit 2. Wrapped in the bundle that
+ * holds the command (main.ts loads each group of commands from a bundle of its own), so that the
+ * class it catches is the one the command throws.
+ */
+export function guarded(command: Command): Command {
+  return async (args, io) => {
+    try {
+      return await command(args, io);
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      // A message names files and arguments: escaped line by line, its own line breaks kept.
+      io.stderr(`palette-inspector: ${error.message.split("\n").map(safe).join("\n")}\n`);
+      return EXIT.invalidInput;
+    }
+  };
+}
 
 /** `--jobs N`: how many log files are read at once, each in a worker thread; default the cores. */
 export function jobsOf(values: ReadonlyMap<string, string>): number | undefined {

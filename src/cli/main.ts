@@ -1,5 +1,5 @@
 import { safe } from "../core/words.js";
-import { EXIT, UsageError, type CliIO } from "./io.js";
+import { EXIT, type CliIO, type Command } from "./io.js";
 import { endQuietlyWhenPipeCloses } from "./pipe.js";
 import { VERSION } from "./version.js";
 
@@ -22,19 +22,18 @@ const USAGE = `usage: palette-inspector <command>
   stats and export take --jobs N: files read at once, each in a thread (default: the cores).
 `;
 
-type Command = (args: readonly string[], io: CliIO) => Promise<number>;
-
-// Each command loads its own modules when it runs: loading them all (the MCP SDK, the schema
-// validators, the Parquet writer) cost every `traces` or `show` about a quarter of a second.
-const COMMANDS: Record<string, Command> = {
-  run: async (args, io) => (await import("./run.js")).runCommand(args, io),
-  check: async (args, io) => (await import("./check.js")).checkCommand(args, io),
-  traces: async (args, io) => (await import("./traces.js")).tracesCommand(args, io),
-  show: async (args, io) => (await import("./traces.js")).showCommand(args, io),
-  stats: async (args, io) => (await import("./stats.js")).statsCommand(args, io),
-  export: async (args, io) => (await import("./export.js")).exportCommand(args, io),
-  receive: async (args, io) => (await import("./receive.js")).receiveCommand(args, io),
-  mcp: async (args, io) => (await import("./mcp.js")).mcpCommand(args, io),
+/** The bundle that holds a command: each group is a bundle of its own (esbuild.mjs), loaded when used. */
+const logs = async () => (await import("./log-commands.js")).logCommands;
+const tools = async () => (await import("./tool-commands.js")).toolCommands;
+const GROUPS: Record<string, () => Promise<Readonly<Record<string, Command>>>> = {
+  traces: logs,
+  show: logs,
+  stats: logs,
+  run: tools,
+  check: tools,
+  export: tools,
+  receive: tools,
+  mcp: tools,
 };
 
 /** Runs one command line; every failure becomes a message and an exit status, never a stack. */
@@ -48,21 +47,13 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     io.stdout(`palette-inspector ${VERSION}\n`);
     return EXIT.ok;
   }
-  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
-  if (!command) {
+  const group = Object.hasOwn(GROUPS, name) ? GROUPS[name] : undefined;
+  if (!group) {
     io.stderr(`palette-inspector: unknown command '${safe(name)}'\n${USAGE}`);
     return EXIT.invalidInput;
   }
-  try {
-    return await command(args, io);
-  } catch (error) {
-    if (error instanceof UsageError) {
-      // A message names files and arguments: escaped line by line, its own line breaks kept.
-      io.stderr(`palette-inspector: ${error.message.split("\n").map(safe).join("\n")}\n`);
-      return EXIT.invalidInput;
-    }
-    throw error;
-  }
+  // Each command turns its own usage errors into a message and exit 2 (io.ts, guarded).
+  return (await group())[name]!(args, io);
 }
 
 if (require.main === module) {

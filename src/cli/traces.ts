@@ -11,7 +11,7 @@ import { formatCount } from "../core/stats/rows.js";
 import { reportToJson } from "../core/report-json.js";
 import { reportFromTrace } from "../core/traces/report.js";
 import type { FoundTrace } from "../core/traces/scan.js";
-import { summarizeTrace, traceEntryHead, type TraceSummary } from "../core/traces/summary.js";
+import { traceEntryHead, type TraceSummary } from "../core/traces/summary.js";
 import { scanLogs, type LogsScan } from "../node/log-file.js";
 import { expandInputs, type LogInput } from "../node/log-source.js";
 import { counted } from "../core/words.js";
@@ -76,7 +76,7 @@ export async function tracesCommand(
     const table = new TraceTable(io.stdout, inputs.length > 1);
     const scan = await scanLogs(inputs, {
       jobs,
-      onTrace: (found, file) => table.row(summarizeTrace(found), inputs[file]!.name),
+      onSummary: (summary, file) => table.row(summary, inputs[file]!.name),
       onProblem: (problem) => problems.add(problem),
     });
     table.end(positional, scan, problems);
@@ -216,7 +216,7 @@ class TraceTable {
     if (this.widths) return;
     const widths = this.header.map((title) => title.length);
     for (const cells of this.pending)
-      cells.forEach((cell, c) => (widths[c] = Math.max(widths[c]!, [...cell].length)));
+      cells.forEach((cell, c) => (widths[c] = Math.max(widths[c]!, columns(cell))));
     this.widths = widths;
     this.out.add(this.line(this.header) + this.pending.map((cells) => this.line(cells)).join(""));
     this.pending = [];
@@ -224,17 +224,21 @@ class TraceTable {
 
   private line(cells: readonly string[]): string {
     const widths = this.widths!;
-    return (
-      cells
-        .map((cell, c) =>
-          c === cells.length - 1
-            ? cell
-            : cell + " ".repeat(Math.max(0, widths[c]! - [...cell].length)),
-        )
-        .join("  ")
-        .trimEnd() + "\n"
-    );
+    const last = cells.length - 1;
+    let text = "";
+    for (let c = 0; c < last; c++) {
+      const cell = cells[c]!;
+      text += cell + " ".repeat(Math.max(0, widths[c]! - columns(cell))) + "  ";
+    }
+    return (text + cells[last]!).trimEnd() + "\n";
   }
+}
+
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/** Code points of a cell, as the table pads it: its length unless it holds a character past U+FFFF. */
+function columns(cell: string): number {
+  return SURROGATE.test(cell) ? [...cell].length : cell.length;
 }
 
 /**

@@ -33,7 +33,7 @@ export interface LogProblem {
   readonly unreadable?: true;
 }
 
-/** Traces as found, or as the text of their `traces --json` entries. */
+/** Traces as found, as their summaries, or as the text of their `traces --json` entries. */
 export type LogsScanOptions = LogsScanCommon &
   (
     | {
@@ -43,9 +43,23 @@ export type LogsScanOptions = LogsScanCommon &
          * checkpoint by it: range-hash.ts).
          */
         readonly onTrace: (found: ScannedTrace, file: number) => void;
+        readonly onSummary?: undefined;
         readonly entries?: undefined;
       }
-    | { readonly entries: EntryOutput; readonly onTrace?: undefined }
+    | {
+        /**
+         * Each trace's summary, made where it is found (in a worker, which then sends the
+         * summary, not the trace); `summary.index` is its number across the set.
+         */
+        readonly onSummary: (summary: TraceSummary, file: number) => void;
+        readonly onTrace?: undefined;
+        readonly entries?: undefined;
+      }
+    | {
+        readonly entries: EntryOutput;
+        readonly onTrace?: undefined;
+        readonly onSummary?: undefined;
+      }
   );
 
 /**
@@ -106,13 +120,19 @@ export async function scanLogs(
   let cancelled = false;
   const gzipPaths: string[] = [];
   // Traces come in set order, so each one's number is the count before it.
-  const { entries, onTrace } = options;
+  const { entries, onTrace, onSummary } = options;
   const sink: ScanSink = {
     onTrace: (found, file) => {
       const index = traceCount++;
       onTrace?.(found.index === index ? found : { ...found, index }, file);
     },
     onEntry: entries && ((tail, file) => entries.onEntry(tail, traceCount++, file)),
+    onSummary:
+      onSummary &&
+      ((summary, file) => {
+        const index = traceCount++;
+        onSummary(summary.index === index ? summary : { ...summary, index }, file);
+      }),
     onProblem: (problem) => {
       problemCount++;
       options.onProblem(problem);
@@ -127,6 +147,7 @@ export async function scanLogs(
       ...options,
       sink,
       entryMargin: entries?.margin,
+      summaries: onSummary !== undefined,
       onProgress: (read: number) => options.onProgress?.(before + read),
     };
     const scanned =

@@ -3,11 +3,16 @@
  * does with its file (scan-worker.ts), and what the set's scan does with a stream.
  */
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { ScanCancelled, TraceScanner, type Cancellation } from "../core/traces/scan.js";
+import {
+  ScanCancelled,
+  TraceScanner,
+  type Cancellation,
+  type FoundTrace,
+} from "../core/traces/scan.js";
 import { LogReadError, logChunks, looksBinary, type LogInput } from "./log-source.js";
 import { nodeAscii } from "./ascii.js";
 import { RecentBytes } from "./range-hash.js";
-import { traceEntryTail } from "../core/traces/summary.js";
+import { summarizeTrace, traceEntryTail, type TraceSummary } from "../core/traces/summary.js";
 import type { LogProblem, ScannedTrace } from "./log-file.js";
 
 /** Longest stretch of scanning before the event loop gets a turn (for Cancel, progress and a worker's messages). */
@@ -21,6 +26,8 @@ export interface ScanSink {
   readonly onProblem: (problem: LogProblem) => void;
   /** With `entryMargin`: each trace instead as the rest of its `traces --json` entry (traceEntryTail). */
   readonly onEntry?: (tail: string, file: number) => void;
+  /** With `summaries`: each trace instead as its summary (summarizeTrace). */
+  readonly onSummary?: (summary: TraceSummary, file: number) => void;
 }
 
 export interface InputScanOptions {
@@ -31,6 +38,8 @@ export interface InputScanOptions {
   readonly checkpoints?: boolean;
   /** Hand traces on to `sink.onEntry` as their entries' text, at this margin. */
   readonly entryMargin?: string;
+  /** Hand traces on to `sink.onSummary` as their summaries. */
+  readonly summaries?: boolean;
   /** Bytes of this input read so far (compressed bytes for a gzip), after every chunk. */
   readonly onProgress?: (bytes: number) => void;
   /** Called after every slice; the scan waits for what it returns (a worker's room to send). */
@@ -65,20 +74,23 @@ export async function scanInput(
     sink.onProblem(unreadable ? { file, line, message, unreadable } : { file, line, message });
   // Set by onGzip (a callback, so typed by a cast: TypeScript would narrow a plain null).
   let recent = null as RecentBytes | null;
-  const { entryMargin } = options;
-  const { onEntry } = sink;
+  const { entryMargin, summaries } = options;
+  const { onEntry, onSummary } = sink;
+  // A trace goes on as the form its reader asked for: its entry's text, its summary, or itself.
+  const onTrace = (found: FoundTrace) => {
+    if (entryMargin !== undefined && onEntry) onEntry(traceEntryTail(found, entryMargin), file);
+    else if (summaries && onSummary) onSummary(summarizeTrace(found), file);
+    else
+      sink.onTrace(
+        recent ? { ...found, hash: recent.hash(found.offset, found.length) } : found,
+        file,
+      );
+  };
   const scanner = new TraceScanner({
     maxLineBytes: options.maxLineBytes,
     signal: options.signal,
     ascii: nodeAscii,
-    onTrace:
-      entryMargin !== undefined && onEntry
-        ? (found) => onEntry(traceEntryTail(found, entryMargin), file)
-        : (found) =>
-            sink.onTrace(
-              recent ? { ...found, hash: recent.hash(found.offset, found.length) } : found,
-              file,
-            ),
+    onTrace,
     onProblem: (found) => problem(found.line, found.message),
   });
   let turn = performance.now();

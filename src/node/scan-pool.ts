@@ -7,6 +7,7 @@
  */
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { Worker } from "node:worker_threads";
+import type { TraceSummary } from "../core/traces/summary.js";
 import type { LogInput } from "./log-source.js";
 import { KEY } from "./range-hash.js";
 import type { LogProblem, ScannedTrace } from "./log-file.js";
@@ -20,13 +21,17 @@ export interface WorkerJob {
   readonly checkpoints?: boolean;
   /** Post traces as the text of their `traces --json` entries at this margin (traceEntryTail). */
   readonly entryMargin?: string;
+  /** Post traces as their summaries (summarizeTrace). */
+  readonly summaries?: boolean;
 }
 
 /**
- * A trace; a problem as line, message and whether nothing of the file could be read; or a trace
- * as the rest of its entry's text (a string costs far less to send than the trace's objects).
+ * A trace; a problem as line, message and whether nothing of the file could be read; a trace as
+ * the rest of its entry's text, or as its summary (either costs far less to send and take in
+ * than the trace's objects).
  */
-export type WorkerItem = [0, ScannedTrace] | [1, number | null, string, boolean] | [2, string];
+export type WorkerItem =
+  [0, ScannedTrace] | [1, number | null, string, boolean] | [2, string] | [3, TraceSummary];
 
 export type WorkerMessage =
   | { readonly kind: "items"; readonly items: WorkerItem[] }
@@ -180,6 +185,7 @@ export function scanInWorkers(
           maxLineBytes: options.maxLineBytes,
           checkpoints: options.checkpoints,
           entryMargin: options.entryMargin,
+          summaries: options.summaries,
         };
         const worker = idle.pop() ?? spawn();
         files[k]!.worker = worker;
@@ -237,6 +243,7 @@ export function scanInWorkers(
     const hand = (item: WorkerItem, file: number) => {
       if (item[0] === 0) options.sink.onTrace(item[1], file);
       else if (item[0] === 2) options.sink.onEntry!(item[1], file);
+      else if (item[0] === 3) options.sink.onSummary!(item[1], file);
       else {
         const problem: LogProblem = item[3]
           ? { file, line: item[1], message: item[2], unreadable: true }

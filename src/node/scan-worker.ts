@@ -14,6 +14,8 @@ import type { WorkerItem, WorkerJob, WorkerMessage } from "./scan-pool.js";
 
 /** What a trace counts for at least: its objects cost the reader far more to take in than short text. */
 const TRACE_COST = 4096;
+/** What a summary counts for: a few short objects, most of a trace's cost to take in gone. */
+const SUMMARY_COST = 512;
 
 const port = parentPort!;
 let outbox = new Outbox((items) => post({ kind: "items", items }));
@@ -51,9 +53,11 @@ async function read(job: WorkerJob): Promise<void> {
     maxLineBytes: job.maxLineBytes,
     checkpoints: job.checkpoints,
     entryMargin: job.entryMargin,
+    summaries: job.summaries,
     sink: {
       onTrace: (found) => outbox.add([0, found], Math.max(found.length, TRACE_COST)),
       onEntry: (tail) => outbox.add([2, tail], tail.length),
+      onSummary: (summary) => outbox.add([3, summary], SUMMARY_COST),
       onProblem: ({ line, message, unreadable }) =>
         outbox.add([1, line, message, !!unreadable], message.length),
     },

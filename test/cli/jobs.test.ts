@@ -34,13 +34,13 @@ describe("--jobs", () => {
     [["show", "2000"], 2],
     // Found in the first file: the scan stops before the missing one, as it always did.
     [["show", "1", "--json"], 0],
-  ])("%j prints the same bytes and exit status with 1 job and with 4", async (command, exit) => {
+  ])("%j prints the same bytes and exit status with 1 job, 2 and 4", async (command, exit) => {
     const { root, files } = logSet();
     const [name, ...rest] = command;
     const args = (jobs: string) => [name!, ...files, ...rest, "--jobs", jobs];
     const one = await cli(args("1"), { cwd: root });
-    const four = await cli(args("4"), { cwd: root });
-    expect(four).toEqual(one);
+    expect(await cli(args("2"), { cwd: root })).toEqual(one);
+    expect(await cli(args("4"), { cwd: root })).toEqual(one);
     // The missing file makes the set invalid input once it is reached.
     expect(one.code).toBe(exit);
     if (exit === 2) expect(one.stderr).toContain("cannot read missing.log: no such file");
@@ -77,6 +77,15 @@ describe("--jobs", () => {
       return { ...run, stdout: run.stdout.replace(out, "OUT"), written };
     };
     expect(await tables("4")).toEqual(await tables("1"));
+  });
+
+  it("takes --jobs of several digits, the cores without it, and refuses it without a value", async () => {
+    const { root } = logSet();
+    const twelve = await cli(["traces", "a.log", "--jobs", "12"], { cwd: root });
+    expect(twelve.code).toBe(0);
+    expect(await cli(["traces", "a.log"], { cwd: root })).toEqual(twelve);
+    const bare = await cli(["traces", "a.log", "--jobs"], { cwd: root });
+    expect([bare.code, bare.stderr]).toEqual([2, "palette-inspector: --jobs needs a value\n"]);
   });
 
   it.each(["0", "x", "-1", "1.5"])("--jobs %s is refused with exit 2", async (jobs) => {

@@ -144,6 +144,19 @@ describe("palette-inspector traces", () => {
     expect(stdout.endsWith("\n1,500 traces, 0 problems\n")).toBe(true);
   });
 
+  it("pads each column by characters, a character past U+FFFF counting once", async () => {
+    const log = ["t-\u{1F600}\u{1F600}", "t-ab", "t-é"]
+      .map((id) => JSON.stringify({ turn_id: id, trace: [], tools: ["search"] }))
+      .join("\n");
+    const root = workspace({ "ids.log": log });
+    const { stdout } = await run(tracesCommand, [join(root, "ids.log")]);
+    expect(stdout.split("\n").slice(1, 4)).toEqual([
+      "1  1           t-\u{1F600}\u{1F600}  0       1: search",
+      "2  2           t-ab  0       1: search",
+      "3  3           t-é   0       1: search",
+    ]);
+  });
+
   it("keeps a log's control characters away from the terminal", async () => {
     const root = workspace({
       "evil.log": `${JSON.stringify({ turn_id: "\u001b[31mred", trace: [] })}\n`,

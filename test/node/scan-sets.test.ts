@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { traceEntryHead, traceEntryTail } from "../../src/core/traces/summary.js";
+import { summarizeTrace, traceEntryHead, traceEntryTail } from "../../src/core/traces/summary.js";
 import { scanLogs } from "../../src/node/log-file.js";
 import type { LogInput } from "../../src/node/log-source.js";
 
@@ -83,6 +83,21 @@ async function asEntries(inputs: LogInput[], jobs: number): Promise<string[]> {
   return out;
 }
 
+/** Traces as summaries with their files and problems: made here from each trace, or asked for (`onSummary`). */
+async function asSummaries(inputs: LogInput[], jobs: number, asked: boolean): Promise<string[]> {
+  const out: string[] = [];
+  const common = { jobs, onProblem: (problem: object) => out.push(JSON.stringify(problem)) };
+  const push = (summary: object, file: number) => out.push(JSON.stringify([file, summary]));
+  const scan = await scanLogs(
+    inputs,
+    asked
+      ? { ...common, onSummary: push }
+      : { ...common, onTrace: (found, file) => push(summarizeTrace(found), file) },
+  );
+  out.push(`${scan.traceCount} ${scan.problemCount} ${scan.unreadable}`);
+  return out;
+}
+
 describe("a set of files", () => {
   it("hands on the same traces, numbers and problems on this thread, with 1 worker or 3, as traces or entries", async () => {
     await fc.assert(
@@ -95,6 +110,18 @@ describe("a set of files", () => {
         expect(await asEntries(inputs, 3)).toEqual(here);
       }),
       { numRuns: 12 },
+    );
+  }, 120_000);
+
+  it("hands on the summaries it is asked for as it would summarize each trace, with their numbers across the set", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fileOf, { minLength: 1, maxLength: 5 }), async (files) => {
+        const inputs = written(files);
+        const here = await asSummaries(inputs, 0, false);
+        expect(await asSummaries(inputs, 0, true)).toEqual(here);
+        expect(await asSummaries(inputs, 3, true)).toEqual(here);
+      }),
+      { numRuns: 8 },
     );
   }, 120_000);
 });

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { afterEach, describe, expect, it } from "vitest";
 import { scanText } from "../../src/core/traces/scan.js";
-import { traceEntryTail } from "../../src/core/traces/summary.js";
+import { summarizeTrace, traceEntryTail } from "../../src/core/traces/summary.js";
 import { KEY } from "../../src/node/range-hash.js";
 import {
   scanWorkerScript,
@@ -90,5 +90,13 @@ describe("a scan worker", () => {
       entryMargin: "    ",
     });
     expect(items).toEqual(scanText(log).traces.map((found) => [2, traceEntryTail(found, "    ")]));
+  });
+
+  it("posts each trace as its summary when asked", async () => {
+    const log = logOf(600);
+    const path = join(folder, "summaries.log");
+    writeFileSync(path, log);
+    const items = await posted({ input: { name: "summaries.log", path }, summaries: true });
+    expect(items).toEqual(scanText(log).traces.map((found) => [3, summarizeTrace(found)]));
   });
 });
