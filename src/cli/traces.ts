@@ -12,7 +12,7 @@ import { reportToJson } from "../core/report-json.js";
 import { reportFromTrace } from "../core/traces/report.js";
 import type { FoundTrace } from "../core/traces/scan.js";
 import { traceEntryHead, type TraceSummary } from "../core/traces/summary.js";
-import { scanLogs, type LogsScan } from "../node/log-file.js";
+import { readTraceAt, scanLogs, type LogsScan } from "../node/log-file.js";
 import { expandInputs, type LogInput } from "../node/log-source.js";
 import { counted } from "../core/words.js";
 import { ProblemList, unreadableMessage, problemLine } from "../node/problem-list.js";
@@ -104,18 +104,19 @@ export async function showCommand(args: readonly string[], io: CliIO): Promise<n
 
   // Stop reading as soon as the trace is found: a big log need not be read to its end.
   const stop = { aborted: false };
-  let wanted: { found: FoundTrace; file: number } | null = null;
+  let wanted: { found: FoundTrace | TraceSummary; file: number } | null = null;
+  const take = (found: FoundTrace | TraceSummary, file: number) => {
+    if (found.index !== index) return;
+    wanted = { found, file };
+    stop.aborted = true;
+  };
   const problems = new ProblemList(inputs);
-  const scan = await scanLogs(inputs, {
-    jobs,
-    signal: stop,
-    onTrace: (found, file) => {
-      if (found.index !== index) return;
-      wanted = { found, file };
-      stop.aborted = true;
-    },
-    onProblem: (problem) => problems.add(problem),
-  });
+  const common = { jobs, signal: stop, onProblem: problems.add.bind(problems) };
+  // From files, the workers send only summaries and the one trace shown is read again from its
+  // bytes: cloning every trace across threads cost more than the scan. A stream is read once.
+  const scan = inputs.every((input) => input.path !== null)
+    ? await scanLogs(inputs, { ...common, onSummary: take })
+    : await scanLogs(inputs, { ...common, onTrace: take });
   const unreadable = unreadableExit(problems, io);
   if (wanted === null) {
     const count = scan.traceCount;
@@ -125,7 +126,16 @@ export async function showCommand(args: readonly string[], io: CliIO): Promise<n
     );
     return EXIT.invalidInput;
   }
-  const { found, file } = wanted as { found: FoundTrace; file: number };
+  const { found: at, file } = wanted as { found: FoundTrace | TraceSummary; file: number };
+  let found: FoundTrace;
+  try {
+    found = "trace" in at ? at : await readTraceAt(inputs[file]!.path!, at);
+  } catch (error) {
+    io.stderr(
+      `palette-inspector: ${safe(error instanceof Error ? error.message : String(error))}\n`,
+    );
+    return EXIT.invalidInput;
+  }
   const report = reportFromTrace(found, inputs[file]!.name);
   io.stdout(
     flags.has("--json")

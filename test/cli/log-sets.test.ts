@@ -163,6 +163,28 @@ describe("standard input", () => {
   });
 });
 
+describe("show from files: the trace found is read again from its bytes", () => {
+  it("prints every trace of a set as it prints it from standard input, read once", async () => {
+    // A pretty JSON gzip, and a Python log with two traces in one record (ordinals 0 and 1).
+    const files = [
+      "examples/logs/agent.log",
+      "examples/logs/traces.json.gz",
+      "examples/logs/python-repr.log",
+    ];
+    const count = (await json(files)).json.traces.length;
+    for (let n = 1; n <= count; n++)
+      for (const flags of [[], ["--json"]]) {
+        const fromFiles = await run(showCommand, [...files, String(n), ...flags]);
+        // The same set with its first file on standard input: that file is read only once.
+        const piped = await run(showCommand, ["-", ...files.slice(1), String(n), ...flags], {
+          stdin: Readable.from([AGENT]),
+        });
+        expect(fromFiles.code, `#${n}`).toBe(piped.code);
+        expect(fromFiles.stdout.replace(files[0]!, "-"), `#${n} ${flags}`).toBe(piped.stdout);
+      }
+  });
+});
+
 describe("bad input among the files: a problem of that file, and the rest is read", () => {
   it("a truncated gzip: the traces before the break, then a problem at the line where it broke", async () => {
     const root = workspace({ "next.log": SELECTION.toString() });
