@@ -54,7 +54,8 @@ class Column<A extends Typed> {
 
   push(value: number): void {
     if (this.length === this.data.length) {
-      const next = this.make(this.data.length * 2);
+      // A column cut to size may be empty: it grows from a fresh block again.
+      const next = this.make(Math.max(1024, this.data.length * 2));
       (next as Float64Array).set(this.data as Float64Array);
       this.data = next;
     }
@@ -123,9 +124,12 @@ export class TraceIndex {
   private readonly length = new Column(u32);
   private readonly line = new Column(u32);
   private readonly ordinal = new Column(u32);
-  /** The keyed hash of the trace's bytes when the scan took one (flag HAS_HASH): a gzip's, in halves. */
-  private readonly hashHigh = new Column(u32);
-  private readonly hashLow = new Column(u32);
+  /**
+   * The keyed hash of the trace's bytes when the scan took one (flag HAS_HASH): a gzip's, in
+   * halves; made at the first such trace, so a set of plain logs spends nothing on them.
+   */
+  private hashes: { readonly high: Column<Uint32Array>; readonly low: Column<Uint32Array> } | null =
+    null;
   private readonly file = new Column(u32);
   private readonly flags = new Column(u8);
   private readonly finalCount = new Column(u32);
@@ -164,9 +168,7 @@ export class TraceIndex {
     this.length.push(found.length);
     this.line.push(found.line);
     this.ordinal.push(found.ordinal);
-    const hash = found.hash ?? "0".repeat(16);
-    this.hashHigh.push(parseInt(hash.slice(0, 8), 16));
-    this.hashLow.push(parseInt(hash.slice(8), 16));
+    if (found.hash !== undefined || this.hashes) this.pushHash(found.hash ?? "0".repeat(16));
     this.file.push(file);
     this.flags.push(
       (summary.error ? ERROR : 0) |
@@ -192,6 +194,17 @@ export class TraceIndex {
     this.timeLength.push(this.pushText(summary.time));
   }
 
+  /** The hash of the trace being added; the traces before it without one get zeros. */
+  private pushHash(hash: string): void {
+    if (!this.hashes) {
+      this.hashes = { high: new Column(u32), low: new Column(u32) };
+      for (const column of [this.hashes.high, this.hashes.low])
+        for (let i = 0; i < this.count - 1; i++) column.push(0);
+    }
+    this.hashes.high.push(parseInt(hash.slice(0, 8), 16));
+    this.hashes.low.push(parseInt(hash.slice(8), 16));
+  }
+
   addProblem(problem: LogProblem): void {
     if (this.problemCount++ < MAX_PROBLEMS) this.problems.push(problem);
   }
@@ -214,7 +227,7 @@ export class TraceIndex {
       length: this.length.at(i),
       ordinal: this.ordinal.at(i),
       ...(this.flags.at(i) & HAS_HASH
-        ? { hash: hex8(this.hashHigh.at(i)) + hex8(this.hashLow.at(i)) }
+        ? { hash: hex8(this.hashes!.high.at(i)) + hex8(this.hashes!.low.at(i)) }
         : {}),
     };
   }
@@ -381,8 +394,7 @@ export class TraceIndex {
       this.length,
       this.line,
       this.ordinal,
-      this.hashHigh,
-      this.hashLow,
+      ...(this.hashes ? [this.hashes.high, this.hashes.low] : []),
       this.file,
       this.flags,
       this.finalCount,

@@ -170,6 +170,24 @@ describe("gzip checkpoints", () => {
     expect([index.location(0).hash, "hash" in index.location(1)]).toEqual([at.hash, false]);
     index.add({ ...(at as FoundTrace), hash: "000000000000000a" }, 0);
     expect(index.location(2).hash).toBe("000000000000000a");
+    // A set of plain logs holds no hashes; the first hashed trace after them keeps its own alone.
+    const plainFirst = new TraceIndex();
+    plainFirst.finish();
+    const empty = plainFirst.columnBytes;
+    for (let i = 0; i < 3; i++) plainFirst.add({ ...(at as FoundTrace), hash: undefined }, 0);
+    plainFirst.finish();
+    const plainBytes = plainFirst.columnBytes;
+    plainFirst.add({ ...(at as FoundTrace), hash: "00000000000000ff" }, 1);
+    plainFirst.finish();
+    // The fourth trace's columns, and two halves of a hash for each of the four.
+    expect(plainFirst.columnBytes - plainBytes).toBe((plainBytes - empty) / 3 + 4 * 8);
+    expect([0, 1, 2].map((i) => "hash" in plainFirst.location(i))).toEqual([false, false, false]);
+    expect(plainFirst.location(3).hash).toBe("00000000000000ff");
+    // Columns cut to size when empty still take what comes after.
+    const [first, second] = [0, 1].map(() => new TraceIndex());
+    first!.finish();
+    for (const index of [first!, second!]) index.add(at as FoundTrace, 2);
+    expect([first!.location(0), first!.fileOf(0)]).toEqual([second!.location(0), 2]);
   });
 
   it("opens the right trace when a misled checkpoint gives other bytes of the same CRC-32", async () => {
