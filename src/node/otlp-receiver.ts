@@ -62,6 +62,16 @@ export interface ReceiverOptions {
   readonly onTrace?: (received: ReceivedTrace) => void;
   /** A trace received before whose model call a later request changed. */
   readonly onModel?: (received: ReceivedTrace) => void;
+  /**
+   * Each selection onTrace (changed false) or onModel (true) is given, before it is made a
+   * LoggedTrace: what a receiver worker posts (receiver-items.ts).
+   */
+  readonly onSelection?: (
+    changed: boolean,
+    index: number,
+    selection: OtlpSelection,
+    model: ModelCall | null,
+  ) => void;
   /** Every accepted request, as OTLP/JSON (a protobuf request converted). */
   readonly onRequest?: (request: unknown) => void;
 }
@@ -315,9 +325,9 @@ export class OtlpReceiver {
     selection: OtlpSelection,
     model: ModelCall | null,
   ): void {
-    const received = { index, trace: joinedTrace(selection, model) };
-    if (changed) this.options.onModel?.(received);
-    else this.options.onTrace?.(received);
+    this.options.onSelection?.(changed, index, selection, model);
+    const handOn = changed ? this.options.onModel : this.options.onTrace;
+    handOn?.({ index, trace: joinedTrace(selection, model) });
   }
 
   private remember(

@@ -4,21 +4,18 @@
  * another core. This thread only takes in each message of turns and hands them on.
  */
 import { Worker } from "node:worker_threads";
-import type { LoggedTrace } from "../core/traces/trace.js";
-import { PortInUse, type ReceivedTrace, type ReceiverOptions } from "./otlp-receiver.js";
+import { PortInUse, type ReceiverOptions } from "./otlp-receiver.js";
+import { forEachTurn, type ReceiverItems } from "./receiver-items.js";
 import { workerScript } from "./worker-script.js";
-
-/** A turn as it arrived (0), or one received before whose model call changed (1). */
-export type ReceiverItem = [0 | 1, number, LoggedTrace];
 
 export type ReceiverMessage =
   | { readonly kind: "listening"; readonly host: string; readonly port: number }
   | { readonly kind: "portInUse"; readonly port: number }
   | { readonly kind: "failed"; readonly message: string }
-  | { readonly kind: "items"; readonly items: ReceiverItem[] }
+  | { readonly kind: "items"; readonly items: ReceiverItems }
   | { readonly kind: "stopped" };
 
-export interface ReceiverThreadOptions extends Omit<ReceiverOptions, "onRequest"> {
+export interface ReceiverThreadOptions extends Omit<ReceiverOptions, "onRequest" | "onSelection"> {
   /** The worker stopped on its own (an error, out of memory): nothing is received any more. */
   readonly onFailure?: (message: string) => void;
 }
@@ -74,14 +71,11 @@ export class ReceiverThread {
   private receive(message: ReceiverMessage): void {
     switch (message.kind) {
       case "items":
-        for (const [kind, index, trace] of message.items) {
-          const received: ReceivedTrace = { index, trace };
-          if (kind === 0) {
-            this.count++;
-            this.options.onTrace?.(received);
-          } else this.options.onModel?.(received);
-        }
-        return;
+        return forEachTurn(message.items, (changed, index, trace) => {
+          if (changed) return this.options.onModel?.({ index, trace });
+          this.count++;
+          this.options.onTrace?.({ index, trace });
+        });
       case "listening":
         this.starting?.done({ host: message.host, port: message.port });
         this.starting = null;

@@ -5,11 +5,14 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { OtlpReceiver, PortInUse, type ReceiverOptions } from "./otlp-receiver.js";
-import type { ReceiverItem, ReceiverMessage } from "./receiver-thread.js";
+import { pushTurn, type ReceiverItems } from "./receiver-items.js";
+import type { ReceiverMessage } from "./receiver-thread.js";
 
 const port = parentPort!;
-const options = (workerData as { options: Omit<ReceiverOptions, "onTrace" | "onModel"> }).options;
-let items: ReceiverItem[] = [];
+const options = (
+  workerData as { options: Omit<ReceiverOptions, "onTrace" | "onModel" | "onSelection"> }
+).options;
+let items: ReceiverItems = [];
 let flushing = false;
 
 function post(message: ReceiverMessage): void {
@@ -17,12 +20,12 @@ function post(message: ReceiverMessage): void {
 }
 
 /** What this turn of the loop received goes out together, once it has run. */
-function add(item: ReceiverItem): void {
-  items.push(item);
+const add: NonNullable<ReceiverOptions["onSelection"]> = (changed, index, selection, model) => {
+  pushTurn(items, changed, index, selection, model);
   if (flushing) return;
   flushing = true;
   setImmediate(flush);
-}
+};
 
 function flush(): void {
   flushing = false;
@@ -31,11 +34,7 @@ function flush(): void {
   items = [];
 }
 
-const receiver = new OtlpReceiver({
-  ...options,
-  onTrace: ({ index, trace }) => add([0, index, trace]),
-  onModel: ({ index, trace }) => add([1, index, trace]),
-});
+const receiver = new OtlpReceiver({ ...options, onSelection: add });
 
 port.on("message", (message: "stop") => {
   if (message !== "stop") return;

@@ -235,14 +235,23 @@ function notIn(list: readonly string[], names: readonly string[]): readonly stri
 
 /** A selection as a logged trace: its time the event's, with its OTel ids and its model call. */
 export function joinedTrace(selection: OtlpSelection, model: ModelCall | null): LoggedTrace {
-  const { records, tools, error, offered, turn, id, forcedChoice } = selection.trace;
-  // Field by field in the order validateTrace gives them (a spread is several times slower), time in its place.
-  const time = isoTime(selection.time);
   const otel = {
     trace_id: selection.traceId,
     span_id: selection.spanId,
     service: selection.service,
   };
+  return withOtel(selection.trace, isoTime(selection.time), otel, model);
+}
+
+/** A selection's trace with its time (ISO), OTel ids and model call, as joinedTrace makes it. */
+export function withOtel(
+  trace: LoggedTrace,
+  time: string,
+  otel: OtelIds,
+  model: ModelCall | null,
+): LoggedTrace {
+  const { records, tools, error, offered, turn, id, forcedChoice } = trace;
+  // Field by field in the order validateTrace gives them (a spread is several times slower), time in its place.
   return forcedChoice === undefined
     ? { records, tools, error, offered, turn, time, id, otel, model }
     : { records, tools, error, offered, turn, time, id, forcedChoice, otel, model };
