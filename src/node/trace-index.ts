@@ -168,7 +168,7 @@ export class TraceIndex {
     this.length.push(found.length);
     this.line.push(found.line);
     this.ordinal.push(found.ordinal);
-    if (found.hash !== undefined || this.hashes) this.pushHash(found.hash ?? "0".repeat(16));
+    if (found.hash !== undefined || this.hashes) this.pushHash(found.hash);
     this.file.push(file);
     this.flags.push(
       (summary.error ? ERROR : 0) |
@@ -194,15 +194,15 @@ export class TraceIndex {
     this.timeLength.push(this.pushText(summary.time));
   }
 
-  /** The hash of the trace being added; the traces before it without one get zeros. */
-  private pushHash(hash: string): void {
+  /** The hash of the trace being added (zeros without one), and zeros for the traces before the first. */
+  private pushHash(hash: string | undefined): void {
     if (!this.hashes) {
       this.hashes = { high: new Column(u32), low: new Column(u32) };
       for (const column of [this.hashes.high, this.hashes.low])
         for (let i = 0; i < this.count - 1; i++) column.push(0);
     }
-    this.hashes.high.push(parseInt(hash.slice(0, 8), 16));
-    this.hashes.low.push(parseInt(hash.slice(8), 16));
+    this.hashes.high.push(hash === undefined ? 0 : parseInt(hash.slice(0, 8), 16));
+    this.hashes.low.push(hash === undefined ? 0 : parseInt(hash.slice(8), 16));
   }
 
   addProblem(problem: LogProblem): void {
