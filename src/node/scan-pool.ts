@@ -23,7 +23,12 @@ export interface WorkerJob {
   readonly entryMargin?: string;
   /** Post traces as their summaries (summarizeTrace). */
   readonly summaries?: boolean;
+  /** Its items are handed on as they come (it is the set's first file not yet handed on). */
+  readonly handedOn?: boolean;
 }
+
+/** Tells a worker that its file's items are now handed on as they come (Outbox.handedOn). */
+export const HANDED_ON = "handedOn";
 
 /**
  * A trace; a problem as line, message and whether nothing of the file could be read; a trace as
@@ -50,6 +55,11 @@ const BUSY_MS = 15;
 /** How often a running scan looks for Cancel while it waits for its workers. */
 const CANCEL_POLL_MS = 20;
 const HEAP_MB = 2048;
+/**
+ * A worker's young generation: what it holds between two scavenges is a few batches, and V8's
+ * default (grown to 48 MB as the scan goes on) made a worker's heap grow with the log it read.
+ */
+const YOUNG_MB = 8;
 /** Files started ahead of the one being handed on, per job: a long first file must not let the rest pile up. */
 const AHEAD_PER_JOB = 4;
 
@@ -137,7 +147,10 @@ export function scanInWorkers(
     const spawn = (): Worker => {
       const worker = new Worker(script, {
         workerData: { rangeHashKey: KEY },
-        resourceLimits: { maxOldGenerationSizeMb: options.worker?.heapMb ?? HEAP_MB },
+        resourceLimits: {
+          maxOldGenerationSizeMb: options.worker?.heapMb ?? HEAP_MB,
+          maxYoungGenerationSizeMb: YOUNG_MB,
+        },
       });
       const fileOf = () => files.find((file) => file.worker === worker);
       worker.on("message", (message: WorkerMessage) => {
@@ -186,6 +199,7 @@ export function scanInWorkers(
           checkpoints: options.checkpoints,
           entryMargin: options.entryMargin,
           summaries: options.summaries,
+          handedOn: k === current,
         };
         const worker = idle.pop() ?? spawn();
         files[k]!.worker = worker;
@@ -210,6 +224,7 @@ export function scanInWorkers(
           if (batch === undefined) {
             if (file.end === null) break;
             current++;
+            files[current]?.worker?.postMessage(HANDED_ON);
             start();
             continue;
           }

@@ -10,7 +10,7 @@ import { LogFollower } from "./log-follow.js";
 import { scanInput } from "./scan-input.js";
 import { Outbox } from "./worker-outbox.js";
 import type { FollowJob, FollowMessage } from "./follow-thread.js";
-import type { WorkerItem, WorkerJob, WorkerMessage } from "./scan-pool.js";
+import { HANDED_ON, type WorkerItem, type WorkerJob, type WorkerMessage } from "./scan-pool.js";
 
 /** What a trace counts for at least: its objects cost the reader far more to take in than short text. */
 const TRACE_COST = 4096;
@@ -21,8 +21,9 @@ const port = parentPort!;
 let outbox = new Outbox((items) => post({ kind: "items", items }));
 let following: LogFollower | null = null;
 
-port.on("message", (message: number | "stop" | WorkerJob | FollowJob) => {
+port.on("message", (message: number | "stop" | typeof HANDED_ON | WorkerJob | FollowJob) => {
   if (typeof message === "number") outbox.taken(message);
+  else if (message === HANDED_ON) outbox.handedOn();
   else if (message === "stop") stopFollowing().catch(crash);
   else if ("follow" in message) follow(message).catch(crash);
   else take(message);
@@ -45,6 +46,7 @@ function post(message: WorkerMessage | FollowMessage): void {
 /** A file at a time: the next job comes once this one's end has been posted. */
 function take(job: WorkerJob): void {
   outbox = new Outbox((items) => post({ kind: "items", items }));
+  if (job.handedOn) outbox.handedOn();
   read(job).catch(crash);
 }
 
@@ -71,6 +73,8 @@ async function read(job: WorkerJob): Promise<void> {
 
 /** Follows one log: what it reads goes out as it is found; "started" or "failed" says how it began. */
 async function follow(job: FollowJob): Promise<void> {
+  // What a follower finds is taken in as it comes.
+  outbox.handedOn();
   following = new LogFollower(job.follow, {
     fromStart: job.fromStart,
     pollMs: job.pollMs,

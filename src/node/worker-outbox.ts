@@ -1,7 +1,8 @@
 /**
  * What a worker thread posts to the thread that reads it (scan-pool.ts, follow-thread.ts): items in
  * batches, in order, never more than WINDOW batches ahead of what the reader has taken in. Batches
- * it may not send yet wait here, up to AHEAD_BYTES, before the work waits too.
+ * it may not send yet wait here, up to AHEAD_BYTES while the reader is busy with another file, up
+ * to HANDED_ON_BYTES once it is taking this work in, before the work waits too.
  */
 import type { WorkerItem } from "./scan-pool.js";
 
@@ -13,6 +14,11 @@ const FLUSH_MS = 50;
 const WINDOW = 4;
 /** Bytes of items waiting to be sent past which the work waits: what a worker may hold unread. */
 const AHEAD_BYTES = 16 * 1024 * 1024;
+/**
+ * The same once the reader takes this work's items in as they come: more would only wait here
+ * for a reader that is slower than the work (and, held that long, be garbage of the old space).
+ */
+const HANDED_ON_BYTES = 256 * 1024;
 /**
  * What may wait to be sent when the work ends and still go at once with its end: a message small
  * enough to take in without holding the reader's loop.
@@ -29,6 +35,7 @@ export class Outbox {
   /** Batches sent and not yet taken in by the reading thread. */
   private unread = 0;
   private resume: (() => void) | null = null;
+  private ahead = AHEAD_BYTES;
 
   constructor(private readonly post: (items: WorkerItem[]) => void) {}
 
@@ -60,13 +67,18 @@ export class Outbox {
     wake?.();
   }
 
+  /** The reader now takes this work's items in as they come (HANDED_ON_BYTES). */
+  handedOn(): void {
+    this.ahead = HANDED_ON_BYTES;
+  }
+
   /**
-   * Between two steps of the work: a batch held past FLUSH_MS goes; while AHEAD_BYTES wait, a
-   * promise that settles when the reader takes a batch in.
+   * Between two steps of the work: a batch held past FLUSH_MS goes; while the bytes allowed to
+   * wait are waiting, a promise that settles when the reader takes a batch in.
    */
   between(): Promise<void> | undefined {
     if (performance.now() - this.sentAt > FLUSH_MS) this.flush();
-    return this.waiting >= AHEAD_BYTES ? this.takenIn() : undefined;
+    return this.waiting >= this.ahead ? this.takenIn() : undefined;
   }
 
   /**
