@@ -115,7 +115,7 @@ export async function showCommand(args: readonly string[], io: CliIO): Promise<n
   // From files, the workers send only summaries and the one trace shown is read again from its
   // bytes: cloning every trace across threads cost more than the scan. A stream is read once.
   const scan = inputs.every((input) => input.path !== null)
-    ? await scanLogs(inputs, { ...common, onSummary: take })
+    ? await scanLogs(inputs, { ...common, onSummary: take, wanted: index })
     : await scanLogs(inputs, { ...common, onTrace: take });
   const unreadable = unreadableExit(problems, io);
   if (wanted === null) {

@@ -44,6 +44,7 @@ export type LogsScanOptions = LogsScanCommon &
          */
         readonly onTrace: (found: ScannedTrace, file: number) => void;
         readonly onSummary?: undefined;
+        readonly wanted?: undefined;
         readonly entries?: undefined;
       }
     | {
@@ -52,11 +53,18 @@ export type LogsScanOptions = LogsScanCommon &
          * summary, not the trace); `summary.index` is its number across the set.
          */
         readonly onSummary: (summary: TraceSummary, file: number) => void;
+        /**
+         * Only the summary of this trace (its number across the set) is wanted: where its file's
+         * first number is known as that file is started, the others are only counted (never
+         * summarized nor sent); elsewhere every summary comes as without it.
+         */
+        readonly wanted?: number;
         readonly onTrace?: undefined;
         readonly entries?: undefined;
       }
     | {
         readonly entries: EntryOutput;
+        readonly wanted?: undefined;
         readonly onTrace?: undefined;
         readonly onSummary?: undefined;
       }
@@ -133,6 +141,9 @@ export async function scanLogs(
         const index = traceCount++;
         onSummary(summary.index === index ? summary : { ...summary, index }, file);
       }),
+    onPassed: (count) => {
+      traceCount += count;
+    },
     onProblem: (problem) => {
       problemCount++;
       options.onProblem(problem);
@@ -148,6 +159,11 @@ export async function scanLogs(
       sink,
       entryMargin: entries?.margin,
       summaries: onSummary !== undefined,
+      // Numbered from the traces before this input: known now, as its files start here.
+      wanted:
+        options.wanted !== undefined && options.wanted >= traceCount
+          ? options.wanted - traceCount
+          : undefined,
       onProgress: (read: number) => options.onProgress?.(before + read),
     };
     const scanned =

@@ -28,6 +28,8 @@ export interface ScanSink {
   readonly onEntry?: (tail: string, file: number) => void;
   /** With `summaries`: each trace instead as its summary (summarizeTrace). */
   readonly onSummary?: (summary: TraceSummary, file: number) => void;
+  /** With `wanted`: how many traces were passed over (counted, not handed on), before the next item. */
+  readonly onPassed?: (count: number, file: number) => void;
 }
 
 export interface InputScanOptions {
@@ -40,6 +42,8 @@ export interface InputScanOptions {
   readonly entryMargin?: string;
   /** Hand traces on to `sink.onSummary` as their summaries. */
   readonly summaries?: boolean;
+  /** With `summaries`: only the trace of this index within the input is summarized; the rest go to `sink.onPassed` as a count. */
+  readonly wanted?: number;
   /** Bytes of this input read so far (compressed bytes for a gzip), after every chunk. */
   readonly onProgress?: (bytes: number) => void;
   /** Called after every slice; the scan waits for what it returns (a worker's room to send). */
@@ -70,14 +74,28 @@ export async function scanInput(
   let gzipPath: string | null = null;
   // Cancel counts only while something is left to read: pressed after the last file, it changes nothing.
   if (isCancelled(options.signal)) return { bytes, unreadable: false, cancelled: true, gzipPath };
-  const problem = (line: number | null, message: string, unreadable = false) =>
+  // Traces passed over since the last item: their count goes before whatever comes next.
+  let passed = 0;
+  const pass = () => {
+    if (passed > 0) sink.onPassed!(passed, file);
+    passed = 0;
+  };
+  const problem = (line: number | null, message: string, unreadable = false) => {
+    pass();
     sink.onProblem(unreadable ? { file, line, message, unreadable } : { file, line, message });
+  };
   // Set by onGzip (a callback, so typed by a cast: TypeScript would narrow a plain null).
   let recent = null as RecentBytes | null;
-  const { entryMargin, summaries } = options;
+  const { entryMargin, summaries, wanted } = options;
   const { onEntry, onSummary } = sink;
+  const passOver = summaries && wanted !== undefined;
   // A trace goes on as the form its reader asked for: its entry's text, its summary, or itself.
   const onTrace = (found: FoundTrace) => {
+    if (passOver && found.index !== wanted) {
+      passed++;
+      return;
+    }
+    pass();
     if (entryMargin !== undefined && onEntry) onEntry(traceEntryTail(found, entryMargin), file);
     else if (summaries && onSummary) onSummary(summarizeTrace(found), file);
     else
@@ -131,6 +149,8 @@ export async function scanInput(
     // The text after the last line break is cut off: it is not read, the break is the problem.
     problem(error.unreadable ? null : scanner.currentLine, error.message, error.unreadable);
     return { bytes, unreadable: error.unreadable, cancelled: false, gzipPath };
+  } finally {
+    pass();
   }
   return { bytes, unreadable: false, cancelled: false, gzipPath };
 }

@@ -23,6 +23,8 @@ export interface WorkerJob {
   readonly entryMargin?: string;
   /** Post traces as their summaries (summarizeTrace). */
   readonly summaries?: boolean;
+  /** With `summaries`: post only the summary of this trace (its index in the file), the rest as counts. */
+  readonly wanted?: number;
   /** Its items are handed on as they come (it is the set's first file not yet handed on). */
   readonly handedOn?: boolean;
 }
@@ -33,10 +35,14 @@ export const HANDED_ON = "handedOn";
 /**
  * A trace; a problem as line, message and whether nothing of the file could be read; a trace as
  * the rest of its entry's text, or as its summary (either costs far less to send and take in
- * than the trace's objects).
+ * than the trace's objects); a count of traces passed over (LogsScanOptions.wanted).
  */
 export type WorkerItem =
-  [0, ScannedTrace] | [1, number | null, string, boolean] | [2, string] | [3, TraceSummary];
+  | [0, ScannedTrace]
+  | [1, number | null, string, boolean]
+  | [2, string]
+  | [3, TraceSummary]
+  | [4, number];
 
 export type WorkerMessage =
   | { readonly kind: "items"; readonly items: WorkerItem[] }
@@ -199,6 +205,8 @@ export function scanInWorkers(
           checkpoints: options.checkpoints,
           entryMargin: options.entryMargin,
           summaries: options.summaries,
+          // Only the first file's numbers are known as it starts: the others' come after theirs.
+          wanted: k === 0 ? options.wanted : undefined,
           handedOn: k === current,
         };
         const worker = idle.pop() ?? spawn();
@@ -259,6 +267,7 @@ export function scanInWorkers(
       if (item[0] === 0) options.sink.onTrace(item[1], file);
       else if (item[0] === 2) options.sink.onEntry!(item[1], file);
       else if (item[0] === 3) options.sink.onSummary!(item[1], file);
+      else if (item[0] === 4) options.sink.onPassed!(item[1], file);
       else {
         const problem: LogProblem = item[3]
           ? { file, line: item[1], message: item[2], unreadable: true }

@@ -56,10 +56,12 @@ async function read(job: WorkerJob): Promise<void> {
     checkpoints: job.checkpoints,
     entryMargin: job.entryMargin,
     summaries: job.summaries,
+    wanted: job.wanted,
     sink: {
       onTrace: (found) => outbox.add([0, found], Math.max(found.length, TRACE_COST)),
       onEntry: (tail) => outbox.add([2, tail], tail.length),
       onSummary: (summary) => outbox.add([3, summary], SUMMARY_COST),
+      onPassed: (count) => outbox.add([4, count], 8),
       onProblem: ({ line, message, unreadable }) =>
         outbox.add([1, line, message, !!unreadable], message.length),
     },

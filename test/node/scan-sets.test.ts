@@ -83,15 +83,23 @@ async function asEntries(inputs: LogInput[], jobs: number): Promise<string[]> {
   return out;
 }
 
-/** Traces as summaries with their files and problems: made here from each trace, or asked for (`onSummary`). */
-async function asSummaries(inputs: LogInput[], jobs: number, asked: boolean): Promise<string[]> {
+/**
+ * Traces as summaries with their files and problems: made here from each trace, or asked for
+ * (`onSummary`), perhaps only the one numbered `wanted`.
+ */
+async function asSummaries(
+  inputs: LogInput[],
+  jobs: number,
+  asked: boolean,
+  wanted?: number,
+): Promise<string[]> {
   const out: string[] = [];
   const common = { jobs, onProblem: (problem: object) => out.push(JSON.stringify(problem)) };
   const push = (summary: object, file: number) => out.push(JSON.stringify([file, summary]));
   const scan = await scanLogs(
     inputs,
     asked
-      ? { ...common, onSummary: push }
+      ? { ...common, onSummary: push, wanted }
       : { ...common, onTrace: (found, file) => push(summarizeTrace(found), file) },
   );
   out.push(`${scan.traceCount} ${scan.problemCount} ${scan.unreadable}`);
@@ -122,6 +130,38 @@ describe("a set of files", () => {
         expect(await asSummaries(inputs, 3, true)).toEqual(here);
       }),
       { numRuns: 8 },
+    );
+  }, 120_000);
+
+  it("hands on the wanted summary with its number across the set, the same problems and counts, and no summary it would not", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fileOf, { minLength: 1, maxLength: 4 }),
+        fc.nat(60),
+        async (files, pick) => {
+          const inputs = written(files);
+          const all = await asSummaries(inputs, 0, false);
+          const summaries = all.filter((item) => item.startsWith("["));
+          const wanted = summaries.length === 0 ? 0 : pick % summaries.length;
+          for (const jobs of [0, 3]) {
+            const got = await asSummaries(inputs, jobs, true, wanted);
+            expect(got.filter((item) => !item.startsWith("["))).toEqual(
+              all.filter((item) => !item.startsWith("[")),
+            );
+            const handed = got.filter((item) => item.startsWith("["));
+            // In order, each as the whole scan numbers it; the wanted one among them.
+            expect(summaries.filter((item) => handed.includes(item))).toEqual(handed);
+            if (summaries.length > 0) expect(handed).toContain(summaries[wanted]);
+          }
+          // The first file's others are passed over: none of them is handed on.
+          const firstCount = all.filter((item) => item.startsWith("[0,")).length;
+          if (firstCount > 1 && wanted < firstCount)
+            expect(
+              (await asSummaries(inputs, 3, true, wanted)).filter((item) => item.startsWith("[0,")),
+            ).toEqual([summaries[wanted]]);
+        },
+      ),
+      { numRuns: 10 },
     );
   }, 120_000);
 });
