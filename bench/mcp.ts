@@ -8,14 +8,12 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { safeJson } from "../src/core/words.js";
 import { reportToJson } from "../src/core/report-json.js";
 import { runFixtureFile } from "../src/cli/fixture-run.js";
-import { fmt, load, timed, verdict } from "./measure.js";
+import { fmt, load, median, timed, verdict } from "./measure.js";
 
 const CLI = "dist/cli.js";
 const FIXTURE = "examples/weather-forecast.turn.json";
 const RUNS = 61;
 const STARTS = 7;
-
-const median = (times: number[]) => times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
 
 /** As many runs again before timing: the server's JIT warms up as the in-process run's does. */
 async function medianOf(runs: number, run: () => Promise<unknown>): Promise<number> {
