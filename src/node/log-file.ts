@@ -12,7 +12,7 @@ import {
   type FoundTrace,
   type ScanProblem,
 } from "../core/traces/scan.js";
-import { summarizeTrace, type TraceSummary } from "../core/traces/summary.js";
+import type { TraceSummary } from "../core/traces/summary.js";
 import { isGzip, LogReadError, logChunks, readReason, type LogInput } from "./log-source.js";
 import { nodeAscii } from "./ascii.js";
 import { inflateFromCheckpoint, recordCheckpoints } from "./gzip-checkpoints.js";
@@ -220,9 +220,8 @@ export async function scanLogFile(file: string, options: LogScanOptions = {}): P
     signal: options.signal,
     maxLineBytes: options.maxLineBytes,
     onProgress: options.onProgress,
-    onTrace: (found) => {
-      if (!keep && !options.onTrace) return;
-      const summary = summarizeTrace(found);
+    // Summarized where they are found: a worker sends a summary for far less than a trace.
+    onSummary: (summary) => {
       if (keep) traces.push(summary);
       options.onTrace?.(summary);
     },
