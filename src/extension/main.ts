@@ -20,6 +20,7 @@ import { registerStatistics } from "./stats/stats-command.js";
 import { StatsPanels } from "./stats/stats-panels.js";
 import { FixtureTests } from "./testing/fixture-tests.js";
 import { endFixtureWorker } from "../node/fixture-check.js";
+import { endKeptWorkers } from "../node/kept-workers.js";
 
 const FIXTURE_SELECTOR: vscode.DocumentSelector = { pattern: FIXTURE_GLOB };
 const LOG_SELECTOR: vscode.DocumentSelector = LOG_EXTENSIONS.map((extension) => ({
@@ -76,7 +77,7 @@ export function activate(context: vscode.ExtensionContext): void {
   );
 }
 
-/** Ends the fixture worker thread, which would otherwise outlive the extension. */
-export function deactivate(): Promise<void> {
-  return endFixtureWorker();
+/** Ends the fixture worker thread and the kept scan workers, which would otherwise outlive the extension. */
+export async function deactivate(): Promise<void> {
+  await Promise.all([endFixtureWorker(), endKeptWorkers()]);
 }

@@ -13,7 +13,7 @@ import {
 } from "../core/fixture/load.js";
 import { hasErrors, type Problem } from "../core/fixture/problems.js";
 import type { SourceFile, UnreadableSource } from "../core/fixture/source.js";
-import { workerScript } from "./worker-script.js";
+import { workerFailure, workerScript } from "./worker-script.js";
 
 /**
  * Sources up to this many UTF-16 units are checked on the calling thread: a hostile one of this
@@ -117,12 +117,6 @@ export function stopped(file: string, reason: string): Problem {
     path: [],
     message: `the check of this file stopped: ${reason}`,
   };
-}
-
-function workerFailure(error: Error): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === "ERR_WORKER_OUT_OF_MEMORY") return "it ran out of memory";
-  return error.message;
 }
 
 function inWorker(

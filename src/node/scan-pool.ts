@@ -6,13 +6,14 @@
  * workers at once.
  */
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { Worker } from "node:worker_threads";
+import type { Worker, WorkerOptions } from "node:worker_threads";
+import { keepWorker, takeWorker } from "./kept-workers.js";
 import type { TraceSummary } from "../core/traces/summary.js";
 import type { LogInput } from "./log-source.js";
 import { KEY } from "./range-hash.js";
 import type { LogProblem, ScannedTrace } from "./log-file.js";
 import { isCancelled, type InputScan, type InputScanOptions } from "./scan-input.js";
-import { workerScript } from "./worker-script.js";
+import { workerFailure, workerScript } from "./worker-script.js";
 
 /** What a worker is given: its file and how to read it. */
 export interface WorkerJob {
@@ -113,6 +114,13 @@ export function scanInWorkers(
 
     /** Workers that finished a file and wait for the next: a fresh one would compile the scanner again. */
     const idle: Worker[] = [];
+    const setup: WorkerOptions = {
+      workerData: { rangeHashKey: KEY },
+      resourceLimits: {
+        maxOldGenerationSizeMb: options.worker?.heapMb ?? HEAP_MB,
+        maxYoungGenerationSizeMb: YOUNG_MB,
+      },
+    };
     const end = (worker: Worker) => {
       worker.removeAllListeners();
       worker.on("error", () => undefined);
@@ -121,7 +129,7 @@ export function scanInWorkers(
 
     const finish = () => {
       clearInterval(poll);
-      for (const worker of idle.splice(0)) end(worker);
+      for (const worker of idle.splice(0)) keepWorker(script, setup, worker);
       // A file not handed on to its end when Cancel came was cut short, even if its worker had finished.
       settle(
         files.map((file, k) => {
@@ -151,13 +159,7 @@ export function scanInWorkers(
     const progress = () => options.onProgress?.(files.reduce((sum, file) => sum + file.bytes, 0));
 
     const spawn = (): Worker => {
-      const worker = new Worker(script, {
-        workerData: { rangeHashKey: KEY },
-        resourceLimits: {
-          maxOldGenerationSizeMb: options.worker?.heapMb ?? HEAP_MB,
-          maxYoungGenerationSizeMb: YOUNG_MB,
-        },
-      });
+      const worker = takeWorker(script, setup);
       const fileOf = () => files.find((file) => file.worker === worker);
       worker.on("message", (message: WorkerMessage) => {
         const file = fileOf();
@@ -279,10 +281,4 @@ export function scanInWorkers(
     if (isCancelled(options.signal)) return cancel();
     start();
   });
-}
-
-function workerFailure(error: Error): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === "ERR_WORKER_OUT_OF_MEMORY") return "it ran out of memory";
-  return error.message;
 }

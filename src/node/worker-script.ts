@@ -12,3 +12,10 @@ export function workerScript(name: string): string {
   // A test's own bundle of the CLI, written elsewhere, is run from the repository.
   return existsSync(source) ? source : resolve(`dist/${name}`);
 }
+
+/** Why a worker thread stopped, as a problem of its file says it. */
+export function workerFailure(error: Error): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ERR_WORKER_OUT_OF_MEMORY") return "it ran out of memory";
+  return error.message;
+}
