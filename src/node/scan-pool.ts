@@ -158,7 +158,8 @@ export function scanInWorkers(
 
     const progress = () => options.onProgress?.(files.reduce((sum, file) => sum + file.bytes, 0));
 
-    const spawn = (): Worker => {
+    /** A kept worker or a new one, listened to for this scan. */
+    const enlist = (): Worker => {
       const worker = takeWorker(script, setup);
       const fileOf = () => files.find((file) => file.worker === worker);
       worker.on("message", (message: WorkerMessage) => {
@@ -211,7 +212,7 @@ export function scanInWorkers(
           wanted: k === 0 ? options.wanted : undefined,
           handedOn: k === current,
         };
-        const worker = idle.pop() ?? spawn();
+        const worker = idle.pop() ?? enlist();
         files[k]!.worker = worker;
         running++;
         worker.postMessage(job);
