@@ -33,8 +33,9 @@ export function takeWorker(script: string, options: WorkerOptions): Worker {
 /** Keeps a worker that has finished its work for the next scan (as many as the cores). */
 export function keepWorker(script: string, options: WorkerOptions, worker: Worker): void {
   unlisten(worker);
-  const list = kept.get(keyOf(script, options)) ?? [];
-  kept.set(keyOf(script, options), list);
+  const key = keyOf(script, options);
+  const list = kept.get(key) ?? [];
+  kept.set(key, list);
   if (list.length >= availableParallelism()) return end(worker);
   const entry: Kept = {
     worker,
@@ -72,5 +73,6 @@ export function keptWorkerIds(): number[] {
 /** Ends every kept worker (the extension's deactivation). */
 export async function endKeptWorkers(): Promise<void> {
   const all = [...kept.values()].flatMap((list) => list.splice(0));
-  await Promise.all(all.map((entry) => (clearTimeout(entry.timer), entry.worker.terminate())));
+  for (const entry of all) clearTimeout(entry.timer);
+  await Promise.all(all.map((entry) => entry.worker.terminate()));
 }
