@@ -2,7 +2,7 @@
  * Several files read in parallel: `traces --json` over 4 sparse logs of 40 MB (1 line in 100 a
  * trace) with the default `--jobs` (the cores) against `--jobs 1`, whole processes taken in turn,
  * the best of each side compared; the bound that the start of a process puts on the ratio; and
- * what this machine gives two processes that share nothing, each with half the files, at once.
+ * what this machine gives as many processes as there are jobs, sharing the files and nothing else.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
@@ -62,12 +62,16 @@ export async function benchJobs(): Promise<string[]> {
     const start: number[] = [];
     const apart: number[] = [];
     const cores = availableParallelism();
-    const halves = [files.slice(0, FILES / 2), files.slice(FILES / 2)];
+    // As many processes as the default has jobs, each with its share of the files.
+    const processes = Math.min(cores, FILES);
+    const shares = Array.from({ length: processes }, (_, k) =>
+      files.filter((_, f) => f % processes === k),
+    );
     for (let round = 0; round < ROUNDS; round++) {
       parallel.push(run(files, []));
       serial.push(run(files, ["--jobs", "1"]));
       start.push(run([tiny], []));
-      apart.push(await atOnce(cli, halves));
+      apart.push(await atOnce(cli, shares));
     }
     const best = (times: number[]) => Math.min(...times);
     // What no number of threads shortens: starting Node, the command and a worker.
@@ -78,7 +82,7 @@ export async function benchJobs(): Promise<string[]> {
       `  default (${cores} jobs) ${best(parallel).toFixed(0)} ms, --jobs 1 ${best(serial).toFixed(0)} ms → ${verdict(best(serial) / best(parallel), 1.6, false)}`,
       `  the same command on a one-line log takes ${fixed.toFixed(0)} ms: with the rest shared perfectly by ${cores} cores, the default could be at most ${bound.toFixed(2)}× faster`,
       // Threads of one process share more than two processes do: this is the machine's own ceiling.
-      `  two processes of --jobs 1 at once, ${FILES / 2} of the logs each, sharing nothing: ${best(apart).toFixed(0)} ms, ${(best(serial) / best(apart)).toFixed(2)}× the speed of --jobs 1 on all ${FILES} (the most threads could hope for here)`,
+      `  ${shares.length} processes of --jobs 1 at once, sharing the logs and nothing else: ${best(apart).toFixed(0)} ms, ${(best(serial) / best(apart)).toFixed(2)}× the speed of --jobs 1 on all ${FILES} (the most threads could hope for here)`,
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });
