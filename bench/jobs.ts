@@ -4,8 +4,8 @@
  * the best of each side compared; the bound that the start of a process puts on the ratio; and
  * what this machine gives as many processes as there are jobs, sharing the files and nothing else.
  */
-import { spawn, spawnSync } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { load, verdict } from "./measure.js";
@@ -15,19 +15,21 @@ const MB = 1024 * 1024;
 const FILES = 4;
 const ROUNDS = 3;
 
-/** Wall time of `traces --json --jobs 1` on each group of logs, all groups at once. */
-async function atOnce(cli: string, groups: string[][]): Promise<number> {
+/** Wall time of `traces LOGS --json EXTRA` for each group of logs, all groups at once, each a process. */
+async function timed(cli: string, groups: string[][], extra: string[]): Promise<number> {
   const start = performance.now();
   await Promise.all(
     groups.map(
       (logs) =>
         new Promise<void>((done, fail) => {
-          const child = spawn("node", [cli, "traces", ...logs, "--json", "--jobs", "1"], {
-            stdio: ["ignore", "ignore", "ignore"],
+          const child = spawn("node", [cli, "traces", ...logs, "--json", ...extra], {
+            stdio: ["ignore", "ignore", "pipe"],
           });
+          let stderr = "";
+          child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
           child.on("error", fail);
-          child.on("exit", (code) =>
-            code === 0 ? done() : fail(new Error(`traces exited with ${code}`)),
+          child.on("close", (code) =>
+            code === 0 ? done() : fail(new Error(`traces exited with ${code}: ${stderr}`)),
           );
         }),
     ),
@@ -43,20 +45,6 @@ export async function benchJobs(): Promise<string[]> {
     for (const file of files) generateLog(file, 40 * MB, 100);
     const tiny = join(dir, "one.log");
     writeFileSync(tiny, '{"trace": [{"stage": "intent", "action": "select", "kept": ["a"]}]}\n');
-    const run = (logs: string[], extra: string[]) => {
-      const out = openSync("/dev/null", "w");
-      try {
-        const start = performance.now();
-        const child = spawnSync("node", [cli, "traces", ...logs, "--json", ...extra], {
-          stdio: ["ignore", out, "pipe"],
-        });
-        if (child.status !== 0)
-          throw new Error(`traces exited with ${child.status}: ${child.stderr}`);
-        return performance.now() - start;
-      } finally {
-        closeSync(out);
-      }
-    };
     const parallel: number[] = [];
     const serial: number[] = [];
     const start: number[] = [];
@@ -68,10 +56,10 @@ export async function benchJobs(): Promise<string[]> {
       files.filter((_, f) => f % processes === k),
     );
     for (let round = 0; round < ROUNDS; round++) {
-      parallel.push(run(files, []));
-      serial.push(run(files, ["--jobs", "1"]));
-      start.push(run([tiny], []));
-      apart.push(await atOnce(cli, shares));
+      parallel.push(await timed(cli, [files], []));
+      serial.push(await timed(cli, [files], ["--jobs", "1"]));
+      start.push(await timed(cli, [[tiny]], []));
+      apart.push(await timed(cli, shares, ["--jobs", "1"]));
     }
     const best = (times: number[]) => Math.min(...times);
     // What no number of threads shortens: starting Node, the command and a worker.
