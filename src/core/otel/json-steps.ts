@@ -19,6 +19,8 @@ export type Decode = (start: number, end: number) => string;
 
 /** Yields every STEP bytes or so; returns what JSON.parse of the decoded bytes returns. */
 export function* parseJsonInSteps(bytes: Uint8Array, decode: Decode): Generator<void, unknown> {
+  // A small text is one step: walking it first only to find its end cost more than parsing it.
+  if (bytes.length <= SMALL_VALUE) return JSON.parse(decode(0, bytes.length)) as unknown;
   const parser = new Walker(bytes, decode);
   try {
     const value = yield* parser.value();
