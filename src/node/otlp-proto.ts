@@ -62,7 +62,7 @@ const ScopeSpansHead = root.lookupType("opentelemetry.proto.ScopeSpansHead");
 const Span = root.lookupType("opentelemetry.proto.Span");
 const TO_JSON: protobuf.IConversionOptions = { longs: String, bytes: String, oneofs: false };
 /** Spans decoded between two steps. */
-const SPANS_PER_STEP = 256;
+const SPANS_PER_STEP = 64;
 
 /** A body that is not an ExportTraceServiceRequest in protobuf. */
 export class ProtobufError extends Error {}

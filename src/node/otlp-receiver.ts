@@ -38,9 +38,9 @@ const inflate = promisify(gunzip);
 export const DEFAULT_MAX_BODY = 16 * 1024 * 1024;
 /** A body longer than this is read in steps, the event loop given a turn every STEP_MS. */
 const STEPPED_BODY = 256 * 1024;
-const STEP_MS = 10;
+const STEP_MS = 4;
 /** Selections handed on between two steps. */
-const SELECTIONS_PER_STEP = 256;
+const SELECTIONS_PER_STEP = 64;
 export const DEFAULT_PORT = 4318;
 export const DEFAULT_HOST = "127.0.0.1";
 /** Turns kept for re-joining when a later request brings their model call (the extension's `paletteInspector.live.maxTurns`). */

@@ -29,7 +29,7 @@ export const MAX_OPEN_TRACES = 10_000;
 /** Spans of each kind remembered per OTel trace; later ones are not joined. */
 export const MAX_SPANS_PER_TRACE = 10_000;
 /** Spans remembered between two steps of addInSteps. */
-const SPANS_PER_STEP = 1024;
+const SPANS_PER_STEP = 256;
 
 /** Selection times `[from, to]` (both included) of one OTel trace. */
 export type TimeWindow = readonly [from: bigint, to: bigint];

@@ -9,8 +9,8 @@
 
 /** Values up to this many bytes are parsed by JSON.parse in one go. */
 const SMALL_VALUE = 64 * 1024;
-/** Bytes parsed between two steps. */
-const STEP = 256 * 1024;
+/** Bytes read between two steps. */
+const STEP = 64 * 1024;
 
 class Refused extends Error {}
 
@@ -53,7 +53,11 @@ class Walker {
     const open = this.text[start];
     if (open === 0x7b || open === 0x5b) {
       const end = this.containerEnd(start, start + SMALL_VALUE);
-      if (end === -1) return yield* open === 0x7b ? this.object() : this.array();
+      if (end === -1) {
+        // The search read SMALL_VALUE bytes in vain: at each level of a large text, a step's worth.
+        yield* this.read(SMALL_VALUE);
+        return yield* open === 0x7b ? this.object() : this.array();
+      }
       return yield* this.whole(start, end);
     }
     return yield* this.whole(start, this.scalarEnd(start));
@@ -67,12 +71,16 @@ class Walker {
       throw new Refused();
     }
     this.at = end;
-    this.parsed += end - start;
-    if (this.parsed >= STEP) {
-      this.parsed = 0;
-      yield;
-    }
+    yield* this.read(end - start);
     return value;
+  }
+
+  /** Counts `bytes` more read; yields once a step's worth has been. */
+  private *read(bytes: number): Generator<void, void> {
+    this.parsed += bytes;
+    if (this.parsed < STEP) return;
+    this.parsed = 0;
+    yield;
   }
 
   private *object(): Generator<void, Record<string, unknown>> {

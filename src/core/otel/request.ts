@@ -72,7 +72,7 @@ export function readRequest(request: { readonly resourceSpans: readonly unknown[
 }
 
 /** Spans read between two steps of readRequestInSteps. */
-const SPANS_PER_STEP = 256;
+const SPANS_PER_STEP = 64;
 
 /** readRequest, yielding every SPANS_PER_STEP spans so that a caller can let other work run. */
 export function* readRequestInSteps(request: {
