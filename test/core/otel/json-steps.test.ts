@@ -103,10 +103,11 @@ describe("JSON.parse in steps", () => {
       "",
       " ",
       "\ufeff{}",
-      // Wrong between the members of a container walked, not parsed whole.
-      `[${PAD} 1]`,
-      `{"pad": ${PAD} "a": 1}`,
-      `{"pad": ${PAD}, 1: 2}`,
+      // Wrong between the members of a container walked, not parsed whole: each would read as
+      // a value if the walk let it pass.
+      `[${PAD} x1]`,
+      `{"pad": ${PAD} x"a": 1}`,
+      `{"pad": ${PAD}, 1 : 2}`,
       `[${PAD}, [1, 2`,
     ];
     for (const text of cases) {
