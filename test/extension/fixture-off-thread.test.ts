@@ -12,10 +12,8 @@ import { problemsOf } from "../../src/extension/diagnostics.js";
 import { deactivate } from "../../src/extension/main.js";
 import { loadFixtureFromUri } from "../../src/extension/fixtures.js";
 import { fake, Uri } from "../fakes/vscode.js";
-import { longestSlice } from "../helpers/host-cpu.js";
+import { longestSlice, SLICE_MS } from "../helpers/host-cpu.js";
 
-/** The host's event loop is never held longer than this by a fixture. */
-const SLICE_MS = 50;
 const ENTRIES = 200_000;
 
 /**

@@ -12,10 +12,9 @@ import { LiveTraces } from "../../src/extension/logs/live-traces.js";
 import { TraceTree, type TraceNode } from "../../src/extension/logs/trace-tree.js";
 import type { TracePanels } from "../../src/extension/panel/panels.js";
 import { fake, window } from "../fakes/vscode.js";
-import { longestSlice } from "../helpers/host-cpu.js";
+import { longestSlice, SLICE_MS } from "../helpers/host-cpu.js";
 import { tempDir } from "../helpers/temp.js";
 
-const SLICE_MS = 50;
 const REQUESTS = 1000;
 const SPANS = 100;
 /** One span in ten holds a selection: 10,000 turns in all. */

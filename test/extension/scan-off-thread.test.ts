@@ -12,7 +12,7 @@ import { inspectLog } from "../../src/extension/logs/log-commands.js";
 import { TraceTree } from "../../src/extension/logs/trace-tree.js";
 import { scanLogs } from "../../src/node/log-file.js";
 import { fake, Uri } from "../fakes/vscode.js";
-import { longestSlice } from "../helpers/host-cpu.js";
+import { longestSlice, SLICE_MS } from "../helpers/host-cpu.js";
 import { tempDir } from "../helpers/temp.js";
 
 const real = (uri: Uri) => uri as unknown as vscode.Uri;
@@ -21,8 +21,6 @@ const folder = tempDir("pi-off-thread-");
 /** Lines of a text that ends with a line break. */
 const lineCount = (text: string) => text.split("\n").length - 1;
 
-/** The host's event loop is never held longer than this by a log. */
-const SLICE_MS = 50;
 const MB = 1024 * 1024;
 
 /** Each shape, under 1 MB, with the traces the scan finds in it. */

@@ -4,6 +4,13 @@
  */
 import { readFileSync } from "node:fs";
 
+/**
+ * The longest CPU time a test lets work hold the host's event loop: 50 ms, as the issues ask.
+ * Code instrumented for mutation testing runs about four times slower, and
+ * vitest.mutation.config.mts scales this by PI_SLICE_SCALE to match.
+ */
+export const SLICE_MS = 50 * Number(process.env.PI_SLICE_SCALE ?? 1);
+
 /** CPU time this thread has run, in milliseconds (the whole process's elsewhere). */
 export function threadCpuMs(): number {
   try {
