@@ -100,17 +100,50 @@ function kvlist(field: unknown, path: string, depth: number): Record<string, unk
 
 /** The value of attribute `key` in an OTLP attribute list, or undefined when it is not there. */
 export function attribute(attributes: unknown, key: string, path: string): unknown {
-  if (attributes === undefined || attributes === null) return undefined;
-  if (!Array.isArray(attributes)) throw new OtlpValueError(path, "must be an array");
-  for (let i = 0; i < attributes.length; i++) {
-    const pair: unknown = attributes[i];
-    if (!isJsonObject(pair) || own(pair, "key") !== key) continue;
-    try {
-      return anyValue(own(pair, "value"), "");
-    } catch (error) {
-      // The path is built only for a value that is wrong: most requests have none.
-      throw error instanceof OtlpValueError ? error.under(`${path}[${i}].value`) : error;
-    }
+  const list = attributeList(attributes, path);
+  for (let i = 0; i < list.length; i++) {
+    const pair: unknown = list[i];
+    if (isJsonObject(pair) && own(pair, "key") === key) return attributeAt(list, i, path);
   }
   return undefined;
 }
+
+/**
+ * Where the first pair of each of several keys is in an attribute list, in one pass over it: into
+ * `slots[keys.get(key)]` its index, -1 when it is not there. The list is returned (empty when absent).
+ */
+export function findAttributes(
+  attributes: unknown,
+  keys: ReadonlyMap<string, number>,
+  slots: Int32Array,
+  path: string,
+): readonly unknown[] {
+  const list = attributeList(attributes, path);
+  slots.fill(-1);
+  for (let i = 0; i < list.length; i++) {
+    const pair: unknown = list[i];
+    const key = isJsonObject(pair) ? own(pair, "key") : undefined;
+    const slot = typeof key === "string" ? keys.get(key) : undefined;
+    if (slot !== undefined && slots[slot] === -1) slots[slot] = i;
+  }
+  return list;
+}
+
+/** The value of the pair at `index` of an attribute list (undefined for -1); `path` names the list. */
+export function attributeAt(list: readonly unknown[], index: number, path: string): unknown {
+  if (index === -1) return undefined;
+  try {
+    return anyValue(own(list[index] as Record<string, unknown>, "value"), "");
+  } catch (error) {
+    // The path is built only for a value that is wrong: most requests have none.
+    throw error instanceof OtlpValueError ? error.under(`${path}[${index}].value`) : error;
+  }
+}
+
+function attributeList(attributes: unknown, path: string): readonly unknown[] {
+  if (attributes === undefined || attributes === null) return NO_ATTRIBUTES;
+  if (!Array.isArray(attributes)) throw new OtlpValueError(path, "must be an array");
+  return attributes;
+}
+
+const NO_ATTRIBUTES: readonly unknown[] = Object.freeze([]);

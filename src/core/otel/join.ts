@@ -257,6 +257,19 @@ export function withOtel(
     : { records, tools, error, offered, turn, time, id, forcedChoice, otel, model };
 }
 
+/** The second isoTime formatted last, and its text up to the milliseconds: turns come in time order, most in the second before. */
+let formattedSecond = Number.NaN;
+let secondText = "";
+
+/** Unix nanoseconds as an ISO time to the millisecond (`Date.prototype.toISOString`'s text). */
 export function isoTime(nanos: bigint): string {
-  return new Date(Number(nanos / 1_000_000n)).toISOString();
+  const ms = Number(nanos / 1_000_000n);
+  const second = Math.floor(ms / 1000);
+  if (second !== formattedSecond) {
+    // Whatever the year's width, the text ends in ".000Z" at a whole second.
+    secondText = new Date(second * 1000).toISOString().slice(0, -4);
+    formattedSecond = second;
+  }
+  const fraction = ms - second * 1000;
+  return `${secondText}${fraction < 10 ? "00" : fraction < 100 ? "0" : ""}${fraction}Z`;
 }

@@ -11,7 +11,7 @@ import {
   validateTrace,
   type LoggedTrace,
 } from "../traces/trace.js";
-import { attribute, OtlpValueError } from "./any-value.js";
+import { attribute, attributeAt, findAttributes, OtlpValueError } from "./any-value.js";
 import { allSteps } from "./steps.js";
 
 export const SELECTION_NAME = "symfonic.tool_selection";
@@ -137,6 +137,24 @@ export function* readRequestInSteps(request: {
   return read;
 }
 
+/** The attributes a span is read for: each one's slot in SPAN_SLOTS. */
+const SLOT = { selection: 0, operation: 1, model: 2, definitions: 3, output: 4, tool: 5 } as const;
+const SPAN_KEYS = new Map<string, number>([
+  [SELECTION_ATTRIBUTE, SLOT.selection],
+  ["gen_ai.operation.name", SLOT.operation],
+  ["gen_ai.request.model", SLOT.model],
+  ["gen_ai.tool.definitions", SLOT.definitions],
+  ["gen_ai.output.messages", SLOT.output],
+  ["gen_ai.tool.name", SLOT.tool],
+]);
+/** Where readSpan found each of SPAN_KEYS in the span it reads (one span is read at a time). */
+const SPAN_SLOTS = new Int32Array(SPAN_KEYS.size);
+
+/** The value of a span's attribute, found by findAttributes into SPAN_SLOTS. */
+function spanAttribute(list: readonly unknown[], slot: number): unknown {
+  return attributeAt(list, SPAN_SLOTS[slot]!, ".attributes");
+}
+
 /** Reads one span into `read`; an error's path is relative to the span. */
 function readSpan(span: unknown, service: string | null, read: OtlpRead): void {
   if (!isJsonObject(span)) throw new OtlpValueError("", "a span must be an object");
@@ -145,47 +163,47 @@ function readSpan(span: unknown, service: string | null, read: OtlpRead): void {
   const start = nanos(own(span, "startTimeUnixNano"), ".startTimeUnixNano");
   const name = own(span, "name");
   const attributes = own(span, "attributes");
+  // The attributes are looked for where they were read one by one, so the same error comes first.
+  let list: readonly unknown[] | null = null;
   if (name === SELECTION_NAME) {
-    const value = attribute(attributes, SELECTION_ATTRIBUTE, ".attributes");
-    if (value !== undefined)
-      read.selections.push(selection(value, ".attributes", traceId, spanId, service, start));
+    list = findAttributes(attributes, SPAN_KEYS, SPAN_SLOTS, ".attributes");
+    const selected = spanAttribute(list, SLOT.selection);
+    if (selected !== undefined)
+      read.selections.push(selection(selected, ".attributes", traceId, spanId, service, start));
   }
-  const events = own(span, "events") ?? [];
+  const events = own(span, "events") ?? NO_EVENTS;
   if (!Array.isArray(events)) throw new OtlpValueError(".events", "must be an array");
   for (let e = 0; e < events.length; e++) {
     const event: unknown = events[e];
     if (!isJsonObject(event) || own(event, "name") !== SELECTION_NAME) continue;
     try {
-      const value = attribute(own(event, "attributes"), SELECTION_ATTRIBUTE, ".attributes");
-      if (value === undefined) continue;
+      const selected = attribute(own(event, "attributes"), SELECTION_ATTRIBUTE, ".attributes");
+      if (selected === undefined) continue;
       const time = nanos(own(event, "timeUnixNano"), ".timeUnixNano");
-      read.selections.push(selection(value, ".attributes", traceId, spanId, service, time));
+      read.selections.push(selection(selected, ".attributes", traceId, spanId, service, time));
     } catch (error) {
       throw error instanceof OtlpValueError ? error.under(`.events[${e}]`) : error;
     }
   }
-  const operation = attribute(attributes, "gen_ai.operation.name", ".attributes");
+  list ??= findAttributes(attributes, SPAN_KEYS, SPAN_SLOTS, ".attributes");
+  const operation = spanAttribute(list, SLOT.operation);
   if (typeof operation === "string" && INFERENCE_OPERATIONS.has(operation)) {
-    const model = attribute(attributes, "gen_ai.request.model", ".attributes");
+    const model = spanAttribute(list, SLOT.model);
     read.inferences.push({
       traceId,
       spanId,
       start,
       model: typeof model === "string" ? model : null,
-      offered: definitionNames(
-        attribute(attributes, "gen_ai.tool.definitions", ".attributes"),
-        ".attributes",
-      ),
-      called: toolCallNames(
-        attribute(attributes, "gen_ai.output.messages", ".attributes"),
-        ".attributes",
-      ),
+      offered: definitionNames(spanAttribute(list, SLOT.definitions), ".attributes"),
+      called: toolCallNames(spanAttribute(list, SLOT.output), ".attributes"),
     });
   } else if (operation === "execute_tool") {
-    const tool = attribute(attributes, "gen_ai.tool.name", ".attributes");
+    const tool = spanAttribute(list, SLOT.tool);
     if (typeof tool === "string") read.toolSpans.push({ traceId, start, name: tool });
   }
 }
+
+const NO_EVENTS: readonly unknown[] = Object.freeze([]);
 
 /** Trace and span ids are hex in OTLP/JSON; kept lowercase. */
 function hexId(value: unknown, digits: number, path: string): string {

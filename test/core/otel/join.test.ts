@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { OtelJoin, type ModelCall } from "../../../src/core/otel/join.js";
+import { isoTime, OtelJoin, type ModelCall } from "../../../src/core/otel/join.js";
 import type {
   OtlpInference,
   OtlpRead,
@@ -164,5 +164,25 @@ describe("the join of selections to their model calls", () => {
       offered_not_final: ["new"],
       called_not_offered: ["zzz"],
     });
+  });
+});
+
+describe("the time of a selection received", () => {
+  it("is Date's ISO text of its millisecond, in any order of times and across seconds", () => {
+    const nanos = fc.oneof(
+      fc.bigInt({ min: 0n, max: 10n ** 20n - 1n }),
+      // Times a few milliseconds apart, as a running agent's turns are, across second boundaries.
+      fc.bigInt({ min: 1_700_000_000_995n, max: 1_700_000_001_005n }).map((ms) => ms * 1_000_000n),
+    );
+    fc.assert(
+      fc.property(fc.array(nanos, { minLength: 1, maxLength: 20 }), (times) => {
+        for (const time of times)
+          expect(isoTime(time)).toBe(new Date(Number(time / 1_000_000n)).toISOString());
+      }),
+    );
+    expect(isoTime(1_700_000_000_007_999_999n)).toBe("2023-11-14T22:13:20.007Z");
+    expect(isoTime(1_700_000_000_070_000_000n)).toBe("2023-11-14T22:13:20.070Z");
+    expect(isoTime(1_700_000_000_700_000_000n)).toBe("2023-11-14T22:13:20.700Z");
+    expect(isoTime(0n)).toBe("1970-01-01T00:00:00.000Z");
   });
 });

@@ -310,6 +310,34 @@ describe("hostile OTLP/JSON", () => {
     ]);
   });
 
+  it("reads the first of an attribute given twice, past entries that are not pairs; a bad value of an attribute not read is no problem", () => {
+    const chat = chatSpan(TRACE_A, 2, { offered: ["a"], model: "first" });
+    const { attributes } = chat;
+    const span = {
+      ...chat,
+      attributes: [
+        7,
+        { key: 3, value: str("x") },
+        ...attributes,
+        { key: "gen_ai.request.model", value: str("second") },
+        { key: "gen_ai.tool.name", value: { boolValue: "not read on a chat span" } },
+      ],
+    };
+    const turn = turnSpan(TRACE_A, 1, selectionTrace("t", ["a"]));
+    const tool = {
+      ...toolSpan(TRACE_A, 3, "a"),
+      attributes: [
+        { key: "gen_ai.request.model", value: { intValue: "not read on a tool span" } },
+        ...toolSpan(TRACE_A, 3, "a").attributes,
+      ],
+    };
+    const { traces, problems } = scan(lines(request([turn, span, tool])));
+    expect(problems).toEqual([]);
+    expect(
+      traces.map((t) => [t.trace.model?.model, t.trace.model?.offered, t.trace.model?.called]),
+    ).toEqual([["first", ["a"], ["a"]]]);
+  });
+
   it("refuses an AnyValue nested past the limit with its path, and keeps __proto__ a plain key", () => {
     let deep: unknown = str("x");
     for (let i = 0; i <= MAX_ANY_VALUE_DEPTH + 1; i++) deep = { arrayValue: { values: [deep] } };
