@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import { scanText } from "../../../src/core/traces/scan.js";
 import { anyValue, MAX_ANY_VALUE_DEPTH } from "../../../src/core/otel/any-value.js";
 import { MAX_PENDING } from "../../../src/core/otel/scanner.js";
+import { readRequest } from "../../../src/core/otel/request.js";
 import {
+  attrs,
   chatSpan,
   lines,
   request,
@@ -307,6 +309,71 @@ describe("hostile OTLP/JSON", () => {
       ),
       `${at}[6].attributes['gen_ai.tool.definitions'][0]: 'gen_ai.tool.definitions': a tool name must be a string`,
       `${at}[7].attributes[1].value.boolValue: must be a boolean`,
+    ]);
+  });
+
+  it("names the JSON path of a malformed resource, scope, span, events or output messages, and reads the rest", () => {
+    const good = (id: string, ms: number) => turnSpan(TRACE_A, ms, selectionTrace(id, ["a"]));
+    const read = readRequest({
+      resourceSpans: [
+        7,
+        { scopeSpans: "no" },
+        {},
+        {
+          resource: { attributes: [{ key: "service.name", value: { intValue: "x" } }] },
+          scopeSpans: [
+            null,
+            { spans: {} },
+            { scope: {} },
+            {
+              spans: [
+                "span",
+                { ...good("events", 1), events: {} },
+                chatSpan(TRACE_A, 2, { operation: "chat" }),
+                {
+                  ...chatSpan(TRACE_A, 3, {}),
+                  attributes: attrs({
+                    "gen_ai.operation.name": "text_completion",
+                    "gen_ai.output.messages": '{"role":"assistant"}',
+                  }),
+                },
+                { ...good("number time", 0), startTimeUnixNano: 5_000_000 },
+                { ...good("unsafe", 0), startTimeUnixNano: 2 ** 53 },
+                { ...good("upper", 6), traceId: TRACE_A.toUpperCase() },
+                good("kept", 7),
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    const at = "resourceSpans[3].scopeSpans[3].spans";
+    expect(read.problems).toEqual([
+      { path: "resourceSpans[0]", message: "must be an object with a 'scopeSpans' array" },
+      { path: "resourceSpans[1]", message: "must be an object with a 'scopeSpans' array" },
+      {
+        path: "resourceSpans[3].resource.attributes[0].value.intValue",
+        message: "must be a number, found 'x'",
+      },
+      { path: "resourceSpans[3].scopeSpans[0]", message: "must be an object with a 'spans' array" },
+      { path: "resourceSpans[3].scopeSpans[1]", message: "must be an object with a 'spans' array" },
+      { path: `${at}[0]`, message: "a span must be an object" },
+      { path: `${at}[1].events`, message: "must be an array" },
+      {
+        path: `${at}[3].attributes['gen_ai.output.messages']`,
+        message: "'gen_ai.output.messages' must be an array",
+      },
+      { path: `${at}[5].startTimeUnixNano`, message: "must be a time in Unix nanoseconds" },
+    ]);
+    expect(read.rejected).toBe(4);
+    // A resource, scope or scope without spans is no span rejected; a span read is not either.
+    expect(read.selections.map((s) => [s.trace.id, s.traceId, s.time, s.service])).toEqual([
+      ["number time", TRACE_A, 0n, null],
+      ["upper", TRACE_A, 6_000_000n, null],
+      ["kept", TRACE_A, 7_000_000n, null],
+    ]);
+    expect(read.inferences.map((i) => [i.start, i.offered, i.called])).toEqual([
+      [2_000_000n, null, null],
     ]);
   });
 
