@@ -111,9 +111,10 @@ interface Recent {
 
 export class OtlpReceiver {
   private server: Server | null = null;
-  private readonly join = new OtelJoin();
   /** Kept selections by OTel trace in time order (a trace's only one not in a list), re-joined when a request adds to their trace. */
   private readonly recent = new Map<string, Recent | Recent[]>();
+  /** A trace with kept turns is forgotten only with its last one (drop). */
+  private readonly join = new OtelJoin((traceId) => this.recent.has(traceId));
   /** Kept selections in the order received: a ring of maxTurns from `oldest`. */
   private readonly kept: (Recent | undefined)[] = [];
   private oldest = 0;

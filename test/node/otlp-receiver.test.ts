@@ -6,6 +6,7 @@ import { gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import type { LoggedTrace } from "../../src/core/traces/trace.js";
 import { longestSlice, SLICE_MS } from "../helpers/host-cpu.js";
+import { MAX_OPEN_TRACES } from "../../src/core/otel/join.js";
 import { OtlpReceiver, PortInUse, type ReceivedTrace } from "../../src/node/otlp-receiver.js";
 import protobuf from "protobufjs";
 import { decodeStatus, decodeTraceResponse, OTLP_TRACE_PROTO } from "../../src/node/otlp-proto.js";
@@ -274,6 +275,30 @@ describe("the OTLP receiver", () => {
     // A later turn of A no longer finds the inference span at 5 that came before.
     await post(turnSpan(TRACE_A, 3, selectionTrace("a2", ["a"])));
     expect(traces.at(-1)!.trace.model).toBeNull();
+  });
+
+  it("never forgets the spans of a trace with a kept turn, however many traces come since", async () => {
+    const { port, traces, models } = await started();
+    const post = (...spans: unknown[]) => send(port, JSON.stringify(request(spans)));
+    await post(
+      turnSpan(TRACE_A, 1, selectionTrace("a1", ["a"])),
+      chatSpan(TRACE_A, 2, { offered: ["a"], model: "first" }),
+    );
+    expect(traces[0]!.trace.model?.model).toBe("first");
+    // More traces than the join keeps for lack of use, none with a selection.
+    await post(
+      ...Array.from({ length: 2 * MAX_OPEN_TRACES + 1 }, (_, t) =>
+        chatSpan(t.toString(16).padStart(32, "0"), 5, {}),
+      ),
+    );
+    // A later model call of A is not the first after a1's selection: a1's stays as it was.
+    await post(chatSpan(TRACE_A, 3, { offered: ["b"], model: "second" }));
+    await post(turnSpan(TRACE_A, 4, selectionTrace("a2", ["a"])), chatSpan(TRACE_A, 5, {}));
+    expect(models).toEqual([]);
+    expect(traces.map((t) => [t.trace.id, t.trace.model?.model])).toEqual([
+      ["a1", "first"],
+      ["a2", null],
+    ]);
   });
 
   it("answers 200 with an empty ExportTraceServiceResponse, or partial_success naming what was rejected, in the request's encoding", async () => {

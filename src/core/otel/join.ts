@@ -24,7 +24,10 @@ export interface ModelCall {
   readonly called_not_offered: readonly string[];
 }
 
-/** OTel traces whose spans are remembered for joins at least; past twice as many, the least recently seen are forgotten. */
+/**
+ * OTel traces whose spans are remembered for joins at least; past twice as many, the least
+ * recently seen are forgotten, but never a pinned one or one the request being added touches.
+ */
 export const MAX_OPEN_TRACES = 10_000;
 /** Spans of each kind remembered per OTel trace; later ones are not joined. */
 export const MAX_SPANS_PER_TRACE = 10_000;
@@ -60,6 +63,15 @@ interface Added {
 export class OtelJoin {
   private traces = new Map<string, TraceSpans>();
   private clock = 0;
+  /** Past this many traces the least recently used are forgotten: MAX_OPEN_TRACES more than were kept the last time. */
+  private forgetAt = 2 * MAX_OPEN_TRACES;
+
+  /**
+   * `pinned`: whether a trace has selections its caller will still ask the model call of; such a
+   * trace is never forgotten for lack of use (its caller forgets it), as a join against what is
+   * left of a forgotten trace would be wrong.
+   */
+  constructor(private readonly pinned: (traceId: string) => boolean = () => false) {}
 
   /** Remembers a request's spans; the OTel traces it touched, for callers that re-join. */
   add(read: OtlpRead): Touched {
@@ -119,18 +131,27 @@ export class OtelJoin {
     if (!spans) {
       spans = { selections: [], inferences: [], toolSpans: [], seen: 0 };
       this.traces.set(traceId, spans);
-      if (this.traces.size > 2 * MAX_OPEN_TRACES) this.forgetOldest();
     }
     spans.seen = ++this.clock;
     const trace = { spans, fresh, selections: [], starts: [] };
     added.set(traceId, trace);
+    if (this.traces.size > this.forgetAt) this.forgetOldest(added);
     return trace;
   }
 
-  /** Keeps the MAX_OPEN_TRACES most recently used traces, in bulk: once per MAX_OPEN_TRACES new ones. */
-  private forgetOldest(): void {
+  /**
+   * Keeps the MAX_OPEN_TRACES most recently used traces, every pinned one, and those of the
+   * request being added (its spans go into them); in bulk, once per MAX_OPEN_TRACES new ones.
+   */
+  private forgetOldest(adding: ReadonlyMap<string, Added>): void {
     const newest = [...this.traces].sort((a, b) => b[1].seen - a[1].seen);
-    this.traces = new Map(newest.slice(0, MAX_OPEN_TRACES));
+    const kept = new Map<string, TraceSpans>();
+    let others = 0;
+    for (const [traceId, spans] of newest)
+      if (adding.has(traceId) || this.pinned(traceId) || others++ < MAX_OPEN_TRACES)
+        kept.set(traceId, spans);
+    this.traces = kept;
+    this.forgetAt = kept.size + MAX_OPEN_TRACES;
   }
 }
 

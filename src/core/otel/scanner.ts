@@ -38,9 +38,11 @@ export interface OtlpScanOptions {
 }
 
 export class OtlpScanner {
-  private readonly join = new OtelJoin();
-  private readonly decoder = new TextDecoder();
   private pending: { selection: OtlpSelection; line: number }[] = [];
+  /** How many pending selections each OTel trace has: the join forgets none of those traces. */
+  private readonly pendingTraces = new Map<string, number>();
+  private readonly join = new OtelJoin((traceId) => this.pendingTraces.has(traceId));
+  private readonly decoder = new TextDecoder();
   private held: Uint8Array[] = [];
   private heldLength = 0;
   private lineNo = 1;
@@ -138,6 +140,8 @@ export class OtlpScanner {
     const read = readRequest(value);
     for (const problem of read.problems)
       this.options.onProblem({ line, message: `${problem.path}: ${problem.message}` });
+    for (const { traceId } of read.selections)
+      this.pendingTraces.set(traceId, (this.pendingTraces.get(traceId) ?? 0) + 1);
     this.join.add(read);
     for (const selection of read.selections) this.pending.push({ selection, line });
     this.flush(MAX_PENDING);
@@ -147,6 +151,9 @@ export class OtlpScanner {
     const out = this.pending.length - keep;
     if (out <= 0) return;
     for (const { selection, line } of this.pending.slice(0, out)) {
+      const waiting = this.pendingTraces.get(selection.traceId)! - 1;
+      if (waiting === 0) this.pendingTraces.delete(selection.traceId);
+      else this.pendingTraces.set(selection.traceId, waiting);
       const index = this.index++;
       this.options.onTrace({
         index,

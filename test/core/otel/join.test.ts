@@ -1,6 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isoTime, OtelJoin, type ModelCall } from "../../../src/core/otel/join.js";
+import {
+  isoTime,
+  MAX_OPEN_TRACES,
+  MAX_SPANS_PER_TRACE,
+  OtelJoin,
+  type ModelCall,
+} from "../../../src/core/otel/join.js";
 import type {
   OtlpInference,
   OtlpRead,
@@ -184,5 +190,88 @@ describe("the time of a selection received", () => {
     expect(isoTime(1_700_000_000_070_000_000n)).toBe("2023-11-14T22:13:20.070Z");
     expect(isoTime(1_700_000_000_700_000_000n)).toBe("2023-11-14T22:13:20.700Z");
     expect(isoTime(0n)).toBe("1970-01-01T00:00:00.000Z");
+  });
+});
+
+describe("what the join remembers", () => {
+  const hex = (n: number) => n.toString(16).padStart(32, "0");
+  const selectionAt = (traceId: string, time: bigint): OtlpSelection => ({
+    traceId,
+    spanId: id(),
+    service: null,
+    time,
+    trace: trace(["x"]),
+  });
+  const inferenceAt = (traceId: string, start: bigint): OtlpInference => ({
+    traceId,
+    spanId: id(),
+    start,
+    model: null,
+    offered: ["x"],
+    called: null,
+  });
+  const read = (selections: OtlpSelection[], inferences: OtlpInference[] = []): OtlpRead => ({
+    selections,
+    inferences,
+    toolSpans: [],
+    rejected: 0,
+    problems: [],
+  });
+
+  it("keeps the most recently used traces past twice MAX_OPEN_TRACES, the one just added among them", () => {
+    const join = new OtelJoin();
+    // Trace 0 is touched again last, so it is among the most recently used.
+    for (let t = 0; t < 2 * MAX_OPEN_TRACES; t++) join.add(read([], [inferenceAt(hex(t), 5n)]));
+    join.add(read([], [inferenceAt(hex(0), 6n)]));
+    // The trace that takes the join past twice the limit, with a selection and its model call.
+    const newest = selectionAt(hex(2 * MAX_OPEN_TRACES), 1n);
+    join.add(read([newest], [inferenceAt(hex(2 * MAX_OPEN_TRACES), 2n)]));
+    expect(join.model(newest)?.offered).toEqual(["x"]);
+    expect(join.model(selectionAt(hex(0), 1n))?.offered).toEqual(["x"]);
+    // The oldest used of the rest are forgotten, down to MAX_OPEN_TRACES.
+    expect(join.model(selectionAt(hex(1), 1n))).toBeNull();
+    expect(join.model(selectionAt(hex(MAX_OPEN_TRACES), 1n))).toBeNull();
+    expect(join.model(selectionAt(hex(MAX_OPEN_TRACES + 1), 1n))?.offered).toEqual(["x"]);
+    expect(join.model(selectionAt(hex(2 * MAX_OPEN_TRACES - 1), 1n))?.offered).toEqual(["x"]);
+    // The next forgetting comes MAX_OPEN_TRACES new traces later, not at the next one.
+    join.add(read([], [inferenceAt(hex(2 * MAX_OPEN_TRACES + 1), 5n)]));
+    expect(join.model(selectionAt(hex(MAX_OPEN_TRACES + 1), 1n))?.offered).toEqual(["x"]);
+  });
+
+  it("never forgets a pinned trace, however long unused, nor the traces of the request being added", () => {
+    const pinned = new Set([hex(0)]);
+    const join = new OtelJoin((traceId) => pinned.has(traceId));
+    const waiting = selectionAt(hex(0), 1n);
+    join.add(read([waiting], [inferenceAt(hex(0), 2n)]));
+    // One request of more new traces than are kept: each of them gets its spans.
+    const many = Array.from({ length: 3 * MAX_OPEN_TRACES }, (_, t) => hex(t + 1));
+    join.add(
+      read(
+        many.map((traceId) => selectionAt(traceId, 1n)),
+        many.map((traceId) => inferenceAt(traceId, 2n)),
+      ),
+    );
+    expect(join.model(waiting)?.offered).toEqual(["x"]);
+    expect(join.model(selectionAt(many[0]!, 1n))?.offered).toEqual(["x"]);
+    expect(join.model(selectionAt(many.at(-1)!, 1n))?.offered).toEqual(["x"]);
+    // Unpinned, it is forgotten at the next forgetting like any other.
+    pinned.clear();
+    for (let t = 0; t <= MAX_OPEN_TRACES; t++)
+      join.add(read([], [inferenceAt(hex(10 ** 6 + t), 5n)]));
+    expect(join.model(waiting)).toBeNull();
+  });
+
+  it("remembers MAX_SPANS_PER_TRACE spans of each kind per trace; later ones are not joined", () => {
+    const join = new OtelJoin();
+    const spans = Array.from({ length: MAX_SPANS_PER_TRACE }, (_, i) =>
+      inferenceAt(TRACE_A, BigInt(i)),
+    );
+    join.add(read([], spans));
+    const late = selectionAt(TRACE_A, BigInt(MAX_SPANS_PER_TRACE));
+    join.add(read([late], [inferenceAt(TRACE_A, BigInt(MAX_SPANS_PER_TRACE + 1))]));
+    expect(join.model(late)).toBeNull();
+    expect(join.model(selectionAt(TRACE_A, BigInt(MAX_SPANS_PER_TRACE - 1)))?.span_id).toBe(
+      spans.at(-1)!.spanId,
+    );
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { scanText } from "../../../src/core/traces/scan.js";
 import { anyValue, MAX_ANY_VALUE_DEPTH } from "../../../src/core/otel/any-value.js";
 import { MAX_PENDING } from "../../../src/core/otel/scanner.js";
+import { MAX_OPEN_TRACES } from "../../../src/core/otel/join.js";
 import { readRequest } from "../../../src/core/otel/request.js";
 import {
   attrs,
@@ -375,6 +376,22 @@ describe("hostile OTLP/JSON", () => {
     expect(read.inferences.map((i) => [i.start, i.offered, i.called])).toEqual([
       [2_000_000n, null, null],
     ]);
+  });
+
+  it("joins a selection waiting for the file's end however many other traces come after it", () => {
+    const others = Array.from({ length: 2 * MAX_OPEN_TRACES + 1 }, (_, t) =>
+      chatSpan(t.toString(16).padStart(32, "0"), 5, {}),
+    );
+    const { traces } = scan(
+      lines(
+        request([
+          turnSpan(TRACE_A, 1, selectionTrace("t", ["a"])),
+          chatSpan(TRACE_A, 2, { offered: ["a"] }),
+        ]),
+        request(others),
+      ),
+    );
+    expect(traces.map((t) => t.trace.model?.offered)).toEqual([["a"]]);
   });
 
   it("reads the first of an attribute given twice, past entries that are not pairs; a bad value of an attribute not read is no problem", () => {
