@@ -70,7 +70,8 @@ export class OtlpScanner {
   }
 
   end(): void {
-    if (this.heldLength > 0) this.line(true);
+    // A last line or a document over the limit holds nothing, but is still a problem.
+    if (this.heldLength > 0 || this.tooLong) this.line(true);
     this.flush(0);
   }
 

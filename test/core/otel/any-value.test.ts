@@ -139,6 +139,29 @@ describe("OTLP AnyValue as plain JSON", () => {
     ).toEqual({ path: "v.kvlistValue.values[0].value.boolValue", reason: "must be a boolean" });
   });
 
+  it("makes a key-value list a plain object whose fields are like JSON.parse's", () => {
+    const object = anyValue(
+      { kvlistValue: { values: [{ key: "k", value: { intValue: 1 } }] } },
+      "v",
+    ) as Record<string, unknown>;
+    expect(Object.getOwnPropertyDescriptor(object, "k")).toEqual(
+      Object.getOwnPropertyDescriptor(JSON.parse('{"k": 1}'), "k"),
+    );
+  });
+
+  it("reads values nested up to the documented limit (72 levels) and refuses one level more, in lists as in arrays", () => {
+    expect(MAX_ANY_VALUE_DEPTH).toBe(72);
+    const inList = (levels: number) => {
+      let value: unknown = { stringValue: "x" };
+      for (let i = 0; i < levels; i++) value = { kvlistValue: { values: [{ key: "k", value }] } };
+      return value;
+    };
+    expect(JSON.stringify(anyValue(inList(MAX_ANY_VALUE_DEPTH), "v"))).toContain('"x"');
+    expect(refusal(() => anyValue(inList(MAX_ANY_VALUE_DEPTH + 1), "v")).reason).toBe(
+      `nested more than ${MAX_ANY_VALUE_DEPTH} levels deep`,
+    );
+  });
+
   it("reads values nested up to the limit and refuses one level more", () => {
     let inner: unknown = anyValue(nested(MAX_ANY_VALUE_DEPTH), "v");
     for (let i = 0; i < MAX_ANY_VALUE_DEPTH; i++) inner = (inner as unknown[])[0];

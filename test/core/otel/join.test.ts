@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   isoTime,
+  joinedTrace,
   MAX_OPEN_TRACES,
   MAX_SPANS_PER_TRACE,
   OtelJoin,
@@ -190,6 +191,10 @@ describe("the time of a selection received", () => {
     expect(isoTime(1_700_000_000_070_000_000n)).toBe("2023-11-14T22:13:20.070Z");
     expect(isoTime(1_700_000_000_700_000_000n)).toBe("2023-11-14T22:13:20.700Z");
     expect(isoTime(0n)).toBe("1970-01-01T00:00:00.000Z");
+    for (const ms of [9, 10, 99, 100, 999])
+      expect(isoTime(BigInt(1_700_000_000_000 + ms) * 1_000_000n)).toBe(
+        new Date(1_700_000_000_000 + ms).toISOString(),
+      );
   });
 });
 
@@ -259,6 +264,43 @@ describe("what the join remembers", () => {
     for (let t = 0; t <= MAX_OPEN_TRACES; t++)
       join.add(read([], [inferenceAt(hex(10 ** 6 + t), 5n)]));
     expect(join.model(waiting)).toBeNull();
+  });
+
+  it("says a trace it knew nothing of may change any selection's join, and yields every 256 spans and traces", () => {
+    const join = new OtelJoin();
+    expect(join.add(read([selectionAt(TRACE_A, 1n)]))).toEqual(new Map([[TRACE_A, null]]));
+    expect(join.add(read([selectionAt(TRACE_A, 3n)])).get(TRACE_A)).toEqual([[1n, 3n]]);
+    const steps = (selections: number, inferences: number, tools: number, traces: number) => {
+      const ids = Array.from({ length: traces }, (_, t) => hex(10 ** 7 + t));
+      const generator = new OtelJoin().addInSteps({
+        selections: Array.from({ length: selections }, (_, i) => selectionAt(ids[i % traces]!, 1n)),
+        inferences: Array.from({ length: inferences }, (_, i) => inferenceAt(ids[i % traces]!, 2n)),
+        toolSpans: Array.from({ length: tools }, (_, i) => ({
+          traceId: ids[i % traces]!,
+          start: 3n,
+          name: "x",
+        })),
+        rejected: 0,
+        problems: [],
+      });
+      let yields = 0;
+      while (!generator.next().done) yields++;
+      return yields;
+    };
+    // Each selection, inference span, tool span and trace touched counts one.
+    expect(steps(255, 0, 0, 1)).toBe(1);
+    expect(steps(254, 0, 0, 1)).toBe(0);
+    expect(steps(0, 255, 0, 1)).toBe(1);
+    expect(steps(0, 0, 255, 1)).toBe(1);
+    expect(steps(100, 100, 56, 100)).toBe(1);
+    expect(steps(256, 0, 0, 256)).toBe(2);
+  });
+
+  it("gives a trace without a forced choice none, not an undefined one", () => {
+    const selection = selectionAt(TRACE_A, 1n);
+    const joined = joinedTrace(selection, null);
+    expect(Object.keys(joined)).not.toContain("forcedChoice");
+    expect(joined.time).toBe("1970-01-01T00:00:00.000Z");
   });
 
   it("remembers MAX_SPANS_PER_TRACE spans of each kind per trace; later ones are not joined", () => {

@@ -3,7 +3,7 @@ import { scanText } from "../../../src/core/traces/scan.js";
 import { anyValue, MAX_ANY_VALUE_DEPTH } from "../../../src/core/otel/any-value.js";
 import { MAX_PENDING } from "../../../src/core/otel/scanner.js";
 import { MAX_OPEN_TRACES } from "../../../src/core/otel/join.js";
-import { readRequest } from "../../../src/core/otel/request.js";
+import { readRequest, readRequestInSteps, textSelection } from "../../../src/core/otel/request.js";
 import {
   attrs,
   chatSpan,
@@ -463,3 +463,212 @@ describe("hostile OTLP/JSON", () => {
 function escape(text: string): string {
   return text.replace(/[.[\]()]/g, "\\$&");
 }
+
+describe("reading one request's spans", () => {
+  const read = (...spans: unknown[]) => readRequest(request(spans));
+  const at = "resourceSpans[0].scopeSpans[0].spans";
+  const messages = (...parts: unknown[]) =>
+    JSON.stringify([{ role: "assistant", parts }, { role: "assistant" }]);
+  const selection = JSON.stringify(selectionTrace("t", ["a"]));
+
+  it("takes chat, text_completion and generate_content spans as inference spans, and no other", () => {
+    const spans = ["chat", "text_completion", "generate_content", "embeddings", "Chat"].map(
+      (op, i) => chatSpan(TRACE_A, i, { operation: op }),
+    );
+    expect(read(...spans).inferences.map((i) => i.start)).toEqual([0n, 1_000_000n, 2_000_000n]);
+  });
+
+  it("takes an execute_tool span with a tool name as a tool span, and no other", () => {
+    const named = toolSpan(TRACE_A, 1, "a");
+    const { toolSpans, inferences, selections } = read(
+      named,
+      { ...named, attributes: attrs({ "gen_ai.operation.name": "execute_tool" }) },
+      {
+        ...named,
+        attributes: attrs({ "gen_ai.operation.name": "invoke_agent", "gen_ai.tool.name": "b" }),
+      },
+      { ...named, attributes: attrs({ "gen_ai.tool.name": "c" }) },
+    );
+    expect(toolSpans).toEqual([{ traceId: TRACE_A, start: 1_000_000n, name: "a" }]);
+    expect([inferences, selections]).toEqual([[], []]);
+  });
+
+  it("reads a selection only from a span or event of the selection's name that has the attribute", () => {
+    const plain = { traceId: TRACE_A, spanId: spanId(), startTimeUnixNano: "1" };
+    const named = { ...plain, name: "symfonic.tool_selection" };
+    const event = (name: string, attributes: unknown[]) => ({
+      name,
+      timeUnixNano: "2",
+      attributes,
+    });
+    const { selections, problems, rejected } = read(
+      { ...plain, name: "other", attributes: attrs({ "symfonic.selection": selection }) },
+      { ...named, attributes: attrs({ other: "x" }) },
+      {
+        ...plain,
+        name: "turn",
+        events: [
+          null,
+          5,
+          event("other", attrs({ "symfonic.selection": selection })),
+          event("symfonic.tool_selection", attrs({ other: "x" })),
+        ],
+      },
+    );
+    expect([selections, problems, rejected]).toEqual([[], [], 0]);
+  });
+
+  it("names the path of a bad selection in a span as in an event, and of an event's time", () => {
+    const { problems } = read(
+      {
+        traceId: TRACE_A,
+        spanId: spanId(),
+        startTimeUnixNano: "1",
+        name: "symfonic.tool_selection",
+        attributes: attrs({ "symfonic.selection": "{" }),
+      },
+      {
+        ...turnSpan(TRACE_A, 1, selectionTrace("t", ["a"])),
+        events: [
+          {
+            name: "symfonic.tool_selection",
+            timeUnixNano: "x",
+            attributes: attrs({ "symfonic.selection": selection }),
+          },
+        ],
+      },
+      {
+        ...turnSpan(TRACE_A, 1, selectionTrace("t", ["a"])),
+        events: [
+          {
+            name: "symfonic.tool_selection",
+            attributes: [{ key: "symfonic.selection", value: { intValue: "?" } }],
+          },
+        ],
+      },
+    );
+    expect(problems.map((p) => [p.path, p.message.replace(/JSON: .*/, "JSON")])).toEqual([
+      [`${at}[0].attributes['symfonic.selection']`, "'symfonic.selection' is not valid JSON"],
+      [`${at}[1].events[0].timeUnixNano`, "must be a time in Unix nanoseconds"],
+      [`${at}[2].events[0].attributes[0].value.intValue`, "must be a number, found '?'"],
+    ]);
+  });
+
+  it("keeps a selection's JSON text, and none for a structured one", () => {
+    const structured = {
+      ...turnSpan(TRACE_A, 2, ""),
+      events: [
+        {
+          name: "symfonic.tool_selection",
+          timeUnixNano: "2",
+          attributes: [
+            {
+              key: "symfonic.selection",
+              value: {
+                kvlistValue: {
+                  values: [{ key: "trace", value: { arrayValue: {} } }],
+                },
+              },
+            },
+          ],
+        },
+      ],
+    };
+    const { selections } = read(turnSpan(TRACE_A, 1, selection), structured);
+    expect(selections.map((s) => s.text)).toEqual([selection, undefined]);
+    expect(Object.keys(selections[1]!)).not.toContain("text");
+    expect(() => textSelection('{"trace": 1}')).toThrow(
+      "'symfonic.selection': must be a selection trace: an object with a 'trace' array",
+    );
+  });
+
+  it("refuses ids that are not exactly so many hex digits, and times that are not whole nanoseconds", () => {
+    const hex = "0af7651916cd43dd8448eb211c80319c";
+    const ids = [7, "", "z" + hex.slice(1), hex.slice(0, -1) + "z", hex + "0", hex.slice(1)];
+    const times = ["12x", "x12", "", "1".repeat(21), -1, 1.5, "-1", " 1"];
+    const { problems, rejected, selections } = read(
+      ...ids.map((traceId) => ({ ...turnSpan(TRACE_A, 1, selection), traceId })),
+      ...times.map((startTimeUnixNano) => ({
+        ...turnSpan(TRACE_A, 1, selection),
+        startTimeUnixNano,
+      })),
+      { ...turnSpan(TRACE_A, 1, selection), startTimeUnixNano: 0 },
+      { ...turnSpan(TRACE_A, 1, selection), startTimeUnixNano: "1".repeat(20) },
+    );
+    expect(rejected).toBe(ids.length + times.length);
+    expect(problems.map((p) => p.message)).toEqual([
+      ...ids.map(() => "must be 32 hex digits"),
+      ...times.map(() => "must be a time in Unix nanoseconds"),
+    ]);
+    expect(selections).toHaveLength(2);
+  });
+
+  it("reads the names of definitions and tool calls, and refuses what is not a list of them", () => {
+    const chat = (definitions: unknown, output?: unknown) => ({
+      ...chatSpan(TRACE_A, 1, {}),
+      attributes: [
+        ...attrs({ "gen_ai.operation.name": "chat" }),
+        ...(definitions === undefined
+          ? []
+          : [{ key: "gen_ai.tool.definitions", value: definitions }]),
+        ...(output === undefined ? [] : [{ key: "gen_ai.output.messages", value: output }]),
+      ],
+    });
+    const { inferences, problems } = read(
+      chat({}, {}),
+      chat(str('[{"name": "a"}, {"function": {"name": "b"}}]')),
+      chat(
+        undefined,
+        str(messages({ type: "text", content: "hi" }, { type: "tool_call", name: "c" })),
+      ),
+      chat(undefined, str(messages({ type: "text" }))),
+      chat(str("{}")),
+      chat(str("[null]")),
+      chat(undefined, str(messages({ type: "tool_call", name: 3 }))),
+      chat(undefined, str('{"parts": []}')),
+    );
+    expect(inferences.map((i) => [i.offered, i.called])).toEqual([
+      [null, null],
+      [["a", "b"], null],
+      [null, ["c"]],
+      [null, null],
+    ]);
+    expect(problems.map((p) => `${p.path}: ${p.message}`)).toEqual([
+      `${at}[4].attributes['gen_ai.tool.definitions']: 'gen_ai.tool.definitions' must be an array`,
+      `${at}[5].attributes['gen_ai.tool.definitions'][0]: 'gen_ai.tool.definitions': a tool name must be a string`,
+      `${at}[6].attributes['gen_ai.output.messages'][0].parts[0]: 'gen_ai.output.messages': a tool name must be a string`,
+      `${at}[7].attributes['gen_ai.output.messages']: 'gen_ai.output.messages' must be an array`,
+    ]);
+  });
+
+  it("without tool calls in its output, an inference span's calls are the execute_tool spans after it", () => {
+    const { traces } = scan(
+      lines(
+        request([
+          turnSpan(TRACE_A, 1, selectionTrace("t", ["a"])),
+          {
+            ...chatSpan(TRACE_A, 2, {}),
+            attributes: attrs({
+              "gen_ai.operation.name": "chat",
+              "gen_ai.output.messages": messages({ type: "text" }),
+            }),
+          },
+          toolSpan(TRACE_A, 3, "a"),
+        ]),
+      ),
+    );
+    expect(traces.map((t) => t.trace.model?.called)).toEqual([["a"]]);
+  });
+
+  it("yields every 64 spans read", () => {
+    const steps = (spans: number) => {
+      const generator = readRequestInSteps(
+        request(Array.from({ length: spans }, () => toolSpan(TRACE_A, 1, "a"))),
+      );
+      let yields = 0;
+      while (!generator.next().done) yields++;
+      return yields;
+    };
+    expect([steps(63), steps(64), steps(128), steps(129)]).toEqual([0, 1, 2, 2]);
+  });
+});
