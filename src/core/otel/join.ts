@@ -55,9 +55,9 @@ interface TraceSpans {
 /** Times of the spans of one trace added by one request. */
 interface Added {
   readonly spans: TraceSpans;
-  readonly fresh: boolean;
-  readonly selections: bigint[];
-  readonly starts: bigint[];
+  /** Null for a trace the join knew nothing of: any of its selections' joins may change, no window is worked out. */
+  readonly selections: bigint[] | null;
+  readonly starts: bigint[] | null;
 }
 
 export class OtelJoin {
@@ -84,24 +84,25 @@ export class OtelJoin {
     let count = 0;
     for (const s of read.selections) {
       const trace = this.added(s.traceId, added);
-      if (insert(trace.spans.selections, s.time, timeOf)) trace.selections.push(s.time);
+      if (insert(trace.spans.selections, s.time, timeOf)) trace.selections?.push(s.time);
       if (++count % SPANS_PER_STEP === 0) yield;
     }
     for (const i of read.inferences) {
       const trace = this.added(i.traceId, added);
       // An inference span changes the joins of the selections before it, and those of the inference span before it.
-      if (insert(trace.spans.inferences, i, startOf)) trace.starts.push(i.start);
+      if (insert(trace.spans.inferences, i, startOf)) trace.starts?.push(i.start);
       if (++count % SPANS_PER_STEP === 0) yield;
     }
     for (const t of read.toolSpans) {
       const trace = this.added(t.traceId, added);
       // A tool span changes what the inference span before it called.
-      if (insert(trace.spans.toolSpans, t, startOf)) trace.starts.push(t.start);
+      if (insert(trace.spans.toolSpans, t, startOf)) trace.starts?.push(t.start);
       if (++count % SPANS_PER_STEP === 0) yield;
     }
     const touched: Touched = new Map();
     for (const [traceId, trace] of added) {
-      touched.set(traceId, trace.fresh ? null : windows(trace));
+      const { spans, selections, starts } = trace;
+      touched.set(traceId, selections && starts && windows(spans, selections, starts));
       if (++count % SPANS_PER_STEP === 0) yield;
     }
     return touched;
@@ -124,16 +125,15 @@ export class OtelJoin {
   }
 
   private added(traceId: string, added: Map<string, Added>): Added {
-    const known = added.get(traceId);
-    if (known) return known;
-    let spans = this.traces.get(traceId);
-    const fresh = spans === undefined;
-    if (!spans) {
-      spans = { selections: [], inferences: [], toolSpans: [], seen: 0 };
-      this.traces.set(traceId, spans);
-    }
+    const adding = added.get(traceId);
+    if (adding) return adding;
+    const known = this.traces.get(traceId);
+    const spans = known ?? { selections: [], inferences: [], toolSpans: [], seen: 0 };
+    if (!known) this.traces.set(traceId, spans);
     spans.seen = ++this.clock;
-    const trace = { spans, fresh, selections: [], starts: [] };
+    const trace: Added = known
+      ? { spans, selections: [], starts: [] }
+      : { spans, selections: null, starts: null };
     added.set(traceId, trace);
     if (this.traces.size > this.forgetAt) this.forgetOldest(added);
     return trace;
@@ -159,15 +159,20 @@ export class OtelJoin {
  * The selection times whose join the spans just added may have changed: before a new selection,
  * the selections up to it (their next selection moved); at or before a new span's time, the
  * selections since the last one at or before the inference span it follows, and those before it.
+ * `added`: the times of the new selections; `starts`: those of the new inference and tool spans.
  */
-function windows(trace: Added): TimeWindow[] {
-  const { selections, inferences } = trace.spans;
+function windows(
+  spans: TraceSpans,
+  added: readonly bigint[],
+  starts: readonly bigint[],
+): TimeWindow[] {
+  const { selections, inferences } = spans;
   // The latest selection time at or before `time` (before it when `strict`), or 0: every selection up to `time` since.
   const since = (time: bigint, strict: boolean): bigint =>
     selections[(strict ? atOrAfter : after)(selections, time, timeOf) - 1] ?? 0n;
   const found: TimeWindow[] = [];
-  for (const time of trace.selections) found.push([since(time, true), time]);
-  for (const start of trace.starts) {
+  for (const time of added) found.push([since(time, true), time]);
+  for (const start of starts) {
     found.push([since(start, false), start]);
     const before = inferences[atOrAfter(inferences, start, startOf) - 1];
     if (before) found.push([since(before.start, false), before.start]);
