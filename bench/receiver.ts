@@ -5,9 +5,9 @@
  * best of 5 rounds each, each round new traces. The receiver is the one Start Live Traces runs:
  * one ReceiverThread (the OtlpReceiver in a worker thread, default maxTurns) for every round, its
  * first printed apart, timed until this thread, which the client shares, has taken in every turn
- * (a consumer that only counts them); the bare server runs on
- * this thread, once as it is and once also parsing the JSON strings inside the bodies that any
- * receiver of them has to read: that second time bounds the ratio any receiver could reach.
+ * (a consumer that only counts them); the bare server runs on this thread, once as it is and
+ * once also parsing the JSON strings inside the bodies that any receiver of them has to read:
+ * that second time bounds the ratio any receiver could reach.
  */
 import { createServer, request, Agent, type Server } from "node:http";
 import { OtlpReceiver } from "../src/node/otlp-receiver.js";
