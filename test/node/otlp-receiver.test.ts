@@ -285,12 +285,13 @@ describe("the OTLP receiver", () => {
       chatSpan(TRACE_A, 2, { offered: ["a"], model: "first" }),
     );
     expect(traces[0]!.trace.model?.model).toBe("first");
-    // More traces than the join keeps for lack of use, none with a selection.
-    await post(
-      ...Array.from({ length: 2 * MAX_OPEN_TRACES + 1 }, (_, t) =>
-        chatSpan(t.toString(16).padStart(32, "0"), 5, {}),
-      ),
-    );
+    // Two requests of more traces than the join keeps for lack of use, none with a selection.
+    for (const from of [0, MAX_OPEN_TRACES + 1])
+      await post(
+        ...Array.from({ length: MAX_OPEN_TRACES + 1 }, (_, t) =>
+          chatSpan((from + t).toString(16).padStart(32, "0"), 5, {}),
+        ),
+      );
     // A later model call of A is not the first after a1's selection: a1's stays as it was.
     await post(chatSpan(TRACE_A, 3, { offered: ["b"], model: "second" }));
     await post(turnSpan(TRACE_A, 4, selectionTrace("a2", ["a"])), chatSpan(TRACE_A, 5, {}));

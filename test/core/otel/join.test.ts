@@ -291,9 +291,21 @@ describe("what the join remembers", () => {
     expect(steps(255, 0, 0, 1)).toBe(1);
     expect(steps(254, 0, 0, 1)).toBe(0);
     expect(steps(0, 255, 0, 1)).toBe(1);
+    expect(steps(0, 256, 0, 1)).toBe(1);
     expect(steps(0, 0, 255, 1)).toBe(1);
     expect(steps(100, 100, 56, 100)).toBe(1);
     expect(steps(256, 0, 0, 256)).toBe(2);
+  });
+
+  it("forgets what a trace's spans said when told to", () => {
+    const join = new OtelJoin();
+    const selection = selectionAt(TRACE_A, 1n);
+    join.add(read([selection], [inferenceAt(TRACE_A, 2n)]));
+    join.forget(TRACE_B);
+    expect(join.model(selection)).not.toBeNull();
+    join.forget(TRACE_A);
+    expect(join.model(selection)).toBeNull();
+    expect(join.add(read([], [inferenceAt(TRACE_A, 3n)]))).toEqual(new Map([[TRACE_A, null]]));
   });
 
   it("gives a trace without a forced choice none, not an undefined one", () => {

@@ -379,16 +379,21 @@ describe("hostile OTLP/JSON", () => {
   });
 
   it("joins a selection waiting for the file's end however many other traces come after it", () => {
-    const others = Array.from({ length: 2 * MAX_OPEN_TRACES + 1 }, (_, t) =>
-      chatSpan(t.toString(16).padStart(32, "0"), 5, {}),
-    );
+    // Two requests of more traces than the join keeps for lack of use: all newer than A's.
+    const others = (from: number) =>
+      request(
+        Array.from({ length: MAX_OPEN_TRACES + 1 }, (_, t) =>
+          chatSpan((from + t).toString(16).padStart(32, "0"), 5, {}),
+        ),
+      );
     const { traces } = scan(
       lines(
         request([
           turnSpan(TRACE_A, 1, selectionTrace("t", ["a"])),
           chatSpan(TRACE_A, 2, { offered: ["a"] }),
         ]),
-        request(others),
+        others(0),
+        others(MAX_OPEN_TRACES + 1),
       ),
     );
     expect(traces.map((t) => t.trace.model?.offered)).toEqual([["a"]]);
@@ -551,6 +556,36 @@ describe("reading one request's spans", () => {
       [`${at}[0].attributes['symfonic.selection']`, "'symfonic.selection' is not valid JSON"],
       [`${at}[1].events[0].timeUnixNano`, "must be a time in Unix nanoseconds"],
       [`${at}[2].events[0].attributes[0].value.intValue`, "must be a number, found '?'"],
+    ]);
+  });
+
+  it("names the attributes of a span that are not a list, and the JSON text that is not JSON", () => {
+    const { problems } = read(
+      { ...turnSpan(TRACE_A, 1, selection), attributes: "x" },
+      {
+        traceId: TRACE_A,
+        spanId: spanId(),
+        startTimeUnixNano: "1",
+        name: "symfonic.tool_selection",
+        attributes: 3,
+      },
+      chatSpan(TRACE_A, 2, { offered: "{" }),
+      {
+        ...chatSpan(TRACE_A, 2, {}),
+        attributes: attrs({ "gen_ai.operation.name": "chat", "gen_ai.output.messages": "[" }),
+      },
+    );
+    expect(problems.map((p) => [p.path, p.message.replace(/JSON: .*/, "JSON")])).toEqual([
+      [`${at}[0].attributes`, "must be an array"],
+      [`${at}[1].attributes`, "must be an array"],
+      [
+        `${at}[2].attributes['gen_ai.tool.definitions']`,
+        "'gen_ai.tool.definitions' is not valid JSON",
+      ],
+      [
+        `${at}[3].attributes['gen_ai.output.messages']`,
+        "'gen_ai.output.messages' is not valid JSON",
+      ],
     ]);
   });
 

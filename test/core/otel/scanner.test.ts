@@ -47,6 +47,8 @@ describe("an OTLP/JSON file", () => {
     // A byte-order mark's first two bytes alone are not one.
     expect(looksOtlp(new Uint8Array([0xef, 0xbb, ...bytes('{"resourceSpans"')]))).toBe(false);
     expect(looksOtlp(new Uint8Array([0xef, 0x00, 0xbf, ...bytes('{"resourceSpans"')]))).toBe(false);
+    expect(looksOtlp(new Uint8Array([0x20, 0xbb, 0xbf, ...bytes('{"resourceSpans"')]))).toBe(false);
+    expect(looksOtlp(new Uint8Array([0xef, 0xbb, 0x20, ...bytes('{"resourceSpans"')]))).toBe(false);
   });
 
   it("is read line by line across chunks, a last line without its break too, blank lines skipped", () => {
@@ -78,6 +80,12 @@ describe("an OTLP/JSON file", () => {
       [1, "a", ["a"]],
     ]);
     expect(linesAfter).toEqual([1, 1]);
+  });
+
+  it("a document cut short is invalid JSON at its first line", () => {
+    const { traces, problems } = scanChunks(['{\n  "resourceSpans": [\n', "    {"]);
+    expect(traces).toEqual([]);
+    expect(problems.map((p) => [p.line, p.message.slice(0, 14)])).toEqual([[1, "invalid JSON: "]]);
   });
 
   it("after its first request, a line that is not JSON is a problem of its line, and the next lines are read", () => {
