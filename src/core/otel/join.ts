@@ -283,7 +283,7 @@ export function withOtel(
     : { records, tools, error, offered, turn, time, id, forcedChoice, otel, model };
 }
 
-/** The second isoTime formatted last, and its text up to the milliseconds: turns come in time order, most in the second before. */
+/** The second isoTime formatted last, and its text up to the milliseconds: turns come in time order, most in the same second as the one before. */
 let formattedSecond = Number.NaN;
 let secondText = "";
 
