@@ -399,6 +399,33 @@ describe("hostile OTLP/JSON", () => {
     expect(traces.map((t) => t.trace.model?.offered)).toEqual([["a"]]);
   });
 
+  it("keeps a trace whose selection still waits when its earlier one was handed on", () => {
+    const traceOf = (n: number) => n.toString(16).padStart(32, "0");
+    const chats = (from: number) =>
+      request(
+        Array.from({ length: MAX_OPEN_TRACES + 1 }, (_, t) => chatSpan(traceOf(from + t), 5, {})),
+      );
+    const { traces } = scan(
+      lines(
+        request([
+          turnSpan(TRACE_A, 1, selectionTrace("first", ["a"])),
+          turnSpan(TRACE_A, 3, selectionTrace("second", ["a"])),
+          chatSpan(TRACE_A, 4, { offered: ["a"] }),
+        ]),
+        // Enough other selections that A's first is handed on before the end, its second still waiting.
+        request(
+          Array.from({ length: MAX_PENDING - 1 }, (_, t) =>
+            turnSpan(traceOf(10 ** 6 + t), 1, selectionTrace(`other ${t}`, ["a"])),
+          ),
+        ),
+        chats(0),
+        chats(MAX_OPEN_TRACES + 1),
+      ),
+    );
+    const byId = new Map(traces.map((t) => [t.trace.id, t.trace.model?.offered]));
+    expect([byId.get("first"), byId.get("second")]).toEqual([undefined, ["a"]]);
+  });
+
   it("reads the first of an attribute given twice, past entries that are not pairs; a bad value of an attribute not read is no problem", () => {
     const chat = chatSpan(TRACE_A, 2, { offered: ["a"], model: "first" });
     const { attributes } = chat;
