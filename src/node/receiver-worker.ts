@@ -5,14 +5,14 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { OtlpReceiver, PortInUse, type ReceiverOptions } from "./otlp-receiver.js";
-import { pushTurn, type ReceiverItems } from "./receiver-items.js";
+import { TurnBatch } from "./receiver-items.js";
 import type { ReceiverMessage } from "./receiver-thread.js";
 
 const port = parentPort!;
 const options = (
   workerData as { options: Omit<ReceiverOptions, "onTrace" | "onModel" | "onSelection"> }
 ).options;
-let items: ReceiverItems = [];
+const batch = new TurnBatch();
 let flushing = false;
 
 function post(message: ReceiverMessage): void {
@@ -21,7 +21,7 @@ function post(message: ReceiverMessage): void {
 
 /** What this turn of the loop received goes out together, once it has run. */
 const add: NonNullable<ReceiverOptions["onSelection"]> = (changed, index, selection, model) => {
-  pushTurn(items, changed, index, selection, model);
+  batch.push(changed, index, selection, model);
   if (flushing) return;
   flushing = true;
   setImmediate(flush);
@@ -29,9 +29,8 @@ const add: NonNullable<ReceiverOptions["onSelection"]> = (changed, index, select
 
 function flush(): void {
   flushing = false;
-  if (items.length === 0) return;
-  post({ kind: "items", items });
-  items = [];
+  const items = batch.take();
+  if (items) post({ kind: "items", items });
 }
 
 const receiver = new OtlpReceiver({ ...options, onSelection: add });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { joinedTrace, OtelJoin } from "../../src/core/otel/join.js";
 import { readRequest } from "../../src/core/otel/request.js";
 import type { LoggedTrace } from "../../src/core/traces/trace.js";
-import { forEachTurn, pushTurn, type ReceiverItems } from "../../src/node/receiver-items.js";
+import { forEachTurn, TurnBatch } from "../../src/node/receiver-items.js";
 import {
   chatSpan,
   request,
@@ -53,16 +53,16 @@ describe("the turns a receiver worker posts", () => {
     );
     const join = new OtelJoin();
     join.add(read);
-    const items: ReceiverItems = [];
+    const batch = new TurnBatch();
     const expected: [boolean, number, LoggedTrace][] = [];
     read.selections.forEach((selection, index) => {
       const model = join.model(selection);
       const changed = index === 1;
-      pushTurn(items, changed, index, selection, model);
+      batch.push(changed, index, selection, model);
       expected.push([changed, index, joinedTrace(selection, model)]);
     });
     const got: [boolean, number, LoggedTrace][] = [];
-    forEachTurn(structuredClone(items), (changed, index, trace) =>
+    forEachTurn(structuredClone(batch.take()!), (changed, index, trace) =>
       got.push([changed, index, trace]),
     );
     expect(got).toEqual(expected);

@@ -43,11 +43,14 @@ export type TimeWindow = readonly [from: bigint, to: bigint];
  */
 export type Touched = Map<string, TimeWindow[] | null>;
 
-/** A trace's spans, each kind in time order (equal times in the order they came), so that a join is a binary search. */
+/**
+ * A trace's spans, each kind in time order (equal times in the order they came), so that a join is
+ * a binary search; a kind with no span yet is NONE_YET.
+ */
 interface TraceSpans {
-  readonly selections: bigint[];
-  readonly inferences: OtlpInference[];
-  readonly toolSpans: OtlpToolSpan[];
+  selections: readonly bigint[];
+  inferences: readonly OtlpInference[];
+  toolSpans: readonly OtlpToolSpan[];
   /** When it was last used, for forgetting the least recently used. */
   seen: number;
 }
@@ -61,7 +64,7 @@ interface Added {
 }
 
 export class OtelJoin {
-  private traces = new Map<string, TraceSpans>();
+  private readonly traces = new Map<string, TraceSpans>();
   private clock = 0;
   /** Past this many traces the least recently used are forgotten: MAX_OPEN_TRACES more than were kept the last time. */
   private forgetAt = 2 * MAX_OPEN_TRACES;
@@ -84,19 +87,31 @@ export class OtelJoin {
     let count = 0;
     for (const s of read.selections) {
       const trace = this.added(s.traceId, added);
-      if (insert(trace.spans.selections, s.time, timeOf)) trace.selections?.push(s.time);
+      const list = insert(trace.spans.selections, s.time, timeOf);
+      if (list) {
+        trace.spans.selections = list;
+        trace.selections?.push(s.time);
+      }
       if (++count % SPANS_PER_STEP === 0) yield;
     }
     for (const i of read.inferences) {
       const trace = this.added(i.traceId, added);
       // An inference span changes the joins of the selections before it, and those of the inference span before it.
-      if (insert(trace.spans.inferences, i, startOf)) trace.starts?.push(i.start);
+      const list = insert(trace.spans.inferences, i, startOf);
+      if (list) {
+        trace.spans.inferences = list;
+        trace.starts?.push(i.start);
+      }
       if (++count % SPANS_PER_STEP === 0) yield;
     }
     for (const t of read.toolSpans) {
       const trace = this.added(t.traceId, added);
       // A tool span changes what the inference span before it called.
-      if (insert(trace.spans.toolSpans, t, startOf)) trace.starts?.push(t.start);
+      const list = insert(trace.spans.toolSpans, t, startOf);
+      if (list) {
+        trace.spans.toolSpans = list;
+        trace.starts?.push(t.start);
+      }
       if (++count % SPANS_PER_STEP === 0) yield;
     }
     const touched: Touched = new Map();
@@ -128,7 +143,12 @@ export class OtelJoin {
     const adding = added.get(traceId);
     if (adding) return adding;
     const known = this.traces.get(traceId);
-    const spans = known ?? { selections: [], inferences: [], toolSpans: [], seen: 0 };
+    const spans = known ?? {
+      selections: NONE_YET,
+      inferences: NONE_YET,
+      toolSpans: NONE_YET,
+      seen: 0,
+    };
     if (!known) this.traces.set(traceId, spans);
     spans.seen = ++this.clock;
     const trace: Added = known
@@ -144,14 +164,18 @@ export class OtelJoin {
    * request being added (its spans go into them); in bulk, once per MAX_OPEN_TRACES new ones.
    */
   private forgetOldest(adding: ReadonlyMap<string, Added>): void {
-    const newest = [...this.traces].sort((a, b) => b[1].seen - a[1].seen);
-    const kept = new Map<string, TraceSpans>();
-    let others = 0;
-    for (const [traceId, spans] of newest)
-      if (adding.has(traceId) || this.pinned(traceId) || others++ < MAX_OPEN_TRACES)
-        kept.set(traceId, spans);
-    this.traces = kept;
-    this.forgetAt = kept.size + MAX_OPEN_TRACES;
+    const forgettable = (traceId: string) => !adding.has(traceId) && !this.pinned(traceId);
+    // When each forgettable trace was used (each a different time): the newest MAX_OPEN_TRACES are kept.
+    const used = new Float64Array(this.traces.size);
+    let count = 0;
+    for (const [traceId, spans] of this.traces)
+      if (forgettable(traceId)) used[count++] = spans.seen;
+    if (count > MAX_OPEN_TRACES) {
+      const oldestKept = used.subarray(0, count).sort()[count - MAX_OPEN_TRACES]!;
+      for (const [traceId, spans] of this.traces)
+        if (spans.seen < oldestKept && forgettable(traceId)) this.traces.delete(traceId);
+    }
+    this.forgetAt = this.traces.size + MAX_OPEN_TRACES;
   }
 }
 
@@ -220,13 +244,25 @@ export function after<T>(
   return low;
 }
 
-/** Inserts in time order, after the items of the same time; false when the list is full. */
-function insert<T>(list: T[], item: T, timeOfItem: (item: T) => bigint): boolean {
-  if (list.length >= MAX_SPANS_PER_TRACE) return false;
-  const at = after(list, timeOfItem(item), timeOfItem);
-  if (at === list.length) list.push(item);
-  else list.splice(at, 0, item);
-  return true;
+/**
+ * A trace's list of a kind before its first span, then replaced by a list of one: a `[]` pushed to
+ * holds room for 16, and a trace mostly has one span of each kind, kept long enough to be promoted.
+ */
+const NONE_YET: readonly never[] = Object.freeze([]);
+
+/**
+ * Inserts in time order, after the items of the same time: the list that holds it (a new one for
+ * NONE_YET, else `list`), or undefined when the list is full.
+ */
+function insert<T>(list: readonly T[], item: T, timeOfItem: (item: T) => bigint): T[] | undefined {
+  if (list === NONE_YET) return [item];
+  if (list.length >= MAX_SPANS_PER_TRACE) return undefined;
+  // Only NONE_YET is shared; every other list is the trace's own.
+  const own = list as T[];
+  const at = after(own, timeOfItem(item), timeOfItem);
+  if (at === own.length) own.push(item);
+  else own.splice(at, 0, item);
+  return own;
 }
 
 function modelCall(

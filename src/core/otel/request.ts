@@ -249,7 +249,12 @@ function selection(
 
 /** The trace of a selection read before from `text` (OtlpSelection.text), read again. */
 export function textSelection(text: string): LoggedTrace {
-  return selectionTrace(JSON.parse(text) as unknown, `'${SELECTION_ATTRIBUTE}'`);
+  return parsedSelection(JSON.parse(text) as unknown);
+}
+
+/** The same, of that text already parsed. */
+export function parsedSelection(value: unknown): LoggedTrace {
+  return selectionTrace(value, `'${SELECTION_ATTRIBUTE}'`);
 }
 
 /** A selection attribute's value (parsed when it was JSON text) as a logged trace; `at` names it in an error. */
@@ -327,5 +332,5 @@ function toolCallNames(value: unknown, path: string): string[] | null {
       ),
     );
   }
-  return names.length > 0 ? names : null;
+  return names.length > 0 ? names.slice() : null;
 }
