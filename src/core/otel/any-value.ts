@@ -1,8 +1,10 @@
 /**
  * OTLP attribute values (`AnyValue`, as OTLP/JSON writes them) read into plain JSON values:
  * `kvlistValue` an object, `arrayValue` an array, the scalars as themselves, an absent value null.
+ * A fixed field (`key`, `value`, `values`) is read as a plain property: parsed JSON inherits only
+ * Object.prototype, which has none of those names, so the read is an own read without its cost.
  */
-import { isJsonObject, MAX_VALUE_DEPTH, own } from "../traces/trace.js";
+import { isJsonObject, MAX_VALUE_DEPTH } from "../traces/trace.js";
 
 /** A value that is not an OTLP AnyValue; `path` is its JSON path in the request. */
 export class OtlpValueError extends Error {
@@ -27,8 +29,9 @@ export function anyValue(value: unknown, path: string, depth = 0): unknown {
   if (!isJsonObject(value)) throw new OtlpValueError(path, `must be an AnyValue object`);
   if (depth > MAX_ANY_VALUE_DEPTH)
     throw new OtlpValueError(path, `nested more than ${MAX_ANY_VALUE_DEPTH} levels deep`);
-  for (const key of Object.keys(value)) {
-    const field = own(value, key);
+  // for-in visits the own keys in Object.keys' order (parsed JSON inherits no enumerable key) without making their list.
+  for (const key in value) {
+    const field = value[key];
     switch (key) {
       case "stringValue":
         return expect(field, "string", path, key);
@@ -65,7 +68,7 @@ function number(field: string, path: string, key: string): number {
 
 function values(field: unknown, path: string): readonly unknown[] {
   if (!isJsonObject(field)) throw new OtlpValueError(path, "must be an object");
-  const list = own(field, "values") ?? [];
+  const list = field["values"] ?? [];
   if (!Array.isArray(list)) throw new OtlpValueError(`${path}.values`, "must be an array");
   return list;
 }
@@ -79,13 +82,9 @@ function kvlist(field: unknown, path: string, depth: number): Record<string, unk
   const object: Record<string, unknown> = {};
   values(field, path).forEach((pair, i) => {
     const at = `${path}.values[${i}]`;
-    const key = isJsonObject(pair) ? own(pair, "key") : undefined;
+    const key = isJsonObject(pair) ? pair["key"] : undefined;
     if (typeof key !== "string") throw new OtlpValueError(`${at}.key`, "must be a string");
-    const value = anyValue(
-      own(pair as object as Record<string, unknown>, "value"),
-      `${at}.value`,
-      depth + 1,
-    );
+    const value = anyValue((pair as Record<string, unknown>)["value"], `${at}.value`, depth + 1);
     Object.defineProperty(object, key, {
       value,
       enumerable: true,
@@ -101,7 +100,7 @@ export function attribute(attributes: unknown, key: string, path: string): unkno
   const list = attributeList(attributes, path);
   for (let i = 0; i < list.length; i++) {
     const pair: unknown = list[i];
-    if (isJsonObject(pair) && own(pair, "key") === key) return attributeAt(list, i, path);
+    if (isJsonObject(pair) && pair["key"] === key) return attributeAt(list, i, path);
   }
   return undefined;
 }
@@ -120,7 +119,7 @@ export function findAttributes(
   slots.fill(-1);
   for (let i = 0; i < list.length; i++) {
     const pair: unknown = list[i];
-    const key = isJsonObject(pair) ? own(pair, "key") : undefined;
+    const key = isJsonObject(pair) ? pair["key"] : undefined;
     const slot = typeof key === "string" ? keys.get(key) : undefined;
     if (slot !== undefined && slots[slot] === -1) slots[slot] = i;
   }
@@ -131,7 +130,7 @@ export function findAttributes(
 export function attributeAt(list: readonly unknown[], index: number, path: string): unknown {
   if (index === -1) return undefined;
   try {
-    return anyValue(own(list[index] as Record<string, unknown>, "value"), "");
+    return anyValue((list[index] as Record<string, unknown>)["value"], "");
   } catch (error) {
     // The path is built only for a value that is wrong: most requests have none.
     throw error instanceof OtlpValueError ? error.under(`${path}[${index}].value`) : error;
