@@ -306,7 +306,8 @@ export class OtlpReceiver {
     const first = this.count - read.selections.length;
     for (const [traceId, windows] of touched) {
       const kept = this.recent.get(traceId);
-      if (!kept) continue;
+      // Most traces have only this request's turns, handed on above.
+      if (kept === undefined || !keptBefore(kept, first)) continue;
       for (const recent of rejoined(Array.isArray(kept) ? kept : [kept], windows)) {
         // This request's own turns were handed on above.
         if (recent.index >= first) continue;
@@ -386,6 +387,11 @@ function rejoined(list: readonly Recent[], windows: readonly TimeWindow[] | null
       found.add(list[at]!);
     }
   return [...found].sort((a, b) => a.index - b.index);
+}
+
+/** Whether any of a trace's kept turns was received before the turn of index `first`. */
+function keptBefore(kept: Recent | Recent[], first: number): boolean {
+  return Array.isArray(kept) ? kept.some((recent) => recent.index < first) : kept.index < first;
 }
 
 /** The index of the first of a trace's kept turns (in time order) whose selection came after `time`. */

@@ -45,18 +45,21 @@ export type Touched = Map<string, TimeWindow[] | null>;
 
 /**
  * A trace's spans, each kind in time order (equal times in the order they came), so that a join is
- * a binary search; a kind with no span yet is NONE_YET.
+ * a binary search (see Kind).
  */
 interface TraceSpans {
-  selections: readonly bigint[];
-  inferences: readonly OtlpInference[];
-  toolSpans: readonly OtlpToolSpan[];
-  /** When it was last used, for forgetting the least recently used. */
+  selections: Kind<bigint>;
+  inferences: Kind<OtlpInference>;
+  toolSpans: Kind<OtlpToolSpan>;
+  /** When it was last used (the join's clock), for forgetting the least recently used. */
   seen: number;
+  /** What the request being added adds to it, while `seen` is that request's (then let go). */
+  adding: Added | null;
 }
 
 /** Times of the spans of one trace added by one request. */
 interface Added {
+  readonly traceId: string;
   readonly spans: TraceSpans;
   /** Null for a trace the join knew nothing of: any of its selections' joins may change, no window is worked out. */
   readonly selections: bigint[] | null;
@@ -65,6 +68,7 @@ interface Added {
 
 export class OtelJoin {
   private readonly traces = new Map<string, TraceSpans>();
+  /** Counts each use of a trace: a trace whose `seen` is past a request's first tick is that request's. */
   private clock = 0;
   /** Past this many traces the least recently used are forgotten: MAX_OPEN_TRACES more than were kept the last time. */
   private forgetAt = 2 * MAX_OPEN_TRACES;
@@ -83,40 +87,41 @@ export class OtelJoin {
 
   /** add, yielding every SPANS_PER_STEP spans. */
   *addInSteps(read: OtlpRead): Generator<void, Touched> {
-    const added = new Map<string, Added>();
+    const first = this.clock + 1;
+    const added: Added[] = [];
     let count = 0;
     for (const s of read.selections) {
-      const trace = this.added(s.traceId, added);
-      const list = insert(trace.spans.selections, s.time, timeOf);
-      if (list) {
-        trace.spans.selections = list;
+      const trace = this.added(s.traceId, first, added);
+      const kind = insert(trace.spans.selections, s.time, timeOf);
+      if (kind !== null) {
+        trace.spans.selections = kind;
         trace.selections?.push(s.time);
       }
       if (++count % SPANS_PER_STEP === 0) yield;
     }
     for (const i of read.inferences) {
-      const trace = this.added(i.traceId, added);
+      const trace = this.added(i.traceId, first, added);
       // An inference span changes the joins of the selections before it, and those of the inference span before it.
-      const list = insert(trace.spans.inferences, i, startOf);
-      if (list) {
-        trace.spans.inferences = list;
+      const kind = insert(trace.spans.inferences, i, startOf);
+      if (kind !== null) {
+        trace.spans.inferences = kind;
         trace.starts?.push(i.start);
       }
       if (++count % SPANS_PER_STEP === 0) yield;
     }
     for (const t of read.toolSpans) {
-      const trace = this.added(t.traceId, added);
+      const trace = this.added(t.traceId, first, added);
       // A tool span changes what the inference span before it called.
-      const list = insert(trace.spans.toolSpans, t, startOf);
-      if (list) {
-        trace.spans.toolSpans = list;
+      const kind = insert(trace.spans.toolSpans, t, startOf);
+      if (kind !== null) {
+        trace.spans.toolSpans = kind;
         trace.starts?.push(t.start);
       }
       if (++count % SPANS_PER_STEP === 0) yield;
     }
     const touched: Touched = new Map();
-    for (const [traceId, trace] of added) {
-      const { spans, selections, starts } = trace;
+    for (const { traceId, spans, selections, starts } of added) {
+      spans.adding = null;
       touched.set(traceId, selections && starts && windows(spans, selections, starts));
       if (++count % SPANS_PER_STEP === 0) yield;
     }
@@ -127,8 +132,10 @@ export class OtelJoin {
   model(selection: OtlpSelection): ModelCall | null {
     const spans = this.traces.get(selection.traceId);
     if (!spans) return null;
-    const next = spans.selections[after(spans.selections, selection.time, timeOf)];
-    const call = spans.inferences[atOrAfter(spans.inferences, selection.time, startOf)];
+    const selections = listOf(spans.selections);
+    const inferences = listOf(spans.inferences);
+    const next = selections[after(selections, selection.time, timeOf)];
+    const call = inferences[atOrAfter(inferences, selection.time, startOf)];
     if (!call || (next !== undefined && call.start >= next)) return null;
     const called = call.called ?? toolsAfter(spans, call);
     return modelCall(call, called, loggedFinalNames(selection.trace));
@@ -139,41 +146,45 @@ export class OtelJoin {
     this.traces.delete(traceId);
   }
 
-  private added(traceId: string, added: Map<string, Added>): Added {
-    const adding = added.get(traceId);
-    if (adding) return adding;
+  /** The trace's entry of the request whose first tick is `first`, made at its first span. */
+  private added(traceId: string, first: number, added: Added[]): Added {
     const known = this.traces.get(traceId);
-    const spans = known ?? {
-      selections: NONE_YET,
-      inferences: NONE_YET,
-      toolSpans: NONE_YET,
+    if (known !== undefined && known.seen >= first) return known.adding!;
+    const spans: TraceSpans = known ?? {
+      selections: undefined,
+      inferences: undefined,
+      toolSpans: undefined,
       seen: 0,
+      adding: null,
     };
     if (!known) this.traces.set(traceId, spans);
     spans.seen = ++this.clock;
     const trace: Added = known
-      ? { spans, selections: [], starts: [] }
-      : { spans, selections: null, starts: null };
-    added.set(traceId, trace);
-    if (this.traces.size > this.forgetAt) this.forgetOldest(added);
+      ? { traceId, spans, selections: [], starts: [] }
+      : { traceId, spans, selections: null, starts: null };
+    spans.adding = trace;
+    added.push(trace);
+    if (this.traces.size > this.forgetAt) this.forgetOldest(first);
     return trace;
   }
 
   /**
    * Keeps the MAX_OPEN_TRACES most recently used traces, every pinned one, and those of the
-   * request being added (its spans go into them); in bulk, once per MAX_OPEN_TRACES new ones.
+   * request being added (used since its first tick: its spans go into them); in bulk, once per
+   * MAX_OPEN_TRACES new ones.
    */
-  private forgetOldest(adding: ReadonlyMap<string, Added>): void {
-    const forgettable = (traceId: string) => !adding.has(traceId) && !this.pinned(traceId);
+  private forgetOldest(first: number): void {
+    const forgettable = (traceId: string, spans: TraceSpans) =>
+      spans.seen < first && !this.pinned(traceId);
     // When each forgettable trace was used (each a different time): the newest MAX_OPEN_TRACES are kept.
     const used = new Float64Array(this.traces.size);
     let count = 0;
     for (const [traceId, spans] of this.traces)
-      if (forgettable(traceId)) used[count++] = spans.seen;
+      if (forgettable(traceId, spans)) used[count++] = spans.seen;
     if (count > MAX_OPEN_TRACES) {
       const oldestKept = used.subarray(0, count).sort()[count - MAX_OPEN_TRACES]!;
       for (const [traceId, spans] of this.traces)
-        if (spans.seen < oldestKept && forgettable(traceId)) this.traces.delete(traceId);
+        if (spans.seen < oldestKept && forgettable(traceId, spans)) this.traces.delete(traceId);
     }
     this.forgetAt = this.traces.size + MAX_OPEN_TRACES;
   }
@@ -190,7 +201,8 @@ function windows(
   added: readonly bigint[],
   starts: readonly bigint[],
 ): TimeWindow[] {
-  const { selections, inferences } = spans;
+  const selections = listOf(spans.selections);
+  const inferences = listOf(spans.inferences);
   // The latest selection time at or before `time` (before it when `strict`), or 0: every selection up to `time` since.
   const since = (time: bigint, strict: boolean): bigint =>
     selections[(strict ? atOrAfter : after)(selections, time, timeOf) - 1] ?? 0n;
@@ -205,8 +217,9 @@ function windows(
 }
 
 function toolsAfter(spans: TraceSpans, call: OtlpInference): readonly string[] {
-  const next = spans.inferences[after(spans.inferences, call.start, startOf)]?.start;
-  const tools = spans.toolSpans;
+  const inferences = listOf(spans.inferences);
+  const next = inferences[after(inferences, call.start, startOf)]?.start;
+  const tools = listOf(spans.toolSpans);
   const names: string[] = [];
   for (let i = after(tools, call.start, startOf); i < tools.length; i++) {
     if (next !== undefined && tools[i]!.start >= next) break;
@@ -245,24 +258,31 @@ export function after<T>(
 }
 
 /**
- * A trace's list of a kind before its first span, then replaced by a list of one: a `[]` pushed to
- * holds room for 16, and a trace mostly has one span of each kind, kept long enough to be promoted.
+ * One kind of a trace's spans: none, the only one, or a list of two or more. A trace mostly has
+ * one span of each kind, kept long enough to be promoted: a list would be two more objects for the
+ * collector to copy and mark, each time.
  */
-const NONE_YET: readonly never[] = Object.freeze([]);
+type Kind<T> = T | T[] | undefined;
+
+/** A kind's spans as a list (a new one around an only span). */
+function listOf<T>(kind: Kind<T>): readonly T[] {
+  return kind === undefined ? NO_SPANS : Array.isArray(kind) ? kind : [kind];
+}
+
+const NO_SPANS: readonly never[] = Object.freeze([]);
 
 /**
- * Inserts in time order, after the items of the same time: the list that holds it (a new one for
- * NONE_YET, else `list`), or undefined when the list is full.
+ * Inserts in time order, after the items of the same time: what the kind is then (a list from a
+ * second span on), or null when its list is full.
  */
-function insert<T>(list: readonly T[], item: T, timeOfItem: (item: T) => bigint): T[] | undefined {
-  if (list === NONE_YET) return [item];
-  if (list.length >= MAX_SPANS_PER_TRACE) return undefined;
-  // Only NONE_YET is shared; every other list is the trace's own.
-  const own = list as T[];
-  const at = after(own, timeOfItem(item), timeOfItem);
-  if (at === own.length) own.push(item);
-  else own.splice(at, 0, item);
-  return own;
+function insert<T>(kind: Kind<T>, item: T, timeOfItem: (item: T) => bigint): Kind<T> | null {
+  if (kind === undefined) return item;
+  const list = Array.isArray(kind) ? kind : [kind];
+  if (list.length >= MAX_SPANS_PER_TRACE) return null;
+  const at = after(list, timeOfItem(item), timeOfItem);
+  if (at === list.length) list.push(item);
+  else list.splice(at, 0, item);
+  return list;
 }
 
 function modelCall(
