@@ -1,107 +1,84 @@
 /**
- * The turns a receiver worker posts (receiver-worker.ts → receiver-thread.ts): one JSON text of
- * their fields, in which a selection that came as JSON text stands as that text. Posting a string
- * copies it at once, where a structured clone of each turn's fields costs the worker more than
- * joining it; the receiving thread's one JSON.parse reads the selections it had to read anyway.
+ * The turns a receiver worker posts (receiver-worker.ts → receiver-thread.ts), as one flat list of
+ * their fields: its structured clone costs the worker less than building a JSON text of them, and
+ * far less than a clone of a LoggedTrace's objects. A selection that came as JSON text goes as that
+ * text, its trace read again on the receiving thread exactly as the worker read it (textSelection).
  */
 import type { ModelCall } from "../core/otel/join.js";
 import { isoTime, withOtel } from "../core/otel/join.js";
-import { parsedSelection, type OtlpSelection } from "../core/otel/request.js";
+import { textSelection, type OtlpSelection } from "../core/otel/request.js";
 import type { LoggedTrace } from "../core/traces/trace.js";
 
 /**
- * Per turn, in `json`: changed (0 as it arrived, 1 its model call changed), index, the selection
- * (its JSON text, or its place in `traces`), trace id, span id, service, time (ISO), then the model
- * call's seven fields in ModelCall's order, its span id null when none was joined.
+ * Per turn: changed (0 as it arrived, 1 its model call changed), index, the selection's text or
+ * trace, trace id, span id, service, time (ISO), then the model call's seven fields in ModelCall's
+ * order, its span id null when none was joined.
  */
 const FIELDS = 14;
 
-export interface ReceiverItems {
-  /** A JSON array of FIELDS values per turn. */
-  readonly json: string;
-  /** The selections that came as OTLP values, not as JSON text, as the worker read them. */
-  readonly traces: readonly LoggedTrace[];
-}
-
-const NO_MODEL = ",null,null,null,null,null,null,null";
-/** Hex ids (the reader accepts nothing else) and isoTime's text, which need no escaping. */
-const quoted = (safe: string) => `"${safe}"`;
+export type ReceiverItems = readonly unknown[];
 
 /** Turns handed on by OtlpReceiver (onSelection), gathered for one message. */
 export class TurnBatch {
-  private parts: string[] = [];
-  private traces: LoggedTrace[] = [];
-  /** The last offered list written and its text: an agent offers the same tools call after call, and the reader shares such lists. */
-  private offered: readonly string[] | null = null;
-  private offeredText = "null";
+  private items: unknown[] = [];
 
   push(changed: boolean, index: number, selection: OtlpSelection, model: ModelCall | null): void {
     const { traceId, spanId, service, time, text } = selection;
-    const source = text ?? String(this.traces.push(selection.trace) - 1);
-    const turn = `${changed ? 1 : 0},${index},${source},${quoted(traceId)},${quoted(spanId)},${JSON.stringify(service)},${quoted(isoTime(time))}`;
-    this.parts.push(model === null ? turn + NO_MODEL : `${turn},${this.model(model)}`);
+    const items = this.items;
+    items.push(changed ? 1 : 0, index, text ?? selection.trace, traceId, spanId, service);
+    items.push(isoTime(time));
+    if (model === null) items.push(null, null, null, null, null, null, null);
+    else
+      items.push(
+        model.span_id,
+        model.model,
+        model.offered,
+        model.called,
+        model.final_not_offered,
+        model.offered_not_final,
+        model.called_not_offered,
+      );
   }
 
   /** What was pushed since the last take, as one message; null when nothing was. */
   take(): ReceiverItems | null {
-    if (this.parts.length === 0) return null;
-    const items = { json: `[${this.parts.join(",")}]`, traces: this.traces };
-    this.parts = [];
-    this.traces = [];
+    if (this.items.length === 0) return null;
+    const items = this.items;
+    this.items = [];
     return items;
   }
-
-  private model(model: ModelCall): string {
-    if (model.offered !== this.offered) {
-      this.offered = model.offered;
-      this.offeredText = JSON.stringify(model.offered);
-    }
-    return [
-      quoted(model.span_id),
-      JSON.stringify(model.model),
-      this.offeredText,
-      names(model.called),
-      names(model.final_not_offered),
-      names(model.offered_not_final),
-      names(model.called_not_offered),
-    ].join(",");
-  }
 }
-
-/** Most lists of a model call are empty. */
-const names = (list: readonly string[]) => (list.length === 0 ? "[]" : JSON.stringify(list));
 
 /** Each turn of `items` as the LoggedTrace joinedTrace makes of it. */
 export function forEachTurn(
   items: ReceiverItems,
   turn: (changed: boolean, index: number, trace: LoggedTrace) => void,
 ): void {
-  const values = JSON.parse(items.json) as unknown[];
-  for (let at = 0; at + FIELDS <= values.length; at += FIELDS) {
-    const source = values[at + 2];
-    const trace = typeof source === "number" ? items.traces[source]! : parsedSelection(source);
+  for (let at = 0; at + FIELDS <= items.length; at += FIELDS) {
+    const source = items[at + 2] as string | LoggedTrace;
+    const trace = typeof source === "string" ? textSelection(source) : source;
     const otel = {
-      trace_id: values[at + 3] as string,
-      span_id: values[at + 4] as string,
-      service: values[at + 5] as string | null,
+      trace_id: items[at + 3] as string,
+      span_id: items[at + 4] as string,
+      service: items[at + 5] as string | null,
     };
-    const spanId = values[at + 7] as string | null;
+    const spanId = items[at + 7] as string | null;
     const model: ModelCall | null =
       spanId === null
         ? null
         : {
             span_id: spanId,
-            model: values[at + 8] as string | null,
-            offered: values[at + 9] as string[] | null,
-            called: values[at + 10] as string[],
-            final_not_offered: values[at + 11] as string[],
-            offered_not_final: values[at + 12] as string[],
-            called_not_offered: values[at + 13] as string[],
+            model: items[at + 8] as string | null,
+            offered: items[at + 9] as string[] | null,
+            called: items[at + 10] as string[],
+            final_not_offered: items[at + 11] as string[],
+            offered_not_final: items[at + 12] as string[],
+            called_not_offered: items[at + 13] as string[],
           };
     turn(
-      values[at] === 1,
-      values[at + 1] as number,
-      withOtel(trace, values[at + 6] as string, otel, model),
+      items[at] === 1,
+      items[at + 1] as number,
+      withOtel(trace, items[at + 6] as string, otel, model),
     );
   }
 }

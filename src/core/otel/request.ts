@@ -251,12 +251,7 @@ function selection(
 
 /** The trace of a selection read before from `text` (OtlpSelection.text), read again. */
 export function textSelection(text: string): LoggedTrace {
-  return parsedSelection(JSON.parse(text) as unknown);
-}
-
-/** The same, of that text already parsed. */
-export function parsedSelection(value: unknown): LoggedTrace {
-  return selectionTrace(value, `'${SELECTION_ATTRIBUTE}'`);
+  return selectionTrace(JSON.parse(text) as unknown, `'${SELECTION_ATTRIBUTE}'`);
 }
 
 /** A selection attribute's value (parsed when it was JSON text) as a logged trace; `at` names it in an error. */
