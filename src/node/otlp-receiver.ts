@@ -13,7 +13,10 @@ import { isJsonObject, own, type LoggedTrace } from "../core/traces/trace.js";
 import {
   after,
   OtelJoin,
+  joinedModel,
   joinedTrace,
+  sameJoin,
+  type Joined,
   type ModelCall,
   type TimeWindow,
   type Touched,
@@ -22,6 +25,7 @@ import { parseJsonInSteps } from "../core/otel/json-steps.js";
 import {
   readRequestInSteps,
   textSelection,
+  type OtlpInference,
   type OtlpRead,
   type OtlpSelection,
 } from "../core/otel/request.js";
@@ -94,8 +98,9 @@ class Refusal extends Error {
 
 /**
  * A kept turn, as few objects as can be (the receiver keeps maxTurns of them, and each one kept
- * costs the garbage collector): its selection's fields in place, and a selection that came as
- * JSON text kept as that text, its trace read again only when a later request re-joins it.
+ * costs the garbage collector): its selection's fields in place, a selection that came as JSON
+ * text kept as that text, and its join as the inference span and calls the join holds anyway
+ * (sameJoin). Its trace is read again only when a later request changes its model call.
  */
 interface Recent {
   readonly index: number;
@@ -106,7 +111,9 @@ interface Recent {
   readonly text: string | undefined;
   /** Null when `text` holds it. */
   readonly trace: LoggedTrace | null;
-  model: ModelCall | null;
+  /** The join handed on last: both null when none was. */
+  call: OtlpInference | null;
+  called: readonly string[] | null;
 }
 
 export class OtlpReceiver {
@@ -297,10 +304,10 @@ export class OtlpReceiver {
     const touched = yield* this.join.addInSteps(read);
     let handed = 0;
     for (const selection of read.selections) {
-      const model = this.join.model(selection);
+      const joined = this.join.joined(selection.traceId, selection.time);
       const index = this.count++;
-      this.remember(selection, index, model, touched);
-      this.hand(false, index, selection, model);
+      this.remember(selection, index, joined, touched);
+      this.hand(false, index, selection, joined && joinedModel(joined, selection.trace));
       if (++handed % SELECTIONS_PER_STEP === 0) yield;
     }
     const first = this.count - read.selections.length;
@@ -311,12 +318,13 @@ export class OtlpReceiver {
       for (const recent of rejoined(Array.isArray(kept) ? kept : [kept], windows)) {
         // This request's own turns were handed on above.
         if (recent.index >= first) continue;
-        const selection = keptSelection(recent);
-        const model = this.join.model(selection);
+        const joined = this.join.joined(traceId, recent.time);
         if (++handed % SELECTIONS_PER_STEP === 0) yield;
-        if (sameModel(model, recent.model)) continue;
-        recent.model = model;
-        this.hand(true, recent.index, selection, model);
+        if (sameJoin(joined, recent.call, recent.called)) continue;
+        recent.call = joined?.call ?? null;
+        recent.called = joined?.called ?? null;
+        const selection = keptSelection(recent);
+        this.hand(true, recent.index, selection, joined && joinedModel(joined, selection.trace));
       }
     }
   }
@@ -335,13 +343,15 @@ export class OtlpReceiver {
   private remember(
     selection: OtlpSelection,
     index: number,
-    model: ModelCall | null,
+    joined: Joined | null,
     touched: Touched,
   ): void {
     if (this.maxTurns === 0) return;
     const { traceId, spanId, service, time, text } = selection;
     const trace = text === undefined ? selection.trace : null;
-    const turn: Recent = { index, traceId, spanId, service, time, text, trace, model };
+    const call = joined?.call ?? null;
+    const called = joined?.called ?? null;
+    const turn: Recent = { index, traceId, spanId, service, time, text, trace, call, called };
     const known = this.recent.get(traceId);
     if (known === undefined) this.recent.set(traceId, turn);
     else {
@@ -405,25 +415,6 @@ function keptSelection(recent: Recent): OtlpSelection {
   return text === undefined
     ? { traceId, spanId, service, time, trace: recent.trace! }
     : { traceId, spanId, service, time, trace: textSelection(text), text };
-}
-
-/** Whether two model calls say the same (the fields of ModelCall, lists in order). */
-export function sameModel(a: ModelCall | null, b: ModelCall | null): boolean {
-  if (a === null || b === null) return a === b;
-  return (
-    a.span_id === b.span_id &&
-    a.model === b.model &&
-    sameNames(a.offered, b.offered) &&
-    sameNames(a.called, b.called) &&
-    sameNames(a.final_not_offered, b.final_not_offered) &&
-    sameNames(a.offered_not_final, b.offered_not_final) &&
-    sameNames(a.called_not_offered, b.called_not_offered)
-  );
-}
-
-function sameNames(a: readonly string[] | null, b: readonly string[] | null): boolean {
-  if (a === null || b === null) return a === b;
-  return a.length === b.length && a.every((name, i) => name === b[i]);
 }
 
 /** True for protobuf, false for JSON; other content types are refused. */

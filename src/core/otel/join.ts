@@ -24,6 +24,12 @@ export interface ModelCall {
   readonly called_not_offered: readonly string[];
 }
 
+/** An inference span a selection fed, with the tools it called (its own, or its tool spans'). */
+export interface Joined {
+  readonly call: OtlpInference;
+  readonly called: readonly string[];
+}
+
 /**
  * OTel traces whose spans are remembered for joins at least; past twice as many, the least
  * recently seen are forgotten, but never a pinned one or one the request being added touches.
@@ -130,15 +136,24 @@ export class OtelJoin {
 
   /** The model call a selection fed, as far as the spans seen so far say; null when none is joined. */
   model(selection: OtlpSelection): ModelCall | null {
-    const spans = this.traces.get(selection.traceId);
+    const joined = this.joined(selection.traceId, selection.time);
+    return joined && joinedModel(joined, selection.trace);
+  }
+
+  /**
+   * The inference span that a selection of `traceId` at `time` fed and the tools it called, as far
+   * as the spans seen so far say; null when none is joined. What the model call is, but for the
+   * differences against the selection's final tools.
+   */
+  joined(traceId: string, time: bigint): Joined | null {
+    const spans = this.traces.get(traceId);
     if (!spans) return null;
     const selections = listOf(spans.selections);
     const inferences = listOf(spans.inferences);
-    const next = selections[after(selections, selection.time, timeOf)];
-    const call = inferences[atOrAfter(inferences, selection.time, startOf)];
+    const next = selections[after(selections, time, timeOf)];
+    const call = inferences[atOrAfter(inferences, time, startOf)];
     if (!call || (next !== undefined && call.start >= next)) return null;
-    const called = call.called ?? toolsAfter(spans, call);
-    return modelCall(call, called, loggedFinalNames(selection.trace));
+    return { call, called: call.called ?? toolsAfter(spans, call) };
   }
 
   /** Forgets what an OTel trace's spans said (the receiver's oldest turns dropped with it). */
@@ -285,11 +300,9 @@ function insert<T>(kind: Kind<T>, item: T, timeOfItem: (item: T) => bigint): Kin
   return list;
 }
 
-function modelCall(
-  call: OtlpInference,
-  called: readonly string[],
-  final: readonly string[],
-): ModelCall {
+/** The model call of a join, for the selection whose trace is `trace`. */
+export function joinedModel({ call, called }: Joined, trace: LoggedTrace): ModelCall {
+  const final = loggedFinalNames(trace);
   const offered = call.offered;
   const against = offered ?? final;
   return {
@@ -303,7 +316,30 @@ function modelCall(
   };
 }
 
-/** No names: shared, as most differences are empty and every kept turn holds three. */
+/**
+ * Whether two joins of one selection give the same model call: its differences are worked out
+ * from the call's tools and calls against the same final tools, so they are the same when those are.
+ */
+export function sameJoin(
+  a: Joined | null,
+  call: OtlpInference | null,
+  called: readonly string[] | null,
+): boolean {
+  if (a === null || call === null || called === null) return a === null && call === null;
+  return (
+    a.call.spanId === call.spanId &&
+    a.call.model === call.model &&
+    sameNames(a.call.offered, call.offered) &&
+    sameNames(a.called, called)
+  );
+}
+
+function sameNames(a: readonly string[] | null, b: readonly string[] | null): boolean {
+  if (a === null || b === null) return a === b;
+  return a.length === b.length && a.every((name, i) => name === b[i]);
+}
+
+/** No names: shared, as most differences are empty. */
 const NONE: readonly string[] = Object.freeze([]);
 
 /** The names of `list` not in `names`, in order; a set only for long lists, a new list only when one is missing. */

@@ -6,6 +6,8 @@ import {
   MAX_OPEN_TRACES,
   MAX_SPANS_PER_TRACE,
   OtelJoin,
+  sameJoin,
+  type Joined,
   type ModelCall,
 } from "../../../src/core/otel/join.js";
 import type {
@@ -171,6 +173,53 @@ describe("the join of selections to their model calls", () => {
       offered_not_final: ["new"],
       called_not_offered: ["zzz"],
     });
+  });
+
+  it("says two joins give the same model call exactly when their span, model, offered and called names are the same", () => {
+    const call: OtlpInference = {
+      traceId: TRACE_A,
+      spanId: "00000000000000c1",
+      start: 2n,
+      model: "m",
+      offered: ["a", "b"],
+      called: null,
+    };
+    const joined: Joined = { call, called: ["a"] };
+    // Equal values in other objects are the same join: a kept turn compares with what it was handed.
+    expect(sameJoin(joined, { ...call, offered: ["a", "b"] }, ["a"])).toBe(true);
+    expect(sameJoin(null, null, null)).toBe(true);
+    expect(sameJoin(joined, null, null)).toBe(false);
+    expect(sameJoin(null, call, ["a"])).toBe(false);
+    for (const [other, called] of [
+      [{ ...call, spanId: "00000000000000c2" }, ["a"]],
+      [{ ...call, model: null }, ["a"]],
+      [{ ...call, offered: ["a"] }, ["a"]],
+      [{ ...call, offered: ["b", "a"] }, ["a"]],
+      [{ ...call, offered: null }, ["a"]],
+      [call, ["b"]],
+      [call, []],
+    ] as [OtlpInference, string[]][])
+      expect(sameJoin(joined, other, called)).toBe(false);
+    // What the join finds is what model() makes the model call of.
+    const join = new OtelJoin();
+    const selection: OtlpSelection = {
+      traceId: TRACE_A,
+      spanId: id(),
+      service: null,
+      time: 1n,
+      trace: trace(["a"]),
+    };
+    join.add({
+      selections: [selection],
+      inferences: [call],
+      toolSpans: [],
+      rejected: 0,
+      problems: [],
+    });
+    expect(join.joined(TRACE_A, 1n)).toEqual({ call, called: [] });
+    expect(join.joined(TRACE_A, 3n)).toBeNull();
+    expect(join.joined(TRACE_B, 1n)).toBeNull();
+    expect(join.model(selection)).toMatchObject({ span_id: call.spanId, offered_not_final: ["b"] });
   });
 });
 
