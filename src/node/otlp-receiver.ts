@@ -17,7 +17,7 @@ import {
   joinedTrace,
   sameJoin,
   type Joined,
-  type ModelCall,
+  type JoinedCall,
   type TimeWindow,
   type Touched,
 } from "../core/otel/join.js";
@@ -25,7 +25,6 @@ import { parseJsonInSteps } from "../core/otel/json-steps.js";
 import {
   readRequestInSteps,
   textSelection,
-  type OtlpInference,
   type OtlpRead,
   type OtlpSelection,
 } from "../core/otel/request.js";
@@ -67,15 +66,15 @@ export interface ReceiverOptions {
   /** A trace received before whose model call a later request changed. */
   readonly onModel?: (received: ReceivedTrace) => void;
   /**
-   * Each selection onTrace (changed false) or onModel (true) is given, before it is made a
-   * LoggedTrace: what a receiver worker posts (receiver-items.ts).
+   * Each selection as it arrives, with its join, before it is made a LoggedTrace: what a receiver
+   * worker posts (receiver-items.ts).
    */
-  readonly onSelection?: (
-    changed: boolean,
-    index: number,
-    selection: OtlpSelection,
-    model: ModelCall | null,
-  ) => void;
+  readonly onTurn?: (index: number, selection: OtlpSelection, joined: Joined | null) => void;
+  /**
+   * A turn received before whose join a later request changed. Only its index: given this alone,
+   * without onModel, the receiver keeps no selection, as whoever took onTurn's has it.
+   */
+  readonly onRejoin?: (index: number, joined: Joined | null) => void;
   /** Every accepted request, as OTLP/JSON (a protobuf request converted). */
   readonly onRequest?: (request: unknown) => void;
 }
@@ -98,22 +97,26 @@ class Refusal extends Error {
 
 /**
  * A kept turn, as few objects as can be (the receiver keeps maxTurns of them, and each one kept
- * costs the garbage collector): its selection's fields in place, a selection that came as JSON
- * text kept as that text, and its join as the inference span and calls the join holds anyway
- * (sameJoin). Its trace is read again only when a later request changes its model call.
+ * costs the garbage collector): what re-joining it needs, its join as the inference span and
+ * calls the join holds anyway (sameJoin), and its selection only for onModel.
  */
 interface Recent {
   readonly index: number;
   readonly traceId: string;
+  readonly time: bigint;
+  /** The join handed on last: both null when none was. */
+  call: JoinedCall | null;
+  called: readonly string[] | null;
+  readonly selection: KeptSelection | null;
+}
+
+/** A kept selection, one that came as JSON text as that text: its trace is read again only when its model call changes. */
+interface KeptSelection {
   readonly spanId: string;
   readonly service: string | null;
-  readonly time: bigint;
   readonly text: string | undefined;
   /** Null when `text` holds it. */
   readonly trace: LoggedTrace | null;
-  /** The join handed on last: both null when none was. */
-  call: OtlpInference | null;
-  called: readonly string[] | null;
 }
 
 export class OtlpReceiver {
@@ -303,11 +306,16 @@ export class OtlpReceiver {
   private *accept(read: OtlpRead): Generator<void, void> {
     const touched = yield* this.join.addInSteps(read);
     let handed = 0;
+    const { onTurn, onTrace } = this.options;
     for (const selection of read.selections) {
       const joined = this.join.joined(selection.traceId, selection.time);
       const index = this.count++;
       this.remember(selection, index, joined, touched);
-      this.hand(false, index, selection, joined && joinedModel(joined, selection.trace));
+      onTurn?.(index, selection, joined);
+      onTrace?.({
+        index,
+        trace: joinedTrace(selection, joined && joinedModel(joined, selection.trace)),
+      });
       if (++handed % SELECTIONS_PER_STEP === 0) yield;
     }
     const first = this.count - read.selections.length;
@@ -323,21 +331,13 @@ export class OtlpReceiver {
         if (sameJoin(joined, recent.call, recent.called)) continue;
         recent.call = joined?.call ?? null;
         recent.called = joined?.called ?? null;
-        const selection = keptSelection(recent);
-        this.hand(true, recent.index, selection, joined && joinedModel(joined, selection.trace));
+        this.options.onRejoin?.(recent.index, joined);
+        if (recent.selection === null) continue;
+        const selection = keptSelection(recent, recent.selection);
+        const model = joined && joinedModel(joined, selection.trace);
+        this.options.onModel?.({ index: recent.index, trace: joinedTrace(selection, model) });
       }
     }
-  }
-
-  private hand(
-    changed: boolean,
-    index: number,
-    selection: OtlpSelection,
-    model: ModelCall | null,
-  ): void {
-    this.options.onSelection?.(changed, index, selection, model);
-    const handOn = changed ? this.options.onModel : this.options.onTrace;
-    handOn?.({ index, trace: joinedTrace(selection, model) });
   }
 
   private remember(
@@ -348,10 +348,13 @@ export class OtlpReceiver {
   ): void {
     if (this.maxTurns === 0) return;
     const { traceId, spanId, service, time, text } = selection;
-    const trace = text === undefined ? selection.trace : null;
     const call = joined?.call ?? null;
     const called = joined?.called ?? null;
-    const turn: Recent = { index, traceId, spanId, service, time, text, trace, call, called };
+    // Only onModel needs the selection again; whoever takes onTurn's keeps it otherwise.
+    const kept: KeptSelection | null = this.options.onModel
+      ? { spanId, service, text, trace: text === undefined ? selection.trace : null }
+      : null;
+    const turn: Recent = { index, traceId, time, call, called, selection: kept };
     const known = this.recent.get(traceId);
     if (known === undefined) this.recent.set(traceId, turn);
     else {
@@ -410,10 +413,10 @@ function timeAfter(list: readonly Recent[], time: bigint): number {
 }
 
 /** A kept turn's selection, its trace read again from its text when that is how it was kept. */
-function keptSelection(recent: Recent): OtlpSelection {
-  const { traceId, spanId, service, time, text } = recent;
+function keptSelection({ traceId, time }: Recent, kept: KeptSelection): OtlpSelection {
+  const { spanId, service, text } = kept;
   return text === undefined
-    ? { traceId, spanId, service, time, trace: recent.trace! }
+    ? { traceId, spanId, service, time, trace: kept.trace! }
     : { traceId, spanId, service, time, trace: textSelection(text), text };
 }
 

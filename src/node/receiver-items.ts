@@ -3,41 +3,39 @@
  * their fields: its structured clone costs the worker less than building a JSON text of them, and
  * far less than a clone of a LoggedTrace's objects. A selection that came as JSON text goes as that
  * text, its trace read again on the receiving thread exactly as the worker read it (textSelection).
+ * The worker keeps no selection: the receiving thread keeps the newest maxTurns, so that a later
+ * change of a turn's join comes as its index and join alone, and its model call is worked out here.
  */
-import type { ModelCall } from "../core/otel/join.js";
-import { isoTime, withOtel } from "../core/otel/join.js";
+import type { Joined, ModelCall, OtelIds } from "../core/otel/join.js";
+import { isoTime, joinedModel, withOtel } from "../core/otel/join.js";
 import { textSelection, type OtlpSelection } from "../core/otel/request.js";
 import type { LoggedTrace } from "../core/traces/trace.js";
 
 /**
- * Per turn: changed (0 as it arrived, 1 its model call changed), index, the selection's text or
- * trace, trace id, span id, service, time (ISO), then the model call's seven fields in ModelCall's
- * order, its span id null when none was joined.
+ * Per turn: changed (0 as it arrived, 1 its join changed), index, the selection's text or trace,
+ * trace id, span id, service, time (ISO), then the join: the inference span's id, model and
+ * offered tools, and the tools called; its span id null when none was joined. A changed turn's
+ * selection fields are null.
  */
-const FIELDS = 14;
+const FIELDS = 11;
 
 export type ReceiverItems = readonly unknown[];
 
-/** Turns handed on by OtlpReceiver (onSelection), gathered for one message. */
+/** Turns handed on by OtlpReceiver (onTurn, onRejoin), gathered for one message. */
 export class TurnBatch {
   private items: unknown[] = [];
 
-  push(changed: boolean, index: number, selection: OtlpSelection, model: ModelCall | null): void {
+  /** A turn as it arrived. */
+  push(index: number, selection: OtlpSelection, joined: Joined | null): void {
     const { traceId, spanId, service, time, text } = selection;
-    const items = this.items;
-    items.push(changed ? 1 : 0, index, text ?? selection.trace, traceId, spanId, service);
-    items.push(isoTime(time));
-    if (model === null) items.push(null, null, null, null, null, null, null);
-    else
-      items.push(
-        model.span_id,
-        model.model,
-        model.offered,
-        model.called,
-        model.final_not_offered,
-        model.offered_not_final,
-        model.called_not_offered,
-      );
+    this.items.push(0, index, text ?? selection.trace, traceId, spanId, service, isoTime(time));
+    this.join(joined);
+  }
+
+  /** A turn received before, whose join changed. */
+  pushRejoin(index: number, joined: Joined | null): void {
+    this.items.push(1, index, null, null, null, null, null);
+    this.join(joined);
   }
 
   /** What was pushed since the last take, as one message; null when nothing was. */
@@ -47,38 +45,87 @@ export class TurnBatch {
     this.items = [];
     return items;
   }
+
+  private join(joined: Joined | null): void {
+    if (joined === null) this.items.push(null, null, null, null);
+    else {
+      const { call, called } = joined;
+      this.items.push(call.spanId, call.model, call.offered, called);
+    }
+  }
 }
 
-/** Each turn of `items` as the LoggedTrace joinedTrace makes of it. */
-export function forEachTurn(
-  items: ReceiverItems,
-  turn: (changed: boolean, index: number, trace: LoggedTrace) => void,
-): void {
-  for (let at = 0; at + FIELDS <= items.length; at += FIELDS) {
-    const source = items[at + 2] as string | LoggedTrace;
-    const trace = typeof source === "string" ? textSelection(source) : source;
-    const otel = {
-      trace_id: items[at + 3] as string,
-      span_id: items[at + 4] as string,
-      service: items[at + 5] as string | null,
-    };
-    const spanId = items[at + 7] as string | null;
-    const model: ModelCall | null =
-      spanId === null
-        ? null
-        : {
-            span_id: spanId,
-            model: items[at + 8] as string | null,
-            offered: items[at + 9] as string[] | null,
-            called: items[at + 10] as string[],
-            final_not_offered: items[at + 11] as string[],
-            offered_not_final: items[at + 12] as string[],
-            called_not_offered: items[at + 13] as string[],
-          };
-    turn(
-      items[at] === 1,
-      items[at + 1] as number,
-      withOtel(trace, items[at + 6] as string, otel, model),
-    );
+/**
+ * The receiving thread's side: each turn of a message as the LoggedTrace joinedTrace makes of it,
+ * keeping the newest `maxTurns` selections (by index) for the changes that come later.
+ */
+export class TurnReader {
+  /** A ring of the kept turns' selections, by index modulo maxTurns: as they came, with their OTel ids and time. */
+  private readonly sources: (string | LoggedTrace | undefined)[];
+  private readonly otel: (OtelIds | undefined)[];
+  private readonly times: string[];
+  /** The index after the newest turn read. */
+  private next = 0;
+
+  constructor(private readonly maxTurns: number) {
+    this.sources = new Array<string | LoggedTrace | undefined>(maxTurns);
+    this.otel = new Array<OtelIds | undefined>(maxTurns);
+    this.times = new Array<string>(maxTurns);
   }
+
+  /**
+   * Calls `turn` for each turn of `items`, in order. A change of a turn no longer kept here cannot
+   * come (the worker keeps the same newest turns) and would be passed over.
+   */
+  read(
+    items: ReceiverItems,
+    turn: (changed: boolean, index: number, trace: LoggedTrace) => void,
+  ): void {
+    for (let at = 0; at + FIELDS <= items.length; at += FIELDS) {
+      const changed = items[at] === 1;
+      const index = items[at + 1] as number;
+      const slot = index % this.maxTurns;
+      let source: string | LoggedTrace;
+      let otel: OtelIds;
+      let time: string;
+      if (changed) {
+        if (!(index < this.next && index >= this.next - this.maxTurns)) continue;
+        source = this.sources[slot]!;
+        otel = this.otel[slot]!;
+        time = this.times[slot]!;
+      } else {
+        source = items[at + 2] as string | LoggedTrace;
+        otel = otelOf(items, at);
+        time = items[at + 6] as string;
+        this.next = index + 1;
+        if (this.maxTurns > 0) {
+          this.sources[slot] = source;
+          this.otel[slot] = otel;
+          this.times[slot] = time;
+        }
+      }
+      const trace = typeof source === "string" ? textSelection(source) : source;
+      turn(changed, index, withOtel(trace, time, otel, modelOf(items, at, trace)));
+    }
+  }
+}
+
+function otelOf(items: ReceiverItems, at: number): OtelIds {
+  return {
+    trace_id: items[at + 3] as string,
+    span_id: items[at + 4] as string,
+    service: items[at + 5] as string | null,
+  };
+}
+
+/** The model call of the join at `at`, for the selection whose trace is `trace`. */
+function modelOf(items: ReceiverItems, at: number, trace: LoggedTrace): ModelCall | null {
+  const spanId = items[at + 7] as string | null;
+  if (spanId === null) return null;
+  const call = {
+    spanId,
+    model: items[at + 8] as string | null,
+    offered: items[at + 9] as readonly string[] | null,
+  };
+  return joinedModel({ call, called: items[at + 10] as readonly string[] }, trace);
 }

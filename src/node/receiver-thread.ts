@@ -4,8 +4,8 @@
  * another core. This thread only takes in each message of turns and hands them on.
  */
 import { Worker } from "node:worker_threads";
-import { PortInUse, type ReceiverOptions } from "./otlp-receiver.js";
-import { forEachTurn, type ReceiverItems } from "./receiver-items.js";
+import { DEFAULT_MAX_TURNS, PortInUse, type ReceiverOptions } from "./otlp-receiver.js";
+import { TurnReader, type ReceiverItems } from "./receiver-items.js";
 import { workerScript } from "./worker-script.js";
 
 export type ReceiverMessage =
@@ -15,12 +15,15 @@ export type ReceiverMessage =
   | { readonly kind: "items"; readonly items: ReceiverItems }
   | { readonly kind: "stopped" };
 
-export interface ReceiverThreadOptions extends Omit<ReceiverOptions, "onRequest" | "onSelection"> {
+export interface ReceiverThreadOptions extends Omit<
+  ReceiverOptions,
+  "onRequest" | "onTurn" | "onRejoin"
+> {
   /** The worker stopped on its own (an error, out of memory): nothing is received any more. */
   readonly onFailure?: (message: string) => void;
 }
 
-/** The worker holds the join state of `maxTurns` turns and a request in reading. */
+/** The worker holds the join state of `maxTurns` turns and a request in reading; this thread their selections. */
 const HEAP_MB = 1024;
 
 export class ReceiverThread {
@@ -31,11 +34,14 @@ export class ReceiverThread {
   } | null = null;
   private stopping: (() => void) | null = null;
   private count = 0;
+  private readonly turns: TurnReader;
 
   constructor(
     private readonly options: ReceiverThreadOptions,
     private readonly script = workerScript("receiver-worker.js"),
-  ) {}
+  ) {
+    this.turns = new TurnReader(options.maxTurns ?? DEFAULT_MAX_TURNS);
+  }
 
   /** Selection traces received so far. */
   get received(): number {
@@ -71,7 +77,7 @@ export class ReceiverThread {
   private receive(message: ReceiverMessage): void {
     switch (message.kind) {
       case "items":
-        return forEachTurn(message.items, (changed, index, trace) => {
+        return this.turns.read(message.items, (changed, index, trace) => {
           if (changed) return this.options.onModel?.({ index, trace });
           this.count++;
           this.options.onTrace?.({ index, trace });

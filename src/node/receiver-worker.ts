@@ -10,7 +10,9 @@ import type { ReceiverMessage } from "./receiver-thread.js";
 
 const port = parentPort!;
 const options = (
-  workerData as { options: Omit<ReceiverOptions, "onTrace" | "onModel" | "onSelection"> }
+  workerData as {
+    options: Omit<ReceiverOptions, "onTrace" | "onModel" | "onTurn" | "onRejoin">;
+  }
 ).options;
 const batch = new TurnBatch();
 let flushing = false;
@@ -20,12 +22,11 @@ function post(message: ReceiverMessage): void {
 }
 
 /** What this turn of the loop received goes out together, once it has run. */
-const add: NonNullable<ReceiverOptions["onSelection"]> = (changed, index, selection, model) => {
-  batch.push(changed, index, selection, model);
+function flushSoon(): void {
   if (flushing) return;
   flushing = true;
   setImmediate(flush);
-};
+}
 
 function flush(): void {
   flushing = false;
@@ -33,7 +34,17 @@ function flush(): void {
   if (items) post({ kind: "items", items });
 }
 
-const receiver = new OtlpReceiver({ ...options, onSelection: add });
+const receiver = new OtlpReceiver({
+  ...options,
+  onTurn: (index, selection, joined) => {
+    batch.push(index, selection, joined);
+    flushSoon();
+  },
+  onRejoin: (index, joined) => {
+    batch.pushRejoin(index, joined);
+    flushSoon();
+  },
+});
 
 port.on("message", (message: "stop") => {
   if (message !== "stop") return;

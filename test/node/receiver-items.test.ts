@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { joinedTrace, OtelJoin } from "../../src/core/otel/join.js";
+import { joinedModel, joinedTrace, OtelJoin, type Joined } from "../../src/core/otel/join.js";
 import { readRequest } from "../../src/core/otel/request.js";
 import type { LoggedTrace } from "../../src/core/traces/trace.js";
-import { forEachTurn, TurnBatch } from "../../src/node/receiver-items.js";
+import { TurnBatch, TurnReader } from "../../src/node/receiver-items.js";
 import {
   chatSpan,
   request,
@@ -41,37 +41,82 @@ const structured = {
 };
 
 describe("the turns a receiver worker posts", () => {
-  it("are read back, after a structured clone, as the very traces joinedTrace makes", () => {
-    const forced = { ...selectionTrace("t-2", ["a", "b"], ["c"]), forced_choice: "a" };
-    const read = readRequest(
-      request([
-        turnSpan(TRACE_A, 1000, selectionTrace("t-1", ["a"])),
-        chatSpan(TRACE_A, 1001, { offered: ["a", "x"], calls: ["x"], model: "m" }),
-        turnSpan(TRACE_A, 2000, forced),
-        structured,
-      ]),
-    );
-    const join = new OtelJoin();
-    join.add(read);
+  const forced = { ...selectionTrace("t-2", ["a", "b"], ["c"]), forced_choice: "a" };
+  const read = readRequest(
+    request([
+      turnSpan(TRACE_A, 1000, selectionTrace("t-1", ["a"])),
+      chatSpan(TRACE_A, 1001, { offered: ["a", "x"], calls: ["x"], model: "m" }),
+      turnSpan(TRACE_A, 2000, forced),
+      structured,
+    ]),
+  );
+  const join = new OtelJoin();
+  join.add(read);
+  const joins = read.selections.map((s) => join.joined(s.traceId, s.time));
+
+  /** What a reader keeping `maxTurns` makes of `post`'s turns, after a structured clone. */
+  const readBack = (maxTurns: number, post: (batch: TurnBatch) => void) => {
     const batch = new TurnBatch();
-    const expected: [boolean, number, LoggedTrace][] = [];
-    read.selections.forEach((selection, index) => {
-      const model = join.model(selection);
-      const changed = index === 1;
-      batch.push(changed, index, selection, model);
-      expected.push([changed, index, joinedTrace(selection, model)]);
-    });
+    post(batch);
     const got: [boolean, number, LoggedTrace][] = [];
-    forEachTurn(structuredClone(batch.take()!), (changed, index, trace) =>
+    new TurnReader(maxTurns).read(structuredClone(batch.take()!), (changed, index, trace) =>
       got.push([changed, index, trace]),
     );
+    return got;
+  };
+
+  it("are read back, after a structured clone, as the very traces joinedTrace makes", () => {
+    const got = readBack(10, (batch) =>
+      read.selections.forEach((selection, index) => batch.push(index, selection, joins[index]!)),
+    );
+    const expected = read.selections.map((selection, index): [boolean, number, LoggedTrace] => {
+      const joined = joins[index]!;
+      return [false, index, joinedTrace(selection, joined && joinedModel(joined, selection.trace))];
+    });
     expect(got).toEqual(expected);
     // Byte for byte as the spool writes them, keys in the same order.
     expect(got.map(([, , trace]) => JSON.stringify(trace))).toEqual(
       expected.map(([, , trace]) => JSON.stringify(trace)),
     );
     expect(got.map(([, , trace]) => trace.model?.model ?? null)).toEqual(["m", null, null]);
+    expect(got[0]![2].model).toEqual({
+      span_id: read.inferences[0]!.spanId,
+      model: "m",
+      offered: ["a", "x"],
+      called: ["x"],
+      final_not_offered: [],
+      offered_not_final: ["x"],
+      called_not_offered: [],
+    });
     expect(got[1]![2].forcedChoice).toBe("a");
     expect(got[2]![2].id).toBe("kv");
+  });
+
+  it("bring a later change of a kept turn's join as its index alone, read with the selection kept here", () => {
+    const later: Joined = {
+      call: { spanId: "00000000000000f1", model: "late", offered: ["c"] },
+      called: ["c"],
+    };
+    const got = readBack(2, (batch) => {
+      read.selections.forEach((selection, index) => batch.push(index, selection, null));
+      // Turn 0 is no longer among the newest two: its change is passed over.
+      batch.pushRejoin(0, later);
+      batch.pushRejoin(1, later);
+      batch.pushRejoin(2, null);
+      batch.pushRejoin(3, later);
+    });
+    const selection = read.selections[1]!;
+    expect(got.slice(3)).toEqual([
+      [true, 1, joinedTrace(selection, joinedModel(later, selection.trace))],
+      [true, 2, joinedTrace(read.selections[2]!, null)],
+    ]);
+    expect(got[3]![2].model?.final_not_offered).toEqual(["a", "b"]);
+    // Keeping none, every change is passed over and every turn still read.
+    expect(
+      readBack(0, (batch) => {
+        batch.push(0, selection, null);
+        batch.pushRejoin(0, later);
+      }),
+    ).toEqual([[false, 0, joinedTrace(selection, null)]]);
   });
 });

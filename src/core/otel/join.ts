@@ -26,9 +26,12 @@ export interface ModelCall {
 
 /** An inference span a selection fed, with the tools it called (its own, or its tool spans'). */
 export interface Joined {
-  readonly call: OtlpInference;
+  readonly call: JoinedCall;
   readonly called: readonly string[];
 }
+
+/** What of an inference span its model call says. */
+export type JoinedCall = Pick<OtlpInference, "spanId" | "model" | "offered">;
 
 /**
  * OTel traces whose spans are remembered for joins at least; past twice as many, the least
@@ -322,7 +325,7 @@ export function joinedModel({ call, called }: Joined, trace: LoggedTrace): Model
  */
 export function sameJoin(
   a: Joined | null,
-  call: OtlpInference | null,
+  call: JoinedCall | null,
   called: readonly string[] | null,
 ): boolean {
   if (a === null || call === null || called === null) return a === null && call === null;
