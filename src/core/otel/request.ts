@@ -154,7 +154,7 @@ function spanAttribute(list: readonly unknown[], slot: number): unknown {
 /** Reads one span into `read`; an error's path is relative to the span. */
 function readSpan(span: unknown, service: string | null, read: OtlpRead): void {
   if (!isJsonObject(span)) throw new OtlpValueError("", "a span must be an object");
-  const traceId = hexId(span["traceId"], 32, ".traceId");
+  const traceId = traceIdOf(span["traceId"]);
   const spanId = hexId(span["spanId"], 16, ".spanId");
   const start = nanos(span["startTimeUnixNano"], ".startTimeUnixNano");
   const name = span["name"];
@@ -200,6 +200,19 @@ function readSpan(span: unknown, service: string | null, read: OtlpRead): void {
 }
 
 const NO_EVENTS: readonly unknown[] = Object.freeze([]);
+
+/**
+ * The trace id read last. A request's spans mostly come trace by trace: one string for all of a
+ * trace's spans is hashed once by the join's maps and kept once. It starts as a valid id, so that
+ * whatever equals it is one.
+ */
+let lastTraceId = "0".repeat(32);
+
+function traceIdOf(value: unknown): string {
+  if (value === lastTraceId) return lastTraceId;
+  lastTraceId = hexId(value, 32, ".traceId");
+  return lastTraceId;
+}
 
 /** Trace and span ids are hex in OTLP/JSON; kept lowercase. */
 function hexId(value: unknown, digits: number, path: string): string {

@@ -1,7 +1,9 @@
 /**
  * One selection trace as a log holds it (docs/formats.md, "A selection trace in a log"), validated
- * field by field. Every read goes through `own()` so that `__proto__` or `constructor` keys in
- * a log can neither pollute a prototype nor be mistaken for fields.
+ * field by field. Nothing is assigned by a key from a log, so `__proto__` keys pollute no
+ * prototype; a field is read by its own name as a plain property, which is an own read, as parsed
+ * JSON inherits only Object.prototype and none of those names is one of its members. `own()`
+ * decides what is a candidate at all, whatever the value's prototype.
  */
 import type { StageRecordJson } from "../report-json.js";
 import type { Tool } from "../tools.js";
@@ -95,19 +97,19 @@ export function validateTrace(
 }
 
 function readTrace(candidate: JsonObject, context: TraceContext): LoggedTrace {
-  const rawRecords = own(candidate, "trace") as unknown[];
+  const rawRecords = candidate["trace"] as unknown[];
   const records = rawRecords.map((record, i) => readRecord(record, i));
   const trace: { -readonly [K in keyof LoggedTrace]: LoggedTrace[K] } = {
     records,
     tools: readTools(candidate, "tools"),
-    error: readError(own(candidate, "error")),
+    error: readError(candidate["error"]),
     offered: readTools(candidate, "offered"),
-    turn: readTurn(own(candidate, "turn")),
+    turn: readTurn(candidate["turn"]),
     time: readTime(firstScalar(candidate, TIME_KEYS, "time") ?? context.time),
     id: firstScalar(candidate, ID_KEYS, "id") ?? context.id,
   };
-  if (Object.hasOwn(candidate, "forced_choice"))
-    trace.forcedChoice = nameOrNull(own(candidate, "forced_choice"), "'forced_choice'");
+  if (candidate["forced_choice"] !== undefined)
+    trace.forcedChoice = nameOrNull(candidate["forced_choice"], "'forced_choice'");
   assertFewNames(trace);
   return trace;
 }
@@ -131,7 +133,7 @@ function assertFewNames(trace: LoggedTrace): void {
   for (const record of trace.records) for (const field of LIST_FIELDS) lists.push(record[field]);
   const names = new Set<unknown>();
   const count = (list: readonly unknown[] | null) => {
-    for (const item of list ?? []) names.add(isJsonObject(item) ? own(item, "name") : item);
+    for (const item of list ?? []) names.add(isJsonObject(item) ? item["name"] : item);
   };
   for (const list of lists) count(list);
   if (names.size > MAX_TRACE_NAMES)
@@ -144,27 +146,27 @@ function readRecord(value: unknown, index: number): LoggedRecord {
   const where = `trace record ${index}`;
   if (!isJsonObject(value))
     throw new Invalid(`${where} must be an object, found ${describe(value)}`);
-  const stage = own(value, "stage");
+  const stage = value["stage"];
   if (typeof stage !== "string")
     throw new Invalid(`${where}: 'stage' must be a string, found ${describe(stage)}`);
   const named = `${where} (stage '${stage}')`;
-  const action = own(value, "action");
+  const action = value["action"];
   if (!STAGE_ACTIONS.includes(action as StageAction)) {
     throw new Invalid(
       `${named}: 'action' must be one of ${STAGE_ACTIONS.join(", ")}, found ${typeof action === "string" ? `'${action}'` : describe(action)}`,
     );
   }
   let complete = true;
-  for (const field of LIST_FIELDS) complete = nameList(own(value, field), named, field) && complete;
-  const forced = own(value, "forced_choice");
+  for (const field of LIST_FIELDS) complete = nameList(value[field], named, field) && complete;
+  const forced = value["forced_choice"];
   if (forced !== undefined) nameOrNull(forced, `${named}: 'forced_choice'`);
-  const detail = own(value, "detail");
+  const detail = value["detail"];
   if (detail !== undefined && typeof detail !== "string")
     throw new Invalid(`${named}: 'detail' must be a string, found ${describe(detail)}`);
-  const degraded = own(value, "degraded");
+  const degraded = value["degraded"];
   if (degraded !== undefined && degraded !== null && typeof degraded !== "boolean")
     throw new Invalid(`${named}: 'degraded' must be true or false, found ${describe(degraded)}`);
-  const reasons = own(value, "reasons");
+  const reasons = value["reasons"];
   if (reasons !== undefined && reasons !== null) checkReasons(reasons, named);
   // The usual record is complete and is kept as parsed; one with gaps is copied with its defaults.
   if (
@@ -178,10 +180,10 @@ function readRecord(value: unknown, index: number): LoggedRecord {
   const record: { -readonly [K in keyof LoggedRecord]: LoggedRecord[K] } = {
     stage,
     action: action as StageAction,
-    kept: (own(value, "kept") as string[] | null | undefined) ?? [],
-    dropped: (own(value, "dropped") as string[] | null | undefined) ?? [],
-    added: (own(value, "added") as string[] | null | undefined) ?? [],
-    reinstated: (own(value, "reinstated") as string[] | null | undefined) ?? [],
+    kept: (value["kept"] as string[] | null | undefined) ?? [],
+    dropped: (value["dropped"] as string[] | null | undefined) ?? [],
+    added: (value["added"] as string[] | null | undefined) ?? [],
+    reinstated: (value["reinstated"] as string[] | null | undefined) ?? [],
     forced_choice: (forced as string | null | undefined) ?? null,
     detail: (detail as string | undefined) ?? "",
   };
@@ -230,7 +232,7 @@ function nameOrNull(value: unknown, what: string): string | null {
 }
 
 function readTools(candidate: JsonObject, key: "tools" | "offered"): Tool[] | null {
-  const value = own(candidate, key);
+  const value = candidate[key];
   if (value === undefined || value === null) return null;
   if (!Array.isArray(value))
     throw new Invalid(`'${key}' must be a list of tool names or objects, found ${describe(value)}`);
@@ -253,9 +255,9 @@ function readError(value: unknown): LoggedError | null {
     throw new Invalid(
       `'error' must be null, a message or { kind, message }, found ${describe(value)}`,
     );
-  const kind = own(value, "kind") ?? "ForcedToolUnavailable";
-  const message = own(value, "message") ?? "";
-  const tool = own(value, "tool") ?? null;
+  const kind = value["kind"] ?? "ForcedToolUnavailable";
+  const message = value["message"] ?? "";
+  const tool = value["tool"] ?? null;
   if (typeof kind !== "string")
     throw new Invalid(`'error.kind' must be a string, found ${describe(kind)}`);
   if (typeof message !== "string")
@@ -268,19 +270,19 @@ function readTurn(value: unknown): LoggedTurn | null {
   if (!isJsonObject(value)) throw new Invalid(`'turn' must be an object, found ${describe(value)}`);
   const turn: { -readonly [K in keyof LoggedTurn]: LoggedTurn[K] } = {};
   for (const key of ["query", "role"] as const) {
-    const text = own(value, key);
+    const text = value[key];
     if (text === undefined || text === null) continue;
     if (typeof text !== "string")
       throw new Invalid(`'turn.${key}' must be a string, found ${describe(text)}`);
     turn[key] = text;
   }
-  const state = own(value, "state");
+  const state = value["state"];
   if (state !== undefined && state !== null) {
     if (!isJsonObject(state))
       throw new Invalid(`'turn.state' must be an object, found ${describe(state)}`);
     turn.state = state;
   }
-  const messages = own(value, "messages");
+  const messages = value["messages"];
   if (messages !== undefined && messages !== null) {
     if (!Array.isArray(messages))
       throw new Invalid(`'turn.messages' must be a list, found ${describe(messages)}`);
@@ -296,7 +298,7 @@ function firstScalar(
   what: string,
 ): string | number | null {
   for (const key of keys) {
-    const value = own(candidate, key);
+    const value = candidate[key];
     if (value === undefined || value === null) continue;
     if (typeof value === "string" || typeof value === "number") return value;
     throw new Invalid(
