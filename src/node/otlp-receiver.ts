@@ -121,10 +121,12 @@ interface KeptSelection {
 
 export class OtlpReceiver {
   private server: Server | null = null;
-  /** Kept selections by OTel trace in time order (a trace's only one not in a list), re-joined when a request adds to their trace. */
-  private readonly recent = new Map<string, Recent | Recent[]>();
-  /** A trace with kept turns is forgotten only with its last one (drop). */
-  private readonly join = new OtelJoin((traceId) => this.recent.has(traceId));
+  /**
+   * The spans of each OTel trace, and held with them its kept turns in time order (a trace's only
+   * one not in a list), re-joined when a request adds to their trace; a trace with kept turns is
+   * forgotten only with its last one (drop).
+   */
+  private readonly join = new OtelJoin<Recent | Recent[]>();
   /** Kept selections in the order received: a ring of maxTurns from `oldest`. */
   private readonly kept: (Recent | undefined)[] = [];
   private oldest = 0;
@@ -320,7 +322,7 @@ export class OtlpReceiver {
     }
     const first = this.count - read.selections.length;
     for (const [traceId, windows] of touched) {
-      const kept = this.recent.get(traceId);
+      const kept = this.join.held(traceId);
       // Most traces have only this request's turns, handed on above.
       if (kept === undefined || !keptBefore(kept, first)) continue;
       for (const recent of rejoined(Array.isArray(kept) ? kept : [kept], windows)) {
@@ -355,15 +357,15 @@ export class OtlpReceiver {
       ? { spanId, service, text, trace: text === undefined ? selection.trace : null }
       : null;
     const turn: Recent = { index, traceId, time, call, called, selection: kept };
-    const known = this.recent.get(traceId);
-    if (known === undefined) this.recent.set(traceId, turn);
+    const known = this.join.held(traceId);
+    if (known === undefined) this.join.hold(traceId, turn);
     else {
       const list = Array.isArray(known) ? known : [known];
       // In time order, after the turns of the same time: the newest is last among its equals.
       const at = timeAfter(list, time);
       if (at === list.length) list.push(turn);
       else list.splice(at, 0, turn);
-      if (list !== known) this.recent.set(traceId, list);
+      if (list !== known) this.join.hold(traceId, list);
     }
     if (this.kept.length < this.maxTurns) return void this.kept.push(turn);
     this.drop(this.kept[this.oldest]!, touched);
@@ -374,15 +376,15 @@ export class OtlpReceiver {
   /** Drops the oldest kept turn; with its trace's last one, what the join knew of that trace, unless this request adds to it. */
   private drop(turn: Recent, touched: Touched): void {
     const traceId = turn.traceId;
-    const list = this.recent.get(traceId)!;
+    const list = this.join.held(traceId)!;
     if (Array.isArray(list)) {
       let at = timeAfter(list, turn.time - 1n);
       while (list[at] !== turn) at++;
       list.splice(at, 1);
-      if (list.length === 1) this.recent.set(traceId, list[0]!);
+      if (list.length === 1) this.join.hold(traceId, list[0]!);
       return;
     }
-    this.recent.delete(traceId);
+    this.join.hold(traceId, undefined);
     if (!touched.has(traceId)) this.join.forget(traceId);
   }
 }

@@ -64,6 +64,8 @@ interface TraceSpans {
   seen: number;
   /** What the request being added adds to it, while `seen` is that request's (then let go). */
   adding: Added | null;
+  /** What the join's caller holds of the trace (OtelJoin.hold). */
+  held: unknown;
 }
 
 /** Times of the spans of one trace added by one request. */
@@ -75,7 +77,7 @@ interface Added {
   readonly starts: bigint[] | null;
 }
 
-export class OtelJoin {
+export class OtelJoin<Held = never> {
   private readonly traces = new Map<string, TraceSpans>();
   /** Counts each use of a trace: a trace whose `seen` is past a request's first tick is that request's. */
   private clock = 0;
@@ -84,8 +86,8 @@ export class OtelJoin {
 
   /**
    * `pinned`: whether a trace has selections its caller will still ask the model call of; such a
-   * trace is never forgotten for lack of use (its caller forgets it), as a join against what is
-   * left of a forgotten trace would be wrong.
+   * trace, and one that holds something (hold), is never forgotten for lack of use (its caller
+   * forgets it), as a join against what is left of a forgotten trace would be wrong.
    */
   constructor(private readonly pinned: (traceId: string) => boolean = () => false) {}
 
@@ -159,9 +161,24 @@ export class OtelJoin {
     return { call, called: call.called ?? toolsAfter(spans, call) };
   }
 
-  /** Forgets what an OTel trace's spans said (the receiver's oldest turns dropped with it). */
+  /** Forgets what an OTel trace's spans said, and what was held of it. */
   forget(traceId: string): void {
     this.traces.delete(traceId);
+  }
+
+  /** What the caller holds of a trace the join knows (hold); undefined when nothing. */
+  held(traceId: string): Held | undefined {
+    return this.traces.get(traceId)?.held as Held | undefined;
+  }
+
+  /**
+   * Holds something of a trace the join knows (its spans were added and not forgotten), beside its
+   * spans: a trace that holds anything is pinned. The receiver holds its kept turns so, looked up
+   * with the spans they are joined against.
+   */
+  hold(traceId: string, held: Held | undefined): void {
+    const spans = this.traces.get(traceId);
+    if (spans) spans.held = held;
   }
 
   /** The trace's entry of the request whose first tick is `first`, made at its first span. */
@@ -174,6 +191,7 @@ export class OtelJoin {
       toolSpans: undefined,
       seen: 0,
       adding: null,
+      held: undefined,
     };
     if (!known) this.traces.set(traceId, spans);
     spans.seen = ++this.clock;
@@ -193,7 +211,7 @@ export class OtelJoin {
    */
   private forgetOldest(first: number): void {
     const forgettable = (traceId: string, spans: TraceSpans) =>
-      spans.seen < first && !this.pinned(traceId);
+      spans.seen < first && spans.held === undefined && !this.pinned(traceId);
     // When each forgettable trace was used (each a different time): the newest MAX_OPEN_TRACES are kept.
     const used = new Float64Array(this.traces.size);
     let count = 0;

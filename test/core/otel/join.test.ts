@@ -346,6 +346,29 @@ describe("what the join remembers", () => {
     expect(steps(256, 0, 0, 256)).toBe(2);
   });
 
+  it("never forgets a trace that holds something for lack of use, and lets go of what it held when told to forget it", () => {
+    const join = new OtelJoin<string>();
+    const held = selectionAt(hex(0), 1n);
+    join.add(read([held], [inferenceAt(hex(0), 2n)]));
+    join.hold(hex(0), "kept turns");
+    // Holding needs a trace the join knows.
+    join.hold(hex(1), "nothing");
+    expect([join.held(hex(0)), join.held(hex(1))]).toEqual(["kept turns", undefined]);
+    for (let t = 0; t <= 2 * MAX_OPEN_TRACES; t++)
+      join.add(read([], [inferenceAt(hex(10 ** 6 + t), 5n)]));
+    expect(join.model(held)?.offered).toEqual(["x"]);
+    expect(join.held(hex(0))).toBe("kept turns");
+    // Let go of, it is forgotten at the next forgetting like any other.
+    join.hold(hex(0), undefined);
+    for (let t = 0; t <= MAX_OPEN_TRACES; t++)
+      join.add(read([], [inferenceAt(hex(2 * 10 ** 6 + t), 5n)]));
+    expect(join.model(held)).toBeNull();
+    join.add(read([held], [inferenceAt(hex(0), 2n)]));
+    join.hold(hex(0), "again");
+    join.forget(hex(0));
+    expect(join.held(hex(0))).toBeUndefined();
+  });
+
   it("forgets what a trace's spans said when told to", () => {
     const join = new OtelJoin();
     const selection = selectionAt(TRACE_A, 1n);
