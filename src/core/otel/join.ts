@@ -153,10 +153,8 @@ export class OtelJoin<Held = never> {
   joined(traceId: string, time: bigint): Joined | null {
     const spans = this.traces.get(traceId);
     if (!spans) return null;
-    const selections = listOf(spans.selections);
-    const inferences = listOf(spans.inferences);
-    const next = selections[after(selections, time, timeOf)];
-    const call = inferences[atOrAfter(inferences, time, startOf)];
+    const next = firstFrom(spans.selections, time, true, timeOf);
+    const call = firstFrom(spans.inferences, time, false, startOf);
     if (!call || (next !== undefined && call.start >= next)) return null;
     return { call, called: call.called ?? toolsAfter(spans, call) };
   }
@@ -306,6 +304,19 @@ function listOf<T>(kind: Kind<T>): readonly T[] {
 }
 
 const NO_SPANS: readonly never[] = Object.freeze([]);
+
+/** The first of a kind's spans at or after `time` (after it when `strict`), without a list around an only span. */
+function firstFrom<T>(
+  kind: Kind<T>,
+  time: bigint,
+  strict: boolean,
+  timeOfItem: (item: T) => bigint,
+): T | undefined {
+  if (kind === undefined) return undefined;
+  if (Array.isArray(kind)) return kind[(strict ? after : atOrAfter)(kind, time, timeOfItem)];
+  const at = timeOfItem(kind);
+  return (strict ? at > time : at >= time) ? kind : undefined;
+}
 
 /**
  * Inserts in time order, after the items of the same time: what the kind is then (a list from a
