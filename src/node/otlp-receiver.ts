@@ -18,6 +18,7 @@ import {
   sameJoin,
   type Joined,
   type JoinedCall,
+  type KnownTrace,
   type TimeWindow,
   type Touched,
 } from "../core/otel/join.js";
@@ -103,6 +104,8 @@ class Refusal extends Error {
 interface Recent {
   readonly index: number;
   readonly traceId: string;
+  /** Its OTel trace as the join knows it, which holds this turn (among the trace's kept turns). */
+  readonly trace: Kept;
   readonly time: bigint;
   /** The join handed on last: both null when none was. */
   call: JoinedCall | null;
@@ -111,6 +114,9 @@ interface Recent {
 }
 
 /** A kept selection, one that came as JSON text as that text: its trace is read again only when its model call changes. */
+/** What the join holds of a trace for the receiver: its kept turns. */
+type Kept = KnownTrace<Recent | Recent[]>;
+
 interface KeptSelection {
   readonly spanId: string;
   readonly service: string | null;
@@ -309,10 +315,17 @@ export class OtlpReceiver {
     const touched = yield* this.join.addInSteps(read);
     let handed = 0;
     const { onTurn, onTrace } = this.options;
+    // A request's selections mostly come trace by trace: a trace is looked up once for its run.
+    let traceId: string | undefined;
+    let trace: Kept | undefined;
     for (const selection of read.selections) {
-      const joined = this.join.joined(selection.traceId, selection.time);
+      if (selection.traceId !== traceId) {
+        traceId = selection.traceId;
+        trace = this.join.trace(traceId)!;
+      }
+      const joined = this.join.joinedIn(trace!, selection.time);
       const index = this.count++;
-      this.remember(selection, index, joined, touched);
+      this.remember(selection, trace!, index, joined, touched);
       onTurn?.(index, selection, joined);
       onTrace?.({
         index,
@@ -322,13 +335,14 @@ export class OtlpReceiver {
     }
     const first = this.count - read.selections.length;
     for (const [traceId, windows] of touched) {
-      const kept = this.join.held(traceId);
+      const trace = this.join.trace(traceId);
+      const kept = trace?.held;
       // Most traces have only this request's turns, handed on above.
       if (kept === undefined || !keptBefore(kept, first)) continue;
       for (const recent of rejoined(Array.isArray(kept) ? kept : [kept], windows)) {
         // This request's own turns were handed on above.
         if (recent.index >= first) continue;
-        const joined = this.join.joined(traceId, recent.time);
+        const joined = this.join.joinedIn(trace!, recent.time);
         if (++handed % SELECTIONS_PER_STEP === 0) yield;
         if (sameJoin(joined, recent.call, recent.called)) continue;
         recent.call = joined?.call ?? null;
@@ -344,6 +358,7 @@ export class OtlpReceiver {
 
   private remember(
     selection: OtlpSelection,
+    trace: Kept,
     index: number,
     joined: Joined | null,
     touched: Touched,
@@ -356,16 +371,16 @@ export class OtlpReceiver {
     const kept: KeptSelection | null = this.options.onModel
       ? { spanId, service, text, trace: text === undefined ? selection.trace : null }
       : null;
-    const turn: Recent = { index, traceId, time, call, called, selection: kept };
-    const known = this.join.held(traceId);
-    if (known === undefined) this.join.hold(traceId, turn);
+    const turn: Recent = { index, traceId, trace, time, call, called, selection: kept };
+    const known = trace.held;
+    if (known === undefined) trace.held = turn;
     else {
       const list = Array.isArray(known) ? known : [known];
       // In time order, after the turns of the same time: the newest is last among its equals.
       const at = timeAfter(list, time);
       if (at === list.length) list.push(turn);
       else list.splice(at, 0, turn);
-      if (list !== known) this.join.hold(traceId, list);
+      if (list !== known) trace.held = list;
     }
     if (this.kept.length < this.maxTurns) return void this.kept.push(turn);
     this.drop(this.kept[this.oldest]!, touched);
@@ -375,16 +390,16 @@ export class OtlpReceiver {
 
   /** Drops the oldest kept turn; with its trace's last one, what the join knew of that trace, unless this request adds to it. */
   private drop(turn: Recent, touched: Touched): void {
-    const traceId = turn.traceId;
-    const list = this.join.held(traceId)!;
+    const { traceId, trace } = turn;
+    const list = trace.held!;
     if (Array.isArray(list)) {
       let at = timeAfter(list, turn.time - 1n);
       while (list[at] !== turn) at++;
       list.splice(at, 1);
-      if (list.length === 1) this.join.hold(traceId, list[0]!);
+      if (list.length === 1) trace.held = list[0]!;
       return;
     }
-    this.join.hold(traceId, undefined);
+    trace.held = undefined;
     if (!touched.has(traceId)) this.join.forget(traceId);
   }
 }

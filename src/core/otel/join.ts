@@ -56,7 +56,7 @@ export type Touched = Map<string, TimeWindow[] | null>;
  * A trace's spans, each kind in time order (equal times in the order they came), so that a join is
  * a binary search (see Kind).
  */
-interface TraceSpans {
+interface TraceSpans extends KnownTrace<unknown> {
   selections: Kind<bigint>;
   inferences: Kind<OtlpInference>;
   toolSpans: Kind<OtlpToolSpan>;
@@ -64,8 +64,16 @@ interface TraceSpans {
   seen: number;
   /** What the request being added adds to it, while `seen` is that request's (then let go). */
   adding: Added | null;
-  /** What the join's caller holds of the trace (OtelJoin.hold). */
-  held: unknown;
+}
+
+/**
+ * A trace the join knows, as its caller may hold it between requests (OtelJoin.trace): with what
+ * the caller holds of the trace beside its spans. A trace that holds anything is pinned. The
+ * receiver holds its kept turns so, each of them holding the trace: no lookup by id to find them
+ * or to let them go.
+ */
+export interface KnownTrace<Held> {
+  held: Held | undefined;
 }
 
 /** Times of the spans of one trace added by one request. */
@@ -86,7 +94,7 @@ export class OtelJoin<Held = never> {
 
   /**
    * `pinned`: whether a trace has selections its caller will still ask the model call of; such a
-   * trace, and one that holds something (hold), is never forgotten for lack of use (its caller
+   * trace, and one that holds something (KnownTrace), is never forgotten for lack of use (its caller
    * forgets it), as a join against what is left of a forgotten trace would be wrong.
    */
   constructor(private readonly pinned: (traceId: string) => boolean = () => false) {}
@@ -100,9 +108,16 @@ export class OtelJoin<Held = never> {
   *addInSteps(read: OtlpRead): Generator<void, Touched> {
     const first = this.clock + 1;
     const added: Added[] = [];
+    // A request's spans mostly come trace by trace: a trace is looked up once for its run.
+    let lastId: string | undefined;
+    let last: Added | undefined;
+    const entry = (traceId: string): Added => {
+      if (traceId !== lastId) [lastId, last] = [traceId, this.added(traceId, first, added)];
+      return last!;
+    };
     let count = 0;
     for (const s of read.selections) {
-      const trace = this.added(s.traceId, first, added);
+      const trace = entry(s.traceId);
       const kind = insert(trace.spans.selections, s.time, timeOf);
       if (kind !== null) {
         trace.spans.selections = kind;
@@ -111,7 +126,7 @@ export class OtelJoin<Held = never> {
       if (++count % SPANS_PER_STEP === 0) yield;
     }
     for (const i of read.inferences) {
-      const trace = this.added(i.traceId, first, added);
+      const trace = entry(i.traceId);
       // An inference span changes the joins of the selections before it, and those of the inference span before it.
       const kind = insert(trace.spans.inferences, i, startOf);
       if (kind !== null) {
@@ -121,7 +136,7 @@ export class OtelJoin<Held = never> {
       if (++count % SPANS_PER_STEP === 0) yield;
     }
     for (const t of read.toolSpans) {
-      const trace = this.added(t.traceId, first, added);
+      const trace = entry(t.traceId);
       // A tool span changes what the inference span before it called.
       const kind = insert(trace.spans.toolSpans, t, startOf);
       if (kind !== null) {
@@ -152,7 +167,12 @@ export class OtelJoin<Held = never> {
    */
   joined(traceId: string, time: bigint): Joined | null {
     const spans = this.traces.get(traceId);
-    if (!spans) return null;
+    return spans ? this.joinedIn(spans as KnownTrace<Held>, time) : null;
+  }
+
+  /** joined, of a trace as trace() gave it. */
+  joinedIn(trace: KnownTrace<Held>, time: bigint): Joined | null {
+    const spans = trace as TraceSpans;
     const next = firstFrom(spans.selections, time, true, timeOf);
     const call = firstFrom(spans.inferences, time, false, startOf);
     if (!call || (next !== undefined && call.start >= next)) return null;
@@ -164,19 +184,9 @@ export class OtelJoin<Held = never> {
     this.traces.delete(traceId);
   }
 
-  /** What the caller holds of a trace the join knows (hold); undefined when nothing. */
-  held(traceId: string): Held | undefined {
-    return this.traces.get(traceId)?.held as Held | undefined;
-  }
-
-  /**
-   * Holds something of a trace the join knows (its spans were added and not forgotten), beside its
-   * spans: a trace that holds anything is pinned. The receiver holds its kept turns so, looked up
-   * with the spans they are joined against.
-   */
-  hold(traceId: string, held: Held | undefined): void {
-    const spans = this.traces.get(traceId);
-    if (spans) spans.held = held;
+  /** A trace the join knows (its spans were added and it was not forgotten since). */
+  trace(traceId: string): KnownTrace<Held> | undefined {
+    return this.traces.get(traceId) as KnownTrace<Held> | undefined;
   }
 
   /** The trace's entry of the request whose first tick is `first`, made at its first span. */

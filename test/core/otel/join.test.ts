@@ -350,23 +350,24 @@ describe("what the join remembers", () => {
     const join = new OtelJoin<string>();
     const held = selectionAt(hex(0), 1n);
     join.add(read([held], [inferenceAt(hex(0), 2n)]));
-    join.hold(hex(0), "kept turns");
-    // Holding needs a trace the join knows.
-    join.hold(hex(1), "nothing");
-    expect([join.held(hex(0)), join.held(hex(1))]).toEqual(["kept turns", undefined]);
+    const trace = join.trace(hex(0))!;
+    trace.held = "kept turns";
+    // Only a trace whose spans were added is known.
+    expect(join.trace(hex(1))).toBeUndefined();
+    expect(join.joinedIn(trace, 1n)).toEqual(join.joined(hex(0), 1n));
     for (let t = 0; t <= 2 * MAX_OPEN_TRACES; t++)
       join.add(read([], [inferenceAt(hex(10 ** 6 + t), 5n)]));
     expect(join.model(held)?.offered).toEqual(["x"]);
-    expect(join.held(hex(0))).toBe("kept turns");
+    expect(join.trace(hex(0))).toBe(trace);
     // Let go of, it is forgotten at the next forgetting like any other.
-    join.hold(hex(0), undefined);
+    trace.held = undefined;
     for (let t = 0; t <= MAX_OPEN_TRACES; t++)
       join.add(read([], [inferenceAt(hex(2 * 10 ** 6 + t), 5n)]));
     expect(join.model(held)).toBeNull();
     join.add(read([held], [inferenceAt(hex(0), 2n)]));
-    join.hold(hex(0), "again");
+    join.trace(hex(0))!.held = "again";
     join.forget(hex(0));
-    expect(join.held(hex(0))).toBeUndefined();
+    expect(join.trace(hex(0))).toBeUndefined();
   });
 
   it("forgets what a trace's spans said when told to", () => {
