@@ -165,7 +165,7 @@ function readSpan(span: unknown, service: string | null, read: OtlpRead): void {
     list = findAttributes(attributes, SPAN_KEYS, SPAN_SLOTS, ".attributes");
     const selected = spanAttribute(list, SLOT.selection);
     if (selected !== undefined)
-      read.selections.push(selection(selected, ".attributes", traceId, spanId, service, start));
+      read.selections.push(selection(selected, traceId, spanId, service, start));
   }
   const events = span["events"] ?? NO_EVENTS;
   if (!Array.isArray(events)) throw new OtlpValueError(".events", "must be an array");
@@ -176,7 +176,7 @@ function readSpan(span: unknown, service: string | null, read: OtlpRead): void {
       const selected = attribute(event["attributes"], SELECTION_ATTRIBUTE, ".attributes");
       if (selected === undefined) continue;
       const time = nanos(event["timeUnixNano"], ".timeUnixNano");
-      read.selections.push(selection(selected, ".attributes", traceId, spanId, service, time));
+      read.selections.push(selection(selected, traceId, spanId, service, time));
     } catch (error) {
       throw error instanceof OtlpValueError ? error.under(`.events[${e}]`) : error;
     }
@@ -190,8 +190,8 @@ function readSpan(span: unknown, service: string | null, read: OtlpRead): void {
       spanId,
       start,
       model: typeof model === "string" ? model : null,
-      offered: definitionNames(spanAttribute(list, SLOT.definitions), ".attributes"),
-      called: toolCallNames(spanAttribute(list, SLOT.output), ".attributes"),
+      offered: definitionNames(spanAttribute(list, SLOT.definitions)),
+      called: toolCallNames(spanAttribute(list, SLOT.output)),
     });
   } else if (operation === "execute_tool") {
     const tool = spanAttribute(list, SLOT.tool);
@@ -247,16 +247,20 @@ function structured(value: unknown, path: string, what: string): unknown {
   }
 }
 
+/** Where each attribute read as JSON is, relative to its span or event (paths are made once, not per span). */
+const SELECTION_AT = `.attributes['${SELECTION_ATTRIBUTE}']`;
+const SELECTION_QUOTED = `'${SELECTION_ATTRIBUTE}'`;
+const DEFINITIONS_AT = ".attributes['gen_ai.tool.definitions']";
+const OUTPUT_AT = ".attributes['gen_ai.output.messages']";
+
 function selection(
   value: unknown,
-  path: string,
   traceId: string,
   spanId: string,
   service: string | null,
   time: bigint,
 ): OtlpSelection {
-  const at = `${path}['${SELECTION_ATTRIBUTE}']`;
-  const trace = selectionTrace(structured(value, at, `'${SELECTION_ATTRIBUTE}'`), at);
+  const trace = selectionTrace(structured(value, SELECTION_AT, SELECTION_QUOTED), SELECTION_AT);
   return typeof value === "string"
     ? { traceId, spanId, service, time, trace, text: value }
     : { traceId, spanId, service, time, trace };
@@ -264,7 +268,7 @@ function selection(
 
 /** The trace of a selection read before from `text` (OtlpSelection.text), read again. */
 export function textSelection(text: string): LoggedTrace {
-  return selectionTrace(JSON.parse(text) as unknown, `'${SELECTION_ATTRIBUTE}'`);
+  return selectionTrace(JSON.parse(text) as unknown, SELECTION_QUOTED);
 }
 
 /** A selection attribute's value (parsed when it was JSON text) as a logged trace; `at` names it in an error. */
@@ -306,39 +310,47 @@ function nameList(
 const definitionsRead = new Map<string, readonly string[]>();
 const DEFINITIONS_KEPT = 64;
 
-function definitionNames(value: unknown, path: string): readonly string[] | null {
+function definitionNames(value: unknown): readonly string[] | null {
   if (value === undefined || value === null) return null;
   const known = typeof value === "string" ? definitionsRead.get(value) : undefined;
   if (known) return known;
-  const at = `${path}['gen_ai.tool.definitions']`;
-  const list = structured(value, at, "'gen_ai.tool.definitions'");
-  const names = nameList(list, at, "'gen_ai.tool.definitions'", (item) => {
-    if (!isJsonObject(item)) return null;
-    const fn = item["function"];
-    // OpenAI's shape nests the name under `function`.
-    return item["name"] ?? (isJsonObject(fn) ? fn["name"] : undefined) ?? null;
-  });
+  const list = structured(value, DEFINITIONS_AT, "'gen_ai.tool.definitions'");
+  const names = nameList(list, DEFINITIONS_AT, "'gen_ai.tool.definitions'", definitionName);
   if (typeof value !== "string") return names;
   if (definitionsRead.size === DEFINITIONS_KEPT) definitionsRead.clear();
   definitionsRead.set(value, Object.freeze(names));
   return names;
 }
 
-function toolCallNames(value: unknown, path: string): string[] | null {
+function definitionName(item: unknown): unknown {
+  if (!isJsonObject(item)) return null;
+  const fn = item["function"];
+  // OpenAI's shape nests the name under `function`.
+  return item["name"] ?? (isJsonObject(fn) ? fn["name"] : undefined) ?? null;
+}
+
+function toolCallNames(value: unknown): string[] | null {
   if (value === undefined || value === null) return null;
-  const at = `${path}['gen_ai.output.messages']`;
-  const messages = structured(value, at, "'gen_ai.output.messages'");
+  const messages = structured(value, OUTPUT_AT, "'gen_ai.output.messages'");
   if (!Array.isArray(messages))
-    throw new OtlpValueError(at, "'gen_ai.output.messages' must be an array");
-  const names: string[] = [];
-  for (const [m, message] of messages.entries()) {
+    throw new OtlpValueError(OUTPUT_AT, "'gen_ai.output.messages' must be an array");
+  let names: string[] = [];
+  for (let m = 0; m < messages.length; m++) {
+    const message: unknown = messages[m];
     const parts = isJsonObject(message) ? message["parts"] : undefined;
     if (!Array.isArray(parts)) continue;
-    names.push(
-      ...nameList(parts, `${at}[${m}].parts`, "'gen_ai.output.messages'", (part) =>
-        isJsonObject(part) && part["type"] === "tool_call" ? (part["name"] ?? null) : undefined,
-      ),
-    );
+    try {
+      const found = nameList(parts, "", "'gen_ai.output.messages'", toolCallName);
+      names = names.length === 0 ? found : names.concat(found);
+    } catch (error) {
+      // The path is made only for a message that is wrong.
+      throw error instanceof OtlpValueError ? error.under(`${OUTPUT_AT}[${m}].parts`) : error;
+    }
   }
+  // Cut to size: a list pushed to holds room for more, and the join keeps this one.
   return names.length > 0 ? names.slice() : null;
+}
+
+function toolCallName(part: unknown): unknown {
+  return isJsonObject(part) && part["type"] === "tool_call" ? (part["name"] ?? null) : undefined;
 }
