@@ -13,7 +13,7 @@ import type { LoggedTrace } from "../core/traces/trace.js";
 
 /**
  * Per turn: changed (0 as it arrived, 1 its join changed), index, the selection's text or trace,
- * trace id, span id, service, time (ISO), then the join: the inference span's id, model and
+ * trace id, span id, service, time (Unix nanoseconds: made ISO text here), then the join: the inference span's id, model and
  * offered tools, and the tools called; its span id null when none was joined. A changed turn's
  * selection fields are null.
  */
@@ -28,7 +28,7 @@ export class TurnBatch {
   /** A turn as it arrived. */
   push(index: number, selection: OtlpSelection, joined: Joined | null): void {
     const { traceId, spanId, service, time, text } = selection;
-    this.items.push(0, index, text ?? selection.trace, traceId, spanId, service, isoTime(time));
+    this.items.push(0, index, text ?? selection.trace, traceId, spanId, service, time);
     this.join(joined);
   }
 
@@ -96,7 +96,7 @@ export class TurnReader {
       } else {
         source = items[at + 2] as string | LoggedTrace;
         otel = otelOf(items, at);
-        time = items[at + 6] as string;
+        time = isoTime(items[at + 6] as bigint);
         this.next = index + 1;
         if (this.maxTurns > 0) {
           this.sources[slot] = source;
