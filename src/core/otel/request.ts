@@ -156,7 +156,8 @@ function readSpan(span: unknown, service: string | null, read: OtlpRead): void {
   if (!isJsonObject(span)) throw new OtlpValueError("", "a span must be an object");
   const traceId = traceIdOf(span["traceId"]);
   const spanId = hexId(span["spanId"], 16, ".spanId");
-  const start = nanos(span["startTimeUnixNano"], ".startTimeUnixNano");
+  // Checked for every span, made a number only for a span whose start is used.
+  const startTime = checkedNanos(span["startTimeUnixNano"], ".startTimeUnixNano");
   const name = span["name"];
   const attributes = span["attributes"];
   // The attributes are looked for where they were read one by one, so the same error comes first.
@@ -165,7 +166,7 @@ function readSpan(span: unknown, service: string | null, read: OtlpRead): void {
     list = findAttributes(attributes, SPAN_KEYS, SPAN_SLOTS, ".attributes");
     const selected = spanAttribute(list, SLOT.selection);
     if (selected !== undefined)
-      read.selections.push(selection(selected, traceId, spanId, service, start));
+      read.selections.push(selection(selected, traceId, spanId, service, BigInt(startTime)));
   }
   const events = span["events"] ?? NO_EVENTS;
   if (!Array.isArray(events)) throw new OtlpValueError(".events", "must be an array");
@@ -175,7 +176,7 @@ function readSpan(span: unknown, service: string | null, read: OtlpRead): void {
     try {
       const selected = attribute(event["attributes"], SELECTION_ATTRIBUTE, ".attributes");
       if (selected === undefined) continue;
-      const time = nanos(event["timeUnixNano"], ".timeUnixNano");
+      const time = BigInt(checkedNanos(event["timeUnixNano"], ".timeUnixNano"));
       read.selections.push(selection(selected, traceId, spanId, service, time));
     } catch (error) {
       throw error instanceof OtlpValueError ? error.under(`.events[${e}]`) : error;
@@ -188,14 +189,15 @@ function readSpan(span: unknown, service: string | null, read: OtlpRead): void {
     read.inferences.push({
       traceId,
       spanId,
-      start,
+      start: BigInt(startTime),
       model: typeof model === "string" ? model : null,
       offered: definitionNames(spanAttribute(list, SLOT.definitions)),
       called: toolCallNames(spanAttribute(list, SLOT.output)),
     });
   } else if (operation === "execute_tool") {
     const tool = spanAttribute(list, SLOT.tool);
-    if (typeof tool === "string") read.toolSpans.push({ traceId, start, name: tool });
+    if (typeof tool === "string")
+      read.toolSpans.push({ traceId, start: BigInt(startTime), name: tool });
   }
 }
 
@@ -227,10 +229,10 @@ const LOWER_HEX = /^[0-9a-f]+$/;
 const notHex = (path: string, digits: number) =>
   new OtlpValueError(path, `must be ${digits} hex digits`);
 
-/** Unix nanoseconds, a decimal string (OTLP/JSON's int64) or a number. */
-function nanos(value: unknown, path: string): bigint {
-  if (typeof value === "string" && /^\d{1,20}$/.test(value)) return BigInt(value);
-  if (typeof value === "number" && Number.isSafeInteger(value) && value >= 0) return BigInt(value);
+/** Unix nanoseconds, a decimal string (OTLP/JSON's int64) or a number, as it came: BigInt() of it is the time. */
+function checkedNanos(value: unknown, path: string): string | number {
+  if (typeof value === "string" && /^\d{1,20}$/.test(value)) return value;
+  if (typeof value === "number" && Number.isSafeInteger(value) && value >= 0) return value;
   throw new OtlpValueError(path, "must be a time in Unix nanoseconds");
 }
 
