@@ -113,10 +113,10 @@ interface Recent {
   readonly selection: KeptSelection | null;
 }
 
-/** A kept selection, one that came as JSON text as that text: its trace is read again only when its model call changes. */
 /** What the join holds of a trace for the receiver: its kept turns. */
 type Kept = KnownTrace<Recent | Recent[]>;
 
+/** A kept selection, one that came as JSON text as that text: its trace is read again only when its model call changes. */
 interface KeptSelection {
   readonly spanId: string;
   readonly service: string | null;

@@ -112,7 +112,10 @@ export class OtelJoin<Held = never> {
     let lastId: string | undefined;
     let last: Added | undefined;
     const entry = (traceId: string): Added => {
-      if (traceId !== lastId) [lastId, last] = [traceId, this.added(traceId, first, added)];
+      if (traceId !== lastId) {
+        lastId = traceId;
+        last = this.added(traceId, first, added);
+      }
       return last!;
     };
     let count = 0;
