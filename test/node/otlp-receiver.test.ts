@@ -166,6 +166,27 @@ describe("the OTLP receiver", () => {
     expect(models.map((m) => [m.index, m.trace.model?.called])).toEqual([[0, ["a"]]]);
   });
 
+  it("given onTurn and onRejoin alone, hands on each turn with its join, and a later change as its index and join", async () => {
+    const turns: [number, string, string | null][] = [];
+    const rejoins: [number, string | null, readonly string[] | null][] = [];
+    const receiver = new OtlpReceiver({
+      port: 0,
+      onTurn: (index, selection, joined) =>
+        turns.push([index, selection.text!, joined?.call.spanId ?? null]),
+      onRejoin: (index, joined) =>
+        rejoins.push([index, joined?.call.model ?? null, joined?.called ?? null]),
+    });
+    receivers.push(receiver);
+    const { port } = await receiver.start();
+    const selection = selectionTrace("t", ["a"]);
+    await send(port, JSON.stringify(request([turnSpan(TRACE_A, 1, selection)])));
+    await send(port, JSON.stringify(request([chatSpan(TRACE_A, 2, { model: "m", calls: ["a"] })])));
+    // The same join again changes nothing.
+    await send(port, JSON.stringify(request([chatSpan(TRACE_A, 9, { model: "later" })])));
+    expect(turns).toEqual([[0, JSON.stringify(selection), null]]);
+    expect(rejoins).toEqual([[0, "m", ["a"]]]);
+  });
+
   it("hands a trace on again whole: the trace it arrived as, its model call the new one, whether its selection came as JSON text or structured", async () => {
     const { port, traces, models } = await started();
     // Every field a trace can carry, a record with its defaults left out, and a key named __proto__.
