@@ -111,6 +111,21 @@ describe("the turns a receiver worker posts", () => {
       [true, 2, joinedTrace(read.selections[2]!, null)],
     ]);
     expect(got[3]![2].model?.final_not_offered).toEqual(["a", "b"]);
+    // A batch begins empty again after each take, and has nothing to take until a turn is pushed.
+    const batch = new TurnBatch();
+    expect(batch.take()).toBeNull();
+    const reader = new TurnReader(2);
+    const seen: [boolean, number][] = [];
+    for (let index = 0; index < 5; index++) {
+      batch.push(index, selection, null);
+      reader.read(structuredClone(batch.take()!), (changed, at) => seen.push([changed, at]));
+    }
+    batch.pushRejoin(4, later);
+    reader.read(structuredClone(batch.take()!), (changed, at) => seen.push([changed, at]));
+    expect(seen).toEqual([0, 1, 2, 3, 4].map((at) => [false, at]).concat([[true, 4]]));
+    // The ring holds maxTurns selections, however many turns come.
+    for (const column of ["sources", "otel", "times"])
+      expect((reader as unknown as Record<string, unknown[]>)[column]).toHaveLength(2);
     // Keeping none, every change is passed over and every turn still read.
     expect(
       readBack(0, (batch) => {

@@ -370,7 +370,8 @@ export function sameJoin(
   call: JoinedCall | null,
   called: readonly string[] | null,
 ): boolean {
-  if (a === null || call === null || called === null) return a === null && call === null;
+  // `called` is null exactly when `call` is (no join).
+  if (a === null || call === null) return a === null && call === null;
   return (
     a.call.spanId === call.spanId &&
     a.call.model === call.model &&

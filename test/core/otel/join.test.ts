@@ -195,11 +195,17 @@ describe("the join of selections to their model calls", () => {
       [{ ...call, model: null }, ["a"]],
       [{ ...call, offered: ["a"] }, ["a"]],
       [{ ...call, offered: ["b", "a"] }, ["a"]],
+      [{ ...call, offered: ["a", "c"] }, ["a"]],
       [{ ...call, offered: null }, ["a"]],
       [call, ["b"]],
+      [call, ["a", "b"]],
       [call, []],
     ] as [OtlpInference, string[]][])
       expect(sameJoin(joined, other, called)).toBe(false);
+    // No tools offered (the attribute absent) on either side, or on one.
+    const unoffered: Joined = { call: { ...call, offered: null }, called: ["a"] };
+    expect(sameJoin(unoffered, { ...call, offered: null }, ["a"])).toBe(true);
+    expect(sameJoin(unoffered, call, ["a"])).toBe(false);
     // What the join finds is what model() makes the model call of.
     const join = new OtelJoin();
     const selection: OtlpSelection = {
@@ -218,6 +224,8 @@ describe("the join of selections to their model calls", () => {
     });
     expect(join.joined(TRACE_A, 1n)).toEqual({ call, called: [] });
     expect(join.joined(TRACE_A, 3n)).toBeNull();
+    // Before the trace's only selection, a call after that selection is not the one it fed.
+    expect(join.joined(TRACE_A, 0n)).toBeNull();
     expect(join.joined(TRACE_B, 1n)).toBeNull();
     expect(join.model(selection)).toMatchObject({ span_id: call.spanId, offered_not_final: ["b"] });
   });
@@ -386,6 +394,39 @@ describe("what the join remembers", () => {
     const joined = joinedTrace(selection, null);
     expect(Object.keys(joined)).not.toContain("forcedChoice");
     expect(joined.time).toBe("1970-01-01T00:00:00.000Z");
+  });
+
+  it("remembers MAX_SPANS_PER_TRACE selections and tool spans per trace; later ones change no join", () => {
+    const join = new OtelJoin();
+    const last = BigInt(MAX_SPANS_PER_TRACE);
+    const call = { ...inferenceAt(TRACE_A, last + 5n), called: null };
+    join.add({
+      selections: Array.from({ length: MAX_SPANS_PER_TRACE }, (_, i) =>
+        selectionAt(TRACE_A, BigInt(i)),
+      ),
+      inferences: [call],
+      toolSpans: Array.from({ length: MAX_SPANS_PER_TRACE }, (_, i) => ({
+        traceId: TRACE_A,
+        start: last + 6n,
+        name: `t${i}`,
+      })),
+      rejected: 0,
+      problems: [],
+    });
+    // Past the limit, one more selection and one more tool span are not remembered.
+    join.add({
+      selections: [selectionAt(TRACE_A, last + 1n)],
+      inferences: [],
+      toolSpans: [{ traceId: TRACE_A, start: last + 7n, name: "late" }],
+      rejected: 0,
+      problems: [],
+    });
+    // An early selection's next one is still the one after it, before the call.
+    expect(join.model(selectionAt(TRACE_A, 5n))).toBeNull();
+    const model = join.model(selectionAt(TRACE_A, last - 1n));
+    expect(model?.span_id).toBe(call.spanId);
+    expect(model?.called).toHaveLength(MAX_SPANS_PER_TRACE);
+    expect(model?.called).not.toContain("late");
   });
 
   it("remembers MAX_SPANS_PER_TRACE spans of each kind per trace; later ones are not joined", () => {
