@@ -300,7 +300,10 @@ export class OtlpReceiver {
         reject(this.tooLarge(request));
       };
       request.on("data", onData);
-      request.once("end", () => resolve(Buffer.concat(chunks, length)));
+      // A body that came in one chunk is that chunk: no copy.
+      request.once("end", () =>
+        resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length)),
+      );
       request.once("error", reject);
     });
   }
