@@ -79,6 +79,26 @@ const traceId = fc.constantFrom(TRACE_A, TRACE_B);
 const time = fc.bigInt({ min: 0n, max: 12n });
 let nextId = 0;
 const id = () => (nextId++).toString(16).padStart(16, "0");
+
+/** A selection of TRACE_A at 1 whose final tools are `tools`, and a join that has it and `call`. */
+function joinedAt1(tools: string[], call: OtlpInference): [OtelJoin, OtlpSelection] {
+  const selection: OtlpSelection = {
+    traceId: TRACE_A,
+    spanId: id(),
+    service: null,
+    time: 1n,
+    trace: trace(tools),
+  };
+  const join = new OtelJoin();
+  join.add({
+    selections: [selection],
+    inferences: [call],
+    toolSpans: [],
+    rejected: 0,
+    problems: [],
+  });
+  return [join, selection];
+}
 const request = fc.record({
   selections: fc.array(
     fc.record({ traceId, time, tools: names }).map(({ traceId, time, tools }): OtlpSelection => ({
@@ -145,28 +165,13 @@ describe("the join of selections to their model calls", () => {
 
   it("finds the differences of long lists of names as of short ones", () => {
     const many = Array.from({ length: 20 }, (_, i) => `t${i}`);
-    const join = new OtelJoin();
-    const selection: OtlpSelection = {
-      traceId: TRACE_A,
-      spanId: id(),
-      service: null,
-      time: 1n,
-      trace: trace([...many, "extra"]),
-    };
-    const call = {
+    const [join, selection] = joinedAt1([...many, "extra"], {
       traceId: TRACE_A,
       spanId: id(),
       start: 2n,
       model: null,
       offered: [...many, "new"],
       called: ["new", "t3", "zzz"],
-    };
-    join.add({
-      selections: [selection],
-      inferences: [call],
-      toolSpans: [],
-      rejected: 0,
-      problems: [],
     });
     expect(join.model(selection)).toMatchObject({
       final_not_offered: ["extra"],
@@ -207,21 +212,7 @@ describe("the join of selections to their model calls", () => {
     expect(sameJoin(unoffered, { ...call, offered: null }, ["a"])).toBe(true);
     expect(sameJoin(unoffered, call, ["a"])).toBe(false);
     // What the join finds is what model() makes the model call of.
-    const join = new OtelJoin();
-    const selection: OtlpSelection = {
-      traceId: TRACE_A,
-      spanId: id(),
-      service: null,
-      time: 1n,
-      trace: trace(["a"]),
-    };
-    join.add({
-      selections: [selection],
-      inferences: [call],
-      toolSpans: [],
-      rejected: 0,
-      problems: [],
-    });
+    const [join, selection] = joinedAt1(["a"], call);
     expect(join.joined(TRACE_A, 1n)).toEqual({ call, called: [] });
     expect(join.joined(TRACE_A, 3n)).toBeNull();
     // Before the trace's only selection, a call after that selection is not the one it fed.
