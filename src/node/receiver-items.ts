@@ -13,9 +13,9 @@ import type { LoggedTrace } from "../core/traces/trace.js";
 
 /**
  * Per turn: changed (0 as it arrived, 1 its join changed), index, the selection's text or trace,
- * trace id, span id, service, time (Unix nanoseconds: made ISO text here), then the join: the inference span's id, model and
- * offered tools, and the tools called; its span id null when none was joined. A changed turn's
- * selection fields are null.
+ * trace id, span id, service, time (Unix nanoseconds, made ISO text here), then the join: the
+ * inference span's id, model and offered tools, and the tools called; its span id null when none
+ * was joined. A changed turn's selection fields are null.
  */
 const FIELDS = 11;
 

@@ -23,7 +23,7 @@ export interface ReceiverThreadOptions extends Omit<
   readonly onFailure?: (message: string) => void;
 }
 
-/** The worker holds the join state of `maxTurns` turns and a request in reading; this thread their selections. */
+/** The worker holds the join state of `maxTurns` turns and a request in reading (this thread keeps their selections). */
 const HEAP_MB = 1024;
 
 export class ReceiverThread {

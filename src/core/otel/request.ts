@@ -7,6 +7,7 @@
  * so each read is an own read, without own()'s cost on every span.
  */
 import { isJsonObject, MAX_TRACE_NAMES, validateTrace, type LoggedTrace } from "../traces/trace.js";
+import { pushAll } from "../arrays.js";
 import { attribute, attributeAt, findAttributes, OtlpValueError } from "./any-value.js";
 import { allSteps } from "./steps.js";
 
@@ -336,14 +337,13 @@ function toolCallNames(value: unknown): string[] | null {
   const messages = structured(value, OUTPUT_AT, "'gen_ai.output.messages'");
   if (!Array.isArray(messages))
     throw new OtlpValueError(OUTPUT_AT, "'gen_ai.output.messages' must be an array");
-  let names: string[] = [];
+  const names: string[] = [];
   for (let m = 0; m < messages.length; m++) {
     const message: unknown = messages[m];
     const parts = isJsonObject(message) ? message["parts"] : undefined;
     if (!Array.isArray(parts)) continue;
     try {
-      const found = nameList(parts, "", "'gen_ai.output.messages'", toolCallName);
-      names = names.length === 0 ? found : names.concat(found);
+      pushAll(names, nameList(parts, "", "'gen_ai.output.messages'", toolCallName));
     } catch (error) {
       // The path is made only for a message that is wrong.
       throw error instanceof OtlpValueError ? error.under(`${OUTPUT_AT}[${m}].parts`) : error;
