@@ -2,8 +2,8 @@
  * `palette-inspector export LOG... --out DIR [--format parquet|jsonl] [--force]` (docs/formats.md):
  * the traces of the set as three tables, one file each, written as the scan goes.
  */
-import { mkdirSync, readdirSync, statSync } from "node:fs";
-import { isAbsolute, join, resolve } from "node:path";
+import { mkdirSync } from "node:fs";
+import { dirname, isAbsolute, resolve } from "node:path";
 import { safe } from "../core/words.js";
 import { formatCount } from "../core/stats/rows.js";
 import { TABLES, traceRows, type TableName } from "../core/traces/tables.js";
@@ -11,6 +11,7 @@ import { counted } from "../core/words.js";
 import { scanLogs } from "../node/log-file.js";
 import { readReason } from "../node/log-source.js";
 import { ProblemList, problemLine } from "../node/problem-list.js";
+import { FileRefused, OpenFolder } from "../node/safe-file.js";
 import { EXIT, jobsOf, parseArgs, UsageError, type CliIO } from "./io.js";
 import { openTableFile, type TableFile, type TableFormat } from "./table-files.js";
 import { inputsOrExit, unreadableExit } from "./traces.js";
@@ -19,6 +20,7 @@ const USAGE =
   "usage: palette-inspector export LOG... --out DIR [--format parquet|jsonl] [--force] [--jobs N]   (LOG: a file, a folder or -)";
 const FORMATS: readonly TableFormat[] = ["parquet", "jsonl"];
 const EXTENSIONS: Record<TableFormat, string> = { parquet: ".parquet", jsonl: ".jsonl" };
+const TABLE_NAMES = Object.keys(TABLES) as TableName[];
 
 export async function exportCommand(args: readonly string[], io: CliIO): Promise<number> {
   const { positional, flags, values } = parseArgs(
@@ -32,29 +34,17 @@ export async function exportCommand(args: readonly string[], io: CliIO): Promise
   const format = (values.get("--format") ?? "parquet") as TableFormat;
   if (!FORMATS.includes(format))
     throw new UsageError(`--format must be parquet or jsonl, not '${format}'\n${USAGE}`);
-  const dir = isAbsolute(out) ? out : resolve(io.cwd, out);
-  const refusal = outRefusal(dir, flags.has("--force"));
-  if (refusal) {
-    io.stderr(`palette-inspector: ${safe(out)} ${refusal}\n`);
-    return EXIT.invalidInput;
-  }
   const inputs = await inputsOrExit(positional, io);
   if (!inputs) return EXIT.invalidInput;
-
+  const dir = isAbsolute(out) ? out : resolve(io.cwd, out);
   let files: Record<TableName, TableFile>;
   try {
-    mkdirSync(dir, { recursive: true });
-    files = {
-      traces: openTableFile(join(dir, `traces${EXTENSIONS[format]}`), TABLES.traces, format),
-      stages: openTableFile(join(dir, `stages${EXTENSIONS[format]}`), TABLES.stages, format),
-      tool_events: openTableFile(
-        join(dir, `tool_events${EXTENSIONS[format]}`),
-        TABLES.tool_events,
-        format,
-      ),
-    };
+    files = createTables(dir, format, flags.has("--force"));
   } catch (error) {
-    io.stderr(`palette-inspector: cannot write in ${safe(out)}: ${safe(readReason(error))}\n`);
+    const refused = error instanceof OutRefused ? error.message : null;
+    io.stderr(
+      `palette-inspector: ${refused ? `${safe(out)} ${refused}` : `cannot write in ${safe(out)}: ${safe(readReason(error))}`}\n`,
+    );
     return EXIT.invalidInput;
   }
   const rows: Record<TableName, number> = { traces: 0, stages: 0, tool_events: 0 };
@@ -84,16 +74,47 @@ export async function exportCommand(args: readonly string[], io: CliIO): Promise
   return unreadableExit(problems, io);
 }
 
-/** Why `--out` cannot be written to, or null: a folder with files in it is not overwritten unless forced. */
-function outRefusal(dir: string, force: boolean): string | null {
-  let stat;
+/** Why `--out` as a whole cannot be written to: it is not a folder, or holds files and is not forced. */
+class OutRefused extends Error {}
+
+/**
+ * The three tables, each created as a new file (never through a link) in `dir` opened once and
+ * made when missing: with `force` an old table is removed first, and only when it is a regular file.
+ */
+function createTables(
+  dir: string,
+  format: TableFormat,
+  force: boolean,
+): Record<TableName, TableFile> {
+  mkdirSync(dirname(dir), { recursive: true });
   try {
-    stat = statSync(dir);
-  } catch {
-    return null;
+    mkdirSync(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
   }
-  if (!stat.isDirectory()) return "exists and is not a folder";
-  if (!force && readdirSync(dir).length > 0)
-    return "is not empty; give an empty or new folder, or --force to overwrite its tables";
-  return null;
+  let folder: OpenFolder;
+  try {
+    folder = OpenFolder.open(dir);
+  } catch (error) {
+    if (error instanceof FileRefused) throw new OutRefused(error.message, { cause: error });
+    throw error;
+  }
+  try {
+    if (!force && folder.names().length > 0)
+      throw new OutRefused(
+        "is not empty; give an empty or new folder, or --force to overwrite its tables",
+      );
+    const names = TABLE_NAMES.map((table) => `${table}${EXTENSIONS[format]}`);
+    // Every old table is looked at before any is touched: a link among them changes nothing.
+    if (force) for (const name of names) folder.holdsFile(name);
+    const fds = names.map((name) => {
+      if (force) folder.removeFile(name);
+      return folder.create(name);
+    });
+    return Object.fromEntries(
+      TABLE_NAMES.map((table, t) => [table, openTableFile(fds[t]!, TABLES[table], format)]),
+    ) as Record<TableName, TableFile>;
+  } finally {
+    folder.close();
+  }
 }

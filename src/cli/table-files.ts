@@ -2,7 +2,7 @@
  * Table files that stream: rows are written as they come, a Parquet row group or a JSON-lines
  * buffer at a time, so memory stays flat however many traces a log holds.
  */
-import { closeSync, openSync, writeSync } from "node:fs";
+import { closeSync, writeSync } from "node:fs";
 import { ByteWriter, ParquetWriter } from "hyparquet-writer";
 import { safeJsonText } from "../core/words.js";
 import type { Column, Row } from "../core/traces/tables.js";
@@ -20,19 +20,25 @@ const ROW_GROUP_ROWS = 64 * 1024;
 /** Bytes of JSON lines gathered before one write. */
 const JSONL_BUFFER = 1024 * 1024;
 
-export function openTableFile(path: string, columns: readonly Column[], format: TableFormat) {
-  return format === "parquet" ? new ParquetTable(path, columns) : new JsonlTable(path, columns);
+/** A table written to `fd`, a new file the caller created; closing the table closes it. */
+export function openTableFile(
+  fd: number,
+  columns: readonly Column[],
+  format: TableFormat,
+): TableFile {
+  return format === "parquet" ? new ParquetTable(fd, columns) : new JsonlTable(fd, columns);
 }
 
 class JsonlTable implements TableFile {
-  private readonly fd: number;
   private pending: string[] = [];
   private size = 0;
   /** `{"name":`, `,"name":`, …: a line is joined from them and the values, without an object per row. */
   private readonly keys: readonly string[];
 
-  constructor(path: string, columns: readonly Column[]) {
-    this.fd = openSync(path, "w");
+  constructor(
+    private readonly fd: number,
+    columns: readonly Column[],
+  ) {
     this.keys = columns.map((column, c) => `${c === 0 ? "{" : ","}${JSON.stringify(column.name)}:`);
   }
 
@@ -93,15 +99,13 @@ function synchronous(result: void | Promise<void>): void {
 }
 
 class ParquetTable implements TableFile {
-  private readonly fd: number;
   private readonly writer: ParquetWriter;
   private readonly data: unknown[][];
 
   constructor(
-    path: string,
+    private readonly fd: number,
     private readonly columns: readonly Column[],
   ) {
-    const fd = (this.fd = openSync(path, "w"));
     const bytes = new ByteWriter();
     // Each row group goes to the file as soon as it is encoded; the writer keeps only its metadata.
     const flush = () => {

@@ -12,7 +12,6 @@ import type { ToolFiles } from "../tools/port.js";
 import { callTool, inputProblem, TOOLS, type ToolDefinition } from "../tools/tools.js";
 import { readSource, readWorkspaceCatalog } from "./fixtures.js";
 import { neutralise } from "./notify.js";
-import { exists } from "./workspace-files.js";
 
 /** The tools' files: the workspace folders on disk are the roots. */
 class WorkspaceFiles implements ToolFiles {
@@ -71,11 +70,10 @@ class WorkspaceFiles implements ToolFiles {
       throw new InputRefused(
         `not written: this workspace is in Restricted Mode, where the tools never write (${path})`,
       );
-    const uri = vscode.Uri.file(this.roots().resolve(path));
-    if (await exists(uri))
-      throw new InputRefused(`${path} already exists; it is never overwritten`);
-    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
-    return vscode.workspace.asRelativePath(uri);
+    // On disk, as the MCP server writes: created exclusively in a folder checked as it was opened.
+    const roots = this.roots();
+    await new RootFiles(roots).writeNewFile(path, text);
+    return vscode.workspace.asRelativePath(vscode.Uri.file(roots.resolve(path)));
   }
 }
 

@@ -29,9 +29,13 @@ export function findFixtures(paths: readonly string[]): string[] {
 }
 
 /** The catalogue a fixture names as `ref`, at a path already confined; a sentence when it cannot be read. */
-export function readCatalogAt(ref: string, target: string): SourceFile | UnreadableSource {
+export function readCatalogAt(
+  ref: string,
+  target: string,
+  roots?: readonly string[],
+): SourceFile | UnreadableSource {
   try {
-    return readSourceFile(target, "catalogue", displayPath(target));
+    return readSourceFile(target, "catalogue", displayPath(target), roots);
   } catch (error) {
     if (!(error instanceof NotReadable)) throw error;
     const missing = (error.cause as NodeJS.ErrnoException | undefined)?.code === "ENOENT";

@@ -6,11 +6,12 @@
  * A checkpoint costs its 32 KiB window deflated (a few KiB of log text) and 3 numbers; the
  * checkpoints of a gzip member are kept only once its CRC-32 matched what the walk inflated.
  */
-import { open, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { ScanCancelled } from "../core/traces/scan.js";
 import { BlockReadError, gzipBlocks, type BlockStart } from "./gzip-blocks.js";
 import { pushAll } from "../core/arrays.js";
+import { openRegular } from "./safe-file.js";
 
 export const CHECKPOINT_EVERY = 4 * 1024 * 1024;
 
@@ -60,7 +61,7 @@ export async function checkpointsOf(path: string): Promise<readonly Checkpoint[]
  * of the members verified before; `stopped` ends the walk early.
  */
 export async function recordCheckpoints(path: string, stopped: () => boolean): Promise<void> {
-  const handle = await open(path, "r").catch(() => null);
+  const handle = await openRegular(path).catch(() => null);
   if (!handle) return;
   try {
     const { size, mtimeMs } = await handle.stat();
@@ -110,7 +111,7 @@ export async function inflateFromCheckpoint(
     out: checkpoint.out,
     window: inflateRawSync(checkpoint.window),
   };
-  const handle = await open(path, "r");
+  const handle = await openRegular(path);
   const out = new Uint8Array(length);
   let filled = 0;
   try {

@@ -3,7 +3,7 @@
  * one over ~512 MiB): one file, or several read as one set whose traces are numbered across the
  * files in the order given. One trace is re-read from its byte range when it is opened.
  */
-import { open, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import {
   scanText,
@@ -19,6 +19,7 @@ import { inflateFromCheckpoint, recordCheckpoints } from "./gzip-checkpoints.js"
 import { rangeHash } from "./range-hash.js";
 import { isCancelled, scanInput, type ScanSink } from "./scan-input.js";
 import { scanInWorkers, type WorkerSetup } from "./scan-pool.js";
+import { openRegular } from "./safe-file.js";
 
 export { isCancelled } from "./scan-input.js";
 export { CHUNK_BYTES } from "./log-source.js";
@@ -372,7 +373,7 @@ export async function readRange(
   { offset, length, hash }: Pick<TraceLocation, "offset" | "length" | "hash">,
   { signal, onInflateFrom }: ReadTraceOptions,
 ): Promise<Uint8Array> {
-  const handle = await open(file, "r");
+  const handle = await openRegular(file);
   try {
     const head = Buffer.alloc(2);
     await handle.read(head, 0, 2, 0);

@@ -3,12 +3,12 @@
  * A gzip (known by its magic bytes, whatever its name) is inflated as a stream, a chunk at a
  * time: never to disk, never whole in memory.
  */
-import { createReadStream } from "node:fs";
-import { open, readdir, stat, type FileHandle } from "node:fs/promises";
+import { readdir, stat, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { pushAll } from "../core/arrays.js";
 import { gunzipChunks } from "./gunzip.js";
+import { openRegular } from "./safe-file.js";
 
 export const CHUNK_BYTES = 1024 * 1024;
 /**
@@ -31,6 +31,8 @@ export interface LogInput {
   readonly stream?: NodeJS.ReadableStream;
   /** Text held in memory (an editor's document, a debuggee's string) when `path` is null. */
   readonly text?: string;
+  /** The folders the file must lie under once opened (the tools' roots); see openRegular. */
+  readonly roots?: readonly string[];
 }
 
 /**
@@ -138,8 +140,15 @@ export async function* logChunks(
   input: LogInput,
   events: ChunkEvents = {},
 ): AsyncGenerator<Uint8Array, void, undefined> {
+  let handle: FileHandle | null = null;
   if (input.path !== null) {
-    const plain = await plainFileChunks(input.path, events);
+    try {
+      // Opened once and checked (see openRegular); a gzip is inflated from this same handle.
+      handle = await openRegular(input.path, { roots: input.roots });
+    } catch (error) {
+      throw new LogReadError(`cannot read the file: ${readReason(error)}`, true);
+    }
+    const plain = await plainFileChunks(handle, events);
     if (plain !== null) {
       if (/\.gz$/i.test(input.name))
         events.onNotice?.("the file is named .gz but is not gzip; it was read as plain text");
@@ -156,8 +165,8 @@ export async function* logChunks(
     return;
   }
   const raw =
-    input.path !== null
-      ? createReadStream(input.path, { highWaterMark: CHUNK_BYTES })
+    handle !== null
+      ? handle.createReadStream({ start: 0, highWaterMark: CHUNK_BYTES })
       : (input.stream ?? Readable.from([]));
   const iterator = (raw as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
   let read = 0;
@@ -198,7 +207,7 @@ export async function* logChunks(
     }
   } finally {
     await iterator.return?.();
-    if ("destroy" in raw && input.path !== null) raw.destroy();
+    if ("destroy" in raw && handle !== null) raw.destroy();
   }
 }
 
@@ -209,30 +218,21 @@ export async function* logChunks(
  * (read by the stream above); rejects with a LogReadError like logChunks.
  */
 async function plainFileChunks(
-  path: string,
+  handle: FileHandle,
   events: ChunkEvents,
 ): Promise<AsyncGenerator<Uint8Array, void, undefined> | null> {
-  let handle: FileHandle;
   const buffers = [
     Buffer.allocUnsafe(PLAIN_CHUNK_BYTES),
     Buffer.allocUnsafe(PLAIN_CHUNK_BYTES),
   ] as const;
   let first: number;
   try {
-    handle = await open(path, "r");
-  } catch (error) {
-    throw new LogReadError(`cannot read the file: ${readReason(error)}`, true);
-  }
-  try {
     first = (await handle.read(buffers[0], 0, PLAIN_CHUNK_BYTES, null)).bytesRead;
   } catch (error) {
     await handle.close();
     throw new LogReadError(`cannot read the file: ${readReason(error)}`, true);
   }
-  if (isGzip(buffers[0].subarray(0, first))) {
-    await handle.close();
-    return null;
-  }
+  if (isGzip(buffers[0].subarray(0, first))) return null;
   return (async function* () {
     let read = 0;
     let ahead: Promise<number> | null = null;

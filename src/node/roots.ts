@@ -2,8 +2,8 @@
  * The folders the assistant tools may read and write under (the MCP server's roots, the
  * extension's workspace folders), and the tools' files read through them.
  */
-import { existsSync, writeFileSync } from "node:fs";
-import { isAbsolute, resolve } from "node:path";
+import { closeSync, existsSync, writeFileSync } from "node:fs";
+import { isAbsolute, relative, resolve, sep } from "node:path";
 import type { CatalogReader } from "../core/fixture/load.js";
 import type { SourceFile, UnreadableSource } from "../core/fixture/source.js";
 import {
@@ -15,6 +15,7 @@ import {
 } from "./confine.js";
 import { displayPath, findFixtures, readCatalogAt } from "./fixture-files.js";
 import { expandInputs, readReason, type LogInput } from "./log-source.js";
+import { createNewFile } from "./safe-file.js";
 import { NotReadable, readSourceFile } from "./source-file.js";
 
 /** An input a tool will not or cannot answer: said to the model as it is, never as a stack. */
@@ -70,6 +71,20 @@ export class Roots {
       );
     return chosen;
   }
+
+  /**
+   * Why a tool may not write a fixture at `target` (resolved), or null: it must be named
+   * `*.turn.json` and lie in no dot-folder under its root, where hooks and settings live.
+   */
+  fixtureNameRefusal(target: string): string | null {
+    const root = this.list.find((folder) => within(folder, target));
+    const parts = relative(root ?? resolve(target, ".."), target).split(sep);
+    const name = parts[parts.length - 1]!;
+    if (!/^[^.].*\.turn\.json$/.test(name)) return "is not named *.turn.json";
+    if (parts.some((part) => part.startsWith(".")))
+      return "lies in a dot-folder (.git, .vscode, …); fixtures are never written there";
+    return null;
+  }
 }
 
 /** The assistant tools' files on disk, under the roots; fixtures and catalogues are named as the CLI names them. */
@@ -79,7 +94,7 @@ export class RootFiles {
   async readFixture(path: string): Promise<SourceFile | UnreadableSource> {
     const target = this.roots.resolve(path);
     try {
-      return readSourceFile(target, "fixture", displayPath(target));
+      return readSourceFile(target, "fixture", displayPath(target), this.roots.list);
     } catch (error) {
       if (error instanceof NotReadable)
         throw new InputRefused(`cannot read ${path}: ${error.message}`, { cause: error });
@@ -90,7 +105,7 @@ export class RootFiles {
   /** As the CLI reads a catalogue (inside the fixture's repository), and under a root too. */
   readonly readCatalog: CatalogReader = async (ref, fixtureFile) => {
     const written = confinedCatalogPath(ref, fixtureFile, fixtureBoundary(fixtureFile, undefined));
-    return readCatalogAt(ref, this.roots.resolve(written));
+    return readCatalogAt(ref, this.roots.resolve(written), this.roots.list);
   };
 
   /** Every `*.turn.json` under the given paths (default: the roots), as `check` finds them. */
@@ -107,7 +122,12 @@ export class RootFiles {
   /** The logs as `traces` reads them (files, folders of logs, gzip), every name checked before any is read. */
   async logInputs(names: readonly string[]): Promise<LogInput[]> {
     const paths = new Map(names.map((name) => [name, this.roots.resolve(name)]));
-    const inputs = await expandInputs(names, (name) => paths.get(name)!);
+    const roots = this.roots.list;
+    // Each file is checked again as it is opened: a folder or link swapped meanwhile reads nothing outside.
+    const inputs = (await expandInputs(names, (name) => paths.get(name)!)).map((input) => ({
+      ...input,
+      roots,
+    }));
     if (inputs.length === 0)
       throw new InputRefused(
         `no log files (*.log, *.jsonl, *.json, … or .gz) in ${names.join(", ")}`,
@@ -115,18 +135,29 @@ export class RootFiles {
     return inputs;
   }
 
-  /** Writes a new file under a root, never over an existing one (nor through a link); how it is named. */
+  /**
+   * Writes a new fixture under a root: a `*.turn.json` name in no dot-folder, never over an
+   * existing file nor through a link, in the folder checked as it was opened; how it is named.
+   */
   async writeNewFile(path: string, text: string): Promise<string> {
     const target = this.roots.resolve(path);
+    const badName = this.roots.fixtureNameRefusal(target);
+    if (badName) throw new InputRefused(`not written: ${path} ${badName}`);
+    let fd: number;
     try {
-      writeFileSync(target, text, { flag: "wx" });
+      fd = createNewFile(target, this.roots.list);
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
+      const code = ((error as Error).cause as NodeJS.ErrnoException | undefined)?.code;
       throw new InputRefused(
         code === "EEXIST"
           ? `${path} already exists; it is never overwritten`
           : `cannot write ${path}: ${readReason(error)}`,
       );
+    }
+    try {
+      writeFileSync(fd, text);
+    } finally {
+      closeSync(fd);
     }
     return displayPath(target);
   }

@@ -203,7 +203,12 @@ export function scanInWorkers(
       ) {
         const k = started++;
         const job: WorkerJob = {
-          input: { name: inputs[k]!.name, path: inputs[k]!.path, text: inputs[k]!.text },
+          input: {
+            name: inputs[k]!.name,
+            path: inputs[k]!.path,
+            text: inputs[k]!.text,
+            roots: inputs[k]!.roots,
+          },
           maxLineBytes: options.maxLineBytes,
           checkpoints: options.checkpoints,
           entryMargin: options.entryMargin,

@@ -307,7 +307,7 @@ describe("palette-inspector export", () => {
     ]);
     expect([code, stderr]).toEqual([
       2,
-      `palette-inspector: cannot write in ${dir}: it is a folder\n`,
+      `palette-inspector: cannot write in ${dir}: traces.jsonl is a folder\n`,
     ]);
   });
 

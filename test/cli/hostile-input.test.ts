@@ -143,9 +143,9 @@ describe("invalid UTF-8 and special files", () => {
     const folder = join(root, "folder.turn.json");
     mkdirSync(folder);
     for (const [path, reason] of [
-      ["/dev/zero", "is not a regular file (a FIFO, a device or a socket)"],
-      [fifo, "is not a regular file (a FIFO, a device or a socket)"],
-      [folder, "is a folder"],
+      ["/dev/zero", "it is not a regular file (a FIFO, a device or a socket)"],
+      [fifo, "it is not a regular file (a FIFO, a device or a socket)"],
+      [folder, "it is a folder"],
     ] as const) {
       expect(await cli(["run", path])).toEqual({
         code: 2,
@@ -156,7 +156,7 @@ describe("invalid UTF-8 and special files", () => {
     const checked = await cli(["check", "/dev/zero", fifo, join(root, "ok.turn.json")]);
     expect(checked.code).toBe(2);
     expect(checked.stdout).toContain(
-      "/dev/zero:1:1: error: cannot read /dev/zero: is not a regular file",
+      "/dev/zero:1:1: error: cannot read /dev/zero: it is not a regular file",
     );
     expect(checked.stdout).toContain(`PASS ${join(root, "ok.turn.json")}`);
   }, 10_000);

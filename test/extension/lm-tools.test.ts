@@ -1,5 +1,12 @@
 /** The assistant tools as VS Code language-model tools, against the fake `vscode`. */
-import { copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import type * as vscode from "vscode";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -165,8 +172,8 @@ describe("the language-model tools", () => {
       index: 0,
       out: "replay.turn.json",
     });
-    const written = fake.files.get(Uri.file(join(ws, "replay.turn.json")).toString());
-    expect(JSON.parse(written!)).toEqual((json as { fixture: unknown }).fixture);
+    const written = readFileSync(join(ws, "replay.turn.json"), "utf8");
+    expect(JSON.parse(written)).toEqual((json as { fixture: unknown }).fixture);
     await expect(
       invoke("trace_to_fixture", { logs: ["logs"], index: 0, out: "replay.turn.json" }),
     ).rejects.toThrow("replay.turn.json already exists; it is never overwritten");
@@ -182,7 +189,7 @@ describe("the language-model tools", () => {
     await expect(invoke("trace_to_fixture", input)).rejects.toThrow(
       /Restricted Mode, where the tools never write/,
     );
-    expect(fake.files.has(Uri.file(join(ws, "replay.turn.json")).toString())).toBe(false);
+    expect(existsSync(join(ws, "replay.turn.json"))).toBe(false);
     expect((await invoke("run_fixture", { path: "weather-forecast.turn.json" })).text).toMatch(
       /^final/,
     );
