@@ -17,6 +17,8 @@ export interface TableFile {
 
 /** Rows per Parquet row group: big enough for a warehouse to read well, small enough to hold. */
 const ROW_GROUP_ROWS = 64 * 1024;
+/** Text per row group, counted in characters: long details end a group before its rows do. */
+export const ROW_GROUP_CHARS = 16 * 1024 * 1024;
 /** Bytes of JSON lines gathered before one write. */
 const JSONL_BUFFER = 1024 * 1024;
 
@@ -101,6 +103,7 @@ function synchronous(result: void | Promise<void>): void {
 class ParquetTable implements TableFile {
   private readonly writer: ParquetWriter;
   private readonly data: unknown[][];
+  private chars = 0;
 
   constructor(
     private readonly fd: number,
@@ -122,8 +125,13 @@ class ParquetTable implements TableFile {
   }
 
   add(row: Row): void {
-    for (let c = 0; c < row.length; c++) this.data[c]!.push(row[c]);
-    if (this.data[0]!.length >= ROW_GROUP_ROWS) this.flush();
+    for (let c = 0; c < row.length; c++) {
+      const value = row[c];
+      this.data[c]!.push(value);
+      if (typeof value === "string") this.chars += value.length;
+      else if (Array.isArray(value)) for (const item of value) this.chars += item.length;
+    }
+    if (this.data[0]!.length >= ROW_GROUP_ROWS || this.chars >= ROW_GROUP_CHARS) this.flush();
   }
 
   close(): void {
@@ -148,5 +156,6 @@ class ParquetTable implements TableFile {
       }),
     );
     for (const values of this.data) values.length = 0;
+    this.chars = 0;
   }
 }
