@@ -3,11 +3,14 @@
  * its line is complete, from the end of the file or from its start. A rotation (the log renamed
  * and a new one created) is followed by reading the old file to its end and then the new one from
  * its start; a truncation (copytruncate) by reading the file again from its start. No line is
- * read twice.
+ * read twice. A link re-pointed at another file is no rotation: the file first opened is
+ * followed still, and the change is said once.
  */
-import { open, stat, type FileHandle } from "node:fs/promises";
+import { realpath, stat, type FileHandle } from "node:fs/promises";
 import { TraceScanner, type FoundTrace, type ScanProblem } from "../core/traces/scan.js";
 import { nodeAscii } from "./ascii.js";
+import { readReason } from "./log-source.js";
+import { openRegular } from "./safe-file.js";
 
 /** How often the file is looked at. */
 export const FOLLOW_POLL_MS = 200;
@@ -28,6 +31,10 @@ export interface FollowOptions {
 export class LogFollower {
   private handle: FileHandle | null = null;
   private ino = -1;
+  /** Where the path led when the file was opened, and where it leads now if a link changed. */
+  private leadsTo = "";
+  private saidLeadsTo: string | null = null;
+  private lastProblem: string | null = null;
   private position = 0;
   private scanner: TraceScanner | null = null;
   private count = 0;
@@ -40,9 +47,10 @@ export class LogFollower {
     private readonly options: FollowOptions,
   ) {}
 
-  /** Opens the log (rejects when it cannot be read) and starts following it. */
+  /** Opens the log (rejects when it cannot be read, a FIFO or not a regular file) and starts following it. */
   async start(): Promise<void> {
-    const handle = await open(this.path, "r");
+    this.leadsTo = await realpath(this.path).catch(() => this.path);
+    const handle = await openRegular(this.path);
     const { ino, size } = await handle.stat();
     let line = 1;
     let at = 0;
@@ -67,12 +75,15 @@ export class LogFollower {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
       this.polling = this.poll().then(
-        () => this.schedule(),
+        () => {
+          this.lastProblem = null;
+          this.schedule();
+        },
         (error: unknown) => {
-          this.options.onProblem({
-            line: 0,
-            message: `cannot read ${this.path}: ${String(error)}`,
-          });
+          const message = `cannot read ${this.path}: ${readReason(error)}`;
+          // Said once while it lasts: a FIFO put in the log's place fails every look.
+          if (message !== this.lastProblem) this.options.onProblem({ line: 0, message });
+          this.lastProblem = message;
           this.schedule();
         },
       );
@@ -81,17 +92,31 @@ export class LogFollower {
 
   private async poll(): Promise<void> {
     if (this.stopped || !this.handle) return;
+    const leadsTo = await realpath(this.path).catch(() => this.leadsTo);
+    if (leadsTo !== this.leadsTo) return this.linkChanged(leadsTo);
     const now = await stat(this.path).catch(() => null);
     if (now !== null && now.ino !== this.ino) {
-      // Rotated: what the writer added to the old file before the rename is read first.
+      // Rotated: the new file is opened (and checked) first, then what the writer added to the old one is read.
+      const handle = await openRegular(this.path);
       await this.drain();
       this.scanner!.end();
       await this.handle.close();
-      this.attach(await open(this.path, "r"), now.ino, 0, 1);
+      this.attach(handle, (await handle.stat()).ino, 0, 1);
     } else if (now !== null && now.size < this.position) {
       // Truncated in place (copytruncate): what was read is gone; the new text starts at 0.
       this.attach(this.handle, this.ino, 0, 1);
     }
+    await this.drain();
+  }
+
+  /** A link now leading elsewhere: what it led to is followed still, and the change said once. */
+  private async linkChanged(leadsTo: string): Promise<void> {
+    if (this.saidLeadsTo !== leadsTo)
+      this.options.onProblem({
+        line: 0,
+        message: `${this.path} now leads to ${leadsTo}, not to ${this.leadsTo}; still following ${this.leadsTo}`,
+      });
+    this.saidLeadsTo = leadsTo;
     await this.drain();
   }
 

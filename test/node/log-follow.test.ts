@@ -1,8 +1,13 @@
+import { execFileSync } from "node:child_process";
 import {
   appendFileSync,
+  closeSync,
+  constants,
   mkdtempSync,
+  openSync,
   renameSync,
   rmSync,
+  symlinkSync,
   truncateSync,
   writeFileSync,
 } from "node:fs";
@@ -119,6 +124,49 @@ describe.each(FOLLOWERS)("following a growing log %s", (_, make) => {
     ]);
     expect(problems).toEqual([]);
   });
+
+  it("a link re-pointed at another file is no rotation: the file first opened is followed, the change said once", async () => {
+    const first = log(line("a"));
+    const other = first.replace(/app\.log$/, "other.log");
+    writeFileSync(other, line("elsewhere-1") + line("elsewhere-2"));
+    const current = first.replace(/app\.log$/, "current.log");
+    symlinkSync(first, current);
+    const { seen, problems } = await follow(make, current, true);
+    await until(() => seen.length === 1);
+    symlinkSync(other, current + ".new");
+    renameSync(current + ".new", current);
+    await until(() => problems.length === 1);
+    appendFileSync(first, line("b"));
+    await until(() => seen.length === 2);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(seen.map(([, , id]) => id)).toEqual(["a", "b"]);
+    expect(problems).toEqual([
+      {
+        line: 0,
+        message: `${current} now leads to ${other}, not to ${first}; still following ${first}`,
+      },
+    ]);
+  });
+
+  it("a FIFO is refused at once, with a writer or without, in words", async () => {
+    const fifo = log("").replace(/app\.log$/, "pipe.log");
+    execFileSync("mkfifo", [fifo]);
+    const refused = async () => {
+      const follower = make(fifo, { onTrace: () => {}, onProblem: () => {} });
+      followers.push(follower);
+      await expect(follower.start()).rejects.toThrow(
+        "it is not a regular file (a FIFO, a device or a socket)",
+      );
+    };
+    await refused();
+    // Opened for reading and writing, a FIFO has a writer without waiting for a reader.
+    const writer = openSync(fifo, constants.O_RDWR);
+    try {
+      await refused();
+    } finally {
+      closeSync(writer);
+    }
+  }, 5_000);
 });
 
 describe("traces --follow", () => {
@@ -162,6 +210,34 @@ describe("traces --follow", () => {
       "palette-inspector: cannot read /no/such.log: no such file\n",
     ]);
   });
+});
+
+describe("traces --follow on a FIFO", () => {
+  it("exits 2 at once with the reason in words, with a writer or without (no wait, no bare ESPIPE)", async () => {
+    const fifo = log("").replace(/app\.log$/, "pipe.log");
+    execFileSync("mkfifo", [fifo]);
+    const follow = async () => {
+      let stderr = "";
+      const code = await followCommand(
+        fifo,
+        { json: false, fromStart: false },
+        { stdout: () => {}, stderr: (s) => (stderr += s), color: false, cwd: "/" },
+        { stopped: new Promise(() => {}) },
+      );
+      return [code, stderr];
+    };
+    const said = [
+      2,
+      `palette-inspector: cannot read ${fifo}: it is not a regular file (a FIFO, a device or a socket)\n`,
+    ];
+    expect(await follow()).toEqual(said);
+    const writer = openSync(fifo, constants.O_RDWR);
+    try {
+      expect(await follow()).toEqual(said);
+    } finally {
+      closeSync(writer);
+    }
+  }, 5_000);
 });
 
 describe("following a log in a worker thread", () => {
