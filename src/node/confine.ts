@@ -2,7 +2,7 @@
  * Catalogue confinement, in one place for the CLI and the extension: which folder a fixture
  * may read from, and whether a path lies inside it, on POSIX and Windows paths alike.
  */
-import { existsSync, lstatSync, readlinkSync, realpathSync } from "node:fs";
+import { existsSync, readlinkSync, realpathSync } from "node:fs";
 import * as nodePath from "node:path";
 
 /** The path operations confinement needs: node:path, or path.win32 / path.posix in tests. */
@@ -69,20 +69,22 @@ export function leadsTo(path: string): string {
     const next = missing.pop();
     if (next === undefined) return real;
     const link = nodePath.join(real, next);
-    if (hops < MAX_LINKS && isLink(link)) {
+    const target = hops < MAX_LINKS ? linkTarget(link) : null;
+    if (target !== null) {
       hops++;
-      at = nodePath.resolve(real, readlinkSync(link));
+      at = nodePath.resolve(real, target);
       continue;
     }
     return nodePath.join(real, next, ...missing.reverse());
   }
 }
 
-function isLink(path: string): boolean {
+/** Where a link points, or null when `path` is no link (or stopped being one meanwhile). */
+function linkTarget(path: string): string | null {
   try {
-    return lstatSync(path).isSymbolicLink();
+    return readlinkSync(path);
   } catch {
-    return false;
+    return null;
   }
 }
 

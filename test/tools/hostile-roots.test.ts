@@ -1,0 +1,160 @@
+/** The assistant tools in a folder someone else controls: what they read and write stays under the roots. */
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { RootFiles, Roots } from "../../src/node/roots.js";
+import { callTool } from "../../src/tools/tools.js";
+import { tempDir } from "../helpers/temp.js";
+
+const ATTEMPTS = 300;
+/** A fixture is read in microseconds, so its race window is narrow: more calls to meet it. */
+const FIXTURE_ATTEMPTS = 1000;
+const logLine = (id: string) =>
+  JSON.stringify({ turn_id: id, trace: [{ stage: "s", action: "select", kept: [id] }] }) + "\n";
+
+const swappers: ChildProcess[] = [];
+afterEach(() => {
+  for (const swapper of swappers.splice(0)) swapper.kill();
+});
+
+/**
+ * Another process that keeps swapping `target`, by atomic renames, between each of `leadsTo`:
+ * a hard link to a file (or a symbolic link, for a name starting with "->").
+ */
+function swapper(target: string, leadsTo: string[]): Promise<void> {
+  const child = spawn(
+    process.execPath,
+    [
+      "-e",
+      `const fs = require("node:fs");
+      const [target, ...leadsTo] = process.argv.slice(1);
+      const tmp = target + ".swap";
+      console.log("ready");
+      for (;;)
+        for (const to of leadsTo) {
+          try { fs.unlinkSync(tmp); } catch {}
+          if (to.startsWith("->")) fs.symlinkSync(to.slice(2), tmp);
+          else fs.linkSync(to, tmp);
+          fs.renameSync(tmp, target);
+        }`,
+      target,
+      ...leadsTo,
+    ],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
+  swappers.push(child);
+  return new Promise((resolve) => child.stdout!.once("data", () => resolve()));
+}
+
+/** A root holding `inside`, and a folder beside it, outside every root. */
+function folders() {
+  const base = tempDir("pi-roots-");
+  const root = join(base, "root");
+  const outside = join(base, "outside");
+  mkdirSync(root);
+  mkdirSync(outside);
+  return { root, outside, files: new RootFiles(new Roots([root])) };
+}
+
+describe("the tools under a swapper", () => {
+  it(`list_traces never reads the file a swapped link points to outside the roots (${ATTEMPTS} calls)`, async () => {
+    const { root, outside, files } = folders();
+    writeFileSync(join(root, "mine.log"), logLine("mine"));
+    writeFileSync(join(outside, "secret.log"), logLine("SECRET"));
+    await swapper(join(root, "swap.log"), [
+      join(root, "mine.log"),
+      `->${join(outside, "secret.log")}`,
+    ]);
+    let read = 0;
+    for (let i = 0; i < ATTEMPTS; i++) {
+      const answer = await callTool("list_traces", { logs: ["swap.log"] }, files);
+      expect(JSON.stringify(answer)).not.toContain("SECRET");
+      if (!answer.isError) read++;
+    }
+    expect(read).toBeGreaterThan(0);
+  }, 30_000);
+
+  it(`run_fixture never runs the fixture a swapped link points to outside the roots (${FIXTURE_ATTEMPTS} calls)`, async () => {
+    const { root, outside, files } = folders();
+    writeFileSync(join(root, "mine.json"), JSON.stringify({ offered: ["mine"] }));
+    writeFileSync(join(outside, "secret.json"), JSON.stringify({ offered: ["SECRET"] }));
+    await swapper(join(root, "swap.turn.json"), [
+      join(root, "mine.json"),
+      `->${join(outside, "secret.json")}`,
+    ]);
+    let ran = 0;
+    for (let i = 0; i < FIXTURE_ATTEMPTS; i++) {
+      const answer = await callTool("run_fixture", { path: "swap.turn.json" }, files);
+      expect(JSON.stringify(answer)).not.toContain("SECRET");
+      if (!answer.isError) ran++;
+    }
+    expect(ran).toBeGreaterThan(0);
+  }, 30_000);
+
+  it(`trace_to_fixture never writes outside the roots through a folder swapped to a link (${ATTEMPTS} calls)`, async () => {
+    const { root, outside, files } = folders();
+    writeFileSync(join(root, "agent.log"), logLine("mine"));
+    mkdirSync(join(root, "real", "sub"), { recursive: true });
+    mkdirSync(join(outside, "sub"));
+    await swapper(join(root, "swap"), [`->${join(root, "real")}`, `->${outside}`]);
+    let written = 0;
+    for (let i = 0; i < ATTEMPTS; i++) {
+      const out = `swap/sub/x${i}.turn.json`;
+      const answer = await callTool(
+        "trace_to_fixture",
+        { logs: ["agent.log"], index: 0, out },
+        files,
+      );
+      if (answer.isError) continue;
+      written++;
+      expect(existsSync(join(root, "real", "sub", `x${i}.turn.json`))).toBe(true);
+    }
+    expect(readdirSync(join(outside, "sub"))).toEqual([]);
+    expect(written).toBeGreaterThan(0);
+  }, 30_000);
+});
+
+describe("the tools and FIFOs", () => {
+  it("refuse a FIFO under a root at once, four at a time, and the file tools keep answering", async () => {
+    const { root, files } = folders();
+    writeFileSync(join(root, "ok.turn.json"), JSON.stringify({ offered: ["a"] }));
+    for (let i = 0; i < 4; i++) execFileSync("mkfifo", [join(root, `pipe${i}.log`)]);
+    const answers = await Promise.all(
+      [0, 1, 2, 3].map((i) => callTool("list_traces", { logs: [`pipe${i}.log`] }, files)),
+    );
+    for (const answer of answers) {
+      expect(answer.isError).toBe(true);
+      expect(answer.text).toContain("it is not a regular file (a FIFO, a device or a socket)");
+    }
+    expect((await callTool("run_fixture", { path: "ok.turn.json" }, files)).isError).toBe(false);
+  }, 5_000);
+});
+
+describe("trace_to_fixture's out", () => {
+  it("is written only as a *.turn.json name in no dot-folder", async () => {
+    const { root, files } = folders();
+    writeFileSync(join(root, "agent.log"), logLine("mine"));
+    mkdirSync(join(root, ".git", "hooks"), { recursive: true });
+    mkdirSync(join(root, "sub", ".vscode"), { recursive: true });
+    const write = (out: string) =>
+      callTool("trace_to_fixture", { logs: ["agent.log"], index: 0, out }, files);
+    for (const out of [".git/hooks/post-checkout", "package.json", ".envrc", "x.json"])
+      expect(await write(out)).toEqual({
+        text: `not written: ${out} is not named *.turn.json`,
+        isError: true,
+      });
+    for (const out of [
+      ".git/x.turn.json",
+      "sub/.vscode/x.turn.json",
+      join(root, ".x", "y.turn.json"),
+    ])
+      expect(await write(out)).toEqual({
+        text: `not written: ${out} lies in a dot-folder (.git, .vscode, …); fixtures are never written there`,
+        isError: true,
+      });
+    expect(readdirSync(root).sort()).toEqual([".git", "agent.log", "sub"]);
+    expect(readdirSync(join(root, ".git", "hooks"))).toEqual([]);
+    expect((await write("sub/replay.turn.json")).isError).toBe(false);
+  });
+});
