@@ -14,7 +14,7 @@ import { confinedCatalogPath, fixtureBoundary } from "../node/confine.js";
 import { checkedFixture } from "../node/fixture-check.js";
 
 /** The open editor's text of a file (unsaved edits included), if it is open. */
-function openText(uri: vscode.Uri): string | undefined {
+export function openText(uri: vscode.Uri): string | undefined {
   return vscode.workspace.textDocuments
     .find((doc) => doc.uri.toString() === uri.toString())
     ?.getText();

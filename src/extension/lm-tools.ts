@@ -7,10 +7,12 @@ import * as vscode from "vscode";
 import { FIXTURE_GLOB, SKIPPED_GLOB } from "../core/fixture/files.js";
 import { safeJson } from "../core/words.js";
 import { describeWhatIf, type WhatIf } from "../core/whatif.js";
+import { readReason } from "../node/log-source.js";
 import { InputRefused, RootFiles, Roots } from "../node/roots.js";
+import { readSourceFile } from "../node/source-file.js";
 import type { ToolFiles } from "../tools/port.js";
 import { callTool, inputProblem, TOOLS, type ToolDefinition } from "../tools/tools.js";
-import { readSource, readWorkspaceCatalog } from "./fixtures.js";
+import { openText, readSource, readWorkspaceCatalog } from "./fixtures.js";
 import { neutralise } from "./notify.js";
 
 /** The tools' files: the workspace folders on disk are the roots. */
@@ -31,11 +33,14 @@ class WorkspaceFiles implements ToolFiles {
   }
 
   async readFixture(path: string) {
-    const uri = vscode.Uri.file(this.roots().resolve(path));
+    const roots = this.roots();
+    const uri = vscode.Uri.file(roots.resolve(path));
+    // As its editor shows it; else the file itself, opened once and checked under the folders.
+    if (openText(uri) !== undefined) return readSource(uri);
     try {
-      return await readSource(uri);
-    } catch {
-      throw new InputRefused(`cannot read ${path}: it does not exist or cannot be read`);
+      return readSourceFile(uri.fsPath, "fixture", uri.toString(), roots.list);
+    } catch (error) {
+      throw new InputRefused(`cannot read ${path}: ${readReason(error)}`);
     }
   }
 

@@ -1,4 +1,5 @@
 /** The assistant tools as VS Code language-model tools, against the fake `vscode`. */
+import { execFileSync } from "node:child_process";
 import {
   copyFileSync,
   existsSync,
@@ -33,6 +34,8 @@ beforeEach(() => {
   mkdirSync(join(ws, "logs"));
   copyFileSync("examples/logs/agent.log", join(ws, "logs", "agent.log"));
   fake.addWorkspaceFolder(ws);
+  // A fixture on disk, where the tools read it, and in the fake's files, where findFiles looks.
+  writeFileSync(join(ws, "weather-forecast.turn.json"), weather);
   fake.writeFile(join(ws, "weather-forecast.turn.json"), weather);
   fake.writeFile(
     join(ws, "tools.catalog.json"),
@@ -130,8 +133,15 @@ describe("the language-model tools", () => {
     );
   });
 
+  it("refuse a fixture that is a FIFO at once, reading it from disk as the MCP server does", async () => {
+    execFileSync("mkfifo", [join(ws, "pipe.turn.json")]);
+    await expect(invoke("run_fixture", { path: "pipe.turn.json" })).rejects.toThrow(
+      "cannot read pipe.turn.json: it is not a regular file (a FIFO, a device or a socket)",
+    );
+  }, 5_000);
+
   it("say the fixture's problem with its place and JSON path", async () => {
-    fake.writeFile(
+    writeFileSync(
       join(ws, "bad.turn.json"),
       JSON.stringify({ offered: ["a"], pipeline: [{ kind: "polcy" }] }),
     );
