@@ -3,7 +3,7 @@
  * each ends at once with exit 2 and a located problem, never a stack or a hang.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, truncateSync, writeFileSync } from "node:fs";
+import { closeSync, constants, mkdirSync, openSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildSync } from "esbuild";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -159,6 +159,24 @@ describe("invalid UTF-8 and special files", () => {
       "/dev/zero:1:1: error: cannot read /dev/zero: it is not a regular file",
     );
     expect(checked.stdout).toContain(`PASS ${join(root, "ok.turn.json")}`);
+  }, 10_000);
+});
+
+describe("a FIFO named as a log", () => {
+  it("is a problem at once for traces and export, with or without a writer, never a wait", async () => {
+    const root = workspace({});
+    const fifo = join(root, "pipe.log");
+    execFileSync("mkfifo", [fifo]);
+    const said = "it is not a regular file (a FIFO, a device or a socket)";
+    const traces = await cli(["traces", fifo]);
+    expect([traces.code, traces.stderr]).toEqual([2, expect.stringContaining(said)]);
+    const writer = openSync(fifo, constants.O_RDWR);
+    try {
+      const exported = await cli(["export", fifo, "--out", join(root, "out")]);
+      expect([exported.code, exported.stderr]).toEqual([2, expect.stringContaining(said)]);
+    } finally {
+      closeSync(writer);
+    }
   }, 10_000);
 });
 
