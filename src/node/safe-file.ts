@@ -41,7 +41,7 @@ export interface ReadOptions {
 /** Opens a regular file for reading without waiting on a FIFO; rejects with a FileRefused. */
 export async function openRegular(path: string, options: ReadOptions = {}): Promise<FileHandle> {
   const handle = await open(path, readFlags(options)).catch((error: unknown) => {
-    throw openRefusal(error);
+    throw openRefusal(error, options);
   });
   try {
     checkOpened(handle.fd, path, await handle.stat(), options.roots);
@@ -58,7 +58,7 @@ export function openRegularSync(path: string, options: ReadOptions = {}): number
   try {
     fd = openSync(path, readFlags(options));
   } catch (error) {
-    throw openRefusal(error);
+    throw openRefusal(error, options);
   }
   try {
     checkOpened(fd, path, fstatSync(fd), options.roots);
@@ -73,10 +73,10 @@ function readFlags({ roots }: ReadOptions): number {
   return constants.O_RDONLY | NO_BLOCK | (roots === undefined ? 0 : NO_FOLLOW);
 }
 
-function openRefusal(error: unknown): unknown {
+function openRefusal(error: unknown, { roots }: ReadOptions): unknown {
   const code = (error as NodeJS.ErrnoException).code;
   // O_NOFOLLOW on a link: ELOOP on Linux and macOS, EMLINK on FreeBSD.
-  if (code === "ELOOP" || code === "EMLINK")
+  if (roots !== undefined && (code === "ELOOP" || code === "EMLINK"))
     return new FileRefused("it is a symbolic link, which the tools do not follow", {
       cause: error,
     });
