@@ -22,7 +22,7 @@ import {
   type TimeWindow,
   type Touched,
 } from "../core/otel/join.js";
-import { parseJsonInSteps } from "../core/otel/json-steps.js";
+import { parseJsonInSteps, TooManyContainers } from "../core/otel/json-steps.js";
 import {
   readRequestInSteps,
   textSelection,
@@ -35,11 +35,18 @@ import {
   encodeStatus,
   encodeTraceResponse,
   ProtobufError,
+  TooManySpans,
 } from "./otlp-proto.js";
 
 const inflate = promisify(gunzip);
 
 export const DEFAULT_MAX_BODY = 16 * 1024 * 1024;
+/** Spans a request may hold (its resource and scope entries counted with them): more are refused with 413, before all are decoded. */
+export const MAX_SPANS_PER_REQUEST = 100_000;
+/** Objects and arrays a JSON body may hold: the walk that parses a large body stops past them. */
+export const MAX_JSON_CONTAINERS = 1_000_000;
+/** Problems an answer names (every rejected span is counted). */
+const MAX_PROBLEMS = 10;
 /** A body longer than this is read in steps, the event loop given a turn every STEP_MS. */
 const STEPPED_BODY = 256 * 1024;
 const STEP_MS = 4;
@@ -192,32 +199,14 @@ export class OtlpReceiver {
       this.check(request);
       const protobuf = contentKind(request.headers["content-type"]);
       const body = await this.body(request);
-      const stepped = body.length > STEPPED_BODY;
-      const decoding = protobuf ? decodeTraceRequestInSteps(body) : parseJsonSteps(body, stepped);
-      const value = stepped ? await inSteps(decoding) : allSteps(decoding);
-      if (
-        !isJsonObject(value) ||
-        !(own(value, "resourceSpans") === undefined || Array.isArray(own(value, "resourceSpans")))
-      )
-        throw new Refusal(
-          400,
-          "not an OTLP ExportTraceServiceRequest (an object with a 'resourceSpans' array)",
-        );
-      const reading = readRequestInSteps({
-        resourceSpans: (own(value, "resourceSpans") as unknown[] | undefined) ?? [],
-      });
-      const read = stepped ? await inSteps(reading) : allSteps(reading);
-      const accepted = this.accepting.then(() => {
-        this.options.onRequest?.(value);
-        const accepting = this.accept(read);
-        return stepped ? inSteps(accepting) : allSteps(accepting);
-      });
-      this.accepting = accepted.catch(() => undefined);
-      await accepted;
-      const message = read.problems
-        .slice(0, 10)
-        .map((p) => `${p.path}: ${p.message}`)
-        .join("; ");
+      // One request at a time is decoded, read and accepted, in the order read: a stepped one is never interleaved.
+      const work = this.accepting.then(() => this.take(body, protobuf));
+      this.accepting = work.then(
+        () => undefined,
+        () => undefined,
+      );
+      const read = await work;
+      const message = read.problems.map((p) => `${p.path}: ${p.message}`).join("; ");
       if (protobuf) {
         response.writeHead(200, { "content-type": "application/x-protobuf" });
         response.end(encodeTraceResponse(read.rejected, message));
@@ -236,10 +225,44 @@ export class OtlpReceiver {
       const inProtobuf = /^\s*application\/x-protobuf\s*(;|$)/i.test(
         request.headers["content-type"] ?? "",
       );
-      if (error instanceof Refusal) answerError(response, error.status, error.message, inProtobuf);
-      else if (error instanceof ProtobufError)
-        answerError(response, 400, error.message, inProtobuf);
+      const refusal = refusalOf(error);
+      if (refusal) answerError(response, refusal.status, refusal.message, inProtobuf);
       else throw error;
+    }
+  }
+
+  /** Decodes, reads and accepts one request's body: what was read of it. */
+  private async take(body: Buffer, protobuf: boolean): Promise<OtlpRead> {
+    const stepped = body.length > STEPPED_BODY;
+    const run = <T>(steps: Generator<void, T>) => (stepped ? this.inSteps(steps) : allSteps(steps));
+    const decoding = protobuf
+      ? decodeTraceRequestInSteps(body, MAX_SPANS_PER_REQUEST)
+      : parseJsonSteps(body, stepped);
+    const value = await run(decoding);
+    const spans = isJsonObject(value) ? own(value, "resourceSpans") : undefined;
+    if (!isJsonObject(value) || !(spans === undefined || Array.isArray(spans)))
+      throw new Refusal(
+        400,
+        "not an OTLP ExportTraceServiceRequest (an object with a 'resourceSpans' array)",
+      );
+    const request = { resourceSpans: (spans as unknown[] | undefined) ?? [] };
+    if (!protobuf && spanCount(request.resourceSpans) > MAX_SPANS_PER_REQUEST) throw tooManySpans();
+    const read = await run(readRequestInSteps(request, MAX_PROBLEMS));
+    this.options.onRequest?.(value);
+    await run(this.accept(read));
+    return read;
+  }
+
+  /** Runs work in steps, giving the event loop a turn every STEP_MS; stopped with the receiver. */
+  private async inSteps<T>(steps: Generator<void, T>): Promise<T> {
+    for (let slice = performance.now(); ;) {
+      if (this.server === null) throw new Refusal(503, "the receiver is stopping");
+      const next = steps.next();
+      if (next.done) return next.value;
+      if (performance.now() - slice > STEP_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        slice = performance.now();
+      }
     }
   }
 
@@ -455,22 +478,43 @@ function contentKind(header: string | undefined): boolean {
 function* parseJsonSteps(body: Buffer, stepped: boolean): Generator<void, unknown> {
   try {
     if (!stepped) return JSON.parse(body.toString("utf8")) as unknown;
-    return yield* parseJsonInSteps(body, (start, end) => body.toString("utf8", start, end));
+    const decode = (start: number, end: number) => body.toString("utf8", start, end);
+    return yield* parseJsonInSteps(body, decode, MAX_JSON_CONTAINERS);
   } catch (error) {
+    if (error instanceof TooManyContainers)
+      throw new Refusal(413, `${error.message} (a request is read whole; send fewer spans)`);
     throw new Refusal(400, `the body is not JSON: ${(error as Error).message}`);
   }
 }
 
-/** Runs work in steps, giving the event loop a turn every STEP_MS. */
-async function inSteps<T>(steps: Generator<void, T>): Promise<T> {
-  for (let slice = performance.now(); ;) {
-    const next = steps.next();
-    if (next.done) return next.value;
-    if (performance.now() - slice > STEP_MS) {
-      await new Promise((resolve) => setImmediate(resolve));
-      slice = performance.now();
+/** The spans of a request's scopes, counted before any is read (a scope that is not one counts none). */
+function spanCount(resources: readonly unknown[]): number {
+  let count = 0;
+  for (const resource of resources) {
+    const scopes = isJsonObject(resource) ? resource["scopeSpans"] : undefined;
+    if (!Array.isArray(scopes)) continue;
+    for (const scope of scopes) {
+      const spans = isJsonObject(scope) ? scope["spans"] : undefined;
+      count += 1 + (Array.isArray(spans) ? spans.length : 0);
     }
+    count++;
   }
+  return count;
+}
+
+function tooManySpans(): Refusal {
+  return new Refusal(
+    413,
+    `the request holds more than ${MAX_SPANS_PER_REQUEST.toLocaleString("en-US")} spans (with their resource and scope entries); send fewer spans a request`,
+  );
+}
+
+/** What a failed request is answered, or null for a fault of the receiver's own. */
+function refusalOf(error: unknown): Refusal | null {
+  if (error instanceof Refusal) return error;
+  if (error instanceof TooManySpans) return tooManySpans();
+  if (error instanceof ProtobufError) return new Refusal(400, error.message);
+  return null;
 }
 
 /** An OTLP error answer: a google.rpc.Status, the connection closed after a refused body. */

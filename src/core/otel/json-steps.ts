@@ -5,6 +5,7 @@
  * flattening 16 MiB at once is itself a long pause). Every byte this walk looks at is ASCII, which
  * UTF-8 never uses inside a longer character. The value is JSON.parse's; on any text it would
  * refuse, JSON.parse itself is called on the whole text, so the error is always JSON.parse's own.
+ * Past `maxContainers` objects and arrays it stops, before it builds them (TooManyContainers).
  */
 
 /** Values up to this many bytes are parsed by JSON.parse in one go. */
@@ -14,14 +15,25 @@ const STEP = 64 * 1024;
 
 class Refused extends Error {}
 
+/** A text of more objects and arrays than its reader allows. */
+export class TooManyContainers extends Error {
+  constructor(readonly max: number) {
+    super(`the JSON holds more than ${max.toLocaleString("en-US")} objects and arrays`);
+  }
+}
+
 /** The text of bytes [start, end) as UTF-8. */
 export type Decode = (start: number, end: number) => string;
 
 /** Yields every STEP bytes or so; returns what JSON.parse of the decoded bytes returns. */
-export function* parseJsonInSteps(bytes: Uint8Array, decode: Decode): Generator<void, unknown> {
+export function* parseJsonInSteps(
+  bytes: Uint8Array,
+  decode: Decode,
+  maxContainers = Number.POSITIVE_INFINITY,
+): Generator<void, unknown> {
   // A small text is one step: walking it first only to find its end cost more than parsing it.
   if (bytes.length <= SMALL_VALUE) return JSON.parse(decode(0, bytes.length)) as unknown;
-  const parser = new Walker(bytes, decode);
+  const parser = new Walker(bytes, decode, maxContainers);
   try {
     const value = yield* parser.value();
     parser.blanks();
@@ -29,6 +41,9 @@ export function* parseJsonInSteps(bytes: Uint8Array, decode: Decode): Generator<
     return value;
   } catch (error) {
     if (!(error instanceof Refused)) throw error;
+    // JSON.parse of the whole text, for its own error, builds all it holds first: counted before.
+    if (parser.containerEnd(0, bytes.length, true) > maxContainers)
+      throw new TooManyContainers(maxContainers);
     return JSON.parse(decode(0, bytes.length)) as unknown;
   }
 }
@@ -36,11 +51,20 @@ export function* parseJsonInSteps(bytes: Uint8Array, decode: Decode): Generator<
 class Walker {
   at = 0;
   private parsed = 0;
+  /** Objects and arrays read so far (and, when the walk gave up, in the whole text). */
+  private containers = 0;
 
   constructor(
     private readonly text: Uint8Array,
     private readonly decode: Decode,
+    private readonly maxContainers: number,
   ) {}
+
+  /** Counts `opened` more objects and arrays; past the most allowed, the read stops. */
+  count(opened: number): void {
+    this.containers += opened;
+    if (this.containers > this.maxContainers) throw new TooManyContainers(this.maxContainers);
+  }
 
   blanks(): void {
     const text = this.text;
@@ -52,7 +76,7 @@ class Walker {
     const start = this.at;
     const open = this.text[start];
     if (open === 0x7b || open === 0x5b) {
-      const end = this.containerEnd(start, start + SMALL_VALUE);
+      const end = this.containerEnd(start, start + SMALL_VALUE, false);
       if (end === -1) {
         // The search read SMALL_VALUE bytes in vain: at each level of a large text, a step's worth.
         yield* this.read(SMALL_VALUE);
@@ -84,6 +108,7 @@ class Walker {
   }
 
   private *object(): Generator<void, Record<string, unknown>> {
+    this.count(1);
     const object: Record<string, unknown> = {};
     this.at++;
     this.blanks();
@@ -112,6 +137,7 @@ class Walker {
   }
 
   private *array(): Generator<void, unknown[]> {
+    this.count(1);
     const array: unknown[] = [];
     this.at++;
     this.blanks();
@@ -154,20 +180,29 @@ class Walker {
     return text.length;
   }
 
-  /** Past the bracket closing the container at `start`, or -1 when it goes on past `limit`. */
-  private containerEnd(start: number, limit: number): number {
+  /**
+   * Past the bracket closing the container at `start` (its objects and arrays counted), or -1 when
+   * it goes on past `limit`; with `opens`, the number of objects and arrays up to `limit` instead.
+   */
+  containerEnd(start: number, limit: number, opens: boolean): number {
     const text = this.text;
     let depth = 0;
+    let opened = 0;
     for (let at = start; at < text.length && at < limit;) {
       const c = text[at];
       if (c === 0x22) {
         at = this.stringEnd(at);
         continue;
       }
-      if (c === 0x7b || c === 0x5b) depth++;
-      else if ((c === 0x7d || c === 0x5d) && --depth === 0) return at + 1;
+      if (c === 0x7b || c === 0x5b) {
+        depth++;
+        opened++;
+      } else if ((c === 0x7d || c === 0x5d) && --depth === 0 && !opens) {
+        this.count(opened);
+        return at + 1;
+      }
       at++;
     }
-    return -1;
+    return opens ? opened : -1;
   }
 }

@@ -71,10 +71,14 @@ export function readRequest(request: { readonly resourceSpans: readonly unknown[
 /** Spans read between two steps of readRequestInSteps. */
 const SPANS_PER_STEP = 64;
 
-/** readRequest, yielding every SPANS_PER_STEP spans so that a caller can let other work run. */
-export function* readRequestInSteps(request: {
-  readonly resourceSpans: readonly unknown[];
-}): Generator<void, OtlpRead> {
+/**
+ * readRequest, yielding every SPANS_PER_STEP spans so that a caller can let other work run; only
+ * the first `maxProblems` problems are kept (every rejected span is counted).
+ */
+export function* readRequestInSteps(
+  request: { readonly resourceSpans: readonly unknown[] },
+  maxProblems = Number.POSITIVE_INFINITY,
+): Generator<void, OtlpRead> {
   let spansRead = 0;
   const read: OtlpRead = {
     selections: [],
@@ -83,6 +87,9 @@ export function* readRequestInSteps(request: {
     rejected: 0,
     problems: [],
   };
+  const problem = (path: string, message: string) => {
+    if (read.problems.length < maxProblems) read.problems.push({ path, message });
+  };
   const resources = request.resourceSpans;
   for (let r = 0; r < resources.length; r++) {
     const resourceSpans: unknown = resources[r];
@@ -90,7 +97,7 @@ export function* readRequestInSteps(request: {
     const scopes = isJsonObject(resourceSpans) ? resourceSpans["scopeSpans"] : undefined;
     if (!Array.isArray(scopes)) {
       if (scopes !== undefined || !isJsonObject(resourceSpans))
-        read.problems.push({ path: at, message: "must be an object with a 'scopeSpans' array" });
+        problem(at, "must be an object with a 'scopeSpans' array");
       continue;
     }
     let service: string | null = null;
@@ -102,17 +109,14 @@ export function* readRequestInSteps(request: {
       service = typeof name === "string" ? name : null;
     } catch (error) {
       if (!(error instanceof OtlpValueError)) throw error;
-      read.problems.push({ path: error.path, message: error.reason });
+      problem(error.path, error.reason);
     }
     for (let s = 0; s < scopes.length; s++) {
       const scope: unknown = scopes[s];
       const spans = isJsonObject(scope) ? scope["spans"] : undefined;
       if (!Array.isArray(spans)) {
         if (spans !== undefined || !isJsonObject(scope))
-          read.problems.push({
-            path: `${at}.scopeSpans[${s}]`,
-            message: "must be an object with a 'spans' array",
-          });
+          problem(`${at}.scopeSpans[${s}]`, "must be an object with a 'spans' array");
         continue;
       }
       for (let i = 0; i < spans.length; i++) {
@@ -121,11 +125,9 @@ export function* readRequestInSteps(request: {
         } catch (error) {
           if (!(error instanceof OtlpValueError)) throw error;
           read.rejected++;
-          // The span's path is built only for a span that cannot be read.
-          read.problems.push({
-            path: `${at}.scopeSpans[${s}].spans[${i}]${error.path}`,
-            message: error.reason,
-          });
+          // The span's path is built only for a span that cannot be read, and kept.
+          if (read.problems.length < maxProblems)
+            problem(`${at}.scopeSpans[${s}].spans[${i}]${error.path}`, error.reason);
         }
         if (++spansRead % SPANS_PER_STEP === 0) yield;
       }

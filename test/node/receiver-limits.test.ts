@@ -1,0 +1,99 @@
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  MAX_JSON_CONTAINERS,
+  MAX_SPANS_PER_REQUEST,
+  OtlpReceiver,
+  type ReceivedTrace,
+} from "../../src/node/otlp-receiver.js";
+import { decodeStatus, decodeTraceResponse } from "../../src/node/otlp-proto.js";
+import { readRequestInSteps } from "../../src/core/otel/request.js";
+import { allSteps } from "../../src/core/otel/steps.js";
+import { send } from "../helpers/http-post.js";
+import { request, selectionTrace, TRACE_A, turnSpan } from "../core/otel/otlp.js";
+import { emptySpansProto } from "./otlp-bodies.js";
+
+const receivers: OtlpReceiver[] = [];
+afterEach(async () => {
+  await Promise.all(receivers.splice(0).map((r) => r.stop()));
+});
+
+async function started(options: ConstructorParameters<typeof OtlpReceiver>[0] = {}) {
+  const traces: ReceivedTrace[] = [];
+  const receiver = new OtlpReceiver({ port: 0, onTrace: (t) => traces.push(t), ...options });
+  receivers.push(receiver);
+  const { port } = await receiver.start();
+  return { receiver, port, traces };
+}
+
+const PROTOBUF = { "content-type": "application/x-protobuf" };
+const oneTurn = () => JSON.stringify(request([turnSpan(TRACE_A, 1, selectionTrace("t", ["a"]))]));
+
+describe("the OTLP receiver's bounds on one request", () => {
+  it("refuses a protobuf request of more spans than it takes with 413 naming the cap, and goes on serving", async () => {
+    const { port, traces } = await started();
+    // 2 MB: a million empty spans.
+    const refused = await send(port, emptySpansProto(1_000_000), PROTOBUF);
+    expect(refused.status).toBe(413);
+    expect(decodeStatus(refused.body)).toMatchObject({
+      message: expect.stringContaining(
+        `more than ${MAX_SPANS_PER_REQUEST.toLocaleString("en-US")} spans`,
+      ),
+    });
+    expect((await send(port, oneTurn())).status).toBe(200);
+    expect(traces).toHaveLength(1);
+  });
+
+  it("takes a protobuf request of as many spans as it allows", async () => {
+    const { port } = await started();
+    const answer = await send(port, emptySpansProto(MAX_SPANS_PER_REQUEST - 2), PROTOBUF);
+    expect(answer.status).toBe(200);
+    expect(decodeTraceResponse(answer.body)).toMatchObject({
+      partialSuccess: { rejectedSpans: MAX_SPANS_PER_REQUEST - 2 },
+    });
+  });
+
+  it("refuses a JSON request of more spans than it takes with 413 naming the cap, small or large", async () => {
+    const { port } = await started();
+    const spans = (n: number) =>
+      `{"resourceSpans":[{"scopeSpans":[{"spans":[${"{},".repeat(n - 1)}{}]}]}]}`;
+    for (const body of [spans(MAX_SPANS_PER_REQUEST), spans(MAX_SPANS_PER_REQUEST * 3)]) {
+      const refused = await send(port, body);
+      expect(refused.status).toBe(413);
+      expect(JSON.parse(refused.body.toString())).toMatchObject({
+        message: expect.stringContaining(
+          `more than ${MAX_SPANS_PER_REQUEST.toLocaleString("en-US")} spans`,
+        ),
+      });
+    }
+  });
+
+  it("stops parsing a JSON body past the objects and arrays it takes, with 413 naming the cap", async () => {
+    const { port } = await started();
+    const body = `{"resourceSpans":[${"[],".repeat(MAX_JSON_CONTAINERS)}[]]}`;
+    const refused = await send(port, body);
+    expect(refused.status).toBe(413);
+    expect(JSON.parse(refused.body.toString())).toMatchObject({
+      message: expect.stringContaining(
+        `more than ${MAX_JSON_CONTAINERS.toLocaleString("en-US")} objects and arrays`,
+      ),
+    });
+    // A syntax error after them is no way round the cap: the whole text is counted before JSON.parse.
+    const broken = await send(port, body.slice(0, -1));
+    expect(broken.status).toBe(413);
+  });
+
+  it("counts every rejected span and names only the first 10 problems", async () => {
+    const { port } = await started();
+    const bad = Array.from({ length: 500 }, () => ({ traceId: "x" }));
+    const answer = JSON.parse((await send(port, JSON.stringify(request(bad)))).body.toString()) as {
+      partialSuccess: { rejectedSpans: string; errorMessage: string };
+    };
+    expect(answer.partialSuccess.rejectedSpans).toBe("500");
+    const named = answer.partialSuccess.errorMessage.split("; ");
+    expect(named).toHaveLength(10);
+    expect(named[9]).toBe("resourceSpans[0].scopeSpans[0].spans[9].traceId: must be 32 hex digits");
+    // What is kept while reading, not only what is answered.
+    const read = allSteps(readRequestInSteps(request(bad), 10));
+    expect([read.rejected, read.problems.length]).toEqual([500, 10]);
+  });
+});
