@@ -5,7 +5,7 @@
  * It is a local tool on a port any web page can reach: Host and Origin are checked, bodies are
  * bounded (inflated too), and no request can stop it.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { isIP } from "node:net";
 import { promisify } from "node:util";
 import { gunzip } from "node:zlib";
@@ -37,6 +37,12 @@ import {
   ProtobufError,
   TooManySpans,
 } from "./otlp-proto.js";
+import {
+  boundedServer,
+  BytesInFlight,
+  DEFAULT_BOUNDS,
+  type ReceiverBounds,
+} from "./receiver-bounds.js";
 
 const inflate = promisify(gunzip);
 
@@ -67,6 +73,8 @@ export interface ReceiverOptions {
   readonly host?: string;
   readonly port?: number;
   readonly maxBody?: number;
+  /** Timeouts, connections and bytes in flight (receiver-bounds.ts), each DEFAULT_BOUNDS' unless given. */
+  readonly bounds?: Partial<ReceiverBounds>;
   /** The newest turns kept (default DEFAULT_MAX_TURNS); older ones, and the join state of traces left with none, are dropped. */
   readonly maxTurns?: number;
   /** A selection trace, as it arrives (its model call as far as the spans so far say). */
@@ -149,10 +157,14 @@ export class OtlpReceiver {
   private address: { host: string; port: number } | null = null;
   readonly maxBody: number;
   readonly maxTurns: number;
+  readonly bounds: ReceiverBounds;
+  private readonly inFlight: BytesInFlight;
 
   constructor(private readonly options: ReceiverOptions = {}) {
     this.maxBody = options.maxBody ?? DEFAULT_MAX_BODY;
     this.maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
+    this.bounds = { ...DEFAULT_BOUNDS, ...options.bounds };
+    this.inFlight = new BytesInFlight(this.bounds);
   }
 
   /** Selection traces received so far. */
@@ -160,10 +172,15 @@ export class OtlpReceiver {
     return this.count;
   }
 
+  /** Body bytes held by the requests being received or answered. */
+  get bytesInFlight(): number {
+    return this.inFlight.bytes;
+  }
+
   /** Listens; resolves with the address bound (port 0 picks a free one), rejects PortInUse. */
   async start(): Promise<{ host: string; port: number }> {
     const host = this.options.host ?? DEFAULT_HOST;
-    const server = createServer((request, response) => {
+    const server = boundedServer(this.bounds, (request, response) => {
       this.handle(request, response).catch((error: unknown) =>
         answerError(response, 500, `internal error: ${String(error)}`),
       );
@@ -198,9 +215,10 @@ export class OtlpReceiver {
     try {
       this.check(request);
       const protobuf = contentKind(request.headers["content-type"]);
-      const body = await this.body(request);
-      // One request at a time is decoded, read and accepted, in the order read: a stepped one is never interleaved.
-      const work = this.accepting.then(() => this.take(body, protobuf));
+      const gzip = this.gzipped(request);
+      const body = await this.collect(request, response);
+      // One request at a time is inflated, decoded, read and accepted, in the order read: a stepped one is never interleaved.
+      const work = this.accepting.then(() => this.take(body, gzip, protobuf));
       this.accepting = work.then(
         () => undefined,
         () => undefined,
@@ -231,8 +249,10 @@ export class OtlpReceiver {
     }
   }
 
-  /** Decodes, reads and accepts one request's body: what was read of it. */
-  private async take(body: Buffer, protobuf: boolean): Promise<OtlpRead> {
+  /** Inflates, decodes, reads and accepts one request's body: what was read of it. */
+  private async take(raw: Buffer, gzip: boolean, protobuf: boolean): Promise<OtlpRead> {
+    if (this.server === null) throw stopping();
+    const body = gzip ? await this.inflated(raw) : raw;
     const stepped = body.length > STEPPED_BODY;
     const run = <T>(steps: Generator<void, T>) => (stepped ? this.inSteps(steps) : allSteps(steps));
     const decoding = protobuf
@@ -256,7 +276,7 @@ export class OtlpReceiver {
   /** Runs work in steps, giving the event loop a turn every STEP_MS; stopped with the receiver. */
   private async inSteps<T>(steps: Generator<void, T>): Promise<T> {
     for (let slice = performance.now(); ;) {
-      if (this.server === null) throw new Refusal(503, "the receiver is stopping");
+      if (this.server === null) throw stopping();
       const next = steps.next();
       if (next.done) return next.value;
       if (performance.now() - slice > STEP_MS) {
@@ -290,37 +310,45 @@ export class OtlpReceiver {
     return (host === "0.0.0.0" || host === "::") && isIP(name) !== 0;
   }
 
-  /** The body, inflated when gzip, refused past maxBody either way. */
-  private async body(request: IncomingMessage): Promise<Buffer> {
+  /** Whether the body is gzip (else identity); other encodings are refused. */
+  private gzipped(request: IncomingMessage): boolean {
     const encoding = (request.headers["content-encoding"] ?? "identity").toLowerCase();
     if (encoding !== "gzip" && encoding !== "identity")
       throw new Refusal(
         415,
         `Content-Encoding '${encoding.slice(0, 40)}' is not served: gzip or none`,
       );
-    const declared = Number(request.headers["content-length"] ?? 0);
-    if (declared > this.maxBody) throw this.tooLarge(request);
-    const raw = await this.collect(request);
-    if (encoding !== "gzip") return raw;
+    if (Number(request.headers["content-length"] ?? 0) > this.maxBody) throw this.tooLarge(request);
+    return encoding === "gzip";
+  }
+
+  /** A gzip body inflated, refused past maxBody. */
+  private async inflated(raw: Buffer): Promise<Buffer> {
     try {
       return await inflate(raw, { maxOutputLength: this.maxBody });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE")
-        throw this.tooLarge(request);
+        throw new Refusal(413, this.overMaxBody());
       throw new Refusal(400, `the gzip body cannot be inflated: ${(error as Error).message}`);
     }
   }
 
-  /** The raw body, by events: an async iterator costs a promise per chunk. */
-  private collect(request: IncomingMessage): Promise<Buffer> {
+  /**
+   * The raw body, by events (an async iterator costs a promise per chunk), refused past maxBody
+   * or when the bytes in flight are spent; what it holds is given back once it is answered.
+   */
+  private collect(request: IncomingMessage, response: ServerResponse): Promise<Buffer> {
+    let length = 0;
+    response.once("close", () => this.inFlight.give(length));
     return new Promise((resolve, reject) => {
       const chunks: Buffer[] = [];
-      let length = 0;
       const onData = (chunk: Buffer) => {
-        length += chunk.length;
-        if (length <= this.maxBody) return void chunks.push(chunk);
+        if (length + chunk.length <= this.maxBody && this.inFlight.take(chunk.length, length)) {
+          length += chunk.length;
+          return void chunks.push(chunk);
+        }
         request.off("data", onData);
-        reject(this.tooLarge(request));
+        reject(length + chunk.length > this.maxBody ? this.tooLarge(request) : this.busy(request));
       };
       request.on("data", onData);
       // A body that came in one chunk is that chunk: no copy.
@@ -331,10 +359,21 @@ export class OtlpReceiver {
     });
   }
 
+  /** The bytes in flight are spent: OTLP exporters retry a 503 later. */
+  private busy(request: IncomingMessage): Refusal {
+    request.pause();
+    const mib = Math.round(this.bounds.bytesInFlight / 2 ** 20);
+    return new Refusal(503, `the receiver holds ${mib} MiB of request bodies already; retry later`);
+  }
+
+  private overMaxBody(): string {
+    return `the body is over ${this.maxBody} bytes (--max-body), inflated or not`;
+  }
+
   private tooLarge(request: IncomingMessage): Refusal {
     // The rest of the body is not read: the connection closes after the answer.
     request.pause();
-    return new Refusal(413, `the body is over ${this.maxBody} bytes (--max-body), inflated or not`);
+    return new Refusal(413, this.overMaxBody());
   }
 
   private *accept(read: OtlpRead): Generator<void, void> {
@@ -509,6 +548,10 @@ function tooManySpans(): Refusal {
   );
 }
 
+function stopping(): Refusal {
+  return new Refusal(503, "the receiver is stopping");
+}
+
 /** What a failed request is answered, or null for a fault of the receiver's own. */
 function refusalOf(error: unknown): Refusal | null {
   if (error instanceof Refusal) return error;
@@ -528,8 +571,8 @@ function answerError(
     response.destroy();
     return;
   }
-  // google.rpc.Code: INVALID_ARGUMENT, PERMISSION_DENIED, else UNKNOWN.
-  const code = status === 400 ? 3 : status === 403 ? 7 : 2;
+  // google.rpc.Code: INVALID_ARGUMENT, PERMISSION_DENIED, UNAVAILABLE, else UNKNOWN.
+  const code = status === 400 ? 3 : status === 403 ? 7 : status === 503 ? 14 : 2;
   response.writeHead(status, {
     "content-type": inProtobuf ? "application/x-protobuf" : "application/json",
     connection: "close",

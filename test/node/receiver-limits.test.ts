@@ -1,3 +1,4 @@
+import { connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   MAX_JSON_CONTAINERS,
@@ -6,6 +7,7 @@ import {
   type ReceivedTrace,
 } from "../../src/node/otlp-receiver.js";
 import { decodeStatus, decodeTraceResponse } from "../../src/node/otlp-proto.js";
+import { DEFAULT_BOUNDS } from "../../src/node/receiver-bounds.js";
 import { readRequestInSteps } from "../../src/core/otel/request.js";
 import { allSteps } from "../../src/core/otel/steps.js";
 import { send } from "../helpers/http-post.js";
@@ -95,5 +97,71 @@ describe("the OTLP receiver's bounds on one request", () => {
     // What is kept while reading, not only what is answered.
     const read = allSteps(readRequestInSteps(request(bad), 10));
     expect([read.rejected, read.problems.length]).toEqual([500, 10]);
+  });
+});
+
+/** A connection that sends what it is given and no more; resolves when the receiver closes it, with the time taken. */
+function held(port: number, text = ""): { closed: Promise<number>; socket: Socket } {
+  const socket = connect(port, "127.0.0.1");
+  const began = performance.now();
+  if (text) socket.write(text);
+  socket.on("error", () => undefined);
+  socket.on("data", () => undefined);
+  return {
+    socket,
+    closed: new Promise((done) => socket.once("close", () => done(performance.now() - began))),
+  };
+}
+
+const headersOf = (port: number, length: number) =>
+  `POST /v1/traces HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
+
+describe("the OTLP receiver's bounds on its connections", () => {
+  it("drops a connection that sends no headers, or holds its body, within seconds", async () => {
+    const { port } = await started({ bounds: { headersMs: 300, requestMs: 600 } });
+    const silent = held(port);
+    const slow = held(port, "POST /v1/traces HTTP/1.1\r\nHost: 127.0.0.1");
+    const holding = held(port, headersOf(port, 1000) + "{");
+    const times = await Promise.all([silent.closed, slow.closed, holding.closed]);
+    for (const ms of times) expect(ms).toBeLessThan(2_500);
+  });
+
+  it("answers a real request while hundreds of connections wait without sending their headers", async () => {
+    const { port, traces } = await started();
+    const waiting = Array.from({ length: 300 }, () => held(port));
+    await new Promise((done) => setTimeout(done, 200));
+    expect((await send(port, oneTurn())).status).toBe(200);
+    expect(traces).toHaveLength(1);
+    // All but the newest 32 waiting were let go as the others came.
+    let closed = 0;
+    for (const { closed: ended } of waiting)
+      ended.then(
+        () => closed++,
+        () => undefined,
+      );
+    await new Promise((done) => setTimeout(done, 100));
+    expect(closed).toBeGreaterThanOrEqual(300 - DEFAULT_BOUNDS.waitingForHeaders);
+    for (const { socket } of waiting) socket.destroy();
+  });
+
+  it("refuses a large body with 503 while others hold the bytes in flight, answers a small one, and takes large ones again once they are let go", async () => {
+    const bounds = { bytesInFlight: 4 * 1024 * 1024, smallBody: 64 * 1024 };
+    const { port, receiver } = await started({ bounds });
+    const big = 3 * 1024 * 1024;
+    const first = held(port, headersOf(port, big) + " ".repeat(big - 1));
+    await new Promise((done) => setTimeout(done, 200));
+    const second = await send(port, " ".repeat(big - 1) + "{}");
+    expect(second.status).toBe(503);
+    expect(JSON.parse(second.body.toString())).toMatchObject({
+      code: 14,
+      message: expect.stringContaining("4 MiB of request bodies"),
+    });
+    expect((await send(port, oneTurn())).status).toBe(200);
+    first.socket.destroy();
+    await first.closed;
+    await new Promise((done) => setTimeout(done, 50));
+    expect(receiver.bytesInFlight).toBe(0);
+    const again = await send(port, " ".repeat(big - 1) + oneTurn());
+    expect(again.status).toBe(200);
   });
 });
