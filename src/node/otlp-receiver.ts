@@ -22,7 +22,7 @@ import {
   type TimeWindow,
   type Touched,
 } from "../core/otel/join.js";
-import { parseJsonInSteps, TooManyContainers } from "../core/otel/json-steps.js";
+import { parseJsonInSteps, TooDeep, TooManyContainers } from "../core/otel/json-steps.js";
 import {
   readRequestInSteps,
   textSelection,
@@ -91,8 +91,11 @@ export interface ReceiverOptions {
    * without onModel, the receiver keeps no selection, as whoever took onTurn's has it.
    */
   readonly onRejoin?: (index: number, joined: Joined | null) => void;
-  /** Every accepted request, as OTLP/JSON (a protobuf request converted). */
-  readonly onRequest?: (request: unknown) => void;
+  /**
+   * Every accepted request, as OTLP/JSON (a protobuf request converted): an object of its
+   * `resourceSpans` alone (an empty list when it had none), whatever else or in what order it held.
+   */
+  readonly onRequest?: (request: { readonly resourceSpans: readonly unknown[] }) => void;
 }
 
 /** The port is taken by another program. */
@@ -268,7 +271,7 @@ export class OtlpReceiver {
     const request = { resourceSpans: (spans as unknown[] | undefined) ?? [] };
     if (!protobuf && spanCount(request.resourceSpans) > MAX_SPANS_PER_REQUEST) throw tooManySpans();
     const read = await run(readRequestInSteps(request, MAX_PROBLEMS));
-    this.options.onRequest?.(value);
+    this.options.onRequest?.(request);
     await run(this.accept(read));
     return read;
   }
@@ -520,6 +523,7 @@ function* parseJsonSteps(body: Buffer, stepped: boolean): Generator<void, unknow
     const decode = (start: number, end: number) => body.toString("utf8", start, end);
     return yield* parseJsonInSteps(body, decode, MAX_JSON_CONTAINERS);
   } catch (error) {
+    if (tooDeep(error)) throw error;
     if (error instanceof TooManyContainers)
       throw new Refusal(413, `${error.message} (a request is read whole; send fewer spans)`);
     throw new Refusal(400, `the body is not JSON: ${(error as Error).message}`);
@@ -552,9 +556,17 @@ function stopping(): Refusal {
   return new Refusal(503, "the receiver is stopping");
 }
 
+/** A value nested deeper than the stack a recursive reader of it (or of one of its strings) can take. */
+function tooDeep(error: unknown): boolean {
+  return (
+    error instanceof TooDeep || (error instanceof RangeError && /call stack/i.test(error.message))
+  );
+}
+
 /** What a failed request is answered, or null for a fault of the receiver's own. */
 function refusalOf(error: unknown): Refusal | null {
   if (error instanceof Refusal) return error;
+  if (tooDeep(error)) return new Refusal(400, "the request is nested too deeply to be read");
   if (error instanceof TooManySpans) return tooManySpans();
   if (error instanceof ProtobufError) return new Refusal(400, error.message);
   return null;

@@ -15,6 +15,15 @@ const STEP = 64 * 1024;
 
 class Refused extends Error {}
 
+/**
+ * Containers nested deeper than this are refused (TooDeep): each level walked scans up to
+ * SMALL_VALUE bytes for its end, and OTLP nests no deeper than protobuf's limit of 100 messages.
+ */
+export const MAX_WALKED_DEPTH = 512;
+
+/** A text nested deeper than MAX_WALKED_DEPTH where it is walked. */
+export class TooDeep extends Error {}
+
 /** A text of more objects and arrays than its reader allows. */
 export class TooManyContainers extends Error {
   constructor(readonly max: number) {
@@ -71,7 +80,7 @@ class Walker {
     for (let c = text[this.at]; c === 32 || c === 10 || c === 13 || c === 9;) c = text[++this.at];
   }
 
-  *value(): Generator<void, unknown> {
+  *value(depth = 0): Generator<void, unknown> {
     this.blanks();
     const start = this.at;
     const open = this.text[start];
@@ -80,7 +89,8 @@ class Walker {
       if (end === -1) {
         // The search read SMALL_VALUE bytes in vain: at each level of a large text, a step's worth.
         yield* this.read(SMALL_VALUE);
-        return yield* open === 0x7b ? this.object() : this.array();
+        if (depth === MAX_WALKED_DEPTH) throw new TooDeep();
+        return yield* open === 0x7b ? this.object(depth + 1) : this.array(depth + 1);
       }
       return yield* this.whole(start, end);
     }
@@ -107,7 +117,7 @@ class Walker {
     yield;
   }
 
-  private *object(): Generator<void, Record<string, unknown>> {
+  private *object(depth: number): Generator<void, Record<string, unknown>> {
     this.count(1);
     const object: Record<string, unknown> = {};
     this.at++;
@@ -124,7 +134,7 @@ class Walker {
       if (this.text[this.at++] !== 0x3a) throw new Refused();
       // Defined, not assigned, as JSON.parse does: `__proto__` stays a key.
       Object.defineProperty(object, key as string, {
-        value: yield* this.value(),
+        value: yield* this.value(depth),
         enumerable: true,
         writable: true,
         configurable: true,
@@ -136,7 +146,7 @@ class Walker {
     }
   }
 
-  private *array(): Generator<void, unknown[]> {
+  private *array(depth: number): Generator<void, unknown[]> {
     this.count(1);
     const array: unknown[] = [];
     this.at++;
@@ -146,7 +156,7 @@ class Walker {
       return array;
     }
     for (;;) {
-      array.push(yield* this.value());
+      array.push(yield* this.value(depth));
       this.blanks();
       const next = this.text[this.at++];
       if (next === 0x5d) return array;
