@@ -75,6 +75,7 @@ export async function receiveCommand(
       cells.splice(1, 1);
       io.stdout(cells.join("  ").trimEnd() + "\n");
     },
+    onDropped: (notice) => io.stderr(`palette-inspector: ${notice}\n`),
     onRequest: (request) => {
       if (!out) return;
       const line = safeJson(request) + "\n";

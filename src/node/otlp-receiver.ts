@@ -12,6 +12,7 @@ import { gunzip } from "node:zlib";
 import { isJsonObject, own, type LoggedTrace } from "../core/traces/trace.js";
 import {
   after,
+  MAX_SPANS_PER_TRACE,
   OtelJoin,
   joinedModel,
   joinedTrace,
@@ -73,6 +74,8 @@ export interface ReceiverOptions {
   readonly host?: string;
   readonly port?: number;
   readonly maxBody?: number;
+  /** The bytes of spans kept for joins (MAX_JOIN_BYTES unless given). */
+  readonly maxJoinBytes?: number;
   /** Timeouts, connections and bytes in flight (receiver-bounds.ts), each DEFAULT_BOUNDS' unless given. */
   readonly bounds?: Partial<ReceiverBounds>;
   /** The newest turns kept (default DEFAULT_MAX_TURNS); older ones, and the join state of traces left with none, are dropped. */
@@ -91,6 +94,8 @@ export interface ReceiverOptions {
    * without onModel, the receiver keeps no selection, as whoever took onTurn's has it.
    */
   readonly onRejoin?: (index: number, joined: Joined | null) => void;
+  /** Something received was let go for want of room (said once per kind, for the user). */
+  readonly onDropped?: (notice: string) => void;
   /**
    * Every accepted request, as OTLP/JSON (a protobuf request converted): an object of its
    * `resourceSpans` alone (an empty list when it had none), whatever else or in what order it held.
@@ -150,10 +155,13 @@ export class OtlpReceiver {
    * one not in a list), re-joined when a request adds to their trace; a trace with kept turns is
    * forgotten only with its last one (drop).
    */
-  private readonly join = new OtelJoin<Recent | Recent[]>();
-  /** Kept selections in the order received: a ring of maxTurns from `oldest`. */
+  private readonly join: OtelJoin<Recent | Recent[]>;
+  /** Kept selections in the order received: a ring of up to maxTurns, `size` of them from `oldest`. */
   private readonly kept: (Recent | undefined)[] = [];
   private oldest = 0;
+  private size = 0;
+  /** The notices given (onDropped), each once. */
+  private readonly noticed = new Set<string>();
   private count = 0;
   /** Requests are accepted one at a time, in the order read: a stepped one is never interleaved. */
   private accepting: Promise<void> = Promise.resolve();
@@ -168,11 +176,17 @@ export class OtlpReceiver {
     this.maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
     this.bounds = { ...DEFAULT_BOUNDS, ...options.bounds };
     this.inFlight = new BytesInFlight(this.bounds);
+    this.join = new OtelJoin(undefined, options.maxJoinBytes);
   }
 
   /** Selection traces received so far. */
   get received(): number {
     return this.count;
+  }
+
+  /** The bytes of spans kept for joins, as the join estimates them. */
+  get joinBytes(): number {
+    return this.join.bytes;
   }
 
   /** Body bytes held by the requests being received or answered. */
@@ -273,6 +287,7 @@ export class OtlpReceiver {
     const read = await run(readRequestInSteps(request, MAX_PROBLEMS));
     this.options.onRequest?.(request);
     await run(this.accept(read));
+    this.shed();
     return read;
   }
 
@@ -365,8 +380,11 @@ export class OtlpReceiver {
   /** The bytes in flight are spent: OTLP exporters retry a 503 later. */
   private busy(request: IncomingMessage): Refusal {
     request.pause();
-    const mib = Math.round(this.bounds.bytesInFlight / 2 ** 20);
-    return new Refusal(503, `the receiver holds ${mib} MiB of request bodies already; retry later`);
+    const held = mib(this.bounds.bytesInFlight);
+    return new Refusal(
+      503,
+      `the receiver holds ${held} MiB of request bodies already; retry later`,
+    );
   }
 
   private overMaxBody(): string {
@@ -450,10 +468,47 @@ export class OtlpReceiver {
       else list.splice(at, 0, turn);
       if (list !== known) trace.held = list;
     }
-    if (this.kept.length < this.maxTurns) return void this.kept.push(turn);
+    if (this.size < this.maxTurns) {
+      this.kept[(this.oldest + this.size++) % this.maxTurns] = turn;
+      return;
+    }
     this.drop(this.kept[this.oldest]!, touched);
     this.kept[this.oldest] = turn;
     this.oldest = (this.oldest + 1) % this.maxTurns;
+  }
+
+  /**
+   * While the join is over its bytes, drops the oldest kept turns (with a trace's last, its spans):
+   * their model calls are no longer updated, and the user is told so once.
+   */
+  private shed(): void {
+    const { dropped } = this.join;
+    if (dropped.spans > 0)
+      this.notice(
+        "spans",
+        `spans past ${MAX_SPANS_PER_TRACE.toLocaleString("en-US")} of a kind in one OTel trace are not joined`,
+      );
+    if (this.join.bytes <= this.join.maxBytes && dropped.traces === 0) return;
+    let turns = 0;
+    while (this.join.bytes > this.join.maxBytes && this.size > 0) {
+      const turn = this.kept[this.oldest]!;
+      this.kept[this.oldest] = undefined;
+      this.oldest = (this.oldest + 1) % this.maxTurns;
+      this.size--;
+      this.drop(turn, NOTHING_TOUCHED);
+      turns++;
+    }
+    if (turns > 0 || dropped.traces > 0)
+      this.notice(
+        "bytes",
+        `the ${mib(this.join.maxBytes)} MiB of spans kept for joins are full: the oldest are let go, and the model calls of turns received before them are no longer updated`,
+      );
+  }
+
+  private notice(kind: string, text: string): void {
+    if (this.noticed.has(kind)) return;
+    this.noticed.add(kind);
+    this.options.onDropped?.(text);
   }
 
   /** Drops the oldest kept turn; with its trace's last one, what the join knew of that trace, unless this request adds to it. */
@@ -471,6 +526,8 @@ export class OtlpReceiver {
     if (!touched.has(traceId)) this.join.forget(traceId);
   }
 }
+
+const NOTHING_TOUCHED: Touched = new Map();
 
 /**
  * The kept turns of a trace (in time order) whose model call a request may have changed, in the
@@ -550,6 +607,11 @@ function tooManySpans(): Refusal {
     413,
     `the request holds more than ${MAX_SPANS_PER_REQUEST.toLocaleString("en-US")} spans (with their resource and scope entries); send fewer spans a request`,
   );
+}
+
+/** Bytes in MiB, to a tenth. */
+function mib(bytes: number): number {
+  return Math.round((bytes / 2 ** 20) * 10) / 10;
 }
 
 function stopping(): Refusal {

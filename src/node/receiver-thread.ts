@@ -13,6 +13,7 @@ export type ReceiverMessage =
   | { readonly kind: "portInUse"; readonly port: number }
   | { readonly kind: "failed"; readonly message: string }
   | { readonly kind: "items"; readonly items: ReceiverItems }
+  | { readonly kind: "dropped"; readonly notice: string }
   | { readonly kind: "stopped" };
 
 export interface ReceiverThreadOptions extends Omit<
@@ -51,9 +52,9 @@ export class ReceiverThread {
   /** Listens; resolves with the address bound (port 0 picks a free one), rejects PortInUse. */
   start(): Promise<{ host: string; port: number }> {
     // Only data crosses to the worker; the callbacks stay here.
-    const { host, port, maxBody, maxTurns } = this.options;
+    const { host, port, maxBody, maxTurns, maxJoinBytes, bounds } = this.options;
     const worker = new Worker(this.script, {
-      workerData: { options: { host, port, maxBody, maxTurns } },
+      workerData: { options: { host, port, maxBody, maxTurns, maxJoinBytes, bounds } },
       resourceLimits: { maxOldGenerationSizeMb: HEAP_MB },
     });
     this.worker = worker;
@@ -82,6 +83,8 @@ export class ReceiverThread {
           this.count++;
           this.options.onTrace?.({ index, trace });
         });
+      case "dropped":
+        return this.options.onDropped?.(message.notice);
       case "listening":
         this.starting?.done({ host: message.host, port: message.port });
         this.starting = null;

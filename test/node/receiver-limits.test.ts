@@ -11,7 +11,7 @@ import { DEFAULT_BOUNDS } from "../../src/node/receiver-bounds.js";
 import { readRequestInSteps } from "../../src/core/otel/request.js";
 import { allSteps } from "../../src/core/otel/steps.js";
 import { send } from "../helpers/http-post.js";
-import { request, selectionTrace, TRACE_A, turnSpan } from "../core/otel/otlp.js";
+import { chatSpan, request, selectionTrace, TRACE_A, turnSpan } from "../core/otel/otlp.js";
 import { emptySpansProto } from "./otlp-bodies.js";
 
 const receivers: OtlpReceiver[] = [];
@@ -115,6 +115,30 @@ function held(port: number, text = ""): { closed: Promise<number>; socket: Socke
 
 const headersOf = (port: number, length: number) =>
   `POST /v1/traces HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
+
+describe("the OTLP receiver's bounds on what it keeps", () => {
+  it("lets the oldest turns go when the spans kept for joins are over their bytes, and says so once", async () => {
+    const notices: string[] = [];
+    const { port, receiver, traces } = await started({
+      maxJoinBytes: 500_000,
+      onDropped: (notice) => notices.push(notice),
+    });
+    const names = Array.from({ length: 1000 }, (_, i) => `tool_${i}`);
+    for (let t = 1; t <= 40; t++) {
+      const traceId = t.toString(16).padStart(32, "0");
+      const spans = [
+        turnSpan(traceId, 1, selectionTrace(`t${t}`, ["tool_1"])),
+        chatSpan(traceId, 2, { offered: names.map((name) => `${name}_${t}`) }),
+      ];
+      expect((await send(port, JSON.stringify(request(spans)))).status).toBe(200);
+      expect(receiver.joinBytes).toBeLessThanOrEqual(500_000);
+    }
+    expect(traces).toHaveLength(40);
+    expect(notices).toEqual([
+      "the 0.5 MiB of spans kept for joins are full: the oldest are let go, and the model calls of turns received before them are no longer updated",
+    ]);
+  });
+});
 
 describe("the OTLP receiver's bounds on its connections", () => {
   it("drops a connection that sends no headers, or holds its body, within seconds", async () => {
