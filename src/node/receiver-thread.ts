@@ -5,7 +5,7 @@
  */
 import { Worker } from "node:worker_threads";
 import { DEFAULT_MAX_TURNS, PortInUse, type ReceiverOptions } from "./otlp-receiver.js";
-import { TurnReader, type ReceiverItems } from "./receiver-items.js";
+import { MAX_KEPT_CHARS, TurnReader, type ReceiverItems } from "./receiver-items.js";
 import { workerScript } from "./worker-script.js";
 
 export type ReceiverMessage =
@@ -77,12 +77,19 @@ export class ReceiverThread {
 
   private receive(message: ReceiverMessage): void {
     switch (message.kind) {
-      case "items":
-        return this.turns.read(message.items, (changed, index, trace) => {
+      case "items": {
+        const passedOver = this.turns.passedOver;
+        this.turns.read(message.items, (changed, index, trace) => {
           if (changed) return this.options.onModel?.({ index, trace });
           this.count++;
           this.options.onTrace?.({ index, trace });
         });
+        if (passedOver === 0 && this.turns.passedOver > 0)
+          this.options.onDropped?.(
+            `the ${MAX_KEPT_CHARS / 2 ** 20} Mi characters of selections kept for later model calls are full: the model calls of the oldest turns are no longer updated`,
+          );
+        return;
+      }
       case "dropped":
         return this.options.onDropped?.(message.notice);
       case "listening":

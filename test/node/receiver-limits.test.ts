@@ -8,7 +8,11 @@ import {
 } from "../../src/node/otlp-receiver.js";
 import { decodeStatus, decodeTraceResponse } from "../../src/node/otlp-proto.js";
 import { DEFAULT_BOUNDS } from "../../src/node/receiver-bounds.js";
-import { readRequestInSteps } from "../../src/core/otel/request.js";
+import {
+  MAX_SELECTION_CHARS,
+  readRequest,
+  readRequestInSteps,
+} from "../../src/core/otel/request.js";
 import { allSteps } from "../../src/core/otel/steps.js";
 import { send } from "../helpers/http-post.js";
 import { chatSpan, request, selectionTrace, TRACE_A, turnSpan } from "../core/otel/otlp.js";
@@ -117,6 +121,18 @@ const headersOf = (port: number, length: number) =>
   `POST /v1/traces HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
 
 describe("the OTLP receiver's bounds on what it keeps", () => {
+  it("rejects a selection of more characters than it keeps, naming its length", () => {
+    const long = JSON.stringify({
+      ...selectionTrace("t", ["a"]),
+      pad: "x".repeat(MAX_SELECTION_CHARS),
+    });
+    const read = readRequest(request([turnSpan(TRACE_A, 1, long)]));
+    expect([read.rejected, read.selections.length]).toEqual([1, 0]);
+    expect(read.problems[0]!.message).toBe(
+      `is ${long.length.toLocaleString("en-US")} characters of JSON, over the ${MAX_SELECTION_CHARS.toLocaleString("en-US")} a selection may have`,
+    );
+  });
+
   it("lets the oldest turns go when the spans kept for joins are over their bytes, and says so once", async () => {
     const notices: string[] = [];
     const { port, receiver, traces } = await started({

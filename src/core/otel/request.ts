@@ -14,6 +14,8 @@ import { allSteps } from "./steps.js";
 export const SELECTION_NAME = "symfonic.tool_selection";
 export const SELECTION_ATTRIBUTE = "symfonic.selection";
 const INFERENCE_OPERATIONS = new Set(["chat", "text_completion", "generate_content"]);
+/** The longest selection read, as JSON text (a structured one as its JSON): a live turn is kept whole, in memory and in its spool. */
+export const MAX_SELECTION_CHARS = 4 * 1024 * 1024;
 
 export interface OtlpProblem {
   /** JSON path in the request, from its root (`resourceSpans[0].scopeSpans[0].spans[3]`). */
@@ -265,6 +267,12 @@ function selection(
   service: string | null,
   time: bigint,
 ): OtlpSelection {
+  const length = typeof value === "string" ? value.length : (JSON.stringify(value)?.length ?? 0);
+  if (length > MAX_SELECTION_CHARS)
+    throw new OtlpValueError(
+      SELECTION_AT,
+      `is ${length.toLocaleString("en-US")} characters of JSON, over the ${MAX_SELECTION_CHARS.toLocaleString("en-US")} a selection may have`,
+    );
   const trace = selectionTrace(structured(value, SELECTION_AT, SELECTION_QUOTED), SELECTION_AT);
   return typeof value === "string"
     ? { traceId, spanId, service, time, trace, text: value }
