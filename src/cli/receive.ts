@@ -1,7 +1,8 @@
 /**
- * `palette-inspector receive [--host 127.0.0.1] [--port 4318] [--out FILE] [--max-body BYTES]`
+ * `palette-inspector receive [--host 127.0.0.1] [--port 4318] [--out FILE] [--out-max BYTES] [--max-body BYTES]`
  * (docs/formats.md, "palette-inspector receive"): an OTLP/HTTP receiver that prints each selection
- * trace as it arrives, one line as `traces` lists it, until SIGINT or SIGTERM.
+ * trace as it arrives, one line as `traces` lists it, until SIGINT or SIGTERM. `--out` appends each
+ * request as one `{"resourceSpans": …}` line, up to `--out-max` bytes written.
  */
 import { createWriteStream, type WriteStream } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
@@ -19,7 +20,9 @@ import { signalled, type Until } from "./signals.js";
 import { traceCells } from "./trace-row.js";
 
 const USAGE =
-  "usage: palette-inspector receive [--host 127.0.0.1] [--port 4318] [--out FILE] [--max-body BYTES]";
+  "usage: palette-inspector receive [--host 127.0.0.1] [--port 4318] [--out FILE] [--out-max BYTES] [--max-body BYTES]";
+/** Bytes `--out` writes in one run unless told (1 GiB): a client sending as fast as it can fills no disk. */
+export const DEFAULT_OUT_MAX = 2 ** 30;
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
 
 export async function receiveCommand(
@@ -27,11 +30,16 @@ export async function receiveCommand(
   io: CliIO,
   until: Until = { stopped: signalled() },
 ): Promise<number> {
-  const { positional, values } = parseArgs(args, [], ["--host", "--port", "--out", "--max-body"]);
+  const { positional, values } = parseArgs(
+    args,
+    [],
+    ["--host", "--port", "--out", "--out-max", "--max-body"],
+  );
   if (positional.length > 0) throw new UsageError(USAGE);
   const host = values.get("--host") ?? DEFAULT_HOST;
   const port = whole(values.get("--port"), DEFAULT_PORT, "--port", 0, 65535);
   const maxBody = whole(values.get("--max-body"), DEFAULT_MAX_BODY, "--max-body", 1, 2 ** 31 - 1);
+  const outMax = whole(values.get("--out-max"), DEFAULT_OUT_MAX, "--out-max", 0, 2 ** 53 - 1);
   const outName = values.get("--out");
   let out: WriteStream | null = null;
   if (outName !== undefined) {
@@ -47,6 +55,8 @@ export async function receiveCommand(
       return EXIT.invalidInput;
     }
   }
+  let written = 0;
+  let full = false;
   const receiver = new OtlpReceiver({
     host,
     port,
@@ -65,7 +75,21 @@ export async function receiveCommand(
       cells.splice(1, 1);
       io.stdout(cells.join("  ").trimEnd() + "\n");
     },
-    onRequest: (request) => out?.write(safeJson(request) + "\n"),
+    onDropped: (notice) => io.stderr(`palette-inspector: ${notice}\n`),
+    onRequest: (request) => {
+      if (!out) return;
+      const line = safeJson(request) + "\n";
+      const bytes = Buffer.byteLength(line);
+      if (written + bytes <= outMax) {
+        written += bytes;
+        out.write(line);
+      } else if (!full) {
+        full = true;
+        io.stderr(
+          `palette-inspector: ${safe(outName!)} has had the ${outMax} bytes --out-max allows a run: later requests are not written to it\n`,
+        );
+      }
+    },
   });
   let address;
   try {

@@ -67,14 +67,25 @@ const SPANS_PER_STEP = 64;
 /** A body that is not an ExportTraceServiceRequest in protobuf. */
 export class ProtobufError extends Error {}
 
+/** A request holding more than `max` spans (its resource and scope entries counted with them). */
+export class TooManySpans extends Error {
+  constructor(readonly max: number) {
+    super(`the request holds more than ${max.toLocaleString("en-US")} spans`);
+  }
+}
+
 /**
  * Decodes a protobuf request into its OTLP/JSON form (ids hex, int64 and times decimal strings),
- * yielding every SPANS_PER_STEP spans.
+ * yielding every SPANS_PER_STEP spans; past `maxSpans` entries it stops, throwing TooManySpans.
  */
-export function* decodeTraceRequestInSteps(body: Uint8Array): Generator<void, unknown> {
+export function* decodeTraceRequestInSteps(
+  body: Uint8Array,
+  maxSpans = Number.POSITIVE_INFINITY,
+): Generator<void, unknown> {
   try {
-    return yield* request(protobuf.Reader.create(body));
+    return yield* request(protobuf.Reader.create(body), { left: maxSpans, max: maxSpans });
   } catch (error) {
+    if (error instanceof TooManySpans) throw error;
     // protobufjs refuses nesting past its recursion limit and truncated or malformed bytes alike.
     throw new ProtobufError(
       `not an OTLP ExportTraceServiceRequest in protobuf: ${error instanceof Error ? error.message : String(error)}`,
@@ -90,14 +101,14 @@ type Range = readonly [start: number, end: number];
  * protobufjs's recursion limit (request 0, resource spans 1, scope spans 2, span 3), each field
  * in the order toObject writes it.
  */
-function* request(reader: protobuf.Reader): Generator<void, Json> {
+function* request(reader: protobuf.Reader, budget: Budget): Generator<void, Json> {
   const resources: Json[] = [];
   let decoded = 0;
-  for (const resource of elements(reader, [0, reader.len], 1, 0)) {
+  for (const resource of elements(reader, [0, reader.len], 1, 0, budget)) {
     const scopes: Json[] = [];
-    for (const scope of elements(reader, resource, 2, 1)) {
+    for (const scope of elements(reader, resource, 2, 1, budget)) {
       const spans: Json[] = [];
-      for (const span of elements(reader, scope, 2, 2)) {
+      for (const span of elements(reader, scope, 2, 2, budget)) {
         spans.push(hexIds(message(Span, reader, span, 3)));
         if (++decoded % SPANS_PER_STEP === 0) yield;
       }
@@ -114,11 +125,23 @@ function* request(reader: protobuf.Reader): Generator<void, Json> {
   return resources.length > 0 ? { resourceSpans: resources } : {};
 }
 
+/** Entries (resources, scopes, spans) a request may still hold: counted as they are found, before any is decoded. */
+interface Budget {
+  left: number;
+  readonly max: number;
+}
+
 /**
  * Where each `field` (a message) of the message at `range` is, in order; every other field is
  * skipped by protobufjs, as its decoder of that message would skip it.
  */
-function elements(reader: protobuf.Reader, range: Range, field: number, depth: number): Range[] {
+function elements(
+  reader: protobuf.Reader,
+  range: Range,
+  field: number,
+  depth: number,
+  budget: Budget,
+): Range[] {
   const [start, end] = range;
   const found: Range[] = [];
   const limit = reader.len;
@@ -132,6 +155,7 @@ function elements(reader: protobuf.Reader, range: Range, field: number, depth: n
     }
     const size = reader.uint32();
     if (reader.pos + size > end) throw RangeError("index out of range");
+    if (--budget.left < 0) throw new TooManySpans(budget.max);
     found.push([reader.pos, reader.pos + size]);
     reader.pos += size;
   }

@@ -5,13 +5,14 @@
  * It is a local tool on a port any web page can reach: Host and Origin are checked, bodies are
  * bounded (inflated too), and no request can stop it.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { isIP } from "node:net";
 import { promisify } from "node:util";
 import { gunzip } from "node:zlib";
 import { isJsonObject, own, type LoggedTrace } from "../core/traces/trace.js";
 import {
   after,
+  MAX_SPANS_PER_TRACE,
   OtelJoin,
   joinedModel,
   joinedTrace,
@@ -22,7 +23,7 @@ import {
   type TimeWindow,
   type Touched,
 } from "../core/otel/join.js";
-import { parseJsonInSteps } from "../core/otel/json-steps.js";
+import { parseJsonInSteps, TooDeep, TooManyContainers } from "../core/otel/json-steps.js";
 import {
   readRequestInSteps,
   textSelection,
@@ -35,11 +36,24 @@ import {
   encodeStatus,
   encodeTraceResponse,
   ProtobufError,
+  TooManySpans,
 } from "./otlp-proto.js";
+import {
+  boundedServer,
+  BytesInFlight,
+  DEFAULT_BOUNDS,
+  type ReceiverBounds,
+} from "./receiver-bounds.js";
 
 const inflate = promisify(gunzip);
 
 export const DEFAULT_MAX_BODY = 16 * 1024 * 1024;
+/** Spans a request may hold (its resource and scope entries counted with them): more are refused with 413, before all are decoded. */
+export const MAX_SPANS_PER_REQUEST = 100_000;
+/** Objects and arrays a JSON body may hold: the walk that parses a large body stops past them. */
+export const MAX_JSON_CONTAINERS = 1_000_000;
+/** Problems an answer names (every rejected span is counted). */
+const MAX_PROBLEMS = 10;
 /** A body longer than this is read in steps, the event loop given a turn every STEP_MS. */
 const STEPPED_BODY = 256 * 1024;
 const STEP_MS = 4;
@@ -60,6 +74,10 @@ export interface ReceiverOptions {
   readonly host?: string;
   readonly port?: number;
   readonly maxBody?: number;
+  /** The bytes of spans kept for joins (MAX_JOIN_BYTES unless given). */
+  readonly maxJoinBytes?: number;
+  /** Timeouts, connections and bytes in flight (receiver-bounds.ts), each DEFAULT_BOUNDS' unless given. */
+  readonly bounds?: Partial<ReceiverBounds>;
   /** The newest turns kept (default DEFAULT_MAX_TURNS); older ones, and the join state of traces left with none, are dropped. */
   readonly maxTurns?: number;
   /** A selection trace, as it arrives (its model call as far as the spans so far say). */
@@ -76,8 +94,13 @@ export interface ReceiverOptions {
    * without onModel, the receiver keeps no selection, as whoever took onTurn's has it.
    */
   readonly onRejoin?: (index: number, joined: Joined | null) => void;
-  /** Every accepted request, as OTLP/JSON (a protobuf request converted). */
-  readonly onRequest?: (request: unknown) => void;
+  /** Something received was let go for want of room (said once per kind, for the user). */
+  readonly onDropped?: (notice: string) => void;
+  /**
+   * Every accepted request, as OTLP/JSON (a protobuf request converted): an object of its
+   * `resourceSpans` alone (an empty list when it had none), whatever else or in what order it held.
+   */
+  readonly onRequest?: (request: { readonly resourceSpans: readonly unknown[] }) => void;
 }
 
 /** The port is taken by another program. */
@@ -132,20 +155,28 @@ export class OtlpReceiver {
    * one not in a list), re-joined when a request adds to their trace; a trace with kept turns is
    * forgotten only with its last one (drop).
    */
-  private readonly join = new OtelJoin<Recent | Recent[]>();
-  /** Kept selections in the order received: a ring of maxTurns from `oldest`. */
+  private readonly join: OtelJoin<Recent | Recent[]>;
+  /** Kept selections in the order received: a ring of up to maxTurns, `size` of them from `oldest`. */
   private readonly kept: (Recent | undefined)[] = [];
   private oldest = 0;
+  private size = 0;
+  /** The notices given (onDropped), each once. */
+  private readonly noticed = new Set<string>();
   private count = 0;
   /** Requests are accepted one at a time, in the order read: a stepped one is never interleaved. */
   private accepting: Promise<void> = Promise.resolve();
   private address: { host: string; port: number } | null = null;
   readonly maxBody: number;
   readonly maxTurns: number;
+  readonly bounds: ReceiverBounds;
+  private readonly inFlight: BytesInFlight;
 
   constructor(private readonly options: ReceiverOptions = {}) {
     this.maxBody = options.maxBody ?? DEFAULT_MAX_BODY;
     this.maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
+    this.bounds = { ...DEFAULT_BOUNDS, ...options.bounds };
+    this.inFlight = new BytesInFlight(this.bounds);
+    this.join = new OtelJoin(undefined, options.maxJoinBytes);
   }
 
   /** Selection traces received so far. */
@@ -153,10 +184,20 @@ export class OtlpReceiver {
     return this.count;
   }
 
+  /** The bytes of spans kept for joins, as the join estimates them. */
+  get joinBytes(): number {
+    return this.join.bytes;
+  }
+
+  /** Body bytes held by the requests being received or answered. */
+  get bytesInFlight(): number {
+    return this.inFlight.bytes;
+  }
+
   /** Listens; resolves with the address bound (port 0 picks a free one), rejects PortInUse. */
   async start(): Promise<{ host: string; port: number }> {
     const host = this.options.host ?? DEFAULT_HOST;
-    const server = createServer((request, response) => {
+    const server = boundedServer(this.bounds, (request, response) => {
       this.handle(request, response).catch((error: unknown) =>
         answerError(response, 500, `internal error: ${String(error)}`),
       );
@@ -191,33 +232,16 @@ export class OtlpReceiver {
     try {
       this.check(request);
       const protobuf = contentKind(request.headers["content-type"]);
-      const body = await this.body(request);
-      const stepped = body.length > STEPPED_BODY;
-      const decoding = protobuf ? decodeTraceRequestInSteps(body) : parseJsonSteps(body, stepped);
-      const value = stepped ? await inSteps(decoding) : allSteps(decoding);
-      if (
-        !isJsonObject(value) ||
-        !(own(value, "resourceSpans") === undefined || Array.isArray(own(value, "resourceSpans")))
-      )
-        throw new Refusal(
-          400,
-          "not an OTLP ExportTraceServiceRequest (an object with a 'resourceSpans' array)",
-        );
-      const reading = readRequestInSteps({
-        resourceSpans: (own(value, "resourceSpans") as unknown[] | undefined) ?? [],
-      });
-      const read = stepped ? await inSteps(reading) : allSteps(reading);
-      const accepted = this.accepting.then(() => {
-        this.options.onRequest?.(value);
-        const accepting = this.accept(read);
-        return stepped ? inSteps(accepting) : allSteps(accepting);
-      });
-      this.accepting = accepted.catch(() => undefined);
-      await accepted;
-      const message = read.problems
-        .slice(0, 10)
-        .map((p) => `${p.path}: ${p.message}`)
-        .join("; ");
+      const gzip = this.gzipped(request);
+      const body = await this.collect(request, response);
+      // One request at a time is inflated, decoded, read and accepted, in the order read: a stepped one is never interleaved.
+      const work = this.accepting.then(() => this.take(body, gzip, protobuf));
+      this.accepting = work.then(
+        () => undefined,
+        () => undefined,
+      );
+      const read = await work;
+      const message = read.problems.map((p) => `${p.path}: ${p.message}`).join("; ");
       if (protobuf) {
         response.writeHead(200, { "content-type": "application/x-protobuf" });
         response.end(encodeTraceResponse(read.rejected, message));
@@ -236,10 +260,47 @@ export class OtlpReceiver {
       const inProtobuf = /^\s*application\/x-protobuf\s*(;|$)/i.test(
         request.headers["content-type"] ?? "",
       );
-      if (error instanceof Refusal) answerError(response, error.status, error.message, inProtobuf);
-      else if (error instanceof ProtobufError)
-        answerError(response, 400, error.message, inProtobuf);
+      const refusal = refusalOf(error);
+      if (refusal) answerError(response, refusal.status, refusal.message, inProtobuf);
       else throw error;
+    }
+  }
+
+  /** Inflates, decodes, reads and accepts one request's body: what was read of it. */
+  private async take(raw: Buffer, gzip: boolean, protobuf: boolean): Promise<OtlpRead> {
+    if (this.server === null) throw stopping();
+    const body = gzip ? await this.inflated(raw) : raw;
+    const stepped = body.length > STEPPED_BODY;
+    const run = <T>(steps: Generator<void, T>) => (stepped ? this.inSteps(steps) : allSteps(steps));
+    const decoding = protobuf
+      ? decodeTraceRequestInSteps(body, MAX_SPANS_PER_REQUEST)
+      : parseJsonSteps(body, stepped);
+    const value = await run(decoding);
+    const spans = isJsonObject(value) ? own(value, "resourceSpans") : undefined;
+    if (!isJsonObject(value) || !(spans === undefined || Array.isArray(spans)))
+      throw new Refusal(
+        400,
+        "not an OTLP ExportTraceServiceRequest (an object with a 'resourceSpans' array)",
+      );
+    const request = { resourceSpans: (spans as unknown[] | undefined) ?? [] };
+    if (!protobuf && spanCount(request.resourceSpans) > MAX_SPANS_PER_REQUEST) throw tooManySpans();
+    const read = await run(readRequestInSteps(request, MAX_PROBLEMS));
+    this.options.onRequest?.(request);
+    await run(this.accept(read));
+    this.shed();
+    return read;
+  }
+
+  /** Runs work in steps, giving the event loop a turn every STEP_MS; stopped with the receiver. */
+  private async inSteps<T>(steps: Generator<void, T>): Promise<T> {
+    for (let slice = performance.now(); ;) {
+      if (this.server === null) throw stopping();
+      const next = steps.next();
+      if (next.done) return next.value;
+      if (performance.now() - slice > STEP_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        slice = performance.now();
+      }
     }
   }
 
@@ -267,37 +328,45 @@ export class OtlpReceiver {
     return (host === "0.0.0.0" || host === "::") && isIP(name) !== 0;
   }
 
-  /** The body, inflated when gzip, refused past maxBody either way. */
-  private async body(request: IncomingMessage): Promise<Buffer> {
+  /** Whether the body is gzip (else identity); other encodings are refused. */
+  private gzipped(request: IncomingMessage): boolean {
     const encoding = (request.headers["content-encoding"] ?? "identity").toLowerCase();
     if (encoding !== "gzip" && encoding !== "identity")
       throw new Refusal(
         415,
         `Content-Encoding '${encoding.slice(0, 40)}' is not served: gzip or none`,
       );
-    const declared = Number(request.headers["content-length"] ?? 0);
-    if (declared > this.maxBody) throw this.tooLarge(request);
-    const raw = await this.collect(request);
-    if (encoding !== "gzip") return raw;
+    if (Number(request.headers["content-length"] ?? 0) > this.maxBody) throw this.tooLarge(request);
+    return encoding === "gzip";
+  }
+
+  /** A gzip body inflated, refused past maxBody. */
+  private async inflated(raw: Buffer): Promise<Buffer> {
     try {
       return await inflate(raw, { maxOutputLength: this.maxBody });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE")
-        throw this.tooLarge(request);
+        throw new Refusal(413, this.overMaxBody());
       throw new Refusal(400, `the gzip body cannot be inflated: ${(error as Error).message}`);
     }
   }
 
-  /** The raw body, by events: an async iterator costs a promise per chunk. */
-  private collect(request: IncomingMessage): Promise<Buffer> {
+  /**
+   * The raw body, by events (an async iterator costs a promise per chunk), refused past maxBody
+   * or when the bytes in flight are spent; what it holds is given back once it is answered.
+   */
+  private collect(request: IncomingMessage, response: ServerResponse): Promise<Buffer> {
+    let length = 0;
+    response.once("close", () => this.inFlight.give(length));
     return new Promise((resolve, reject) => {
       const chunks: Buffer[] = [];
-      let length = 0;
       const onData = (chunk: Buffer) => {
-        length += chunk.length;
-        if (length <= this.maxBody) return void chunks.push(chunk);
+        if (length + chunk.length <= this.maxBody && this.inFlight.take(chunk.length, length)) {
+          length += chunk.length;
+          return void chunks.push(chunk);
+        }
         request.off("data", onData);
-        reject(this.tooLarge(request));
+        reject(length + chunk.length > this.maxBody ? this.tooLarge(request) : this.busy(request));
       };
       request.on("data", onData);
       // A body that came in one chunk is that chunk: no copy.
@@ -308,10 +377,24 @@ export class OtlpReceiver {
     });
   }
 
+  /** The bytes in flight are spent: OTLP exporters retry a 503 later. */
+  private busy(request: IncomingMessage): Refusal {
+    request.pause();
+    const held = mib(this.bounds.bytesInFlight);
+    return new Refusal(
+      503,
+      `the receiver holds ${held} MiB of request bodies already; retry later`,
+    );
+  }
+
+  private overMaxBody(): string {
+    return `the body is over ${this.maxBody} bytes (--max-body), inflated or not`;
+  }
+
   private tooLarge(request: IncomingMessage): Refusal {
     // The rest of the body is not read: the connection closes after the answer.
     request.pause();
-    return new Refusal(413, `the body is over ${this.maxBody} bytes (--max-body), inflated or not`);
+    return new Refusal(413, this.overMaxBody());
   }
 
   private *accept(read: OtlpRead): Generator<void, void> {
@@ -385,10 +468,47 @@ export class OtlpReceiver {
       else list.splice(at, 0, turn);
       if (list !== known) trace.held = list;
     }
-    if (this.kept.length < this.maxTurns) return void this.kept.push(turn);
+    if (this.size < this.maxTurns) {
+      this.kept[(this.oldest + this.size++) % this.maxTurns] = turn;
+      return;
+    }
     this.drop(this.kept[this.oldest]!, touched);
     this.kept[this.oldest] = turn;
     this.oldest = (this.oldest + 1) % this.maxTurns;
+  }
+
+  /**
+   * While the join is over its bytes, drops the oldest kept turns (with a trace's last, its spans):
+   * their model calls are no longer updated, and the user is told so once.
+   */
+  private shed(): void {
+    const { dropped } = this.join;
+    if (dropped.spans > 0)
+      this.notice(
+        "spans",
+        `spans past ${MAX_SPANS_PER_TRACE.toLocaleString("en-US")} of a kind in one OTel trace are not joined`,
+      );
+    if (this.join.bytes <= this.join.maxBytes && dropped.traces === 0) return;
+    let turns = 0;
+    while (this.join.bytes > this.join.maxBytes && this.size > 0) {
+      const turn = this.kept[this.oldest]!;
+      this.kept[this.oldest] = undefined;
+      this.oldest = (this.oldest + 1) % this.maxTurns;
+      this.size--;
+      this.drop(turn, NOTHING_TOUCHED);
+      turns++;
+    }
+    if (turns > 0 || dropped.traces > 0)
+      this.notice(
+        "bytes",
+        `the ${mib(this.join.maxBytes)} MiB of spans kept for joins are full: the oldest are let go, and the model calls of turns received before them are no longer updated`,
+      );
+  }
+
+  private notice(kind: string, text: string): void {
+    if (this.noticed.has(kind)) return;
+    this.noticed.add(kind);
+    this.options.onDropped?.(text);
   }
 
   /** Drops the oldest kept turn; with its trace's last one, what the join knew of that trace, unless this request adds to it. */
@@ -406,6 +526,8 @@ export class OtlpReceiver {
     if (!touched.has(traceId)) this.join.forget(traceId);
   }
 }
+
+const NOTHING_TOUCHED: Touched = new Map();
 
 /**
  * The kept turns of a trace (in time order) whose model call a request may have changed, in the
@@ -455,22 +577,61 @@ function contentKind(header: string | undefined): boolean {
 function* parseJsonSteps(body: Buffer, stepped: boolean): Generator<void, unknown> {
   try {
     if (!stepped) return JSON.parse(body.toString("utf8")) as unknown;
-    return yield* parseJsonInSteps(body, (start, end) => body.toString("utf8", start, end));
+    const decode = (start: number, end: number) => body.toString("utf8", start, end);
+    return yield* parseJsonInSteps(body, decode, MAX_JSON_CONTAINERS);
   } catch (error) {
+    if (tooDeep(error)) throw error;
+    if (error instanceof TooManyContainers)
+      throw new Refusal(413, `${error.message} (a request is read whole; send fewer spans)`);
     throw new Refusal(400, `the body is not JSON: ${(error as Error).message}`);
   }
 }
 
-/** Runs work in steps, giving the event loop a turn every STEP_MS. */
-async function inSteps<T>(steps: Generator<void, T>): Promise<T> {
-  for (let slice = performance.now(); ;) {
-    const next = steps.next();
-    if (next.done) return next.value;
-    if (performance.now() - slice > STEP_MS) {
-      await new Promise((resolve) => setImmediate(resolve));
-      slice = performance.now();
+/** The spans of a request's scopes, counted before any is read (a scope that is not one counts none). */
+function spanCount(resources: readonly unknown[]): number {
+  let count = 0;
+  for (const resource of resources) {
+    const scopes = isJsonObject(resource) ? resource["scopeSpans"] : undefined;
+    if (!Array.isArray(scopes)) continue;
+    for (const scope of scopes) {
+      const spans = isJsonObject(scope) ? scope["spans"] : undefined;
+      count += 1 + (Array.isArray(spans) ? spans.length : 0);
     }
+    count++;
   }
+  return count;
+}
+
+function tooManySpans(): Refusal {
+  return new Refusal(
+    413,
+    `the request holds more than ${MAX_SPANS_PER_REQUEST.toLocaleString("en-US")} spans (with their resource and scope entries); send fewer spans a request`,
+  );
+}
+
+/** Bytes in MiB, to a tenth. */
+function mib(bytes: number): number {
+  return Math.round((bytes / 2 ** 20) * 10) / 10;
+}
+
+function stopping(): Refusal {
+  return new Refusal(503, "the receiver is stopping");
+}
+
+/** A value nested deeper than the stack a recursive reader of it (or of one of its strings) can take. */
+function tooDeep(error: unknown): boolean {
+  return (
+    error instanceof TooDeep || (error instanceof RangeError && /call stack/i.test(error.message))
+  );
+}
+
+/** What a failed request is answered, or null for a fault of the receiver's own. */
+function refusalOf(error: unknown): Refusal | null {
+  if (error instanceof Refusal) return error;
+  if (tooDeep(error)) return new Refusal(400, "the request is nested too deeply to be read");
+  if (error instanceof TooManySpans) return tooManySpans();
+  if (error instanceof ProtobufError) return new Refusal(400, error.message);
+  return null;
 }
 
 /** An OTLP error answer: a google.rpc.Status, the connection closed after a refused body. */
@@ -484,8 +645,8 @@ function answerError(
     response.destroy();
     return;
   }
-  // google.rpc.Code: INVALID_ARGUMENT, PERMISSION_DENIED, else UNKNOWN.
-  const code = status === 400 ? 3 : status === 403 ? 7 : 2;
+  // google.rpc.Code: INVALID_ARGUMENT, PERMISSION_DENIED, UNAVAILABLE, else UNKNOWN.
+  const code = status === 400 ? 3 : status === 403 ? 7 : status === 503 ? 14 : 2;
   response.writeHead(status, {
     "content-type": inProtobuf ? "application/x-protobuf" : "application/json",
     connection: "close",

@@ -55,27 +55,42 @@ export class TurnBatch {
   }
 }
 
+/** The characters of selection text the receiving thread keeps for later changes (128 Mi): the oldest go first. */
+export const MAX_KEPT_CHARS = 128 * 1024 * 1024;
+
 /**
  * The receiving thread's side: each turn of a message as the LoggedTrace joinedTrace makes of it,
- * keeping the newest `maxTurns` selections (by index) for the changes that come later.
+ * keeping the newest `maxTurns` selections (by index), and no more than `maxChars` of their JSON
+ * text, for the changes that come later.
  */
 export class TurnReader {
   /** A ring of the kept turns' selections, by index modulo maxTurns: as they came, with their OTel ids and time. */
   private readonly sources: (string | LoggedTrace | undefined)[];
   private readonly otel: (OtelIds | undefined)[];
   private readonly times: string[];
+  /** Each kept selection's length as JSON text, and their sum. */
+  private readonly lengths: Float64Array;
+  private chars = 0;
   /** The index after the newest turn read. */
   private next = 0;
+  /** The oldest turn whose selection is kept. */
+  private oldest = 0;
+  /** Changes that came for turns no longer kept, passed over. */
+  passedOver = 0;
 
-  constructor(private readonly maxTurns: number) {
+  constructor(
+    private readonly maxTurns: number,
+    private readonly maxChars = MAX_KEPT_CHARS,
+  ) {
     this.sources = new Array<string | LoggedTrace | undefined>(maxTurns);
     this.otel = new Array<OtelIds | undefined>(maxTurns);
     this.times = new Array<string>(maxTurns);
+    this.lengths = new Float64Array(maxTurns);
   }
 
   /**
-   * Calls `turn` for each turn of `items`, in order. A change of a turn no longer kept here cannot
-   * come (the worker keeps the same newest turns) and would be passed over.
+   * Calls `turn` for each turn of `items`, in order. A change of a turn no longer kept here (past
+   * maxChars; past maxTurns the worker keeps none either) is passed over, and counted.
    */
   read(
     items: ReceiverItems,
@@ -89,7 +104,10 @@ export class TurnReader {
       let otel: OtelIds;
       let time: string;
       if (changed) {
-        if (!(index < this.next && index >= this.next - this.maxTurns)) continue;
+        if (!(index < this.next && index >= Math.max(this.oldest, this.next - this.maxTurns))) {
+          this.passedOver++;
+          continue;
+        }
         source = this.sources[slot]!;
         otel = this.otel[slot]!;
         time = this.times[slot]!;
@@ -98,14 +116,35 @@ export class TurnReader {
         otel = otelOf(items, at);
         time = isoTime(items[at + 6] as bigint);
         this.next = index + 1;
-        if (this.maxTurns > 0) {
-          this.sources[slot] = source;
-          this.otel[slot] = otel;
-          this.times[slot] = time;
-        }
+        if (this.maxTurns > 0) this.keep(slot, index, source, otel, time);
       }
       const trace = typeof source === "string" ? textSelection(source) : source;
       turn(changed, index, withOtel(trace, time, otel, modelOf(items, at, trace)));
+    }
+  }
+
+  /** Keeps a turn's selection in `slot`, letting the oldest go while the kept text is over maxChars. */
+  private keep(
+    slot: number,
+    index: number,
+    source: string | LoggedTrace,
+    otel: OtelIds,
+    time: string,
+  ): void {
+    // A structured selection is measured as the spool writes it.
+    const length = typeof source === "string" ? source.length : JSON.stringify(source).length;
+    this.oldest = Math.max(this.oldest, index + 1 - this.maxTurns);
+    this.chars += length - this.lengths[slot]!;
+    this.sources[slot] = source;
+    this.otel[slot] = otel;
+    this.times[slot] = time;
+    this.lengths[slot] = length;
+    while (this.chars > this.maxChars && this.oldest < index) {
+      const gone = this.oldest++ % this.maxTurns;
+      this.chars -= this.lengths[gone]!;
+      this.lengths[gone] = 0;
+      this.sources[gone] = undefined;
+      this.otel[gone] = undefined;
     }
   }
 }

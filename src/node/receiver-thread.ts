@@ -5,7 +5,7 @@
  */
 import { Worker } from "node:worker_threads";
 import { DEFAULT_MAX_TURNS, PortInUse, type ReceiverOptions } from "./otlp-receiver.js";
-import { TurnReader, type ReceiverItems } from "./receiver-items.js";
+import { MAX_KEPT_CHARS, TurnReader, type ReceiverItems } from "./receiver-items.js";
 import { workerScript } from "./worker-script.js";
 
 export type ReceiverMessage =
@@ -13,6 +13,7 @@ export type ReceiverMessage =
   | { readonly kind: "portInUse"; readonly port: number }
   | { readonly kind: "failed"; readonly message: string }
   | { readonly kind: "items"; readonly items: ReceiverItems }
+  | { readonly kind: "dropped"; readonly notice: string }
   | { readonly kind: "stopped" };
 
 export interface ReceiverThreadOptions extends Omit<
@@ -51,9 +52,9 @@ export class ReceiverThread {
   /** Listens; resolves with the address bound (port 0 picks a free one), rejects PortInUse. */
   start(): Promise<{ host: string; port: number }> {
     // Only data crosses to the worker; the callbacks stay here.
-    const { host, port, maxBody, maxTurns } = this.options;
+    const { host, port, maxBody, maxTurns, maxJoinBytes, bounds } = this.options;
     const worker = new Worker(this.script, {
-      workerData: { options: { host, port, maxBody, maxTurns } },
+      workerData: { options: { host, port, maxBody, maxTurns, maxJoinBytes, bounds } },
       resourceLimits: { maxOldGenerationSizeMb: HEAP_MB },
     });
     this.worker = worker;
@@ -76,12 +77,21 @@ export class ReceiverThread {
 
   private receive(message: ReceiverMessage): void {
     switch (message.kind) {
-      case "items":
-        return this.turns.read(message.items, (changed, index, trace) => {
+      case "items": {
+        const passedOver = this.turns.passedOver;
+        this.turns.read(message.items, (changed, index, trace) => {
           if (changed) return this.options.onModel?.({ index, trace });
           this.count++;
           this.options.onTrace?.({ index, trace });
         });
+        if (passedOver === 0 && this.turns.passedOver > 0)
+          this.options.onDropped?.(
+            `the ${MAX_KEPT_CHARS / 2 ** 20} Mi characters of selections kept for later model calls are full: the model calls of the oldest turns are no longer updated`,
+          );
+        return;
+      }
+      case "dropped":
+        return this.options.onDropped?.(message.notice);
       case "listening":
         this.starting?.done({ host: message.host, port: message.port });
         this.starting = null;

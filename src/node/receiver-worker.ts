@@ -11,7 +11,7 @@ import type { ReceiverMessage } from "./receiver-thread.js";
 const port = parentPort!;
 const options = (
   workerData as {
-    options: Omit<ReceiverOptions, "onTrace" | "onModel" | "onTurn" | "onRejoin">;
+    options: Omit<ReceiverOptions, "onTrace" | "onModel" | "onTurn" | "onRejoin" | "onDropped">;
   }
 ).options;
 const batch = new TurnBatch();
@@ -44,6 +44,7 @@ const receiver = new OtlpReceiver({
     batch.pushRejoin(index, joined);
     flushSoon();
   },
+  onDropped: (notice) => post({ kind: "dropped", notice }),
 });
 
 port.on("message", (message: "stop") => {

@@ -2,8 +2,9 @@
  * The newest turns of a live source (an OTLP receiver, a followed log), kept as the logged-trace
  * index keeps a log's: a compact row per turn in memory, the full trace off the heap, as a JSON
  * line in a spool file it is read back from when opened. Two generations of at most `maxTurns`
- * each: when the newer is full the older is dropped (its file deleted), so memory and disk stay
- * flat however many turns arrive, and exactly the newest `maxTurns` are listed.
+ * each and half of `maxBytes` each: when the newer is full the older is dropped (its file deleted),
+ * so memory and disk stay flat however many turns arrive, and the newest `maxTurns` are listed, or
+ * fewer when their lines would take more than the bytes allowed.
  */
 import { openSync, closeSync, unlinkSync, write, read } from "node:fs";
 import { join } from "node:path";
@@ -13,6 +14,8 @@ import type { LoggedTrace } from "../core/traces/trace.js";
 import { TraceIndex, type TraceRow } from "./trace-index.js";
 
 export const DEFAULT_MAX_TURNS = 10_000;
+/** The spool files' bytes together, about (512 MiB): a generation is full at half of them. */
+export const DEFAULT_MAX_SPOOL_BYTES = 512 * 1024 * 1024;
 
 interface Generation {
   /** The number of its first turn among all the source's turns. */
@@ -39,6 +42,7 @@ export class TurnSpool {
   constructor(
     private readonly folder: string,
     readonly maxTurns = DEFAULT_MAX_TURNS,
+    readonly maxBytes = DEFAULT_MAX_SPOOL_BYTES,
   ) {}
 
   /** Turns received so far, kept or not. */
@@ -48,7 +52,7 @@ export class TurnSpool {
 
   /** The number of the oldest turn kept. */
   get first(): number {
-    return Math.max(0, this.total - this.maxTurns);
+    return Math.max(0, this.total - this.maxTurns, this.generations[0]?.first ?? 0);
   }
 
   /** Turns kept: the newest `maxTurns`. */
@@ -59,7 +63,7 @@ export class TurnSpool {
   /** Keeps a turn; `line` is where it is in its log (0 for one received over OTLP). Returns its number. */
   add(trace: LoggedTrace, line = 0): number {
     let current = this.generations.at(-1);
-    if (!current || current.index.count >= this.maxTurns) {
+    if (!current || current.index.count >= this.maxTurns || current.bytes >= this.maxBytes / 2) {
       current = this.generation();
       // A failure to delete a dropped file leaves a temporary file behind, nothing worse.
       if (this.generations.length > 2) this.drop(this.generations.shift()!).catch(() => undefined);
@@ -95,9 +99,7 @@ export class TurnSpool {
   async read(number: number): Promise<FoundTrace> {
     const generation = this.holding(number);
     if (!generation)
-      throw new Error(
-        `turn ${number + 1} is no longer kept (only the newest ${this.maxTurns} are)`,
-      );
+      throw new Error(`turn ${number + 1} is no longer kept (only the newest ${this.count} are)`);
     await generation.written;
     if (generation.failure) throw generation.failure;
     const at = generation.index.location(number - generation.first);

@@ -1,4 +1,4 @@
-import { appendFileSync, readdirSync, renameSync, writeFileSync } from "node:fs";
+import { appendFileSync, readdirSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import type * as vscode from "vscode";
@@ -300,6 +300,27 @@ describe("the live turns kept", () => {
     spool.replace(8, { ...trace(8), model: { span_id: "s" } as LoggedTrace["model"] });
     expect((await spool.read(8)).trace).toMatchObject({ id: "t-8", model: { span_id: "s" } });
     await expect(spool.read(2)).rejects.toThrow("turn 3 is no longer kept (only the newest 3 are)");
+    await spool.close();
+  });
+
+  it("keeps no more than its bytes of turns: past them the oldest are dropped, fewer than maxTurns listed", async () => {
+    const folder = tempDir();
+    const big = (n: number) => ({ ...trace(n), id: `t-${n}-${"x".repeat(100_000)}` });
+    const spool = new TurnSpool(folder, 1_000, 1_000_000);
+    for (let n = 0; n < 40; n++) spool.add(big(n));
+    await spool.read(39);
+    const onDisk = readdirSync(folder).reduce(
+      (sum, name) => sum + statSync(join(folder, name)).size,
+      0,
+    );
+    expect(onDisk).toBeLessThanOrEqual(1_000_000 + 2 * 100_500);
+    expect(spool.count).toBeLessThan(20);
+    expect(spool.first).toBe(40 - spool.count);
+    expect(spool.row(spool.first - 1)).toBeUndefined();
+    expect((await spool.read(39)).trace.id).toBe(big(39).id);
+    await expect(spool.read(0)).rejects.toThrow(
+      `turn 1 is no longer kept (only the newest ${spool.count} are)`,
+    );
     await spool.close();
   });
 

@@ -1,11 +1,11 @@
 import { execFile } from "node:child_process";
-import { request as httpRequest } from "node:http";
 import { createServer } from "node:net";
 import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import type { LoggedTrace } from "../../src/core/traces/trace.js";
 import { longestSlice, SLICE_MS } from "../helpers/host-cpu.js";
+import { send } from "../helpers/http-post.js";
 import { MAX_OPEN_TRACES } from "../../src/core/otel/join.js";
 import { OtlpReceiver, PortInUse, type ReceivedTrace } from "../../src/node/otlp-receiver.js";
 import protobuf from "protobufjs";
@@ -43,39 +43,6 @@ async function started(options: ConstructorParameters<typeof OtlpReceiver>[0] = 
   receivers.push(receiver);
   const { port } = await receiver.start();
   return { receiver, port, traces, models, requests, url: `http://127.0.0.1:${port}/v1/traces` };
-}
-
-/** A raw HTTP request, so that any Host, Origin or body can be sent. */
-function send(
-  port: number,
-  body: Uint8Array | string,
-  headers: Record<string, string> = {},
-  path = "/v1/traces",
-): Promise<{ status: number; body: Buffer; type: string | undefined }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      {
-        host: "127.0.0.1",
-        port,
-        path,
-        method: "POST",
-        headers: { "content-type": "application/json", ...headers },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () =>
-          resolve({
-            status: res.statusCode!,
-            body: Buffer.concat(chunks),
-            type: res.headers["content-type"],
-          }),
-        );
-      },
-    );
-    req.on("error", reject);
-    req.end(body);
-  });
 }
 
 const agent = (...args: string[]) => run(process.execPath, ["examples/otel/agent.mjs", ...args]);

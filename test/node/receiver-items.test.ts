@@ -134,4 +134,24 @@ describe("the turns a receiver worker posts", () => {
       }),
     ).toEqual([[false, 0, joinedTrace(selection, null)]]);
   });
+
+  it("keep no more than their characters of selections: the oldest go first, and a change of one gone is passed over and counted", () => {
+    const later: Joined = {
+      call: { spanId: "00000000000000f1", model: "late", offered: null },
+      called: [],
+    };
+    const selection = read.selections[0]!;
+    const length = selection.text!.length;
+    // Room for three selections' text, though ten turns could be kept.
+    const reader = new TurnReader(10, 3 * length);
+    const batch = new TurnBatch();
+    for (let index = 0; index < 5; index++) batch.push(index, selection, null);
+    for (let index = 0; index < 5; index++) batch.pushRejoin(index, later);
+    const changed: number[] = [];
+    reader.read(structuredClone(batch.take()!), (isChange, index) => {
+      if (isChange) changed.push(index);
+    });
+    expect(changed).toEqual([2, 3, 4]);
+    expect(reader.passedOver).toBe(2);
+  });
 });

@@ -40,6 +40,11 @@ export type JoinedCall = Pick<OtlpInference, "spanId" | "model" | "offered">;
 export const MAX_OPEN_TRACES = 10_000;
 /** Spans of each kind remembered per OTel trace; later ones are not joined. */
 export const MAX_SPANS_PER_TRACE = 10_000;
+/**
+ * The bytes the join's spans may take (as estimated by spanBytes): past them, the least recently
+ * used traces that may be forgotten are, until a quarter is free again.
+ */
+export const MAX_JOIN_BYTES = 128 * 1024 * 1024;
 /** Spans remembered between two steps of addInSteps. */
 const SPANS_PER_STEP = 256;
 
@@ -62,6 +67,8 @@ interface TraceSpans extends KnownTrace<unknown> {
   toolSpans: Kind<OtlpToolSpan>;
   /** When it was last used (the join's clock), for forgetting the least recently used. */
   seen: number;
+  /** What its spans take, as spanBytes estimates it. */
+  bytes: number;
   /** What the request being added adds to it, while `seen` is that request's (then let go). */
   adding: Added | null;
 }
@@ -91,13 +98,24 @@ export class OtelJoin<Held = never> {
   private clock = 0;
   /** Past this many traces the least recently used are forgotten: MAX_OPEN_TRACES more than were kept the last time. */
   private forgetAt = 2 * MAX_OPEN_TRACES;
+  private held = 0;
+  /** What was let go for want of room: traces forgotten to keep within maxBytes, spans past a full trace. */
+  readonly dropped = { traces: 0, spans: 0 };
 
   /**
    * `pinned`: whether a trace has selections its caller will still ask the model call of; such a
    * trace, and one that holds something (KnownTrace), is never forgotten for lack of use (its caller
    * forgets it), as a join against what is left of a forgotten trace would be wrong.
    */
-  constructor(private readonly pinned: (traceId: string) => boolean = () => false) {}
+  constructor(
+    private readonly pinned: (traceId: string) => boolean = () => false,
+    readonly maxBytes = MAX_JOIN_BYTES,
+  ) {}
+
+  /** The bytes its spans take, as spanBytes estimates them. */
+  get bytes(): number {
+    return this.held;
+  }
 
   /** Remembers a request's spans; the OTel traces it touched, for callers that re-join. */
   add(read: OtlpRead): Touched {
@@ -122,8 +140,8 @@ export class OtelJoin<Held = never> {
     for (const s of read.selections) {
       const trace = entry(s.traceId);
       const kind = insert(trace.spans.selections, s.time, timeOf);
-      if (kind !== null) {
-        trace.spans.selections = kind;
+      if (this.kept(trace.spans, kind, SELECTION_BYTES)) {
+        trace.spans.selections = kind!;
         trace.selections?.push(s.time);
       }
       if (++count % SPANS_PER_STEP === 0) yield;
@@ -132,8 +150,8 @@ export class OtelJoin<Held = never> {
       const trace = entry(i.traceId);
       // An inference span changes the joins of the selections before it, and those of the inference span before it.
       const kind = insert(trace.spans.inferences, i, startOf);
-      if (kind !== null) {
-        trace.spans.inferences = kind;
+      if (this.kept(trace.spans, kind, inferenceBytes(i))) {
+        trace.spans.inferences = kind!;
         trace.starts?.push(i.start);
       }
       if (++count % SPANS_PER_STEP === 0) yield;
@@ -142,12 +160,13 @@ export class OtelJoin<Held = never> {
       const trace = entry(t.traceId);
       // A tool span changes what the inference span before it called.
       const kind = insert(trace.spans.toolSpans, t, startOf);
-      if (kind !== null) {
-        trace.spans.toolSpans = kind;
+      if (this.kept(trace.spans, kind, TOOL_SPAN_BYTES + 2 * t.name.length)) {
+        trace.spans.toolSpans = kind!;
         trace.starts?.push(t.start);
       }
       if (++count % SPANS_PER_STEP === 0) yield;
     }
+    if (this.held > this.maxBytes) this.forgetForBytes(first);
     const touched: Touched = new Map();
     for (const { traceId, spans, selections, starts } of added) {
       spans.adding = null;
@@ -184,7 +203,41 @@ export class OtelJoin<Held = never> {
 
   /** Forgets what an OTel trace's spans said, and what was held of it. */
   forget(traceId: string): void {
+    const spans = this.traces.get(traceId);
+    if (spans === undefined) return;
+    this.held -= spans.bytes;
     this.traces.delete(traceId);
+  }
+
+  /** Whether a span was kept (insert gave its kind), counting its bytes; a span past a full trace is counted dropped. */
+  private kept(spans: TraceSpans, kind: unknown, bytes: number): boolean {
+    if (kind === null) {
+      this.dropped.spans++;
+      return false;
+    }
+    spans.bytes += bytes;
+    this.held += bytes;
+    return true;
+  }
+
+  /**
+   * Forgets the least recently used traces that may be forgotten (as forgetOldest), until a
+   * quarter of maxBytes is free; those of the request being added, pinned and held ones stay.
+   */
+  private forgetForBytes(first: number): void {
+    const forgettable: TraceSpans[] = [];
+    const ids = new Map<TraceSpans, string>();
+    for (const [traceId, spans] of this.traces)
+      if (spans.seen < first && spans.held === undefined && !this.pinned(traceId)) {
+        forgettable.push(spans);
+        ids.set(spans, traceId);
+      }
+    forgettable.sort((a, b) => a.seen - b.seen);
+    for (const spans of forgettable) {
+      if (this.held <= (this.maxBytes * 3) / 4) break;
+      this.forget(ids.get(spans)!);
+      this.dropped.traces++;
+    }
   }
 
   /** A trace the join knows (its spans were added and it was not forgotten since). */
@@ -201,6 +254,7 @@ export class OtelJoin<Held = never> {
       inferences: undefined,
       toolSpans: undefined,
       seen: 0,
+      bytes: 0,
       adding: null,
       held: undefined,
     };
@@ -231,7 +285,7 @@ export class OtelJoin<Held = never> {
     if (count > MAX_OPEN_TRACES) {
       const oldestKept = used.subarray(0, count).sort()[count - MAX_OPEN_TRACES]!;
       for (const [traceId, spans] of this.traces)
-        if (spans.seen < oldestKept && forgettable(traceId, spans)) this.traces.delete(traceId);
+        if (spans.seen < oldestKept && forgettable(traceId, spans)) this.forget(traceId);
     }
     this.forgetAt = this.traces.size + MAX_OPEN_TRACES;
   }
@@ -274,6 +328,34 @@ function toolsAfter(spans: TraceSpans, call: OtlpInference): readonly string[] {
   }
   return names;
 }
+
+/** Estimated bytes of a selection, a tool span and an inference span without its names, as the join holds them. */
+const SELECTION_BYTES = 48;
+const TOOL_SPAN_BYTES = 96;
+const INFERENCE_BYTES = 160;
+
+/** An inference span's estimated bytes: its names counted whole, shared or not (a list read from the same text is shared). */
+function inferenceBytes(span: OtlpInference): number {
+  return (
+    INFERENCE_BYTES +
+    2 * (span.model?.length ?? 0) +
+    namesBytes(span.offered) +
+    namesBytes(span.called)
+  );
+}
+
+function namesBytes(names: readonly string[] | null): number {
+  if (names === null) return 0;
+  // A shared list (frozen) is measured once.
+  const known = Object.isFrozen(names) ? sharedBytes.get(names) : undefined;
+  if (known !== undefined) return known;
+  let bytes = 16 + 8 * names.length;
+  for (const name of names) bytes += 16 + 2 * name.length;
+  if (Object.isFrozen(names)) sharedBytes.set(names, bytes);
+  return bytes;
+}
+
+const sharedBytes = new WeakMap<readonly string[], number>();
 
 const timeOf = (time: bigint) => time;
 const startOf = (span: { readonly start: bigint }) => span.start;

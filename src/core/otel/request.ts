@@ -14,6 +14,8 @@ import { allSteps } from "./steps.js";
 export const SELECTION_NAME = "symfonic.tool_selection";
 export const SELECTION_ATTRIBUTE = "symfonic.selection";
 const INFERENCE_OPERATIONS = new Set(["chat", "text_completion", "generate_content"]);
+/** The longest selection read, as JSON text (a structured one as its JSON): a live turn is kept whole, in memory and in its spool. */
+export const MAX_SELECTION_CHARS = 4 * 1024 * 1024;
 
 export interface OtlpProblem {
   /** JSON path in the request, from its root (`resourceSpans[0].scopeSpans[0].spans[3]`). */
@@ -71,10 +73,14 @@ export function readRequest(request: { readonly resourceSpans: readonly unknown[
 /** Spans read between two steps of readRequestInSteps. */
 const SPANS_PER_STEP = 64;
 
-/** readRequest, yielding every SPANS_PER_STEP spans so that a caller can let other work run. */
-export function* readRequestInSteps(request: {
-  readonly resourceSpans: readonly unknown[];
-}): Generator<void, OtlpRead> {
+/**
+ * readRequest, yielding every SPANS_PER_STEP spans so that a caller can let other work run; only
+ * the first `maxProblems` problems are kept (every rejected span is counted).
+ */
+export function* readRequestInSteps(
+  request: { readonly resourceSpans: readonly unknown[] },
+  maxProblems = Number.POSITIVE_INFINITY,
+): Generator<void, OtlpRead> {
   let spansRead = 0;
   const read: OtlpRead = {
     selections: [],
@@ -83,6 +89,9 @@ export function* readRequestInSteps(request: {
     rejected: 0,
     problems: [],
   };
+  const problem = (path: string, message: string) => {
+    if (read.problems.length < maxProblems) read.problems.push({ path, message });
+  };
   const resources = request.resourceSpans;
   for (let r = 0; r < resources.length; r++) {
     const resourceSpans: unknown = resources[r];
@@ -90,7 +99,7 @@ export function* readRequestInSteps(request: {
     const scopes = isJsonObject(resourceSpans) ? resourceSpans["scopeSpans"] : undefined;
     if (!Array.isArray(scopes)) {
       if (scopes !== undefined || !isJsonObject(resourceSpans))
-        read.problems.push({ path: at, message: "must be an object with a 'scopeSpans' array" });
+        problem(at, "must be an object with a 'scopeSpans' array");
       continue;
     }
     let service: string | null = null;
@@ -102,17 +111,14 @@ export function* readRequestInSteps(request: {
       service = typeof name === "string" ? name : null;
     } catch (error) {
       if (!(error instanceof OtlpValueError)) throw error;
-      read.problems.push({ path: error.path, message: error.reason });
+      problem(error.path, error.reason);
     }
     for (let s = 0; s < scopes.length; s++) {
       const scope: unknown = scopes[s];
       const spans = isJsonObject(scope) ? scope["spans"] : undefined;
       if (!Array.isArray(spans)) {
         if (spans !== undefined || !isJsonObject(scope))
-          read.problems.push({
-            path: `${at}.scopeSpans[${s}]`,
-            message: "must be an object with a 'spans' array",
-          });
+          problem(`${at}.scopeSpans[${s}]`, "must be an object with a 'spans' array");
         continue;
       }
       for (let i = 0; i < spans.length; i++) {
@@ -121,11 +127,9 @@ export function* readRequestInSteps(request: {
         } catch (error) {
           if (!(error instanceof OtlpValueError)) throw error;
           read.rejected++;
-          // The span's path is built only for a span that cannot be read.
-          read.problems.push({
-            path: `${at}.scopeSpans[${s}].spans[${i}]${error.path}`,
-            message: error.reason,
-          });
+          // The span's path is built only for a span that cannot be read, and kept.
+          if (read.problems.length < maxProblems)
+            problem(`${at}.scopeSpans[${s}].spans[${i}]${error.path}`, error.reason);
         }
         if (++spansRead % SPANS_PER_STEP === 0) yield;
       }
@@ -263,6 +267,12 @@ function selection(
   service: string | null,
   time: bigint,
 ): OtlpSelection {
+  const length = typeof value === "string" ? value.length : (JSON.stringify(value)?.length ?? 0);
+  if (length > MAX_SELECTION_CHARS)
+    throw new OtlpValueError(
+      SELECTION_AT,
+      `is ${length.toLocaleString("en-US")} characters of JSON, over the ${MAX_SELECTION_CHARS.toLocaleString("en-US")} a selection may have`,
+    );
   const trace = selectionTrace(structured(value, SELECTION_AT, SELECTION_QUOTED), SELECTION_AT);
   return typeof value === "string"
     ? { traceId, spanId, service, time, trace, text: value }

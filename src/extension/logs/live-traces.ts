@@ -103,6 +103,7 @@ export class LiveTraces implements vscode.Disposable {
         },
         onModel: ({ index, trace }) => group.spool.replace(this.base + index, trace),
         onFailure: (message) => this.failed(receiver, message),
+        onDropped: (text) => announce("warning", notice`live traces: ${text}.`),
       },
       this.receiverScript,
     );

@@ -429,8 +429,25 @@ describe("what the join remembers", () => {
     const late = selectionAt(TRACE_A, BigInt(MAX_SPANS_PER_TRACE));
     join.add(read([late], [inferenceAt(TRACE_A, BigInt(MAX_SPANS_PER_TRACE + 1))]));
     expect(join.model(late)).toBeNull();
+    // The inference span not remembered is counted: its caller can say so.
+    expect(join.dropped.spans).toBe(1);
     expect(join.model(selectionAt(TRACE_A, BigInt(MAX_SPANS_PER_TRACE - 1)))?.span_id).toBe(
       spans.at(-1)!.spanId,
     );
+  });
+
+  it("keeps its spans within its bytes: past them the least recently used traces are forgotten and counted, never a pinned one", () => {
+    const names = Array.from({ length: 1000 }, (_, i) => `tool_${i}`);
+    const join = new OtelJoin((traceId) => traceId === TRACE_A, 1_000_000);
+    const traceOf = (n: number) => n.toString(16).padStart(32, "0");
+    const offering = (traceId: string) =>
+      read([selectionAt(traceId, 1n)], [{ ...inferenceAt(traceId, 2n), offered: [...names] }]);
+    join.add(offering(TRACE_A));
+    for (let t = 1; t <= 100; t++) join.add(offering(traceOf(t)));
+    expect(join.bytes).toBeLessThanOrEqual(1_000_000);
+    expect(join.dropped.traces).toBeGreaterThan(70);
+    expect(join.model(selectionAt(TRACE_A, 1n))?.offered).toHaveLength(1000);
+    expect(join.model(selectionAt(traceOf(100), 1n))?.offered).toHaveLength(1000);
+    expect(join.model(selectionAt(traceOf(1), 1n))).toBeNull();
   });
 });
