@@ -97,7 +97,7 @@ function readPairValue(line: string, at: number, name: boolean): PyValue | undef
     const read = parsePythonAt(line, at);
     // A name is a string or None: any other literal is a logfmt bare word (`forced_choice=True`).
     const word = name && read.value !== null && typeof read.value !== "string";
-    if (!word && (read.end === line.length || isBlank(line.charCodeAt(read.end))))
+    if (!word && endsPair(line, read.end))
       return typeof read.value === "string" ? (structured(read.value) ?? read.value) : read.value;
   } catch (error) {
     if (!(error instanceof PyReprError)) throw error;
@@ -106,6 +106,20 @@ function readPairValue(line: string, at: number, name: boolean): PyValue | undef
   }
   const space = line.slice(at).search(/[ \t]/);
   return line.slice(at, space === -1 ? undefined : at + space);
+}
+
+/** A pair's value ends at the line's end, a blank, or punctuation glued after it (`forced_choice='a'),`). */
+function endsPair(line: string, at: number): boolean {
+  const c = line.charCodeAt(at);
+  return (
+    Number.isNaN(c) ||
+    isBlank(c) ||
+    c === 0x29 ||
+    c === 0x5d ||
+    c === 0x7d ||
+    c === 0x2c ||
+    c === 0x3b
+  );
 }
 
 function isCut(read: ReturnType<typeof readString>): boolean {
