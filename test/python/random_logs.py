@@ -6,7 +6,10 @@ CR line ends, maybe a BOM, long lines, tracebacks and plain lines mixed in; stru
 KeyValueRenderer and LogfmtRenderer are written by hand (structlog is not in the standard library).
 Some lines are cut off, as a size-capped handler cuts them: each of those must carry a problem.
 
-Usage: python3 test/python/random_logs.py SEED COUNT   prints [{"log", "traces", "problems"}] as JSON.
+Tool names come from every class Python can print (names.py), in every tool repr a service uses.
+
+Usage: python3 test/python/random_logs.py SEED COUNT [CLASS]   prints [{"log", "traces", "problems"}] as
+JSON; with CLASS (a key of names.CLASSES), every unusual name is of that class, and logs are short.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from names import CLASSES, unusual_name
 from written import NamedTool, Tool, Written, too_long_spread
 from symfonic.capabilities.tools import SelectionResult, StageRecord
 
@@ -42,22 +46,27 @@ def fail(n: int) -> None:
 
 
 class Generator:
-    def __init__(self, rng: random.Random) -> None:
+    def __init__(self, rng: random.Random, only: str | None = None) -> None:
         self.rng = rng
         self.turns = 0
+        self.only = only
+        # Each log has its own unusual names, beside the usual ones.
+        odd = [unusual_name(rng, only or rng.choice(list(CLASSES))) for _ in range(rng.randint(2, 6))]
+        self.names = NAMES + odd if only is None else ["search", "sql", *odd]
 
     def result(self) -> SelectionResult:
         rng = self.rng
-        names = rng.sample(NAMES, rng.randint(0, 4))
-        if rng.random() < 0.02:
+        names = rng.sample(self.names, min(len(self.names), rng.randint(0, 4)))
+        names = list(dict.fromkeys(names))
+        if rng.random() < 0.02 and self.only is None:
             # A long line: a catalogue of thousands of tools.
             names = [f"tool_{i}" for i in range(rng.randint(1_000, 8_000))]
         forced = rng.choice([None, *names]) if names else None
         records = tuple(
             StageRecord(stage=rng.choice(["role", "intent", "policy", "forced"]),
                         action=rng.choice(["select", "abstain", "force"]),
-                        kept=tuple(rng.sample(NAMES, rng.randint(0, 3))),
-                        dropped=tuple(rng.sample(NAMES, rng.randint(0, 2))),
+                        kept=tuple(rng.sample(self.names, rng.randint(0, 3))),
+                        dropped=tuple(rng.sample(self.names, rng.randint(0, 2))),
                         forced_choice=rng.choice([None, forced]),
                         detail=rng.choice(DETAILS) * (500 if rng.random() < 0.03 else 1))
             for _ in range(rng.randint(0, 3)))
@@ -65,8 +74,9 @@ class Generator:
 
     def tooled(self, result: SelectionResult) -> SelectionResult:
         """The same result, its tools as some framework's objects."""
-        kind: Callable[[str], Any] = self.rng.choice([str, Tool, NamedTool,
-                                                      lambda name: StructuredTool(name, f"does {name}; it's \"x\"")])
+        kind: Callable[[str], Any] = self.rng.choice([
+            str, Tool, NamedTool, lambda name: StructuredTool(name, f"does {name}; it's \"x\""),
+            lambda name: {"name": name, "description": f"does {name}"}])
         return dataclasses.replace(result, tools=tuple(kind(name) for name in result.tools))
 
     def turn_id(self) -> str:
@@ -145,7 +155,7 @@ class Generator:
         rng = self.rng
         log = Written(rng.choice(["plain", "basic", "asctime", "bracketed"]),
                       rng.choice(["\n", "\n", "\r\n", "\r"]), bom=rng.random() < 0.1)
-        for _ in range(rng.randint(1, 12)):
+        for _ in range(rng.randint(1, 12 if self.only is None else 3)):
             if rng.random() < 0.4:
                 log.log(rng.choice(PLAIN))
             self.event(log)
@@ -160,7 +170,12 @@ def logfmt(event: dict[str, Any]) -> str:
             parts.append(f"{key}=")
             continue
         text = str(value)
-        if any(c in text for c in ' ="\\'):
+        if text == "None":
+            # Quoted so as not to be read as None, which a bare None is.
+            parts.append(f'{key}="None"')
+            continue
+        # Quoted when it holds a blank of any kind too: a bare word ends at a space or a tab.
+        if any(c in text for c in '="\\') or any(c.isspace() for c in text):
             text = '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
         parts.append(f"{key}={text}")
     return " ".join(parts)
@@ -168,7 +183,8 @@ def logfmt(event: dict[str, Any]) -> str:
 
 def main() -> None:
     seed, count = int(sys.argv[1]), int(sys.argv[2])
-    print(json.dumps([Generator(random.Random(seed * 100_003 + i)).log().json() for i in range(count)]))
+    only = sys.argv[3] if len(sys.argv) > 3 else None
+    print(json.dumps([Generator(random.Random(seed * 100_003 + i), only).log().json() for i in range(count)]))
 
 
 if __name__ == "__main__":

@@ -51,6 +51,8 @@ def expected(result: SelectionResult, line: int, turn_id: Optional[str] = None) 
 
 
 def tool_name(tool: Any) -> str:
+    if isinstance(tool, dict):
+        return tool["name"]
     return tool if isinstance(tool, str) else tool.name
 
 

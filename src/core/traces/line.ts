@@ -8,10 +8,21 @@
 import { tracesInValue, type Found } from "./find.js";
 import { quotedEnd, unescapeLogfmt } from "./logfmt.js";
 import { firstMarker, markersIn, type Marker } from "./markers.js";
-import { isNameOrDot, PairCutError, pairKey, siblingPairs, traceFromPairs } from "./pairs.js";
-import { PyReprError, type PyValue } from "./python/parse.js";
+import {
+  bareNameEnd,
+  isNameOrDot,
+  isSibling,
+  PairCutError,
+  pairKey,
+  siblingPairs,
+  traceFromPairs,
+} from "./pairs.js";
+import { lastAngleEnd, opensAngle } from "./python/angle.js";
+import { pythonReadings, PyReprError, type PyReading, type PyValue } from "./python/parse.js";
+import { chooseReading, holdsTrace } from "./python/readings.js";
 import { opensString, readString } from "./python/strings.js";
 import type { TraceContext } from "./trace.js";
+import { LinePairs, prefixContext } from "./line-pairs.js";
 import { parseValue } from "./value.js";
 import { pushAll } from "../arrays.js";
 
@@ -32,6 +43,8 @@ interface Segment {
   readonly children: Segment[];
   /** A key="value" (logfmt, unescaped first) or key='value' (a Python string) holding the value. */
   readonly quoted: "" | "logfmt" | "python";
+  /** A value holding a `<…>` repr, read already to find where it ends. */
+  readonly readings?: { readonly readings: PyReading[]; readonly exhausted: boolean };
 }
 
 interface Frame {
@@ -255,6 +268,8 @@ class SegmentReader {
   refusal: string | null = null;
   private pairs: LinePairs | null = null;
   private siblings: [PyValue, PyValue][] | null = null;
+  /** Where a value holding a `<…>` repr starts that could not be read on this line. */
+  private unreadAngle = -1;
 
   constructor(
     private readonly line: string,
@@ -357,6 +372,40 @@ class SegmentReader {
     return tracesInValue(value, this.pairs.around(segment.start, segment.end, this.outer));
   }
 
+  /**
+   * The value holding the `<…>` repr just met, read from the first open bracket that starts a
+   * value (a call holding no trace gives way to the values inside it): where it ends is known
+   * only once it is read, for its repr may hold any bracket or quote. Returns the index of its
+   * last character, with the value added to the stack's, or -1.
+   */
+  angleValue(stack: BracketStack, end: number, top: Segment[]): number {
+    const { line } = this;
+    const frames = stack.frames();
+    const first = firstValue(line, frames);
+    for (let k = first; k !== -1 && k < frames.length; k++) {
+      const { start, open } = frames[k]!;
+      if ((k > first && !startsValue(line, start, open)) || start <= this.unreadAngle) continue;
+      let readings: Segment["readings"];
+      try {
+        readings = pythonReadings(line, start, end, false);
+      } catch (error) {
+        if (!(error instanceof PyReprError)) throw error;
+        // Cut off, or spread over lines: its brackets are followed as before, and it is not read again.
+        this.unreadAngle = start;
+        return -1;
+      }
+      const value = readings.readings[0]!.value;
+      const call = typeof value === "object" && value?.kind === "call";
+      if (call && k < frames.length - 1 && !holdsTrace(readings.readings[0]!)) continue;
+      const last = readings.readings[0]!.end - 1;
+      stack.closeAt(k);
+      if (this.holds(start, last))
+        stack.add({ start, end: last, children: [], quoted: "", readings }, top);
+      return last;
+    }
+    return -1;
+  }
+
   read(segment: Segment): Found[] {
     const { line } = this;
     // Every value read spends an attempt, a `trace=` pair too: no logger writes 64 on one line.
@@ -380,14 +429,12 @@ class SegmentReader {
       const inner = scanLine(text, this.context(segment.start), false);
       return inner.unclosed === null ? inner.found : [...inner.found, { problem: inner.unclosed }];
     }
-    const parsed = parseValue(
-      line,
-      segment.start,
-      segment.end + 1,
-      this.jsonOnly(segment.start, segment.end),
-    );
+    const parsed = segment.readings
+      ? chooseReading(line, segment.readings.readings, segment.readings.exhausted)
+      : parseValue(line, segment.start, segment.end + 1, this.jsonOnly(segment.start, segment.end));
     if ("value" in parsed) {
       const found = tracesInValue(parsed.value, this.context(segment.start));
+      if (typeof parsed.problem === "string") found.push({ problem: parsed.problem });
       // A call other than a dataclass keeps only its named arguments (`wrap({'trace': …})`): the
       // values among its positional ones that hold a marker are read on their own.
       if (found.length === 0 && isNameOrDot(line.charCodeAt(segment.start))) {
@@ -426,7 +473,10 @@ function walkBrackets(
   let cutQuote = -1;
   for (let i = from; i < end; i++) {
     const c = line.charCodeAt(i);
-    if (c === 0x7b || c === 0x5b || c === 0x28) stack.push(i, valueStart(line, i), closerOf(c));
+    const opens = c === 0x7b || c === 0x5b || c === 0x28;
+    const bare = opens && stack.length === 0 ? bareNameEnd(line, i) : -1;
+    if (bare !== -1) i = bare - 1;
+    else if (opens) stack.push(i, valueStart(line, i), closerOf(c));
     else if (stack.length === 0) {
       if ((c === 0x22 || c === 0x27) && line.charCodeAt(i - 1) === 0x3d && reader.quotedValues) {
         const close = c === 0x22 ? quotedEnd(line, i, end) : stringEnd(line, i, end);
@@ -434,7 +484,9 @@ function walkBrackets(
           if (cutQuote === -1) cutQuote = i;
           continue;
         }
-        if (reader.holds(i, close) || pairKey(line, i) === "trace")
+        const key = pairKey(line, i);
+        // A sibling field's quoted value is a name or a list of tools, never a trace (`forced_choice="it's"`).
+        if ((reader.holds(i, close) && !isSibling(key)) || key === "trace")
           top.push({
             start: i,
             end: close,
@@ -442,6 +494,13 @@ function walkBrackets(
             quoted: c === 0x22 ? "logfmt" : "python",
           });
         i = close;
+      }
+    } else if (c === 0x3c && opensAngle(line, i)) {
+      const last = reader.angleValue(stack, end, top);
+      if (last !== -1) i = last;
+      else {
+        const after = lastAngleEnd(line, i, end);
+        if (after !== -1) i = after - 1;
       }
     } else if ((c === 0x22 || c === 0x27) && opensString(line, i)) {
       const close = stringEnd(line, i, end);
@@ -597,146 +656,6 @@ function describeOpen(line: string, frame: Frame): string {
   if (c === 0x7b) return "object";
   if (c === 0x5b) return "list";
   return frame.start < frame.open ? `call ${line.slice(frame.start, frame.open)}(…)` : "tuple";
-}
-
-/** A timestamp at the start of a text line: `2024-05-01 12:00:00,123`, `[2024-05-01T12:00:00Z]`, … */
-const PREFIX_TIME =
-  /^\s*\[?(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?)/;
-/** An id or a time as a key=value pair. */
-const PAIR = /(turn_id|request_id|trace_id|timestamp|time|ts)=("[^"]*"|'[^']*'|\S+)/;
-/** An id or a time as a key=value pair of the prefix (structlog, logfmt; after `INFO:root:` too). */
-const PREFIX_PAIR = new RegExp(`(?:^|[\\s:])${PAIR.source}`, "g");
-const PAIR_IS_ID = new Set(["turn_id", "request_id", "trace_id"]);
-/** A pair right at a given place, whatever is before it. */
-const PAIR_AT = new RegExp(PAIR.source, "y");
-
-/** Time and id from the text before a value, else from the enclosing context. */
-export function prefixContext(
-  line: string,
-  start: number,
-  outer: TraceContext | null,
-): TraceContext {
-  return new LinePairs(line.slice(0, start)).before(start, outer);
-}
-
-interface PrefixPair {
-  readonly start: number;
-  readonly end: number;
-  readonly value: string;
-}
-
-/**
- * The time and id pairs of one line, for every value on it: searched once, and forward for the
- * pairs after a `trace=` value, never again in the text before each value (a line of many values
- * would cost their number times its length). A pair that runs into the value is not one of it.
- */
-class LinePairs {
-  private readonly head: PrefixPair | null;
-  private readonly first: { id: PrefixPair | null; time: PrefixPair | null } = {
-    id: null,
-    time: null,
-  };
-  private after: { readonly id: PairCursor; readonly time: PairCursor } | null = null;
-
-  constructor(private readonly line: string) {
-    const head = PREFIX_TIME.exec(line);
-    this.head = head && { start: 0, end: head[0].length, value: head[1]! };
-    if (!line.includes("=")) return;
-    PREFIX_PAIR.lastIndex = 0;
-    for (let match = PREFIX_PAIR.exec(line); match !== null; match = PREFIX_PAIR.exec(line)) {
-      const pair = pairOf(match, match.index);
-      if (PAIR_IS_ID.has(match[1]!)) this.first.id ??= pair;
-      else this.first.time ??= pair;
-      if (this.first.id !== null && this.first.time !== null) break;
-    }
-  }
-
-  /** As `prefixContext` gives it from the text before `start`. */
-  before(start: number, outer: TraceContext | null): TraceContext {
-    const time = within(this.head, start) ?? within(this.first.time, start);
-    return contextOf(time, within(this.first.id, start), outer);
-  }
-
-  /** From the pairs around line[start, end], a `trace=` value: those before it, then those after it. */
-  around(start: number, end: number, outer: TraceContext | null): TraceContext {
-    const time = within(this.head, start) ?? within(this.first.time, start);
-    const id = within(this.first.id, start);
-    this.after ??= { id: new PairCursor(this.line, true), time: new PairCursor(this.line, false) };
-    return contextOf(
-      time ?? this.after.time.from(end + 1)?.value ?? null,
-      id ?? this.after.id.from(end + 1)?.value ?? null,
-      outer,
-    );
-  }
-}
-
-/** The line's id pairs (or time pairs) in order, searched forward; asked about an earlier place, it starts again. */
-class PairCursor {
-  /** Where the search goes on in the line (PREFIX_PAIR is shared: its lastIndex is set before each use). */
-  private lastIndex = 0;
-  private next: PrefixPair | null | undefined;
-  private asked = 0;
-
-  constructor(
-    private readonly line: string,
-    private readonly ids: boolean,
-  ) {}
-
-  /** The first pair at or after `from`, one starting right at it included (as after a value: `[…]turn_id=a`). */
-  from(from: number): PrefixPair | null {
-    if (from > 0) {
-      PAIR_AT.lastIndex = from;
-      const at = PAIR_AT.exec(this.line);
-      if (at !== null && PAIR_IS_ID.has(at[1]!) === this.ids) return pairOf(at, from);
-    }
-    if (from < this.asked) {
-      this.lastIndex = 0;
-      this.next = undefined;
-    }
-    this.asked = from;
-    while (this.next === undefined || (this.next !== null && this.next.start < from)) {
-      this.next = null;
-      PREFIX_PAIR.lastIndex = this.lastIndex;
-      for (let m = PREFIX_PAIR.exec(this.line); m !== null; m = PREFIX_PAIR.exec(this.line)) {
-        if (PAIR_IS_ID.has(m[1]!) !== this.ids) continue;
-        this.next = pairOf(m, m.index);
-        break;
-      }
-      this.lastIndex = PREFIX_PAIR.lastIndex;
-    }
-    return this.next;
-  }
-}
-
-/** The pair's value when it ends by `start`. */
-function within(pair: PrefixPair | null, start: number): string | null {
-  return pair !== null && pair.end <= start ? pair.value : null;
-}
-
-function pairOf(match: RegExpExecArray, start: number): PrefixPair {
-  const raw = match[2]!;
-  const value = /^["']/.test(raw) ? raw.slice(1, -1) : raw;
-  return { start, end: start + match[0].length, value };
-}
-
-function contextOf(
-  time: string | null,
-  id: string | null,
-  outer: TraceContext | null,
-): TraceContext {
-  return {
-    time: time === null ? (outer?.time ?? null) : detached(time),
-    id: id === null ? (outer?.id ?? null) : detached(id),
-  };
-}
-
-/**
- * A copy of a piece of a line that holds none of the line: a slice would keep the whole decoded
- * text alive as long as the summary lives. Joining makes a new string and slicing that copies it
- * flat, several times faster than joining its characters.
- */
-function detached(piece: string): string {
-  return ` ${piece}`.slice(1);
 }
 
 function trimmedEnd(line: string): number {

@@ -5,6 +5,7 @@
  */
 import { utf8Length } from "../fixture/source.js";
 import { mayHoldMarker } from "./markers.js";
+import { lastAngleEnd, opensAngle } from "./python/angle.js";
 import { opensString } from "./python/strings.js";
 
 export const MAX_BLOCK_BYTES = 1024 * 1024;
@@ -77,6 +78,10 @@ export class LineBlock {
         const close = stringEnd(text, i);
         if (close === -1) return -2;
         i = close;
+      } else if (c === 0x3c && opensAngle(text, i)) {
+        // A `<…>` repr's text is whatever its __repr__ printed: its brackets are not the value's.
+        const after = lastAngleEnd(text, i, text.length);
+        if (after !== -1) i = after - 1;
       } else if (c === 0x7b || c === 0x5b || c === 0x28) this.depth++;
       else if (c === 0x7d || c === 0x5d || c === 0x29) {
         if (--this.depth === 0) {

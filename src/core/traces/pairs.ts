@@ -11,6 +11,24 @@ import { pythonToJson } from "./python/to-json.js";
 /** The trace's fields a line may hold as pairs of their own besides `trace=` (docs/formats.md). */
 const SIBLINGS = ["tools", "forced_choice", "offered", "error"] as const;
 
+/**
+ * Where the bare word ends (its blank, or the line's end) when the bracket at `at` is inside a
+ * `forced_choice=` word: a name logfmt wrote unquoted (`forced_choice=f(x`), not a value; else -1.
+ */
+export function bareNameEnd(line: string, at: number): number {
+  let word = at;
+  while (word > 0 && !isBlank(line.charCodeAt(word - 1))) word--;
+  const key = line.lastIndexOf("forced_choice=", at);
+  if (key < word || (key > word && line.charCodeAt(key - 1) !== 0x3a)) return -1;
+  const blank = line.slice(at).search(/[ \t]/);
+  return blank === -1 ? line.length : at + blank;
+}
+
+/** Whether `key` is one of a trace's fields besides `trace=` that a line may hold as a pair. */
+export function isSibling(key: string | null): boolean {
+  return (SIBLINGS as readonly (string | null)[]).includes(key);
+}
+
 /** The key of the `key=` pair whose value starts at `start` (a blank, a `:` or the line's start before it), or null. */
 export function pairKey(line: string, start: number): string | null {
   if (line.charCodeAt(start - 1) !== 0x3d) return null;
@@ -54,7 +72,7 @@ export function siblingPairs(line: string): [PyValue, PyValue][] {
   const entries: [PyValue, PyValue][] = [];
   for (const key of SIBLINGS) {
     const at = first.get(key);
-    const value = at === undefined ? undefined : readPairValue(line, at);
+    const value = at === undefined ? undefined : readPairValue(line, at, key === "forced_choice");
     if (value !== undefined) entries.push([key, value]);
   }
   return entries;
@@ -63,21 +81,23 @@ export function siblingPairs(line: string): [PyValue, PyValue][] {
 /**
  * A pair's value as the renderers write it: a Python repr (KeyValueRenderer), a logfmt quoted
  * value holding a repr or JSON, a bare word (a logfmt string) or nothing (logfmt's None). A Python
- * string holding a list or dict (`tools='["a"]'`) is that value. A quoted value the line cuts off
- * is a PairCutError.
+ * string holding a list or dict (`tools='["a"]'`) is that value, but a `name` (the forced choice)
+ * is always a string or None. A quoted value the line cuts off is a PairCutError.
  */
-function readPairValue(line: string, at: number): PyValue | undefined {
+function readPairValue(line: string, at: number, name: boolean): PyValue | undefined {
   const c = line.charCodeAt(at);
   if (Number.isNaN(c) || isBlank(c)) return null;
   if (c === 0x22) {
     const close = quotedEnd(line, at);
     if (close === -1) throw new PairCutError(line, at);
     const inner = unescapeLogfmt(line.slice(at + 1, close));
-    return readWhole(inner) ?? inner;
+    return name ? inner : (readWhole(inner) ?? inner);
   }
   try {
     const read = parsePythonAt(line, at);
-    if (read.end === line.length || isBlank(line.charCodeAt(read.end)))
+    // A name is a string or None: any other literal is a logfmt bare word (`forced_choice=True`).
+    const word = name && read.value !== null && typeof read.value !== "string";
+    if (!word && endsPair(line, read.end))
       return typeof read.value === "string" ? (structured(read.value) ?? read.value) : read.value;
   } catch (error) {
     if (!(error instanceof PyReprError)) throw error;
@@ -86,6 +106,20 @@ function readPairValue(line: string, at: number): PyValue | undefined {
   }
   const space = line.slice(at).search(/[ \t]/);
   return line.slice(at, space === -1 ? undefined : at + space);
+}
+
+/** A pair's value ends at the line's end, a blank, or punctuation glued after it (`forced_choice='a'),`). */
+function endsPair(line: string, at: number): boolean {
+  const c = line.charCodeAt(at);
+  return (
+    Number.isNaN(c) ||
+    isBlank(c) ||
+    c === 0x29 ||
+    c === 0x5d ||
+    c === 0x7d ||
+    c === 0x2c ||
+    c === 0x3b
+  );
 }
 
 function isCut(read: ReturnType<typeof readString>): boolean {
@@ -131,7 +165,10 @@ function forEachTopLevel(line: string, visit: (at: number) => void): void {
   for (let i = 0; i < line.length; i++) {
     const c = line.charCodeAt(i);
     if (depth === 0 && (i === 0 || beforeKey(c))) visit(i);
-    if (c === 0x7b || c === 0x5b || c === 0x28) depth++;
+    const opens = c === 0x7b || c === 0x5b || c === 0x28;
+    const bare = opens && depth === 0 ? bareNameEnd(line, i) : -1;
+    if (bare !== -1) i = bare - 1;
+    else if (opens) depth++;
     else if ((c === 0x7d || c === 0x5d || c === 0x29) && depth > 0) depth--;
     else if ((c === 0x22 || c === 0x27) && (depth > 0 || line.charCodeAt(i - 1) === 0x3d)) {
       // What a quoted value holds is that value's text, not the line's pairs.

@@ -8,12 +8,13 @@
  */
 import { concatBytes } from "../arrays.js";
 import { JsonBlock, opensBlock, type BlockValue } from "./block.js";
-import { tracesInValue, type Found } from "./find.js";
-import { endsSplitString, mayOpen, prefixContext, scanLine } from "./line.js";
+import type { Found } from "./find.js";
+import { prefixContext } from "./line-pairs.js";
+import { endsSplitString, mayOpen, scanLine } from "./line.js";
 import { MarkerCursor, markersIn, mayHoldMarker, type Marker } from "./markers.js";
 import { LineBlock, MAX_BLOCK_BYTES, MAX_BLOCK_LINES } from "./multiline.js";
 import type { LoggedTrace } from "./trace.js";
-import { parseValue } from "./value.js";
+import { foundIn, parseValue } from "./value.js";
 import { looksOtlp, OtlpScanner } from "../otel/scanner.js";
 
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
@@ -566,10 +567,7 @@ export class TraceScanner {
     const markers = markersIn(text);
     if (markers.length === 0) return;
     const parsed = parseValue(text, 0, text.length, allJson(markers));
-    const found: Found[] =
-      "value" in parsed
-        ? tracesInValue(parsed.value, prefixContext(spread.prefix, spread.prefix.length, null))
-        : [{ problem: parsed.problem }];
+    const found = foundIn(parsed, prefixContext(spread.prefix, spread.prefix.length, null));
     this.emit(found, line, spread.offset, endOffset - spread.offset, spread.ordinalBase);
   }
 
@@ -585,10 +583,7 @@ export class TraceScanner {
     const markers = markersIn(value.text);
     if (markers.length === 0) return;
     const parsed = parseValue(value.text, 0, value.text.length, allJson(markers));
-    const found: Found[] =
-      "value" in parsed
-        ? tracesInValue(parsed.value, { time: null, id: null })
-        : [{ problem: parsed.problem }];
+    const found = foundIn(parsed, { time: null, id: null });
     this.emit(found, value.line, value.offset, value.length);
   }
 

@@ -63,7 +63,7 @@ export const MAX_VALUE_DEPTH = 64;
 /** More different tool names than this in one trace, and it is refused: ordering and showing them would stall. */
 export const MAX_TRACE_NAMES = 10_000;
 
-const LIST_FIELDS = ["kept", "dropped", "added", "reinstated"] as const;
+export const LIST_FIELDS = ["kept", "dropped", "added", "reinstated"] as const;
 
 type JsonObject = { readonly [key: string]: unknown };
 

@@ -1,11 +1,7 @@
 /** One log line's traces (`scanLine`): what it finds, where a value left open starts, and why. */
 import { describe, expect, it } from "vitest";
-import {
-  endsSplitString,
-  mayOpen,
-  prefixContext,
-  scanLine,
-} from "../../../src/core/traces/line.js";
+import { prefixContext } from "../../../src/core/traces/line-pairs.js";
+import { endsSplitString, mayOpen, scanLine } from "../../../src/core/traces/line.js";
 
 const T = JSON.stringify({ turn_id: "a", trace: [{ stage: "intent", action: "abstain" }] });
 const RECORD = "StageRecord(stage='intent', action='abstain')";

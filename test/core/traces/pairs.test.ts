@@ -76,10 +76,14 @@ describe("a trace= pair with its siblings", () => {
     expect(trace(`trace=${records} forced_choice=search\tx=1`)).toMatchObject({
       forced_choice: "search",
     });
-    // A repr that runs into more text is read as the word it starts.
+    // A repr that runs into more text is read as the word it starts; punctuation glued after it ends it.
     expect(trace(`trace=${records} forced_choice='a'b tools=x`)).toMatchObject({
       forced_choice: "'a'b",
     });
+    for (const glued of ["'ask_human')", "'ask_human'),", "'ask_human'];", "'ask_human'}"])
+      expect(trace(`trace=${records} forced_choice=${glued} tools=x`)).toMatchObject({
+        forced_choice: "ask_human",
+      });
   });
 
   it("reads an empty value as None; a quoted value that does not close cuts the trace", () => {

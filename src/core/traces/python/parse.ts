@@ -4,7 +4,8 @@
  * tuples, sets, dicts, dataclass calls `Name(field=value, ...)` and opaque `<...>` reprs. It
  * never evaluates anything; recursion is bounded by MAX_REPR_DEPTH so no input can exhaust the stack.
  */
-import { opensString, readString } from "./strings.js";
+import { endsValue, nextItem } from "./angle.js";
+import { readString } from "./strings.js";
 
 export type PyValue = string | number | boolean | null | PySeq | PyDict | PyCall | PyOpaque;
 
@@ -42,14 +43,71 @@ export class PyReprError extends Error {
   }
 }
 
-/** Parses the one value that text[start, end) holds, allowing blanks around it. */
+/** One way to read a value: what it holds, where it ends, and the `[start, end)` of each `<…>` repr in it. */
+export interface PyReading {
+  readonly value: PyValue;
+  readonly end: number;
+  readonly angles: readonly (readonly [number, number])[];
+}
+
+/** Parses tried per value at most, each ending its `<…>` reprs elsewhere: past that it is said to be ambiguous. */
+export const MAX_READINGS_TRIED = 64;
+
+/**
+ * Every way (two at most) to read the value at text[start, end) as Python printed it: one
+ * unless a `<…>` repr, whose text is anything its `__repr__` printed, may end at more than one
+ * `>`. Each `>` before a separator or a closing bracket is tried, up to the first `>, <Head`
+ * where the next item of the same class starts; a reading that ends elsewhere than the first is
+ * another value, not another reading of this one. With `whole`, the value fills the range
+ * (blanks around it allowed). Throws the first reading's error when none parses.
+ */
+export function pythonReadings(
+  text: string,
+  start: number,
+  end: number,
+  whole: boolean,
+): { readings: PyReading[]; exhausted: boolean } {
+  const readings: PyReading[] = [];
+  const choices: number[] = [];
+  let firstError: PyReprError | null = null;
+  for (let tried = 0; tried < MAX_READINGS_TRIED; tried++) {
+    const parser = new Parser(text, end, choices, readings[0]?.end ?? end);
+    parser.pos = start;
+    try {
+      const value = parser.value(0);
+      if (whole) {
+        parser.blanks();
+        if (parser.pos < end) throw new PyReprError(`unexpected ${parser.found()}`, parser.pos);
+      }
+      if (readings.length === 0 || parser.pos === readings[0]!.end)
+        readings.push({ value, end: parser.pos, angles: parser.angles });
+      if (readings.length === 2) break;
+    } catch (error) {
+      if (!(error instanceof PyReprError)) throw error;
+      firstError ??= error;
+    }
+    // The next choice, depth first: the last `<…>` that may end later does, those after it start again.
+    let k = parser.more.length - 1;
+    while (k >= 0 && !parser.more[k]) k--;
+    if (k < 0) return finish(readings, firstError, false);
+    choices.length = k + 1;
+    choices[k] = (choices[k] ?? 0) + 1;
+  }
+  return finish(readings, firstError, true);
+}
+
+function finish(
+  readings: PyReading[],
+  error: PyReprError | null,
+  exhausted: boolean,
+): { readings: PyReading[]; exhausted: boolean } {
+  if (readings.length === 0 && error !== null) throw error;
+  return { readings, exhausted: exhausted && readings.length === 1 };
+}
+
+/** The one reading of text[start, end) (blanks around it allowed); the first when it is ambiguous. */
 export function parsePython(text: string, start = 0, end = text.length): PyValue {
-  const parser = new Parser(text, end);
-  parser.pos = start;
-  const value = parser.value(0);
-  parser.blanks();
-  if (parser.pos < end) throw new PyReprError(`unexpected ${parser.found()}`, parser.pos);
-  return value;
+  return pythonReadings(text, start, end, true).readings[0]!.value;
 }
 
 /** Parses the one value that starts at `start` (after blanks) and says where it ends. */
@@ -58,17 +116,23 @@ export function parsePythonAt(
   start: number,
   end = text.length,
 ): { value: PyValue; end: number } {
-  const parser = new Parser(text, end);
-  parser.pos = start;
-  const value = parser.value(0);
-  return { value, end: parser.pos };
+  const { value, end: after } = pythonReadings(text, start, end, false).readings[0]!;
+  return { value, end: after };
 }
 
 class Parser {
   pos = 0;
+  /** The `[start, end)` of each `<…>` read, in order. */
+  readonly angles: [number, number][] = [];
+  /** For each `<…>` read, in order, whether it may end at a later `>`. */
+  readonly more: boolean[] = [];
   constructor(
     private readonly text: string,
     private readonly end: number,
+    /** For each `<…>` in order, which of the `>` that may end it does (0: the first). */
+    private readonly choices: readonly number[],
+    /** A `<…>` ends before this: a reading that ends later is another value. */
+    private readonly limit: number,
   ) {}
 
   value(depth: number): PyValue {
@@ -230,31 +294,31 @@ class Parser {
   }
 
   /**
-   * `<...>` as text, nested angle brackets and quoted parts included (`<Tool it's>` holds no
-   * string); a `>` closes it only before what may follow a value (`<Tool a->b>` closes at the last).
+   * `<...>` as text, whatever it holds (`<Tool it's>`, `<Tool f(x)>`, `<Tool a>b>`): it ends at a
+   * `>` before what may follow a value, the one `choices` says; `more` says whether a later one may.
    */
   private angle(): PyOpaque {
     const start = this.pos;
-    let depth = 0;
-    for (let i = this.pos; i < this.end; i++) {
-      const c = this.text[i];
-      if ((c === "'" || c === '"') && opensString(this.text, i)) {
-        const read = readString(this.text, i, this.end, false);
-        if (typeof read === "string") break;
-        i = read.end - 1;
-      } else if (c === "<") depth++;
-      else if (c === ">" && --depth <= 0 && this.endsValue(i + 1)) {
-        this.pos = i + 1;
-        return { kind: "opaque", text: this.text.slice(start, i + 1) };
+    const k = this.more.length;
+    let skip = this.choices[k] ?? 0;
+    let found = -1;
+    for (let i = this.text.indexOf(">", start + 1); i !== -1; i = this.text.indexOf(">", i + 1)) {
+      if (i >= this.limit) break;
+      if (!endsValue(this.text, i + 1, this.end)) continue;
+      if (found !== -1) {
+        this.more.push(true);
+        break;
       }
+      const last = nextItem(this.text, i + 1, this.end);
+      if (skip-- === 0) found = i;
+      if (last) break;
     }
-    throw new PyReprError(`the '<' opened at column ${start + 1} is not closed`, start);
-  }
-
-  /** Whether what follows `at` (after blanks) may follow a value: a separator, a closer or the end. */
-  private endsValue(at: number): boolean {
-    while (at < this.end && " \t\r\n".includes(this.text[at]!)) at++;
-    return at >= this.end || ",:)]}>".includes(this.text[at]!);
+    if (found === -1)
+      throw new PyReprError(`the '<' opened at column ${start + 1} is not closed`, start);
+    if (this.more.length === k) this.more.push(false);
+    this.pos = found + 1;
+    this.angles.push([start, this.pos]);
+    return { kind: "opaque", text: this.text.slice(start, this.pos) };
   }
 
   private number(): number | PyOpaque {

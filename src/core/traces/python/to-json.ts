@@ -108,26 +108,22 @@ function tool(value: PyValue): unknown {
 }
 
 /**
- * `<Tool search>` → search, `<Tool name='search' ...>` and `<Tool 'search'>` → search (the string
- * decoded as Python writes it); null for `<object at 0x…>`. A bare name is letters of any script,
- * digits and `_.:'->` (`<Tool it's>`, `<Tool a->b>`, `<Tool 検索>`).
+ * The name a `<Head …>` repr shows: `<Tool name='search' …>` and `<Tool 'search'>` → search (the
+ * string decoded as Python writes it); otherwise all the text between `<Head ` and the closing `>`,
+ * as a `__repr__` printing the name raw wrote it (`<Tool it's>`, `<Tool sp ace>`, `<Tool f(x)>`);
+ * null with no text there (`<Tool>`), for an object's address (`<Foo object at 0x7f…>`) or for
+ * another quoted field (`<RemoteTool endpoint='…'>`).
  */
 function angleName(text: string): string | null {
-  const inner = text.slice(1, -1).trim();
-  const named = /(?:^|\s)name=(?=['"])/.exec(inner);
-  if (named) {
-    const name = wholeString(inner, named.index + named[0].length, inner.length);
-    if (name !== null) return name;
-  }
-  const words = inner.split(/\s+/);
-  if (words.length !== 2) return null;
-  const candidate = words[1]!;
-  const quoted = wholeString(candidate, 0, candidate.length);
-  if (quoted !== null) return quoted;
-  return /^[\p{L}\p{M}\p{N}_.:-][\p{L}\p{M}\p{N}_.:'>-]*$/u.test(candidate) &&
-    !/^0x[0-9a-f]+$/i.test(candidate)
-    ? candidate
-    : null;
+  const head = /^<[\p{L}\p{N}_.]+ /u.exec(text);
+  if (head === null) return null;
+  const inner = text.slice(head[0].length, -1);
+  if (inner === "" || / at 0x[0-9a-f]+$/i.test(inner)) return null;
+  const field = /^(\w+)=(?=['"])/.exec(inner);
+  const quoted = wholeString(inner, field?.[0].length ?? 0, inner.length);
+  // A field other than the name (`<RemoteTool endpoint='…'>`) names nothing.
+  if (field && (field[1] !== "name" || quoted === null)) return null;
+  return quoted ?? inner;
 }
 
 /** The Python string literal at text[at] when it ends at `end` or a blank, else null. */
