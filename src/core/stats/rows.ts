@@ -4,8 +4,11 @@ import type { PaletteStats } from "./fold.js";
 import type { TimeBucket } from "./timeline.js";
 
 export interface StageShare {
+  /** The stage that last dropped the tool, "?", or the error kind of failed traces (`failed`). */
   readonly stage: string;
   readonly n: number;
+  /** The key is an error kind: traces that failed with the tool among those the pipeline left. */
+  readonly failed: boolean;
 }
 
 export interface ToolRow {
@@ -66,7 +69,7 @@ export function statsRows(stats: PaletteStats<unknown>): StatsRows {
       .sort((a, b) => compareCodePoints(a.name, b.name))
       .map((tool) => {
         const removedBy = [...tool.missing]
-          .map(([stage, n]) => ({ stage, n }))
+          .map(([stage, n]) => ({ stage, n, failed: tool.failedWith.has(stage) }))
           .sort((a, b) => b.n - a.n || compareCodePoints(a.stage, b.stage));
         return {
           name: tool.name,
