@@ -83,6 +83,9 @@ export class PaletteStats<Ref = never> {
   problems = 0;
   /** Traces read from OpenTelemetry: only then do the tools' model counts mean anything. */
   otelTraces = 0;
+  /** Traces whose model call recorded the tools it was offered; those that recorded the calls it made. */
+  offeredRecorded = 0;
+  calledRecorded = 0;
   readonly errors = new Map<string, number>();
   /** In order of first appearance. */
   readonly stages = new Map<string, StageCounts>();
@@ -159,8 +162,13 @@ export class PaletteStats<Ref = never> {
     if (trace.otel) this.otelTraces++;
     // After the missing counts: a tool only the model saw is no tool the pipeline lost.
     if (trace.model) {
-      for (const name of trace.model.offered ?? []) this.tool(name)?.offered.hit(t);
-      for (const name of trace.model.called) this.tool(name)?.called.hit(t);
+      // Either list may be unrecorded (null): its counts then concern only the traces that recorded it.
+      const offered: readonly string[] | null = trace.model.offered;
+      const called: readonly string[] | null = trace.model.called;
+      if (offered !== null) this.offeredRecorded++;
+      if (called !== null) this.calledRecorded++;
+      for (const name of offered ?? []) this.tool(name)?.offered.hit(t);
+      for (const name of called ?? []) this.tool(name)?.called.hit(t);
       for (const name of trace.model.called_not_offered) this.tool(name)?.calledNotOffered.hit(t);
     }
     if (kind !== undefined) this.errors.set(kind, (this.errors.get(kind) ?? 0) + 1);

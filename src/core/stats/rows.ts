@@ -41,6 +41,9 @@ export interface StatsRows {
   readonly problems: number;
   /** Traces read from OpenTelemetry (the tools' model counts concern those). */
   readonly otelTraces: number;
+  /** Traces whose model call recorded what it was offered, what it called (`offered`, `called` count among those). */
+  readonly offeredRecorded: number;
+  readonly calledRecorded: number;
   readonly errors: readonly { readonly kind: string; readonly n: number }[];
   readonly stages: readonly StageRow[];
   /** In code-point order of name. */
@@ -53,6 +56,8 @@ export function statsRows(stats: PaletteStats<unknown>): StatsRows {
     traces: stats.traces,
     problems: stats.problems,
     otelTraces: stats.otelTraces,
+    offeredRecorded: stats.offeredRecorded,
+    calledRecorded: stats.calledRecorded,
     errors: [...stats.errors]
       .sort(([a], [b]) => compareCodePoints(a, b))
       .map(([kind, n]) => ({ kind, n })),
