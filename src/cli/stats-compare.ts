@@ -3,14 +3,13 @@
  * logs (or one cut at a time) folded as `stats` folds one, then compared (docs/formats.md).
  */
 import { compareStats } from "../core/stats/comparison.js";
-import { formatComparisonJson, type Split } from "../core/stats/comparison-json.js";
+import { formatComparisonJson } from "../core/stats/comparison-json.js";
 import { formatComparisonText } from "../core/stats/comparison-text.js";
 import { PaletteStats } from "../core/stats/fold.js";
 import { formatCount } from "../core/stats/rows.js";
-import { timeMs } from "../core/stats/timeline.js";
+import { SPLIT_TIME_HELP, SplitStats, splitTimeMs } from "../core/stats/split.js";
 import { safe } from "../core/words.js";
 import { scanLogs } from "../node/log-file.js";
-import type { LogInput } from "../node/log-source.js";
 import { ProblemList, problemLine } from "../node/problem-list.js";
 import { EXIT, type CliIO } from "./io.js";
 import { inputsOrExit, unreadableExit } from "./traces.js";
@@ -21,12 +20,6 @@ const PROBLEMS_SHOWN = 20;
 export interface CompareOptions {
   readonly json: boolean;
   readonly jobs: number | undefined;
-}
-
-/** A trace's time as logged, and as milliseconds since the epoch. */
-interface Stamp {
-  readonly ms: number;
-  readonly time: string | number;
 }
 
 interface Side {
@@ -88,66 +81,36 @@ export async function splitCommand(
   options: CompareOptions,
   io: CliIO,
 ): Promise<number> {
-  // A date alone is its first moment, UTC.
-  const atMs = timeMs(/^\d{4}-\d{2}-\d{2}$/.test(at) ? `${at}T00:00Z` : at);
+  const atMs = splitTimeMs(at);
   if (atMs === null) {
-    io.stderr(
-      `palette-inspector: --split-at must be a date and time such as 2025-03-14, 2025-03-14 09:30 or 2025-03-14T09:30:00+01:00 (no zone is UTC), not '${safe(at)}'\n`,
-    );
+    io.stderr(`palette-inspector: --split-at must be ${SPLIT_TIME_HELP}, not '${safe(at)}'\n`);
     return EXIT.invalidInput;
   }
-  const inputs: readonly LogInput[] | null = await inputsOrExit(names, io);
+  const inputs = await inputsOrExit(names, io);
   if (!inputs) return EXIT.invalidInput;
   const problems = new ProblemList(inputs);
-  const old = new PaletteStats();
-  const now = new PaletteStats();
-  const span: { first?: Stamp; last?: Stamp } = {};
-  let untimed = 0;
+  const split = new SplitStats(at, atMs);
   await scanLogs(inputs, {
     jobs: options.jobs,
     onTrace: (found, file) => {
-      const time = found.trace.time;
-      const ms = time === null ? null : timeMs(time);
-      if (time === null || ms === null) {
-        untimed++;
-        return;
-      }
-      if (!span.first || ms < span.first.ms) span.first = { ms, time };
-      if (!span.last || ms > span.last.ms) span.last = { ms, time };
-      for (const message of (ms < atMs ? old : now).add(found.trace))
+      for (const message of split.add(found.trace))
         problems.add({ file, line: found.line, message });
     },
     onProblem: (problem) => problems.add(problem),
   });
   const unreadable = unreadableExit(problems, io);
-  const { first, last } = span;
-  if (!first || !last) {
-    io.stderr(
-      "palette-inspector: --split-at needs traces with a time, and no trace of the set has one\n",
-    );
+  const result = split.result(options.json ? problems.count : problems.listed.count);
+  if ("error" in result) {
+    io.stderr(`palette-inspector: ${safe(result.error)}\n`);
     return EXIT.invalidInput;
   }
-  if (atMs <= first.ms || atMs > last.ms) {
-    io.stderr(
-      `palette-inspector: --split-at ${safe(at)} is outside the set's times: its first trace is at ${safe(String(first.time))}, its last at ${safe(String(last.time))}\n`,
-    );
-    return EXIT.invalidInput;
-  }
-  const count = options.json ? problems.count : problems.listed.count;
-  const split: Split = {
-    at,
-    first: first.time,
-    last: last.time,
-    untimed,
-    problems: count,
-  };
-  if (options.json) io.stdout(formatComparisonJson(old, now, split));
+  if (options.json) io.stdout(formatComparisonJson(split.old, split.new, result));
   else
     io.stdout(
-      formatComparisonText(compareStats(old, now), { color: io.color }) +
-        `\nsplit at ${safe(at)}: OLD from ${safe(String(split.first))}, NEW to ${safe(String(split.last))}` +
-        (untimed > 0
-          ? `; ${formatCount(untimed)} traces without a readable time are in neither`
+      formatComparisonText(compareStats(split.old, split.new), { color: io.color }) +
+        `\nsplit at ${safe(at)}: OLD from ${safe(String(result.first))}, NEW to ${safe(String(result.last))}` +
+        (result.untimed > 0
+          ? `; ${formatCount(result.untimed)} traces without a readable time are in neither`
           : "") +
         "\n" +
         problemsText("the set", problems),
