@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cli, workspace } from "./helpers.js";
@@ -16,6 +17,18 @@ describe("palette-inspector stats --against", () => {
       /^ask_human +100% of 40 turns +20% of 40 turns +−80\.0 pts +<0\.001 +role 0% → 80%$/,
     );
     expect(stdout).not.toMatch(/ \n/);
+  });
+
+  it("the README shows the comparison of the example pair as the CLI prints it", async () => {
+    const readme = readFileSync("README.md", "utf8");
+    const command = `$ palette-inspector stats ${AFTER} --against ${BEFORE}\n`;
+    const start = readme.indexOf(command) + command.length;
+    const shown = readme.slice(start, readme.indexOf("```", start)).trimEnd().split("\n");
+    expect(shown).toHaveLength(2);
+    const { stdout } = await cli(["stats", AFTER, "--against", BEFORE]);
+    const lines = stdout.split("\n");
+    const header = lines.findIndex((line) => line.startsWith("tool "));
+    expect(shown).toEqual(lines.slice(header, header + 2));
   });
 
   it("--json keeps each side as stats --json prints it, then the changes, biggest first", async () => {
