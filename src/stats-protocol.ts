@@ -75,8 +75,10 @@ export interface MissingTrace {
 }
 
 export interface MissingGroup {
-  /** The stage that last dropped the tool, or "?". */
+  /** The stage that last dropped the tool, "?", or the error kind of failed traces (`failed`). */
   readonly stage: string;
+  /** The traces failed with this error kind: the pipeline raised before the model was called. */
+  readonly failed: boolean;
   /** Traces in this group; `traces` lists the first of them. */
   readonly total: number;
   readonly traces: readonly MissingTrace[];
@@ -188,6 +190,7 @@ function isMissingGroup(value: unknown): value is MissingGroup {
   return (
     isRecord(value) &&
     isString(value.stage) &&
+    typeof value.failed === "boolean" &&
     isCount(value.total) &&
     Array.isArray(value.traces) &&
     value.traces.every(

@@ -1,13 +1,22 @@
 -- stats --json "tools[].missing": per tool, the traces in which it was seen but is not final,
--- keyed by the last stage that dropped it, or '?' when no record drops it.
+-- keyed by the error's kind when a failed turn's pipeline left it (the model was never called),
+-- else by the last stage that dropped it, or '?' when no record drops it.
 WITH final_names AS (
-  SELECT DISTINCT trace, UNNEST(CASE WHEN error_kind IS NULL THEN names ELSE error_names END) AS tool
+  SELECT DISTINCT trace, UNNEST(names) AS tool
   FROM traces
+  WHERE error_kind IS NULL
+),
+left_names AS (
+  SELECT DISTINCT t.trace, UNNEST(t.error_names) AS tool, t.error_kind
+  FROM traces t
+  WHERE t.error_kind IS NOT NULL
 ),
 seen AS (
   SELECT trace, tool FROM tool_events
   UNION DISTINCT
   SELECT trace, tool FROM final_names
+  UNION DISTINCT
+  SELECT trace, tool FROM left_names
   UNION DISTINCT
   SELECT trace, forced_choice AS tool FROM traces WHERE forced_choice IS NOT NULL
 ),
@@ -22,10 +31,11 @@ last_drop AS (
   ) AS drops
   WHERE n = 1
 )
-SELECT s.tool AS name, COALESCE(d.stage, '?') AS stage, COUNT(*) AS traces
+SELECT s.tool AS name, COALESCE(l.error_kind, d.stage, '?') AS stage, COUNT(*) AS traces
 FROM seen s
 LEFT JOIN final_names f ON f.trace = s.trace AND f.tool = s.tool
+LEFT JOIN left_names l ON l.trace = s.trace AND l.tool = s.tool
 LEFT JOIN last_drop d ON d.trace = s.trace AND d.tool = s.tool
 WHERE f.tool IS NULL
-GROUP BY s.tool, COALESCE(d.stage, '?')
+GROUP BY s.tool, COALESCE(l.error_kind, d.stage, '?')
 ORDER BY name, stage;

@@ -1,14 +1,23 @@
 -- stats --json "tools": per tool, the traces in which it is seen (named by any record, in the
--- final tools or as the forced choice), final (the final tools; on a failed turn what the
--- pipeline left, error_names) and forced (the trace's forced choice).
+-- final tools, among what a failed turn's pipeline left, or as the forced choice), final (the
+-- final tools; a failed turn has none, its model was never called) and forced (the trace's
+-- forced choice).
 WITH final_names AS (
-  SELECT DISTINCT trace, UNNEST(CASE WHEN error_kind IS NULL THEN names ELSE error_names END) AS tool
+  SELECT DISTINCT trace, UNNEST(names) AS tool
   FROM traces
+  WHERE error_kind IS NULL
+),
+left_names AS (
+  SELECT DISTINCT trace, UNNEST(error_names) AS tool
+  FROM traces
+  WHERE error_kind IS NOT NULL
 ),
 seen AS (
   SELECT trace, tool FROM tool_events
   UNION DISTINCT
   SELECT trace, tool FROM final_names
+  UNION DISTINCT
+  SELECT trace, tool FROM left_names
   UNION DISTINCT
   SELECT trace, forced_choice AS tool FROM traces WHERE forced_choice IS NOT NULL
 )

@@ -13,6 +13,8 @@ const USAGE = `usage: palette-inspector <command>
                                             print each trace appended to LOG as it is written
   show LOG... [INDEX] [--json]              print one logged trace (INDEX across the logs)
   stats LOG... [--json]                     palette statistics across logs
+  stats NEW... --against OLD... [--json]    what changed between two sets of logs
+  stats LOG... --split-at TIME [--json]     the same, one set cut at TIME (before it is OLD)
   export LOG... --out DIR [--format F]      write the traces as tables: traces, stages,
                                             tool_events (F: parquet, the default, or jsonl)
   receive [--host H] [--port P] [--out FILE] receive OTLP/HTTP traces and print each turn

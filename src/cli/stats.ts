@@ -6,18 +6,35 @@ import { formatStatsText } from "../core/stats/text.js";
 import { scanLogs } from "../node/log-file.js";
 import { EXIT, jobsOf, parseArgs, UsageError, type CliIO } from "./io.js";
 import { ProblemList, problemLine } from "../node/problem-list.js";
+import { againstCommand, splitCommand } from "./stats-compare.js";
 import { inputsOrExit, unreadableExit } from "./traces.js";
 
 const USAGE =
-  "usage: palette-inspector stats LOG... [--json] [--jobs N]   (LOG: a file, a folder or -)";
+  "usage: palette-inspector stats LOG... [--json] [--jobs N] [--against OLD... | --split-at TIME]   (LOG: a file, a folder or -)";
 /** Problems listed under the text tables; the rest are counted. */
 const PROBLEMS_SHOWN = 20;
 
 /** Reads the logs as one set, as `traces` does, folding each trace into the statistics. */
 export async function statsCommand(args: readonly string[], io: CliIO): Promise<number> {
-  const { positional, flags, values } = parseArgs(args, ["--json"], ["--jobs"]);
-  if (positional.length === 0) throw new UsageError(USAGE);
+  // Every name after --against is OLD; flags and options may stand on either side of it.
+  const against = args.indexOf("--against");
+  const { positional, flags, values } = parseArgs(
+    against < 0 ? args : args.slice(0, against),
+    ["--json"],
+    ["--jobs", "--split-at"],
+  );
+  const old =
+    against < 0 ? null : parseArgs(args.slice(against + 1), ["--json"], ["--jobs", "--split-at"]);
+  for (const [key, value] of old?.values ?? []) values.set(key, value);
+  for (const flag of old?.flags ?? []) flags.add(flag);
+  if (positional.length === 0 || (old && old.positional.length === 0)) throw new UsageError(USAGE);
   const jobs = jobsOf(values);
+  const splitAt = values.get("--split-at");
+  const options = { json: flags.has("--json"), jobs };
+  if (old && splitAt !== undefined)
+    throw new UsageError("--against and --split-at cannot be used together");
+  if (old) return againstCommand(positional, old.positional, options, io);
+  if (splitAt !== undefined) return splitCommand(positional, splitAt, options, io);
   const inputs = await inputsOrExit(positional, io);
   if (!inputs) return EXIT.invalidInput;
   const problems = new ProblemList(inputs);

@@ -90,6 +90,8 @@ interface Input {
   index?: number;
   out?: string;
   edits?: WhatIf;
+  against?: string[];
+  split_at?: string;
 }
 
 /** What the chat shows before a tool runs: what it will read, and for a write, the question. */
@@ -105,6 +107,7 @@ function prepared(tool: ToolDefinition, input: Input): vscode.PreparedToolInvoca
     show_trace: `Reading ${logs}`,
     trace_to_fixture: `Turning ${logs} into a fixture${input.out === undefined ? "" : vscode.workspace.isTrusted ? ` at ${n(input.out)}` : " (not written: Restricted Mode)"}`,
     palette_stats: `Counting palette statistics across ${logs}`,
+    compare_stats: `Comparing ${logs} ${input.split_at !== undefined ? `before and after ${n(input.split_at)}` : `with ${n((input.against ?? []).join(", "))}`}`,
   };
   const writes =
     tool.name === "trace_to_fixture" && input.out !== undefined && vscode.workspace.isTrusted;

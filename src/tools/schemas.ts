@@ -156,6 +156,28 @@ export const INPUT_SCHEMAS = {
     },
     ["logs"],
   ),
+  compare_stats: object(
+    {
+      logs: {
+        ...logs,
+        description:
+          "The NEW set: log files (plain or .gz) and folders of logs, read as one set. With split_at, the one set to cut.",
+      },
+      against: {
+        ...logs,
+        description:
+          "The OLD set, compared against: log files and folders of logs, read as one set.",
+      },
+      split_at: {
+        type: "string",
+        minLength: 1,
+        maxLength: 64,
+        description:
+          "Instead of against: cut the logs at this time (2025-03-14, 2025-03-14 09:30, ISO 8601; no zone is UTC); traces before it are OLD, the rest NEW.",
+      },
+    },
+    ["logs"],
+  ),
 };
 
 const names = { type: "array", items: { type: "string" } };
@@ -262,6 +284,19 @@ export const OUTPUT_SCHEMAS = {
       tool_count: count,
     },
     ["traces", "errors", "stages", "tools", "problems"],
+  ),
+  compare_stats: loose(
+    {
+      old: { type: "object" },
+      new: { type: "object" },
+      empty: { type: "array", items: { type: "string" } },
+      changes: { type: "array" },
+      only_old: { type: "array" },
+      only_new: { type: "array" },
+      stage_changes: { type: "array" },
+      error_changes: { type: "array" },
+    },
+    ["old", "new", "empty", "changes", "only_old", "only_new", "stage_changes", "error_changes"],
   ),
 };
 

@@ -20,6 +20,7 @@ import {
   traceLineage,
   traceToFixtureTool,
 } from "./log-tools.js";
+import { compareStatsTool, type CompareInput } from "./compare-tools.js";
 import type { ToolFiles } from "./port.js";
 import { INPUT_SCHEMAS, OUTPUT_SCHEMAS, type ToolName } from "./schemas.js";
 
@@ -43,6 +44,7 @@ interface Inputs {
   show_trace: { logs: string[]; index: number };
   trace_to_fixture: { logs: string[]; index: number; out?: string };
   palette_stats: { logs: string[]; top?: number };
+  compare_stats: CompareInput;
 }
 
 const ANSWERS: { [K in ToolName]: (files: ToolFiles, input: Inputs[K]) => Promise<Answer> } = {
@@ -57,6 +59,7 @@ const ANSWERS: { [K in ToolName]: (files: ToolFiles, input: Inputs[K]) => Promis
   show_trace: showTraceTool,
   trace_to_fixture: traceToFixtureTool,
   palette_stats: paletteStatsTool,
+  compare_stats: compareStatsTool,
 };
 
 const ABOUT: Record<ToolName, [title: string, description: string]> = {
@@ -92,6 +95,10 @@ const ABOUT: Record<ToolName, [title: string, description: string]> = {
     "Palette statistics across logs",
     "Counts, across every selection trace in the logs (as `palette-inspector stats --json`), how often each tool was seen, final, forced and missing, which stages removed it, and what each stage did; `top` keeps only the N most often missing tools.",
   ],
+  compare_stats: [
+    "Compare palette statistics of two sets of logs",
+    "Answers what changed between two sets of logs (NEW `logs` against OLD `against`), or one set cut at `split_at` (as `palette-inspector stats --against --json`): per tool the final rate on each side, the change in points, the stage whose removals moved most and a two-proportion p-value, biggest change first; tools seen in one set only; per stage and error kind the counts of each side.",
+  ],
 };
 
 export const TOOLS: readonly ToolDefinition[] = (Object.keys(ABOUT) as ToolName[]).map((name) => ({
@@ -125,6 +132,11 @@ export function inputProblem(name: ToolName, input: unknown): string | null {
     const { path, logs, index } = input as Inputs["where_did_tool_go"];
     if ((path === undefined) === (logs === undefined || index === undefined))
       return "where_did_tool_go: give path (a fixture), or logs and index (a logged trace), not both";
+  }
+  if (name === "compare_stats") {
+    const { against, split_at } = input as Inputs["compare_stats"];
+    if ((against === undefined) === (split_at === undefined))
+      return "compare_stats: give against (the OLD logs) or split_at (a time to cut logs at), one of them";
   }
   return null;
 }

@@ -112,6 +112,7 @@ test("stats: keyboard only — to the table, down a row, Enter lists where the t
     groups: [
       {
         stage: "intent",
+        failed: false,
         total: missing,
         traces: [
           {
@@ -123,7 +124,7 @@ test("stats: keyboard only — to the table, down a row, Enter lists where the t
           },
         ],
       },
-      { stage: "policy", total: 3, traces: [] },
+      { stage: "ForcedToolUnavailable", failed: true, total: 3, traces: [] },
     ],
   });
   await page.waitForSelector(".missing-group");
@@ -131,6 +132,10 @@ test("stats: keyboard only — to the table, down a row, Enter lists where the t
   assert.match(
     await page.locator('.missing-group[data-stage="intent"] h3').innerText(),
     new RegExp(`^intent — 100% \\(${missing} traces, first 1 listed\\)$`),
+  );
+  assert.match(
+    await page.locator('.missing-group[data-stage="ForcedToolUnavailable"] h3').innerText(),
+    /^the turn failed with ForcedToolUnavailable before the model was called — /,
   );
   await page.keyboard.press("Tab");
   await page.keyboard.press("Enter");
@@ -189,6 +194,7 @@ for (const theme of Object.keys(THEMES)) {
       groups: [
         {
           stage: "intent",
+          failed: false,
           total: 4,
           traces: [1, 2, 3].map((ref) => ({
             ref,

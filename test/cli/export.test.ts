@@ -162,6 +162,40 @@ describe("palette-inspector export", () => {
     expect(groups).toEqual([{ n: "2", rows: String(100_000) }]);
   }, 60_000);
 
+  it("a failed turn's tools are not final in SQL or stats: missing under the error's kind, kept in error_names", async () => {
+    const rec = (kept: string[], dropped: string[]) => ({
+      stage: "intent",
+      action: "select",
+      kept,
+      dropped,
+    });
+    const dir = workspace({
+      "failed.log": [
+        { trace: [rec(["a"], ["b"])], tools: ["a"] },
+        {
+          trace: [rec(["a", "b"], [])],
+          tools: ["a", "b"],
+          error: { kind: "ForcedToolUnavailable", message: "c is not offered" },
+        },
+      ]
+        .map((trace) => JSON.stringify(trace))
+        .join("\n"),
+    });
+    const log = join(dir, "failed.log");
+    await expectSqlToMatchStats([log]);
+    const tools = (await tableStats([log, "--json"])).tools;
+    expect(tools.map((t: Record<string, unknown>) => [t.name, t.seen, t.final, t.missing])).toEqual(
+      [
+        ["a", 2, 1, { ForcedToolUnavailable: 1 }],
+        ["b", 2, 0, { ForcedToolUnavailable: 1, intent: 1 }],
+      ],
+    );
+    expect(await query("SELECT names, error_names FROM traces ORDER BY trace")).toEqual([
+      { names: ["a"], error_names: null },
+      { names: null, error_names: ["a", "b"] },
+    ]);
+  });
+
   it("--format jsonl writes the same tables as one JSON object per line, which the same queries read", async () => {
     const dir = outDir();
     const { code, stdout } = await cli([

@@ -160,7 +160,7 @@ describe("the MCP server", () => {
     expect(server.client.getServerCapabilities()?.tools).toBeDefined();
   });
 
-  it("lists exactly the eight tools, each with its input and output schema", async () => {
+  it("lists exactly the nine tools, each with its input and output schema", async () => {
     const { tools } = await server.client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual([
       "run_fixture",
@@ -171,6 +171,7 @@ describe("the MCP server", () => {
       "show_trace",
       "trace_to_fixture",
       "palette_stats",
+      "compare_stats",
     ]);
     for (const tool of tools) {
       const mine = TOOLS.find((t) => t.name === tool.name)!;
@@ -383,6 +384,39 @@ describe("the MCP server", () => {
     expect(readdirSync(outside)).toEqual(["secret.turn.json"]);
   });
 
+  it("compares two sets as `stats --against --json` does, and names the biggest changes with their stages", async () => {
+    const result = await call("compare_stats", {
+      logs: ["before-after/after.jsonl"],
+      against: ["before-after/before.jsonl"],
+    });
+    expect(result.structuredContent).toEqual(
+      await cliJson([
+        "stats",
+        "examples/before-after/after.jsonl",
+        "--against",
+        "examples/before-after/before.jsonl",
+      ]),
+    );
+    expect(text(result).split("\n").slice(0, 3)).toEqual([
+      "NEW: 40 traces, 0 problems; OLD: 40 traces, 0 problems",
+      "Biggest changes in the final rate:",
+      "  ask_human: final in 100% → 20% of turns (−80.0 pts, p <0.001); role took it: missing there 0% → 80%",
+    ]);
+    const split = await call("compare_stats", { logs: ["before-after"], split_at: "2025-03-11" });
+    expect((split.structuredContent as { changes: unknown }).changes).toEqual(
+      (result.structuredContent as { changes: unknown }).changes,
+    );
+    const outside = await call("compare_stats", { logs: ["before-after"], split_at: "2030-01-01" });
+    expect(outside.isError).toBe(true);
+    expect(text(outside)).toMatch(
+      /^split_at 2030-01-01 is outside the set's times: its first trace is at 2025-03-10T09:00:00Z/,
+    );
+    // Arguments the tool cannot take are a protocol error, as the input schema's are.
+    await expect(call("compare_stats", { logs: ["before-after"] })).rejects.toThrow(
+      /-32602.*compare_stats: give against \(the OLD logs\) or split_at/,
+    );
+  });
+
   it("counts palette statistics as `stats --json` does; top keeps the most often missing", async () => {
     const result = await call("palette_stats", { logs: ["logs"] });
     expect(result.structuredContent).toEqual(await cliJson(["stats", "examples/logs"]));
@@ -523,7 +557,7 @@ describe("the MCP server on bad input", () => {
   });
 
   it("is still answering after all of it", async () => {
-    expect((await server.client.listTools()).tools).toHaveLength(8);
+    expect((await server.client.listTools()).tools).toHaveLength(9);
     expect((await call("run_fixture", { path: "weather-forecast.turn.json" })).isError).toBe(false);
     expect(server.stderr()).toBe("");
   });

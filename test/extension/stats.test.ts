@@ -108,6 +108,14 @@ describe("Palette Statistics view (host)", () => {
     );
   });
 
+  it("marks the traces that failed before the model was called apart from the stages' drops", async () => {
+    const { session } = await openOnExamples();
+    expect(session.missing("final_answer").map((g) => [g.stage, g.failed, g.total])).toEqual([
+      ["ForcedToolUnavailable", true, 2],
+    ]);
+    expect(session.missing("ask_human").every((g) => !g.failed)).toBe(true);
+  });
+
   it("copies the tables as Markdown and saves them as CSV, in the order the view asks", async () => {
     const { panel } = await openOnExamples();
     panel.webview.receive({ type: "copyMarkdown", requestId: 1, tools: ["sql", "ask_human"] });

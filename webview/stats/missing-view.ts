@@ -38,9 +38,12 @@ function groupView(
   return html`<div class="missing-group" data-stage=${group.stage}>
     <h3>
       ${
-        group.stage === "?"
-          ? "no stage dropped it (never offered, or an inconsistent log)"
-          : nameText(group.stage, "stage-name")
+        group.failed
+          ? html`the turn failed with ${nameText(group.stage, "stage-name")} before the model was
+            called`
+          : group.stage === "?"
+            ? "no stage dropped it (never offered, or an inconsistent log)"
+            : nameText(group.stage, "stage-name")
       }<span class="muted">
         — ${percent(group.total, missing)}% (${count(group.total)} traces${listed})</span
       >

@@ -59,11 +59,15 @@ export class ToolCounts<Ref> {
   readonly addedBy = new Map<string, TraceCount>();
   readonly reinstatedBy = new Map<string, TraceCount>();
   readonly missing = new Map<string, number>();
+  /** The error kinds among `missing`'s keys: traces that failed with the tool among those the pipeline left. */
+  readonly failedWith = new Set<string>();
   /** Up to `samples` traces per stage in `missing`, so a view can list them without a re-read. */
   readonly samples = new Map<string, Ref[]>();
   /** The trace in which a record last dropped this tool, and which stage that was. */
   dropTrace = -1;
   lastDropper = "";
+  /** The last failed trace whose pipeline left this tool. */
+  leftTrace = -1;
 
   constructor(readonly name: string) {}
 }
@@ -79,6 +83,9 @@ export class PaletteStats<Ref = never> {
   problems = 0;
   /** Traces read from OpenTelemetry: only then do the tools' model counts mean anything. */
   otelTraces = 0;
+  /** Traces whose model call recorded the tools it was offered; those that recorded the calls it made. */
+  offeredRecorded = 0;
+  calledRecorded = 0;
   readonly errors = new Map<string, number>();
   /** In order of first appearance. */
   readonly stages = new Map<string, StageCounts>();
@@ -125,19 +132,25 @@ export class PaletteStats<Ref = never> {
         if (tool) count(tool.reinstatedBy, record.stage, t);
       }
     }
-    const final = loggedFinalNames(trace);
+    const kind = trace.error?.kind;
+    // A failed turn's tools never reached a model (the pipeline raised before the call): missing under the error's kind.
     let palette = 0;
-    for (const name of final) {
+    for (const name of loggedFinalNames(trace)) {
       const tool = this.see(name, t);
       if (!tool) continue;
-      if (tool.final.last !== t) palette++;
-      tool.final.hit(t);
+      if (kind !== undefined) tool.leftTrace = t;
+      else if (tool.final.last !== t) {
+        palette++;
+        tool.final.hit(t);
+      }
     }
     const forced = loggedForcedChoice(trace);
     if (forced !== null) this.see(forced, t)?.forced.hit(t);
     for (const tool of this.touched) {
       if (tool.final.last === t) continue;
-      const stage = tool.dropTrace === t ? tool.lastDropper : UNKNOWN_STAGE;
+      const failed = tool.leftTrace === t && kind !== undefined;
+      const stage = failed ? kind : tool.dropTrace === t ? tool.lastDropper : UNKNOWN_STAGE;
+      if (failed) tool.failedWith.add(stage);
       tool.missing.set(stage, (tool.missing.get(stage) ?? 0) + 1);
       if (ref !== undefined && this.samples > 0) {
         const kept = tool.samples.get(stage);
@@ -149,11 +162,15 @@ export class PaletteStats<Ref = never> {
     if (trace.otel) this.otelTraces++;
     // After the missing counts: a tool only the model saw is no tool the pipeline lost.
     if (trace.model) {
-      for (const name of trace.model.offered ?? []) this.tool(name)?.offered.hit(t);
-      for (const name of trace.model.called) this.tool(name)?.called.hit(t);
+      // Either list may be unrecorded (null): its counts then concern only the traces that recorded it.
+      const offered: readonly string[] | null = trace.model.offered;
+      const called: readonly string[] | null = trace.model.called;
+      if (offered !== null) this.offeredRecorded++;
+      if (called !== null) this.calledRecorded++;
+      for (const name of offered ?? []) this.tool(name)?.offered.hit(t);
+      for (const name of called ?? []) this.tool(name)?.called.hit(t);
       for (const name of trace.model.called_not_offered) this.tool(name)?.calledNotOffered.hit(t);
     }
-    const kind = trace.error?.kind;
     if (kind !== undefined) this.errors.set(kind, (this.errors.get(kind) ?? 0) + 1);
     if (trace.time !== null) this.timeline.add(trace.time, palette, kind === FORCED_FAILURE);
     if (limits.tools === this.toolsLeftOut && limits.stages === this.stagesLeftOut)

@@ -11,9 +11,13 @@ import type { PaletteStats, TraceCount } from "./fold.js";
 /** The order the issue's document lists them in. */
 export const ACTION_ORDER: readonly StageAction[] = ["select", "abstain", "force", "error"];
 
-type Json = number | string | readonly Json[] | ReadonlyMap<string, Json>;
+export type Json = null | boolean | number | string | readonly Json[] | ReadonlyMap<string, Json>;
 
-export function statsDocument(stats: PaletteStats<unknown>): Json {
+/** `problems`: null when they belong to no one set (a set split in two: docs/formats.md). */
+export function statsDocument(
+  stats: PaletteStats<unknown>,
+  problems: number | null = stats.problems,
+): Json {
   return new Map<string, Json>([
     ["traces", stats.traces],
     ["errors", sorted(stats.errors)],
@@ -60,7 +64,7 @@ export function statsDocument(stats: PaletteStats<unknown>): Json {
             ]),
         ),
     ],
-    ["problems", stats.problems],
+    ["problems", problems],
   ]);
 }
 
@@ -69,10 +73,15 @@ export function statsDocument(stats: PaletteStats<unknown>): Json {
  * C1 controls and bidi overrides escaped too (safe in a terminal).
  */
 export function formatStatsJson(stats: PaletteStats<unknown>): string {
-  return print(statsDocument(stats), "") + "\n";
+  return formatJson(statsDocument(stats));
 }
 
-function sorted(map: ReadonlyMap<string, number | TraceCount>): Map<string, Json> {
+/** A document as `formatStatsJson` prints one. */
+export function formatJson(document: Json): string {
+  return print(document, "") + "\n";
+}
+
+export function sorted(map: ReadonlyMap<string, number | TraceCount>): Map<string, Json> {
   return new Map(
     [...map]
       .sort(([a], [b]) => compareCodePoints(a, b))
@@ -81,7 +90,7 @@ function sorted(map: ReadonlyMap<string, number | TraceCount>): Map<string, Json
 }
 
 function print(value: Json, indent: string): string {
-  if (typeof value !== "object") return safeJson(value);
+  if (value === null || typeof value !== "object") return safeJson(value);
   const inner = indent + "  ";
   if (Array.isArray(value)) {
     const items = value as readonly Json[];

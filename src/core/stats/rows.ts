@@ -4,8 +4,11 @@ import type { PaletteStats } from "./fold.js";
 import type { TimeBucket } from "./timeline.js";
 
 export interface StageShare {
+  /** The stage that last dropped the tool, "?", or the error kind of failed traces (`failed`). */
   readonly stage: string;
   readonly n: number;
+  /** The key is an error kind: traces that failed with the tool among those the pipeline left. */
+  readonly failed: boolean;
 }
 
 export interface ToolRow {
@@ -38,6 +41,9 @@ export interface StatsRows {
   readonly problems: number;
   /** Traces read from OpenTelemetry (the tools' model counts concern those). */
   readonly otelTraces: number;
+  /** Traces whose model call recorded what it was offered, what it called (`offered`, `called` count among those). */
+  readonly offeredRecorded: number;
+  readonly calledRecorded: number;
   readonly errors: readonly { readonly kind: string; readonly n: number }[];
   readonly stages: readonly StageRow[];
   /** In code-point order of name. */
@@ -50,6 +56,8 @@ export function statsRows(stats: PaletteStats<unknown>): StatsRows {
     traces: stats.traces,
     problems: stats.problems,
     otelTraces: stats.otelTraces,
+    offeredRecorded: stats.offeredRecorded,
+    calledRecorded: stats.calledRecorded,
     errors: [...stats.errors]
       .sort(([a], [b]) => compareCodePoints(a, b))
       .map(([kind, n]) => ({ kind, n })),
@@ -66,7 +74,7 @@ export function statsRows(stats: PaletteStats<unknown>): StatsRows {
       .sort((a, b) => compareCodePoints(a.name, b.name))
       .map((tool) => {
         const removedBy = [...tool.missing]
-          .map(([stage, n]) => ({ stage, n }))
+          .map(([stage, n]) => ({ stage, n, failed: tool.failedWith.has(stage) }))
           .sort((a, b) => b.n - a.n || compareCodePoints(a.stage, b.stage));
         return {
           name: tool.name,

@@ -6,10 +6,7 @@ import { pushAll } from "../arrays.js";
 
 export function formatStatsText(rows: StatsRows, options: { readonly color: boolean }): string {
   const bold = options.color ? (text: string) => `\x1b[1m${text}\x1b[0m` : (text: string) => text;
-  const errors = rows.errors.map((e) => `${safe(e.kind)} ${formatCount(e.n)}`).join(", ");
-  const summary = bold(
-    `${counted(rows.traces, "trace", "traces", formatCount)}, ${counted(rows.problems, "problem", "problems", formatCount)}${errors ? ` · errors: ${errors}` : ""}`,
-  );
+  const summary = bold(statsSummary(rows));
   if (rows.traces === 0) return summary + "\n";
 
   const out = [summary, "", bold("stages")];
@@ -65,8 +62,14 @@ export function formatStatsText(rows: StatsRows, options: { readonly color: bool
   return out.join("\n") + "\n";
 }
 
+/** "42 traces, 4 problems · errors: ForcedToolUnavailable 2" */
+export function statsSummary(rows: StatsRows): string {
+  const errors = rows.errors.map((e) => `${safe(e.kind)} ${formatCount(e.n)}`).join(", ");
+  return `${counted(rows.traces, "trace", "traces", formatCount)}, ${counted(rows.problems, "problem", "problems", formatCount)}${errors ? ` · errors: ${errors}` : ""}`;
+}
+
 /** Aligned columns; those in `right` are numbers, aligned to the right (the last column is one). */
-function table(
+export function table(
   header: readonly string[],
   body: readonly (readonly string[])[],
   right: ReadonlySet<number>,

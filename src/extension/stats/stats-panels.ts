@@ -206,8 +206,9 @@ export class StatsSession extends WebviewSession<FromStatsView, ToStatsView> {
     const row = this.rows.tools.find((r) => r.name === tool);
     if (!row) return [];
     const samples = this.read.stats.tools.get(tool)!.samples;
-    return row.removedBy.map(({ stage, n }) => ({
+    return row.removedBy.map(({ stage, n, failed }) => ({
       stage,
+      failed,
       total: n,
       // readLogStats keeps samples, so every stage a tool went missing in has its first trace.
       traces: samples.get(stage)!.map((ref) => ({

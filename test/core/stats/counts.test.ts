@@ -74,7 +74,8 @@ describe("palette statistics: counting", () => {
         start: Date.UTC(2025, 2, 14, 9),
         width: 1000,
         traces: 3,
-        meanPalette: 2,
+        // A failed turn offered the model nothing: its palette is empty, whatever its pipeline left.
+        meanPalette: 2 / 3,
         forcedFailures: 1,
       },
     ]);

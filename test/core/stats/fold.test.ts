@@ -4,6 +4,7 @@ import { MAX_STAGES, MAX_TOOLS, PaletteStats } from "../../../src/core/stats/fol
 import { formatStatsJson, statsDocument } from "../../../src/core/stats/json.js";
 import { statsRows } from "../../../src/core/stats/rows.js";
 import { formatStatsText } from "../../../src/core/stats/text.js";
+import { loggedFinalNames } from "../../../src/core/traces/final.js";
 import type { LoggedTrace } from "../../../src/core/traces/trace.js";
 import { logged, traceJson } from "./helpers.js";
 import { loggedRecord as rec } from "../../builders/logged.js";
@@ -119,14 +120,15 @@ describe("palette statistics: the exact document", () => {
           missing: { "?": 1 },
         },
         {
+          // The failed turn's pipeline left it, but its model was never called: not final there.
           name: "search",
           seen: 3,
-          final: 2,
+          final: 1,
           forced: 0,
           dropped_by: { policy: 1 },
           added_by: {},
           reinstated_by: {},
-          missing: { policy: 1 },
+          missing: { ForcedToolUnavailable: 1, policy: 1 },
         },
         {
           name: "sql",
@@ -221,6 +223,24 @@ describe("palette statistics: properties", () => {
         for (const n of counts) expect(n).toBeLessThanOrEqual(doc.traces);
         expect(sum(doc.errors)).toBeLessThanOrEqual(doc.traces);
       }),
+    );
+  });
+
+  it("a failed trace's tools are never final: what its pipeline left is missing under the error's kind", () => {
+    fc.assert(
+      fc.property(
+        fc.array(traceJson, { maxLength: 12 }),
+        fc.constantFrom("ForcedToolUnavailable", "Other"),
+        (traces, kind) => {
+          const failed = traces.map((trace) => logged({ ...trace, error: { kind, message: "" } }));
+          const doc = json(fold(failed)) as Doc;
+          for (const tool of doc.tools) {
+            expect(tool.final).toBe(0);
+            const left = failed.filter((trace) => loggedFinalNames(trace).includes(tool.name));
+            expect(tool.missing[kind] ?? 0).toBe(left.length);
+          }
+        },
+      ),
     );
   });
 

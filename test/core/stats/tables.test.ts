@@ -16,7 +16,7 @@ function rec(stage: string, action: string, lists: Record<string, unknown> = {})
   return { stage, action, kept: [], dropped: [], added: [], reinstated: [], ...lists };
 }
 
-/** Two traces: `sql` dropped by policy in both, `search` final in both, `mail` dropped once by intent. */
+/** Two traces: `sql` dropped by policy in both, `search` left by both but final only in the one that did not fail, `mail` dropped once by intent. */
 function twoTraces(): PaletteStats {
   const stats = new PaletteStats();
   stats.add(
@@ -44,7 +44,7 @@ function twoTraces(): PaletteStats {
 }
 
 function toolRow(name: string, seen: number, removed: [string, number][]): ToolRow {
-  const removedBy = removed.map(([stage, n]) => ({ stage, n }));
+  const removedBy = removed.map(([stage, n]) => ({ stage, n, failed: false }));
   const missing = removed.reduce((sum, [, n]) => sum + n, 0);
   return {
     name,
@@ -89,14 +89,21 @@ describe("statistics rows", () => {
       forced: 0,
       missing: 4,
       removedBy: [
-        { stage: "role", n: 2 },
-        { stage: "intent", n: 1 },
-        { stage: "policy", n: 1 },
+        { stage: "role", n: 2, failed: false },
+        { stage: "intent", n: 1, failed: false },
+        { stage: "policy", n: 1, failed: false },
       ],
       offered: 0,
       called: 0,
       calledNotOffered: 0,
     });
+    // What the failed pipelines left never reached a model: missing under each error's kind.
+    const x = rows.tools.find((row) => row.name === "x")!;
+    expect([x.seen, x.final, x.missing]).toEqual([4, 0, 4]);
+    expect(x.removedBy).toEqual([
+      { stage: "A", n: 2, failed: true },
+      { stage: "B", n: 2, failed: true },
+    ]);
     expect(rows.tools.map((row) => row.name)).toEqual(["t", "x"]);
   });
 
@@ -155,7 +162,7 @@ describe("the terminal table", () => {
       "tool    missing          removed by   final  forced",
       "sql     100% of 2 turns  policy 100%      0       0",
       "mail    100% of 1 turn   intent 100%      0       0",
-      "search  0% of 2 turns    —                2       1",
+      "search  50% of 2 turns   Other 100%       1       1",
       "",
     ]);
   });
@@ -194,7 +201,7 @@ describe("the Markdown and CSV exports", () => {
       "| tool | seen | final | final % | forced | missing | removed by |",
       "| --- | ---: | ---: | ---: | ---: | ---: | --- |",
       "| mail | 1 | 0 | 0% | 0 | 1 | intent 100% |",
-      "| search | 2 | 2 | 100% | 1 | 0 |  |",
+      "| search | 2 | 1 | 50% | 1 | 1 | Other 100% |",
       "| sql | 2 | 0 | 0% | 0 | 2 | policy 100% |",
       "",
       "| stage | records | select | abstain | force | error | degraded |",
@@ -209,7 +216,7 @@ describe("the Markdown and CSV exports", () => {
     const rows = statsRows(twoTraces());
     const sql = {
       ...rows.tools[2]!,
-      removedBy: ["a", "b", "c", "d"].map((stage) => ({ stage, n: 1 })),
+      removedBy: ["a", "b", "c", "d"].map((stage) => ({ stage, n: 1, failed: false })),
       missing: 4,
     };
     const md = statsMarkdown(rows, [sql, rows.tools[0]!]).split("\n");
@@ -230,7 +237,7 @@ describe("the Markdown and CSV exports", () => {
       [
         '"tool","seen","final","final %","forced","missing","removed by"',
         '"mail","1","0","0%","0","1","intent 100%"',
-        '"search","2","2","100%","1","0",""',
+        '"search","2","1","50%","1","1","Other 100%"',
         '"sql","2","0","0%","0","2","policy 100%"',
         "",
         '"stage","records","select","abstain","force","error","degraded"',
