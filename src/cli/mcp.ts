@@ -6,7 +6,7 @@ import { statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { ReadBuffer } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import { deserializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   CallToolRequestSchema,
@@ -106,16 +106,24 @@ function rootsOf(args: readonly string[], cwd: string): string[] {
   return roots.length > 0 ? roots : [cwd];
 }
 
+/** The longest line read as a message; the rest of a longer one is skipped up to its line break. */
+export const MAX_LINE_BYTES = 10 * 1024 * 1024;
+
 /**
  * The MCP stdio transport: one JSON-RPC message per line. Written with C1 controls and bidi
  * marks escaped (safeJson), so that no text from a file reaches the client's terminal raw; a
- * line that is not a message is said on stderr and skipped.
+ * line that is not a message, or is longer than MAX_LINE_BYTES, is said on stderr and skipped
+ * whole: nothing after a cut on the same line is read as a message.
  */
 class LineTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
-  private readonly buffer = new ReadBuffer();
+  /** The start of the line being read, in the chunks it came in. */
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  /** Past MAX_LINE_BYTES: the line is dropped up to its line break. */
+  private skipping = false;
   private open = true;
 
   constructor(
@@ -124,30 +132,61 @@ class LineTransport implements Transport {
   ) {}
 
   async start(): Promise<void> {
-    this.input.on("data", (chunk: Buffer) => {
-      try {
-        this.buffer.append(chunk);
-      } catch (error) {
-        return this.onerror?.(error as Error);
-      }
-      for (;;) {
-        let message: JSONRPCMessage | null;
-        try {
-          message = this.buffer.readMessage();
-        } catch (error) {
-          this.onerror?.(
-            new Error(
-              `a line that is not a JSON-RPC message: ${(error as Error).message.split("\n")[0]}`,
-            ),
-          );
-          continue;
-        }
-        if (message === null) break;
-        this.onmessage?.(message);
-      }
-    });
+    this.input.on("data", (chunk: Buffer) => this.read(chunk));
     this.input.on("end", () => this.close().catch((error: Error) => this.onerror?.(error)));
     this.input.on("error", (error: Error) => this.onerror?.(error));
+  }
+
+  private read(chunk: Buffer): void {
+    let from = 0;
+    for (;;) {
+      const end = chunk.indexOf(0x0a, from);
+      if (end === -1) return this.hold(chunk.subarray(from));
+      if (this.skipping) this.skipping = false;
+      else if (this.pendingBytes + end - from > MAX_LINE_BYTES) this.tooLong();
+      else {
+        this.pending.push(chunk.subarray(from, end));
+        this.line(Buffer.concat(this.pending).toString("utf8"));
+      }
+      this.pending = [];
+      this.pendingBytes = 0;
+      from = end + 1;
+    }
+  }
+
+  /** Keeps the start of a line until its break comes, or drops it once it is too long. */
+  private hold(part: Buffer): void {
+    if (this.skipping || part.length === 0) return;
+    if (this.pendingBytes + part.length > MAX_LINE_BYTES) {
+      this.tooLong();
+      this.pending = [];
+      this.pendingBytes = 0;
+      this.skipping = true;
+      return;
+    }
+    this.pending.push(part);
+    this.pendingBytes += part.length;
+  }
+
+  private tooLong(): void {
+    this.onerror?.(
+      new Error(`a line longer than ${MAX_LINE_BYTES} bytes, skipped up to its line break`),
+    );
+  }
+
+  private line(text: string): void {
+    let message: JSONRPCMessage;
+    try {
+      message = deserializeMessage(text.replace(/\r$/, ""));
+    } catch (error) {
+      this.onerror?.(
+        new Error(
+          `a line that is not a JSON-RPC message: ${(error as Error).message.split("\n")[0]}`,
+        ),
+      );
+      return;
+    }
+    this.onmessage?.(message);
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
@@ -157,7 +196,7 @@ class LineTransport implements Transport {
   async close(): Promise<void> {
     if (!this.open) return;
     this.open = false;
-    this.buffer.clear();
+    this.pending = [];
     this.onclose?.();
   }
 }
