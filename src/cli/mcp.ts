@@ -19,11 +19,18 @@ import {
 import { safe, safeJson } from "../core/words.js";
 import { RootFiles, Roots } from "../node/roots.js";
 import { callTool, inputProblem, isToolName, TOOLS } from "../tools/tools.js";
+import { readCommandLine, usageLine, type CommandSpec } from "./args.js";
 import { EXIT, UsageError, type CliIO } from "./io.js";
 import { VERSION } from "./version.js";
 
-const USAGE =
-  "usage: palette-inspector mcp [--root DIR]...   (default root: the working directory)";
+const MCP: CommandSpec = {
+  usage: "mcp [--root DIR]...   (default root: the working directory)",
+  about:
+    "Serves the assistant tools to an AI assistant over stdio (MCP), reading and writing only under the roots.",
+  options: {
+    root: { value: "DIR", help: "a folder the tools may read and write under", repeated: true },
+  },
+};
 
 /** Serves until standard input closes; bad input never ends it. */
 export async function mcpCommand(args: readonly string[], io: CliIO): Promise<number> {
@@ -86,13 +93,10 @@ export async function mcpCommand(args: readonly string[], io: CliIO): Promise<nu
 
 /** `--root DIR`, repeatable; each must be a folder. */
 function rootsOf(args: readonly string[], cwd: string): string[] {
+  const { positional, lists } = readCommandLine(args, MCP);
+  if (positional.length > 0) throw new UsageError(usageLine(MCP));
   const roots: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg !== "--root")
-      throw new UsageError(arg.startsWith("--") ? `unknown option ${arg}\n${USAGE}` : USAGE);
-    const dir = args[++i];
-    if (dir === undefined) throw new UsageError(`--root needs a value\n${USAGE}`);
+  for (const dir of lists.get("--root") ?? []) {
     const path = isAbsolute(dir) ? dir : resolve(cwd, dir);
     let folder = false;
     try {

@@ -14,12 +14,23 @@ import {
   OtlpReceiver,
   PortInUse,
 } from "../node/otlp-receiver.js";
-import { EXIT, parseArgs, UsageError, type CliIO } from "./io.js";
+import { readCommandLine, usageLine, type CommandSpec } from "./args.js";
+import { EXIT, UsageError, type CliIO } from "./io.js";
 import { signalled, type Until } from "./signals.js";
-import { traceCells } from "./trace-row.js";
+import { rowHeader, traceCells } from "./trace-row.js";
 
-const USAGE =
-  "usage: palette-inspector receive [--host 127.0.0.1] [--port 4318] [--out FILE] [--max-body BYTES]";
+const RECEIVE: CommandSpec = {
+  usage: "receive [--host 127.0.0.1] [--port 4318] [--out FILE] [--max-body BYTES]",
+  about:
+    "Receives OTLP/HTTP traces (POST /v1/traces) and prints each selection trace as it arrives, until SIGINT or SIGTERM.",
+  options: {
+    host: { value: "H", help: "the address to listen on (default 127.0.0.1: this machine only)" },
+    port: { value: "P", help: "the port (default 4318; 0 picks a free one)" },
+    out: { value: "FILE", help: "also append every accepted request to FILE, for traces FILE" },
+    "max-body": { value: "BYTES", help: "the largest request body, after gzip (default 16 MiB)" },
+  },
+};
+const USAGE = usageLine(RECEIVE);
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
 
 export async function receiveCommand(
@@ -27,7 +38,7 @@ export async function receiveCommand(
   io: CliIO,
   until: Until = { stopped: signalled() },
 ): Promise<number> {
-  const { positional, values } = parseArgs(args, [], ["--host", "--port", "--out", "--max-body"]);
+  const { positional, values } = readCommandLine(args, RECEIVE);
   if (positional.length > 0) throw new UsageError(USAGE);
   const host = values.get("--host") ?? DEFAULT_HOST;
   const port = whole(values.get("--port"), DEFAULT_PORT, "--port", 0, 65535);
@@ -81,6 +92,7 @@ export async function receiveCommand(
       `palette-inspector: listening on ${safe(host)}, not only this machine: any host that reaches it can send traces\n`,
     );
   io.stdout(`listening on http://${host.includes(":") ? `[${host}]` : host}:${address.port}\n`);
+  io.stdout(rowHeader(false));
   await until.stopped;
   await receiver.stop();
   if (out) await new Promise<void>((done) => out.end(done));

@@ -4,19 +4,24 @@ import { formatStatsJson } from "../core/stats/json.js";
 import { formatCount, statsRows } from "../core/stats/rows.js";
 import { formatStatsText } from "../core/stats/text.js";
 import { scanLogs } from "../node/log-file.js";
-import { EXIT, jobsOf, parseArgs, UsageError, type CliIO } from "./io.js";
+import { JOBS_OPTION, JSON_OPTION, readCommandLine, usageLine, type CommandSpec } from "./args.js";
+import { EXIT, jobsOf, UsageError, type CliIO } from "./io.js";
 import { ProblemList, problemLine } from "../node/problem-list.js";
-import { inputsOrExit, unreadableExit } from "./traces.js";
+import { inputsOrExit, notLogsExit, unreadableExit } from "./traces.js";
 
-const USAGE =
-  "usage: palette-inspector stats LOG... [--json] [--jobs N]   (LOG: a file, a folder or -)";
+const STATS: CommandSpec = {
+  usage: "stats LOG... [--json] [--jobs N]   (LOG: a file, a folder or -)",
+  about:
+    "Palette statistics across every selection trace in the logs: how often each tool was seen, final, forced and missing, and what each stage did.",
+  options: { json: JSON_OPTION, jobs: JOBS_OPTION },
+};
 /** Problems listed under the text tables; the rest are counted. */
 const PROBLEMS_SHOWN = 20;
 
 /** Reads the logs as one set, as `traces` does, folding each trace into the statistics. */
 export async function statsCommand(args: readonly string[], io: CliIO): Promise<number> {
-  const { positional, flags, values } = parseArgs(args, ["--json"], ["--jobs"]);
-  if (positional.length === 0) throw new UsageError(USAGE);
+  const { positional, flags, values } = readCommandLine(args, STATS);
+  if (positional.length === 0) throw new UsageError(usageLine(STATS));
   const jobs = jobsOf(values);
   const inputs = await inputsOrExit(positional, io);
   if (!inputs) return EXIT.invalidInput;
@@ -30,6 +35,10 @@ export async function statsCommand(args: readonly string[], io: CliIO): Promise<
     },
     onProblem: (problem) => problems.add(problem),
   });
+  if (stats.traces === 0 && problems.count === 0) {
+    const notLogs = notLogsExit(positional, inputs, io);
+    if (notLogs !== null) return notLogs;
+  }
   if (flags.has("--json")) {
     stats.addProblems(problems.count);
     io.stdout(formatStatsJson(stats));
