@@ -62,19 +62,19 @@ export function pageOf(
 /** Where each page of the text ends: as much as fits PAGE_BYTES as a JSON string, a surrogate pair kept whole. */
 function pageEnds(json: string): number[] {
   const ends: number[] = [];
-  // Text whose every character takes one byte takes at most two as a JSON string (`"` is `\"`).
-  const first = PAGE_BYTES / 2 - 16;
   for (let start = 0; start < json.length;) {
-    let size = Math.min(first, json.length - start);
+    let size = Math.min(PAGE_BYTES, json.length - start);
     for (;;) {
       let end = start + size;
       if (end < json.length && /[\uD800-\uDBFF]/.test(json[end - 1]!)) end--;
-      if (wireBytes(JSON.stringify(json.slice(start, end))) <= PAGE_BYTES) {
+      const bytes = wireBytes(JSON.stringify(json.slice(start, end)));
+      if (bytes <= PAGE_BYTES) {
         ends.push(end);
         start = end;
         break;
       }
-      size = Math.floor(size * 0.75);
+      // Shrink in proportion to the overshoot, and a little more, so that it fits in a try or two.
+      size = Math.max(1, Math.floor((size * PAGE_BYTES * 0.99) / bytes));
     }
   }
   return ends;
