@@ -5,12 +5,23 @@ import { safe, safeJson } from "../core/words.js";
 import { readReason } from "../node/log-source.js";
 import { displayPath, findFixtures } from "./files.js";
 import { formatMismatch, runFixtureFile, type FixtureOutcome } from "./fixture-run.js";
-import { EXIT, parseArgs, UsageError, type CliIO } from "./io.js";
+import { JSON_OPTION, readCommandLine, type CommandSpec } from "./args.js";
+import { EXIT, UsageError, type CliIO } from "./io.js";
 import { junitReport } from "./junit.js";
+
+const CHECK: CommandSpec = {
+  usage: "check [PATHS...] [--json] [--junit FILE]",
+  about:
+    "Runs every *.turn.json under PATHS (default: the working directory) and compares each with its expect.",
+  options: {
+    json: JSON_OPTION,
+    junit: { value: "FILE", help: "also write the outcomes to FILE as JUnit XML" },
+  },
+};
 
 /** `palette-inspector check [PATHS...] [--json] [--junit FILE]`: every fixture against its `expect`. */
 export async function checkCommand(args: readonly string[], io: CliIO): Promise<number> {
-  const { positional, flags, values } = parseArgs(args, ["--json"], ["--junit"]);
+  const { positional, flags, values } = readCommandLine(args, CHECK);
   let files: string[];
   try {
     files = findFixtures(positional.length > 0 ? positional : [io.cwd]);

@@ -12,22 +12,30 @@ import { scanLogs } from "../node/log-file.js";
 import { readReason } from "../node/log-source.js";
 import { ProblemList, problemLine } from "../node/problem-list.js";
 import { FileRefused, OpenFolder } from "../node/safe-file.js";
-import { EXIT, jobsOf, parseArgs, UsageError, type CliIO } from "./io.js";
+import { JOBS_OPTION, readCommandLine, usageLine, type CommandSpec } from "./args.js";
+import { EXIT, jobsOf, UsageError, type CliIO } from "./io.js";
 import { openTableFile, type TableFile, type TableFormat } from "./table-files.js";
 import { inputsOrExit, unreadableExit } from "./traces.js";
 
-const USAGE =
-  "usage: palette-inspector export LOG... --out DIR [--format parquet|jsonl] [--force] [--jobs N]   (LOG: a file, a folder or -)";
+const EXPORT: CommandSpec = {
+  usage:
+    "export LOG... --out DIR [--format parquet|jsonl] [--force] [--jobs N]   (LOG: a file, a folder or -)",
+  about:
+    "Writes the traces of the logs as three tables in DIR (traces, stages, tool_events), for a warehouse.",
+  options: {
+    out: { value: "DIR", help: "the folder to write in: new, or empty unless --force" },
+    format: { value: "F", help: "parquet (the default) or jsonl" },
+    force: { help: "write in a folder that holds files, overwriting the three tables" },
+    jobs: JOBS_OPTION,
+  },
+};
+const USAGE = usageLine(EXPORT);
 const FORMATS: readonly TableFormat[] = ["parquet", "jsonl"];
 const EXTENSIONS: Record<TableFormat, string> = { parquet: ".parquet", jsonl: ".jsonl" };
 const TABLE_NAMES = Object.keys(TABLES) as TableName[];
 
 export async function exportCommand(args: readonly string[], io: CliIO): Promise<number> {
-  const { positional, flags, values } = parseArgs(
-    args,
-    ["--force"],
-    ["--out", "--format", "--jobs"],
-  );
+  const { positional, flags, values } = readCommandLine(args, EXPORT);
   const out = values.get("--out");
   if (positional.length === 0 || out === undefined) throw new UsageError(USAGE);
   const jobs = jobsOf(values);

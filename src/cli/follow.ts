@@ -9,7 +9,7 @@ import { LogFollower } from "../node/log-follow.js";
 import { readReason } from "../node/log-source.js";
 import { EXIT, type CliIO } from "./io.js";
 import { signalled, type Until } from "./signals.js";
-import { traceCells } from "./trace-row.js";
+import { rowHeader, traceCells } from "./trace-row.js";
 
 export async function followCommand(
   name: string,
@@ -18,10 +18,17 @@ export async function followCommand(
   until: Until = { stopped: signalled() },
 ): Promise<number> {
   const path = isAbsolute(name) ? name : resolve(io.cwd, name);
+  // The text's header comes once the log is open, or before the first row if that comes sooner.
+  let headed = options.json;
+  const head = () => {
+    if (!headed) io.stdout(rowHeader(true));
+    headed = true;
+  };
   const follower = new LogFollower(path, {
     fromStart: options.fromStart,
     onTrace: (found) => {
       const summary = summarizeTrace(found);
+      head();
       io.stdout(
         options.json
           ? safeJson(traceEntryJson(summary, name)) + "\n"
@@ -36,6 +43,7 @@ export async function followCommand(
     io.stderr(`palette-inspector: cannot read ${safe(name)}: ${safe(readReason(error))}\n`);
     return EXIT.invalidInput;
   }
+  head();
   await until.stopped;
   await follower.stop();
   return EXIT.ok;

@@ -20,6 +20,9 @@ export const EXIT = {
 /** Thrown for bad arguments or unreadable input: printed as one line, exit 2, never a stack. */
 export class UsageError extends Error {}
 
+/** Thrown for `--help`: its message is the help, printed on standard output, exit 0. */
+export class HelpAsked extends UsageError {}
+
 /** A command: its arguments in, its exit status out. */
 export type Command = (args: readonly string[], io: CliIO) => Promise<number>;
 
@@ -33,6 +36,10 @@ export function guarded(command: Command): Command {
     try {
       return await command(args, io);
     } catch (error) {
+      if (error instanceof HelpAsked) {
+        io.stdout(error.message);
+        return EXIT.ok;
+      }
       if (!(error instanceof UsageError)) throw error;
       // A message names files and arguments: escaped line by line, its own line breaks kept.
       io.stderr(`palette-inspector: ${error.message.split("\n").map(safe).join("\n")}\n`);
@@ -48,26 +55,4 @@ export function jobsOf(values: ReadonlyMap<string, string>): number | undefined 
   if (!/^[1-9]\d{0,3}$/.test(jobs))
     throw new UsageError(`--jobs must be a whole number from 1 to 9999, not '${jobs}'`);
   return Number(jobs);
-}
-
-/** Splits `--flag` and `--option value` from positional arguments. */
-export function parseArgs(
-  args: readonly string[],
-  flags: readonly string[],
-  options: readonly string[] = [],
-) {
-  const positional: string[] = [];
-  const set = new Set<string>();
-  const values = new Map<string, string>();
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (flags.includes(arg)) set.add(arg);
-    else if (options.includes(arg)) {
-      const value = args[++i];
-      if (value === undefined) throw new UsageError(`${arg} needs a value`);
-      values.set(arg, value);
-    } else if (arg.startsWith("--")) throw new UsageError(`unknown option ${arg}`);
-    else positional.push(arg);
-  }
-  return { positional, flags: set, values };
 }

@@ -15,12 +15,16 @@ const USAGE = `usage: palette-inspector <command>
   stats LOG... [--json]                     palette statistics across logs
   stats NEW... --against OLD... [--json]    what changed between two sets of logs
   stats LOG... --split-at TIME [--json]     the same, one set cut at TIME (before it is OLD)
-  export LOG... --out DIR [--format F]      write the traces as tables: traces, stages,
-                                            tool_events (F: parquet, the default, or jsonl)
-  receive [--host H] [--port P] [--out FILE] receive OTLP/HTTP traces and print each turn
+  export LOG... --out DIR [--format F] [--force]
+                                            write the traces as tables: traces, stages,
+                                            tool_events (F: parquet, the default, or jsonl);
+                                            --force: into a folder that holds files
+  receive [--host H] [--port P] [--out FILE] [--out-max BYTES] [--max-body BYTES]
+                                            receive OTLP/HTTP traces and print each turn
   mcp [--root DIR]...                       serve these as tools to AI assistants (MCP, stdio)
   --version                                 print the version
 
+  Options go before or after the arguments; palette-inspector <command> --help says more.
   LOG is a file (plain or .gz), a folder of logs, or - for standard input. traces, show,
   stats and export take --jobs N: files read at once, each in a thread (default: the cores).
 `;

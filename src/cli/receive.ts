@@ -15,12 +15,28 @@ import {
   OtlpReceiver,
   PortInUse,
 } from "../node/otlp-receiver.js";
-import { EXIT, parseArgs, UsageError, type CliIO } from "./io.js";
+import { readCommandLine, usageLine, type CommandSpec } from "./args.js";
+import { EXIT, UsageError, type CliIO } from "./io.js";
 import { signalled, type Until } from "./signals.js";
-import { traceCells } from "./trace-row.js";
+import { rowHeader, traceCells } from "./trace-row.js";
 
-const USAGE =
-  "usage: palette-inspector receive [--host 127.0.0.1] [--port 4318] [--out FILE] [--out-max BYTES] [--max-body BYTES]";
+const RECEIVE: CommandSpec = {
+  usage:
+    "receive [--host 127.0.0.1] [--port 4318] [--out FILE] [--out-max BYTES] [--max-body BYTES]",
+  about:
+    "Receives OTLP/HTTP traces (POST /v1/traces) and prints each selection trace as it arrives, until SIGINT or SIGTERM.",
+  options: {
+    host: { value: "H", help: "the address to listen on (default 127.0.0.1: this machine only)" },
+    port: { value: "P", help: "the port (default 4318; 0 picks a free one)" },
+    out: { value: "FILE", help: "also append every accepted request to FILE, for traces FILE" },
+    "out-max": {
+      value: "BYTES",
+      help: "stop writing --out after this many bytes this run (default 1 GiB)",
+    },
+    "max-body": { value: "BYTES", help: "the largest request body, after gzip (default 16 MiB)" },
+  },
+};
+const USAGE = usageLine(RECEIVE);
 /** Bytes `--out` writes in one run unless told (1 GiB): a client sending as fast as it can fills no disk. */
 export const DEFAULT_OUT_MAX = 2 ** 30;
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
@@ -30,11 +46,7 @@ export async function receiveCommand(
   io: CliIO,
   until: Until = { stopped: signalled() },
 ): Promise<number> {
-  const { positional, values } = parseArgs(
-    args,
-    [],
-    ["--host", "--port", "--out", "--out-max", "--max-body"],
-  );
+  const { positional, values } = readCommandLine(args, RECEIVE);
   if (positional.length > 0) throw new UsageError(USAGE);
   const host = values.get("--host") ?? DEFAULT_HOST;
   const port = whole(values.get("--port"), DEFAULT_PORT, "--port", 0, 65535);
@@ -105,6 +117,7 @@ export async function receiveCommand(
       `palette-inspector: listening on ${safe(host)}, not only this machine: any host that reaches it can send traces\n`,
     );
   io.stdout(`listening on http://${host.includes(":") ? `[${host}]` : host}:${address.port}\n`);
+  io.stdout(rowHeader(false));
   await until.stopped;
   await receiver.stop();
   if (out) await new Promise<void>((done) => out.end(done));

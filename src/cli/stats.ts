@@ -4,13 +4,25 @@ import { formatStatsJson } from "../core/stats/json.js";
 import { formatCount, statsRows } from "../core/stats/rows.js";
 import { formatStatsText } from "../core/stats/text.js";
 import { scanLogs } from "../node/log-file.js";
-import { EXIT, jobsOf, parseArgs, UsageError, type CliIO } from "./io.js";
+import { JOBS_OPTION, JSON_OPTION, readCommandLine, usageLine, type CommandSpec } from "./args.js";
+import { EXIT, jobsOf, UsageError, type CliIO } from "./io.js";
 import { ProblemList, problemLine } from "../node/problem-list.js";
 import { againstCommand, splitCommand } from "./stats-compare.js";
-import { inputsOrExit, unreadableExit } from "./traces.js";
+import { inputsOrExit, notLogsExit, unreadableExit } from "./traces.js";
 
-const USAGE =
-  "usage: palette-inspector stats LOG... [--json] [--jobs N] [--against OLD... | --split-at TIME]   (LOG: a file, a folder or -)";
+const STATS: CommandSpec = {
+  usage:
+    "stats LOG... [--json] [--jobs N] [--against OLD... | --split-at TIME]   (LOG: a file, a folder or -)",
+  about:
+    "Palette statistics across every selection trace in the logs: how often each tool was seen, final, forced and missing, and what each stage did. With --against or --split-at, what changed between two sets.",
+  options: {
+    json: JSON_OPTION,
+    jobs: JOBS_OPTION,
+    against: { help: "compare with OLD: every argument after it is an OLD log" },
+    "split-at": { value: "TIME", help: "compare the traces before TIME (OLD) with the rest (NEW)" },
+  },
+};
+const USAGE = usageLine(STATS);
 /** Problems listed under the text tables; the rest are counted. */
 const PROBLEMS_SHOWN = 20;
 
@@ -18,15 +30,11 @@ const PROBLEMS_SHOWN = 20;
 export async function statsCommand(args: readonly string[], io: CliIO): Promise<number> {
   // Every name after --against is OLD; flags and options may stand on either side of it.
   const against = args.indexOf("--against");
-  const { positional, flags, values } = parseArgs(
-    against < 0 ? args : args.slice(0, against),
-    ["--json"],
-    ["--jobs", "--split-at"],
-  );
-  const old =
-    against < 0 ? null : parseArgs(args.slice(against + 1), ["--json"], ["--jobs", "--split-at"]);
-  for (const [key, value] of old?.values ?? []) values.set(key, value);
-  for (const flag of old?.flags ?? []) flags.add(flag);
+  const line = readCommandLine(against < 0 ? args : args.slice(0, against), STATS);
+  const old = against < 0 ? null : readCommandLine(args.slice(against + 1), STATS);
+  const { positional } = line;
+  const values = new Map([...line.values, ...(old?.values ?? [])]);
+  const flags = new Set([...line.flags, ...(old?.flags ?? [])]);
   if (positional.length === 0 || (old && old.positional.length === 0)) throw new UsageError(USAGE);
   const jobs = jobsOf(values);
   const splitAt = values.get("--split-at");
@@ -47,6 +55,10 @@ export async function statsCommand(args: readonly string[], io: CliIO): Promise<
     },
     onProblem: (problem) => problems.add(problem),
   });
+  if (stats.traces === 0 && problems.count === 0) {
+    const notLogs = notLogsExit(positional, inputs, io);
+    if (notLogs !== null) return notLogs;
+  }
   if (flags.has("--json")) {
     stats.addProblems(problems.count);
     io.stdout(formatStatsJson(stats));

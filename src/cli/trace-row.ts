@@ -2,6 +2,22 @@
 import { safe } from "../core/words.js";
 import type { TraceSummary } from "../core/traces/summary.js";
 
+/** The titles of traceCells' columns (`file` goes after `#` when several files are listed). */
+export const ROW_TITLES: readonly string[] = [
+  "#",
+  "line",
+  "time",
+  "id",
+  "stages",
+  "final",
+  "forced",
+];
+
+/** The header a stream of rows starts with (`traces --follow`, `receive`): the titles, the line's left out when rows have none. */
+export function rowHeader(withLine: boolean): string {
+  return ROW_TITLES.filter((title) => withLine || title !== "line").join("  ") + "\n";
+}
+
 /** Widest list of final names in the text table before it is shortened. */
 const NAMES_WIDTH = 48;
 

@@ -13,22 +13,39 @@ import { reportFromTrace } from "../core/traces/report.js";
 import type { FoundTrace } from "../core/traces/scan.js";
 import { traceEntryHead, type TraceSummary } from "../core/traces/summary.js";
 import { readTraceAt, scanLogs, type LogsScan } from "../node/log-file.js";
-import { expandInputs, type LogInput } from "../node/log-source.js";
+import { expandInputs, isLogFileName, type LogInput } from "../node/log-source.js";
 import { counted } from "../core/words.js";
 import { ProblemList, unreadableMessage, problemLine } from "../node/problem-list.js";
 import { ChunkedOutput } from "./chunked-output.js";
-import { EXIT, jobsOf, parseArgs, UsageError, type CliIO } from "./io.js";
+import { JOBS_OPTION, JSON_OPTION, readCommandLine, usageLine, type CommandSpec } from "./args.js";
+import { EXIT, jobsOf, UsageError, type CliIO } from "./io.js";
 import { followCommand } from "./follow.js";
-import { traceCells } from "./trace-row.js";
+import { ROW_TITLES, traceCells } from "./trace-row.js";
 import type { Until } from "./signals.js";
 
-const TRACES_USAGE =
-  "usage: palette-inspector traces LOG... [--json] [--jobs N]   (LOG: a file, a folder or -)\n" +
-  "       palette-inspector traces --follow LOG [--json] [--from-start]";
+const TRACES: CommandSpec = {
+  usage:
+    "traces LOG... [--json] [--jobs N]   (LOG: a file, a folder or -)\n" +
+    "       palette-inspector traces --follow LOG [--json] [--from-start]",
+  about:
+    "Lists the selection traces found in the logs, one line each, then the problems; with --follow, each trace appended to LOG as it is written.",
+  options: {
+    json: JSON_OPTION,
+    jobs: JOBS_OPTION,
+    follow: { help: "print each trace appended to LOG as it is written, until SIGINT or SIGTERM" },
+    "from-start": { help: "with --follow: read LOG from its start, not its end" },
+  },
+};
+const TRACES_USAGE = usageLine(TRACES);
 /** An entry's indent in `{ "traces": [ … ] }`. */
 const ENTRY_MARGIN = "    ";
-const SHOW_USAGE =
-  "usage: palette-inspector show LOG... [INDEX] [--json] [--jobs N]   (LOG: a file, a folder or -)";
+const SHOW: CommandSpec = {
+  usage: "show LOG... [INDEX] [--json] [--jobs N]   (LOG: a file, a folder or -)",
+  about:
+    "Prints one logged trace (INDEX: its # as traces lists it, from 1; default 1) as the waterfall run prints.",
+  options: { json: JSON_OPTION, jobs: JOBS_OPTION },
+};
+const SHOW_USAGE = usageLine(SHOW);
 
 /** Lists the traces of the logs; `--json` streams `{ traces, problems, … }` so a big log is never held whole. */
 export async function tracesCommand(
@@ -36,16 +53,11 @@ export async function tracesCommand(
   io: CliIO,
   until?: Until,
 ): Promise<number> {
-  const { positional, flags, values } = parseArgs(
-    args,
-    ["--json", "--from-start"],
-    ["--follow", "--jobs"],
-  );
-  const follow = values.get("--follow");
-  if (follow !== undefined) {
-    if (positional.length > 0 || values.has("--jobs")) throw new UsageError(TRACES_USAGE);
+  const { positional, flags, values } = readCommandLine(args, TRACES);
+  if (flags.has("--follow")) {
+    if (positional.length !== 1 || values.has("--jobs")) throw new UsageError(TRACES_USAGE);
     return followCommand(
-      follow,
+      positional[0]!,
       { json: flags.has("--json"), fromStart: flags.has("--from-start") },
       io,
       until,
@@ -86,7 +98,7 @@ export async function tracesCommand(
 
 /** Prints one logged trace as the same waterfall as `run` (INDEX: its number across the set as `traces` lists it, from 1; default 1). */
 export async function showCommand(args: readonly string[], io: CliIO): Promise<number> {
-  const { positional, flags, values } = parseArgs(args, ["--json"], ["--jobs"]);
+  const { positional, flags, values } = readCommandLine(args, SHOW);
   if (positional.length === 0) throw new UsageError(SHOW_USAGE);
   const jobs = jobsOf(values);
   const last = positional.at(-1)!;
@@ -162,6 +174,26 @@ export async function inputsOrExit(
   return null;
 }
 
+/**
+ * After a set of logs held no trace and no problem: the files named that do not look like logs
+ * by their names (`stats README.md`), said on stderr as a wrong argument (exit 2); else null.
+ */
+export function notLogsExit(
+  names: readonly string[],
+  inputs: readonly LogInput[],
+  io: CliIO,
+): number | null {
+  const named = new Set(names);
+  const odd = inputs.filter(
+    (input) => input.path !== null && named.has(input.name) && !isLogFileName(input.path),
+  );
+  if (odd.length === 0) return null;
+  io.stderr(
+    `palette-inspector: no selection trace found in ${odd.map((input) => safe(input.name)).join(", ")}, ${odd.length === 1 ? "a file that does not look like a log" : "files that do not look like logs"} (*.log, *.jsonl, *.ndjson, *.json, *.txt, each maybe .gz)\n`,
+  );
+  return EXIT.invalidInput;
+}
+
 /** Exit status once the scan is over: a file that could not be read at all is invalid input, said on stderr too. */
 export function unreadableExit(problems: ProblemList, io: CliIO): number {
   for (const problem of problems.unreadable)
@@ -175,7 +207,6 @@ export function unreadableExit(problems: ProblemList, io: CliIO): number {
  * prints without being held.
  */
 class TraceTable {
-  private static readonly HEADER = ["#", "line", "time", "id", "stages", "final", "forced"];
   private readonly header: readonly string[];
   /** Rows that set the column widths. */
   private static readonly SAMPLE = 1000;
@@ -189,7 +220,7 @@ class TraceTable {
     private readonly withFile: boolean,
   ) {
     this.out = new ChunkedOutput(write);
-    this.header = withFile ? ["#", "file", ...TraceTable.HEADER.slice(1)] : TraceTable.HEADER;
+    this.header = withFile ? ["#", "file", ...ROW_TITLES.slice(1)] : ROW_TITLES;
   }
 
   row(t: TraceSummary, file: string): void {

@@ -5,6 +5,8 @@
  */
 import * as vscode from "vscode";
 import { FIXTURE_GLOB, SKIPPED_GLOB } from "../core/fixture/files.js";
+import type { CatalogReader } from "../core/fixture/load.js";
+import type { SourceFile, UnreadableSource } from "../core/fixture/source.js";
 import { safeJson } from "../core/words.js";
 import { describeWhatIf, type WhatIf } from "../core/whatif.js";
 import { readReason } from "../node/log-source.js";
@@ -32,19 +34,32 @@ class WorkspaceFiles implements ToolFiles {
     );
   }
 
-  async readFixture(path: string) {
+  /** A fixture's URI by the workspace-relative name the answers give it, for its catalogue's reader. */
+  private readonly uris = new Map<string, string>();
+
+  /** Named workspace-relative, as the MCP server names a file under its root. */
+  async readFixture(path: string): Promise<SourceFile | UnreadableSource> {
     const roots = this.roots();
     const uri = vscode.Uri.file(roots.resolve(path));
-    // As its editor shows it; else the file itself, opened once and checked under the folders.
-    if (openText(uri) !== undefined) return readSource(uri);
+    let source;
     try {
-      return readSourceFile(uri.fsPath, "fixture", uri.toString(), roots.list);
+      // As its editor shows it; else the file itself, opened once and checked under the folders.
+      source =
+        openText(uri) !== undefined
+          ? await readSource(uri)
+          : readSourceFile(uri.fsPath, "fixture", uri.toString(), roots.list);
     } catch (error) {
       throw new InputRefused(`cannot read ${path}: ${readReason(error)}`);
     }
+    const file = vscode.workspace.asRelativePath(uri);
+    this.uris.set(file, uri.toString());
+    return "text" in source
+      ? { file, text: source.text }
+      : { file, problems: source.problems.map((problem) => ({ ...problem, file })) };
   }
 
-  readonly readCatalog = readWorkspaceCatalog;
+  readonly readCatalog: CatalogReader = (ref, fixtureFile) =>
+    readWorkspaceCatalog(ref, this.uris.get(fixtureFile) ?? fixtureFile);
 
   async findFixtures(paths: readonly string[] | undefined): Promise<string[]> {
     const roots = this.roots();
@@ -87,7 +102,7 @@ interface Input {
   paths?: string[];
   tool?: string;
   logs?: string[];
-  index?: number;
+  trace?: number;
   out?: string;
   edits?: WhatIf;
   against?: string[];
@@ -97,7 +112,7 @@ interface Input {
 /** What the chat shows before a tool runs: what it will read, and for a write, the question. */
 function prepared(tool: ToolDefinition, input: Input): vscode.PreparedToolInvocation {
   const n = (value: unknown) => neutralise(value, 120);
-  const logs = `${input.index === undefined ? "" : `trace ${n(input.index)} of `}${n((input.logs ?? []).join(", "))}`;
+  const logs = `${input.trace === undefined ? "" : `trace #${n(input.trace)} of `}${n((input.logs ?? []).join(", "))}`;
   const message: Record<ToolDefinition["name"], string> = {
     run_fixture: `Running the fixture ${n(input.path)}`,
     check_fixtures: `Checking ${input.paths ? n(input.paths.join(", ")) : "every fixture in the workspace"}`,

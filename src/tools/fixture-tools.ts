@@ -9,7 +9,7 @@ import {
 } from "../core/fixture-outcome.js";
 import type { Fixture } from "../core/fixture/load.js";
 import { formatProblem, type Problem } from "../core/fixture/problems.js";
-import { cellState, toolLineage, waterfallRows } from "../core/lineage.js";
+import { cellState, sentenceText, toolLineage, waterfallRows } from "../core/lineage.js";
 import { safe } from "../core/words.js";
 import { reportToJson } from "../core/report-json.js";
 import type { RunReport } from "../core/report.js";
@@ -18,7 +18,7 @@ import { describeWhatIf, runWhatIf, type WhatIf } from "../core/whatif.js";
 import { checkedFixture } from "../node/fixture-check.js";
 import { InputRefused } from "../node/roots.js";
 import type { ToolFiles } from "./port.js";
-import { fitText, name, nameList, reportLines } from "./text.js";
+import { fileName, fitText, name, nameList, quoted, reportLines, type Source } from "./text.js";
 
 export interface Answer {
   readonly text: string;
@@ -49,7 +49,7 @@ const REST_OF_RUN = "the whole run is in the structured result; where_did_tool_g
 export async function runFixtureTool(files: ToolFiles, input: { path: string }): Promise<Answer> {
   const outcome = await outcomeOf(files, input.path);
   if (outcome.status === "invalid") throw new InputRefused(problemText(outcome.problems));
-  const lines = reportLines(outcome.report);
+  const lines = reportLines(outcome.report, "fixture");
   // After the final palette and the forced choice, in the order the expectations are written.
   lines.splice(
     2,
@@ -87,19 +87,19 @@ export async function checkFixturesTool(
   for (const outcome of outcomes) {
     if (outcome.status === "invalid")
       lines.push(
-        `INVALID ${safe(outcome.file)}`,
+        `INVALID ${fileName(outcome.file)}`,
         ...outcome.problems
           .filter((p) => p.severity === "error")
           .map((p) => `  ${safe(formatProblem(p))}`),
       );
     else if (outcome.status === "failed")
       lines.push(
-        `FAIL ${safe(outcome.file)}`,
+        `FAIL ${fileName(outcome.file)}`,
         ...outcome.mismatches.map((m) => `  ${safe(formatMismatch(outcome.file, m))}`),
       );
   }
   const passing = outcomes.filter((o) => o.status === "passed").map((o) => o.file);
-  if (passing.length > 0) lines.push(`PASS ${nameList(passing)}`);
+  if (passing.length > 0) lines.push(`PASS ${passing.map(fileName).join(", ")}`);
   return {
     text: fitText(
       lines,
@@ -110,7 +110,7 @@ export async function checkFixturesTool(
 }
 
 /** What one tool went through, stage by stage, with the panel's sentence. */
-export function lineageAnswer(report: RunReport, tool: string): Answer {
+export function lineageAnswer(report: RunReport, tool: string, source: Source): Answer {
   const lineage = toolLineage(report, tool);
   const stages = waterfallRows(report).map((row) => {
     const state = cellState(row, tool);
@@ -125,12 +125,17 @@ export function lineageAnswer(report: RunReport, tool: string): Answer {
       forced: row.record?.forcedChoice === tool,
     };
   });
+  // The text's sentence leaves the stages' reasons out: they are log or file text, quoted below.
+  const unreasoned = {
+    ...report,
+    trace: report.trace.map((record) => ({ ...record, reasons: {} })),
+  };
   const lines = [
-    safe(lineage.sentence),
-    `in ${safe(report.file)}, at each stage:`,
+    sentenceText(toolLineage(unreasoned, tool).parts, name),
+    `in ${fileName(report.file)}, at each stage:`,
     ...stages.map(
       (s) =>
-        `  ${name(s.stage)}: ${s.state}${s.reason === null ? "" : ` (${safe(s.reason)})`}${s.forced ? "; the forced choice" : ""}`,
+        `  ${name(s.stage)}: ${s.state}${s.reason === null ? "" : ` — reason: ${quoted(s.reason, source)}`}${s.forced ? "; the forced choice" : ""}`,
     ),
   ];
   return {
@@ -154,7 +159,7 @@ export async function fixtureLineage(
   path: string,
   tool: string,
 ): Promise<Answer> {
-  return lineageAnswer(runFixture(await loaded(files, path)), tool);
+  return lineageAnswer(runFixture(await loaded(files, path)), tool, "fixture");
 }
 
 export async function whatIfTool(
@@ -171,11 +176,11 @@ export async function whatIfTool(
     `${comparison.changed ? "The what-if changes the run" : "The what-if does not change the run"} (${safe(edits) || "no lever moved"}).`,
     ...comparisonLines(comparison),
     "original:",
-    ...reportLines(original)
+    ...reportLines(original, "fixture")
       .slice(0, 3)
       .map((line) => `  ${line}`),
     "variant:",
-    ...reportLines(variant.report).map((line) => `  ${line}`),
+    ...reportLines(variant.report, "fixture").map((line) => `  ${line}`),
   ];
   return {
     text: fitText(lines, "both runs and the whole comparison are in the structured result"),
@@ -206,7 +211,9 @@ function comparisonLines(c: Comparison): string[] {
       `forced tool_choice: ${c.forced.base === null ? "none" : name(c.forced.base)} → ${c.forced.variant === null ? "none" : name(c.forced.variant)}`,
     );
   if (c.error.base !== c.error.variant)
-    lines.push(`error: ${safe(c.error.base ?? "none")} → ${safe(c.error.variant ?? "none")}`);
+    lines.push(
+      `error: ${c.error.base === null ? "none" : quoted(c.error.base, "fixture")} → ${c.error.variant === null ? "none" : quoted(c.error.variant, "fixture")}`,
+    );
   for (const stage of c.stages) {
     if (!stage.changed) continue;
     const parts = [stage.actionChanged ? `${stage.base} → ${stage.variant}` : stage.variant];

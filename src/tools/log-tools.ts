@@ -17,11 +17,11 @@ import { traceToFixture } from "../core/traces/to-fixture.js";
 import { counted } from "../core/words.js";
 import { scanLogs, type LogsScan } from "../node/log-file.js";
 import type { LogInput } from "../node/log-source.js";
-import { ProblemList, unreadableMessage, problemLine } from "../node/problem-list.js";
+import { ProblemList, unreadableMessage, type NamedProblem } from "../node/problem-list.js";
 import { InputRefused } from "../node/roots.js";
 import { lineageAnswer, type Answer } from "./fixture-tools.js";
 import type { ToolFiles } from "./port.js";
-import { fitText, name, nameList, reportLines } from "./text.js";
+import { fileName, fitText, name, nameList, QUOTE_CHARS, quoted, reportLines } from "./text.js";
 
 /** Stats text lists this many tools when `top` does not say. */
 const STATS_TOOLS = 10;
@@ -59,16 +59,22 @@ function problemLines({ problems }: Scanned): string[] {
   if (problems.count === 0) return [];
   return [
     `${counted(problems.count, "problem", "problems", formatCount)}:`,
-    ...problems.kept.slice(0, 10).map((p) => `  ${problemLine(p)}`),
+    ...problems.kept.slice(0, 10).map((p) => `  ${problemText(p)}`),
   ];
 }
 
-/** The trace at `index` across the logs; reading stops there. */
+/** "file:line: message", the message (which may quote the log) as log text. */
+function problemText(problem: NamedProblem): string {
+  return `${fileName(problem.file)}${problem.line === null ? "" : `:${problem.line}`}: ${quoted(problem.message, "log")}`;
+}
+
+/** The trace #`number` (from 1, as a person reads it) across the logs; reading stops there. */
 async function traceAt(
   files: ToolFiles,
   logs: readonly string[],
-  index: number,
+  number: number,
 ): Promise<{ found: FoundTrace; file: string }> {
+  const index = number - 1;
   const stop = { aborted: false };
   let wanted: { found: FoundTrace; file: string } | null = null;
   const { scan: result } = await scan(
@@ -85,8 +91,8 @@ async function traceAt(
     const count = result.traceCount;
     throw new InputRefused(
       count === 0
-        ? `no selection trace found in ${logs.join(", ")}`
-        : `the logs hold ${counted(count, "trace", "traces", formatCount)} (index 0–${count - 1}); there is no trace at index ${index}`,
+        ? `no selection trace found in ${logs.map(fileName).join(", ")}`
+        : `the logs hold ${count === 1 ? "1 trace (#1)" : `${formatCount(count)} traces (#1–#${count})`}; there is no trace #${number}`,
     );
   }
   return wanted;
@@ -109,12 +115,12 @@ export async function listTracesTool(
   const { problems, scan: result } = scanned;
   const next = offset + page.length;
   const lines = [
-    `${formatCount(total)} of ${counted(result.traceCount, "trace", "traces", formatCount)}${input.filter ? " match" : ""}; ${page.length === 0 ? "none listed here" : `listed: ${offset}–${next - 1} (index, file:line, id, time, stages, final names, forced choice)`}`,
+    `${formatCount(total)} of ${counted(result.traceCount, "trace", "traces", formatCount)}${input.filter ? " match" : ""}; ${page.length === 0 ? "none listed here" : `listed: ${offset + 1}–${next} of the matches (#N as the other tools take it, file:line, id, time, stages, final names, forced choice)`}`,
     ...page.map(({ summary: t, file }) =>
       [
-        // The #N beside it is the number the user reads in the editor and the CLI.
-        `index ${t.index} (#${t.index + 1})`,
-        `${safe(file)}:${t.line}`,
+        // The #N the user reads in the editor and the CLI, and the other tools take.
+        `#${t.index + 1}`,
+        `${fileName(file)}:${t.line}`,
         ...(t.id === null ? [] : [`id ${name(String(t.id))}`]),
         ...(t.time === null ? [] : [name(String(t.time))]),
         counted(t.stages.length, "stage") + (t.degraded ? " (degraded)" : ""),
@@ -144,13 +150,13 @@ export async function listTracesTool(
 
 export async function showTraceTool(
   files: ToolFiles,
-  input: { logs: string[]; index: number },
+  input: { logs: string[]; trace: number },
 ): Promise<Answer> {
-  const { found, file } = await traceAt(files, input.logs, input.index);
+  const { found, file } = await traceAt(files, input.logs, input.trace);
   const report = reportFromTrace(found, file);
   return {
     text: fitText(
-      reportLines(report),
+      [`trace #${input.trace}, ${fileName(file)}:${found.line}`, ...reportLines(report, "log")],
       "the whole trace is in the structured result; where_did_tool_go follows one tool",
     ),
     structured: reportToJson(report),
@@ -160,33 +166,52 @@ export async function showTraceTool(
 export async function traceLineage(
   files: ToolFiles,
   logs: string[],
-  index: number,
+  trace: number,
   tool: string,
 ): Promise<Answer> {
-  const { found, file } = await traceAt(files, logs, index);
-  return lineageAnswer(reportFromTrace(found, file), tool);
+  const { found, file } = await traceAt(files, logs, trace);
+  return lineageAnswer(reportFromTrace(found, file), tool, "log");
 }
 
 export async function traceToFixtureTool(
   files: ToolFiles,
-  input: { logs: string[]; index: number; out?: string },
+  input: { logs: string[]; trace: number; out?: string },
 ): Promise<Answer> {
-  const { found, file } = await traceAt(files, input.logs, input.index);
+  const { found, file } = await traceAt(files, input.logs, input.trace);
   const { fixture, caveats } = traceToFixture(found.trace, { file, line: found.line });
   const text = JSON.stringify(fixture, null, 2) + "\n";
   const written = input.out === undefined ? null : await files.writeNewFile(input.out, text);
   const lines = [
-    `A fixture replaying trace #${input.index + 1} (index ${input.index}, ${safe(file)}:${found.line}) ${written === null ? "is in the structured result (give out to write it)" : `was written to ${safe(written)}`}.`,
+    `A fixture replaying trace #${input.trace} (${fileName(file)}:${found.line}) ${written === null ? "is in the structured result (give out to write it)" : `was written to ${fileName(written)}`}.`,
     caveats.length === 0
       ? "It replays the trace exactly."
       : `The replay differs from the log in ${counted(caveats.length, "way")}:`,
-    ...caveats.map((caveat) => `  ${safe(caveat)}`),
-    ...safe(text).split("\n"),
+    ...caveats.map((caveat) => `  ${quoted(caveat, "log")}`),
+    ...fixtureLines(fixture),
   ];
   return {
     text: fitText(lines, "the whole fixture is in the structured result"),
     structured: { fixture, caveats, written },
   };
+}
+
+/** The fixture as indented JSON lines, each string cut at QUOTE_CHARS: the text is a view, the structured result the file. */
+function fixtureLines(fixture: object): string[] {
+  let cut = false;
+  const json = JSON.stringify(
+    fixture,
+    (_key, value: unknown) => {
+      if (typeof value !== "string" || value.length <= QUOTE_CHARS) return value;
+      cut = true;
+      return `${value.slice(0, QUOTE_CHARS)}…`;
+    },
+    2,
+  );
+  return [
+    `The fixture (JSON; its strings are log text${cut ? `, each cut at ${QUOTE_CHARS} characters here` : ""}):`,
+    // Split first, then escaped: an escaped line break would join the fixture into one line.
+    ...json.split("\n").map((line) => `  ${safe(line)}`),
+  ];
 }
 
 export async function paletteStatsTool(
@@ -211,7 +236,7 @@ export async function paletteStatsTool(
     document.tool_count = document.tools.length;
     document.tools = missing.slice(0, input.top).map((row) => byName.get(row.name)!);
   }
-  const errors = rows.errors.map((e) => `${safe(e.kind)} ${formatCount(e.n)}`).join(", ");
+  const errors = rows.errors.map((e) => `${name(e.kind)} ${formatCount(e.n)}`).join(", ");
   const lines = [
     `${counted(rows.traces, "trace", "traces", formatCount)}, ${counted(rows.problems, "problem", "problems", formatCount)}${errors ? `; errors: ${errors}` : ""}`,
     ...(top.length === 0

@@ -1,7 +1,8 @@
 /**
  * The tools' input and output JSON Schemas, as MCP `tools/list` and package.json's
- * `languageModelTools` give them: no combinator at the top level (some model APIs refuse one),
- * and a size limit on every string, list and map a model can send.
+ * `languageModelTools` give them: no combinator at the top level of an input (some model APIs
+ * refuse one), and a size limit on every string, list and map a model can send. An output is the
+ * whole result or one page of its JSON text (src/tools/pages.ts).
  */
 
 const path = (description: string) => ({
@@ -18,10 +19,11 @@ const logs = {
   description:
     "Log files (plain or .gz) and folders of logs, read as one set whose traces are numbered across them in this order.",
 };
-const index = {
+const trace = {
   type: "integer",
-  minimum: 0,
-  description: "A trace's index across the logs, 0-based, as list_traces numbers them.",
+  minimum: 1,
+  description:
+    "A trace's #N across the logs, from 1, as list_traces, the Selection Traces view and `palette-inspector show` number them (the JSON's index + 1).",
 };
 const toolName = { type: "string", minLength: 1, maxLength: 1000 };
 const map = (value: object) => ({
@@ -98,7 +100,24 @@ const filter = {
   ],
 };
 
-export const INPUT_SCHEMAS = {
+const page = {
+  type: "integer",
+  minimum: 1,
+  maximum: 100_000,
+  description:
+    "Which page of an answer whose JSON is over 1 MiB (from 1, the default): such an answer comes as its JSON text in pages, and says how many.",
+};
+
+/** Every tool takes `page`. */
+const paged = <T extends Record<string, { properties: object }>>(schemas: T): T =>
+  Object.fromEntries(
+    Object.entries(schemas).map(([name, schema]) => [
+      name,
+      { ...schema, properties: { ...schema.properties, page } },
+    ]),
+  ) as T;
+
+export const INPUT_SCHEMAS = paged({
   run_fixture: object({ path: path("A turn fixture (*.turn.json).") }, ["path"]),
   check_fixtures: object({
     paths: {
@@ -111,9 +130,9 @@ export const INPUT_SCHEMAS = {
   where_did_tool_go: object(
     {
       tool: { ...toolName, description: "The tool's name." },
-      path: path("A turn fixture (give this, or logs and index)."),
+      path: path("A turn fixture (give this, or logs and trace)."),
       logs,
-      index,
+      trace,
     },
     ["tool"],
   ),
@@ -135,14 +154,14 @@ export const INPUT_SCHEMAS = {
     },
     ["logs"],
   ),
-  show_trace: object({ logs, index }, ["logs", "index"]),
+  show_trace: object({ logs, trace }, ["logs", "trace"]),
   trace_to_fixture: object(
     {
       logs,
-      index,
+      trace,
       out: path("Where to write the fixture (a new file under the roots); omitted: not written."),
     },
-    ["logs", "index"],
+    ["logs", "trace"],
   ),
   palette_stats: object(
     {
@@ -178,7 +197,7 @@ export const INPUT_SCHEMAS = {
     },
     ["logs"],
   ),
-};
+});
 
 const names = { type: "array", items: { type: "string" } };
 const loose = (properties: Record<string, object>, required: string[]) => ({
@@ -205,7 +224,25 @@ const problems = {
   problems_truncated: { type: "boolean" },
 };
 
-export const OUTPUT_SCHEMAS = {
+/** A page of an answer too big for one (src/tools/pages.ts). */
+const PAGE_PROPERTIES = { page: count, pages: count, json_part: { type: "string" } };
+
+/** Each answer is the whole result, or a page of its JSON text. */
+const pageable = <T extends Record<string, { properties: object; required: string[] }>>(
+  schemas: T,
+) =>
+  Object.fromEntries(
+    Object.entries(schemas).map(([name, { properties, required, ...rest }]) => [
+      name,
+      {
+        ...rest,
+        properties: { ...properties, ...PAGE_PROPERTIES },
+        anyOf: [{ required }, { required: Object.keys(PAGE_PROPERTIES) }],
+      },
+    ]),
+  ) as Record<keyof T, object>;
+
+export const OUTPUT_SCHEMAS = pageable({
   run_fixture: runJson,
   check_fixtures: loose(
     {
@@ -298,6 +335,6 @@ export const OUTPUT_SCHEMAS = {
     },
     ["old", "new", "empty", "changes", "only_old", "only_new", "stage_changes", "error_changes"],
   ),
-};
+});
 
 export type ToolName = keyof typeof INPUT_SCHEMAS;

@@ -21,6 +21,7 @@ import {
   traceToFixtureTool,
 } from "./log-tools.js";
 import { compareStatsTool, type CompareInput } from "./compare-tools.js";
+import { pageOf } from "./pages.js";
 import type { ToolFiles } from "./port.js";
 import { INPUT_SCHEMAS, OUTPUT_SCHEMAS, type ToolName } from "./schemas.js";
 
@@ -38,11 +39,11 @@ export interface ToolDefinition {
 interface Inputs {
   run_fixture: { path: string };
   check_fixtures: { paths?: string[] };
-  where_did_tool_go: { tool: string; path?: string; logs?: string[]; index?: number };
+  where_did_tool_go: { tool: string; path?: string; logs?: string[]; trace?: number };
   what_if: { path: string; edits: WhatIf };
   list_traces: { logs: string[]; filter?: TraceFilter; offset?: number; limit?: number };
-  show_trace: { logs: string[]; index: number };
-  trace_to_fixture: { logs: string[]; index: number; out?: string };
+  show_trace: { logs: string[]; trace: number };
+  trace_to_fixture: { logs: string[]; trace: number; out?: string };
   palette_stats: { logs: string[]; top?: number };
   compare_stats: CompareInput;
 }
@@ -53,7 +54,7 @@ const ANSWERS: { [K in ToolName]: (files: ToolFiles, input: Inputs[K]) => Promis
   where_did_tool_go: (files, input) =>
     input.path !== undefined
       ? fixtureLineage(files, input.path, input.tool)
-      : traceLineage(files, input.logs!, input.index!, input.tool),
+      : traceLineage(files, input.logs!, input.trace!, input.tool),
   what_if: whatIfTool,
   list_traces: listTracesTool,
   show_trace: showTraceTool,
@@ -73,7 +74,7 @@ const ABOUT: Record<ToolName, [title: string, description: string]> = {
   ],
   where_did_tool_go: [
     "Where did a tool go?",
-    "Answers why one tool is or is not in the final palette: one sentence, and what each stage did to it (kept, dropped with the stage's reason, added, reinstated, absent). Give `path` of a fixture, or `logs` and `index` of a logged trace.",
+    "Answers why one tool is or is not in the final palette: one sentence, and what each stage did to it (kept, dropped with the stage's reason, added, reinstated, absent). Give `path` of a fixture, or `logs` and `trace` (its #N) of a logged trace.",
   ],
   what_if: [
     "Ask what-if of a fixture",
@@ -85,7 +86,7 @@ const ABOUT: Record<ToolName, [title: string, description: string]> = {
   ],
   show_trace: [
     "Show a logged selection trace",
-    "Shows one logged selection trace by its index across the logs (as `palette-inspector show --json`): what each stage did, the final palette and the forced choice.",
+    "Shows one logged selection trace by its #N across the logs (as `palette-inspector show LOG N --json`): what each stage did, the final palette and the forced choice.",
   ],
   trace_to_fixture: [
     "Turn a logged trace into a fixture",
@@ -113,10 +114,16 @@ export function isToolName(name: string): name is ToolName {
   return Object.hasOwn(INPUT_SCHEMAS, name);
 }
 
+/** The tools that take a logged trace's #N. */
+const TAKES_TRACE = new Set<ToolName>(["where_did_tool_go", "show_trace", "trace_to_fixture"]);
+
 let validators: Map<ToolName, ValidateFunction> | undefined;
 
 /** Why arguments do not fit the tool's input schema, or null when they do. */
 export function inputProblem(name: ToolName, input: unknown): string | null {
+  // The JSON's 0-based `index` is not what the tools take: say so rather than "additional properties".
+  if (typeof input === "object" && input !== null && "index" in input && TAKES_TRACE.has(name))
+    return `${name}: give trace, the trace's #N as a person reads it (from 1; the JSON's index + 1), not index`;
   validators ??= new Map(
     TOOLS.map((tool) => [
       tool.name,
@@ -129,9 +136,9 @@ export function inputProblem(name: ToolName, input: unknown): string | null {
     return `${name}: ${error.instancePath ? `${error.instancePath.slice(1).replace(/\//g, ".")} ` : "the arguments "}${error.message ?? "are invalid"}`;
   }
   if (name === "where_did_tool_go") {
-    const { path, logs, index } = input as Inputs["where_did_tool_go"];
-    if ((path === undefined) === (logs === undefined || index === undefined))
-      return "where_did_tool_go: give path (a fixture), or logs and index (a logged trace), not both";
+    const { path, logs, trace } = input as Inputs["where_did_tool_go"];
+    if ((path === undefined) === (logs === undefined || trace === undefined))
+      return "where_did_tool_go: give path (a fixture), or logs and trace (a logged trace's #N), not both";
   }
   if (name === "compare_stats") {
     const { against, split_at } = input as Inputs["compare_stats"];
@@ -148,7 +155,10 @@ export interface ToolResult {
   readonly isError: boolean;
 }
 
-/** Answers arguments already checked by inputProblem; an input the tool refuses is an error result, in the CLI's words. */
+/**
+ * Answers arguments already checked by inputProblem; an input the tool refuses is an error
+ * result, in the CLI's words. A structured result over PAGE_BYTES comes in pages (`page`).
+ */
 export async function callTool(
   name: ToolName,
   input: unknown,
@@ -159,7 +169,16 @@ export async function callTool(
       files,
       input,
     );
-    return { text: answer.text, structured: answer.structured, isError: false };
+    const { structured, line } = pageOf(
+      name,
+      answer.structured,
+      (input as { page?: number }).page ?? 1,
+    );
+    return {
+      text: line === null ? answer.text : `${answer.text}\n${line}`,
+      structured,
+      isError: false,
+    };
   } catch (error) {
     if (error instanceof InputRefused) return { text: error.message, isError: true };
     throw error;

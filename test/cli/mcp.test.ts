@@ -241,13 +241,18 @@ describe("the MCP server", () => {
       "absent",
       "absent",
     ]);
-    expect(text(result).split("\n")[0]).toBe(answer.sentence);
+    // The text's sentence leaves the reasons to the stage lines, quoted as the fixture's text.
+    expect(text(result).split("\n").slice(0, 3)).toEqual([
+      "dropped by intent; not in the final palette.",
+      "in examples/weather-forecast.turn.json, at each stage:",
+      '  intent: dropped — reason: fixture text "its trigger keywords were not matched by the verdict"',
+    ]);
   });
 
   it("says where a tool went in a logged trace", async () => {
     const result = await call("where_did_tool_go", {
       logs: ["logs/agent.log"],
-      index: 0,
+      trace: 1,
       tool: "get_weather",
     });
     const answer = result.structuredContent as { sentence: string; final: boolean; file: string };
@@ -306,8 +311,8 @@ describe("the MCP server", () => {
     expect(answer.total).toBe(all.traces.length);
     expect(answer.trace_count).toBe(all.traces.length);
     expect(text(result)).toContain(`call list_traces with offset 5 for the next page`);
-    // Each listed trace carries the #N a person reads beside the index the tools take.
-    expect(text(result).split("\n")[1]).toMatch(/^index 2 \(#3\) · /);
+    // Each listed trace is the #N a person reads, which the other tools take.
+    expect(text(result).split("\n")[1]).toMatch(/^#3 · logs\/agent\.log:\d+ · /);
   });
 
   it("filters the traces as the Selection Traces view does", async () => {
@@ -345,38 +350,48 @@ describe("the MCP server", () => {
     expect(text(last)).not.toContain("next page");
   }, 60_000);
 
-  it("shows a trace as `show --json` does, and says which indexes exist", async () => {
-    // The tool takes the JSON's 0-based index; `show` takes the #N a person reads.
-    const result = await call("show_trace", { logs: ["logs/agent.log"], index: 2 });
+  it("shows trace #N as `show LOG N --json` does, and says which numbers exist", async () => {
+    const result = await call("show_trace", { logs: ["logs/agent.log"], trace: 3 });
     expect(result.structuredContent).toEqual(
       await cliJson(["show", "examples/logs/agent.log", "3"]),
     );
-    const missing = await call("show_trace", { logs: ["logs/agent.log"], index: 999 });
+    expect(text(result).split("\n")[0]).toBe("trace #3, logs/agent.log:11");
+    const missing = await call("show_trace", { logs: ["logs/agent.log"], trace: 999 });
     expect(missing.isError).toBe(true);
-    expect(text(missing)).toMatch(
-      /^the logs hold \d+ traces \(index 0–\d+\); there is no trace at index 999$/,
+    expect(text(missing)).toMatch(/^the logs hold \d+ traces \(#1–#\d+\); there is no trace #999$/);
+  });
+
+  it("takes a trace's #N, and says so when given the JSON's 0-based index", async () => {
+    const error = await call("show_trace", { logs: ["logs/agent.log"], index: 2 }).then(
+      () => null,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(McpError);
+    expect((error as McpError).code).toBe(ErrorCode.InvalidParams);
+    expect((error as McpError).message).toContain(
+      "show_trace: give trace, the trace's #N as a person reads it (from 1; the JSON's index + 1), not index",
     );
   });
 
   it("turns a trace into a fixture, written only when asked, never over a file", async () => {
-    const shown = await call("trace_to_fixture", { logs: ["logs/agent.log"], index: 1 });
+    const shown = await call("trace_to_fixture", { logs: ["logs/agent.log"], trace: 2 });
     const answer = shown.structuredContent as { fixture: object; caveats: string[]; written: null };
     expect(answer.written).toBeNull();
     expect(readdirSync(mine)).not.toContain("replay.turn.json");
     const out = join(mine, "replay.turn.json");
-    const written = await call("trace_to_fixture", { logs: ["logs/agent.log"], index: 1, out });
+    const written = await call("trace_to_fixture", { logs: ["logs/agent.log"], trace: 2, out });
     expect((written.structuredContent as { written: string }).written).toBe(out);
     expect(JSON.parse(readFileSync(out, "utf8"))).toEqual(answer.fixture);
     // The replay passes its own expectations.
     expect((await call("run_fixture", { path: out })).isError).toBe(false);
     writeFileSync(out, "mine");
-    const again = await call("trace_to_fixture", { logs: ["logs/agent.log"], index: 1, out });
+    const again = await call("trace_to_fixture", { logs: ["logs/agent.log"], trace: 2, out });
     expect(again.isError).toBe(true);
     expect(text(again)).toBe(`${out} already exists; it is never overwritten`);
     expect(readFileSync(out, "utf8")).toBe("mine");
     const away = await call("trace_to_fixture", {
       logs: ["logs/agent.log"],
-      index: 1,
+      trace: 2,
       out: join(outside, "x.turn.json"),
     });
     expect(away.isError).toBe(true);
@@ -456,7 +471,9 @@ describe("the MCP server's roots", () => {
     // examples/ has no wide.turn.json: the second root's is run, and named as the CLI names it.
     const result = await call("run_fixture", { path: "wide.turn.json" });
     expect(result.isError).toBe(false);
-    expect(text(result)).toContain(`${join(mine, "wide.turn.json")} — many tools, many stages`);
+    expect(text(result)).toContain(
+      `${join(mine, "wide.turn.json")} — description: fixture text "many tools, many stages"`,
+    );
   });
 
   it("refuses logs outside the roots before reading any", async () => {
@@ -549,7 +566,7 @@ describe("the MCP server on bad input", () => {
       ErrorCode.InvalidParams,
     );
     expect(
-      await code(call("where_did_tool_go", { tool: "a", path: "x", logs: ["y"], index: 0 })),
+      await code(call("where_did_tool_go", { tool: "a", path: "x", logs: ["y"], trace: 1 })),
     ).toBe(ErrorCode.InvalidParams);
     expect(await code(call("what_if", { path: "x", edits: { enabled: { a: "no" } } }))).toBe(
       ErrorCode.InvalidParams,

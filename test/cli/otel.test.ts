@@ -125,7 +125,7 @@ describe("palette-inspector receive", () => {
     const stopped = new Promise<void>((r) => (stop = r));
     const done = receiveCommand(["--port", "0", "--out", file], cli, { stopped });
     await until(() => out.stdout.startsWith("listening on"));
-    const url = /^listening on (http:\/\/127\.0\.0\.1:\d+)\n$/.exec(out.stdout)![1]!;
+    const url = /^listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(out.stdout)![1]!;
     for (const protocol of ["json", "protobuf"])
       await run(process.execPath, [
         "examples/otel/agent.mjs",
@@ -136,7 +136,9 @@ describe("palette-inspector receive", () => {
       ]);
     stop();
     expect(await done).toBe(0);
-    const rows = out.stdout.trimEnd().split("\n").slice(1);
+    const [, header, ...rows] = out.stdout.trimEnd().split("\n");
+    // The rows' header, as `traces` heads its table, without the line column.
+    expect(header).toBe("#  time  id  stages  final  forced");
     expect(rows.map((row) => row.split(/\s{2,}/))).toEqual(
       [1, 2, 3, 4, 5, 6].map((n) => [
         String(n),
@@ -192,7 +194,9 @@ describe("palette-inspector receive", () => {
     expect(out.stderr).toBe(
       "palette-inspector: listening on 0.0.0.0, not only this machine: any host that reaches it can send traces\n",
     );
-    expect(out.stdout).toMatch(/^listening on http:\/\/0\.0\.0\.0:\d+\n$/);
+    const [listening, header, end] = out.stdout.split("\n");
+    expect(listening).toMatch(/^listening on http:\/\/0\.0\.0\.0:\d+$/);
+    expect([header, end]).toEqual(["#  time  id  stages  final  forced", ""]);
   });
 
   it("ends cleanly on SIGTERM in the real process", async () => {

@@ -114,7 +114,7 @@ describe("the language-model tools", () => {
     expect((json as { traces: unknown[] }).traces).toEqual(all.traces.slice(0, 2));
     const shown = await invoke("where_did_tool_go", {
       logs: ["logs/agent.log"],
-      index: 0,
+      trace: 1,
       tool: "sql",
     });
     expect((shown.json as { sentence: string }).sentence).toMatch(/^dropped by `intent`/);
@@ -162,36 +162,57 @@ describe("the language-model tools", () => {
         .invocationMessage,
     ).toBe("Asking what-if of a.turn.json: stage intent off");
     // Text from the model cannot become a command link in the chat.
-    expect(prepare("show_trace", { logs: ["[x](command:evil)"], index: 1 }).invocationMessage).toBe(
-      "Reading trace 1 of ［x］(command:evil)",
+    expect(prepare("show_trace", { logs: ["[x](command:evil)"], trace: 1 }).invocationMessage).toBe(
+      "Reading trace #1 of ［x］(command:evil)",
     );
     expect(
-      prepare("trace_to_fixture", { logs: ["logs"], index: 0 }).confirmationMessages,
+      prepare("trace_to_fixture", { logs: ["logs"], trace: 1 }).confirmationMessages,
     ).toBeUndefined();
+  });
+
+  it("name a trace by the #N a person reads, in the confirmation and in the answer", async () => {
+    const input = { logs: ["logs"], trace: 5, out: "replay.turn.json" };
+    expect(prepare("trace_to_fixture", input).confirmationMessages?.message).toBe(
+      "Write the replay of trace #5 of logs to replay.turn.json? It must be a new file: an existing one is never overwritten.",
+    );
+    const { text } = await invoke("show_trace", { logs: ["logs"], trace: 5 });
+    expect(text.split("\n")[0]).toBe("trace #5, logs/agent.log:19");
+  });
+
+  it("name a fixture by its workspace-relative path, as the MCP server names it under its root", async () => {
+    const { text, json } = await invoke("where_did_tool_go", {
+      path: join(ws, "weather-forecast.turn.json"),
+      tool: "search",
+    });
+    expect((json as { file: string }).file).toBe("weather-forecast.turn.json");
+    expect(text.split("\n")[1]).toBe("in weather-forecast.turn.json, at each stage:");
+    expect(text).not.toContain("file:");
+    const run = await invoke("run_fixture", { path: "weather-forecast.turn.json" });
+    expect(run.text).toContain("\nweather-forecast.turn.json — description: fixture text ");
   });
 
   it("ask before writing a fixture, and write a new file only", async () => {
     const asked = prepare("trace_to_fixture", {
       logs: ["logs"],
-      index: 0,
+      trace: 1,
       out: "replay.turn.json",
     });
     expect(asked.confirmationMessages?.title).toBe("Write a fixture?");
     const { json } = await invoke("trace_to_fixture", {
       logs: ["logs"],
-      index: 0,
+      trace: 1,
       out: "replay.turn.json",
     });
     const written = readFileSync(join(ws, "replay.turn.json"), "utf8");
     expect(JSON.parse(written)).toEqual((json as { fixture: unknown }).fixture);
     await expect(
-      invoke("trace_to_fixture", { logs: ["logs"], index: 0, out: "replay.turn.json" }),
+      invoke("trace_to_fixture", { logs: ["logs"], trace: 1, out: "replay.turn.json" }),
     ).rejects.toThrow("replay.turn.json already exists; it is never overwritten");
   });
 
   it("read but never write in Restricted Mode", async () => {
     fake.trusted = false;
-    const input = { logs: ["logs"], index: 0, out: "replay.turn.json" };
+    const input = { logs: ["logs"], trace: 1, out: "replay.turn.json" };
     expect(prepare("trace_to_fixture", input).confirmationMessages).toBeUndefined();
     expect(prepare("trace_to_fixture", input).invocationMessage).toMatch(
       /not written: Restricted Mode/,

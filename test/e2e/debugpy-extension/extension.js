@@ -14,8 +14,8 @@ const TOOL_CALLS = [
   ["where_did_tool_go", { path: "weather-forecast.turn.json", tool: "sql" }],
   ["what_if", { path: "weather-forecast.turn.json", edits: { enabled: { intent: false } } }],
   ["list_traces", { logs: ["logs/agent.log"], limit: 3 }],
-  ["show_trace", { logs: ["logs/agent.log"], index: 0 }],
-  ["trace_to_fixture", { logs: ["logs/agent.log"], index: 0 }],
+  ["show_trace", { logs: ["logs/agent.log"], trace: 1 }],
+  ["trace_to_fixture", { logs: ["logs/agent.log"], trace: 1 }],
   ["palette_stats", { logs: ["logs"], top: 3 }],
 ];
 
