@@ -11,11 +11,11 @@ test("panel: a copy the host never answers fails after its timeout, and the stat
   await page.locator('[data-action="copy"]').click();
   await waitForPosted(page, "copyMarkdown");
   await page.clock.runFor(PANEL_REQUEST_TIMEOUTS.copyMarkdown);
-  assert.equal(await page.locator(".status").innerText(), "");
+  assert.equal(await page.locator(".action-status").innerText(), "");
   await page.clock.runFor(2000);
-  await page.waitForSelector(".status:has-text('did not answer')");
+  await page.waitForSelector(".action-status:has-text('did not answer')");
   assert.equal(
-    await page.locator(".status").innerText(),
+    await page.locator(".action-status").innerText(),
     "Nothing was copied: The extension did not answer (copyMarkdown) within 30 s.",
   );
   assert.deepEqual(await page.evaluate(() => (globalThis as unknown as PageGlobals).__errors), []);
@@ -31,10 +31,39 @@ test("panel: a what-if the host never answers fails after its timeout, and says 
   await page.clock.runFor(200);
   await waitForPosted(page, "whatIf");
   await page.clock.runFor(PANEL_REQUEST_TIMEOUTS.whatIf + 2000);
-  await page.waitForSelector(".status:has-text('did not answer')");
+  await page.waitForSelector(".whatif-status:has-text('did not answer')");
   assert.equal(
-    await page.locator(".status").innerText(),
+    await page.locator(".whatif-status").innerText(),
     "The what-if did not run: The extension did not answer (whatIf) within 30 s.",
   );
+  await page.close();
+});
+
+test("panel: a refused copy is said beside the toolbar, not below the levers", async (browser) => {
+  const page = await openPanel(browser, { width: 380 });
+  await send(page, showFixture(await load(EXAMPLE)));
+  await page.waitForSelector(".waterfall .stage-row");
+  await openWhatIf(page);
+  await page.locator('[data-action="copy"]').click();
+  const request = await waitForPosted(page, "copyMarkdown");
+  await send(page, {
+    type: "reply",
+    requestId: request.requestId,
+    ok: false,
+    message: "The what-if has no run to copy.",
+  });
+  const said = page.locator(".action-status");
+  await said.filter({ hasText: "no run to copy" }).waitFor();
+  const toolbar = await page.locator(".toolbar").boundingBox();
+  const box = await said.boundingBox();
+  const levers = await page.locator("#whatif").boundingBox();
+  assert.ok(toolbar && box && levers);
+  // Right under the toolbar, above the levers that fill a narrow panel.
+  assert.ok(
+    box.y >= toolbar.y + toolbar.height - 1 && box.y < toolbar.y + toolbar.height + 24,
+    JSON.stringify({ toolbar, box }),
+  );
+  assert.ok(box.y < levers.y, JSON.stringify({ box, levers }));
+  assert.equal(await page.locator(".whatif-status").innerText(), "");
   await page.close();
 });
