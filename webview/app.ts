@@ -139,7 +139,7 @@ export class App {
     );
     // Beside the waterfall when the panel has two columns, above it when it has one.
     wide.addEventListener("change", () => ((this.page.wide = wide.matches), this.draw()));
-    channel.post({ type: "ready", edit: ui.edit });
+    channel.ready({ type: "ready", edit: ui.edit });
     let frame = 0;
     window.addEventListener(
       "scroll",

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { PANEL_REQUEST_TIMEOUTS } from "../../src/protocol.js";
 import { test } from "./harness.js";
-import { openPanel, openWhatIf, send, waitForPosted, type PageGlobals } from "./page.js";
+import { READY_RETRY_MS, READY_TRIES } from "../../webview/channel.js";
+import { openPanel, openWhatIf, posted, send, waitForPosted, type PageGlobals } from "./page.js";
 import { EXAMPLE, load, showFixture } from "./reports.js";
 
 test("panel: a copy the host never answers fails after its timeout, and the status line says so", async (browser) => {
@@ -65,5 +66,26 @@ test("panel: a refused copy is said beside the toolbar, not below the levers", a
   );
   assert.ok(box.y < levers.y, JSON.stringify({ box, levers }));
   assert.equal(await page.locator(".whatif-status").innerText(), "");
+  await page.close();
+});
+
+test("panel: a page the host has not answered says ready again, and stops once it hears from the host", async (browser) => {
+  const page = await openPanel(browser, { fakeClock: true });
+  const readies = async () => (await posted(page)).filter((m) => m.type === "ready").length;
+  assert.equal(await readies(), 1);
+  // The first ready (or the answer to it) was lost: the page asks again.
+  await page.clock.runFor(READY_RETRY_MS + 100);
+  assert.equal(await readies(), 2);
+  await send(page, showFixture(await load(EXAMPLE)));
+  await page.waitForSelector(".waterfall .stage-row");
+  await page.clock.runFor(READY_RETRY_MS * READY_TRIES);
+  assert.equal(await readies(), 2);
+  await page.close();
+});
+
+test("panel: a page that never hears from the host stops asking after a few tries", async (browser) => {
+  const page = await openPanel(browser, { fakeClock: true });
+  await page.clock.runFor(READY_RETRY_MS * (READY_TRIES + 2));
+  assert.equal((await posted(page)).filter((m) => m.type === "ready").length, READY_TRIES);
   await page.close();
 });
