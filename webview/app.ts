@@ -17,7 +17,8 @@ import {
   type ToWebview,
   type TraceView,
 } from "../src/protocol.js";
-import { decidingDifferently, renderComparison } from "./compare-view.js";
+import { decidingDifferently, WHAT_IF_SIDES } from "../src/core/compare-text.js";
+import { renderComparison } from "./compare-view.js";
 import {
   renderErrorBanner,
   renderExpectations,
@@ -71,7 +72,10 @@ export interface Store {
 
 /** What lives as long as the page and is never persisted: what is open, expanded and typed. */
 interface PageState {
+  /** What the what-if said (why it did not run), beside the levers. */
   status: string;
+  /** What a toolbar button's request answered, beside the toolbar. */
+  actionStatus: string;
   whatIfOpen: boolean;
   wide: boolean;
   lineageText: string;
@@ -109,6 +113,7 @@ export class App {
     const wide = window.matchMedia("(min-width: 980px)");
     this.page = {
       status: "",
+      actionStatus: "",
       whatIfOpen: !movesNothing(ui.edit),
       wide: wide.matches,
       lineageText: ui.selectedTool ?? "",
@@ -134,7 +139,7 @@ export class App {
     );
     // Beside the waterfall when the panel has two columns, above it when it has one.
     wide.addEventListener("change", () => ((this.page.wide = wide.matches), this.draw()));
-    channel.post({ type: "ready", edit: ui.edit });
+    channel.ready({ type: "ready", edit: ui.edit });
     let frame = 0;
     window.addEventListener(
       "scroll",
@@ -215,7 +220,7 @@ export class App {
     const levers = base?.levers ?? null;
     const section = levers && this.page.whatIfOpen ? this.whatIf(levers) : nothing;
     const report = run?.report;
-    return html`<div class="region-header">${report ? this.header(report) : nothing}</div><div class="region-banner">${report ? renderErrorBanner(report) : nothing}</div><div>${report && this.store.variant === null ? renderExpectations(base?.failed ?? []) : nothing}</div>${toolbar(this.toolbarState(), this.actions)}<div>${this.page.wide ? nothing : section}</div><p class="status" role="status" aria-live="polite">${this.page.status}</p><div>${levers && !movesNothing(this.store.ui.edit) ? whatIfBar(this.store.ui.edit, () => this.reset()) : nothing}</div><div>${this.comparison()}</div><div class="layout"><div class="layout-main">${run ? this.lineage(run) : nothing}<div class="region-main">${run ? this.main(run) : nothing}</div></div><aside class="layout-side">${this.page.wide ? section : nothing}<div>${report ? renderModelSees(report, this.actions.select, this.page.modelAll, () => ((this.page.modelAll = true), this.draw())) : nothing}</div><div>${report ? renderModelGot(report, this.actions.select, this.page.modelGotAll, () => ((this.page.modelGotAll = true), this.draw())) : nothing}</div></aside></div>`;
+    return html`<div class="region-header">${report ? this.header(report) : nothing}</div><div class="region-banner">${report ? renderErrorBanner(report) : nothing}</div><div>${report && this.store.variant === null ? renderExpectations(base?.failed ?? []) : nothing}</div>${toolbar(this.toolbarState(), this.actions)}<p class="status action-status" role="status" aria-live="polite">${this.page.actionStatus}</p><div>${this.page.wide ? nothing : section}</div><p class="status whatif-status" role="status" aria-live="polite">${this.page.status}</p><div>${levers && !movesNothing(this.store.ui.edit) ? whatIfBar(this.store.ui.edit, () => this.reset()) : nothing}</div><div>${this.comparison()}</div><div class="layout"><div class="layout-main">${run ? this.lineage(run) : nothing}<div class="region-main">${run ? this.main(run) : nothing}</div></div><aside class="layout-side">${this.page.wide ? section : nothing}<div>${report ? renderModelSees(report, this.actions.select, this.page.modelAll, () => ((this.page.modelAll = true), this.draw())) : nothing}</div><div>${report ? renderModelGot(report, this.actions.select, this.page.modelGotAll, () => ((this.page.modelGotAll = true), this.draw())) : nothing}</div></aside></div>`;
   }
 
   /** The toolbar's buttons and toggle as the store has them. */
@@ -292,10 +297,17 @@ export class App {
   private comparison(): TemplateResult | typeof nothing {
     const base = this.base;
     const compared = base?.compared ?? null;
-    if (compared) return renderComparison(compared.comparison, compared.names, compared.replay);
+    if (compared)
+      return renderComparison(compared.comparison, compared.names, compared.replay, [
+        base!.report.names,
+        compared.report.names,
+      ]);
     const variant = this.store.variant;
-    return variant && !movesNothing(this.store.ui.edit)
-      ? renderComparison(variant.comparison, ["the fixture's run", "the what-if"], false)
+    return variant && base && !movesNothing(this.store.ui.edit)
+      ? renderComparison(variant.comparison, WHAT_IF_SIDES, false, [
+          base.report.names,
+          variant.run.report.names,
+        ])
       : nothing;
   }
 
@@ -443,26 +455,32 @@ export class App {
         type: "copyMarkdown",
         run: movesNothing(this.store.ui.edit) ? "shown" : "whatIf",
       })
-      .then((reply) => reply.type === "reply" && this.status(reply.message))
-      .catch((error: unknown) => this.failed("Nothing was copied", error));
+      .then((reply) => reply.type === "reply" && this.actionSaid(reply.message))
+      .catch((error: unknown) => this.actionSaid(`Nothing was copied: ${errorText(error)}`));
   }
 
   private saveVariant(): void {
     this.channel
       .request({ type: "saveVariant", edit: this.store.ui.edit })
-      .then((reply) => reply.type === "reply" && this.status(reply.message))
-      .catch((error: unknown) => this.failed("Nothing was saved", error));
+      .then((reply) => reply.type === "reply" && this.actionSaid(reply.message))
+      .catch((error: unknown) => this.actionSaid(`Nothing was saved: ${errorText(error)}`));
   }
 
-  private status(message: string): void {
-    this.page.status = message;
+  /** A toolbar request's answer (or refusal), beside the button that was pressed. */
+  private actionSaid(message: string): void {
+    this.page.actionStatus = message;
     this.draw();
   }
 
-  /** A request that failed or timed out (RequestTimedOut says which and how long), in the status line. */
+  /** A what-if that failed or timed out (RequestTimedOut says which and how long), beside the levers. */
   private failed(what: string, error: unknown): void {
-    this.status(`${what}: ${error instanceof Error ? error.message : String(error)}`);
+    this.page.status = `${what}: ${errorText(error)}`;
+    this.draw();
   }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** An exact name, else the one name that matches ignoring case, else what was typed. */

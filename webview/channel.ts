@@ -16,6 +16,10 @@ type Unnumbered<T> = T extends unknown ? Omit<T, "requestId"> : never;
 /** The page gives the host this much longer than the host gives itself, so the host's error comes first. */
 const GRACE_MS = 2000;
 
+/** A page that has heard nothing says `ready` again this often, this many times in all. */
+export const READY_RETRY_MS = 2000;
+export const READY_TRIES = 8;
+
 /** A request the host did not answer in time. */
 export class RequestTimedOut extends Error {
   constructor(type: string, ms: number) {
@@ -33,6 +37,7 @@ export class Channel<In extends object, Out extends object, State> {
   private readonly api = acquireVsCodeApi<Out, State>();
   private nextId = 1;
   private readonly pending = new Map<number, (reply: Extract<In, Numbered>) => void>();
+  private readyTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     parse: (data: unknown) => In | null,
@@ -42,6 +47,7 @@ export class Channel<In extends object, Out extends object, State> {
     window.addEventListener("message", (event: MessageEvent<unknown>) => {
       const message = parse(event.data);
       if (message === null) return;
+      clearTimeout(this.readyTimer);
       if ("requestId" in message && typeof message.requestId === "number") {
         const resolve = this.pending.get(message.requestId);
         this.pending.delete(message.requestId);
@@ -56,6 +62,20 @@ export class Channel<In extends object, Out extends object, State> {
 
   post(message: Exclude<Out, Numbered>): void {
     this.api.postMessage(message);
+  }
+
+  /**
+   * Says the page is ready, and again until the host first answers: a `ready` or an answer lost
+   * while VS Code was still placing a new panel (it delivers only to a live page) would otherwise
+   * leave the page blank until it is hidden and shown again.
+   */
+  ready(message: Exclude<Out, Numbered>): void {
+    let tries = 0;
+    const say = () => {
+      this.api.postMessage(message);
+      if (++tries < READY_TRIES) this.readyTimer = setTimeout(say, READY_RETRY_MS);
+    };
+    say();
   }
 
   request(message: Unnumbered<Extract<Out, Numbered>>): Promise<Extract<In, Numbered>> {

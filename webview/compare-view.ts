@@ -1,17 +1,29 @@
-import type { Comparison, NameDiff, StageComparison } from "../src/core/compare.js";
-import { html, nothing, type TemplateResult } from "lit";
-import { counted } from "../src/core/words.js";
+import { html, type TemplateResult } from "lit";
+import type { Comparison, StageComparison } from "../src/core/compare.js";
+import {
+  comparisonSummary,
+  decidingDifferently,
+  stageDifferences,
+  type SideNames,
+} from "../src/core/compare-text.js";
+import type { SentencePart } from "../src/core/lineage.js";
 import { icon, nameText } from "./parts.js";
+
+/** How the table's rows name the sides: the key above it says which is which. */
+const SIDES: SideNames = ["A", "B"];
 
 /**
  * One run against another (the fixture's run and a what-if, two traces, a trace and its replay),
  * stage by stage: which actions and which names changed. `names` name the two sides, as a reader
- * knows them; a set handed on unchanged from the stage above is said once, where it starts.
+ * knows them; the table calls them A and B under a key, so it fits a narrow panel; `finals` are
+ * the two runs' final palettes. A set handed on unchanged from the stage above is said once, where
+ * it starts.
  */
 export function renderComparison(
   comparison: Comparison,
-  names: readonly [string, string],
+  names: SideNames,
   replay: boolean,
+  finals: readonly [readonly string[], readonly string[]],
 ): TemplateResult {
   const [baseName, variantName] = names;
   // Focusable, so the what-if summary's link can take the reader here.
@@ -32,107 +44,28 @@ export function renderComparison(
     const handedOn = JSON.stringify(stage.output);
     const inherited = handedOn === above;
     above = handedOn;
-    return stageRow(stage, deciding.has(stage), inherited, names);
+    return stageRow(stage, deciding.has(stage), inherited, finals);
   });
   return section(
-    html`${summary(comparison, deciding.size, names)}<table class="compare-table"><thead><tr><th scope="col">Stage</th><th scope="col">${nameText(baseName)}</th><th scope="col">${nameText(variantName)}</th><th scope="col">What changed</th></tr></thead><tbody>${rows}</tbody></table>`,
+    html`<p class="compare-summary">${sentence(comparisonSummary(comparison, names))}</p><dl class="compare-key"><div><dt>A</dt><dd>${nameText(baseName)}</dd></div><div><dt>B</dt><dd>${nameText(variantName)}</dd></div></dl><table class="compare-table"><thead><tr><th scope="col">Stage</th><th scope="col">What differs</th><th scope="col"><abbr title=${baseName}>A</abbr></th><th scope="col"><abbr title=${variantName}>B</abbr></th></tr></thead><tbody>${rows}</tbody></table>`,
   );
-}
-
-/** The comparison in a line: how many stages differ, what the final set gains or loses, the forced choice. */
-function summary(
-  comparison: Comparison,
-  differing: number,
-  [baseName, variantName]: readonly [string, string],
-): TemplateResult {
-  const final = comparison.final;
-  return html`<p class="compare-summary">${
-    differing > 0
-      ? `${counted(differing, "stage differs", "stages differ")}. `
-      : "Every stage decides the same. "
-  }${
-    final.onlyVariant.length
-      ? html`Final: only in ${nameText(variantName)}: ${list(final.onlyVariant)}. `
-      : nothing
-  }${
-    final.onlyBase.length
-      ? html`Final: only in ${nameText(baseName)}: ${list(final.onlyBase)}. `
-      : nothing
-  }${
-    comparison.forced.changed
-      ? line(
-          html`Forced choice: ${show(comparison.forced.base)} → ${show(comparison.forced.variant)}.`,
-        )
-      : nothing
-  }</p>`;
 }
 
 function stageRow(
   stage: StageComparison,
   own: boolean,
   inherited: boolean,
-  names: readonly [string, string],
+  finals: readonly [readonly string[], readonly string[]],
 ): TemplateResult {
   const what = own
-    ? html`${diffLines("dropped", stage.dropped, names)}${diffLines("added", stage.added, names)}${diffLines("reinstated", stage.reinstated, names)}${inherited ? nothing : diffLines("handed on", stage.output, names)}${
-        stage.forced.base !== stage.forced.variant
-          ? line(html`forced: ${show(stage.forced.base)} → ${show(stage.forced.variant)}`)
-          : nothing
-      }`
+    ? stageDifferences(stage, SIDES, !inherited, finals).map(
+        (parts) => html`<div class="diff-line">${sentence(parts)}</div>`,
+      )
     : html`<span class="muted">${stage.changed ? "decides the same; hands on the difference above" : "unchanged"}</span>`;
-  return html`<tr class=${own ? "is-changed" : ""} data-stage=${stage.stage}><th scope="row">${nameText(stage.stage)}</th><td>${stage.base}</td><td class=${stage.actionChanged ? "changed" : ""}>${stage.variant}</td><td>${what}</td></tr>`;
+  return html`<tr class=${own ? "is-changed" : ""} data-stage=${stage.stage}><th scope="row">${nameText(stage.stage)}</th><td class="compare-what">${what}</td><td>${stage.base}</td><td class=${stage.actionChanged ? "changed" : ""}>${stage.variant}</td></tr>`;
 }
 
-/**
- * The stages that decide differently themselves: a stage that only hands on the set the stage
- * above already changed is not one of them.
- */
-export function decidingDifferently(comparison: Comparison): Set<StageComparison> {
-  const out = new Set<StageComparison>();
-  let above = "";
-  for (const stage of comparison.stages) {
-    const handedOn = JSON.stringify(stage.output);
-    if (
-      stage.actionChanged ||
-      [stage.dropped, stage.added, stage.reinstated].some(nonEmpty) ||
-      stage.forced.base !== stage.forced.variant ||
-      (handedOn !== above && nonEmpty(stage.output))
-    )
-      out.add(stage);
-    above = handedOn;
-  }
-  return out;
-}
-
-function diffLines(
-  what: string,
-  diff: NameDiff,
-  [baseName, variantName]: readonly [string, string],
-): TemplateResult {
-  return html`${
-    diff.onlyVariant.length
-      ? line(html`${what} only in ${nameText(variantName)}: ${list(diff.onlyVariant)}`)
-      : nothing
-  }${
-    diff.onlyBase.length
-      ? line(html`${what} only in ${nameText(baseName)}: ${list(diff.onlyBase)}`)
-      : nothing
-  }`;
-}
-
-function nonEmpty(diff: NameDiff): boolean {
-  return diff.onlyBase.length > 0 || diff.onlyVariant.length > 0;
-}
-
-function list(tools: readonly string[]): TemplateResult {
-  const shown = tools.slice(0, 20).map((tool, i) => html`${i === 0 ? "" : ", "}${nameText(tool)}`);
-  return html`${shown}${tools.length > 20 ? ` … and ${tools.length - 20} more` : ""}`;
-}
-
-function show(tool: string | null): TemplateResult | string {
-  return tool === null ? "none" : nameText(tool);
-}
-
-function line(children: TemplateResult): TemplateResult {
-  return html`<div class="diff-line">${children}</div>`;
+/** A sentence of prose and names, each name isolated. */
+function sentence(parts: readonly SentencePart[]): (string | TemplateResult)[] {
+  return parts.map((part) => (typeof part === "string" ? part : nameText(part.name)));
 }

@@ -3,7 +3,7 @@ import { html as staticHtml } from "lit/static-html.js";
 import type { Comparison } from "../src/core/compare.js";
 import { movesNothing, type WhatIf, type WhatIfLevers } from "../src/core/whatif.js";
 import { counted } from "../src/core/words.js";
-import { decidingDifferently } from "./compare-view.js";
+import { decidingDifferently } from "../src/core/compare-text.js";
 import { icon } from "./parts.js";
 import { controlChecked, StaticTag } from "./toolkit.js";
 import { renderWhatIf, type MoveLever } from "./whatif-panel.js";

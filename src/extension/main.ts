@@ -8,6 +8,7 @@ import { registerLanguageModelTools } from "./lm-tools.js";
 import { loadFixtureFromUri } from "./fixtures.js";
 import { LOG_EXTENSIONS, restoreLogSets } from "./logs/log-commands.js";
 import { LogTraceCodeLens } from "./logs/log-codelens.js";
+import { LogDiagnostics } from "./logs/log-diagnostics.js";
 import { registerTraceFilters } from "./logs/filter-commands.js";
 import { LOG_EXCERPT_SCHEME, LogExcerpts } from "./logs/log-excerpts.js";
 import { registerTraceCommands } from "./logs/trace-commands.js";
@@ -60,6 +61,7 @@ export function activate(context: vscode.ExtensionContext): void {
     }),
     vscode.languages.registerCodeLensProvider(FIXTURE_SELECTOR, new RunSelectionCodeLens()),
     traces,
+    new LogDiagnostics(traces),
     traceView,
     live.traces,
     live.logs,

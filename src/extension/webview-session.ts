@@ -129,9 +129,16 @@ export abstract class WebviewSession<In extends Message, Out extends Message>
     if (!this.ready) return;
     const requestId = requestIdOf(message);
     if (requestId !== null && !this.waiting.delete(requestId)) return;
-    this.panel.webview.postMessage(message).then(undefined, (error: unknown) => {
-      this.log(`palette-inspector: a message to the webview was not delivered: ${String(error)}`);
-    });
+    this.panel.webview.postMessage(message).then(
+      (delivered) => {
+        // Not live (hidden, or still being placed): the page asks again when it is.
+        if (!delivered)
+          this.log(`palette-inspector: the webview was not live for '${message.type}'`);
+      },
+      (error: unknown) => {
+        this.log(`palette-inspector: a message to the webview was not delivered: ${String(error)}`);
+      },
+    );
   }
 
   dispose(): void {

@@ -3,7 +3,7 @@
  * A gzip (known by its magic bytes, whatever its name) is inflated as a stream, a chunk at a
  * time: never to disk, never whole in memory.
  */
-import { readdir, stat, type FileHandle } from "node:fs/promises";
+import { readdir, realpath, stat, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { pushAll } from "../core/arrays.js";
@@ -77,6 +77,23 @@ export async function logFilesIn(folder: string, given: string): Promise<LogInpu
   };
   await walk(folder, given);
   return found;
+}
+
+/**
+ * The inputs less any file that an earlier one already names, by its real path (a file given
+ * and also found in a given folder, or through a link): each file is read once. A path that
+ * cannot be resolved stays, to be reported when read.
+ */
+export async function distinctInputs(inputs: readonly LogInput[]): Promise<LogInput[]> {
+  const seen = new Set<string>();
+  const out: LogInput[] = [];
+  for (const input of inputs) {
+    const key = input.path === null ? null : await realpath(input.path).catch(() => input.path!);
+    if (key !== null && seen.has(key)) continue;
+    if (key !== null) seen.add(key);
+    out.push(input);
+  }
+  return out;
 }
 
 /** Each argument as an input, a folder as its log files; a path that cannot be read stays, to be reported when read. */

@@ -8,7 +8,7 @@ import { runFixture } from "../../src/core/run-fixture.js";
 import { applyWhatIf } from "../../src/core/whatif.js";
 import type { ToWebview } from "../../src/protocol.js";
 import { test } from "./harness.js";
-import { openPanel, screenshot, send, waitForPosted } from "./page.js";
+import { openPanel, screenshot, SCREENSHOTS_DIR, send, waitForPosted } from "./page.js";
 import { EXAMPLE, load, showFixture, showLogged } from "./reports.js";
 
 const texts = (page: Page, selector: string) =>
@@ -82,17 +82,21 @@ for (const theme of ["light", "dark"]) {
       await page.locator(".comparison h2").innerText(),
       "Compared: agent.log #3 ↔ agent.log #6",
     );
-    assert.deepEqual((await texts(page, ".compare-table thead th")).slice(1, 3), [
-      "agent.log #3",
-      "agent.log #6",
+    // The table names its sides A and B, what differs first; the key above names them in full.
+    assert.deepEqual(await texts(page, ".compare-table thead th"), [
+      "Stage",
+      "What differs",
+      "A",
+      "B",
     ]);
+    assert.deepEqual(await texts(page, ".compare-key > div"), ["Aagent.log #3", "Bagent.log #6"]);
     assert.equal(
       await page.locator(".header .tag-variant").innerText(),
       "compared with agent.log #3",
     );
     const body = await page.locator(".compare-table tbody").innerText();
-    assert.equal(body.match(/handed on only in/g)?.length, 1, body);
-    assert.match(body, /handed on only in agent\.log #6: sql/);
+    assert.equal(body.match(/handed on here only in/g)?.length, 1, body);
+    assert.match(body, /handed on here only in B: sql/);
     assert.match(body, /hands on the difference above/);
     assert.doesNotMatch(body, /replay/i);
     // The waterfall marks the same stages: those that decide differently, not those that hand it on.
@@ -125,3 +129,51 @@ test("compare: a fixture and a logged trace have Compare… in the toolbar, whic
   assert.equal(await button.isVisible(), false);
   await page.close();
 });
+
+for (const theme of ["light", "dark", "high-contrast"])
+  for (const width of [380, 1440])
+    test(`compare ${theme} ${width}: the comparison fits the panel, what differs beside the stage`, async (browser) => {
+      const page = await openPanel(browser, { theme, width });
+      const fixture = await load(EXAMPLE);
+      const base = {
+        ...logged(reportView(runFixture(fixture)), 12, 2),
+        file: "file:///ws/logs/weather-forecast.turn.agent-run.log",
+      };
+      const variant = {
+        ...logged(
+          reportView(
+            runFixture(fixture, applyWhatIf(fixture.json, { enabled: { allowlist: false } })),
+          ),
+          40,
+          5,
+        ),
+        file: "file:///ws/logs/weather-forecast.whatif.turn.agent-run.log",
+      };
+      const names: [string, string] = [
+        "weather-forecast.turn.agent-run.log #3",
+        "weather-forecast.whatif.turn.agent-run.log #6",
+      ];
+      await send(page, compared(base, variant, names, false));
+      await page.waitForSelector(".compare-table");
+      const widths = await page.evaluate(() => ({
+        page: document.documentElement.clientWidth,
+        scroll: document.documentElement.scrollWidth,
+        table: document.querySelector(".compare-table")!.getBoundingClientRect().right,
+      }));
+      const wide = await page.evaluate(() =>
+        Array.from(document.querySelectorAll("body *"))
+          .filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
+          .map((e) => `${e.tagName}.${e.className}`)
+          .slice(0, 5),
+      );
+      assert.ok(widths.scroll <= widths.page, JSON.stringify({ widths, wide }));
+      assert.ok(widths.table <= widths.page, JSON.stringify(widths));
+      const what = page.locator(".compare-table tr.is-changed .compare-what").first();
+      const box = await what.boundingBox();
+      assert.ok(box && box.x + box.width <= widths.page, JSON.stringify(box));
+      assert.match(await what.innerText(), /only in A: final_answer/);
+      await page.locator(".comparison").screenshot({
+        path: `${SCREENSHOTS_DIR}/webview-compare-${width}-${theme}.png`,
+      });
+      await page.close();
+    });

@@ -27,13 +27,10 @@ test("what-if: turning a stage off re-runs at once, shows the variant and the co
     Array.from(document.querySelectorAll(".compare-table tr.is-changed"), (tr) => tr.textContent),
   );
   assert.equal(changed.length, 1);
-  assert.match(
-    changed[0]!,
-    /^allowlistselectdisabled.*added only in the fixture's run: final_answer/,
-  );
+  assert.match(changed[0]!, /^allowlistadded only in A: final_answer.*selectdisabled$/);
   assert.match(
     await page.locator(".compare-summary").innerText(),
-    /Final: only in the fixture's run: final_answer\./,
+    /Final palette: final_answer only in the fixture's run\./,
   );
   await page.locator('[data-action="reset"]').click();
   await page.waitForSelector(".comparison", { state: "detached" });
@@ -90,7 +87,8 @@ test("what-if: a refused what-if shows the host's reason; Save as fixture… and
   });
   await page.waitForFunction(
     () =>
-      document.querySelector(".status")?.textContent === "This what-if is not a valid fixture: x",
+      document.querySelector(".whatif-status")?.textContent ===
+      "This what-if is not a valid fixture: x",
   );
 
   await page.locator('[data-action="save"]').click();
@@ -103,7 +101,8 @@ test("what-if: a refused what-if shows the host's reason; Save as fixture… and
     message: "Saved weather.whatif.turn.json.",
   });
   await page.waitForFunction(
-    () => document.querySelector(".status")?.textContent === "Saved weather.whatif.turn.json.",
+    () =>
+      document.querySelector(".action-status")?.textContent === "Saved weather.whatif.turn.json.",
   );
 
   await page.locator('[data-action="copy"]').click();
@@ -117,7 +116,8 @@ test("what-if: a refused what-if shows the host's reason; Save as fixture… and
     message: "Copied the waterfall as Markdown.",
   });
   await page.waitForFunction(
-    () => document.querySelector(".status")?.textContent === "Copied the waterfall as Markdown.",
+    () =>
+      document.querySelector(".action-status")?.textContent === "Copied the waterfall as Markdown.",
   );
   await page.close();
 });

@@ -18,7 +18,7 @@ import {
   type TraceNode,
   type TraceTree,
 } from "../../src/extension/logs/trace-tree.js";
-import { FAILURE_CONTEXT } from "../../src/extension/testing/fixture-tests.js";
+import { MISMATCH_CONTEXT } from "../../src/extension/testing/fixture-tests.js";
 import {
   CodeActionKind,
   debugFake,
@@ -139,7 +139,7 @@ describe("the manifest and the code agree", () => {
   });
 
   it("the context values its when clauses test are the ones the code sets", async () => {
-    expect(whens.some((when) => when.includes(`testMessage == ${FAILURE_CONTEXT} `))).toBe(true);
+    expect(whens.some((when) => when === `testMessage == ${MISMATCH_CONTEXT}`)).toBe(true);
     const contexts = new Map<string, unknown>();
     fake.commands.set("setContext", (key, value) => contexts.set(key as string, value));
     // A filter applies to the listed logs: one is listed first.

@@ -2,7 +2,6 @@ import type * as vscode from "vscode";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   FixtureTests,
-  FAILURE_CONTEXT,
   MISMATCH_CONTEXT,
   isRegressionTest,
 } from "../../src/extension/testing/fixture-tests.js";
@@ -115,27 +114,25 @@ describe("Testing view", () => {
     const result = await run([leaf("/ws/a/fail.turn.json")!]);
     const failed = result.results.find((r) => r.state === "failed")!;
     const [message] = failed.messages;
-    expect(message!.message).toBe("$.expect.names: final names differ");
+    expect((message!.message as MarkdownString).value).toMatch(
+      /^\\\$\.expect\.names: final names differ — \[Show Selection Trace\]/,
+    );
     expect(message!.expectedOutput).toBe('[\n  "a",\n  "b"\n]');
     expect(message!.actualOutput).toBe('[\n  "a"\n]');
     expect(message!.location!.range.start).toMatchObject({ line: 14, character: 4 });
   });
 
-  it("puts Show Selection Trace as a link in a plain message after the diffs, never as a button over them", async () => {
+  it("has only diffs, each with Show Selection Trace as a link in its text, never a message of its own or a button over them", async () => {
     const result = await run([leaf("/ws/a/fail.turn.json")!]);
     const { messages } = result.results.find((r) => r.state === "failed")!;
-    const diffs = messages.filter((m) => m.actualOutput !== undefined);
-    expect(diffs.length).toBeGreaterThan(0);
-    expect(diffs.every((m) => m.contextValue === MISMATCH_CONTEXT)).toBe(true);
-    const last = messages.at(-1)!;
-    expect(last.actualOutput).toBeUndefined();
-    expect(last.contextValue).toBe(FAILURE_CONTEXT);
-    const text = last.message as MarkdownString;
+    expect(messages.length).toBeGreaterThan(0);
+    expect(messages.every((m) => m.actualOutput !== undefined)).toBe(true);
+    expect(messages.every((m) => m.contextValue === MISMATCH_CONTEXT)).toBe(true);
+    const text = messages[0]!.message as MarkdownString;
     expect(text.value).toBe(
-      `[Show Selection Trace](command:paletteInspector.showTestRun?${encodeURIComponent('["file:///ws/a/fail.turn.json"]')}) opens this run's waterfall: every stage, and what it did to each tool.`,
+      `\\$.expect.names: final names differ — [Show Selection Trace](command:paletteInspector.showTestRun?${encodeURIComponent('["file:///ws/a/fail.turn.json"]')})`,
     );
     expect(text.isTrusted).toEqual({ enabledCommands: ["paletteInspector.showTestRun"] });
-    expect(last.location!.range.start).toMatchObject({ line: 14, character: 4 });
     // No content menu: its button floats over the diff's Actual lines.
     const { readFile } = await import("node:fs/promises");
     const manifest = JSON.parse(
@@ -429,7 +426,7 @@ describe("Testing view, discovery and identity", () => {
   it("names its failure messages with the context value package.json's Testing menus use", async () => {
     const { readFile } = await import("node:fs/promises");
     const manifest = await readFile(new URL("../../package.json", import.meta.url), "utf8");
-    expect(manifest).toContain(`"testMessage == ${FAILURE_CONTEXT} ||`);
+    expect(manifest).toContain(`"testMessage == ${MISMATCH_CONTEXT}"`);
   });
 
   it("shows its tests under the name 'Palette Inspector fixtures'", () => {

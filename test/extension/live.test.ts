@@ -109,8 +109,18 @@ describe("Start Live Traces", () => {
     expect(response.status).toBe(200);
     await vi.waitFor(() => expect(status().text).toMatch(/ · 2 turns$/));
     const turns = liveTurns(tree);
-    expect(turns.map((node) => label(tree, node))).toEqual(["t-1 · 2 tools", "t-2 · 1 tool"]);
-    expect(description(tree, turns[0])).toBe("#1 · 1970-01-01T00:00:01.000Z");
+    expect(turns.map((node) => label(tree, node))).toEqual([
+      "#1 · t-1 · 2 tools",
+      "#2 · t-2 · 1 tool",
+    ]);
+    expect(description(tree, turns[0])).toBe("1970-01-01T00:00:01.000Z");
+    // Each turn's tooltip and screen-reader label is its own, before the stages they share.
+    const items = turns.map((node) => tree.getTreeItem(node!));
+    expect(String(items[0]!.tooltip).split("\n")[0]).toBe("#1 · t-1 · 1970-01-01T00:00:01.000Z");
+    expect(String(items[1]!.tooltip).split("\n")[0]).toMatch(/^#2 · t-2 · /);
+    expect(items[1]!.accessibilityInformation!.label).toMatch(
+      /^Trace #2, turn t-2, 1 tool, .*1 stage$/,
+    );
     expect(description(tree, tree.getChildren()[0])).toMatch(
       /^listening on 127\.0\.0\.1:\d+ · 2 turns$/,
     );
@@ -196,7 +206,7 @@ describe("Start Live Traces", () => {
       request([turnSpan(TRACE_A, 1, selectionTrace("[run](command:x) $(zap)\u202e", ["a"]))]),
     );
     await vi.waitFor(() => expect(liveTurns(tree)).toHaveLength(1));
-    expect(label(tree, liveTurns(tree)[0])).toBe("［run］(command:x) ＄(zap) · 1 tool");
+    expect(label(tree, liveTurns(tree)[0])).toBe("#1 · ［run］(command:x) ＄(zap) · 1 tool");
     await vi.waitFor(() => expect(status().text).toMatch(/^\$\(broadcast\) OTLP :\d+ · 1 turn$/));
   });
 
@@ -251,7 +261,27 @@ describe("Start Live Traces", () => {
     expect(view.revealed.map(({ element }) => (element as { number: number }).number)).toEqual([
       0, 1,
     ]);
-    expect(label(tree, liveTurns(tree)[1])).toBe("t-2 · 1 tool");
+    expect(label(tree, liveTurns(tree)[1])).toBe("#2 · t-2 · 1 tool");
+  });
+
+  it("badges the hidden view with the turns it has not shown, and reveals the newest in a shown one", async () => {
+    const { view } = setUp();
+    await live!.start();
+    view.setVisible(false);
+    await post(request([turnSpan(TRACE_A, 1, selectionTrace("t-1", ["a"]))]));
+    await vi.waitFor(() => expect(view.badge).toEqual({ value: 1, tooltip: "1 new live turn" }));
+    await post(request([2, 3].map((n) => turnSpan(TRACE_B, n, selectionTrace(`t-${n}`, ["a"])))));
+    await vi.waitFor(() => expect(view.badge).toEqual({ value: 3, tooltip: "3 new live turns" }));
+    expect(view.revealed).toEqual([]);
+    view.setVisible(true);
+    expect(view.badge).toBeUndefined();
+    await post(request([turnSpan(TRACE_A, 4, selectionTrace("t-4", ["a"]))]));
+    await vi.waitFor(() => expect(view.revealed).toHaveLength(1));
+    expect(view.revealed[0]).toMatchObject({
+      element: { kind: "turn", number: 3 },
+      options: { select: false, focus: false },
+    });
+    expect(view.badge).toBeUndefined();
   });
 
   it("without follow newest, opens nothing by itself", async () => {
@@ -272,8 +302,8 @@ describe("Start Live Traces", () => {
     );
     await vi.waitFor(() => expect(status().text).toMatch(/3 turns$/));
     expect(liveTurns(tree).map((node) => label(tree, node))).toEqual([
-      "t-2 · 1 tool",
-      "t-3 · 1 tool",
+      "#2 · t-2 · 1 tool",
+      "#3 · t-3 · 1 tool",
     ]);
     expect(description(tree, tree.getChildren()[0])).toMatch(/· 3 turns · the newest 2 kept$/);
   });
@@ -370,19 +400,19 @@ describe("Follow Log", () => {
     await followed.follow(uri);
     expect(followed.isFollowing(uri)).toBe(true);
     const labels = () => liveTurns(tree).map((node) => label(tree, node));
-    await vi.waitFor(() => expect(labels()).toEqual(["t-1 · 1 tool"]));
+    await vi.waitFor(() => expect(labels()).toEqual(["#1 · t-1 · 1 tool"]));
     expect(label(tree, tree.getChildren()[0])).toBe("Following /" + log.slice(1));
     appendFileSync(log, line("t-2"));
-    await vi.waitFor(() => expect(labels()).toEqual(["t-1 · 1 tool", "t-2 · 1 tool"]));
-    expect(description(tree, liveTurns(tree)[1])).toBe("#2 · 2025-03-14 · line 3");
+    await vi.waitFor(() => expect(labels()).toEqual(["#1 · t-1 · 1 tool", "#2 · t-2 · 1 tool"]));
+    expect(description(tree, liveTurns(tree)[1])).toBe("2025-03-14 · line 3");
     const before = lensChanges;
     renameSync(log, `${log}.1`);
     writeFileSync(log, line("t-3"));
     await vi.waitFor(() =>
-      expect(labels()).toEqual(["t-1 · 1 tool", "t-2 · 1 tool", "t-3 · 1 tool"]),
+      expect(labels()).toEqual(["#1 · t-1 · 1 tool", "#2 · t-2 · 1 tool", "#3 · t-3 · 1 tool"]),
     );
     await vi.waitFor(() => expect(lensChanges).toBeGreaterThan(before));
-    expect(description(tree, liveTurns(tree)[2])).toBe("#3 · 2025-03-14 · line 1");
+    expect(description(tree, liveTurns(tree)[2])).toBe("2025-03-14 · line 1");
     // A trace read before the rotation still opens: it is kept, not read again from its moved log.
     await openTrace(liveTurns(tree)[1], undefined, panels, tree);
     expect(shown[0]!.report).toMatchObject({

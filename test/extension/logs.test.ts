@@ -171,20 +171,20 @@ describe("the compact index of traces", () => {
 });
 
 describe("Selection Traces view", () => {
-  it("labels lead with turn id, final palette size and forced tool; number, time and line describe", async () => {
+  it("labels lead with the number, then turn id, final palette size and forced tool; time and line describe", async () => {
     const uri = exampleLog("agent.log");
     const tree = new TraceTree();
     await inspectLog(real(uri), tree);
     const items = traceNodes(tree).map((node) => tree.getTreeItem(node));
     expect(items.map((item) => item.label)).toEqual([
-      "t-4f1c2a · 2 tools · forced get_weather",
-      "t-4f1c31 · 1 tool",
-      "t-4f1c77 · 2 tools · forced calendar_lookup",
-      "t-4f1c60 · 1 tool",
-      "t-4f1c8b · 1 tool · forced delete_rows",
-      "t-4f1c9d · 7 tools",
+      "#1 · t-4f1c2a · 2 tools · forced get_weather",
+      "#2 · t-4f1c31 · 1 tool",
+      "#3 · t-4f1c77 · 2 tools · forced calendar_lookup",
+      "#4 · t-4f1c60 · 1 tool",
+      "#5 · t-4f1c8b · 1 tool · forced delete_rows",
+      "#6 · t-4f1c9d · 7 tools",
     ]);
-    expect(items[2]!.description).toBe("#3 · 2025-03-14 09:27:04,633 · line 11");
+    expect(items[2]!.description).toBe("2025-03-14 09:27:04,633 · line 11");
     expect(items[2]!.accessibilityInformation!.label).toBe(
       "Trace #3, turn t-4f1c77, 2 tools, forced calendar_lookup, line 11, 2025-03-14 09:27:04,633, 5 stages",
     );
@@ -253,7 +253,7 @@ describe("Selection Traces view", () => {
     });
     const nodes = traceNodes(tree);
     expect(tree.getTreeItem(nodes[6]!).description).toBe(
-      "#7 · 2025-03-14 09:26:50,011 · app.log.1.gz:1",
+      "2025-03-14 09:26:50,011 · app.log.1.gz:1",
     );
     const problems = tree.getChildren(tree.getChildren(root).at(-1));
     expect(tree.getTreeItem(problems[0]!).label).toBe(
@@ -637,8 +637,8 @@ describe("hostile text from a log in the view", () => {
     const tree = new TraceTree();
     await inspectLog(real(Uri.file(join(dir, "evil.log"))), tree);
     const item = tree.getTreeItem(traceNodes(tree)[0]!);
-    expect(item.label).toBe("t-1 fake ［link］(command:x) · 0 tools · forced a b");
-    expect(item.description).toBe("#1 · 12:00 · line 1");
+    expect(item.label).toBe("#1 · t-1 fake ［link］(command:x) · 0 tools · forced a b");
+    expect(item.description).toBe("12:00 · line 1");
   });
 });
 
@@ -777,7 +777,7 @@ describe("the trace filter commands", () => {
     const [root] = tree.getChildren();
     const [trace] = tree.getChildren(root);
     const item = tree.getTreeItem(trace!);
-    expect(item.label).toBe("t -1 · 1 tool");
+    expect(item.label).toBe("#1 · t -1 · 1 tool");
     expect(item.tooltip).toContain("st age: select");
     expect(item.accessibilityInformation!.label).toContain("turn t -1");
   });
@@ -1174,7 +1174,7 @@ describe("the Selection Traces view's items", () => {
     expect(error!.accessibilityInformation!.label).toBe(
       "Trace #2, turn t-e, 0 tools, forced f, line 2 of a.log, 09:00, 0 stages, failed",
     );
-    expect(other!.description).toBe("#3 · b.log.gz:1");
+    expect(other!.description).toBe("b.log.gz:1");
     const problems = tree.getChildren(children[3]);
     expect(tree.getTreeItem(children[3]!)).toMatchObject({
       label: "Problems (3)",

@@ -527,6 +527,70 @@ describe("Copy as Markdown", () => {
   });
 });
 
+describe("Copy as Markdown copies what is on screen", () => {
+  it("copies a comparison as the second run's waterfall and the two runs stage by stage, both sides named", async () => {
+    const loaded = await load(fixtureUri);
+    if (!loaded.ok) throw new Error("the test fixture did not load");
+    const { applyWhatIf } = await import("../../src/core/whatif.js");
+    const base = {
+      ...runFixture(loaded.fixture),
+      origin: { kind: "log" as const, line: 3, index: 0 },
+      file: "/ws/one.log",
+    };
+    const variant = {
+      ...runFixture(
+        loaded.fixture,
+        applyWhatIf(loaded.fixture.json, { enabled: { policy: false } }),
+      ),
+      origin: { kind: "log" as const, line: 9, index: 2 },
+      file: "/ws/two.log",
+    };
+    panels.showComparison(base, variant);
+    const panel = webviewFake.panels[0]!;
+    panel.webview.receive({ type: "ready", edit: {} });
+    await flush();
+    expect(
+      await request(panel, { type: "copyMarkdown", requestId: 1, run: "shown" }),
+    ).toMatchObject({
+      ok: true,
+      message: "Copied the waterfall and the comparison as Markdown.",
+    });
+    const text = fake.clipboard;
+    expect(text).toMatch(/^### Selection trace: two\.log, line 9\n/);
+    expect(text).toContain(`Offered 3 → final ${variant.names.length};`);
+    // "#1" would link to an issue on GitHub: a name that holds one is a code span.
+    expect(text).toContain("#### Compared: `one.log #1` ↔ `two.log #3`");
+    expect(text).toContain("A: `one.log #1`  \nB: `two.log #3`");
+    expect(text).toMatch(/\| policy \| [^|]+ \| select \| disabled \|/);
+    expect(text).toContain("Final palette: sql only in `two.log #3`.");
+    expect(text).toContain(
+      "handed on here only in A: search, final\\_answer; B ends with them too",
+    );
+  });
+
+  it("copies the what-if the page shows again after it was hidden and reloaded", async () => {
+    const edit = { enabled: { policy: false } };
+    await panels.showFixture(fixtureUri);
+    const panel = webviewFake.panels.at(-1)!;
+    // A page reloaded after a tab switch says which levers it keeps; the host runs them once.
+    panel.webview.receive({ type: "ready", edit });
+    await postedCount(panel, 1);
+    const show = posted(panel)[0]!;
+    if (show.type !== "show") throw new Error(show.type);
+    expect(show.view.whatIf).toMatchObject({ edit });
+    expect(
+      await request(panel, { type: "copyMarkdown", requestId: 2, run: "whatIf" }),
+    ).toMatchObject({
+      ok: true,
+    });
+    expect(fake.clipboard).toMatch(
+      /^### Selection trace: turns\/weather\.turn\.json \(what-if\)\n/,
+    );
+    expect(fake.clipboard).toContain("#### Compared: the fixture's run ↔ the what-if");
+    expect(fake.clipboard).toMatch(/\| policy \| [^|]+ \| select \| disabled \|/);
+  });
+});
+
 describe("Save as fixture…", () => {
   const edit = { policies: { policy: { maxSafetyLevel: "high" } } };
 

@@ -404,7 +404,9 @@ describe("Palette Statistics view: what it sends and what it says", () => {
     const gone = real(Uri.file(resolve("no-such.log")));
     const session = await panels.show([real(LOGS), gone]);
     expect(session).not.toBeNull();
-    expect(webviewFake.panels[0]!.title).toBe("Palette Statistics: 2 logs");
+    // The logs read, each once: the folder's, not the one that is gone.
+    const read = readdirSync("examples/logs").filter(isLogFileName).length;
+    expect(webviewFake.panels[0]!.title).toBe(`Palette Statistics: ${read} logs`);
     expect(fake.progress[0]!.title).toBe("Palette statistics: reading 2 logs or folders");
     expect(fake.shown).toEqual([
       {
@@ -645,6 +647,65 @@ describe("the Palette Statistics command", () => {
     expect(await statisticsTargets(undefined, [null, 3, { kind: "trace" }], tree)).toEqual([a]);
     const set: LogSet = { roots: [a], files: [a], index: new TraceIndex(), cancelled: false };
     expect(await statisticsTargets({ kind: "set", set }, undefined, new TraceTree())).toEqual([a]);
+  });
+});
+
+describe("Palette Statistics with several sets listed", () => {
+  it("asks which set (or all), and counts a log named twice, alone and in its folder, once", async () => {
+    const dir = tempDir("pi-stats-");
+    mkdirSync(join(dir, "logs"));
+    copyFileSync("examples/logs/agent.log", join(dir, "logs", "agent.log"));
+    copyFileSync("examples/logs/selection.jsonl", join(dir, "logs", "selection.jsonl"));
+    const file = real(Uri.file(join(dir, "logs", "agent.log")));
+    const folder = real(Uri.file(join(dir, "logs")));
+    const tree = new TraceTree();
+    await inspectLog(file, tree);
+    await inspectLog(folder, tree);
+    const chosen: vscode.Uri[][] = [];
+    const statsPanels = { show: async (uris: vscode.Uri[]) => void chosen.push(uris) };
+    fake.answers.quickPick.push(
+      (items: { label: string }[]) => items.find((item) => item.label.endsWith("agent.log")),
+      (items: { label: string }[]) => items.at(-1),
+      undefined,
+    );
+    for (let i = 0; i < 3; i++)
+      await showStatistics(undefined, undefined, tree, statsPanels as unknown as StatsPanels);
+    expect(fake.quickPicks[0]!.items.map((item) => (item as { label: string }).label)).toEqual([
+      expect.stringMatching(/agent\.log$/),
+      expect.stringMatching(/logs$/),
+      "All 2 sets",
+    ]);
+    expect(chosen).toEqual([[file], [file, folder]]);
+    const all = await readLogStats(chosen[1]!.map((uri) => uri.fsPath));
+    const once = await readLogStats([folder.fsPath]);
+    expect(all.files).toEqual(once.files);
+    expect(all.stats.traces).toBe(once.stats.traces);
+  });
+
+  it("says a listed log that is gone, and reads it from nowhere", async () => {
+    const dir = tempDir("pi-stats-");
+    const path = join(dir, "gone.log");
+    copyFileSync("examples/logs/agent.log", path);
+    copyFileSync("examples/logs/selection.jsonl", join(dir, "kept.jsonl"));
+    const tree = new TraceTree();
+    const gone = real(Uri.file(path));
+    const kept = real(Uri.file(join(dir, "kept.jsonl")));
+    await inspectLog(gone, tree);
+    await inspectLog(kept, tree);
+    rmSync(path);
+    const panels = new StatsPanels(real(Uri.file(resolve("."))), traces);
+    fake.answers.quickPick.push((items: unknown[]) => items.at(-1));
+    await showStatistics(undefined, undefined, tree, panels);
+    const panel = webviewFake.panels.at(-1)!;
+    panel.webview.receive({ type: "ready" });
+    const message = posted(panel, "stats");
+    if (message.type !== "stats") throw new Error("no statistics posted");
+    expect(message.view.traces).toBe((await readLogStats([kept.fsPath])).stats.traces);
+    expect(fake.shown.map((n) => n.message)).toContainEqual(
+      expect.stringMatching(/1 of the logs could not be read/),
+    );
+    expect(fake.logLines.map((line) => line.text).join("\n")).toContain("gone.log");
+    expect(panel.title).toBe("Palette Statistics: 1 log");
   });
 });
 

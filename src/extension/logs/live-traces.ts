@@ -70,10 +70,18 @@ export class LiveTraces implements vscode.Disposable {
   private listening = "";
   private readonly status: vscode.StatusBarItem;
   private readonly refresh = batched(() => this.show(), LIVE_REFRESH_MS);
+  /** Turns received since the view last showed them: its badge while it is hidden. */
+  private unseen = 0;
+  /** Turns numbered below this were there when the view last caught up. */
+  private seen = 0;
+  private readonly visibility: vscode.Disposable;
 
   constructor(
     private readonly tree: TraceTree,
-    private readonly view: Pick<vscode.TreeView<TraceNode>, "reveal" | "visible">,
+    private readonly view: Pick<
+      vscode.TreeView<TraceNode>,
+      "reveal" | "visible" | "badge" | "onDidChangeVisibility"
+    >,
     private readonly panels: TracePanels,
     /** The receiver worker's bundle (tests give one that fails). */
     private readonly receiverScript?: string,
@@ -81,6 +89,11 @@ export class LiveTraces implements vscode.Disposable {
     this.status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 50);
     this.status.command = "paletteInspector.stopLiveTraces";
     this.status.name = "Palette Inspector Live Traces";
+    this.visibility = view.onDidChangeVisibility(({ visible }) => {
+      if (!visible) return;
+      this.unseen = 0;
+      this.view.badge = undefined;
+    });
   }
 
   get running(): boolean {
@@ -163,6 +176,7 @@ export class LiveTraces implements vscode.Disposable {
   dispose(): void {
     this.refresh.cancel();
     this.status.dispose();
+    this.visibility.dispose();
     const group = this.group;
     unawaited(
       (async () => {
@@ -202,15 +216,24 @@ export class LiveTraces implements vscode.Disposable {
     this.tree.setLive(group);
     const newest = this.newest;
     this.newest = null;
-    if (newest === null || !liveSettings().followNewest) return;
+    if (newest === null) return;
     const node = { kind: "turn", group, number: newest } as const;
-    unawaited(
-      openTurn(node, this.panels, { preview: true }),
-      notice`opening the newest turn failed`,
-    );
+    if (!this.view.visible) {
+      // Hidden: the view's badge counts what came since it was last seen.
+      this.unseen += newest + 1 - this.seen;
+      this.view.badge = { value: this.unseen, tooltip: counted(this.unseen, "new live turn") };
+    }
+    this.seen = newest + 1;
+    const follow = liveSettings().followNewest;
+    if (follow)
+      unawaited(
+        openTurn(node, this.panels, { preview: true }),
+        notice`opening the newest turn failed`,
+      );
+    // Shown: the newest turn is scrolled into view (and selected when followed).
     if (this.view.visible)
       unawaited(
-        this.view.reveal(node, { select: true, focus: false }),
+        this.view.reveal(node, { select: follow, focus: false }),
         notice`revealing the newest turn failed`,
       );
   }

@@ -82,25 +82,41 @@ function plain(value: string): string {
   return neutralise(value, LABEL_CHARS);
 }
 
-/** What a reader looks for first: the turn, how many tools it was left with, the forced one. */
+/** What a reader looks for first: the number, the turn, how many tools it was left with, the forced one. */
 export function traceLabel(row: TraceRow): string {
   const tools = counted(row.finalCount, "tool");
   const forced = row.forcedChoice === null ? "" : ` · forced ${plain(row.forcedChoice)}`;
-  return `${row.id === null ? traceNumber(row.index) : plain(row.id)} · ${tools}${forced}`;
+  const turn = row.id === null ? "" : ` · ${plain(row.id)}`;
+  return `${traceNumber(row.index)}${turn} · ${tools}${forced}`;
 }
 
-/**
- * Number, time and where: `#3 · 2025-03-14 09:27:04 · line 11` (`app.log.1:11` in a set of files);
- * without the number when the label already leads with it (a trace with no turn id).
- */
+/** Time and where: `2025-03-14 09:27:04 · line 11` (`app.log.1:11` in a set of files). */
 export function traceDescription(row: TraceRow, set: LogSet): string {
   const where =
     set.files.length > 1
       ? `${plain(baseName(set.files[row.file]!.path))}:${row.line}`
       : `line ${row.line}`;
   const time = row.time === null ? null : plain(row.time);
-  const number = row.id === null ? null : traceNumber(row.index);
-  return [number, time, where].filter((part) => part !== null).join(" · ");
+  return [time, where].filter((part) => part !== null).join(" · ");
+}
+
+/** What a screen reader says of a trace or a live turn: each one its own, plurals right. */
+function traceAccessibility(row: TraceRow, where: string | null): vscode.AccessibilityInformation {
+  return {
+    label: [
+      `Trace ${traceNumber(row.index)}`,
+      row.id === null ? null : `turn ${plain(row.id)}`,
+      counted(row.finalCount, "tool"),
+      row.forcedChoice === null ? null : `forced ${plain(row.forcedChoice)}`,
+      where,
+      row.time === null ? null : plain(row.time),
+      counted(row.stageCount, "stage"),
+      row.error ? "failed" : null,
+      row.degraded ? "degraded" : null,
+    ]
+      .filter((part) => part !== null)
+      .join(", "),
+  };
 }
 
 /** The "Selection Traces" view: one entry per set of logs, its traces filterable, then its problems. */
@@ -400,21 +416,7 @@ export class TraceTree implements vscode.TreeDataProvider<TraceNode> {
     item.contextValue = "paletteInspector.trace";
     item.command = openTraceCommand(node);
     const where = `line ${row.line}${set.files.length > 1 ? ` of ${baseName(set.files[row.file]!.path)}` : ""}`;
-    item.accessibilityInformation = {
-      label: [
-        `Trace ${traceNumber(row.index)}`,
-        row.id === null ? null : `turn ${plain(row.id)}`,
-        `${row.finalCount} tools`,
-        row.forcedChoice === null ? null : `forced ${plain(row.forcedChoice)}`,
-        where,
-        row.time === null ? null : plain(row.time),
-        `${row.stageCount} stages`,
-        row.error ? "failed" : null,
-        row.degraded ? "degraded" : null,
-      ]
-        .filter((part) => part !== null)
-        .join(", "),
-    };
+    item.accessibilityInformation = traceAccessibility(row, where);
     return item;
   }
 
@@ -451,24 +453,28 @@ export class TraceTree implements vscode.TreeDataProvider<TraceNode> {
   }
 
   private turnItem(node: TurnNode): vscode.TreeItem {
-    const row = node.group.spool.row(node.number);
+    const kept = node.group.spool.row(node.number);
+    // A spool's row counts within its file: the turn's own number is the one a reader knows.
+    const row = kept && { ...kept, index: node.number };
     const item = new vscode.TreeItem(
       row ? traceLabel(row) : `${traceNumber(node.number)} · no longer kept`,
       vscode.TreeItemCollapsibleState.None,
     );
     item.id = `live\n${node.group.key}\n#${node.number}`;
     if (!row) return item;
-    item.description = [
-      row.id === null ? null : traceNumber(node.number),
-      row.time === null ? null : plain(row.time),
-      node.group.file ? `line ${row.line}` : null,
-    ]
-      .filter((part) => part !== null)
-      .join(" · ");
-    item.tooltip = node.group.spool
-      .stagesOf(node.number)
-      .map((stage) => `${plain(stage.stage)}: ${stage.action}`)
-      .join("\n");
+    const where = node.group.file ? `line ${row.line}` : null;
+    const time = row.time === null ? null : plain(row.time);
+    item.description = [time, where].filter((part) => part !== null).join(" · ");
+    // Each turn's own: its number, turn and time before the stages every turn shares.
+    item.tooltip = [
+      [traceNumber(node.number), row.id === null ? null : plain(row.id), time, where]
+        .filter((part) => part !== null)
+        .join(" · "),
+      ...node.group.spool
+        .stagesOf(node.number)
+        .map((stage) => `${plain(stage.stage)}: ${stage.action}`),
+    ].join("\n");
+    item.accessibilityInformation = traceAccessibility(row, where);
     item.iconPath = traceIcon(row);
     item.contextValue = "paletteInspector.liveTurn";
     item.command = openTraceCommand(node);

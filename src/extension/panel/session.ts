@@ -6,6 +6,8 @@ import type { FixtureJson } from "../../core/fixture/schema.js";
 import type { Fixture, LoadResult } from "../../core/fixture/load.js";
 import { problemMessage } from "../../core/fixture/problems.js";
 import { stageName } from "../../core/fixture/semantics.js";
+import { WHAT_IF_SIDES } from "../../core/compare-text.js";
+import { comparisonMarkdown } from "../../core/render/comparison-markdown.js";
 import { reportMarkdown } from "../../core/render/markdown.js";
 import { reportView, type RunReport } from "../../core/report.js";
 import { baseName } from "../../core/words.js";
@@ -221,13 +223,14 @@ export class TraceSession extends WebviewSession<FromWebview, ToWebview> {
   /** The what-if's run on the current text, as the `show` message carries it. */
   private whatIfView(edit: WhatIf): WhatIfView {
     const variant = this.variant(edit);
-    return "error" in variant
-      ? { edit, error: variant.error }
-      : {
-          edit,
-          variant: reportView(variant.report),
-          comparison: compareReports(this.base!, variant.report),
-        };
+    if ("error" in variant) return { edit, error: variant.error };
+    // The page shows this run after a reload (a tab switch): it is what Copy as Markdown copies.
+    this.lastWhatIf = variant.report;
+    return {
+      edit,
+      variant: reportView(variant.report),
+      comparison: compareReports(this.base!, variant.report),
+    };
   }
 
   protected async handle(message: FromWebview): Promise<void> {
@@ -258,8 +261,8 @@ export class TraceSession extends WebviewSession<FromWebview, ToWebview> {
       }
       case "copyMarkdown": {
         // Only a run this host computed and sent is copied, never text from the webview.
-        const report = message.run === "whatIf" ? this.lastWhatIf : this.base;
-        if (report === null)
+        const text = this.markdown(message.run);
+        if (text === null)
           return this.post({
             type: "reply",
             requestId: message.requestId,
@@ -267,13 +270,15 @@ export class TraceSession extends WebviewSession<FromWebview, ToWebview> {
             message:
               message.run === "whatIf" ? "The what-if has no run to copy." : "Nothing to copy yet.",
           });
-        const title = `${this.displayName(report.file)}${message.run === "whatIf" ? " (what-if)" : ""}`;
-        await vscode.env.clipboard.writeText(reportMarkdown(report, { title }));
+        await vscode.env.clipboard.writeText(text);
         return this.post({
           type: "reply",
           requestId: message.requestId,
           ok: true,
-          message: "Copied the waterfall as Markdown.",
+          message:
+            message.run === "whatIf" || this.source.kind === "comparison"
+              ? "Copied the waterfall and the comparison as Markdown."
+              : "Copied the waterfall as Markdown.",
         });
       }
       case "saveVariant":
@@ -293,6 +298,33 @@ export class TraceSession extends WebviewSession<FromWebview, ToWebview> {
           return this.source.act(message.action, this.source.inspection);
         return;
     }
+  }
+
+  /** What is on screen as Markdown: a run, or a what-if or a second run with its comparison. */
+  private markdown(run: "shown" | "whatIf"): string | null {
+    const source = this.source;
+    if (run === "whatIf") {
+      const whatIf = this.lastWhatIf;
+      if (whatIf === null || this.base === null) return null;
+      return comparisonMarkdown(
+        whatIf,
+        this.base,
+        compareReports(this.base, whatIf),
+        WHAT_IF_SIDES,
+        { title: `${this.displayName(whatIf.file)} (what-if)` },
+      );
+    }
+    if (source.kind === "comparison")
+      return comparisonMarkdown(
+        source.variant,
+        source.base,
+        compareReports(source.base, source.variant),
+        source.sides.names,
+        { title: this.displayName(source.variant.file) },
+      );
+    return this.base === null
+      ? null
+      : reportMarkdown(this.base, { title: this.displayName(this.base.file) });
   }
 
   /** The run this panel shows (a fixture's own run, never its what-if); a fixture has one once it ran. */

@@ -9,7 +9,7 @@ import {
   type ScannedTrace,
   type TraceLocation,
 } from "../../node/log-file.js";
-import { expandInputs, type LogInput } from "../../node/log-source.js";
+import { distinctInputs, expandInputs, type LogInput } from "../../node/log-source.js";
 
 /** Traces kept per tool and stage in `missing`, so a click lists them without reading the logs again. */
 export const SAMPLES_PER_STAGE = 20;
@@ -88,7 +88,8 @@ export async function readLogStats(
     readonly onProgress?: (bytes: number, total: number) => void;
   } = {},
 ): Promise<LogStats> {
-  const inputs = await expandInputs(paths, (path) => path);
+  // A log named twice (on its own and in its folder) is counted once.
+  const inputs = await distinctInputs(await expandInputs(paths, (path) => path));
   const total = (await fileStamps(inputs)).reduce((sum, stamp) => sum + (stamp?.size ?? 0), 0);
   const fold = new StatsFold(inputs);
   const scan = await scanLogs(inputs, {

@@ -1,5 +1,7 @@
 import * as vscode from "vscode";
+import { counted } from "../../core/words.js";
 import { registerCommand } from "../commands.js";
+import { pickLabel } from "../notify.js";
 import { LOG_EXTENSIONS } from "../logs/log-commands.js";
 import type { LogSet, TraceNode, TraceTree } from "../logs/trace-tree.js";
 import { unchangedSince } from "../../node/log-file.js";
@@ -8,8 +10,9 @@ import type { StatsPanels } from "./stats-panels.js";
 
 /**
  * The logs "Palette Statistics" means: the explorer's selection (files and folders) or the
- * Selection Traces view's, else the item it was invoked on, else every log the view lists,
- * else logs the user picks. Each log once, in the order given.
+ * Selection Traces view's, else the item it was invoked on, else the set the view lists (the one
+ * the user picks when it lists several, or all of them), else logs the user picks. Each log
+ * once, in the order given (reading them counts a file once however often it is named).
  */
 export async function statisticsTargets(
   arg: unknown,
@@ -24,7 +27,11 @@ export async function statisticsTargets(
         ? [...(item as { set: LogSet }).set.roots]
         : [];
   let uris = (Array.isArray(selected) ? selected : [arg]).flatMap(urisOf);
-  if (uris.length === 0) uris = tree.getChildren().flatMap(urisOf);
+  if (uris.length === 0) {
+    const sets = tree.getChildren().flatMap((node) => (node.kind === "set" ? [node.set] : []));
+    if (sets.length > 1) return pickSet(sets);
+    uris = sets.flatMap((set) => set.roots);
+  }
   if (uris.length === 0)
     uris =
       (await vscode.window.showOpenDialog({
@@ -34,6 +41,31 @@ export async function statisticsTargets(
       })) ?? [];
   const seen = new Set<string>();
   return uris.filter((uri) => !seen.has(uri.toString()) && seen.add(uri.toString()));
+}
+
+/** Which listed set the statistics are of, or all of them; Cancel is none. */
+async function pickSet(sets: readonly LogSet[]): Promise<vscode.Uri[]> {
+  const name = (uri: vscode.Uri) => vscode.workspace.asRelativePath(uri);
+  const all = {
+    label: `All ${sets.length} sets`,
+    description: "each file counted once",
+    roots: sets.flatMap((set) => set.roots),
+  };
+  const picked = await vscode.window.showQuickPick(
+    [
+      ...sets.map((set) => ({
+        label: pickLabel(set.roots.map(name).join(", ")),
+        description: counted(set.files.length, "file"),
+        roots: set.roots,
+      })),
+      all,
+    ],
+    { title: "Palette Statistics", placeHolder: "Statistics of which set of logs?" },
+  );
+  const seen = new Set<string>();
+  return (picked?.roots ?? []).filter(
+    (uri) => !seen.has(uri.toString()) && seen.add(uri.toString()),
+  );
 }
 
 /** The statistics of the set listed for exactly these logs, when its scan read them to the end and none changed since. */

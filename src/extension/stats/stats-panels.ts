@@ -1,7 +1,7 @@
 import * as vscode from "vscode";
 import { statsCsv, statsMarkdown } from "../../core/stats/export.js";
 import { statsRows, type StatsRows, type ToolRow } from "../../core/stats/rows.js";
-import { baseName } from "../../core/words.js";
+import { baseName, counted } from "../../core/words.js";
 import { readTraceAt } from "../../node/log-file.js";
 import { reportOf } from "../logs/log-commands.js";
 import {
@@ -95,7 +95,11 @@ export class StatsPanels implements vscode.Disposable {
   async show(uris: readonly vscode.Uri[], scanned?: LogStats): Promise<StatsSession | null> {
     const read = scanned ?? (await readWithProgress(uris));
     if (!read) return null;
-    const label = uris.length === 1 ? baseName(uris[0]!.path) : `${uris.length} logs`;
+    // The logs read, each once: not the names given, which may overlap or be gone.
+    const label =
+      uris.length === 1
+        ? baseName(uris[0]!.path)
+        : counted(read.files.length - read.scan.unreadable, "log");
     const panel = vscode.window.createWebviewPanel(
       STATS_VIEW_TYPE,
       `${TITLE}: ${label}`,

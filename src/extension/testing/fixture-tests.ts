@@ -4,6 +4,7 @@ import { checkExpectations, type Mismatch } from "../../core/expect.js";
 import type { Fixture } from "../../core/fixture/load.js";
 import { problemMessage } from "../../core/fixture/problems.js";
 import { formatJsonPath } from "../../core/json/positions.js";
+import { inline } from "../../core/render/markdown.js";
 import { formatWaterfallTable } from "../../core/render/table.js";
 import { runFixture } from "../../core/run-fixture.js";
 import type { CommandId } from "../commands.js";
@@ -11,8 +12,6 @@ import { toRange } from "../convert.js";
 import { loadFixtureFromUri, readSource } from "../fixtures.js";
 import { notice, unawaited } from "../notify.js";
 
-/** The context value of the plain message that ends a failure: "Show Selection Trace" is on its context menu too. */
-export const FAILURE_CONTEXT = "paletteInspector.fixtureFailure";
 /** The context value of a failure's diff messages: the command is on their context menu only, since a button in a message's content floats over the diff's Actual lines. */
 export const MISMATCH_CONTEXT = "paletteInspector.fixtureMismatch";
 
@@ -49,29 +48,25 @@ function folderLabel(folder: vscode.Uri): string {
   return root?.name ?? vscode.workspace.asRelativePath(folder);
 }
 
+/**
+ * One failed expectation: its diff (what a double click shows), and in its text where it failed
+ * and a "Show Selection Trace" link to the run's waterfall.
+ */
 function failureMessage(uri: vscode.Uri, fixture: Fixture, mismatch: Mismatch): vscode.TestMessage {
+  // The argument is JSON, URI-encoded: no character of a path can end the link or add another.
+  const args = encodeURIComponent(JSON.stringify([uri.toString()]));
+  // The fixture's names are text: escaped, so none can become a link or markup.
+  const text = new vscode.MarkdownString(
+    `${inline(`${formatJsonPath(mismatch.path)}: ${mismatch.message}`)} — [Show Selection Trace](command:${SHOW_TEST_RUN}?${args})`,
+  );
+  text.isTrusted = { enabledCommands: [SHOW_TEST_RUN] };
   const message = vscode.TestMessage.diff(
-    `${formatJsonPath(mismatch.path)}: ${mismatch.message}`,
+    text,
     diffText(mismatch.expected),
     diffText(mismatch.actual),
   );
   message.location = new vscode.Location(uri, toRange(fixture.locate(mismatch.path, true)));
   message.contextValue = MISMATCH_CONTEXT;
-  return message;
-}
-
-/** The message after a failure's diffs: "Show Selection Trace" as a link in its text, where it covers nothing. */
-function runMessage(uri: vscode.Uri, location: vscode.Location | undefined): vscode.TestMessage {
-  // The argument is JSON, URI-encoded: no character of a path can end the link or add another.
-  const args = encodeURIComponent(JSON.stringify([uri.toString()]));
-  const text = new vscode.MarkdownString(
-    `[Show Selection Trace](command:${SHOW_TEST_RUN}?${args}) opens this run's waterfall: every stage, and what it did to each tool.`,
-  );
-  text.isTrusted = { enabledCommands: [SHOW_TEST_RUN] };
-  const message = new vscode.TestMessage(text);
-  // Beside the first diff, so the peek that shows it can step to this one.
-  message.location = location;
-  message.contextValue = FAILURE_CONTEXT;
   return message;
 }
 
@@ -269,7 +264,7 @@ export class FixtureTests implements vscode.Disposable {
     if (mismatches.length === 0) run.passed(item, report.durationMs);
     else {
       const diffs = mismatches.map((mismatch) => failureMessage(uri, loaded.fixture, mismatch));
-      run.failed(item, [...diffs, runMessage(uri, diffs[0]!.location)], report.durationMs);
+      run.failed(item, diffs, report.durationMs);
     }
   }
 

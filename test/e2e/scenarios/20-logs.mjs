@@ -56,14 +56,14 @@ export async function run({
     ["1:3", "2:7", "3:11", "4:15", "5:19", "6:24"],
   );
   assert.match(rowLabels[0], /^Trace #1, turn t-4f1c2a, 2 tools, forced get_weather, line 3, /);
-  // What the row shows: turn id, palette size, forced tool; then number, time and line.
+  // What the row shows: number, turn id, palette size, forced tool; then time and line.
   assert.equal(
     (await traceRows.nth(0).locator(".label-name").innerText()).trim(),
-    "t-4f1c2a · 2 tools · forced get_weather",
+    "#1 · t-4f1c2a · 2 tools · forced get_weather",
   );
   assert.equal(
     (await traceRows.nth(0).locator(".label-description").innerText()).trim(),
-    "#1 · 2025-03-14 09:26:50,011 · line 3",
+    "2025-03-14 09:26:50,011 · line 3",
   );
   assert.match(rowLabels[4], /, failed$/); // the forced tool was unavailable
   assert.match(rowLabels[5], /, degraded$/);

@@ -7,7 +7,7 @@ export class TestMessage {
   location?: Location;
   contextValue?: string;
   constructor(readonly message: string | MarkdownString) {}
-  static diff(message: string, expected: string, actual: string): TestMessage {
+  static diff(message: string | MarkdownString, expected: string, actual: string): TestMessage {
     const result = new TestMessage(message);
     result.expectedOutput = expected;
     result.actualOutput = actual;

@@ -130,9 +130,17 @@ export const window = {
   },
   createTreeView(id: string, options: vscode.TreeViewOptions<unknown>) {
     const revealed: { element: unknown; options: unknown }[] = [];
+    const visibility = new EventEmitter<{ visible: boolean }>();
     const view = {
       options,
       visible: true,
+      badge: undefined as vscode.ViewBadge | undefined,
+      onDidChangeVisibility: visibility.event,
+      /** Shows or hides the view, as the user switching to it or away does. */
+      setVisible(visible: boolean) {
+        view.visible = visible;
+        visibility.fire({ visible });
+      },
       selection: [] as unknown[],
       revealed,
       reveal: async (element: unknown, options?: unknown) =>
