@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+/**
+ * Records every library's turns: each runner in `libs/` runs in its own Node process (the
+ * instrumentations patch modules globally), one at a time, against its own loopback fake model
+ * server. `npm run record -- NAME...` records only those runners.
+ *
+ *   cd test/otel-libs && npm ci && npm run record
+ */
+import { spawnSync } from "node:child_process";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { RECORDINGS } from "./common.mjs";
+
+/** The runners, in the order they are recorded; each writes `recordings/<name>/`. */
+const RUNNERS = ["official-openai"];
+
+/** A runner that takes longer than this has hung (each takes a few seconds). */
+const TIMEOUT_MS = 120_000;
+
+const wanted = process.argv.slice(2);
+const unknown = wanted.filter((name) => !RUNNERS.includes(name));
+if (unknown.length > 0) {
+  console.error(`unknown runner ${unknown.join(", ")}; the runners are ${RUNNERS.join(", ")}`);
+  process.exit(2);
+}
+let failed = 0;
+for (const name of wanted.length > 0 ? wanted : RUNNERS) {
+  rmSync(join(RECORDINGS, name), { recursive: true, force: true });
+  const run = spawnSync(
+    process.execPath,
+    [new URL(`./libs/${name}.mjs`, import.meta.url).pathname],
+    {
+      stdio: "inherit",
+      timeout: TIMEOUT_MS,
+      // The clients need a key; the fake server ignores it. No request leaves 127.0.0.1.
+      env: { ...process.env, OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: "http://127.0.0.1:9/v1" },
+    },
+  );
+  if (run.status !== 0) {
+    failed++;
+    console.error(`${name}: failed (${run.error?.message ?? `exit ${run.status ?? run.signal}`})`);
+  }
+}
+process.exit(failed > 0 ? 1 : 0);
