@@ -11,24 +11,31 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { RECORDINGS } from "./common.mjs";
 
-/** The runners, in the order they are recorded; each writes `recordings/<name>/`. */
-const RUNNERS = ["official-openai"];
+/** The runners, in the order they are recorded: each runs `libs/SCRIPT.mjs ARGS` and writes `recordings/NAME/`. */
+const RUNNERS = [
+  { name: "official-openai", script: "official-openai", args: [] },
+  { name: "traceloop-0.27", script: "traceloop", args: ["0.27"] },
+  { name: "traceloop-0.22", script: "traceloop", args: ["0.22"] },
+];
+const NAMES = RUNNERS.map((runner) => runner.name);
 
 /** A runner that takes longer than this has hung (each takes a few seconds). */
 const TIMEOUT_MS = 120_000;
 
 const wanted = process.argv.slice(2);
-const unknown = wanted.filter((name) => !RUNNERS.includes(name));
+const unknown = wanted.filter((name) => !NAMES.includes(name));
 if (unknown.length > 0) {
-  console.error(`unknown runner ${unknown.join(", ")}; the runners are ${RUNNERS.join(", ")}`);
+  console.error(`unknown runner ${unknown.join(", ")}; the runners are ${NAMES.join(", ")}`);
   process.exit(2);
 }
 let failed = 0;
-for (const name of wanted.length > 0 ? wanted : RUNNERS) {
+for (const { name, script, args } of RUNNERS.filter(
+  (r) => wanted.length === 0 || wanted.includes(r.name),
+)) {
   rmSync(join(RECORDINGS, name), { recursive: true, force: true });
   const run = spawnSync(
     process.execPath,
-    [new URL(`./libs/${name}.mjs`, import.meta.url).pathname],
+    [new URL(`./libs/${script}.mjs`, import.meta.url).pathname, ...args],
     {
       stdio: "inherit",
       timeout: TIMEOUT_MS,
