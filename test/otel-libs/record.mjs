@@ -16,8 +16,10 @@ const RUNNERS = [
   { name: "official-openai", script: "official-openai", args: [] },
   { name: "traceloop-0.27", script: "traceloop", args: ["0.27"] },
   { name: "traceloop-0.22", script: "traceloop", args: ["0.22"] },
+  { name: "openinference-openai", script: "openinference-openai", args: [] },
+  { name: "openinference-openai", script: "openinference-openai", args: ["capture-off"] },
 ];
-const NAMES = RUNNERS.map((runner) => runner.name);
+const NAMES = [...new Set(RUNNERS.map((runner) => runner.name))];
 
 /** A runner that takes longer than this has hung (each takes a few seconds). */
 const TIMEOUT_MS = 120_000;
@@ -28,11 +30,12 @@ if (unknown.length > 0) {
   console.error(`unknown runner ${unknown.join(", ")}; the runners are ${NAMES.join(", ")}`);
   process.exit(2);
 }
-let failed = 0;
-for (const { name, script, args } of RUNNERS.filter(
-  (r) => wanted.length === 0 || wanted.includes(r.name),
-)) {
+const chosen = RUNNERS.filter((runner) => wanted.length === 0 || wanted.includes(runner.name));
+for (const name of new Set(chosen.map((runner) => runner.name))) {
   rmSync(join(RECORDINGS, name), { recursive: true, force: true });
+}
+let failed = 0;
+for (const { name, script, args } of chosen) {
   const run = spawnSync(
     process.execPath,
     [new URL(`./libs/${script}.mjs`, import.meta.url).pathname, ...args],
