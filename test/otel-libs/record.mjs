@@ -18,6 +18,8 @@ const RUNNERS = [
   { name: "traceloop-0.22", script: "traceloop", args: ["0.22"] },
   { name: "openinference-openai", script: "openinference-openai", args: [] },
   { name: "openinference-openai", script: "openinference-openai", args: ["capture-off"] },
+  { name: "openinference-langchain", script: "openinference-langchain", args: [] },
+  { name: "openinference-langchain", script: "openinference-langchain", args: ["capture-off"] },
 ];
 const NAMES = [...new Set(RUNNERS.map((runner) => runner.name))];
 
