@@ -20,6 +20,7 @@ const RUNNERS = [
   { name: "openinference-openai", script: "openinference-openai", args: ["capture-off"] },
   { name: "openinference-langchain", script: "openinference-langchain", args: [] },
   { name: "openinference-langchain", script: "openinference-langchain", args: ["capture-off"] },
+  { name: "openinference-agents", script: "openinference-agents", args: [] },
 ];
 const NAMES = [...new Set(RUNNERS.map((runner) => runner.name))];
 
