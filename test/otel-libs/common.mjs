@@ -151,6 +151,18 @@ export const VARIANT_SCENARIOS = {
   "capture-off": ["plain"],
 };
 
+/** JSON indented for review, with each list of plain values (tool names) on one line. */
+const PLAIN = String.raw`(?:"(?:[^"\\]|\\.)*"|-?[\d.eE+-]+|true|false|null)`;
+const PLAIN_LIST = new RegExp(String.raw`\[\s+${PLAIN}(?:,\s+${PLAIN})*\s+\]`, "g");
+const readableJson = (value) =>
+  JSON.stringify(value, null, 2).replace(
+    PLAIN_LIST,
+    (list) =>
+      `[${JSON.parse(list)
+        .map((item) => JSON.stringify(item))
+        .join(", ")}]`,
+  );
+
 /** Reads a stream to its end (the instrumentation ends its span there); returns how many items it held. */
 export async function drain(stream) {
   let count = 0;
@@ -314,7 +326,7 @@ export async function startRecorder({ dir, service, library, client }) {
       files: [...new Set(Object.values(paths))].map((path) => path.slice(folder.length + 1)),
       turns,
     };
-    writeFileSync(`${base}.truth.json`, JSON.stringify(truth, null, 2) + "\n");
+    writeFileSync(`${base}.truth.json`, readableJson(truth) + "\n");
     console.log(
       `${dir}/${name}: ${turns.length} turns, ${turns.reduce((n, t) => n + t.sent.length, 0)} requests`,
     );

@@ -21,6 +21,9 @@ const RUNNERS = [
   { name: "openinference-langchain", script: "openinference-langchain", args: [] },
   { name: "openinference-langchain", script: "openinference-langchain", args: ["capture-off"] },
   { name: "openinference-agents", script: "openinference-agents", args: [] },
+  { name: "ai-sdk-7-otel", script: "ai-sdk", args: ["7-otel"] },
+  { name: "ai-sdk-7-legacy", script: "ai-sdk", args: ["7-legacy"] },
+  { name: "ai-sdk-6", script: "ai-sdk", args: ["6"] },
 ];
 const NAMES = [...new Set(RUNNERS.map((runner) => runner.name))];
 

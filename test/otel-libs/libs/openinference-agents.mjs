@@ -71,8 +71,7 @@ async function turn(scenario, stream = false) {
 
 await recorder.variant("responses", { api: "responses" }, (s) => turn(s));
 await recorder.variant("responses-stream", { api: "responses" }, (s) => turn(s, true));
-await recorder.variant("dropped", { api: "responses" }, (s) => turn(s));
-await recorder.variant("forced", { api: "responses" }, (s) => turn(s));
+await recorder.variant("forced", { api: "responses", scenarios: ["forced"] }, (s) => turn(s));
 setOpenAIAPI("chat_completions");
 await recorder.variant("chat", { api: "chat.completions", scenarios: ["plain"] }, (s) => turn(s));
 await recorder.close();
