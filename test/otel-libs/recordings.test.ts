@@ -17,8 +17,13 @@ interface Sent {
   readonly tool_choice: unknown;
   readonly answered: readonly string[];
 }
+interface Selection {
+  readonly tools: readonly string[];
+  readonly forced_choice: string | null;
+}
 interface Turn {
   readonly turn_id: string;
+  readonly scenario: string;
   readonly trace_id: string;
   readonly span_id: string;
   readonly selection: { readonly turn_id: string };
@@ -93,6 +98,13 @@ function readRecording(path: string): Recorded {
   return { spans, logRecords };
 }
 
+/** The tool a request's `tool_choice` forces (Chat Completions' or the Responses API's shape), or null. */
+function forcedName(toolChoice: unknown): string | null {
+  if (!isObject(toolChoice)) return null;
+  const name = isObject(toolChoice.function) ? toolChoice.function.name : toolChoice.name;
+  return typeof name === "string" ? name : null;
+}
+
 /** The `symfonic.selection` attribute of the span's `symfonic.tool_selection` event, parsed. */
 function selectionOf(span: Json): unknown {
   const event = list(span.events).find((e) => isObject(e) && e.name === "symfonic.tool_selection");
@@ -148,6 +160,18 @@ describe("the recordings of real instrumentation libraries", () => {
         expect(span, turn.turn_id).toBeDefined();
         expect(selectionOf(span!), turn.turn_id).toEqual(turn.selection);
         expect(turn.selection.turn_id).toBe(turn.turn_id);
+      }
+    });
+
+    it("sent what each scenario is about: a dropped tool offered, a forced tool forced or not", () => {
+      for (const turn of truth.turns) {
+        const [first] = turn.sent;
+        const { tools, forced_choice } = turn.selection as unknown as Selection;
+        const offeredNotFinal = (first?.tools ?? []).filter((name) => !tools.includes(name!));
+        expect(offeredNotFinal.length > 0, turn.turn_id).toBe(turn.scenario === "dropped");
+        const forcedTool = forcedName(first?.tool_choice);
+        if (turn.scenario === "forced") expect(forcedTool, turn.turn_id).toBe(forced_choice);
+        else expect(forcedTool, turn.turn_id).toBeNull();
       }
     });
 
