@@ -3,6 +3,7 @@
  * Collector file exporter's shape, serialised by the SDK's own `@opentelemetry/otlp-transformer`),
  * the fake model server, the turns an agent plays, and the truth file of what each turn sent.
  */
+import { createHash } from "node:crypto";
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { context, logs, trace } from "@opentelemetry/api";
@@ -234,6 +235,31 @@ class LineExporter {
 }
 
 /**
+ * Trace and span ids drawn from a hash of the variant's name and a counter, so that recording again
+ * gives the same ids (the times still change) and no two variants share a trace id.
+ */
+class VariantIds {
+  seed = "";
+  count = 0;
+  start(seed) {
+    this.seed = seed;
+    this.count = 0;
+  }
+  next(hexDigits) {
+    return createHash("sha256")
+      .update(`${this.seed}:${this.count++}`)
+      .digest("hex")
+      .slice(0, hexDigits);
+  }
+  generateTraceId() {
+    return this.next(32);
+  }
+  generateSpanId() {
+    return this.next(16);
+  }
+}
+
+/**
  * Registers a tracer and a logger provider globally, starts the fake model server, and returns a
  * recorder whose `variant` runs turns into a variant's files and truth.
  */
@@ -249,8 +275,10 @@ export async function startRecorder({ dir, service, library, client }) {
     maxQueueSize: 10_000,
     maxExportBatchSize: 10_000,
   };
+  const ids = new VariantIds();
   const tracerProvider = new TracerProvider({
     resource,
+    idGenerator: ids,
     spanProcessors: [new BatchSpanProcessor({ exporter: spanExporter, ...batch })],
   });
   const loggerProvider = new LoggerProvider({
@@ -264,14 +292,19 @@ export async function startRecorder({ dir, service, library, client }) {
   const folder = join(RECORDINGS, dir);
   mkdirSync(folder, { recursive: true });
 
-  async function flush() {
-    await tracerProvider.forceFlush();
-    await loggerProvider.forceFlush();
+  /** Exports what the turn wrote: spans then log records, or log records first. */
+  async function flush(logsFirst = false) {
+    const providers = logsFirst
+      ? [loggerProvider, tracerProvider]
+      : [tracerProvider, loggerProvider];
+    for (const provider of providers) await provider.forceFlush();
   }
 
   /**
-   * Records one variant: `files` "mixed" writes spans and log records to one file, "separate" to
-   * two. `play(scenario)` makes the model call(s) of one turn inside the turn's span.
+   * Records one variant: `files` "mixed" writes spans and log records to one file, "logs-first" the
+   * same with each turn's log records before its spans (a Collector writes each signal's batch when
+   * it comes), "separate" to two files. `play(scenario)` makes the model call(s) of one turn inside
+   * the turn's span.
    */
   async function variant(
     name,
@@ -284,6 +317,7 @@ export async function startRecorder({ dir, service, library, client }) {
         ? { spans: `${base}.spans.otlp.jsonl`, logs: `${base}.logs.otlp.jsonl` }
         : { spans: `${base}.otlp.jsonl`, logs: `${base}.otlp.jsonl` };
     for (const path of new Set(Object.values(paths))) writeFileSync(path, "");
+    ids.start(`${dir}/${name}`);
     spanExporter.path = paths.spans;
     logExporter.path = paths.logs;
     const turns = [];
@@ -304,7 +338,7 @@ export async function startRecorder({ dir, service, library, client }) {
         await context.with(trace.setSpan(context.active(), root), () => play(scenario, selection));
       } finally {
         root.end();
-        await flush();
+        await flush(files === "logs-first");
       }
       turns.push({
         turn_id: selection.turn_id,
@@ -323,6 +357,7 @@ export async function startRecorder({ dir, service, library, client }) {
       variant: name,
       api,
       capture,
+      layout: files,
       files: [...new Set(Object.values(paths))].map((path) => path.slice(folder.length + 1)),
       turns,
     };

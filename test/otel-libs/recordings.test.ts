@@ -141,6 +141,14 @@ describe("the recordings of real instrumentation libraries", () => {
     expect(recordings.filter((file) => !named.has(file))).toEqual([]);
   });
 
+  it("give every turn a trace of its own, across all of them", () => {
+    const traceIds = truthFiles.flatMap((truthFile) => {
+      const truth = JSON.parse(readFileSync(join(RECORDINGS, truthFile), "utf8")) as Truth;
+      return truth.turns.map((turn) => turn.trace_id);
+    });
+    expect(new Set(traceIds).size).toBe(traceIds.length);
+  });
+
   describe.each(truthFiles)("%s", (truthFile) => {
     const truth = JSON.parse(readFileSync(join(RECORDINGS, truthFile), "utf8")) as Truth;
     const recorded = truth.files.map((file) =>

@@ -37,6 +37,11 @@ await recorder.variant(
   { api: "chat.completions", files: "separate", scenarios: ["plain"] },
   (s) => chat(s),
 );
+await recorder.variant(
+  "chat-logs-first",
+  { api: "chat.completions", files: "logs-first", scenarios: ["plain", "follow_up"] },
+  (s) => chat(s),
+);
 await recorder.variant("stream", { api: "chat.completions" }, (s) => chat(s, true));
 await recorder.variant("responses", { api: "responses" }, (s) => responses(s));
 await recorder.variant("responses-stream", { api: "responses" }, (s) => responses(s, true));
