@@ -17,7 +17,6 @@ import {
   joinedTrace,
   sameJoin,
   type Joined,
-  type JoinedCall,
   type KnownTrace,
   type TimeWindow,
   type Touched,
@@ -99,7 +98,7 @@ class Refusal extends Error {
 /**
  * A kept turn, as few objects as can be (the receiver keeps maxTurns of them, and each one kept
  * costs the garbage collector): what re-joining it needs, its join as the inference span and
- * calls the join holds anyway (sameJoin), and its selection only for onModel.
+ * calls the join made anyway (sameJoin), and its selection only for onModel.
  */
 interface Recent {
   readonly index: number;
@@ -107,9 +106,8 @@ interface Recent {
   /** Its OTel trace as the join knows it, which holds this turn (among the trace's kept turns). */
   readonly trace: Kept;
   readonly time: bigint;
-  /** The join handed on last: both null when none was. */
-  call: JoinedCall | null;
-  called: readonly string[] | null;
+  /** The join handed on last: null when none was. */
+  joined: Joined | null;
   readonly selection: KeptSelection | null;
 }
 
@@ -347,9 +345,8 @@ export class OtlpReceiver {
         if (recent.index >= first) continue;
         const joined = this.join.joinedIn(trace!, recent.time);
         if (++handed % SELECTIONS_PER_STEP === 0) yield;
-        if (sameJoin(joined, recent.call, recent.called)) continue;
-        recent.call = joined?.call ?? null;
-        recent.called = joined?.called ?? null;
+        if (sameJoin(joined, recent.joined)) continue;
+        recent.joined = joined;
         this.options.onRejoin?.(recent.index, joined);
         if (recent.selection === null) continue;
         const selection = keptSelection(recent, recent.selection);
@@ -368,13 +365,11 @@ export class OtlpReceiver {
   ): void {
     if (this.maxTurns === 0) return;
     const { traceId, spanId, service, time, text } = selection;
-    const call = joined?.call ?? null;
-    const called = joined?.called ?? null;
     // Only onModel needs the selection again; whoever takes onTurn's keeps it otherwise.
     const kept: KeptSelection | null = this.options.onModel
       ? { spanId, service, text, trace: text === undefined ? selection.trace : null }
       : null;
-    const turn: Recent = { index, traceId, trace, time, call, called, selection: kept };
+    const turn: Recent = { index, traceId, trace, time, joined, selection: kept };
     const known = trace.held;
     if (known === undefined) trace.held = turn;
     else {

@@ -84,6 +84,8 @@ describe("the turns a receiver worker posts", () => {
       model: "m",
       offered: ["a", "x"],
       called: ["x"],
+      tool_choice: null,
+      convention: "gen_ai",
       final_not_offered: [],
       offered_not_final: ["x"],
       called_not_offered: [],
@@ -94,8 +96,9 @@ describe("the turns a receiver worker posts", () => {
 
   it("bring a later change of a kept turn's join as its index alone, read with the selection kept here", () => {
     const later: Joined = {
-      call: { spanId: "00000000000000f1", model: "late", offered: ["c"] },
+      call: { spanId: "00000000000000f1", model: "late", offered: ["c"], toolChoice: "c" },
       called: ["c"],
+      convention: "openinference",
     };
     const got = readBack(2, (batch) => {
       read.selections.forEach((selection, index) => batch.push(index, selection, null));
