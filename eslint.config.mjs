@@ -15,6 +15,7 @@ export default tseslint.config(
       "reports/",
       "test-results/",
       "node_modules/",
+      "test/otel-libs/node_modules/",
       ".stryker-tmp/",
     ],
   },

@@ -8,7 +8,13 @@ export default defineConfig({
   },
   test: {
     include: ["test/**/*.test.ts"],
-    exclude: ["test/browser/**", "test/e2e/**", "node_modules/**"],
+    // test/otel-libs installs its own packages (the instrumentation libraries it records).
+    exclude: [
+      "test/browser/**",
+      "test/e2e/**",
+      "node_modules/**",
+      "test/otel-libs/node_modules/**",
+    ],
     pool: "threads",
     maxWorkers: 2,
     // A guard against hangs, not a speed goal: property tests take seconds on a loaded machine.
