@@ -5,11 +5,13 @@
  * `gen_ai.completion.N.function_call.name`). Offered tools are known when the prompt was recorded
  * (`gen_ai.prompt.*`), calls when the completion was (`gen_ai.completion.*`).
  */
-import { hasKeyStarting, indexedNames, text, type ConventionReader } from "./span-view.js";
+import { hasKeyMatching, indexedNames, text, type ConventionReader } from "./span-view.js";
 
 const REQUEST_TYPE = "llm.request.type";
 const MODEL = "gen_ai.request.model";
 const FUNCTIONS = /^llm\.request\.functions\.(\d+)\.name$/;
+const PROMPT = /^gen_ai\.prompt\./;
+const COMPLETION = /^gen_ai\.completion\./;
 const CALLS = /^gen_ai\.completion\.(\d+)\.(?:tool_calls\.(\d+)\.name|function_call\.name)$/;
 
 export const genAiOlder: ConventionReader = {
@@ -23,10 +25,10 @@ export const genAiOlder: ConventionReader = {
       kind: "inference",
       convention: "gen_ai_older",
       model: text(span.value(MODEL)),
-      offered: hasKeyStarting(attributes, "gen_ai.prompt.")
+      offered: hasKeyMatching(attributes, PROMPT)
         ? indexedNames(attributes, FUNCTIONS, "'llm.request.functions'")
         : null,
-      called: hasKeyStarting(attributes, "gen_ai.completion.")
+      called: hasKeyMatching(attributes, COMPLETION)
         ? indexedNames(attributes, CALLS, "'gen_ai.completion'")
         : null,
       toolChoice: null,

@@ -67,7 +67,8 @@ function definitionNames(value: unknown): readonly string[] | null {
 
 /**
  * The names of the `tool_call` parts of output messages (JSON text or structured), in order; null
- * when the messages are not recorded. `at` is where the value is, for an error.
+ * when the messages are not recorded, or record nothing (only empty text: OpenLLMetry 0.27 writes
+ * that for a Responses API call whatever it answered). `at` is where the value is, for an error.
  */
 export function toolCallNames(value: unknown, at: string): string[] | null {
   if (value === undefined || value === null) return null;
@@ -75,10 +76,12 @@ export function toolCallNames(value: unknown, at: string): string[] | null {
   const messages = structured(value, at, what);
   if (!Array.isArray(messages)) throw new OtlpValueError(at, `${what} must be an array`);
   const names: string[] = [];
+  let said = false;
   for (let m = 0; m < messages.length; m++) {
     const message: unknown = messages[m];
     const parts = isJsonObject(message) ? message["parts"] : undefined;
     if (!Array.isArray(parts)) continue;
+    said ||= parts.some(saysSomething);
     try {
       pushAll(names, nameList(parts, "", what, toolCallName));
     } catch (error) {
@@ -87,7 +90,12 @@ export function toolCallNames(value: unknown, at: string): string[] | null {
     }
   }
   // Cut to size: a list pushed to holds room for more, and the join keeps this one.
-  return names.slice();
+  return said ? names.slice() : null;
+}
+
+/** A part other than an empty text. */
+function saysSomething(part: unknown): boolean {
+  return !(isJsonObject(part) && part["type"] === "text" && !part["content"]);
 }
 
 function toolCallName(part: unknown): unknown {

@@ -10,9 +10,10 @@ import { isJsonObject } from "../traces/trace.js";
 import {
   attributePath,
   definitionName,
-  hasKeyStarting,
+  hasKeyMatching,
   indexed,
   indexedNames,
+  nameList,
   pushName,
   structured,
   text,
@@ -27,6 +28,9 @@ const TOOL_NAME = "tool.name";
 const TOOLS = /^llm\.tools\.(\d+)\.tool\.json_schema$/;
 const CALLS =
   /^llm\.output_messages\.(\d+)\.message\.(?:tool_calls\.(\d+)\.tool_call\.function\.name|function_call_name)$/;
+/** An output message that records more than its role (LangChain's Responses API calls record only that). */
+const OUTPUT =
+  /^llm\.output_messages\.\d+\.message\.(?:content|contents\.|tool_calls\.|function_call)/;
 
 export const openInference: ConventionReader = {
   convention: "openinference",
@@ -44,13 +48,13 @@ export const openInference: ConventionReader = {
       parameters === undefined || parameters === null
         ? undefined
         : structured(parameters, PARAMETERS_AT, `'${PARAMETERS}'`);
-    const offered = offeredTools(attributes, sent !== undefined);
+    const offered = offeredTools(attributes, sent);
     return {
       kind: "inference",
       convention: "openinference",
       model: text(span.value(MODEL)),
       offered,
-      called: hasKeyStarting(attributes, "llm.output_messages.")
+      called: hasKeyMatching(attributes, OUTPUT)
         ? indexedNames(attributes, CALLS, "'llm.output_messages'")
         : null,
       toolChoice:
@@ -63,10 +67,20 @@ export const openInference: ConventionReader = {
 
 const PARAMETERS_AT = attributePath(PARAMETERS);
 
-/** The tools of `llm.tools`; none when the request's parameters were recorded without any, else null. */
-function offeredTools(attributes: readonly unknown[], recorded: boolean): string[] | null {
+/**
+ * The tools of `llm.tools`, or else of the `tools` of the request's parameters (hideInputs drops
+ * the first only); none when the parameters were recorded without any; null when neither was.
+ */
+function offeredTools(attributes: readonly unknown[], sent: unknown): string[] | null {
   const tools = indexed(attributes, TOOLS);
-  if (tools.length === 0) return recorded ? [] : null;
+  if (tools.length === 0) {
+    if (sent === undefined) return null;
+    const listed = isJsonObject(sent) ? sent["tools"] : undefined;
+    const what = `'${PARAMETERS}' tools`;
+    return listed === undefined || listed === null
+      ? []
+      : nameList(listed, `${PARAMETERS_AT}.tools`, what, definitionName);
+  }
   const names: string[] = [];
   for (const { value, path } of tools) {
     const what = "'llm.tools'";

@@ -284,13 +284,18 @@ export function checkedNanos(value: unknown, path: string): string | number {
 const SELECTION_AT = `.attributes['${SELECTION_ATTRIBUTE}']`;
 const SELECTION_QUOTED = `'${SELECTION_ATTRIBUTE}'`;
 
+/**
+ * A selection at `nanos`, its time cut to the millisecond: OpenTelemetry JS stamps span starts to
+ * the millisecond, so a model call made in the selection's millisecond may start "before" it.
+ */
 function selection(
   value: unknown,
   traceId: string,
   spanId: string,
   service: string | null,
-  time: bigint,
+  nanos: bigint,
 ): OtlpSelection {
+  const time = nanos - (nanos % 1_000_000n);
   const trace = selectionTrace(structured(value, SELECTION_AT, SELECTION_QUOTED), SELECTION_AT);
   return typeof value === "string"
     ? { traceId, spanId, service, time, trace, text: value }

@@ -129,11 +129,11 @@ function compareIndexes(a: readonly number[], b: readonly number[]): number {
   return 0;
 }
 
-/** Whether any attribute's key starts with `prefix` (output recorded, even without a tool call). */
-export function hasKeyStarting(attributes: readonly unknown[], prefix: string): boolean {
+/** Whether any attribute's key matches `pattern` (output recorded, even without a tool call). */
+export function hasKeyMatching(attributes: readonly unknown[], pattern: RegExp): boolean {
   for (const pair of attributes) {
     const key = isJsonObject(pair) ? pair["key"] : undefined;
-    if (typeof key === "string" && key.startsWith(prefix)) return true;
+    if (typeof key === "string" && pattern.test(key)) return true;
   }
   return false;
 }

@@ -274,7 +274,8 @@ describe("hostile OTLP/JSON", () => {
       { line: 2, message: expect.stringMatching(/^invalid JSON: /) },
       {
         line: 3,
-        message: "not an OTLP ExportTraceServiceRequest (an object with a 'resourceSpans' array)",
+        message:
+          "not an OTLP ExportTraceServiceRequest or ExportLogsServiceRequest (an object with a 'resourceSpans' or 'resourceLogs' array)",
       },
     ]);
   });
@@ -690,12 +691,14 @@ describe("reading one request's spans", () => {
       chat(str("[null]")),
       chat(undefined, str(messages({ type: "tool_call", name: 3 }))),
       chat(undefined, str('{"parts": []}')),
+      chat(undefined, str(messages({ type: "text", content: "no tool" }))),
     );
     expect(inferences.map((i) => [i.offered, i.called])).toEqual([
       [null, null],
       [["a", "b"], null],
       [null, ["c"]],
-      // Output recorded without a tool call: it called none.
+      // Output of an empty text only records nothing of the calls; a text, that none was made.
+      [null, null],
       [null, []],
     ]);
     expect(problems.map((p) => `${p.path}: ${p.message}`)).toEqual([
