@@ -1,6 +1,7 @@
 /**
  * An OTLP/HTTP trace receiver (docs/formats.md, "palette-inspector receive"): `POST /v1/traces`
- * in JSON or protobuf, gzip or not, answered as the OTLP/HTTP specification says. Each selection
+ * and `POST /v1/logs` (the log records that say what a model call called) in JSON or protobuf,
+ * gzip or not, answered as the OTLP/HTTP specification says. Each selection
  * trace is handed on as it arrives, and again whenever a later request changes its model call.
  * It is a local tool on a port any web page can reach: Host and Origin are checked, bodies are
  * bounded (inflated too), and no request can stop it.
@@ -30,7 +31,9 @@ import {
 } from "../core/otel/request.js";
 import { allSteps } from "../core/otel/steps.js";
 import {
+  decodeLogsRequestInSteps,
   decodeTraceRequestInSteps,
+  encodeLogsResponse,
   encodeStatus,
   encodeTraceResponse,
   ProtobufError,
@@ -94,6 +97,32 @@ class Refusal extends Error {
     super(message);
   }
 }
+
+/** An OTLP/HTTP route: both take the same checks, limits and reading; each its own message. */
+interface Route {
+  readonly name: string;
+  /** The request's list of resources. */
+  readonly key: "resourceSpans" | "resourceLogs";
+  /** Its partial success's count of what was rejected. */
+  readonly rejected: string;
+  decode(body: Uint8Array): Generator<void, unknown>;
+  encode(rejected: number, message: string): Uint8Array;
+}
+
+const TRACES: Route = {
+  name: "ExportTraceServiceRequest",
+  key: "resourceSpans",
+  rejected: "rejectedSpans",
+  decode: decodeTraceRequestInSteps,
+  encode: encodeTraceResponse,
+};
+const LOGS: Route = {
+  name: "ExportLogsServiceRequest",
+  key: "resourceLogs",
+  rejected: "rejectedLogRecords",
+  decode: decodeLogsRequestInSteps,
+  encode: encodeLogsResponse,
+};
 
 /**
  * A kept turn, as few objects as can be (the receiver keeps maxTurns of them, and each one kept
@@ -187,23 +216,22 @@ export class OtlpReceiver {
 
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     try {
-      this.check(request);
+      const route = this.check(request);
       const protobuf = contentKind(request.headers["content-type"]);
       const body = await this.body(request);
       const stepped = body.length > STEPPED_BODY;
-      const decoding = protobuf ? decodeTraceRequestInSteps(body) : parseJsonSteps(body, stepped);
+      const decoding = protobuf ? route.decode(body) : parseJsonSteps(body, stepped);
       const value = stepped ? await inSteps(decoding) : allSteps(decoding);
+      const { key } = route;
       if (
         !isJsonObject(value) ||
-        !(own(value, "resourceSpans") === undefined || Array.isArray(own(value, "resourceSpans")))
+        !(own(value, key) === undefined || Array.isArray(own(value, key)))
       )
-        throw new Refusal(
-          400,
-          "not an OTLP ExportTraceServiceRequest (an object with a 'resourceSpans' array)",
-        );
-      const reading = readRequestInSteps({
-        resourceSpans: (own(value, "resourceSpans") as unknown[] | undefined) ?? [],
-      });
+        throw new Refusal(400, `not an OTLP ${route.name} (an object with a '${key}' array)`);
+      const items = (own(value, key) as unknown[] | undefined) ?? [];
+      const reading = readRequestInSteps(
+        key === "resourceSpans" ? { resourceSpans: items } : { resourceLogs: items },
+      );
       const read = stepped ? await inSteps(reading) : allSteps(reading);
       const accepted = this.accepting.then(() => {
         this.options.onRequest?.(value);
@@ -218,13 +246,18 @@ export class OtlpReceiver {
         .join("; ");
       if (protobuf) {
         response.writeHead(200, { "content-type": "application/x-protobuf" });
-        response.end(encodeTraceResponse(read.rejected, message));
+        response.end(route.encode(read.rejected, message));
       } else {
         response.writeHead(200, { "content-type": "application/json" });
         response.end(
           JSON.stringify(
             read.rejected > 0
-              ? { partialSuccess: { rejectedSpans: String(read.rejected), errorMessage: message } }
+              ? {
+                  partialSuccess: {
+                    [route.rejected]: String(read.rejected),
+                    errorMessage: message,
+                  },
+                }
               : {},
           ),
         );
@@ -242,14 +275,16 @@ export class OtlpReceiver {
   }
 
   /** Method, path, Host (DNS rebinding) and Origin (a browser page) before any body is read. */
-  private check(request: IncomingMessage): void {
+  private check(request: IncomingMessage): Route {
     if (request.headers.origin !== undefined)
       throw new Refusal(403, "requests from a browser page (with an Origin) are refused");
     if (!this.hostAllowed(request.headers.host))
       throw new Refusal(403, `the Host header must name the address the receiver listens on`);
     const path = (request.url ?? "").split("?")[0];
-    if (path !== "/v1/traces") throw new Refusal(404, "only /v1/traces is served");
+    const route = path === "/v1/traces" ? TRACES : path === "/v1/logs" ? LOGS : undefined;
+    if (!route) throw new Refusal(404, "only /v1/traces and /v1/logs are served");
     if (request.method !== "POST") throw new Refusal(405, "only POST is served");
+    return route;
   }
 
   private hostAllowed(header: string | undefined): boolean {
