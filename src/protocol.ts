@@ -5,7 +5,7 @@
 import type { Comparison } from "./core/compare.js";
 import type { ExpectationFailure } from "./core/expect.js";
 import type { ReportView } from "./core/report.js";
-import type { ModelCall } from "./core/otel/join.js";
+import { CONVENTIONS, type ModelCall } from "./core/traces/model-call.js";
 import { isWhatIf, type WhatIf, type WhatIfLevers } from "./core/whatif.js";
 import {
   isArrayOf,
@@ -161,11 +161,15 @@ function isModelCall(value: unknown): value is ModelCall {
     isRecord(value) &&
     isString(value.span_id) &&
     isStringOrNull(value.model) &&
-    (value.offered === null || isNames(value.offered)) &&
-    isNames(value.called) &&
-    isNames(value.final_not_offered) &&
-    isNames(value.offered_not_final) &&
-    isNames(value.called_not_offered)
+    isStringOrNull(value.tool_choice) &&
+    (CONVENTIONS as readonly unknown[]).includes(value.convention) &&
+    [
+      value.offered,
+      value.called,
+      value.final_not_offered,
+      value.offered_not_final,
+      value.called_not_offered,
+    ].every((names) => names === null || isNames(names))
   );
 }
 

@@ -4,7 +4,10 @@ import {
   MODEL_MARK_TEXT,
   modelGot,
   NO_MODEL_CALL,
-  NO_TOOL_DEFINITIONS,
+  noToolDefinitions,
+  notRecorded,
+  choiceWarning,
+  toolChoiceText,
   unofferedWarning,
   type ModelGot,
   type ModelToolMark,
@@ -36,7 +39,7 @@ export function renderModelGot(
   const body =
     got === null
       ? html`<p class="model-none">${NO_MODEL_CALL}</p>`
-      : html`<p class="model-call">Model call: ${got.model === null ? "model not named" : nameText(got.model)}, span ${nameText(got.spanId, "span-id")}</p>${offered(got, select, all, showAll)}${called(got, select)}`;
+      : html`<p class="model-call">Model call: ${got.model === null ? "model not named" : nameText(got.model)}, span ${nameText(got.spanId, "span-id")} <span class="tag model-convention">${got.convention}</span></p>${offered(got, select, all, showAll)}${choice(got)}${called(got, select)}`;
   return html`<section class="model-got" aria-labelledby="model-got-title"><h2 id="model-got-title">${MODEL_HEADING}</h2>${body}</section>`;
 }
 
@@ -47,7 +50,8 @@ function offered(
   showAll: () => void,
 ): TemplateResult {
   const tools = got.tools;
-  if (tools === null) return html`<p class="muted model-no-definitions">${NO_TOOL_DEFINITIONS}</p>`;
+  if (tools === null)
+    return html`<p class="muted model-no-definitions">${noToolDefinitions(got)}</p>`;
   const folded = !all && tools.length > ROWS_SHOWN;
   const rows = folded ? tools.filter((tool, i) => i < ROWS_SHOWN || tool.mark !== "both") : tools;
   const more = folded
@@ -63,15 +67,30 @@ function offered(
   }`;
 }
 
+/** The request's tool choice, with a warning when it disagrees with the pipeline's forced choice. */
+function choice(got: ModelGot): TemplateResult {
+  const mismatch = got.choiceMismatch;
+  return html`<p class="model-tool-choice">Tool choice: ${toolChoiceText(got, same)}</p>${
+    mismatch
+      ? html`<p class="model-warning model-choice-warning">${icon("warning")}${choiceWarning(mismatch, same)}</p>`
+      : nothing
+  }`;
+}
+
+/** Lit renders text as text: a name needs no neutralising. */
+const same = (text: string) => text;
+
 function called(got: ModelGot, select: (tool: string) => void): TemplateResult {
   const warning = unofferedWarning(got);
   const calls = got.called;
   return html`<h3>Called</h3>${
-    calls.length === 0
-      ? html`<p class="muted">No tool calls.</p>`
-      : html`<ol class="model-tools model-called">${calls.map(
-          (call) =>
-            html`<li data-unoffered=${call.unoffered}>${toolLink(call.name, select)}${call.unoffered ? html` <span class="model-warning">${icon("warning")}${warning}</span>` : nothing}</li>`,
-        )}</ol>`
+    calls === null
+      ? html`<p class="muted model-not-recorded">${notRecorded(got)}</p>`
+      : calls.length === 0
+        ? html`<p class="muted">No tool calls.</p>`
+        : html`<ol class="model-tools model-called">${calls.map(
+            (call) =>
+              html`<li data-unoffered=${call.unoffered}>${toolLink(call.name, select)}${call.unoffered ? html` <span class="model-warning">${icon("warning")}${warning}</span>` : nothing}</li>`,
+          )}</ol>`
   }`;
 }

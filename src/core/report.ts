@@ -3,7 +3,7 @@ import type { ManifestEntry } from "./catalog.js";
 import type { StageKind } from "./fixture/schema.js";
 import type { Tool } from "./tools.js";
 import type { StageRecord } from "./contract.js";
-import type { ModelCall } from "./otel/join.js";
+import type { ModelCall } from "./traces/model-call.js";
 
 /** One stage of the composition, run or not. */
 export interface StageInfo {

@@ -1,8 +1,9 @@
 /**
- * OTLP/protobuf trace messages, decoded by protobufjs from the OTLP definitions
- * (opentelemetry-proto: collector/trace/v1, trace/v1, common/v1, resource/v1; only the fields
- * traces use), and turned into OTLP/JSON so one reader serves both encodings. A request is
- * decoded a span at a time, so that a large one can be decoded in steps.
+ * OTLP/protobuf trace and log messages, decoded by protobufjs from the OTLP definitions
+ * (opentelemetry-proto: collector/trace/v1, collector/logs/v1, trace/v1, logs/v1, common/v1,
+ * resource/v1; only the fields they use), and turned into OTLP/JSON so one reader serves both
+ * encodings. A request is decoded a span or record at a time, so that a large one can be decoded
+ * in steps. ResourceLogs and ScopeLogs number their fields as ResourceSpans and ScopeSpans do.
  */
 import protobuf from "protobufjs";
 
@@ -51,6 +52,15 @@ message AnyValue {
 }
 message ArrayValue { repeated AnyValue values = 1; }
 message KeyValueList { repeated KeyValue values = 1; }
+
+message ExportLogsServiceResponse { ExportLogsPartialSuccess partial_success = 1; }
+message ExportLogsPartialSuccess { int64 rejected_log_records = 1; string error_message = 2; }
+message LogRecord {
+  fixed64 time_unix_nano = 1; fixed64 observed_time_unix_nano = 11; int32 severity_number = 2;
+  string severity_text = 3; AnyValue body = 5; repeated KeyValue attributes = 6;
+  uint32 dropped_attributes_count = 7; fixed32 flags = 8; bytes trace_id = 9; bytes span_id = 10;
+  string event_name = 12;
+}
 `;
 
 const root = protobuf.parse(OTLP_TRACE_PROTO).root;
@@ -60,17 +70,43 @@ const Status = root.lookupType("opentelemetry.proto.Status");
 const ResourceSpansHead = root.lookupType("opentelemetry.proto.ResourceSpansHead");
 const ScopeSpansHead = root.lookupType("opentelemetry.proto.ScopeSpansHead");
 const Span = root.lookupType("opentelemetry.proto.Span");
+const LogRecord = root.lookupType("opentelemetry.proto.LogRecord");
+const LogsResponse = root.lookupType("opentelemetry.proto.ExportLogsServiceResponse");
+
+/** How a signal's request nests its items in OTLP/JSON, and the item's message. */
+interface Signal {
+  readonly name: string;
+  readonly resources: string;
+  readonly scopes: string;
+  readonly items: string;
+  readonly item: protobuf.Type;
+}
+
+const TRACES: Signal = {
+  name: "ExportTraceServiceRequest",
+  resources: "resourceSpans",
+  scopes: "scopeSpans",
+  items: "spans",
+  item: Span,
+};
+const LOGS: Signal = {
+  name: "ExportLogsServiceRequest",
+  resources: "resourceLogs",
+  scopes: "scopeLogs",
+  items: "logRecords",
+  item: LogRecord,
+};
 const TO_JSON: protobuf.IConversionOptions = { longs: String, bytes: String, oneofs: false };
 /** Spans decoded between two steps. */
 const SPANS_PER_STEP = 64;
 
-/** A body that is not an ExportTraceServiceRequest in protobuf. */
+/** A body that is not an ExportTraceServiceRequest (or ExportLogsServiceRequest) in protobuf. */
 export class ProtobufError extends Error {}
 
-/** A request holding more than `max` spans (its resource and scope entries counted with them). */
+/** A request holding more than `max` spans or log records (its resource and scope entries counted with them). */
 export class TooManySpans extends Error {
   constructor(readonly max: number) {
-    super(`the request holds more than ${max.toLocaleString("en-US")} spans`);
+    super(`the request holds more than ${max.toLocaleString("en-US")} spans or log records`);
   }
 }
 
@@ -78,17 +114,29 @@ export class TooManySpans extends Error {
  * Decodes a protobuf request into its OTLP/JSON form (ids hex, int64 and times decimal strings),
  * yielding every SPANS_PER_STEP spans; past `maxSpans` entries it stops, throwing TooManySpans.
  */
-export function* decodeTraceRequestInSteps(
+export function decodeTraceRequestInSteps(
   body: Uint8Array,
   maxSpans = Number.POSITIVE_INFINITY,
 ): Generator<void, unknown> {
+  return decodeInSteps(body, TRACES, maxSpans);
+}
+
+/** decodeTraceRequestInSteps, of an ExportLogsServiceRequest (a step every SPANS_PER_STEP records). */
+export function decodeLogsRequestInSteps(
+  body: Uint8Array,
+  maxRecords = Number.POSITIVE_INFINITY,
+): Generator<void, unknown> {
+  return decodeInSteps(body, LOGS, maxRecords);
+}
+
+function* decodeInSteps(body: Uint8Array, signal: Signal, max: number): Generator<void, unknown> {
   try {
-    return yield* request(protobuf.Reader.create(body), { left: maxSpans, max: maxSpans });
+    return yield* request(protobuf.Reader.create(body), signal, { left: max, max });
   } catch (error) {
     if (error instanceof TooManySpans) throw error;
     // protobufjs refuses nesting past its recursion limit and truncated or malformed bytes alike.
     throw new ProtobufError(
-      `not an OTLP ExportTraceServiceRequest in protobuf: ${error instanceof Error ? error.message : String(error)}`,
+      `not an OTLP ${signal.name} in protobuf: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
 }
@@ -101,28 +149,36 @@ type Range = readonly [start: number, end: number];
  * protobufjs's recursion limit (request 0, resource spans 1, scope spans 2, span 3), each field
  * in the order toObject writes it.
  */
-function* request(reader: protobuf.Reader, budget: Budget): Generator<void, Json> {
+function* request(reader: protobuf.Reader, signal: Signal, budget: Budget): Generator<void, Json> {
   const resources: Json[] = [];
   let decoded = 0;
   for (const resource of elements(reader, [0, reader.len], 1, 0, budget)) {
     const scopes: Json[] = [];
     for (const scope of elements(reader, resource, 2, 1, budget)) {
-      const spans: Json[] = [];
-      for (const span of elements(reader, scope, 2, 2, budget)) {
-        spans.push(hexIds(message(Span, reader, span, 3)));
+      const items: Json[] = [];
+      for (const item of elements(reader, scope, 2, 2, budget)) {
+        items.push(hexIds(message(signal.item, reader, item, 3)));
         if (++decoded % SPANS_PER_STEP === 0) yield;
       }
       const { scope: about, schemaUrl } = message(ScopeSpansHead, reader, scope, 2);
       scopes.push(
-        present({ scope: about, spans: spans.length > 0 ? spans : undefined, schemaUrl }),
+        present({
+          scope: about,
+          [signal.items]: items.length > 0 ? items : undefined,
+          schemaUrl,
+        }),
       );
     }
     const { resource: about, schemaUrl } = message(ResourceSpansHead, reader, resource, 1);
     resources.push(
-      present({ resource: about, scopeSpans: scopes.length > 0 ? scopes : undefined, schemaUrl }),
+      present({
+        resource: about,
+        [signal.scopes]: scopes.length > 0 ? scopes : undefined,
+        schemaUrl,
+      }),
     );
   }
-  return resources.length > 0 ? { resourceSpans: resources } : {};
+  return resources.length > 0 ? { [signal.resources]: resources } : {};
 }
 
 /** Entries (resources, scopes, spans) a request may still hold: counted as they are found, before any is decoded. */
@@ -220,6 +276,20 @@ export function encodeTraceResponse(rejected: number, errorMessage: string): Uin
       rejected > 0 ? { partialSuccess: { rejectedSpans: rejected, errorMessage } } : {},
     ),
   ).finish();
+}
+
+/** An ExportLogsServiceResponse, with partial_success when log records were rejected. */
+export function encodeLogsResponse(rejected: number, errorMessage: string): Uint8Array {
+  return LogsResponse.encode(
+    LogsResponse.fromObject(
+      rejected > 0 ? { partialSuccess: { rejectedLogRecords: rejected, errorMessage } } : {},
+    ),
+  ).finish();
+}
+
+/** Decodes a logs response (for tests). */
+export function decodeLogsResponse(body: Uint8Array): unknown {
+  return LogsResponse.toObject(LogsResponse.decode(body), { longs: Number });
 }
 
 /** Decodes a response (for tests and the example's checks). */

@@ -1,6 +1,7 @@
 /**
  * An OTLP/HTTP trace receiver (docs/formats.md, "palette-inspector receive"): `POST /v1/traces`
- * in JSON or protobuf, gzip or not, answered as the OTLP/HTTP specification says. Each selection
+ * and `POST /v1/logs` (the log records that say what a model call called) in JSON or protobuf,
+ * gzip or not, answered as the OTLP/HTTP specification says. Each selection
  * trace is handed on as it arrives, and again whenever a later request changes its model call.
  * It is a local tool on a port any web page can reach: Host and Origin are checked, bodies are
  * bounded (inflated too), and no request can stop it.
@@ -18,7 +19,6 @@ import {
   joinedTrace,
   sameJoin,
   type Joined,
-  type JoinedCall,
   type KnownTrace,
   type TimeWindow,
   type Touched,
@@ -28,11 +28,14 @@ import {
   readRequestInSteps,
   textSelection,
   type OtlpRead,
+  type OtlpRequest,
   type OtlpSelection,
 } from "../core/otel/request.js";
 import { allSteps } from "../core/otel/steps.js";
 import {
+  decodeLogsRequestInSteps,
   decodeTraceRequestInSteps,
+  encodeLogsResponse,
   encodeStatus,
   encodeTraceResponse,
   ProtobufError,
@@ -98,9 +101,10 @@ export interface ReceiverOptions {
   readonly onDropped?: (notice: string) => void;
   /**
    * Every accepted request, as OTLP/JSON (a protobuf request converted): an object of its
-   * `resourceSpans` alone (an empty list when it had none), whatever else or in what order it held.
+   * `resourceSpans` or `resourceLogs` alone (an empty list when it had none), whatever else or in
+   * what order it held.
    */
-  readonly onRequest?: (request: { readonly resourceSpans: readonly unknown[] }) => void;
+  readonly onRequest?: (request: OtlpRequest) => void;
 }
 
 /** The port is taken by another program. */
@@ -119,10 +123,44 @@ class Refusal extends Error {
   }
 }
 
+/** An OTLP/HTTP route: both take the same checks, limits and reading; each its own message. */
+interface Route {
+  readonly name: string;
+  /** The request's list of resources. */
+  readonly key: "resourceSpans" | "resourceLogs";
+  /** Its partial success's count of what was rejected. */
+  readonly rejected: string;
+  /** Its protobuf body, decoded to OTLP/JSON; past `maxEntries` spans or records, TooManySpans. */
+  decode(body: Uint8Array, maxEntries: number): Generator<void, unknown>;
+  /** Where its resources hold scopes, and its scopes items, in OTLP/JSON. */
+  readonly scopes: string;
+  readonly items: string;
+  encode(rejected: number, message: string): Uint8Array;
+}
+
+const TRACES: Route = {
+  name: "ExportTraceServiceRequest",
+  key: "resourceSpans",
+  rejected: "rejectedSpans",
+  scopes: "scopeSpans",
+  items: "spans",
+  decode: decodeTraceRequestInSteps,
+  encode: encodeTraceResponse,
+};
+const LOGS: Route = {
+  name: "ExportLogsServiceRequest",
+  key: "resourceLogs",
+  rejected: "rejectedLogRecords",
+  scopes: "scopeLogs",
+  items: "logRecords",
+  decode: decodeLogsRequestInSteps,
+  encode: encodeLogsResponse,
+};
+
 /**
  * A kept turn, as few objects as can be (the receiver keeps maxTurns of them, and each one kept
  * costs the garbage collector): what re-joining it needs, its join as the inference span and
- * calls the join holds anyway (sameJoin), and its selection only for onModel.
+ * calls the join made anyway (sameJoin), and its selection only for onModel.
  */
 interface Recent {
   readonly index: number;
@@ -130,9 +168,8 @@ interface Recent {
   /** Its OTel trace as the join knows it, which holds this turn (among the trace's kept turns). */
   readonly trace: Kept;
   readonly time: bigint;
-  /** The join handed on last: both null when none was. */
-  call: JoinedCall | null;
-  called: readonly string[] | null;
+  /** The join handed on last: null when none was. */
+  joined: Joined | null;
   readonly selection: KeptSelection | null;
 }
 
@@ -230,27 +267,35 @@ export class OtlpReceiver {
 
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     try {
-      this.check(request);
+      const route = this.check(request);
       const protobuf = contentKind(request.headers["content-type"]);
       const gzip = this.gzipped(request);
       const body = await this.collect(request, response);
       // One request at a time is inflated, decoded, read and accepted, in the order read: a stepped one is never interleaved.
-      const work = this.accepting.then(() => this.take(body, gzip, protobuf));
+      const work = this.accepting.then(() => this.take(body, gzip, protobuf, route));
       this.accepting = work.then(
         () => undefined,
         () => undefined,
       );
       const read = await work;
-      const message = read.problems.map((p) => `${p.path}: ${p.message}`).join("; ");
+      const message = read.problems
+        .slice(0, 10)
+        .map((p) => `${p.path}: ${p.message}`)
+        .join("; ");
       if (protobuf) {
         response.writeHead(200, { "content-type": "application/x-protobuf" });
-        response.end(encodeTraceResponse(read.rejected, message));
+        response.end(route.encode(read.rejected, message));
       } else {
         response.writeHead(200, { "content-type": "application/json" });
         response.end(
           JSON.stringify(
             read.rejected > 0
-              ? { partialSuccess: { rejectedSpans: String(read.rejected), errorMessage: message } }
+              ? {
+                  partialSuccess: {
+                    [route.rejected]: String(read.rejected),
+                    errorMessage: message,
+                  },
+                }
               : {},
           ),
         );
@@ -267,23 +312,28 @@ export class OtlpReceiver {
   }
 
   /** Inflates, decodes, reads and accepts one request's body: what was read of it. */
-  private async take(raw: Buffer, gzip: boolean, protobuf: boolean): Promise<OtlpRead> {
+  private async take(
+    raw: Buffer,
+    gzip: boolean,
+    protobuf: boolean,
+    route: Route,
+  ): Promise<OtlpRead> {
     if (this.server === null) throw stopping();
     const body = gzip ? await this.inflated(raw) : raw;
     const stepped = body.length > STEPPED_BODY;
     const run = <T>(steps: Generator<void, T>) => (stepped ? this.inSteps(steps) : allSteps(steps));
     const decoding = protobuf
-      ? decodeTraceRequestInSteps(body, MAX_SPANS_PER_REQUEST)
+      ? route.decode(body, MAX_SPANS_PER_REQUEST)
       : parseJsonSteps(body, stepped);
     const value = await run(decoding);
-    const spans = isJsonObject(value) ? own(value, "resourceSpans") : undefined;
-    if (!isJsonObject(value) || !(spans === undefined || Array.isArray(spans)))
-      throw new Refusal(
-        400,
-        "not an OTLP ExportTraceServiceRequest (an object with a 'resourceSpans' array)",
-      );
-    const request = { resourceSpans: (spans as unknown[] | undefined) ?? [] };
-    if (!protobuf && spanCount(request.resourceSpans) > MAX_SPANS_PER_REQUEST) throw tooManySpans();
+    const { key } = route;
+    const resources = isJsonObject(value) ? own(value, key) : undefined;
+    if (!isJsonObject(value) || !(resources === undefined || Array.isArray(resources)))
+      throw new Refusal(400, `not an OTLP ${route.name} (an object with a '${key}' array)`);
+    const list = (resources as unknown[] | undefined) ?? [];
+    if (!protobuf && entryCount(list, route) > MAX_SPANS_PER_REQUEST) throw tooManySpans();
+    const request: OtlpRequest =
+      key === "resourceSpans" ? { resourceSpans: list } : { resourceLogs: list };
     const read = await run(readRequestInSteps(request, MAX_PROBLEMS));
     this.options.onRequest?.(request);
     await run(this.accept(read));
@@ -305,14 +355,16 @@ export class OtlpReceiver {
   }
 
   /** Method, path, Host (DNS rebinding) and Origin (a browser page) before any body is read. */
-  private check(request: IncomingMessage): void {
+  private check(request: IncomingMessage): Route {
     if (request.headers.origin !== undefined)
       throw new Refusal(403, "requests from a browser page (with an Origin) are refused");
     if (!this.hostAllowed(request.headers.host))
       throw new Refusal(403, `the Host header must name the address the receiver listens on`);
     const path = (request.url ?? "").split("?")[0];
-    if (path !== "/v1/traces") throw new Refusal(404, "only /v1/traces is served");
+    const route = path === "/v1/traces" ? TRACES : path === "/v1/logs" ? LOGS : undefined;
+    if (!route) throw new Refusal(404, "only /v1/traces and /v1/logs are served");
     if (request.method !== "POST") throw new Refusal(405, "only POST is served");
+    return route;
   }
 
   private hostAllowed(header: string | undefined): boolean {
@@ -430,9 +482,8 @@ export class OtlpReceiver {
         if (recent.index >= first) continue;
         const joined = this.join.joinedIn(trace!, recent.time);
         if (++handed % SELECTIONS_PER_STEP === 0) yield;
-        if (sameJoin(joined, recent.call, recent.called)) continue;
-        recent.call = joined?.call ?? null;
-        recent.called = joined?.called ?? null;
+        if (sameJoin(joined, recent.joined)) continue;
+        recent.joined = joined;
         this.options.onRejoin?.(recent.index, joined);
         if (recent.selection === null) continue;
         const selection = keptSelection(recent, recent.selection);
@@ -451,13 +502,11 @@ export class OtlpReceiver {
   ): void {
     if (this.maxTurns === 0) return;
     const { traceId, spanId, service, time, text } = selection;
-    const call = joined?.call ?? null;
-    const called = joined?.called ?? null;
     // Only onModel needs the selection again; whoever takes onTurn's keeps it otherwise.
     const kept: KeptSelection | null = this.options.onModel
       ? { spanId, service, text, trace: text === undefined ? selection.trace : null }
       : null;
-    const turn: Recent = { index, traceId, trace, time, call, called, selection: kept };
+    const turn: Recent = { index, traceId, trace, time, joined, selection: kept };
     const known = trace.held;
     if (known === undefined) trace.held = turn;
     else {
@@ -588,13 +637,13 @@ function* parseJsonSteps(body: Buffer, stepped: boolean): Generator<void, unknow
 }
 
 /** The spans of a request's scopes, counted before any is read (a scope that is not one counts none). */
-function spanCount(resources: readonly unknown[]): number {
+function entryCount(resources: readonly unknown[], route: Route): number {
   let count = 0;
   for (const resource of resources) {
-    const scopes = isJsonObject(resource) ? resource["scopeSpans"] : undefined;
+    const scopes = isJsonObject(resource) ? resource[route.scopes] : undefined;
     if (!Array.isArray(scopes)) continue;
     for (const scope of scopes) {
-      const spans = isJsonObject(scope) ? scope["spans"] : undefined;
+      const spans = isJsonObject(scope) ? scope[route.items] : undefined;
       count += 1 + (Array.isArray(spans) ? spans.length : 0);
     }
     count++;
@@ -605,7 +654,7 @@ function spanCount(resources: readonly unknown[]): number {
 function tooManySpans(): Refusal {
   return new Refusal(
     413,
-    `the request holds more than ${MAX_SPANS_PER_REQUEST.toLocaleString("en-US")} spans (with their resource and scope entries); send fewer spans a request`,
+    `the request holds more than ${MAX_SPANS_PER_REQUEST.toLocaleString("en-US")} spans or log records (with their resource and scope entries); send fewer a request`,
   );
 }
 

@@ -6,7 +6,8 @@
  * The worker keeps no selection: the receiving thread keeps the newest maxTurns, so that a later
  * change of a turn's join comes as its index and join alone, and its model call is worked out here.
  */
-import type { Joined, ModelCall, OtelIds } from "../core/otel/join.js";
+import type { Joined } from "../core/otel/join.js";
+import type { Convention, ModelCall, OtelIds } from "../core/traces/model-call.js";
 import { isoTime, joinedModel, withOtel } from "../core/otel/join.js";
 import { textSelection, type OtlpSelection } from "../core/otel/request.js";
 import type { LoggedTrace } from "../core/traces/trace.js";
@@ -14,10 +15,10 @@ import type { LoggedTrace } from "../core/traces/trace.js";
 /**
  * Per turn: changed (0 as it arrived, 1 its join changed), index, the selection's text or trace,
  * trace id, span id, service, time (Unix nanoseconds, made ISO text here), then the join: the
- * inference span's id, model and offered tools, and the tools called; its span id null when none
- * was joined. A changed turn's selection fields are null.
+ * inference span's id, model, offered tools, tool choice, the tools called and the convention they
+ * were read in; its span id null when none was joined. A changed turn's selection fields are null.
  */
-const FIELDS = 11;
+const FIELDS = 13;
 
 export type ReceiverItems = readonly unknown[];
 
@@ -47,10 +48,10 @@ export class TurnBatch {
   }
 
   private join(joined: Joined | null): void {
-    if (joined === null) this.items.push(null, null, null, null);
+    if (joined === null) this.items.push(null, null, null, null, null, null);
     else {
-      const { call, called } = joined;
-      this.items.push(call.spanId, call.model, call.offered, called);
+      const { call, called, convention } = joined;
+      this.items.push(call.spanId, call.model, call.offered, call.toolChoice, called, convention);
     }
   }
 }
@@ -165,6 +166,8 @@ function modelOf(items: ReceiverItems, at: number, trace: LoggedTrace): ModelCal
     spanId,
     model: items[at + 8] as string | null,
     offered: items[at + 9] as readonly string[] | null,
+    toolChoice: items[at + 10] as string | null,
   };
-  return joinedModel({ call, called: items[at + 10] as readonly string[] }, trace);
+  const called = items[at + 11] as readonly string[] | null;
+  return joinedModel({ call, called, convention: items[at + 12] as Convention }, trace);
 }

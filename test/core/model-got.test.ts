@@ -33,6 +33,8 @@ describe("the report of a trace read from OpenTelemetry", () => {
       model: "gpt-4o",
       offered: ["get_weather", "search"],
       called: ["search", "send_email", "send_email"],
+      tool_choice: null,
+      convention: "gen_ai",
       final_not_offered: ["final_answer"],
       offered_not_final: ["search"],
       called_not_offered: ["send_email", "send_email"],
@@ -55,6 +57,9 @@ describe("modelGot", () => {
     expect(modelGot(mixed())).toEqual({
       model: "gpt-4o",
       spanId: "00000000000000aa",
+      convention: "OTel GenAI",
+      toolChoice: null,
+      choiceMismatch: null,
       tools: [
         { name: "get_weather", mark: "both" },
         { name: "search", mark: "added" },
@@ -70,8 +75,8 @@ describe("modelGot", () => {
   });
 
   it("says nothing for a run not from OpenTelemetry, and null when no call was joined", () => {
-    expect(modelGot({})).toBeUndefined();
-    expect(modelGot({ model: null })).toBeNull();
+    expect(modelGot({ forcedChoice: null })).toBeUndefined();
+    expect(modelGot({ model: null, forcedChoice: null })).toBeNull();
   });
 
   it("without tool definitions, compares nothing and warns on calls outside the final palette", () => {
@@ -82,7 +87,7 @@ describe("modelGot", () => {
   it("labels a call whose span names no model as such", () => {
     const got = modelGot(reportOf([chatSpan(TRACE_A, 20, { id: "00000000000000bb" })]))!;
     expect(modelCallLabel(got, (text) => `<${text}>`)).toBe(
-      "model not named, span <00000000000000bb>",
+      "model not named, span <00000000000000bb> (OTel GenAI)",
     );
   });
 });
@@ -96,9 +101,10 @@ describe("Copy as Markdown: what the model got", () => {
       [
         "#### What the model got",
         "",
-        "Model call: gpt-4o, span 00000000000000aa.",
+        "Model call: gpt-4o, span 00000000000000aa (OTel GenAI).",
         "",
         "- Offered to the model, against the final palette: get\\_weather, search (added after selection), final\\_answer (lost after selection)",
+        "- Tool choice: not recorded (OTel GenAI)",
         "- Called: search, send\\_email, send\\_email",
         "",
         "> **Warning:** send\\_email called, but not offered to the model.",
@@ -123,21 +129,26 @@ describe("Copy as Markdown: what the model got", () => {
         "",
         "#### What the model got",
         "",
-        "Model call: model not named, span 00000000000000cc.",
+        "Model call: model not named, span 00000000000000cc (OTel GenAI).",
         "",
-        "- The model call does not list the tools it was offered (no gen_ai.tool.definitions).",
+        "- The tools offered to the model: not recorded (OTel GenAI).",
+        "- Tool choice: not recorded (OTel GenAI)",
         "- Called: get\\_weather",
         "",
       ].join("\n"),
     );
   });
 
-  it("says none for an empty palette offered and no call made", () => {
-    const report = reportOf([chatSpan(TRACE_A, 20, { offered: [] })], []);
+  it("says none for an empty palette offered and no call made, and not recorded for calls no span records", () => {
+    const report = reportOf([chatSpan(TRACE_A, 20, { offered: [], calls: [] })], []);
     expect(md(report)).toContain(
-      "- Offered to the model, against the final palette: none\n- Called: none\n",
+      "- Offered to the model, against the final palette: none\n- Tool choice: not recorded (OTel GenAI)\n- Called: none\n",
     );
     expect(formatModelGot(report, false)).toContain("\n  called: none\n");
+    const unrecorded = reportOf([chatSpan(TRACE_A, 20, { offered: [] })], []);
+    expect(unrecorded.model?.called).toBeNull();
+    expect(md(unrecorded)).toContain("- Called: not recorded (OTel GenAI)\n");
+    expect(formatModelGot(unrecorded, false)).toContain("\n  called: not recorded (OTel GenAI)\n");
   });
 
   it("warns of at most as many unoffered calls as the names it lists", () => {
@@ -166,11 +177,12 @@ describe("show: what the model got", () => {
     expect(formatModelGot(mixed(), false)).toBe(
       [
         "",
-        "what the model got: gpt-4o, span 00000000000000aa",
+        "what the model got: gpt-4o, span 00000000000000aa (OTel GenAI)",
         "  offered to the model, against the final palette:",
         "    get_weather",
         "    search  (added after selection)",
         "    final_answer  (lost after selection)",
+        "  tool choice: not recorded (OTel GenAI)",
         "  called: search, send_email, send_email",
         "  warning: send_email called, but not offered to the model",
         "",
@@ -179,13 +191,13 @@ describe("show: what the model got", () => {
     const hostile = reportOf([chatSpan(TRACE_A, 20, { model: "m\x1b[2J", calls: ["x\u202e"] })]);
     const text = formatModelGot(hostile, true);
     expect(text).toContain("what the model got: m\\u001b[2J, span");
-    expect(text).toContain("  The model call does not list the tools it was offered");
+    expect(text).toContain("  The tools offered to the model: not recorded (OTel GenAI).");
     expect(text).toContain(
       "\x1b[33m  warning: x\\u202e called, but not in the final palette\x1b[0m",
     );
     expect(formatModelGot(reportOf([]), false)).toMatch(
       /^\nwhat the model got: No model call joined: /,
     );
-    expect(formatModelGot({}, false)).toBe("");
+    expect(formatModelGot({ forcedChoice: null }, false)).toBe("");
   });
 });

@@ -137,6 +137,8 @@ describe("a report's model call in a show", () => {
     model: "gpt-4o",
     offered: ["final_answer"],
     called: ["send_email"],
+    tool_choice: "auto",
+    convention: "openinference",
     final_not_offered: ["send_email"],
     offered_not_final: [],
     called_not_offered: ["send_email"],
@@ -144,7 +146,16 @@ describe("a report's model call in a show", () => {
   const show = async (model: unknown) => showOf({ ...(await report()).report, model });
 
   it("is accepted whole, as null (none joined) or absent (not from OpenTelemetry)", async () => {
-    for (const model of [MODEL, { ...MODEL, model: null, offered: null }, null]) {
+    const unrecorded = {
+      ...MODEL,
+      offered: null,
+      called: null,
+      tool_choice: null,
+      final_not_offered: null,
+      offered_not_final: null,
+      called_not_offered: null,
+    };
+    for (const model of [MODEL, { ...MODEL, model: null, offered: null }, unrecorded, null]) {
       const message = await show(model);
       expect(parseToWebview(message, () => {})).toBe(message);
     }
@@ -158,6 +169,8 @@ describe("a report's model call in a show", () => {
     ["a call that is not a name", { ...MODEL, called: [1] }],
     ["offered tools that are not a list", { ...MODEL, offered: "final_answer" }],
     ["a difference missing", { ...MODEL, called_not_offered: undefined }],
+    ["a tool choice that is not a name", { ...MODEL, tool_choice: 1 }],
+    ["an unknown convention", { ...MODEL, convention: "mine" }],
   ])("is refused as %s, so the webview never renders half a shape", async (_why, model) => {
     const logged: string[] = [];
     expect(parseToWebview(await show(model), (line) => logged.push(line))).toBeNull();

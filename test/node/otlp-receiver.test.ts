@@ -1,4 +1,6 @@
 import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { createServer } from "node:net";
 import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
@@ -9,7 +11,12 @@ import { send } from "../helpers/http-post.js";
 import { MAX_OPEN_TRACES } from "../../src/core/otel/join.js";
 import { OtlpReceiver, PortInUse, type ReceivedTrace } from "../../src/node/otlp-receiver.js";
 import protobuf from "protobufjs";
-import { decodeStatus, decodeTraceResponse, OTLP_TRACE_PROTO } from "../../src/node/otlp-proto.js";
+import {
+  decodeLogsResponse,
+  decodeStatus,
+  decodeTraceResponse,
+  OTLP_TRACE_PROTO,
+} from "../../src/node/otlp-proto.js";
 import {
   chatSpan,
   lines,
@@ -452,7 +459,7 @@ describe("the OTLP receiver", () => {
       `receiver: 1,000 requests of 100 spans in ${seconds.toFixed(2)} s (${Math.round(100_000 / seconds).toLocaleString("en-US")} spans/s)`,
     );
     expect(traces).toHaveLength(50_000);
-    expect(traces.every((t) => t.trace.model?.called[0] === "a")).toBe(true);
+    expect(traces.every((t) => t.trace.model?.called?.[0] === "a")).toBe(true);
   }, 60_000);
 });
 
@@ -562,7 +569,7 @@ describe("the OTLP receiver's longest slice of its thread's CPU", () => {
     expect(traces).toHaveLength(requests * perRequest);
     // Each turn is handed on again once, when its model call comes, having called the tool after it.
     expect(models.map((m) => m.index)).toEqual(traces.map((t) => t.index));
-    expect(models.every((m) => m.trace.model?.called[0] === `tool${m.index}`)).toBe(true);
+    expect(models.every((m) => m.trace.model?.called?.[0] === `tool${m.index}`)).toBe(true);
     expect(longest).toBeLessThan(SLICE_MS);
   }, 60_000);
 
@@ -623,3 +630,85 @@ function varint(n: number): number[] {
   out.push(n);
   return out;
 }
+
+describe("the OTLP receiver's /v1/logs", () => {
+  /** The official OpenAI instrumentation's recording of two turns: spans and log records by line. */
+  const recording = readFileSync(
+    join(import.meta.dirname, "../otel-libs/recordings/official-openai/chat.otlp.jsonl"),
+    "utf8",
+  )
+    .split("\n")
+    .filter((line) => line !== "");
+  const spans = recording.filter((line) => line.startsWith('{"resourceSpans"'));
+  const logs = recording.filter((line) => line.startsWith('{"resourceLogs"'));
+
+  const LogsRequest = protobuf
+    .parse(
+      `${OTLP_TRACE_PROTO}
+      message ExportLogsServiceRequest { repeated ResourceLogs resource_logs = 1; }
+      message ResourceLogs { Resource resource = 1; repeated ScopeLogs scope_logs = 2; string schema_url = 3; }
+      message ScopeLogs { InstrumentationScope scope = 1; repeated LogRecord log_records = 2; string schema_url = 3; }`,
+    )
+    .root.lookupType("opentelemetry.proto.ExportLogsServiceRequest");
+
+  /** An OTLP/JSON logs request in protobuf: ids as bytes. */
+  function logsProtobuf(json: string): Uint8Array {
+    const value = JSON.parse(json, (key, item: unknown) =>
+      (key === "traceId" || key === "spanId") && typeof item === "string"
+        ? Buffer.from(item, "hex")
+        : item,
+    ) as Record<string, unknown>;
+    return LogsRequest.encode(LogsRequest.fromObject(value)).finish();
+  }
+
+  it("joins the calls a log record names to its span, whichever comes first, over JSON, protobuf and gzip", async () => {
+    const { port, traces, models, requests } = await started();
+    // Turn 1: the log records first, in JSON; turn 2: the spans first, the records in gzipped protobuf.
+    expect((await send(port, logs[0]!, {}, "/v1/logs")).status).toBe(200);
+    await send(port, spans[0]!);
+    await send(port, spans[1]!);
+    expect(traces.map((t) => t.trace.model?.called ?? null)).toEqual([["get_weather"], null]);
+    const answer = await send(
+      port,
+      gzipSync(logsProtobuf(logs[1]!)),
+      { "content-type": "application/x-protobuf", "content-encoding": "gzip" },
+      "/v1/logs",
+    );
+    expect([answer.status, decodeLogsResponse(answer.body)]).toEqual([200, {}]);
+    expect(models.map((m) => [m.index, m.trace.model?.called, m.trace.model?.convention])).toEqual([
+      [1, ["send_email"], "gen_ai_logs"],
+    ]);
+    // What --out keeps: the logs requests as they came, among the traces requests.
+    expect(requests.filter((r) => "resourceLogs" in (r as object))).toHaveLength(2);
+  });
+
+  it("names a log record without its span's ids as rejected, and refuses what is not a logs request", async () => {
+    const { port } = await started();
+    const record = {
+      attributes: [{ key: "event.name", value: str("gen_ai.choice") }],
+      body: { kvlistValue: { values: [] } },
+    };
+    const bad = await send(
+      port,
+      JSON.stringify({ resourceLogs: [{ scopeLogs: [{ logRecords: [record] }] }] }),
+      {},
+      "/v1/logs",
+    );
+    expect(JSON.parse(bad.body.toString())).toEqual({
+      partialSuccess: {
+        rejectedLogRecords: "1",
+        errorMessage:
+          "resourceLogs[0].scopeLogs[0].logRecords[0]: a gen_ai log record must carry its span's traceId and spanId",
+      },
+    });
+    const wrong = await send(port, JSON.stringify({ resourceLogs: 1 }), {}, "/v1/logs");
+    expect([wrong.status, wrong.body.toString()]).toEqual([
+      400,
+      JSON.stringify({
+        code: 3,
+        message: "not an OTLP ExportLogsServiceRequest (an object with a 'resourceLogs' array)",
+      }),
+    ]);
+    expect((await send(port, "{}", {}, "/v1/metrics")).status).toBe(404);
+  });
+});

@@ -84,6 +84,8 @@ describe("the turns a receiver worker posts", () => {
       model: "m",
       offered: ["a", "x"],
       called: ["x"],
+      tool_choice: null,
+      convention: "gen_ai",
       final_not_offered: [],
       offered_not_final: ["x"],
       called_not_offered: [],
@@ -94,8 +96,9 @@ describe("the turns a receiver worker posts", () => {
 
   it("bring a later change of a kept turn's join as its index alone, read with the selection kept here", () => {
     const later: Joined = {
-      call: { spanId: "00000000000000f1", model: "late", offered: ["c"] },
+      call: { spanId: "00000000000000f1", model: "late", offered: ["c"], toolChoice: "c" },
       called: ["c"],
+      convention: "openinference",
     };
     const got = readBack(2, (batch) => {
       read.selections.forEach((selection, index) => batch.push(index, selection, null));
@@ -137,8 +140,9 @@ describe("the turns a receiver worker posts", () => {
 
   it("keep no more than their characters of selections: the oldest go first, and a change of one gone is passed over and counted", () => {
     const later: Joined = {
-      call: { spanId: "00000000000000f1", model: "late", offered: null },
+      call: { spanId: "00000000000000f1", model: "late", offered: null, toolChoice: null },
       called: [],
+      convention: "gen_ai",
     };
     const selection = read.selections[0]!;
     const length = selection.text!.length;

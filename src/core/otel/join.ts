@@ -5,33 +5,28 @@
  */
 import { loggedFinalNames } from "../traces/final.js";
 import type { LoggedTrace } from "../traces/trace.js";
-import type { OtlpInference, OtlpRead, OtlpSelection, OtlpToolSpan } from "./request.js";
+import type { Convention, ModelCall, OtelIds } from "../traces/model-call.js";
+import type {
+  OtlpInference,
+  OtlpRead,
+  OtlpRecord,
+  OtlpSelection,
+  OtlpToolSpan,
+} from "./request.js";
 import { allSteps } from "./steps.js";
 
-export interface OtelIds {
-  readonly trace_id: string;
-  readonly span_id: string;
-  readonly service: string | null;
-}
-
-export interface ModelCall {
-  readonly span_id: string;
-  readonly model: string | null;
-  readonly offered: readonly string[] | null;
-  readonly called: readonly string[];
-  readonly final_not_offered: readonly string[];
-  readonly offered_not_final: readonly string[];
-  readonly called_not_offered: readonly string[];
-}
-
-/** An inference span a selection fed, with the tools it called (its own, or its tool spans'). */
+/**
+ * An inference span a selection fed, with the tools it called (its own, its log records', or its
+ * tool spans'; null when none of them says) and the convention that said so.
+ */
 export interface Joined {
   readonly call: JoinedCall;
-  readonly called: readonly string[];
+  readonly called: readonly string[] | null;
+  readonly convention: Convention;
 }
 
 /** What of an inference span its model call says. */
-export type JoinedCall = Pick<OtlpInference, "spanId" | "model" | "offered">;
+export type JoinedCall = Pick<OtlpInference, "spanId" | "model" | "offered" | "toolChoice">;
 
 /**
  * OTel traces whose spans are remembered for joins at least; past twice as many, the least
@@ -65,6 +60,8 @@ interface TraceSpans extends KnownTrace<unknown> {
   selections: Kind<bigint>;
   inferences: Kind<OtlpInference>;
   toolSpans: Kind<OtlpToolSpan>;
+  /** Log records of its inference spans, in the order they came. */
+  records: Kind<OtlpRecord>;
   /** When it was last used (the join's clock), for forgetting the least recently used. */
   seen: number;
   /** What its spans take, as spanBytes estimates it. */
@@ -166,6 +163,17 @@ export class OtelJoin<Held = never> {
       }
       if (++count % SPANS_PER_STEP === 0) yield;
     }
+    for (const r of read.records) {
+      const trace = entry(r.traceId);
+      // A record changes what its inference span called, once that span is known.
+      const kind = insertLast(trace.spans.records, r);
+      if (this.kept(trace.spans, kind, RECORD_BYTES + namesBytes(r.called))) {
+        trace.spans.records = kind!;
+        const span = listOf(trace.spans.inferences).find((i) => i.spanId === r.spanId);
+        if (span) trace.starts?.push(span.start);
+      }
+      if (++count % SPANS_PER_STEP === 0) yield;
+    }
     if (this.held > this.maxBytes) this.forgetForBytes(first);
     const touched: Touched = new Map();
     for (const { traceId, spans, selections, starts } of added) {
@@ -198,7 +206,18 @@ export class OtelJoin<Held = never> {
     const next = firstFrom(spans.selections, time, true, timeOf);
     const call = firstFrom(spans.inferences, time, false, startOf);
     if (!call || (next !== undefined && call.start >= next)) return null;
-    return { call, called: call.called ?? toolsAfter(spans, call) };
+    let called = call.called;
+    let convention = call.convention;
+    if (called === null && spans.records !== undefined) {
+      called = recordedCalls(spans.records, call.spanId);
+      if (called !== null) convention = "gen_ai_logs";
+    }
+    // Tool spans say what was called where the call's own record names no tool.
+    if (called === null || called.length === 0) {
+      const ran = toolsAfter(spans, call);
+      if (ran.length > 0) called = ran;
+    }
+    return { call, called, convention };
   }
 
   /** Forgets what an OTel trace's spans said, and what was held of it. */
@@ -253,6 +272,7 @@ export class OtelJoin<Held = never> {
       selections: undefined,
       inferences: undefined,
       toolSpans: undefined,
+      records: undefined,
       seen: 0,
       bytes: 0,
       adding: null,
@@ -317,6 +337,14 @@ function windows(
   return found;
 }
 
+/** What an inference span's log records say it called, in the order they came; null when it has none. */
+function recordedCalls(records: Kind<OtlpRecord>, spanId: string): readonly string[] | null {
+  let called: string[] | null = null;
+  for (const record of listOf(records))
+    if (record.spanId === spanId) (called ??= []).push(...record.called);
+  return called;
+}
+
 function toolsAfter(spans: TraceSpans, call: OtlpInference): readonly string[] {
   const inferences = listOf(spans.inferences);
   const next = inferences[after(inferences, call.start, startOf)]?.start;
@@ -329,10 +357,11 @@ function toolsAfter(spans: TraceSpans, call: OtlpInference): readonly string[] {
   return names;
 }
 
-/** Estimated bytes of a selection, a tool span and an inference span without its names, as the join holds them. */
+/** Estimated bytes of a selection, a tool span, an inference span and a log record without their names, as the join holds them. */
 const SELECTION_BYTES = 48;
 const TOOL_SPAN_BYTES = 96;
 const INFERENCE_BYTES = 160;
+const RECORD_BYTES = 96;
 
 /** An inference span's estimated bytes: its names counted whole, shared or not (a list read from the same text is shared). */
 function inferenceBytes(span: OtlpInference): number {
@@ -413,6 +442,15 @@ function firstFrom<T>(
   return (strict ? at > time : at >= time) ? kind : undefined;
 }
 
+/** Appends, or null when the kind's list is full. */
+function insertLast<T>(kind: Kind<T>, item: T): Kind<T> | null {
+  if (kind === undefined) return item;
+  const list = Array.isArray(kind) ? kind : [kind];
+  if (list.length >= MAX_SPANS_PER_TRACE) return null;
+  list.push(item);
+  return list;
+}
+
 /**
  * Inserts in time order, after the items of the same time: what the kind is then (a list from a
  * second span on), or null when its list is full.
@@ -428,18 +466,20 @@ function insert<T>(kind: Kind<T>, item: T, timeOfItem: (item: T) => bigint): Kin
 }
 
 /** The model call of a join, for the selection whose trace is `trace`. */
-export function joinedModel({ call, called }: Joined, trace: LoggedTrace): ModelCall {
+export function joinedModel({ call, called, convention }: Joined, trace: LoggedTrace): ModelCall {
   const final = loggedFinalNames(trace);
   const offered = call.offered;
-  const against = offered ?? final;
   return {
     span_id: call.spanId,
     model: call.model,
     offered,
     called,
-    final_not_offered: offered ? notIn(final, against) : NONE,
-    offered_not_final: offered ? notIn(offered, final) : NONE,
-    called_not_offered: notIn(called, against),
+    tool_choice: call.toolChoice,
+    convention,
+    final_not_offered: offered && notIn(final, offered),
+    offered_not_final: offered && notIn(offered, final),
+    // Unoffered when the tools offered are not recorded: not in the final palette.
+    called_not_offered: called && notIn(called, offered ?? final),
   };
 }
 
@@ -447,18 +487,15 @@ export function joinedModel({ call, called }: Joined, trace: LoggedTrace): Model
  * Whether two joins of one selection give the same model call: its differences are worked out
  * from the call's tools and calls against the same final tools, so they are the same when those are.
  */
-export function sameJoin(
-  a: Joined | null,
-  call: JoinedCall | null,
-  called: readonly string[] | null,
-): boolean {
-  // `called` is null exactly when `call` is (no join).
-  if (a === null || call === null) return a === null && call === null;
+export function sameJoin(a: Joined | null, b: Joined | null): boolean {
+  if (a === null || b === null) return a === b;
   return (
-    a.call.spanId === call.spanId &&
-    a.call.model === call.model &&
-    sameNames(a.call.offered, call.offered) &&
-    sameNames(a.called, called)
+    a.call.spanId === b.call.spanId &&
+    a.call.model === b.call.model &&
+    a.call.toolChoice === b.call.toolChoice &&
+    a.convention === b.convention &&
+    sameNames(a.call.offered, b.call.offered) &&
+    sameNames(a.called, b.called)
   );
 }
 

@@ -1,19 +1,23 @@
 /**
- * One OTLP `ExportTraceServiceRequest` (as OTLP/JSON writes it, already parsed) read into what the
- * selection traces need: the selections (docs/formats.md, "Selection traces in OpenTelemetry"),
- * the GenAI inference spans and the execute_tool spans. A span that cannot be read is counted as
+ * One OTLP `ExportTraceServiceRequest` or `ExportLogsServiceRequest` (as OTLP/JSON writes it,
+ * already parsed) read into what the selection traces need: the selections (docs/formats.md,
+ * "Selection traces in OpenTelemetry"), the inference and tool spans as the convention readers
+ * (conventions.ts) see them, and the log records that say what an inference span called. A span or
+ * record that cannot be read is counted as
  * rejected with a problem naming its JSON path; the rest of the request is read. OTLP's fields are
  * read as plain properties: parsed JSON inherits only Object.prototype, which names none of them,
  * so each read is an own read, without own()'s cost on every span.
  */
-import { isJsonObject, MAX_TRACE_NAMES, validateTrace, type LoggedTrace } from "../traces/trace.js";
-import { pushAll } from "../arrays.js";
-import { attribute, attributeAt, findAttributes, OtlpValueError } from "./any-value.js";
+import { isJsonObject, validateTrace, type LoggedTrace } from "../traces/trace.js";
+import type { Convention, ToolChoice } from "../traces/model-call.js";
+import { attribute, OtlpValueError } from "./any-value.js";
+import { conventionKeys, FoundSpan, readSpanCall } from "./conventions.js";
+import { NO_IDS, recordCalls } from "./gen-ai-logs.js";
+import { structured } from "./span-view.js";
 import { allSteps } from "./steps.js";
 
 export const SELECTION_NAME = "symfonic.tool_selection";
 export const SELECTION_ATTRIBUTE = "symfonic.selection";
-const INFERENCE_OPERATIONS = new Set(["chat", "text_completion", "generate_content"]);
 /** The longest selection read, as JSON text (a structured one as its JSON): a live turn is kept whole, in memory and in its spool. */
 export const MAX_SELECTION_CHARS = 4 * 1024 * 1024;
 
@@ -40,8 +44,10 @@ export interface OtlpInference {
   readonly start: bigint;
   readonly model: string | null;
   readonly offered: readonly string[] | null;
-  /** The tool_call parts of its output messages; null when it has none. */
+  /** The tools its span says it called; null when the span does not record its output. */
   readonly called: readonly string[] | null;
+  readonly toolChoice: ToolChoice;
+  readonly convention: Convention;
 }
 
 export interface OtlpToolSpan {
@@ -50,111 +56,160 @@ export interface OtlpToolSpan {
   readonly name: string;
 }
 
+/** What log records of an inference span say it called (the official OpenAI instrumentation writes its output only so). */
+export interface OtlpRecord {
+  readonly traceId: string;
+  readonly spanId: string;
+  readonly called: readonly string[];
+}
+
 export interface OtlpRead {
   readonly selections: OtlpSelection[];
   readonly inferences: OtlpInference[];
   readonly toolSpans: OtlpToolSpan[];
+  readonly records: OtlpRecord[];
   /** Spans that could not be read (OTLP's partial_success.rejected_spans). */
   rejected: number;
   readonly problems: OtlpProblem[];
 }
 
-/** Whether a parsed value is an ExportTraceServiceRequest at all (an object with a `resourceSpans` array). */
-export function isOtlpRequest(
-  value: unknown,
-): value is { readonly resourceSpans: readonly unknown[] } {
-  return isJsonObject(value) && Array.isArray(value["resourceSpans"]);
+/** An ExportTraceServiceRequest or an ExportLogsServiceRequest, as OTLP/JSON writes them. */
+export type OtlpRequest =
+  { readonly resourceSpans: readonly unknown[] } | { readonly resourceLogs: readonly unknown[] };
+
+/** Whether a parsed value is an OTLP request at all (an object with a `resourceSpans` or `resourceLogs` array). */
+export function isOtlpRequest(value: unknown): value is OtlpRequest {
+  return (
+    isJsonObject(value) &&
+    (Array.isArray(value["resourceSpans"]) || Array.isArray(value["resourceLogs"]))
+  );
 }
 
-export function readRequest(request: { readonly resourceSpans: readonly unknown[] }): OtlpRead {
+export function readRequest(request: OtlpRequest): OtlpRead {
   return allSteps(readRequestInSteps(request));
 }
 
-/** Spans read between two steps of readRequestInSteps. */
-const SPANS_PER_STEP = 64;
+/** Spans or log records read between two steps of readRequestInSteps. */
+const ITEMS_PER_STEP = 64;
+
+/** How one OTLP signal nests its items, and how one of them is read. */
+interface Signal {
+  readonly scopes: string;
+  readonly items: string;
+  read(item: unknown, service: string | null, read: OtlpRead): void;
+}
+
+const SPANS: Signal = { scopes: "scopeSpans", items: "spans", read: readSpan };
+const LOGS: Signal = { scopes: "scopeLogs", items: "logRecords", read: readLogRecord };
 
 /**
- * readRequest, yielding every SPANS_PER_STEP spans so that a caller can let other work run; only
- * the first `maxProblems` problems are kept (every rejected span is counted).
+ * readRequest, yielding every ITEMS_PER_STEP spans or records so that a caller can let other work
+ * run; only the first `maxProblems` problems are kept (every rejected item is counted).
  */
 export function* readRequestInSteps(
-  request: { readonly resourceSpans: readonly unknown[] },
+  request: OtlpRequest,
   maxProblems = Number.POSITIVE_INFINITY,
 ): Generator<void, OtlpRead> {
-  let spansRead = 0;
   const read: OtlpRead = {
     selections: [],
     inferences: [],
     toolSpans: [],
+    records: [],
     rejected: 0,
     problems: [],
   };
   const problem = (path: string, message: string) => {
     if (read.problems.length < maxProblems) read.problems.push({ path, message });
   };
-  const resources = request.resourceSpans;
-  for (let r = 0; r < resources.length; r++) {
-    const resourceSpans: unknown = resources[r];
-    const at = `resourceSpans[${r}]`;
-    const scopes = isJsonObject(resourceSpans) ? resourceSpans["scopeSpans"] : undefined;
-    if (!Array.isArray(scopes)) {
-      if (scopes !== undefined || !isJsonObject(resourceSpans))
-        problem(at, "must be an object with a 'scopeSpans' array");
-      continue;
-    }
-    let service: string | null = null;
-    try {
-      const resource = (resourceSpans as Record<string, unknown>)["resource"];
-      const name = isJsonObject(resource)
-        ? attribute(resource["attributes"], "service.name", `${at}.resource.attributes`)
-        : undefined;
-      service = typeof name === "string" ? name : null;
-    } catch (error) {
-      if (!(error instanceof OtlpValueError)) throw error;
-      problem(error.path, error.reason);
-    }
-    for (let s = 0; s < scopes.length; s++) {
-      const scope: unknown = scopes[s];
-      const spans = isJsonObject(scope) ? scope["spans"] : undefined;
-      if (!Array.isArray(spans)) {
-        if (spans !== undefined || !isJsonObject(scope))
-          problem(`${at}.scopeSpans[${s}]`, "must be an object with a 'spans' array");
-        continue;
-      }
-      for (let i = 0; i < spans.length; i++) {
-        try {
-          readSpan(spans[i], service, read);
-        } catch (error) {
-          if (!(error instanceof OtlpValueError)) throw error;
-          read.rejected++;
-          // The span's path is built only for a span that cannot be read, and kept.
-          if (read.problems.length < maxProblems)
-            problem(`${at}.scopeSpans[${s}].spans[${i}]${error.path}`, error.reason);
-        }
-        if (++spansRead % SPANS_PER_STEP === 0) yield;
-      }
-    }
-  }
+  if ("resourceSpans" in request)
+    yield* readSignal(request.resourceSpans, "resourceSpans", SPANS, read, problem, maxProblems);
+  if ("resourceLogs" in request)
+    yield* readSignal(request.resourceLogs, "resourceLogs", LOGS, read, problem, maxProblems);
   return read;
 }
 
-/** The attributes a span is read for: each one's slot in SPAN_SLOTS. */
-const SLOT = { selection: 0, operation: 1, model: 2, definitions: 3, output: 4, tool: 5 } as const;
-const SPAN_KEYS = new Map<string, number>([
-  [SELECTION_ATTRIBUTE, SLOT.selection],
-  ["gen_ai.operation.name", SLOT.operation],
-  ["gen_ai.request.model", SLOT.model],
-  ["gen_ai.tool.definitions", SLOT.definitions],
-  ["gen_ai.output.messages", SLOT.output],
-  ["gen_ai.tool.name", SLOT.tool],
-]);
-/** Where readSpan found each of SPAN_KEYS in the span it reads (one span is read at a time). */
-const SPAN_SLOTS = new Int32Array(SPAN_KEYS.size);
-
-/** The value of a span's attribute, found by findAttributes into SPAN_SLOTS. */
-function spanAttribute(list: readonly unknown[], slot: number): unknown {
-  return attributeAt(list, SPAN_SLOTS[slot]!, ".attributes");
+function* readSignal(
+  resources: readonly unknown[],
+  key: string,
+  signal: Signal,
+  read: OtlpRead,
+  problem: (path: string, message: string) => void,
+  maxProblems: number,
+): Generator<void> {
+  let itemsRead = 0;
+  for (let r = 0; r < resources.length; r++) {
+    const resource: unknown = resources[r];
+    const at = `${key}[${r}]`;
+    const scopes = isJsonObject(resource) ? resource[signal.scopes] : undefined;
+    if (!Array.isArray(scopes)) {
+      if (scopes !== undefined || !isJsonObject(resource))
+        problem(at, `must be an object with a '${signal.scopes}' array`);
+      continue;
+    }
+    const service = serviceOf(resource as Record<string, unknown>, at, problem);
+    for (let s = 0; s < scopes.length; s++) {
+      const scope: unknown = scopes[s];
+      const items = isJsonObject(scope) ? scope[signal.items] : undefined;
+      if (!Array.isArray(items)) {
+        if (items !== undefined || !isJsonObject(scope))
+          problem(
+            `${at}.${signal.scopes}[${s}]`,
+            `must be an object with a '${signal.items}' array`,
+          );
+        continue;
+      }
+      for (let i = 0; i < items.length; i++) {
+        try {
+          signal.read(items[i], service, read);
+        } catch (error) {
+          if (!(error instanceof OtlpValueError)) throw error;
+          read.rejected++;
+          // The item's path is built only for one that cannot be read, and kept.
+          if (read.problems.length < maxProblems)
+            problem(
+              `${at}.${signal.scopes}[${s}].${signal.items}[${i}]${error.path}`,
+              error.reason,
+            );
+        }
+        if (++itemsRead % ITEMS_PER_STEP === 0) yield;
+      }
+    }
+  }
 }
+
+/** The resource's `service.name`, or null (a problem when its attributes are not OTLP's). */
+function serviceOf(
+  resource: Record<string, unknown>,
+  at: string,
+  problem: (path: string, message: string) => void,
+): string | null {
+  try {
+    const attributes = resource["resource"];
+    const name = isJsonObject(attributes)
+      ? attribute(attributes["attributes"], "service.name", `${at}.resource.attributes`)
+      : undefined;
+    return typeof name === "string" ? name : null;
+  } catch (error) {
+    if (!(error instanceof OtlpValueError)) throw error;
+    problem(error.path, error.reason);
+    return null;
+  }
+}
+
+/** Reads one log record into `read` when it says what its span called; an error's path is relative to it. */
+function readLogRecord(record: unknown, _service: string | null, read: OtlpRead): void {
+  if (!isJsonObject(record)) throw new OtlpValueError("", "a log record must be an object");
+  const called = recordCalls(record);
+  if (called === undefined) return;
+  // OTLP/JSON writes an absent id as "" (or leaves it out).
+  if (!record["traceId"] || !record["spanId"]) throw NO_IDS;
+  const traceId = traceIdOf(record["traceId"]);
+  const spanId = hexId(record["spanId"], 16, ".spanId");
+  read.records.push({ traceId, spanId, called });
+}
+
+/** The attributes every span is looked at for: the selection's and the convention readers'. */
+const FOUND = new FoundSpan(conventionKeys([SELECTION_ATTRIBUTE]));
 
 /** Reads one span into `read`; an error's path is relative to the span. */
 function readSpan(span: unknown, service: string | null, read: OtlpRead): void {
@@ -166,10 +221,10 @@ function readSpan(span: unknown, service: string | null, read: OtlpRead): void {
   const name = span["name"];
   const attributes = span["attributes"];
   // The attributes are looked for where they were read one by one, so the same error comes first.
-  let list: readonly unknown[] | null = null;
+  let found: FoundSpan | null = null;
   if (name === SELECTION_NAME) {
-    list = findAttributes(attributes, SPAN_KEYS, SPAN_SLOTS, ".attributes");
-    const selected = spanAttribute(list, SLOT.selection);
+    found = FOUND.find(name, attributes);
+    const selected = found.value(SELECTION_ATTRIBUTE);
     if (selected !== undefined)
       read.selections.push(selection(selected, traceId, spanId, service, BigInt(startTime)));
   }
@@ -187,23 +242,22 @@ function readSpan(span: unknown, service: string | null, read: OtlpRead): void {
       throw error instanceof OtlpValueError ? error.under(`.events[${e}]`) : error;
     }
   }
-  list ??= findAttributes(attributes, SPAN_KEYS, SPAN_SLOTS, ".attributes");
-  const operation = spanAttribute(list, SLOT.operation);
-  if (typeof operation === "string" && INFERENCE_OPERATIONS.has(operation)) {
-    const model = spanAttribute(list, SLOT.model);
+  const call = readSpanCall(found ?? FOUND.find(name, attributes));
+  if (call === undefined) return;
+  if (call instanceof OtlpValueError) throw call;
+  if (call.kind === "tool")
+    read.toolSpans.push({ traceId, start: BigInt(startTime), name: call.name });
+  else
     read.inferences.push({
       traceId,
       spanId,
       start: BigInt(startTime),
-      model: typeof model === "string" ? model : null,
-      offered: definitionNames(spanAttribute(list, SLOT.definitions)),
-      called: toolCallNames(spanAttribute(list, SLOT.output)),
+      model: call.model,
+      offered: call.offered,
+      called: call.called,
+      toolChoice: call.toolChoice,
+      convention: call.convention,
     });
-  } else if (operation === "execute_tool") {
-    const tool = spanAttribute(list, SLOT.tool);
-    if (typeof tool === "string")
-      read.toolSpans.push({ traceId, start: BigInt(startTime), name: tool });
-  }
 }
 
 const NO_EVENTS: readonly unknown[] = Object.freeze([]);
@@ -215,14 +269,14 @@ const NO_EVENTS: readonly unknown[] = Object.freeze([]);
  */
 let lastTraceId = "0".repeat(32);
 
-function traceIdOf(value: unknown): string {
+export function traceIdOf(value: unknown): string {
   if (value === lastTraceId) return lastTraceId;
   lastTraceId = hexId(value, 32, ".traceId");
   return lastTraceId;
 }
 
 /** Trace and span ids are hex in OTLP/JSON; kept lowercase. */
-function hexId(value: unknown, digits: number, path: string): string {
+export function hexId(value: unknown, digits: number, path: string): string {
   if (typeof value !== "string" || value.length !== digits) throw notHex(path, digits);
   // Exporters write lowercase: the usual id is taken as it is.
   if (LOWER_HEX.test(value)) return value;
@@ -235,37 +289,26 @@ const notHex = (path: string, digits: number) =>
   new OtlpValueError(path, `must be ${digits} hex digits`);
 
 /** Unix nanoseconds, a decimal string (OTLP/JSON's int64) or a number, as it came: BigInt() of it is the time. */
-function checkedNanos(value: unknown, path: string): string | number {
+export function checkedNanos(value: unknown, path: string): string | number {
   if (typeof value === "string" && /^\d{1,20}$/.test(value)) return value;
   if (typeof value === "number" && Number.isSafeInteger(value) && value >= 0) return value;
   throw new OtlpValueError(path, "must be a time in Unix nanoseconds");
 }
 
-/** A JSON string is parsed; a structured value is taken as it is. */
-function structured(value: unknown, path: string, what: string): unknown {
-  if (typeof value !== "string") return value;
-  try {
-    return JSON.parse(value) as unknown;
-  } catch (error) {
-    throw new OtlpValueError(
-      path,
-      `${what} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  }
-}
-
 /** Where each attribute read as JSON is, relative to its span or event (paths are made once, not per span). */
 const SELECTION_AT = `.attributes['${SELECTION_ATTRIBUTE}']`;
 const SELECTION_QUOTED = `'${SELECTION_ATTRIBUTE}'`;
-const DEFINITIONS_AT = ".attributes['gen_ai.tool.definitions']";
-const OUTPUT_AT = ".attributes['gen_ai.output.messages']";
 
+/**
+ * A selection at `nanos`, its time cut to the millisecond: OpenTelemetry JS stamps span starts to
+ * the millisecond, so a model call made in the selection's millisecond may start "before" it.
+ */
 function selection(
   value: unknown,
   traceId: string,
   spanId: string,
   service: string | null,
-  time: bigint,
+  nanos: bigint,
 ): OtlpSelection {
   const length = typeof value === "string" ? value.length : (JSON.stringify(value)?.length ?? 0);
   if (length > MAX_SELECTION_CHARS)
@@ -273,6 +316,7 @@ function selection(
       SELECTION_AT,
       `is ${length.toLocaleString("en-US")} characters of JSON, over the ${MAX_SELECTION_CHARS.toLocaleString("en-US")} a selection may have`,
     );
+  const time = nanos - (nanos % 1_000_000n);
   const trace = selectionTrace(structured(value, SELECTION_AT, SELECTION_QUOTED), SELECTION_AT);
   return typeof value === "string"
     ? { traceId, spanId, service, time, trace, text: value }
@@ -291,78 +335,4 @@ export function selectionTrace(candidate: unknown, at: string): LoggedTrace {
   const checked = validateTrace(candidate);
   if ("problem" in checked) throw new OtlpValueError(at, checked.problem);
   return checked.trace;
-}
-
-function nameList(
-  list: unknown,
-  path: string,
-  what: string,
-  name: (item: unknown) => unknown,
-): string[] {
-  if (!Array.isArray(list)) throw new OtlpValueError(path, `${what} must be an array`);
-  const names: string[] = [];
-  for (let i = 0; i < list.length; i++) {
-    const found = name(list[i]);
-    if (found === undefined) continue;
-    if (typeof found !== "string")
-      throw new OtlpValueError(`${path}[${i}]`, `${what}: a tool name must be a string`);
-    if (names.length === MAX_TRACE_NAMES)
-      throw new OtlpValueError(
-        path,
-        `${what} names more than ${MAX_TRACE_NAMES.toLocaleString("en-US")} tools`,
-      );
-    names.push(found);
-  }
-  return names;
-}
-
-/**
- * The names of definitions lately read as JSON text, by that text: an agent sends the same tools,
- * often kilobytes of schemas, with every model call. The lists are frozen, being shared.
- */
-const definitionsRead = new Map<string, readonly string[]>();
-const DEFINITIONS_KEPT = 64;
-
-function definitionNames(value: unknown): readonly string[] | null {
-  if (value === undefined || value === null) return null;
-  const known = typeof value === "string" ? definitionsRead.get(value) : undefined;
-  if (known) return known;
-  const list = structured(value, DEFINITIONS_AT, "'gen_ai.tool.definitions'");
-  const names = nameList(list, DEFINITIONS_AT, "'gen_ai.tool.definitions'", definitionName);
-  if (typeof value !== "string") return names;
-  if (definitionsRead.size === DEFINITIONS_KEPT) definitionsRead.clear();
-  definitionsRead.set(value, Object.freeze(names));
-  return names;
-}
-
-function definitionName(item: unknown): unknown {
-  if (!isJsonObject(item)) return null;
-  const fn = item["function"];
-  // OpenAI's shape nests the name under `function`.
-  return item["name"] ?? (isJsonObject(fn) ? fn["name"] : undefined) ?? null;
-}
-
-function toolCallNames(value: unknown): string[] | null {
-  if (value === undefined || value === null) return null;
-  const messages = structured(value, OUTPUT_AT, "'gen_ai.output.messages'");
-  if (!Array.isArray(messages))
-    throw new OtlpValueError(OUTPUT_AT, "'gen_ai.output.messages' must be an array");
-  const names: string[] = [];
-  for (let m = 0; m < messages.length; m++) {
-    const message: unknown = messages[m];
-    const parts = isJsonObject(message) ? message["parts"] : undefined;
-    if (!Array.isArray(parts)) continue;
-    try {
-      pushAll(names, nameList(parts, "", "'gen_ai.output.messages'", toolCallName));
-    } catch (error) {
-      // The path is made only for a message that is wrong.
-      throw error instanceof OtlpValueError ? error.under(`${OUTPUT_AT}[${m}].parts`) : error;
-    }
-  }
-  // Cut to size: a list pushed to holds room for more, and the join keeps this one.
-  return names.length > 0 ? names.slice() : null;
-}
-
-function toolCallName(part: unknown): unknown {
-  return isJsonObject(part) && part["type"] === "tool_call" ? (part["name"] ?? null) : undefined;
 }

@@ -1,6 +1,7 @@
 /**
- * Reads an OTLP/JSON file fed in chunks: one ExportTraceServiceRequest per line (as the
- * OpenTelemetry Collector's file exporter writes them) or one whole document. The selections are
+ * Reads an OTLP/JSON file fed in chunks: one ExportTraceServiceRequest or ExportLogsServiceRequest
+ * per line, in any mix (as the OpenTelemetry Collector's file exporter writes them), or one whole
+ * document. The selections are
  * handed on in file order once their model call is known: at the end of the input, or when more
  * than MAX_PENDING wait (then the oldest goes with what the spans seen so far say).
  */
@@ -12,14 +13,14 @@ import { isOtlpRequest, readRequest, type OtlpSelection } from "./request.js";
 /** Selections held back for their model call before the oldest is handed on as it is. */
 export const MAX_PENDING = 10_000;
 
-const OPENING = new TextEncoder().encode('"resourceSpans"');
+const OPENINGS = ['"resourceSpans"', '"resourceLogs"'].map((key) => new TextEncoder().encode(key));
 
-/** Whether bytes at a file's start open an OTLP/JSON request: `{`, then the key `"resourceSpans"`. */
+/** Whether bytes at a file's start open an OTLP/JSON request: `{`, then the key `"resourceSpans"` or `"resourceLogs"`. */
 export function looksOtlp(bytes: Uint8Array): boolean {
   let at = skipBlanks(bytes, bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0);
   if (bytes[at] !== 0x7b) return false;
   at = skipBlanks(bytes, at + 1);
-  return OPENING.every((byte, i) => bytes[at + i] === byte);
+  return OPENINGS.some((opening) => opening.every((byte, i) => bytes[at + i] === byte));
 }
 
 function skipBlanks(bytes: Uint8Array, at: number): number {
@@ -134,7 +135,8 @@ export class OtlpScanner {
     if (!isOtlpRequest(value)) {
       this.options.onProblem({
         line,
-        message: "not an OTLP ExportTraceServiceRequest (an object with a 'resourceSpans' array)",
+        message:
+          "not an OTLP ExportTraceServiceRequest or ExportLogsServiceRequest (an object with a 'resourceSpans' or 'resourceLogs' array)",
       });
       return;
     }

@@ -7,7 +7,10 @@ import {
   modelCallLabel,
   modelGot,
   NO_MODEL_CALL,
-  NO_TOOL_DEFINITIONS,
+  noToolDefinitions,
+  notRecorded,
+  choiceWarning,
+  toolChoiceText,
   unofferedWarning,
 } from "../model-got.js";
 
@@ -95,7 +98,7 @@ function modelSection(report: RunReport, max: number): string[] {
   const lines = ["", `#### ${MODEL_HEADING}`, ""];
   if (got === null) return [...lines, NO_MODEL_CALL];
   lines.push(`Model call: ${modelCallLabel(got, inline)}.`, "");
-  if (got.tools === null) lines.push(`- ${NO_TOOL_DEFINITIONS}`);
+  if (got.tools === null) lines.push(`- ${noToolDefinitions(got)}`);
   else {
     const marks = new Map(got.tools.map((tool) => [tool.name, tool.mark]));
     const marked = (name: string) => {
@@ -107,8 +110,13 @@ function modelSection(report: RunReport, max: number): string[] {
       `- Offered to the model, against the final palette: ${listed.length === 0 ? "none" : names(listed, max, marked)}`,
     );
   }
-  const called = got.called.map((call) => call.name);
-  lines.push(`- Called: ${called.length === 0 ? "none" : names(called, max)}`);
+  lines.push(`- Tool choice: ${toolChoiceText(got, inline)}`);
+  const called = got.called?.map((call) => call.name) ?? null;
+  lines.push(
+    `- Called: ${called === null ? notRecorded(got) : called.length === 0 ? "none" : names(called, max)}`,
+  );
+  if (got.choiceMismatch)
+    lines.push("", `> **Warning:** ${choiceWarning(got.choiceMismatch, inline)}.`);
   const warning = unofferedWarning(got);
   for (const name of got.unoffered.slice(0, max))
     lines.push("", `> **Warning:** ${inline(name)} ${warning}.`);

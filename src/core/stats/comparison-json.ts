@@ -136,8 +136,8 @@ function modelEntries(c: Comparison): [string, Json][] {
           s,
           new Map<string, Json>([
             ["traces", c[s].otelTraces],
-            ["offered", c[s].offeredRecorded],
-            ["called", c[s].calledRecorded],
+            ["offered", c[s].modelCalls.joined - c[s].modelCalls.offeredUnknown],
+            ["called", c[s].modelCalls.joined - c[s].modelCalls.calledUnknown],
           ]),
         ]),
       ),

@@ -6,6 +6,7 @@
 import type { StageAction } from "../contract.js";
 import { loggedFinalNames, loggedForcedChoice } from "../traces/final.js";
 import type { LoggedTrace } from "../traces/trace.js";
+import { choiceMismatch, isToolChoiceMode, type ModelCall } from "../traces/model-call.js";
 import { formatCount } from "./rows.js";
 import { Timeline } from "./timeline.js";
 
@@ -55,6 +56,8 @@ export class ToolCounts<Ref> {
   readonly offered = new TraceCount();
   readonly called = new TraceCount();
   readonly calledNotOffered = new TraceCount();
+  /** Traces whose request forced this tool (its tool_choice named it). */
+  readonly sentForced = new TraceCount();
   readonly droppedBy = new Map<string, TraceCount>();
   readonly addedBy = new Map<string, TraceCount>();
   readonly reinstatedBy = new Map<string, TraceCount>();
@@ -83,9 +86,14 @@ export class PaletteStats<Ref = never> {
   problems = 0;
   /** Traces read from OpenTelemetry: only then do the tools' model counts mean anything. */
   otelTraces = 0;
-  /** Traces whose model call recorded the tools it was offered; those that recorded the calls it made. */
-  offeredRecorded = 0;
-  calledRecorded = 0;
+  /** Traces whose model call was joined, and of those how many did not record each field. */
+  readonly modelCalls = {
+    joined: 0,
+    offeredUnknown: 0,
+    calledUnknown: 0,
+    choiceUnknown: 0,
+    choiceMismatches: 0,
+  };
   readonly errors = new Map<string, number>();
   /** In order of first appearance. */
   readonly stages = new Map<string, StageCounts>();
@@ -161,16 +169,7 @@ export class PaletteStats<Ref = never> {
     this.touched = [];
     if (trace.otel) this.otelTraces++;
     // After the missing counts: a tool only the model saw is no tool the pipeline lost.
-    if (trace.model) {
-      // Either list may be unrecorded (null): its counts then concern only the traces that recorded it.
-      const offered: readonly string[] | null = trace.model.offered;
-      const called: readonly string[] | null = trace.model.called;
-      if (offered !== null) this.offeredRecorded++;
-      if (called !== null) this.calledRecorded++;
-      for (const name of offered ?? []) this.tool(name)?.offered.hit(t);
-      for (const name of called ?? []) this.tool(name)?.called.hit(t);
-      for (const name of trace.model.called_not_offered) this.tool(name)?.calledNotOffered.hit(t);
-    }
+    if (trace.model) this.foldModel(trace.model, forced, t);
     if (kind !== undefined) this.errors.set(kind, (this.errors.get(kind) ?? 0) + 1);
     if (trace.time !== null) this.timeline.add(trace.time, palette, kind === FORCED_FAILURE);
     if (limits.tools === this.toolsLeftOut && limits.stages === this.stagesLeftOut)
@@ -185,6 +184,21 @@ export class PaletteStats<Ref = never> {
         `more than ${formatCount(MAX_STAGES)} distinct stage names; stages first named from this trace on are not counted`,
       );
     return reached;
+  }
+
+  /** A tool's model counts are over the calls that recorded the field; the others are counted apart. */
+  private foldModel(model: ModelCall, forced: string | null, t: number): void {
+    const counts = this.modelCalls;
+    counts.joined++;
+    if (model.offered === null) counts.offeredUnknown++;
+    if (model.called === null) counts.calledUnknown++;
+    if (model.tool_choice === null) counts.choiceUnknown++;
+    else if (choiceMismatch(forced, model.tool_choice)) counts.choiceMismatches++;
+    for (const name of model.offered ?? []) this.tool(name)?.offered.hit(t);
+    for (const name of model.called ?? []) this.tool(name)?.called.hit(t);
+    for (const name of model.called_not_offered ?? []) this.tool(name)?.calledNotOffered.hit(t);
+    const sent = model.tool_choice;
+    if (sent !== null && !isToolChoiceMode(sent)) this.tool(sent)?.sentForced.hit(t);
   }
 
   /** Lines of the logs that looked like a trace but could not be read. */

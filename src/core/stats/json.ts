@@ -59,11 +59,27 @@ export function statsDocument(
                     ["offered", tool.offered.n],
                     ["called", tool.called.n],
                     ["called_not_offered", tool.calledNotOffered.n],
+                    ["request_forced", tool.sentForced.n],
                   ] as const)
                 : []),
             ]),
         ),
     ],
+    // A tool's offered and called count only the model calls that recorded them; these say how many did not.
+    ...(stats.otelTraces > 0
+      ? ([
+          [
+            "model_calls",
+            new Map<string, Json>([
+              ["joined", stats.modelCalls.joined],
+              ["offered_not_recorded", stats.modelCalls.offeredUnknown],
+              ["called_not_recorded", stats.modelCalls.calledUnknown],
+              ["tool_choice_not_recorded", stats.modelCalls.choiceUnknown],
+              ["tool_choice_disagrees", stats.modelCalls.choiceMismatches],
+            ]),
+          ],
+        ] as const)
+      : []),
     ["problems", problems],
   ]);
 }

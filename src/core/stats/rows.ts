@@ -24,6 +24,8 @@ export interface ToolRow {
   readonly offered: number;
   readonly called: number;
   readonly calledNotOffered: number;
+  /** Traces whose request forced this tool. */
+  readonly sentForced: number;
 }
 
 export interface StageRow {
@@ -41,9 +43,8 @@ export interface StatsRows {
   readonly problems: number;
   /** Traces read from OpenTelemetry (the tools' model counts concern those). */
   readonly otelTraces: number;
-  /** Traces whose model call recorded what it was offered, what it called (`offered`, `called` count among those). */
-  readonly offeredRecorded: number;
-  readonly calledRecorded: number;
+  /** Joined model calls, and how many of them did not record each field (PaletteStats.modelCalls). */
+  readonly modelCalls: PaletteStats<unknown>["modelCalls"];
   readonly errors: readonly { readonly kind: string; readonly n: number }[];
   readonly stages: readonly StageRow[];
   /** In code-point order of name. */
@@ -56,8 +57,7 @@ export function statsRows(stats: PaletteStats<unknown>): StatsRows {
     traces: stats.traces,
     problems: stats.problems,
     otelTraces: stats.otelTraces,
-    offeredRecorded: stats.offeredRecorded,
-    calledRecorded: stats.calledRecorded,
+    modelCalls: { ...stats.modelCalls },
     errors: [...stats.errors]
       .sort(([a], [b]) => compareCodePoints(a, b))
       .map(([kind, n]) => ({ kind, n })),
@@ -86,6 +86,7 @@ export function statsRows(stats: PaletteStats<unknown>): StatsRows {
           offered: tool.offered.n,
           called: tool.called.n,
           calledNotOffered: tool.calledNotOffered.n,
+          sentForced: tool.sentForced.n,
         };
       }),
     timeline: stats.timeline.list(),

@@ -46,18 +46,20 @@ export function formatStatsText(rows: StatsRows, options: { readonly color: bool
     pushAll(
       out,
       table(
-        ["tool", "offered", "called", "called, not offered"],
+        ["tool", "offered", "called", "called, not offered", "request forced"],
         rows.tools
-          .filter((t) => t.offered + t.called > 0)
+          .filter((t) => t.offered + t.called + t.sentForced > 0)
           .map((t) => [
             safe(t.name),
             formatCount(t.offered),
             formatCount(t.called),
             formatCount(t.calledNotOffered),
+            formatCount(t.sentForced),
           ]),
-        new Set([1, 2, 3]),
+        new Set([1, 2, 3, 4]),
       ),
     );
+    out.push(...modelCallLines(rows.modelCalls));
   }
   return out.join("\n") + "\n";
 }
@@ -66,6 +68,26 @@ export function formatStatsText(rows: StatsRows, options: { readonly color: bool
 export function statsSummary(rows: StatsRows): string {
   const errors = rows.errors.map((e) => `${safe(e.kind)} ${formatCount(e.n)}`).join(", ");
   return `${counted(rows.traces, "trace", "traces", formatCount)}, ${counted(rows.problems, "problem", "problems", formatCount)}${errors ? ` · errors: ${errors}` : ""}`;
+}
+
+/** How many joined model calls did not record each field: a tool's counts leave those out. */
+function modelCallLines(calls: StatsRows["modelCalls"]): string[] {
+  const unknown = (n: number, what: string) =>
+    n > 0
+      ? [
+          `${what} not recorded in ${formatCount(n)} of ${counted(calls.joined, "model call", undefined, formatCount)}`,
+        ]
+      : [];
+  return [
+    ...unknown(calls.offeredUnknown, "offered tools"),
+    ...unknown(calls.calledUnknown, "tool calls"),
+    ...unknown(calls.choiceUnknown, "tool choice"),
+    ...(calls.choiceMismatches > 0
+      ? [
+          `tool choice disagrees with the pipeline's forced choice in ${counted(calls.choiceMismatches, "model call", undefined, formatCount)}`,
+        ]
+      : []),
+  ];
 }
 
 /** Aligned columns; those in `right` are numbers, aligned to the right (the last column is one). */

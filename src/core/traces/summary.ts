@@ -1,7 +1,7 @@
 import type { StageAction } from "../contract.js";
 import { loggedFinalNames, loggedForcedChoice } from "./final.js";
 import type { FoundTrace } from "./scan.js";
-import type { ModelCall, OtelIds } from "../otel/join.js";
+import type { ModelCall, OtelIds } from "./model-call.js";
 
 /** What a list of traces shows and filters on; the full trace is re-read from its byte range on demand. */
 export interface TraceSummary {

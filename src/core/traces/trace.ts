@@ -9,7 +9,7 @@ import type { StageRecordJson } from "../report-json.js";
 import type { Tool } from "../tools.js";
 import { STAGE_ACTIONS, type StageAction } from "../contract.js";
 import { timeMs } from "../stats/timeline.js";
-import type { ModelCall, OtelIds } from "../otel/join.js";
+import type { ModelCall, OtelIds } from "./model-call.js";
 
 /** A logged record: the snake_case StageRecord, where `degraded` and `reasons` may be absent (symfonic's Python record lacks them). */
 export type LoggedRecord = Readonly<Omit<StageRecordJson, "degraded" | "reasons">> & {

@@ -8,11 +8,12 @@ import {
   OtelJoin,
   sameJoin,
   type Joined,
-  type ModelCall,
 } from "../../../src/core/otel/join.js";
+import type { Convention, ModelCall } from "../../../src/core/traces/model-call.js";
 import type {
   OtlpInference,
   OtlpRead,
+  OtlpRecord,
   OtlpSelection,
   OtlpToolSpan,
 } from "../../../src/core/otel/request.js";
@@ -24,6 +25,7 @@ interface Spans {
   readonly selections: OtlpSelection[];
   readonly inferences: OtlpInference[];
   readonly toolSpans: OtlpToolSpan[];
+  readonly records: OtlpRecord[];
 }
 
 /** The join as docs/formats.md words it, by scanning every span seen (in the order they came) each time. */
@@ -49,12 +51,15 @@ function joinedByScan(spans: Spans, selection: OtlpSelection): ModelCall | null 
     inferences.filter((i) => i.start > call.start),
     (i) => i.start,
   )?.start;
-  const called =
-    call.called ??
-    ofTrace(spans.toolSpans)
-      .filter((t) => t.start > call.start && (nextCall === undefined || t.start < nextCall))
-      .sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0))
-      .map((t) => t.name);
+  const ran = ofTrace(spans.toolSpans)
+    .filter((t) => t.start > call.start && (nextCall === undefined || t.start < nextCall))
+    .sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0))
+    .map((t) => t.name);
+  const recorded = ofTrace(spans.records).filter((r) => r.spanId === call.spanId);
+  const logged = call.called === null && recorded.length > 0;
+  const own = logged ? recorded.flatMap((r) => r.called) : call.called;
+  // Tool spans say what was called where the call's own record names no tool.
+  const called = own !== null && own.length > 0 ? own : ran.length > 0 ? ran : own;
   const final = loggedFinalNames(selection.trace);
   const against = call.offered ?? final;
   return {
@@ -62,9 +67,11 @@ function joinedByScan(spans: Spans, selection: OtlpSelection): ModelCall | null 
     model: call.model,
     offered: call.offered,
     called,
-    final_not_offered: call.offered ? final.filter((n) => !against.includes(n)) : [],
-    offered_not_final: call.offered ? call.offered.filter((n) => !final.includes(n)) : [],
-    called_not_offered: called.filter((n) => !against.includes(n)),
+    tool_choice: call.toolChoice,
+    convention: logged ? "gen_ai_logs" : call.convention,
+    final_not_offered: call.offered ? final.filter((n) => !against.includes(n)) : null,
+    offered_not_final: call.offered ? call.offered.filter((n) => !final.includes(n)) : null,
+    called_not_offered: called && called.filter((n) => !against.includes(n)),
   };
 }
 
@@ -94,6 +101,7 @@ function joinedAt1(tools: string[], call: OtlpInference): [OtelJoin, OtlpSelecti
     selections: [selection],
     inferences: [call],
     toolSpans: [],
+    records: [],
     rejected: 0,
     problems: [],
   });
@@ -119,6 +127,9 @@ const request = fc.record({
         names.filter((n) => n.length > 0),
         { nil: null },
       ),
+      // What its log records say it called, and whether they come with the next request.
+      logged: fc.option(names, { nil: null }),
+      late: fc.boolean(),
     }),
     { maxLength: 4 },
   ),
@@ -132,12 +143,30 @@ describe("the join of selections to their model calls", () => {
     fc.assert(
       fc.property(fc.array(request, { minLength: 1, maxLength: 8 }), (requests) => {
         const join = new OtelJoin();
-        const seen: Spans = { selections: [], inferences: [], toolSpans: [] };
+        const seen: Spans = { selections: [], inferences: [], toolSpans: [], records: [] };
+        let late: OtlpRecord[] = [];
         for (const r of requests) {
+          const inferences = r.inferences.map(
+            ({ logged: _logged, late: _late, ...i }): OtlpInference => ({
+              ...i,
+              spanId: id(),
+              model: null,
+              toolChoice: null,
+              convention: "gen_ai",
+            }),
+          );
+          const records = late;
+          late = [];
+          r.inferences.forEach((i, k) => {
+            if (i.logged === null) return;
+            const { traceId, spanId } = inferences[k]!;
+            (i.late ? late : records).push({ traceId, spanId, called: i.logged });
+          });
           const read: OtlpRead = {
             selections: r.selections,
-            inferences: r.inferences.map((i) => ({ ...i, spanId: id(), model: null })),
+            inferences,
             toolSpans: r.toolSpans,
+            records,
             rejected: 0,
             problems: [],
           };
@@ -146,6 +175,7 @@ describe("the join of selections to their model calls", () => {
           seen.selections.push(...read.selections);
           seen.inferences.push(...read.inferences);
           seen.toolSpans.push(...read.toolSpans);
+          seen.records.push(...read.records);
           for (const [k, selection] of seen.selections.entries()) {
             const model = join.model(selection);
             expect(model).toEqual(joinedByScan(seen, selection));
@@ -172,6 +202,8 @@ describe("the join of selections to their model calls", () => {
       model: null,
       offered: [...many, "new"],
       called: ["new", "t3", "zzz"],
+      toolChoice: null,
+      convention: "gen_ai",
     });
     expect(join.model(selection)).toMatchObject({
       final_not_offered: ["extra"],
@@ -188,32 +220,47 @@ describe("the join of selections to their model calls", () => {
       model: "m",
       offered: ["a", "b"],
       called: null,
+      toolChoice: null,
+      convention: "gen_ai",
     };
-    const joined: Joined = { call, called: ["a"] };
+    const joined: Joined = { call, called: ["a"], convention: "gen_ai" };
+    const as = (
+      other: OtlpInference,
+      called: string[] | null,
+      convention: Convention = "gen_ai",
+    ) => ({
+      call: other,
+      called,
+      convention,
+    });
     // Equal values in other objects are the same join: a kept turn compares with what it was handed.
-    expect(sameJoin(joined, { ...call, offered: ["a", "b"] }, ["a"])).toBe(true);
-    expect(sameJoin(null, null, null)).toBe(true);
-    expect(sameJoin(joined, null, null)).toBe(false);
-    expect(sameJoin(null, call, ["a"])).toBe(false);
-    for (const [other, called] of [
-      [{ ...call, spanId: "00000000000000c2" }, ["a"]],
-      [{ ...call, model: null }, ["a"]],
-      [{ ...call, offered: ["a"] }, ["a"]],
-      [{ ...call, offered: ["b", "a"] }, ["a"]],
-      [{ ...call, offered: ["a", "c"] }, ["a"]],
-      [{ ...call, offered: null }, ["a"]],
-      [call, ["b"]],
-      [call, ["a", "b"]],
-      [call, []],
-    ] as [OtlpInference, string[]][])
-      expect(sameJoin(joined, other, called)).toBe(false);
+    expect(sameJoin(joined, as({ ...call, offered: ["a", "b"] }, ["a"]))).toBe(true);
+    expect(sameJoin(null, null)).toBe(true);
+    expect(sameJoin(joined, null)).toBe(false);
+    expect(sameJoin(null, as(call, ["a"]))).toBe(false);
+    for (const other of [
+      as({ ...call, spanId: "00000000000000c2" }, ["a"]),
+      as({ ...call, model: null }, ["a"]),
+      as({ ...call, offered: ["a"] }, ["a"]),
+      as({ ...call, offered: ["b", "a"] }, ["a"]),
+      as({ ...call, offered: ["a", "c"] }, ["a"]),
+      as({ ...call, offered: null }, ["a"]),
+      as({ ...call, toolChoice: "a" }, ["a"]),
+      as(call, ["a"], "gen_ai_logs"),
+      as(call, ["b"]),
+      as(call, ["a", "b"]),
+      as(call, []),
+      as(call, null),
+    ])
+      expect(sameJoin(joined, other)).toBe(false);
     // No tools offered (the attribute absent) on either side, or on one.
-    const unoffered: Joined = { call: { ...call, offered: null }, called: ["a"] };
-    expect(sameJoin(unoffered, { ...call, offered: null }, ["a"])).toBe(true);
-    expect(sameJoin(unoffered, call, ["a"])).toBe(false);
+    const unoffered: Joined = as({ ...call, offered: null }, ["a"]);
+    expect(sameJoin(unoffered, as({ ...call, offered: null }, ["a"]))).toBe(true);
+    expect(sameJoin(unoffered, as(call, ["a"]))).toBe(false);
     // What the join finds is what model() makes the model call of.
     const [join, selection] = joinedAt1(["a"], call);
-    expect(join.joined(TRACE_A, 1n)).toEqual({ call, called: [] });
+    // Neither the call nor a tool span records a call: not recorded, not none.
+    expect(join.joined(TRACE_A, 1n)).toEqual({ call, called: null, convention: "gen_ai" });
     expect(join.joined(TRACE_A, 3n)).toBeNull();
     // Before the trace's only selection, a call after that selection is not the one it fed.
     expect(join.joined(TRACE_A, 0n)).toBeNull();
@@ -262,11 +309,14 @@ describe("what the join remembers", () => {
     model: null,
     offered: ["x"],
     called: null,
+    toolChoice: null,
+    convention: "gen_ai",
   });
   const read = (selections: OtlpSelection[], inferences: OtlpInference[] = []): OtlpRead => ({
     selections,
     inferences,
     toolSpans: [],
+    records: [],
     rejected: 0,
     problems: [],
   });
@@ -328,6 +378,7 @@ describe("what the join remembers", () => {
           start: 3n,
           name: "x",
         })),
+        records: [],
         rejected: 0,
         problems: [],
       });
@@ -401,6 +452,7 @@ describe("what the join remembers", () => {
         start: last + 6n,
         name: `t${i}`,
       })),
+      records: [],
       rejected: 0,
       problems: [],
     });
@@ -409,6 +461,7 @@ describe("what the join remembers", () => {
       selections: [selectionAt(TRACE_A, last + 1n)],
       inferences: [],
       toolSpans: [{ traceId: TRACE_A, start: last + 7n, name: "late" }],
+      records: [],
       rejected: 0,
       problems: [],
     });

@@ -42,6 +42,8 @@ describe("selection traces in OTLP/JSON", () => {
       model: "gpt-4o",
       offered: ["a", "b"],
       called: ["a"],
+      tool_choice: null,
+      convention: "gen_ai",
       final_not_offered: [],
       offered_not_final: [],
       called_not_offered: [],
@@ -119,7 +121,7 @@ describe("selection traces in OTLP/JSON", () => {
     });
   });
 
-  it("without definitions, offered is null, the first two differences are empty and called_not_offered is against the final names", () => {
+  it("without definitions, offered is null, the first two differences are null and called_not_offered is against the final names", () => {
     const { traces } = scan(
       lines(
         request([
@@ -131,8 +133,8 @@ describe("selection traces in OTLP/JSON", () => {
     expect(traces[0]!.trace.model).toMatchObject({
       offered: null,
       called: ["a", "b"],
-      final_not_offered: [],
-      offered_not_final: [],
+      final_not_offered: null,
+      offered_not_final: null,
       called_not_offered: ["b"],
     });
   });
@@ -272,7 +274,8 @@ describe("hostile OTLP/JSON", () => {
       { line: 2, message: expect.stringMatching(/^invalid JSON: /) },
       {
         line: 3,
-        message: "not an OTLP ExportTraceServiceRequest (an object with a 'resourceSpans' array)",
+        message:
+          "not an OTLP ExportTraceServiceRequest or ExportLogsServiceRequest (an object with a 'resourceSpans' or 'resourceLogs' array)",
       },
     ]);
   });
@@ -688,12 +691,15 @@ describe("reading one request's spans", () => {
       chat(str("[null]")),
       chat(undefined, str(messages({ type: "tool_call", name: 3 }))),
       chat(undefined, str('{"parts": []}')),
+      chat(undefined, str(messages({ type: "text", content: "no tool" }))),
     );
     expect(inferences.map((i) => [i.offered, i.called])).toEqual([
       [null, null],
       [["a", "b"], null],
       [null, ["c"]],
+      // Output of an empty text only records nothing of the calls; a text, that none was made.
       [null, null],
+      [null, []],
     ]);
     expect(problems.map((p) => `${p.path}: ${p.message}`)).toEqual([
       `${at}[4].attributes['gen_ai.tool.definitions']: 'gen_ai.tool.definitions' must be an array`,

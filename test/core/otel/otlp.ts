@@ -77,7 +77,14 @@ export function chatSpan(
       }),
       ...(fields.calls && {
         "gen_ai.output.messages": JSON.stringify([
-          { role: "assistant", parts: fields.calls.map((name) => ({ type: "tool_call", name })) },
+          {
+            role: "assistant",
+            // No call is said with a text: output of nothing records nothing.
+            parts:
+              fields.calls.length > 0
+                ? fields.calls.map((name) => ({ type: "tool_call", name }))
+                : [{ type: "text", content: "no tool" }],
+          },
         ]),
       }),
     }),

@@ -12,7 +12,7 @@ import {
 import { PaletteStats } from "../../../src/core/stats/fold.js";
 import { formatStatsJson } from "../../../src/core/stats/json.js";
 import { erfc, twoProportionTest } from "../../../src/core/stats/two-proportions.js";
-import type { ModelCall } from "../../../src/core/otel/join.js";
+import type { ModelCall } from "../../../src/core/traces/model-call.js";
 import type { LoggedTrace } from "../../../src/core/traces/trace.js";
 import { loggedRecord as rec } from "../../builders/logged.js";
 import fc from "fast-check";
@@ -187,9 +187,11 @@ describe("comparing two sets", () => {
       model: null,
       offered,
       called,
-      final_not_offered: [],
-      offered_not_final: [],
-      called_not_offered: offered === null ? [] : called.filter((n) => !offered.includes(n)),
+      tool_choice: null,
+      convention: "gen_ai",
+      final_not_offered: offered === null ? null : [],
+      offered_not_final: offered === null ? null : [],
+      called_not_offered: offered === null ? null : called.filter((n) => !offered.includes(n)),
     });
     const otel = (model: ModelCall): LoggedTrace => ({
       ...logged({ trace: [rec("role", "select", { kept: ["a"] })], tools: ["a"] }),
@@ -200,7 +202,12 @@ describe("comparing two sets", () => {
       fold([otel(call(["a"], ["a"])), otel(call(null, ["a"]))]),
       fold([otel(call(["a"], ["b"]))]),
     );
-    expect([c.old.offeredRecorded, c.old.calledRecorded, c.new.offeredRecorded]).toEqual([1, 2, 1]);
+    const recorded = (rows: typeof c.old, unknown: number) => rows.modelCalls.joined - unknown;
+    expect([
+      recorded(c.old, c.old.modelCalls.offeredUnknown),
+      recorded(c.old, c.old.modelCalls.calledUnknown),
+      recorded(c.new, c.new.modelCalls.offeredUnknown),
+    ]).toEqual([1, 2, 1]);
     expect(c.model).toEqual([
       {
         name: "a",

@@ -54,16 +54,45 @@ describe("statistics of the tools given to the model", () => {
 
   it("are in the text only for a set read from OpenTelemetry, and absent from a log's document", () => {
     const text = formatStatsText(statsRows(fold(OTLP)), { color: false });
-    expect(text.split("\n").slice(-6)).toEqual([
+    expect(text.split("\n").slice(-7)).toEqual([
       "tools given to the model (traces from OpenTelemetry)",
-      "tool   offered  called  called, not offered",
-      "a            2       1                    0",
-      "b            1       1                    1",
-      "ghost        0       1                    1",
+      "tool   offered  called  called, not offered  request forced",
+      "a            2       1                    0               0",
+      "b            1       1                    1               0",
+      "ghost        0       1                    1               0",
+      "tool choice not recorded in 2 of 2 model calls",
       "",
     ]);
     const log = JSON.stringify(selectionTrace("t", ["a"])) + "\n";
     expect(formatStatsJson(fold(log))).not.toContain("offered");
     expect(formatStatsText(statsRows(fold(log)), { color: false })).not.toContain("model");
+  });
+
+  it("count a tool's offered and called only over the model calls that recorded them, and say how many did not", () => {
+    const text = lines(
+      request([
+        turnSpan(TRACE_A, 1, selectionTrace("t1", ["a"])),
+        chatSpan(TRACE_A, 2, { offered: ["a"] }),
+        turnSpan(TRACE_B, 1, selectionTrace("t2", ["a"])),
+        chatSpan(TRACE_B, 2, { calls: ["a"] }),
+      ]),
+    );
+    const document = JSON.parse(formatStatsJson(fold(text))) as {
+      tools: { name: string; offered: number; called: number; called_not_offered: number }[];
+      model_calls: Record<string, number>;
+    };
+    expect(document.tools.map((t) => [t.name, t.offered, t.called, t.called_not_offered])).toEqual([
+      ["a", 1, 1, 0],
+    ]);
+    expect(document.model_calls).toEqual({
+      joined: 2,
+      offered_not_recorded: 1,
+      called_not_recorded: 1,
+      tool_choice_not_recorded: 2,
+      tool_choice_disagrees: 0,
+    });
+    const shown = formatStatsText(statsRows(fold(text)), { color: false });
+    expect(shown).toContain("offered tools not recorded in 1 of 2 model calls\n");
+    expect(shown).toContain("tool calls not recorded in 1 of 2 model calls\n");
   });
 });

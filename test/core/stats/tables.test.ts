@@ -56,6 +56,7 @@ function toolRow(name: string, seen: number, removed: [string, number][]): ToolR
     offered: 0,
     called: 0,
     calledNotOffered: 0,
+    sentForced: 0,
   };
 }
 
@@ -96,6 +97,7 @@ describe("statistics rows", () => {
       offered: 0,
       called: 0,
       calledNotOffered: 0,
+      sentForced: 0,
     });
     // What the failed pipelines left never reached a model: missing under each error's kind.
     const x = rows.tools.find((row) => row.name === "x")!;

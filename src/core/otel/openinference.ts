@@ -1,0 +1,90 @@
+/**
+ * OpenInference (Arize Phoenix's instrumentations): an inference span has
+ * `openinference.span.kind` LLM, its model `llm.model_name`; it offers the tools of
+ * `llm.tools.N.tool.json_schema` (each the tool as sent, JSON), sends the `tool_choice` inside the
+ * JSON of `llm.invocation_parameters`, and calls
+ * `llm.output_messages.N.message.tool_calls.M.tool_call.function.name`. A tool runs in a TOOL span
+ * named by `tool.name`.
+ */
+import { isJsonObject } from "../traces/trace.js";
+import {
+  attributePath,
+  definitionName,
+  hasKeyMatching,
+  indexed,
+  indexedNames,
+  nameList,
+  pushName,
+  structured,
+  text,
+  type ConventionReader,
+} from "./span-view.js";
+import { requestToolChoice } from "./tool-choice.js";
+
+const KIND = "openinference.span.kind";
+const MODEL = "llm.model_name";
+const PARAMETERS = "llm.invocation_parameters";
+const TOOL_NAME = "tool.name";
+const TOOLS = /^llm\.tools\.(\d+)\.tool\.json_schema$/;
+const CALLS =
+  /^llm\.output_messages\.(\d+)\.message\.(?:tool_calls\.(\d+)\.tool_call\.function\.name|function_call_name)$/;
+/** An output message that records more than its role (LangChain's Responses API calls record only that). */
+const OUTPUT =
+  /^llm\.output_messages\.\d+\.message\.(?:content|contents\.|tool_calls\.|function_call)/;
+
+export const openInference: ConventionReader = {
+  convention: "openinference",
+  keys: [KIND, MODEL, PARAMETERS, TOOL_NAME],
+  read(span) {
+    const kind = span.value(KIND);
+    if (kind === "TOOL") {
+      const tool = span.value(TOOL_NAME);
+      return typeof tool === "string" ? { kind: "tool", name: tool } : undefined;
+    }
+    if (kind !== "LLM") return undefined;
+    const { attributes } = span;
+    const parameters = span.value(PARAMETERS);
+    const sent =
+      parameters === undefined || parameters === null
+        ? undefined
+        : structured(parameters, PARAMETERS_AT, `'${PARAMETERS}'`);
+    const offered = offeredTools(attributes, sent);
+    return {
+      kind: "inference",
+      convention: "openinference",
+      model: text(span.value(MODEL)),
+      offered,
+      called: hasKeyMatching(attributes, OUTPUT)
+        ? indexedNames(attributes, CALLS, "'llm.output_messages'")
+        : null,
+      toolChoice:
+        sent === undefined
+          ? null
+          : requestToolChoice(isJsonObject(sent) ? sent["tool_choice"] : undefined, offered),
+    };
+  },
+};
+
+const PARAMETERS_AT = attributePath(PARAMETERS);
+
+/**
+ * The tools of `llm.tools`, or else of the `tools` of the request's parameters (hideInputs drops
+ * the first only); none when the parameters were recorded without any; null when neither was.
+ */
+function offeredTools(attributes: readonly unknown[], sent: unknown): string[] | null {
+  const tools = indexed(attributes, TOOLS);
+  if (tools.length === 0) {
+    if (sent === undefined) return null;
+    const listed = isJsonObject(sent) ? sent["tools"] : undefined;
+    const what = `'${PARAMETERS}' tools`;
+    return listed === undefined || listed === null
+      ? []
+      : nameList(listed, `${PARAMETERS_AT}.tools`, what, definitionName);
+  }
+  const names: string[] = [];
+  for (const { value, path } of tools) {
+    const what = "'llm.tools'";
+    pushName(names, definitionName(structured(value, path, what)), path, what);
+  }
+  return names;
+}
