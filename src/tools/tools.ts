@@ -21,6 +21,7 @@ import {
   traceToFixtureTool,
 } from "./log-tools.js";
 import { pageOf } from "./pages.js";
+import { fitText, TEXT_LIMIT } from "./text.js";
 import type { ToolFiles } from "./port.js";
 import { INPUT_SCHEMAS, OUTPUT_SCHEMAS, type ToolName } from "./schemas.js";
 
@@ -168,7 +169,15 @@ export async function callTool(
       isError: false,
     };
   } catch (error) {
-    if (error instanceof InputRefused) return { text: error.message, isError: true };
+    if (error instanceof InputRefused)
+      return {
+        // The CLI's message, cut as an answer is when it runs long (a fixture with 10,000 problems).
+        text:
+          error.message.length <= TEXT_LIMIT
+            ? error.message
+            : fitText(error.message.split("\n"), "fix the first and ask again", false),
+        isError: true,
+      };
     throw error;
   }
 }
