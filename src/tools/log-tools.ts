@@ -136,7 +136,11 @@ export async function listTracesTool(
   return {
     text: fitText(lines, `call list_traces with a smaller limit, from offset ${offset}`),
     structured: {
-      traces: page.map(({ summary, file }) => traceEntryJson(summary, file)),
+      // `trace`, the #N the other tools take, first: beside `index`, which counts from 0.
+      traces: page.map(({ summary, file }) => ({
+        trace: summary.index + 1,
+        ...traceEntryJson(summary, file),
+      })),
       problems: problems.kept,
       problem_count: problems.count,
       problems_truncated: problems.truncated,

@@ -22,6 +22,7 @@ import {
 } from "./log-tools.js";
 import { compareStatsTool, type CompareInput } from "./compare-tools.js";
 import { pageOf } from "./pages.js";
+import { fitText, TEXT_LIMIT } from "./text.js";
 import type { ToolFiles } from "./port.js";
 import { INPUT_SCHEMAS, OUTPUT_SCHEMAS, type ToolName } from "./schemas.js";
 
@@ -180,7 +181,15 @@ export async function callTool(
       isError: false,
     };
   } catch (error) {
-    if (error instanceof InputRefused) return { text: error.message, isError: true };
+    if (error instanceof InputRefused)
+      return {
+        // The CLI's message, cut as an answer is when it runs long (a fixture with 10,000 problems).
+        text:
+          error.message.length <= TEXT_LIMIT
+            ? error.message
+            : fitText(error.message.split("\n"), "fix the first and ask again", false),
+        isError: true,
+      };
     throw error;
   }
 }

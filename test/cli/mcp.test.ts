@@ -306,7 +306,10 @@ describe("the MCP server", () => {
     };
     const result = await call("list_traces", { logs: ["logs"], offset: 2, limit: 3 });
     const answer = result.structuredContent as Record<string, unknown>;
-    expect(answer.traces).toEqual(all.traces.slice(2, 5));
+    // Each entry is `traces --json`'s, with the #N the other tools take as `trace`.
+    expect(answer.traces).toEqual(
+      all.traces.slice(2, 5).map((entry, i) => ({ trace: i + 3, ...(entry as object) })),
+    );
     expect(answer.problems).toEqual(all.problems);
     expect(answer.total).toBe(all.traces.length);
     expect(answer.trace_count).toBe(all.traces.length);

@@ -111,7 +111,9 @@ describe("the language-model tools", () => {
     const { json } = await invoke("list_traces", { logs: ["logs"], limit: 2 });
     const { stdout } = await cli(["traces", "logs", "--json"], { cwd: ws });
     const all = JSON.parse(stdout) as { traces: unknown[] };
-    expect((json as { traces: unknown[] }).traces).toEqual(all.traces.slice(0, 2));
+    expect((json as { traces: unknown[] }).traces).toEqual(
+      all.traces.slice(0, 2).map((entry, i) => ({ trace: i + 1, ...(entry as object) })),
+    );
     const shown = await invoke("where_did_tool_go", {
       logs: ["logs/agent.log"],
       trace: 1,

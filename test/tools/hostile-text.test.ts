@@ -6,7 +6,7 @@ import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { RootFiles, Roots } from "../../src/node/roots.js";
-import { QUOTE_CHARS, QUOTES_NOTE } from "../../src/tools/text.js";
+import { QUOTE_CHARS, QUOTES_NOTE, TEXT_LIMIT } from "../../src/tools/text.js";
 import { callTool, inputProblem, type ToolResult } from "../../src/tools/tools.js";
 import type { ToolName } from "../../src/tools/schemas.js";
 import { writtenRecord } from "../builders/logged.js";
@@ -134,6 +134,18 @@ describe("text from files and logs in the tools' answers", () => {
     expect(text).toContain(
       `"${HOSTILE_NAME.slice(0, 80)}"… (${HOSTILE_NAME.length - 80} more characters)`,
     );
+  });
+});
+
+describe("a refusal's text", () => {
+  it("is the CLI's message, cut to the limit when a fixture has thousands of problems", async () => {
+    const keys = Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`unknown_${i}`, i]));
+    writeFileSync(join(root, "many-problems.turn.json"), JSON.stringify({ offered: [], ...keys }));
+    const result = await callTool("run_fixture", { path: "many-problems.turn.json" }, files);
+    expect(result.isError).toBe(true);
+    expect(result.text.length).toBeLessThan(TEXT_LIMIT);
+    expect(result.text.split("\n")[0]).toMatch(/many-problems\.turn\.json:1:\d+: error: /);
+    expect(result.text).toMatch(/\n… [\d,]+ more lines cut: fix the first and ask again$/);
   });
 });
 

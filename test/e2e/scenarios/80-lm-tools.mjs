@@ -45,6 +45,8 @@ export async function run({ runCommand, hasCommand, workspace, assert, log }) {
   assert.deepEqual(json("run_fixture").names, ["get_weather", "final_answer"]);
   assert.ok(json("check_fixtures").passed > 0);
   assert.match(json("where_did_tool_go").sentence, /^dropped by `intent`/);
+  // Named workspace-relative, as the MCP server names a file under its root: not a file:// URI.
+  assert.equal(json("where_did_tool_go").file, "weather-forecast.turn.json");
   assert.equal(json("what_if").comparison.changed, true);
   assert.equal(json("list_traces").traces.length, 3);
   assert.ok(Array.isArray(json("show_trace").trace));
