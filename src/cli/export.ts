@@ -2,7 +2,7 @@
  * `palette-inspector export LOG... --out DIR [--format parquet|jsonl] [--force]` (docs/formats.md):
  * the traces of the set as three tables, one file each, written as the scan goes.
  */
-import { mkdirSync } from "node:fs";
+import { closeSync, mkdirSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { safe } from "../core/words.js";
 import { formatCount } from "../core/stats/rows.js";
@@ -115,10 +115,16 @@ function createTables(
     const names = TABLE_NAMES.map((table) => `${table}${EXTENSIONS[format]}`);
     // Every old table is looked at before any is touched: a link among them changes nothing.
     if (force) for (const name of names) folder.holdsFile(name);
-    const fds = names.map((name) => {
-      if (force) folder.removeFile(name);
-      return folder.create(name);
-    });
+    const fds: number[] = [];
+    try {
+      for (const name of names) {
+        if (force) folder.removeFile(name);
+        fds.push(folder.create(name));
+      }
+    } catch (error) {
+      for (const fd of fds) closeSync(fd);
+      throw error;
+    }
     return Object.fromEntries(
       TABLE_NAMES.map((table, t) => [table, openTableFile(fds[t]!, TABLES[table], format)]),
     ) as Record<TableName, TableFile>;

@@ -278,14 +278,14 @@ describe("bad input among the files: a problem of that file, and the rest is rea
 });
 
 describe("nothing hangs", () => {
-  it("an endless device is a binary file: one problem, at once", async () => {
+  it("an endless device is not a regular file: one problem, at once, and nothing of it read", async () => {
     const { code, json: out } = await json(["/dev/zero", "examples/logs/agent.log"]);
-    expect(code).toBe(0);
+    expect(code).toBe(2);
     expect(out.problems).toEqual([
       {
         file: "/dev/zero",
         line: null,
-        message: "binary file (it holds NUL bytes); it was not read",
+        message: "cannot read the file: it is not a regular file (a FIFO, a device or a socket)",
       },
     ]);
     expect(out.traces).toHaveLength(6);
