@@ -5,6 +5,7 @@ import { benchJobs } from "./jobs.js";
 import { benchLogIndex } from "./log-index.js";
 import { benchOrder } from "./order.js";
 import { benchReceiver } from "./receiver.js";
+import { benchReceiverMemory, receiverWorkerInChild, WORKER_FLAG } from "./receiver-memory.js";
 import { benchRender } from "./render.js";
 import { MEASURE_FLAG, measureInChild } from "./child.js";
 import { benchMcp } from "./mcp.js";
@@ -33,10 +34,15 @@ async function main(): Promise<void> {
     mcp: benchMcp,
     receiver: benchReceiver,
   };
+  // Minutes of hostile loads: run only when named.
+  const named: Record<string, () => Promise<string[]>> = {
+    "receiver-memory": benchReceiverMemory,
+  };
   const only = process.argv.slice(2);
   if (only[0] === MEASURE_FLAG) return measureInChild(only[1]!, only[2]!);
-  for (const [name, section] of Object.entries(sections))
-    if (only.length === 0 || only.includes(name))
+  if (only[0] === WORKER_FLAG) return receiverWorkerInChild();
+  for (const [name, section] of Object.entries({ ...sections, ...named }))
+    if ((only.length === 0 && !(name in named)) || only.includes(name))
       for (const line of await section()) console.log(line);
 }
 

@@ -23,7 +23,6 @@ import {
   type TimeWindow,
   type Touched,
 } from "../core/otel/join.js";
-import { parseJsonInSteps, TooDeep, TooManyContainers } from "../core/otel/json-steps.js";
 import {
   readRequestInSteps,
   textSelection,
@@ -36,11 +35,20 @@ import {
   decodeLogsRequestInSteps,
   decodeTraceRequestInSteps,
   encodeLogsResponse,
-  encodeStatus,
   encodeTraceResponse,
-  ProtobufError,
-  TooManySpans,
 } from "./otlp-proto.js";
+import {
+  answerError,
+  contentKind,
+  MAX_SPANS_PER_REQUEST,
+  mib,
+  parseJsonSteps,
+  Refusal,
+  refusalOf,
+  spanCount,
+  stopping,
+  tooManySpans,
+} from "./otlp-refusals.js";
 import {
   boundedServer,
   BytesInFlight,
@@ -51,10 +59,6 @@ import {
 const inflate = promisify(gunzip);
 
 export const DEFAULT_MAX_BODY = 16 * 1024 * 1024;
-/** Spans a request may hold (its resource and scope entries counted with them): more are refused with 413, before all are decoded. */
-export const MAX_SPANS_PER_REQUEST = 100_000;
-/** Objects and arrays a JSON body may hold: the walk that parses a large body stops past them. */
-export const MAX_JSON_CONTAINERS = 1_000_000;
 /** Problems an answer names (every rejected span is counted). */
 const MAX_PROBLEMS = 10;
 /** A body longer than this is read in steps, the event loop given a turn every STEP_MS. */
@@ -111,15 +115,6 @@ export interface ReceiverOptions {
 export class PortInUse extends Error {
   constructor(readonly port: number) {
     super(`port ${port} is in use`);
-  }
-}
-
-class Refusal extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
   }
 }
 
@@ -331,7 +326,8 @@ export class OtlpReceiver {
     if (!isJsonObject(value) || !(resources === undefined || Array.isArray(resources)))
       throw new Refusal(400, `not an OTLP ${route.name} (an object with a '${key}' array)`);
     const list = (resources as unknown[] | undefined) ?? [];
-    if (!protobuf && entryCount(list, route) > MAX_SPANS_PER_REQUEST) throw tooManySpans();
+    if (!protobuf && spanCount(list, route.scopes, route.items) > MAX_SPANS_PER_REQUEST)
+      throw tooManySpans();
     const request: OtlpRequest =
       key === "resourceSpans" ? { resourceSpans: list } : { resourceLogs: list };
     const read = await run(readRequestInSteps(request, MAX_PROBLEMS));
@@ -609,96 +605,4 @@ function keptSelection({ traceId, time }: Recent, kept: KeptSelection): OtlpSele
   return text === undefined
     ? { traceId, spanId, service, time, trace: kept.trace! }
     : { traceId, spanId, service, time, trace: textSelection(text), text };
-}
-
-/** True for protobuf, false for JSON; other content types are refused. */
-function contentKind(header: string | undefined): boolean {
-  const type = (header ?? "").split(";")[0]!.trim().toLowerCase();
-  if (type === "application/x-protobuf") return true;
-  if (type === "application/json") return false;
-  throw new Refusal(
-    415,
-    `Content-Type '${type.slice(0, 60)}' is not served: application/json or application/x-protobuf`,
-  );
-}
-
-/** The body's JSON, in steps when `stepped` (else in one: a small body gains nothing from a walk). */
-function* parseJsonSteps(body: Buffer, stepped: boolean): Generator<void, unknown> {
-  try {
-    if (!stepped) return JSON.parse(body.toString("utf8")) as unknown;
-    const decode = (start: number, end: number) => body.toString("utf8", start, end);
-    return yield* parseJsonInSteps(body, decode, MAX_JSON_CONTAINERS);
-  } catch (error) {
-    if (tooDeep(error)) throw error;
-    if (error instanceof TooManyContainers)
-      throw new Refusal(413, `${error.message} (a request is read whole; send fewer spans)`);
-    throw new Refusal(400, `the body is not JSON: ${(error as Error).message}`);
-  }
-}
-
-/** The spans of a request's scopes, counted before any is read (a scope that is not one counts none). */
-function entryCount(resources: readonly unknown[], route: Route): number {
-  let count = 0;
-  for (const resource of resources) {
-    const scopes = isJsonObject(resource) ? resource[route.scopes] : undefined;
-    if (!Array.isArray(scopes)) continue;
-    for (const scope of scopes) {
-      const spans = isJsonObject(scope) ? scope[route.items] : undefined;
-      count += 1 + (Array.isArray(spans) ? spans.length : 0);
-    }
-    count++;
-  }
-  return count;
-}
-
-function tooManySpans(): Refusal {
-  return new Refusal(
-    413,
-    `the request holds more than ${MAX_SPANS_PER_REQUEST.toLocaleString("en-US")} spans or log records (with their resource and scope entries); send fewer a request`,
-  );
-}
-
-/** Bytes in MiB, to a tenth. */
-function mib(bytes: number): number {
-  return Math.round((bytes / 2 ** 20) * 10) / 10;
-}
-
-function stopping(): Refusal {
-  return new Refusal(503, "the receiver is stopping");
-}
-
-/** A value nested deeper than the stack a recursive reader of it (or of one of its strings) can take. */
-function tooDeep(error: unknown): boolean {
-  return (
-    error instanceof TooDeep || (error instanceof RangeError && /call stack/i.test(error.message))
-  );
-}
-
-/** What a failed request is answered, or null for a fault of the receiver's own. */
-function refusalOf(error: unknown): Refusal | null {
-  if (error instanceof Refusal) return error;
-  if (tooDeep(error)) return new Refusal(400, "the request is nested too deeply to be read");
-  if (error instanceof TooManySpans) return tooManySpans();
-  if (error instanceof ProtobufError) return new Refusal(400, error.message);
-  return null;
-}
-
-/** An OTLP error answer: a google.rpc.Status, the connection closed after a refused body. */
-function answerError(
-  response: ServerResponse,
-  status: number,
-  message: string,
-  inProtobuf = false,
-): void {
-  if (response.headersSent) {
-    response.destroy();
-    return;
-  }
-  // google.rpc.Code: INVALID_ARGUMENT, PERMISSION_DENIED, UNAVAILABLE, else UNKNOWN.
-  const code = status === 400 ? 3 : status === 403 ? 7 : status === 503 ? 14 : 2;
-  response.writeHead(status, {
-    "content-type": inProtobuf ? "application/x-protobuf" : "application/json",
-    connection: "close",
-  });
-  response.end(inProtobuf ? encodeStatus(code, message) : JSON.stringify({ code, message }));
 }

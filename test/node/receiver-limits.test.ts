@@ -1,11 +1,7 @@
 import { connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  MAX_JSON_CONTAINERS,
-  MAX_SPANS_PER_REQUEST,
-  OtlpReceiver,
-  type ReceivedTrace,
-} from "../../src/node/otlp-receiver.js";
+import { OtlpReceiver, type ReceivedTrace } from "../../src/node/otlp-receiver.js";
+import { MAX_JSON_CONTAINERS, MAX_SPANS_PER_REQUEST } from "../../src/node/otlp-refusals.js";
 import { decodeStatus, decodeTraceResponse } from "../../src/node/otlp-proto.js";
 import { DEFAULT_BOUNDS } from "../../src/node/receiver-bounds.js";
 import {
