@@ -10,6 +10,7 @@ import { quotedEnd, unescapeLogfmt } from "./logfmt.js";
 import { firstMarker, markersIn, type Marker } from "./markers.js";
 import {
   bareNameEnd,
+  isLogfmt,
   isNameOrDot,
   isSibling,
   PairCutError,
@@ -479,6 +480,12 @@ function walkBrackets(
     else if (opens) stack.push(i, valueStart(line, i), closerOf(c));
     else if (stack.length === 0) {
       if ((c === 0x22 || c === 0x27) && line.charCodeAt(i - 1) === 0x3d && reader.quotedValues) {
+        const bare = c === 0x27 ? bareNameEnd(line, i) : -1;
+        if (bare !== -1 && isLogfmt(line)) {
+          // logfmt wrote a name starting with a quote unquoted (`forced_choice='x`).
+          i = bare - 1;
+          continue;
+        }
         const close = c === 0x22 ? quotedEnd(line, i, end) : stringEnd(line, i, end);
         if (close === -1) {
           if (cutQuote === -1) cutQuote = i;
