@@ -386,6 +386,9 @@ class SegmentReader {
     for (let k = first; k !== -1 && k < frames.length; k++) {
       const { start, open } = frames[k]!;
       if ((k > first && !startsValue(line, start, open)) || start <= this.unreadAngle) continue;
+      // Charged to the line's budget as the text it may read: then no line makes it read more than that.
+      this.work += end - start;
+      if (this.work > this.budget) return -1;
       let readings: Segment["readings"];
       try {
         readings = pythonReadings(line, start, end, false);
@@ -395,6 +398,8 @@ class SegmentReader {
         this.unreadAngle = start;
         return -1;
       }
+      // A value read costs only its own length.
+      this.work -= end - readings.readings[0]!.end;
       const value = readings.readings[0]!.value;
       const call = typeof value === "object" && value?.kind === "call";
       if (call && k < frames.length - 1 && !holdsTrace(readings.readings[0]!)) continue;

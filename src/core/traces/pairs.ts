@@ -8,6 +8,9 @@ import { parsePython, parsePythonAt, PyReprError, type PyValue } from "./python/
 import { readString } from "./python/strings.js";
 import { pythonToJson } from "./python/to-json.js";
 
+/** How far into a bare `forced_choice=` word its brackets and quotes are known to be the name's. */
+const MAX_BARE_REACH = 256;
+
 /** The trace's fields a line may hold as pairs of their own besides `trace=` (docs/formats.md). */
 const SIBLINGS = ["tools", "forced_choice", "offered", "error"] as const;
 
@@ -16,10 +19,13 @@ const SIBLINGS = ["tools", "forced_choice", "offered", "error"] as const;
  * `forced_choice=` word: a name logfmt wrote unquoted (`forced_choice=f(x`), not a value; else -1.
  */
 export function bareNameEnd(line: string, at: number): number {
+  // Looked for only so far back: a line of brackets and no blank costs no more than its length.
+  const floor = Math.max(0, at - MAX_BARE_REACH);
   let word = at;
-  while (word > 0 && !isBlank(line.charCodeAt(word - 1))) word--;
-  const key = line.lastIndexOf("forced_choice=", at);
-  if (key < word || (key > word && line.charCodeAt(key - 1) !== 0x3a)) return -1;
+  while (word > floor && !isBlank(line.charCodeAt(word - 1))) word--;
+  const found = line.slice(word, at).lastIndexOf("forced_choice=");
+  const key = word + found;
+  if (found === -1 || (key > word && line.charCodeAt(key - 1) !== 0x3a)) return -1;
   const blank = line.slice(at).search(/[ \t]/);
   return blank === -1 ? line.length : at + blank;
 }
