@@ -5,6 +5,7 @@ Usage: python3 test/python/written_cases.py   prints {case: {"log", "traces", "p
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import pprint
 import sys
@@ -204,6 +205,19 @@ def limits_that_hold() -> Written:
     log.log("%s", json.dumps(turn(65)), results=[(SelectionResult(tools=("a",)), 0, None)])
     log.log("%s", json.dumps(turn(66)), problem=True)
     log.log("%r", turn(65), results=[(SelectionResult(tools=("a",)), 0, None)])
+    return log
+
+
+@case
+def raw_name_ambiguous_in_its_repr() -> Written:
+    """`<Tool a>,<Tool b>` is two tools or one named `a>,<Tool b`: the records decide, or a problem says so."""
+    log = Written()
+    odd = SelectionResult(tools=(Tool("a>,<Tool b"),), trace=(record("s", kept=("a>,<Tool b",)),))
+    log.log("selected %r", odd, results=[(odd, 0, None)])
+    undecided = SelectionResult(tools=(Tool("a>,<Tool b"),), trace=(record("s", kept=("c",)),))
+    # Listed with the final tools its records leave, and a problem on its line.
+    log.log("selected %r", undecided, results=[(dataclasses.replace(undecided, tools=("c",)), 0, None)],
+            problem=True)
     return log
 
 

@@ -10,6 +10,7 @@ import { quotedEnd, unescapeLogfmt } from "./logfmt.js";
 import { firstMarker, markersIn, type Marker } from "./markers.js";
 import {
   bareNameEnd,
+  isLogfmt,
   isNameOrDot,
   isSibling,
   PairCutError,
@@ -385,6 +386,9 @@ class SegmentReader {
     for (let k = first; k !== -1 && k < frames.length; k++) {
       const { start, open } = frames[k]!;
       if ((k > first && !startsValue(line, start, open)) || start <= this.unreadAngle) continue;
+      // Charged to the line's budget as the text it may read: then no line makes it read more than that.
+      this.work += end - start;
+      if (this.work > this.budget) return -1;
       let readings: Segment["readings"];
       try {
         readings = pythonReadings(line, start, end, false);
@@ -394,6 +398,8 @@ class SegmentReader {
         this.unreadAngle = start;
         return -1;
       }
+      // A value read costs only its own length.
+      this.work -= end - readings.readings[0]!.end;
       const value = readings.readings[0]!.value;
       const call = typeof value === "object" && value?.kind === "call";
       if (call && k < frames.length - 1 && !holdsTrace(readings.readings[0]!)) continue;
@@ -479,6 +485,12 @@ function walkBrackets(
     else if (opens) stack.push(i, valueStart(line, i), closerOf(c));
     else if (stack.length === 0) {
       if ((c === 0x22 || c === 0x27) && line.charCodeAt(i - 1) === 0x3d && reader.quotedValues) {
+        const bare = c === 0x27 ? bareNameEnd(line, i) : -1;
+        if (bare !== -1 && isLogfmt(line)) {
+          // logfmt wrote a name starting with a quote unquoted (`forced_choice='x`).
+          i = bare - 1;
+          continue;
+        }
         const close = c === 0x22 ? quotedEnd(line, i, end) : stringEnd(line, i, end);
         if (close === -1) {
           if (cutQuote === -1) cutQuote = i;

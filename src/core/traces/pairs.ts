@@ -8,20 +8,34 @@ import { parsePython, parsePythonAt, PyReprError, type PyValue } from "./python/
 import { readString } from "./python/strings.js";
 import { pythonToJson } from "./python/to-json.js";
 
+/** How far into a bare `forced_choice=` word its brackets and quotes are known to be the name's. */
+const MAX_BARE_REACH = 256;
+
 /** The trace's fields a line may hold as pairs of their own besides `trace=` (docs/formats.md). */
 const SIBLINGS = ["tools", "forced_choice", "offered", "error"] as const;
 
 /**
- * Where the bare word ends (its blank, or the line's end) when the bracket at `at` is inside a
+ * Where the bare word ends (its blank, or the line's end) when the bracket or quote at `at` is inside a
  * `forced_choice=` word: a name logfmt wrote unquoted (`forced_choice=f(x`), not a value; else -1.
  */
 export function bareNameEnd(line: string, at: number): number {
+  // Looked for only so far back: a line of brackets and no blank costs no more than its length.
+  const floor = Math.max(0, at - MAX_BARE_REACH);
   let word = at;
-  while (word > 0 && !isBlank(line.charCodeAt(word - 1))) word--;
-  const key = line.lastIndexOf("forced_choice=", at);
-  if (key < word || (key > word && line.charCodeAt(key - 1) !== 0x3a)) return -1;
+  while (word > floor && !isBlank(line.charCodeAt(word - 1))) word--;
+  const found = line.slice(word, at).lastIndexOf("forced_choice=");
+  const key = word + found;
+  if (found === -1 || (key > word && line.charCodeAt(key - 1) !== 0x3a)) return -1;
   const blank = line.slice(at).search(/[ \t]/);
   return blank === -1 ? line.length : at + blank;
+}
+
+/**
+ * Whether the line is logfmt's rather than KeyValueRenderer's: its `tools=` or `trace=` value is
+ * double-quoted (a repr of a tuple is never quoted), so a bare `'` in a name is the name's.
+ */
+export function isLogfmt(line: string): boolean {
+  return /(?:^|[ \t:])(?:tools|trace)="/.test(line);
 }
 
 /** Whether `key` is one of a trace's fields besides `trace=` that a line may hold as a pair. */
@@ -72,7 +86,8 @@ export function siblingPairs(line: string): [PyValue, PyValue][] {
   const entries: [PyValue, PyValue][] = [];
   for (const key of SIBLINGS) {
     const at = first.get(key);
-    const value = at === undefined ? undefined : readPairValue(line, at, key === "forced_choice");
+    const name = key === "forced_choice" ? (isLogfmt(line) ? "logfmt" : "name") : "";
+    const value = at === undefined ? undefined : readPairValue(line, at, name);
     if (value !== undefined) entries.push([key, value]);
   }
   return entries;
@@ -84,7 +99,11 @@ export function siblingPairs(line: string): [PyValue, PyValue][] {
  * string holding a list or dict (`tools='["a"]'`) is that value, but a `name` (the forced choice)
  * is always a string or None. A quoted value the line cuts off is a PairCutError.
  */
-function readPairValue(line: string, at: number, name: boolean): PyValue | undefined {
+function readPairValue(
+  line: string,
+  at: number,
+  name: "" | "name" | "logfmt",
+): PyValue | undefined {
   const c = line.charCodeAt(at);
   if (Number.isNaN(c) || isBlank(c)) return null;
   if (c === 0x22) {
@@ -93,17 +112,20 @@ function readPairValue(line: string, at: number, name: boolean): PyValue | undef
     const inner = unescapeLogfmt(line.slice(at + 1, close));
     return name ? inner : (readWhole(inner) ?? inner);
   }
-  try {
-    const read = parsePythonAt(line, at);
-    // A name is a string or None: any other literal is a logfmt bare word (`forced_choice=True`).
-    const word = name && read.value !== null && typeof read.value !== "string";
-    if (!word && endsPair(line, read.end))
-      return typeof read.value === "string" ? (structured(read.value) ?? read.value) : read.value;
-  } catch (error) {
-    if (!(error instanceof PyReprError)) throw error;
-    if (c === 0x27 && isCut(readString(line, at, line.length, false)))
-      throw new PairCutError(line, at);
-  }
+  // On a logfmt line, a name's quote is part of its bare word (`forced_choice='x`).
+  if (c !== 0x27 || name !== "logfmt")
+    try {
+      const read = parsePythonAt(line, at);
+      // A name is a string or None (`None`, not JSON's null): any other literal is a logfmt bare word.
+      const none = read.value === null && line.startsWith("None", at);
+      const word = name !== "" && !none && typeof read.value !== "string";
+      if (!word && endsPair(line, read.end))
+        return typeof read.value === "string" ? (structured(read.value) ?? read.value) : read.value;
+    } catch (error) {
+      if (!(error instanceof PyReprError)) throw error;
+      if (c === 0x27 && isCut(readString(line, at, line.length, false)))
+        throw new PairCutError(line, at);
+    }
   const space = line.slice(at).search(/[ \t]/);
   return line.slice(at, space === -1 ? undefined : at + space);
 }
@@ -162,11 +184,13 @@ function readWhole(text: string): PyValue | undefined {
  */
 function forEachTopLevel(line: string, visit: (at: number) => void): void {
   let depth = 0;
+  const logfmt = isLogfmt(line);
   for (let i = 0; i < line.length; i++) {
     const c = line.charCodeAt(i);
     if (depth === 0 && (i === 0 || beforeKey(c))) visit(i);
     const opens = c === 0x7b || c === 0x5b || c === 0x28;
-    const bare = opens && depth === 0 ? bareNameEnd(line, i) : -1;
+    const word = opens || (c === 0x27 && logfmt);
+    const bare = word && depth === 0 ? bareNameEnd(line, i) : -1;
     if (bare !== -1) i = bare - 1;
     else if (opens) depth++;
     else if ((c === 0x7d || c === 0x5d || c === 0x29) && depth > 0) depth--;

@@ -70,11 +70,12 @@ describe("tool names printed raw by a custom __repr__", () => {
 
   it("reads a forced choice logfmt wrote bare as the name, its brackets and literals included", () => {
     const line = (forced: string) =>
-      `event=selection tools=('a',) forced_choice=${forced} trace="({'stage': 's', 'action': 'select'},)"`;
-    for (const forced of ["f(x", "x[", "False", "0x1f", "geSelectionResult(t"]) {
+      `event=selection forced_choice=${forced} trace="({'stage': 's', 'action': 'select'},)" tools="('a', 'b')"`;
+    for (const forced of ["f(x", "x[", "False", "0x1f", "null", "'quote", "geSelectionResult(t"]) {
       const { traces, problems } = scanText(line(forced));
       expect(problems).toEqual([]);
       expect(traces.map((t) => summarizeTrace(t).forcedChoice)).toEqual([forced]);
+      expect(traces.map((t) => summarizeTrace(t).names)).toEqual([["a", "b"]]);
     }
   });
 });
