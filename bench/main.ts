@@ -11,6 +11,7 @@ import { MEASURE_FLAG, measureInChild } from "./child.js";
 import { benchMcp } from "./mcp.js";
 import { benchScanSpeed } from "./scan-speed.js";
 import { benchStats } from "./stats.js";
+import { benchStatsCompare } from "./stats-compare.js";
 import { benchTraces } from "./traces.js";
 import { benchWhatIf } from "./whatif.js";
 
@@ -31,6 +32,7 @@ async function main(): Promise<void> {
     logs: benchLogIndex,
     render: benchRender,
     stats: benchStats,
+    compare: benchStatsCompare,
     mcp: benchMcp,
     receiver: benchReceiver,
   };

@@ -3,6 +3,7 @@
  * beside the trace panel's `protocol.ts`). Both sides validate what they receive; anything
  * unknown or malformed is logged and ignored.
  */
+import type { Comparison, Side, ToolChange } from "./core/stats/comparison.js";
 import type { StageRow, ToolRow } from "./core/stats/rows.js";
 import type { TimeBucket } from "./core/stats/timeline.js";
 import {
@@ -84,8 +85,45 @@ export interface MissingGroup {
   readonly traces: readonly MissingTrace[];
 }
 
+/** One tool of a comparison, as the view shows it (docs/formats.md, "stats --against"). */
+export type ComparedTool = Pick<ToolChange, "name" | "old" | "new" | "points" | "stage" | "p">;
+
+/** This view's set (NEW) compared with another (OLD), biggest change first. */
+export interface ComparisonView {
+  /** The other set's logs, as the user knows them. */
+  readonly against: readonly string[];
+  readonly oldTraces: number;
+  readonly newTraces: number;
+  /** Sides without a trace: nothing was compared. */
+  readonly empty: readonly Side[];
+  readonly tools: readonly ComparedTool[];
+  readonly onlyOld: readonly string[];
+  readonly onlyNew: readonly string[];
+}
+
+export function comparisonView(against: readonly string[], c: Comparison): ComparisonView {
+  return {
+    against,
+    oldTraces: c.old.traces,
+    newTraces: c.new.traces,
+    empty: c.empty,
+    tools: c.tools.map(({ name, old, new: now, points, stage, p }) => ({
+      name,
+      old,
+      new: now,
+      points,
+      stage,
+      p,
+    })),
+    onlyOld: c.onlyOld.map((t) => t.name),
+    onlyNew: c.onlyNew.map((t) => t.name),
+  };
+}
+
 export type ToStatsView =
   | { readonly type: "stats"; readonly view: StatsView }
+  /** The answer to `compare`. */
+  | { readonly type: "comparison"; readonly requestId: number; readonly view: ComparisonView }
   /** The answer to `missing`: the traces where the tool went missing, by stage, most first. */
   | {
       readonly type: "missing";
@@ -103,13 +141,16 @@ export type FromStatsView =
   | { readonly type: "openTrace"; readonly ref: number; readonly tool: string }
   /** Copy the tables as Markdown / save them as CSV; `tools` in the order and filter on screen. */
   | { readonly type: "copyMarkdown"; readonly requestId: number; readonly tools: readonly string[] }
-  | { readonly type: "saveCsv"; readonly requestId: number; readonly tools: readonly string[] };
+  | { readonly type: "saveCsv"; readonly requestId: number; readonly tools: readonly string[] }
+  /** Compare this set with another the user picks: answered by `comparison`, or a reply when not. */
+  | { readonly type: "compare"; readonly requestId: number };
 
 /** How long the host and the page wait for each of the statistics view's requests. */
 export const STATS_REQUEST_TIMEOUTS: RequestTimeouts<FromStatsView> = {
   missing: WORK_TIMEOUT_MS,
   copyMarkdown: WORK_TIMEOUT_MS,
   saveCsv: DIALOG_TIMEOUT_MS,
+  compare: DIALOG_TIMEOUT_MS,
 };
 
 export type StatsSortColumn = "name" | "seen" | "final" | "forced" | "missing" | "removedBy";
@@ -205,8 +246,52 @@ function isMissingGroup(value: unknown): value is MissingGroup {
   );
 }
 
+const isRate = (value: unknown) => typeof value === "number" && value >= 0 && value <= 1;
+
+function isToolSide(value: unknown): boolean {
+  return (
+    isRecord(value) &&
+    isCount(value.seen) &&
+    isCount(value.final) &&
+    isCount(value.forced) &&
+    isRate(value.rate)
+  );
+}
+
+function isComparedTool(value: unknown): value is ComparedTool {
+  if (!isRecord(value)) return false;
+  const stage = value.stage;
+  return (
+    isString(value.name) &&
+    isToolSide(value.old) &&
+    isToolSide(value.new) &&
+    typeof value.points === "number" &&
+    isRate(value.p) &&
+    (stage === null ||
+      (isRecord(stage) &&
+        isString(stage.stage) &&
+        typeof stage.failed === "boolean" &&
+        isRate(stage.old) &&
+        isRate(stage.new)))
+  );
+}
+
+function isComparisonView(value: unknown): value is ComparisonView {
+  return (
+    isRecord(value) &&
+    isNames(value.against) &&
+    isCount(value.oldTraces) &&
+    isCount(value.newTraces) &&
+    isArrayOf(value.empty, (side) => side === "old" || side === "new") &&
+    isArrayOf(value.tools, isComparedTool) &&
+    isNames(value.onlyOld) &&
+    isNames(value.onlyNew)
+  );
+}
+
 const TO_STATS_VIEW: MessageChecks<ToStatsView> = {
   stats: (value) => isStatsView(value.view),
+  comparison: (value) => isCount(value.requestId) && isComparisonView(value.view),
   missing: (value) =>
     isCount(value.requestId) && isString(value.tool) && isArrayOf(value.groups, isMissingGroup),
   reply: isReply,
@@ -226,6 +311,7 @@ const FROM_STATS_VIEW: MessageChecks<FromStatsView> = {
   openTrace: (value) => isCount(value.ref) && isString(value.tool),
   copyMarkdown: isExport,
   saveCsv: isExport,
+  compare: (value) => isCount(value.requestId),
 };
 
 /** A message the webview sent, or null (after logging) when it is not one this protocol knows. */

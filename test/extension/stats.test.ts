@@ -116,6 +116,36 @@ describe("Palette Statistics view (host)", () => {
     expect(session.missing("ask_human").every((g) => !g.failed)).toBe(true);
   });
 
+  it("compares its set (NEW) with logs the user picks (OLD) and sends the changes, biggest first", async () => {
+    const panels = new StatsPanels(real(Uri.file(resolve("."))), traces);
+    await panels.show([real(Uri.file(resolve("examples/before-after/after.jsonl")))]);
+    const panel = webviewFake.panels.at(-1)!;
+    panel.webview.receive({ type: "ready" });
+    fake.answers.saveDialog.push(real(Uri.file(resolve("examples/before-after/before.jsonl"))));
+    panel.webview.receive({ type: "compare", requestId: 3 });
+    await vi.waitFor(() => expect(posted(panel, "comparison")).toBeTruthy());
+    const answer = posted(panel, "comparison");
+    if (answer.type !== "comparison") throw new Error("no comparison");
+    expect([answer.requestId, answer.view.oldTraces, answer.view.newTraces]).toEqual([3, 40, 40]);
+    expect(answer.view.against).toEqual(["examples/before-after/before.jsonl"]);
+    expect(answer.view.tools[0]).toMatchObject({
+      name: "ask_human",
+      old: { seen: 40, final: 40, rate: 1 },
+      new: { seen: 40, final: 8, rate: 0.2 },
+      stage: { stage: "role", failed: false, old: 0, new: 0.8 },
+    });
+    fake.answers.saveDialog.push(undefined);
+    panel.webview.receive({ type: "compare", requestId: 4 });
+    await vi.waitFor(() =>
+      expect(posted(panel, "reply")).toEqual({
+        type: "reply",
+        requestId: 4,
+        ok: false,
+        message: "Not compared.",
+      }),
+    );
+  });
+
   it("copies the tables as Markdown and saves them as CSV, in the order the view asks", async () => {
     const { panel } = await openOnExamples();
     panel.webview.receive({ type: "copyMarkdown", requestId: 1, tools: ["sql", "ask_human"] });
@@ -258,6 +288,7 @@ describe("the statistics protocol", () => {
     [{ type: "openTrace", ref: 0, tool: "sql" }],
     [{ type: "copyMarkdown", requestId: 2, tools: ["a", "b"] }],
     [{ type: "saveCsv", requestId: 3, tools: [] }],
+    [{ type: "compare", requestId: 4 }],
   ])("accepts %j from the view", (message) =>
     expect(parseFromStatsView(message, () => {})).toEqual(message),
   );
@@ -297,6 +328,29 @@ describe("the statistics protocol", () => {
     expect(parseToStatsView({ type: "stats", view }, () => {})).toBeNull();
     view.tools.seen = [1, 1];
     expect(parseToStatsView({ type: "stats", view }, () => {})).not.toBeNull();
+  });
+
+  it("refuses a comparison whose rates are not rates or whose sides are unknown", () => {
+    const side = { seen: 4, final: 3, forced: 0, rate: 0.75 };
+    const tool = { name: "a", old: side, new: side, points: 0, stage: null, p: 1 };
+    const view = {
+      against: ["old.log"],
+      oldTraces: 4,
+      newTraces: 4,
+      empty: [] as string[],
+      tools: [tool],
+      onlyOld: [],
+      onlyNew: [],
+    };
+    const parse = (v: unknown) =>
+      parseToStatsView({ type: "comparison", requestId: 1, view: v }, () => {});
+    expect(parse(view)).not.toBeNull();
+    expect(parse({ ...view, tools: [{ ...tool, p: 2 }] })).toBeNull();
+    expect(parse({ ...view, tools: [{ ...tool, old: { ...side, rate: -1 } }] })).toBeNull();
+    expect(parse({ ...view, empty: ["both"] })).toBeNull();
+    expect(
+      parse({ ...view, tools: [{ ...tool, stage: { stage: "role", old: 0, new: 0.5 } }] }),
+    ).toBeNull();
   });
 
   it("keeps a persisted state only when it has its shape", () => {

@@ -4,6 +4,7 @@ import { repeat } from "lit/directives/repeat.js";
 import { html as staticHtml, unsafeStatic } from "lit/static-html.js";
 import {
   parseStatsPanelState,
+  type ComparisonView,
   type MissingGroup,
   type MissingTrace,
   type StatsPanelState,
@@ -14,6 +15,7 @@ import { counted } from "../../src/core/words.js";
 import { count } from "../dom.js";
 import { Tag } from "../toolkit.js";
 import type { StatsChannel } from "./channel.js";
+import { comparisonView } from "./comparison-view.js";
 import { missingView } from "./missing-view.js";
 import { icon } from "../parts.js";
 import { stagesLegend, stagesStrip } from "./stages-strip.js";
@@ -36,6 +38,8 @@ interface StatsState {
   /** Where the selected tool went, once the host answered. */
   readonly missing: { readonly tool: string; readonly groups: readonly MissingGroup[] } | null;
   readonly status: string;
+  /** This set against another, once the host answered `compare`. */
+  readonly comparison: ComparisonView | null;
 }
 
 export class StatsApp {
@@ -49,7 +53,7 @@ export class StatsApp {
     private readonly channel: StatsChannel,
   ) {
     const ui = parseStatsPanelState(channel.state) ?? FRESH;
-    this.state = { ui, view: null, missing: null, status: "" };
+    this.state = { ui, view: null, missing: null, status: "", comparison: null };
     this.table = new ToolsTable(
       ui.sort,
       (sort) => this.update({ ui: { ...this.state.ui, sort } }),
@@ -91,9 +95,12 @@ export class StatsApp {
         ${staticHtml`<${BUTTON} appearance="secondary" data-action="copy" @click=${() => this.background(this.export("copyMarkdown"))}
           >${icon("copy")} Copy as Markdown</${BUTTON}>
         <${BUTTON} appearance="secondary" data-action="csv" @click=${() => this.background(this.export("saveCsv"))}
-          >${icon("save")} Save as CSV…</${BUTTON}>`}
+          >${icon("save")} Save as CSV…</${BUTTON}>
+        <${BUTTON} appearance="secondary" data-action="compare" @click=${() => this.background(this.compare())}
+          >${icon("diff")} Compare with…</${BUTTON}>`}
       </div>
       <p class="status" role="status" aria-live="polite">${this.state.status}</p>
+      ${this.state.comparison ? comparisonView(this.state.comparison) : nothing}
       <section class="stages" aria-labelledby="stages-title">
         <h2 id="stages-title">Stages</h2>
         ${stagesLegend()} ${stagesStrip(view.stages)}
@@ -154,6 +161,20 @@ export class StatsApp {
       return;
     }
     if (focus) this.root.querySelector<HTMLElement>("#missing-title")?.focus();
+  }
+
+  /** Asks the host to compare this set with logs the user picks, and shows the changes first. */
+  private async compare(): Promise<void> {
+    try {
+      const reply = await this.channel.request({ type: "compare" });
+      if (reply.type === "reply") return this.update({ status: reply.message });
+      if (reply.type !== "comparison") return;
+      this.update({ comparison: reply.view, status: "" });
+    } catch (error) {
+      this.update({ status: (error as Error).message });
+      return;
+    }
+    this.root.querySelector<HTMLElement>("#comparison-title")?.focus();
   }
 
   private async export(type: "copyMarkdown" | "saveCsv"): Promise<void> {

@@ -1,10 +1,12 @@
 import * as vscode from "vscode";
+import { compareStats } from "../../core/stats/comparison.js";
 import { statsCsv, statsMarkdown } from "../../core/stats/export.js";
 import { statsRows, type StatsRows, type ToolRow } from "../../core/stats/rows.js";
 import { baseName, counted } from "../../core/words.js";
 import { readTraceAt } from "../../node/log-file.js";
 import { reportOf } from "../logs/log-commands.js";
 import {
+  comparisonView,
   parseFromStatsView,
   parseStatsPanelState,
   STATS_REQUEST_TIMEOUTS,
@@ -202,7 +204,31 @@ export class StatsSession extends WebviewSession<FromStatsView, ToStatsView> {
       }
       case "saveCsv":
         return this.saveCsv(message.requestId, message.tools);
+      case "compare":
+        return this.compare(message.requestId);
     }
+  }
+
+  /** Compares this set (NEW) with logs the user picks (OLD, the set compared against). */
+  private async compare(requestId: number): Promise<void> {
+    const uris = await vscode.window.showOpenDialog({
+      canSelectFiles: true,
+      canSelectFolders: true,
+      canSelectMany: true,
+      openLabel: "Compare with",
+      title: "Compare these statistics with other logs (the set before the change)",
+    });
+    if (!uris || uris.length === 0) return this.reply(requestId, false, "Not compared.");
+    const other = await readWithProgress(uris);
+    if (!other) return this.reply(requestId, false, "The other logs could not be read.");
+    this.post({
+      type: "comparison",
+      requestId,
+      view: comparisonView(
+        other.files.map((file) => vscode.workspace.asRelativePath(file)),
+        compareStats(other.stats, this.read.stats),
+      ),
+    });
   }
 
   /** The traces in which the tool went missing, by the stage that removed it, most first. */

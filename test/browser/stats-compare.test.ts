@@ -1,0 +1,113 @@
+import assert from "node:assert/strict";
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { compareStats } from "../../src/core/stats/comparison.js";
+import { PaletteStats } from "../../src/core/stats/fold.js";
+import { validateTrace } from "../../src/core/traces/trace.js";
+import { comparisonView, type ComparisonView } from "../../src/stats-protocol.js";
+import { test } from "./harness.js";
+import { SCREENSHOTS_DIR, THEMES } from "./page.js";
+import { exampleStats, openStats, sendStats, waitForStatsPosted } from "./stats-data.js";
+
+/** `n` traces in which `role` keeps `kept` and drops `dropped`. */
+function fold(sets: readonly [number, string[], string[]][]): PaletteStats {
+  const stats = new PaletteStats();
+  for (const [n, kept, dropped] of sets)
+    for (let i = 0; i < n; i++) {
+      const result = validateTrace({
+        trace: [{ stage: "role", action: "select", kept, dropped, added: [], reinstated: [] }],
+        tools: kept,
+      });
+      if ("problem" in result) throw new Error(result.problem);
+      stats.add(result.trace);
+    }
+  return stats;
+}
+
+/** ask_human taken away by role in 8 of 10 turns; sql given back in 3; one tool on each side only. */
+function example(): ComparisonView {
+  return comparisonView(
+    ["logs/before.jsonl"],
+    compareStats(
+      fold([
+        [10, ["search", "ask_human", "legacy_<b>x</b>"], ["sql"]],
+        [2, ["search", "ask_human", "sql"], []],
+      ]),
+      fold([
+        [8, ["search", "report\u202eevil"], ["ask_human", "sql"]],
+        [4, ["search", "ask_human", "sql"], []],
+      ]),
+    ),
+  );
+}
+
+test("stats: Compare with… asks the host, then shows the changes first, biggest change first, with both rates", async (browser) => {
+  const page = await openStats(browser);
+  await sendStats(page, { type: "stats", view: await exampleStats() });
+  await page.waitForSelector('[data-action="compare"]');
+  await page.locator('[data-action="compare"]').focus();
+  await page.keyboard.press("Enter");
+  const asked = await waitForStatsPosted(page, "compare");
+  await sendStats(page, { type: "comparison", requestId: asked.requestId, view: example() });
+  await page.waitForSelector(".changes tbody tr");
+  assert.equal(await page.evaluate(() => document.activeElement?.id), "comparison-title");
+  const rows = await page
+    .locator(".changes tbody tr")
+    .evaluateAll((trs) =>
+      trs.map((tr) => [...tr.children].map((cell) => (cell as HTMLElement).innerText.trim())),
+    );
+  assert.deepEqual(rows[0], [
+    "ask_human",
+    "100% of 12 turns",
+    "33% of 12 turns",
+    "",
+    "−66.7 pts",
+    "<0.001",
+    "role 0% → 67%",
+  ]);
+  assert.equal(rows[1]![0], "sql");
+  // The comparison comes before the stages: changes first.
+  const order = await page.evaluate(() => {
+    const changes = document.querySelector(".comparison")!;
+    const stages = document.querySelector(".stages")!;
+    return changes.compareDocumentPosition(stages) & Node.DOCUMENT_POSITION_FOLLOWING;
+  });
+  assert.ok(order);
+  assert.match(await page.locator(".comparison").innerText(), /Only in NEW: report/);
+  assert.equal(await page.locator(".comparison b, .comparison script").count(), 0);
+  await page.close();
+});
+
+test("stats: an empty side is said plainly, with no changes table", async (browser) => {
+  const page = await openStats(browser);
+  await sendStats(page, { type: "stats", view: await exampleStats() });
+  await page.locator('[data-action="compare"]').click();
+  const asked = await waitForStatsPosted(page, "compare");
+  const empty = comparisonView(
+    ["logs/none"],
+    compareStats(new PaletteStats(), fold([[1, ["a"], []]])),
+  );
+  await sendStats(page, { type: "comparison", requestId: asked.requestId, view: empty });
+  await page.waitForSelector(".comparison .warning");
+  assert.equal(
+    await page.locator(".comparison .warning").innerText(),
+    "OLD has no traces: nothing to compare.",
+  );
+  assert.equal(await page.locator(".changes").count(), 0);
+  await page.close();
+});
+
+for (const theme of Object.keys(THEMES)) {
+  test(`stats: comparison screenshot, ${theme} theme`, async (browser) => {
+    const page = await openStats(browser, { theme, height: 900 });
+    await sendStats(page, { type: "stats", view: await exampleStats() });
+    await page.locator('[data-action="compare"]').click();
+    const asked = await waitForStatsPosted(page, "compare");
+    await sendStats(page, { type: "comparison", requestId: asked.requestId, view: example() });
+    await page.waitForSelector(".changes tbody tr");
+    await page.evaluate(() => document.fonts.ready);
+    await mkdir(SCREENSHOTS_DIR, { recursive: true });
+    await page.screenshot({ path: join(SCREENSHOTS_DIR, `stats-compare-${theme}.png`) });
+    await page.close();
+  });
+}

@@ -1,0 +1,99 @@
+/** What changed: this set (NEW) against another (OLD), per tool biggest change first, with both final rates as two bars. */
+import { html, nothing, type TemplateResult } from "lit";
+import { repeat } from "lit/directives/repeat.js";
+import { pointsText, pText } from "../../src/core/stats/comparison-text.js";
+import type { ComparedTool, ComparisonView } from "../../src/stats-protocol.js";
+import { counted } from "../../src/core/words.js";
+import { count } from "../dom.js";
+import { cssomStyle, nameText } from "../parts.js";
+
+export function comparisonView(view: ComparisonView): TemplateResult {
+  const against =
+    view.against.length === 1 ? view.against[0]! : `${count(view.against.length)} logs`;
+  return html`<section class="comparison" aria-labelledby="comparison-title">
+    <h2 id="comparison-title" tabindex="-1">What changed</h2>
+    <p>
+      This set (NEW, ${counted(view.newTraces, "trace", undefined, count)}) against
+      <bdi>${against}</bdi> (OLD, ${counted(view.oldTraces, "trace", undefined, count)}).
+    </p>
+    ${
+      view.empty.length > 0
+        ? html`<p class="warning">
+            ${view.empty.map((side) => side.toUpperCase()).join(" and ")}
+            ${view.empty.length > 1 ? "have" : "has"} no traces: nothing to compare.
+          </p>`
+        : changesTable(view)
+    }
+  </section>`;
+}
+
+function changesTable(view: ComparisonView): TemplateResult {
+  return html`${
+    view.tools.length === 0
+      ? html`<p class="muted">No tool is seen in both sets.</p>`
+      : html`<table class="changes">
+            <caption class="muted">
+              Final rate (final / seen) on each side, biggest change first; the bars: OLD above,
+              NEW below
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Tool</th>
+                <th scope="col" class="num">Final OLD</th>
+                <th scope="col" class="num">Final NEW</th>
+                <th scope="col"><span class="sr-only">Both rates</span></th>
+                <th scope="col" class="num">Change</th>
+                <th scope="col" class="num">p</th>
+                <th scope="col">Moved most (missing OLD → NEW)</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${repeat(
+                view.tools,
+                (tool) => tool.name,
+                (tool) => changeRow(tool),
+              )}
+            </tbody>
+          </table>`
+  }
+    ${oneSide("Only in NEW", view.onlyNew)} ${oneSide("Only in OLD", view.onlyOld)}`;
+}
+
+function changeRow(tool: ComparedTool): TemplateResult {
+  const rate = (side: ComparedTool["old"]) =>
+    `${Math.round(100 * side.rate)}% of ${counted(side.seen, "turn", undefined, count)}`;
+  const direction = tool.points < 0 ? "down" : tool.points > 0 ? "up" : "same";
+  return html`<tr data-tool=${tool.name} class=${`change-${direction}`}>
+    <th scope="row">${nameText(tool.name)}</th>
+    <td class="num">${rate(tool.old)}</td>
+    <td class="num">${rate(tool.new)}</td>
+    <td>
+      <div class="two-bars" aria-hidden="true">
+        <div class="bar bar-old" ${cssomStyle({ width: `${(100 * tool.old.rate).toFixed(1)}%` })}></div>
+        <div class="bar bar-new" ${cssomStyle({ width: `${(100 * tool.new.rate).toFixed(1)}%` })}></div>
+      </div>
+    </td>
+    <td class="num">${pointsText(tool.points)}</td>
+    <td class="num">${pText(tool.p)}</td>
+    <td>
+      ${
+        tool.stage
+          ? html`${
+              tool.stage.failed
+                ? html`failed turns (${nameText(tool.stage.stage, "stage-name")})`
+                : nameText(tool.stage.stage, "stage-name")
+            }
+            ${Math.round(100 * tool.stage.old)}% → ${Math.round(100 * tool.stage.new)}%`
+          : "—"
+      }
+    </td>
+  </tr>`;
+}
+
+function oneSide(title: string, names: readonly string[]): TemplateResult | typeof nothing {
+  if (names.length === 0) return nothing;
+  return html`<p class="one-side">
+    <strong>${title}:</strong>
+    ${names.map((name, i) => html`${i > 0 ? ", " : ""}${nameText(name)}`)}
+  </p>`;
+}
