@@ -956,11 +956,13 @@ describe("the log commands' edges", () => {
     expect(state.values.get(OPENED_SETS_KEY)).toEqual([[`file://${dir}/a.log`]]);
   });
 
-  it("the active editor's log, else the logs picked in a dialog; Cancel scans nothing", async () => {
+  it("the active editor's log, else the logs or folder picked in a dialog; Cancel scans nothing", async () => {
     const dir = written({ "a.log": `${traceLine("t-1", [["role", "select", []]])}\n` });
     const file = Uri.file(join(dir, "a.log"));
     const tree = new TraceTree();
     window.activeTextEditor = { document: fake.openDocument(Uri.parse("untitled:x"), "") };
+    const files = (items: { folders: boolean }[]) => items.find((item) => !item.folders);
+    fake.answers.quickPick.push(files);
     fake.answers.saveDialog.push(undefined);
     await inspectLog(undefined, tree, [{ not: "a uri" }]);
     expect(fake.dialogs).toEqual([
@@ -979,10 +981,13 @@ describe("the log commands' edges", () => {
     }
     expect(fake.dialogs).toHaveLength(1);
     expect(tree.getChildren()).toHaveLength(1);
-    // With no editor open at all, the dialog asks too.
-    fake.answers.saveDialog.push(undefined);
+    // With no editor open at all, the dialog asks too; a folder is as good as files.
+    fake.answers.quickPick.push((items: { folders: boolean }[]) => items.find((i) => i.folders));
+    fake.answers.saveDialog.push(Uri.file(dir));
     await inspectLog(undefined, tree);
     expect(fake.dialogs).toHaveLength(2);
+    expect(fake.dialogs[1]).toMatchObject({ canSelectFiles: false, canSelectFolders: true });
+    expect(tree.getChildren()).toHaveLength(2);
   });
 
   it("reports progress as the share of the bytes on disk read, chunk by chunk, up to 100%", async () => {
