@@ -1442,11 +1442,12 @@ describe("the Selection Traces view at scale", () => {
     };
     fake.answers.inputBox.push(" #1001 ");
     await goToTrace(tree, view, async (node) => void opened.push(node));
-    expect(fake.inputBoxes[0]!.prompt).toBe("The trace's number, as the view shows it (1–1010)");
+    expect(fake.inputBoxes[0]!.prompt).toBe("The trace's number, as the view shows it (1–1,010)");
     const validate = fake.inputBoxes[0]!.validateInput!;
-    expect(validate("0")).toBe("A trace number from 1 to 1010.");
-    expect(validate("1011")).toBe("A trace number from 1 to 1010.");
-    expect(validate("12a")).toBe("A trace number from 1 to 1010.");
+    expect(validate("0")).toBe("A trace number from 1 to 1,010.");
+    expect(validate("1011")).toBe("A trace number from 1 to 1,010.");
+    expect(validate("12a")).toBe("A trace number from 1 to 1,010.");
+    expect(fake.progress.map((p) => p.title)).toContain("Opening trace #1,001");
     expect(validate("#26")).toBeUndefined();
     expect(tree.filter).toBeNull();
     expect(opened.map((node) => node.index)).toEqual([1000]);
@@ -1459,7 +1460,7 @@ describe("the Selection Traces view at scale", () => {
     expect(tree.getParent(opened[0]!)).toEqual({ kind: "set", set: opened[0]!.set });
   });
 
-  it("Go to Trace asks which set when several are listed, and says what to do when none is", async () => {
+  it("Go to Trace asks the number first, then which of the sets that hold it, and says what to do when none is listed", async () => {
     const opened: number[] = [];
     await goToTrace(
       new TraceTree(),
@@ -1471,13 +1472,21 @@ describe("the Selection Traces view at scale", () => {
     const other = real(Uri.file("/logs/other.log"));
     tree.setSet({ roots: [other], files: [other], index: indexOf(lines[0]!), cancelled: false });
     fake.answers.quickPick.push((items: { set: LogSet }[]) => items[1]);
-    fake.answers.inputBox.push("1");
+    fake.answers.inputBox.push("#1");
     await goToTrace(tree, { reveal: async () => {} }, async (node) => void opened.push(node.index));
     expect((fake.quickPicks[0]!.items as { label: string }[]).map((i) => i.label)).toEqual([
       "/logs/set.log",
       "/logs/other.log",
     ]);
+    expect((fake.quickPicks[0]!.options as { title: string }).title).toBe(
+      "Go to Trace #1: in which logs?",
+    );
     expect(opened).toEqual([0]);
+    // A number only one set holds goes there without asking.
+    fake.answers.inputBox.push(String(lines.length));
+    await goToTrace(tree, { reveal: async () => {} }, async (node) => void opened.push(node.index));
+    expect(fake.quickPicks).toHaveLength(1);
+    expect(opened).toEqual([0, lines.length - 1]);
   });
 
   it("lists traces as they are found: at once, then at most every 250 ms, and all at the end", async () => {
