@@ -625,6 +625,24 @@ describe("the explorer's menu", () => {
   });
 });
 
+describe("two traces on one line", () => {
+  it("each says which value of its line it is, so neither looks like the other's duplicate", async () => {
+    const uri = exampleLog("python-repr.log");
+    const tree = new TraceTree();
+    await inspectLog(real(uri), tree);
+    const descriptions = traceNodes(tree).map((node) => String(tree.getTreeItem(node).description));
+    const line11 = descriptions.filter((d) => /line 11\b/.test(d));
+    expect(line11).toEqual([
+      expect.stringMatching(/line 11, value 1$/),
+      expect.stringMatching(/line 11, value 2$/),
+    ]);
+    // A line with one trace says only its line.
+    const alone = descriptions.filter((d) => !/value/.test(d));
+    expect(alone.length).toBeGreaterThan(0);
+    for (const d of alone) expect(d).toMatch(/line \d+$/);
+  });
+});
+
 describe("hostile text from a log in the view", () => {
   it("a turn id, time or tool name with controls or bidi overrides shows as one plain line", async () => {
     const dir = tempDir("pi-logs-");
