@@ -28,4 +28,8 @@ for (const [name, args] of runs) {
   console.log(`\n━━ ${name} screenshots → docs/screenshots/\n`);
   status ||= spawnSync(process.execPath, args, { stdio: "inherit", env }).status ?? 1;
 }
+// The README's pictures as the .vsix carries them, from the ones just taken.
+if (status === 0 && which !== "webview")
+  status =
+    spawnSync(process.execPath, ["scripts/readme-images.mjs"], { stdio: "inherit" }).status ?? 1;
 process.exitCode = status;

@@ -129,7 +129,7 @@ function where(problem: ProblemView): TemplateResult {
 /** Final tools listed before an expander. */
 const MODEL_TOOLS_SHOWN = 50;
 
-/** What is bound on the model call: the final tools with their summaries, and the tool_choice; `all` once "Show all" was clicked. */
+/** The manifest this run would send on the model call: the final tools with their summaries, and the tool_choice; `all` once "Show all" was clicked. Beside "What the model got", which is what a recorded call was sent. */
 export function renderModelSees(
   report: ReportView,
   select: (tool: string) => void,
@@ -165,5 +165,5 @@ export function renderModelSees(
     catalogued || report.names.length === 0
       ? nothing
       : html`<p class="muted no-catalogue">This run has no tool catalogue, so the tools' descriptions are not known.</p>`;
-  return html`<section class="model-sees" aria-label="What the model sees"><h2>What the model sees</h2>${noCatalogue}${list}<p class="tool-choice">tool_choice: ${forced === null ? "auto (the model chooses)" : html`<span>forced to ${nameText(forced)}</span>`}</p></section>`;
+  return html`<section class="model-sees" aria-label="What this run would send the model"><h2>What this run would send the model</h2>${noCatalogue}${list}<p class="tool-choice">tool_choice: ${forced === null ? "auto (the model chooses)" : html`<span>forced to ${nameText(forced)}</span>`}</p></section>`;
 }

@@ -38,6 +38,14 @@ test("stats: summary, one stage card per stage with its action bar, the chart ov
     "1 degraded",
   );
   assert.ok((await page.locator(".timeline-chart .palette-dot").count()) >= 2);
+  // Each axis says what it counts: the left its top in tools and a middle tick, the right failures.
+  const left = await page.locator(".timeline-chart .palette-text").allTextContents();
+  assert.equal(left.length, 3, left.join(" | "));
+  assert.match(left[0]!, /^\d+(\.\d)? tools$/);
+  assert.equal(left[2], "0");
+  const right = await page.locator(".timeline-chart .failures-text").allTextContents();
+  assert.match(right[0]!, /^\d+ failures?$/);
+  assert.equal(right[1], "0");
   assert.equal(await page.locator(".tools-body .tools-row").count(), view.tools.names.length);
   // Most often missing first, as the view opens.
   const first = await page.locator(".tools-body .tools-row").first().getAttribute("data-tool");

@@ -69,7 +69,7 @@ test("waterfall: one row per stage with action badges, counts, chips, reasons an
   ]);
   assert.match(
     await page.locator(".model-sees").innerText(),
-    /get_weather — Current weather for a city\.[\s\S]*tool_choice: forced to get_weather/,
+    /^What this run would send the model\s+[\s\S]*get_weather — Current weather for a city\.[\s\S]*tool_choice: forced to get_weather/,
   );
   assert.deepEqual(
     await page.evaluate(() => (globalThis as unknown as PageGlobals).__violations),

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { FixtureSchema } from "../../src/core/fixture/schema.js";
 import { SCHEMA_FILES } from "../../src/core/fixture/schema-files.js";
 import { isCatalog, isFixture } from "../../src/extension/diagnostics.js";
-import { LOG_EXTENSIONS } from "../../src/extension/logs/log-commands.js";
+import { LOG_EXTENSIONS } from "../../src/extension/logs/pick-logs.js";
 import { activate } from "../../src/extension/main.js";
 import { TRACE_VIEW_TYPE } from "../../src/extension/panel/panels.js";
 import { STATS_VIEW_TYPE } from "../../src/extension/stats/stats-panels.js";

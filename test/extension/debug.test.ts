@@ -573,6 +573,12 @@ describe("the debug commands' own choices", () => {
     expect(webviewFake.panels).toHaveLength(2);
   });
 
+  it("from the palette with no debug session, says so before asking for an expression", async () => {
+    await command("inspectExpression");
+    expect(fake.inputBoxes).toEqual([]);
+    expect(errors()).toEqual([expect.stringMatching(/No debug session: start debugging/)]);
+  });
+
   it("anything but a known failure is reported as unexpected, its stack in the log", async () => {
     paused();
     const broken = {

@@ -424,6 +424,20 @@ describe("Follow Log", () => {
     expect(tree.getChildren()).toEqual([]);
   });
 
+  it("with no log open or picked, asks for one to follow; Cancel follows nothing", async () => {
+    const log = join(tempDir(), "agent.log");
+    writeFileSync(log, "");
+    const tree = new TraceTree();
+    followed = new FollowedLogs(tree);
+    fake.answers.saveDialog.push(undefined, Uri.file(log));
+    await followed.follow();
+    expect(tree.getChildren()).toEqual([]);
+    await followed.follow();
+    expect(fake.dialogs).toHaveLength(2);
+    expect(fake.dialogs[0]).toMatchObject({ canSelectMany: false, title: "Follow Log" });
+    expect(followed.isFollowing(Uri.file(log) as unknown as vscode.Uri)).toBe(true);
+  });
+
   it("says so when the log cannot be read, and lists nothing", async () => {
     const tree = new TraceTree();
     followed = new FollowedLogs(tree);

@@ -625,6 +625,24 @@ describe("the explorer's menu", () => {
   });
 });
 
+describe("two traces on one line", () => {
+  it("each says which value of its line it is, so neither looks like the other's duplicate", async () => {
+    const uri = exampleLog("python-repr.log");
+    const tree = new TraceTree();
+    await inspectLog(real(uri), tree);
+    const descriptions = traceNodes(tree).map((node) => String(tree.getTreeItem(node).description));
+    const line11 = descriptions.filter((d) => /line 11\b/.test(d));
+    expect(line11).toEqual([
+      expect.stringMatching(/line 11, value 1$/),
+      expect.stringMatching(/line 11, value 2$/),
+    ]);
+    // A line with one trace says only its line.
+    const alone = descriptions.filter((d) => !/value/.test(d));
+    expect(alone.length).toBeGreaterThan(0);
+    for (const d of alone) expect(d).toMatch(/line \d+$/);
+  });
+});
+
 describe("hostile text from a log in the view", () => {
   it("a turn id, time or tool name with controls or bidi overrides shows as one plain line", async () => {
     const dir = tempDir("pi-logs-");
@@ -956,11 +974,13 @@ describe("the log commands' edges", () => {
     expect(state.values.get(OPENED_SETS_KEY)).toEqual([[`file://${dir}/a.log`]]);
   });
 
-  it("the active editor's log, else the logs picked in a dialog; Cancel scans nothing", async () => {
+  it("the active editor's log, else the logs or folder picked in a dialog; Cancel scans nothing", async () => {
     const dir = written({ "a.log": `${traceLine("t-1", [["role", "select", []]])}\n` });
     const file = Uri.file(join(dir, "a.log"));
     const tree = new TraceTree();
     window.activeTextEditor = { document: fake.openDocument(Uri.parse("untitled:x"), "") };
+    const files = (items: { folders: boolean }[]) => items.find((item) => !item.folders);
+    fake.answers.quickPick.push(files);
     fake.answers.saveDialog.push(undefined);
     await inspectLog(undefined, tree, [{ not: "a uri" }]);
     expect(fake.dialogs).toEqual([
@@ -979,10 +999,13 @@ describe("the log commands' edges", () => {
     }
     expect(fake.dialogs).toHaveLength(1);
     expect(tree.getChildren()).toHaveLength(1);
-    // With no editor open at all, the dialog asks too.
-    fake.answers.saveDialog.push(undefined);
+    // With no editor open at all, the dialog asks too; a folder is as good as files.
+    fake.answers.quickPick.push((items: { folders: boolean }[]) => items.find((i) => i.folders));
+    fake.answers.saveDialog.push(Uri.file(dir));
     await inspectLog(undefined, tree);
     expect(fake.dialogs).toHaveLength(2);
+    expect(fake.dialogs[1]).toMatchObject({ canSelectFiles: false, canSelectFolders: true });
+    expect(tree.getChildren()).toHaveLength(2);
   });
 
   it("reports progress as the share of the bytes on disk read, chunk by chunk, up to 100%", async () => {
@@ -1437,11 +1460,12 @@ describe("the Selection Traces view at scale", () => {
     };
     fake.answers.inputBox.push(" #1001 ");
     await goToTrace(tree, view, async (node) => void opened.push(node));
-    expect(fake.inputBoxes[0]!.prompt).toBe("The trace's number, as the view shows it (1–1010)");
+    expect(fake.inputBoxes[0]!.prompt).toBe("The trace's number, as the view shows it (1–1,010)");
     const validate = fake.inputBoxes[0]!.validateInput!;
-    expect(validate("0")).toBe("A trace number from 1 to 1010.");
-    expect(validate("1011")).toBe("A trace number from 1 to 1010.");
-    expect(validate("12a")).toBe("A trace number from 1 to 1010.");
+    expect(validate("0")).toBe("A trace number from 1 to 1,010.");
+    expect(validate("1011")).toBe("A trace number from 1 to 1,010.");
+    expect(validate("12a")).toBe("A trace number from 1 to 1,010.");
+    expect(fake.progress.map((p) => p.title)).toContain("Opening trace #1,001");
     expect(validate("#26")).toBeUndefined();
     expect(tree.filter).toBeNull();
     expect(opened.map((node) => node.index)).toEqual([1000]);
@@ -1454,7 +1478,7 @@ describe("the Selection Traces view at scale", () => {
     expect(tree.getParent(opened[0]!)).toEqual({ kind: "set", set: opened[0]!.set });
   });
 
-  it("Go to Trace asks which set when several are listed, and says what to do when none is", async () => {
+  it("Go to Trace asks the number first, then which of the sets that hold it, and says what to do when none is listed", async () => {
     const opened: number[] = [];
     await goToTrace(
       new TraceTree(),
@@ -1466,13 +1490,21 @@ describe("the Selection Traces view at scale", () => {
     const other = real(Uri.file("/logs/other.log"));
     tree.setSet({ roots: [other], files: [other], index: indexOf(lines[0]!), cancelled: false });
     fake.answers.quickPick.push((items: { set: LogSet }[]) => items[1]);
-    fake.answers.inputBox.push("1");
+    fake.answers.inputBox.push("#1");
     await goToTrace(tree, { reveal: async () => {} }, async (node) => void opened.push(node.index));
     expect((fake.quickPicks[0]!.items as { label: string }[]).map((i) => i.label)).toEqual([
       "/logs/set.log",
       "/logs/other.log",
     ]);
+    expect((fake.quickPicks[0]!.options as { title: string }).title).toBe(
+      "Go to Trace #1: in which logs?",
+    );
     expect(opened).toEqual([0]);
+    // A number only one set holds goes there without asking.
+    fake.answers.inputBox.push(String(lines.length));
+    await goToTrace(tree, { reveal: async () => {} }, async (node) => void opened.push(node.index));
+    expect(fake.quickPicks).toHaveLength(1);
+    expect(opened).toEqual([0, lines.length - 1]);
   });
 
   it("lists traces as they are found: at once, then at most every 250 ms, and all at the end", async () => {

@@ -18,7 +18,8 @@ import { TraceIndex } from "../../src/node/trace-index.js";
 import { checkpointsOf } from "../../src/node/gzip-checkpoints.js";
 import { readLogStats, SAMPLES_PER_STAGE } from "../../src/extension/stats/read-stats.js";
 import { statsRows } from "../../src/core/stats/rows.js";
-import { inspectLog, LOG_EXTENSIONS } from "../../src/extension/logs/log-commands.js";
+import { inspectLog } from "../../src/extension/logs/log-commands.js";
+import { LOG_EXTENSIONS } from "../../src/extension/logs/pick-logs.js";
 import { webviewOptions } from "../../src/extension/webview-session.js";
 import type { TracePanels } from "../../src/extension/panel/panels.js";
 import { showStatistics, statisticsTargets } from "../../src/extension/stats/stats-command.js";
@@ -677,21 +678,32 @@ describe("read-stats", () => {
 });
 
 describe("the Palette Statistics command", () => {
-  it("asks for logs when nothing is selected or listed; Cancel opens nothing", async () => {
+  it("asks for log files or a folder when nothing is selected or listed; Cancel opens nothing", async () => {
     const tree = new TraceTree();
     const chosen: vscode.Uri[][] = [];
     const statsPanels = { show: async (uris: vscode.Uri[]) => void chosen.push(uris) };
     const pick = real(Uri.file("/w/picked.log"));
-    fake.answers.saveDialog.push(pick, undefined);
-    await showStatistics(undefined, undefined, tree, statsPanels as unknown as StatsPanels);
-    await showStatistics(undefined, undefined, tree, statsPanels as unknown as StatsPanels);
-    expect(chosen).toEqual([[pick]]);
-    const asked = {
+    const folder = real(Uri.file("/w/logs"));
+    type Kind = { label: string; folders: boolean };
+    fake.answers.quickPick.push(
+      (items: Kind[]) => items.find((item) => !item.folders),
+      (items: Kind[]) => items.find((item) => item.folders),
+      (items: Kind[]) => items[0],
+      undefined,
+    );
+    fake.answers.saveDialog.push(pick, folder, undefined);
+    for (let i = 0; i < 4; i++)
+      await showStatistics(undefined, undefined, tree, statsPanels as unknown as StatsPanels);
+    expect(chosen).toEqual([[pick], [folder]]);
+    const title = "Palette Statistics: which logs?";
+    const files = {
       canSelectMany: true,
-      filters: { Logs: LOG_EXTENSIONS, "All files": ["*"] },
-      title: "Palette Statistics: which logs?",
+      filters: { Logs: [...LOG_EXTENSIONS, "txt", "gz"], "All files": ["*"] },
+      title,
     };
-    expect(fake.dialogs).toEqual([asked, asked]);
+    // Windows' and Linux's own dialogs pick files or folders, never both: each kind has its own.
+    const folders = { canSelectFiles: false, canSelectFolders: true, canSelectMany: true, title };
+    expect(fake.dialogs).toEqual([files, folders, files]);
   });
 
   it("ignores selected items that are neither logs nor listed sets", async () => {

@@ -4,11 +4,13 @@
  */
 import { html, svg, type SVGTemplateResult, type TemplateResult } from "lit";
 import type { TimeBucket } from "../../src/core/stats/timeline.js";
+import { counted } from "../../src/core/words.js";
 import { count } from "../dom.js";
 
 const WIDTH = 640;
 const HEIGHT = 160;
-const PAD = { left: 36, right: 36, top: 10, bottom: 24 };
+/** Room beside the plot for each axis' numbers and what they count. */
+const PAD = { left: 60, right: 76, top: 10, bottom: 24 };
 const PLOT_W = WIDTH - PAD.left - PAD.right;
 const PLOT_H = HEIGHT - PAD.top - PAD.bottom;
 const BASELINE = PAD.top + PLOT_H;
@@ -115,9 +117,18 @@ function ticks(buckets: readonly TimeBucket[], scale: Scale): SVGTemplateResult 
   const last = buckets.at(-1)!;
   return svg`<text class="tick" x=${PAD.left} y=${HEIGHT - 6}>${timeLabel(first.start, first.width)}</text>
     <text class="tick" x=${WIDTH - PAD.right} y=${HEIGHT - 6} text-anchor="end">${timeLabel(last.start + last.width, first.width)}</text>
-    <text class="tick palette-text" x=${PAD.left - 4} y=${PAD.top + 8} text-anchor="end">${scale.maxSize.toFixed(0)}</text>
-    <text class="tick palette-text" x=${PAD.left - 4} y=${BASELINE} text-anchor="end">0</text>
-    <text class="tick failures-text" x=${WIDTH - PAD.right + 4} y=${PAD.top + 8}>${String(scale.maxFail)}</text>`;
+    ${[1, 0.5, 0].map(
+      (share) =>
+        svg`<text class="tick palette-text" x=${PAD.left - 4} y=${scale.ySize(scale.maxSize * share) + (share === 1 ? 8 : share === 0 ? 0 : 4)} text-anchor="end">${sizeText(scale.maxSize * share, share === 1)}</text>`,
+    )}
+    <text class="tick failures-text" x=${WIDTH - PAD.right + 4} y=${PAD.top + 8}>${counted(scale.maxFail, "failure")}</text>
+    <text class="tick failures-text" x=${WIDTH - PAD.right + 4} y=${BASELINE}>0</text>`;
+}
+
+/** A palette size on the left axis; the top one says what it counts. */
+function sizeText(size: number, top: boolean): string {
+  const n = Number.isInteger(size) ? String(size) : size.toFixed(1);
+  return top ? `${n} tools` : n;
 }
 
 function durationText(ms: number): string {

@@ -95,6 +95,12 @@ export class DebugCommands {
   }
 
   async inspectExpression(): Promise<void> {
+    // No session, or one not paused, is said before an expression is asked for.
+    try {
+      await pausedPythonFrame();
+    } catch (error) {
+      return report(error);
+    }
     const expression = await vscode.window.showInputBox({
       title: "Inspect Selection in Debug Session",
       prompt:

@@ -1,4 +1,5 @@
 import * as vscode from "vscode";
+import { LOG_EXTENSIONS } from "./pick-logs.js";
 import { FollowThread } from "../../node/follow-thread.js";
 import { TurnSpool } from "../../node/turn-spool.js";
 import { announce, log, neutralise, notice, unawaited } from "../notify.js";
@@ -24,13 +25,19 @@ export class FollowedLogs implements vscode.Disposable {
 
   constructor(private readonly tree: TraceTree) {}
 
-  /** Follows the log the command was invoked on (the explorer's, the view's, else the active editor's). */
+  /** Follows the log the command was invoked on (the explorer's, the view's, the active editor's, else one the user picks). */
   async follow(arg?: unknown): Promise<void> {
-    const uri = targetLog(arg);
-    if (!uri) {
-      announce("info", notice`open a log, or pick one in the explorer, to follow it.`);
-      return;
-    }
+    const uri =
+      targetLog(arg) ??
+      (
+        await vscode.window.showOpenDialog({
+          canSelectMany: false,
+          filters: { Logs: [...LOG_EXTENSIONS, "txt"], "All files": ["*"] },
+          title: "Follow Log",
+          openLabel: "Follow",
+        })
+      )?.[0];
+    if (!uri) return;
     const key = uri.toString();
     if (this.followed.has(key)) return;
     const folder = await spoolFolder();

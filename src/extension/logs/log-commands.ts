@@ -33,9 +33,8 @@ import {
   type TraceTree,
 } from "./trace-tree.js";
 import { baseName, counted } from "../../core/words.js";
+import { pickLogs } from "./pick-logs.js";
 
-/** Logs an editor may hold as text: the Inspect CodeLens is offered on them. */
-export const LOG_EXTENSIONS = ["log", "jsonl", "ndjson", "json"];
 /** Problems written to the log channel after a scan; the view lists up to MAX_PROBLEMS. */
 const LOGGED_PROBLEMS = 50;
 
@@ -45,12 +44,7 @@ async function targetLogs(arg: unknown, selected: unknown): Promise<vscode.Uri[]
   if (isUri(arg)) return [arg];
   const active = vscode.window.activeTextEditor?.document.uri;
   if (active && active.scheme === "file") return [active];
-  const picked = await vscode.window.showOpenDialog({
-    canSelectMany: true,
-    filters: { Logs: [...LOG_EXTENSIONS, "txt", "gz"], "All files": ["*"] },
-    title: "Find Selection Traces in Files",
-  });
-  return picked ?? [];
+  return pickLogs("Find Selection Traces in Files");
 }
 
 function isUri(value: unknown): value is vscode.Uri {

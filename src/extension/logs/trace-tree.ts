@@ -90,12 +90,16 @@ export function traceLabel(row: TraceRow): string {
   return `${traceNumber(row.index)}${turn} · ${tools}${forced}`;
 }
 
-/** Time and where: `2025-03-14 09:27:04 · line 11` (`app.log.1:11` in a set of files). */
-export function traceDescription(row: TraceRow, set: LogSet): string {
-  const where =
+/**
+ * Time and where: `2025-03-14 09:27:04 · line 11` (`app.log.1:11` in a set of files); a trace
+ * that shares its line with another says which of the line's values it is (`line 11, value 2`).
+ */
+export function traceDescription(row: TraceRow, set: LogSet, shared = false): string {
+  const place =
     set.files.length > 1
       ? `${plain(baseName(set.files[row.file]!.path))}:${row.line}`
       : `line ${row.line}`;
+  const where = shared ? `${place}, value ${row.ordinal + 1}` : place;
   const time = row.time === null ? null : plain(row.time);
   return [time, where].filter((part) => part !== null).join(" · ");
 }
@@ -407,7 +411,7 @@ export class TraceTree implements vscode.TreeDataProvider<TraceNode> {
     const item = new vscode.TreeItem(traceLabel(row), vscode.TreeItemCollapsibleState.None);
     // Stable across refreshes, so that "Go to Trace" can reveal it.
     item.id = `${setKey(set.roots)}\n#${node.index}`;
-    item.description = traceDescription(row, set);
+    item.description = traceDescription(row, set, sharesItsLine(set, node.index));
     item.tooltip = [
       `${traceNumber(row.index)} · ${vscode.workspace.asRelativePath(set.files[row.file]!)}:${row.line}`,
       ...stages.map((stage) => `${plain(stage.stage)}: ${stage.action}`),
@@ -504,6 +508,17 @@ export class TraceTree implements vscode.TreeDataProvider<TraceNode> {
       };
     return item;
   }
+}
+
+/** Another trace of the set was found in the same place (a line that holds two values). */
+function sharesItsLine(set: LogSet, index: number): boolean {
+  const row = set.index.row(index);
+  const same = (i: number) => {
+    if (i < 0 || i >= set.index.count) return false;
+    const other = set.index.row(i);
+    return other.file === row.file && other.offset === row.offset;
+  };
+  return same(index - 1) || same(index + 1);
 }
 
 /** A trace's icon: an error, a degraded stage, or a plain trace (logged and live alike). */

@@ -2,7 +2,7 @@ import * as vscode from "vscode";
 import { counted } from "../../core/words.js";
 import { registerCommand } from "../commands.js";
 import { pickLabel } from "../notify.js";
-import { LOG_EXTENSIONS } from "../logs/log-commands.js";
+import { pickLogs } from "../logs/pick-logs.js";
 import type { LogSet, TraceNode, TraceTree } from "../logs/trace-tree.js";
 import { unchangedSince } from "../../node/log-file.js";
 import type { LogStats } from "./read-stats.js";
@@ -32,13 +32,7 @@ export async function statisticsTargets(
     if (sets.length > 1) return pickSet(sets);
     uris = sets.flatMap((set) => set.roots);
   }
-  if (uris.length === 0)
-    uris =
-      (await vscode.window.showOpenDialog({
-        canSelectMany: true,
-        filters: { Logs: LOG_EXTENSIONS, "All files": ["*"] },
-        title: "Palette Statistics: which logs?",
-      })) ?? [];
+  if (uris.length === 0) uris = await pickLogs("Palette Statistics: which logs?");
   const seen = new Set<string>();
   return uris.filter((uri) => !seen.has(uri.toString()) && seen.add(uri.toString()));
 }

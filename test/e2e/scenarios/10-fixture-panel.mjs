@@ -124,7 +124,7 @@ export async function run({
   const mainBox = await frame.locator(".layout-main").boundingBox();
   assert.ok(
     box && mainBox && box.x > mainBox.x + mainBox.width - 1,
-    'the panel shows "What the model sees" beside the waterfall',
+    'the panel shows "What this run would send the model" beside the waterfall',
   );
   await shot("e2e-panel-dark.png");
   await setColorTheme("Default Light Modern");

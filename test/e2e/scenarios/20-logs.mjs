@@ -38,7 +38,8 @@ export async function run({
   assert.equal((await logRow.locator(".label-name").innerText()).trim(), LOG);
   // Room for every row: fold the file tree above the view.
   const folders = page.locator('.pane-header[aria-label^="Explorer Section"]');
-  if ((await folders.getAttribute("aria-expanded")) === "true") await folders.click();
+  if ((await folders.count()) > 0 && (await folders.getAttribute("aria-expanded")) === "true")
+    await folders.click();
   const traceRows = tree.locator('.monaco-list-row[aria-label^="Trace "]');
   await traceRows.nth(5).waitFor({ state: "visible", timeout: 10_000 });
   const rowLabels = await traceRows.evaluateAll((rows) =>

@@ -70,7 +70,8 @@ export async function run({
     .waitFor({ state: "visible", timeout: 10_000 });
   // Room for every row: fold the file tree above the view.
   const folders = page.locator('.pane-header[aria-label^="Explorer Section"]');
-  if ((await folders.getAttribute("aria-expanded")) === "true") await folders.click();
+  if ((await folders.count()) > 0 && (await folders.getAttribute("aria-expanded")) === "true")
+    await folders.click();
   await shot("e2e-live-listening.png");
 
   // The example agent, pointed at the receiver as its usage line says.
