@@ -4,6 +4,7 @@ import { benchFixtures } from "./fixtures.js";
 import { benchJobs } from "./jobs.js";
 import { benchLogIndex } from "./log-index.js";
 import { benchOrder } from "./order.js";
+import { benchOtlpRead } from "./otlp-read.js";
 import { benchReceiver } from "./receiver.js";
 import { benchRender } from "./render.js";
 import { MEASURE_FLAG, measureInChild } from "./child.js";
@@ -32,6 +33,7 @@ async function main(): Promise<void> {
     stats: benchStats,
     mcp: benchMcp,
     receiver: benchReceiver,
+    otlp: benchOtlpRead,
   };
   const only = process.argv.slice(2);
   if (only[0] === MEASURE_FLAG) return measureInChild(only[1]!, only[2]!);
