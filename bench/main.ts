@@ -4,6 +4,7 @@ import { benchFixtures } from "./fixtures.js";
 import { benchJobs } from "./jobs.js";
 import { benchLogIndex } from "./log-index.js";
 import { benchOrder } from "./order.js";
+import { benchOtlpRead } from "./otlp-read.js";
 import { benchReceiver } from "./receiver.js";
 import { benchReceiverMemory, receiverWorkerInChild, WORKER_FLAG } from "./receiver-memory.js";
 import { benchRender } from "./render.js";
@@ -35,6 +36,7 @@ async function main(): Promise<void> {
     compare: benchStatsCompare,
     mcp: benchMcp,
     receiver: benchReceiver,
+    otlp: benchOtlpRead,
   };
   // Minutes of hostile loads: run only when named.
   const named: Record<string, () => Promise<string[]>> = {

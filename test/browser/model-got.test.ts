@@ -29,7 +29,11 @@ test("model: a turn's section lists the tools offered against the final palette,
   assert.equal(await page.locator(".model-got h2").innerText(), "What the model got");
   assert.equal(
     await page.locator(".model-got .model-call").innerText(),
-    "Model call: gpt-4o, span 58fe64e7f01ea217",
+    "Model call: gpt-4o, span 58fe64e7f01ea217 OTel GenAI",
+  );
+  assert.equal(
+    await page.locator(".model-got .model-tool-choice").innerText(),
+    "Tool choice: not recorded (OTel GenAI)",
   );
   assert.deepEqual(await rows(page, ".model-offered"), [
     ["final_answer", ""],
@@ -93,6 +97,8 @@ test("model: hostile model and tool names from the spans render as literal text"
       model: XSS[0]!,
       offered: XSS.slice(2, 5),
       called: [XSS[7]!],
+      tool_choice: XSS[6]!,
+      convention: "openinference",
       final_not_offered: base.names,
       offered_not_final: XSS.slice(2, 5),
       called_not_offered: [XSS[7]!],
@@ -110,8 +116,13 @@ test("model: hostile model and tool names from the spans render as literal text"
     pwned: 0,
     errors: [],
     injected: 0,
-    call: `Model call: ${XSS[0]}, span ${XSS[1]}`,
+    call: `Model call: ${XSS[0]}, span ${XSS[1]} OpenInference`,
   });
+  // The forced tool's hostile name, in the tool choice and its warning, is text too.
+  assert.equal(
+    await page.locator(".model-tool-choice").innerText(),
+    `Tool choice: forced ${XSS[6]}`,
+  );
   assert.deepEqual(
     (await rows(page, ".model-offered")).map(([name]) => name),
     [...XSS.slice(2, 5), ...base.names],

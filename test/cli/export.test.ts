@@ -238,6 +238,10 @@ describe("palette-inspector export", () => {
       "error_names",
       "otel_trace_id",
       "otel_span_id",
+      "model_convention",
+      "model_offered",
+      "model_called",
+      "model_tool_choice",
     ]);
     expect(rows.every((row) => row.otel_trace_id === null && row.otel_span_id === null)).toBe(true);
     await useExport(dir, "jsonl");

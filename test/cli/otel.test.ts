@@ -86,6 +86,8 @@ describe("OTLP/JSON files in traces and show", () => {
       model: "gpt-4o",
       offered: ["final_answer"],
       called: ["send_email"],
+      tool_choice: null,
+      convention: "gen_ai",
       final_not_offered: ["send_email"],
       offered_not_final: [],
       called_not_offered: ["send_email"],
@@ -101,14 +103,16 @@ describe("OTLP/JSON files in traces and show", () => {
     }
     expect(texts).toEqual([
       "\nfinal (2): get_weather, final_answer\nforced tool_choice: none\n\n" +
-        "what the model got: gpt-4o, span 9b3dadd2e17f083e\n" +
+        "what the model got: gpt-4o, span 9b3dadd2e17f083e (OTel GenAI)\n" +
         "  offered to the model, against the final palette:\n" +
         "    get_weather\n    final_answer\n    search  (added after selection)\n" +
+        "  tool choice: not recorded (OTel GenAI)\n" +
         "  called: get_weather, search\n",
       "\nfinal (2): send_email, final_answer\nforced tool_choice: none\n\n" +
-        "what the model got: gpt-4o, span 58fe64e7f01ea217\n" +
+        "what the model got: gpt-4o, span 58fe64e7f01ea217 (OTel GenAI)\n" +
         "  offered to the model, against the final palette:\n" +
         "    final_answer\n    send_email  (lost after selection)\n" +
+        "  tool choice: not recorded (OTel GenAI)\n" +
         "  called: send_email\n" +
         "  warning: send_email called, but not offered to the model\n",
     ]);
@@ -229,6 +233,22 @@ describe("export of an OTLP file", () => {
     ).traces;
     expect(rows.map((row) => [row.otel_trace_id, row.otel_span_id])).toEqual(
       traces.map((t) => [t.otel.trace_id, t.otel.span_id]),
+    );
+    // The model call's fields as `traces --json` gives them, null where not recorded.
+    expect(
+      rows.map((row) => [
+        row.model_convention,
+        row.model_offered,
+        row.model_called,
+        row.model_tool_choice,
+      ]),
+    ).toEqual(
+      traces.map((t) => {
+        const model = (t as { model?: Record<string, unknown> | null }).model;
+        return model
+          ? [model.convention, model.offered, model.called, model.tool_choice]
+          : [null, null, null, null];
+      }),
     );
   });
 });

@@ -1,5 +1,8 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { modelCallLabel, modelGot } from "../../src/core/model-got.js";
+import { choiceWarning, modelCallLabel, modelGot } from "../../src/core/model-got.js";
+import { choiceMismatch } from "../../src/core/traces/model-call.js";
 import { formatModelGot } from "../../src/core/render/model-text.js";
 import { reportMarkdown } from "../../src/core/render/markdown.js";
 import { reportToJson } from "../../src/core/report-json.js";
@@ -199,5 +202,50 @@ describe("show: what the model got", () => {
       /^\nwhat the model got: No model call joined: /,
     );
     expect(formatModelGot({ forcedChoice: null }, false)).toBe("");
+  });
+});
+
+describe("the request's tool choice against the pipeline's forced choice", () => {
+  /** OpenInference's recording of a pipeline forcing get_weather: sent forced, then not sent. */
+  const reports = () => {
+    const text = readFileSync(
+      join(import.meta.dirname, "../otel-libs/recordings/openinference-openai/forced.otlp.jsonl"),
+    );
+    return scanText(text).traces.map((found) => reportFromTrace(found, "forced.otlp.jsonl"));
+  };
+
+  it("is reported as sent, and a warning in every view when the request did not force the forced tool", () => {
+    const [sent, unsent] = reports();
+    expect([sent!.model?.tool_choice, unsent!.model?.tool_choice]).toEqual(["get_weather", "auto"]);
+    expect(modelGot(sent!)?.choiceMismatch).toBeNull();
+    expect(formatModelGot(sent!, false)).toContain("\n  tool choice: forced get_weather\n");
+    expect(formatModelGot(sent!, false)).not.toContain("warning");
+    const warning = "the pipeline forced get_weather; the request sent auto";
+    expect(formatModelGot(unsent!, false)).toContain(`\n  warning: ${warning}\n`);
+    expect(md(unsent!)).toContain(
+      `> **Warning:** the pipeline forced get\\_weather; the request sent auto.`,
+    );
+    expect(modelCallLabel(modelGot(unsent!)!, (t) => t)).toMatch(/ \(OpenInference\)$/);
+  });
+
+  it("warns the other way when the request forced a tool the pipeline did not", () => {
+    expect(choiceMismatch(null, "search")).toEqual({ forced: null, sent: "search" });
+    expect(choiceWarning({ forced: null, sent: "search" }, (t) => `<${t}>`)).toBe(
+      "the request forced <search>; the pipeline forced no tool",
+    );
+    expect(choiceMismatch("a", "b")).toEqual({ forced: "a", sent: "b" });
+    expect(choiceWarning({ forced: "a", sent: "b" }, (t) => t)).toBe(
+      "the pipeline forced a; the request sent forced b",
+    );
+    // Agreeing, a mode without a forced tool, or not recorded: nothing to warn of.
+    for (const [forced, sent] of [
+      ["a", "a"],
+      [null, "auto"],
+      [null, "none"],
+      [null, "required"],
+      ["a", null],
+      [null, null],
+    ] as const)
+      expect(choiceMismatch(forced, sent)).toBeNull();
   });
 });

@@ -25,11 +25,11 @@ export const genAiOlder: ConventionReader = {
       kind: "inference",
       convention: "gen_ai_older",
       model: text(span.value(MODEL)),
-      offered: hasKeyMatching(attributes, PROMPT)
-        ? indexedNames(attributes, FUNCTIONS, "'llm.request.functions'")
+      offered: hasKeyMatching(attributes, "gen_ai.prompt.", PROMPT)
+        ? indexedNames(attributes, "llm.request.functions.", FUNCTIONS, "'llm.request.functions'")
         : null,
-      called: hasKeyMatching(attributes, COMPLETION)
-        ? indexedNames(attributes, CALLS, "'gen_ai.completion'")
+      called: hasKeyMatching(attributes, "gen_ai.completion.", COMPLETION)
+        ? indexedNames(attributes, "gen_ai.completion.", CALLS, "'gen_ai.completion'")
         : null,
       toolChoice: null,
     };

@@ -17,6 +17,7 @@ import {
   pushName,
   structured,
   text,
+  TextCache,
   type ConventionReader,
 } from "./span-view.js";
 import { requestToolChoice } from "./tool-choice.js";
@@ -43,19 +44,15 @@ export const openInference: ConventionReader = {
     }
     if (kind !== "LLM") return undefined;
     const { attributes } = span;
-    const parameters = span.value(PARAMETERS);
-    const sent =
-      parameters === undefined || parameters === null
-        ? undefined
-        : structured(parameters, PARAMETERS_AT, `'${PARAMETERS}'`);
+    const sent = sentParameters(span.value(PARAMETERS));
     const offered = offeredTools(attributes, sent);
     return {
       kind: "inference",
       convention: "openinference",
       model: text(span.value(MODEL)),
       offered,
-      called: hasKeyMatching(attributes, OUTPUT)
-        ? indexedNames(attributes, CALLS, "'llm.output_messages'")
+      called: hasKeyMatching(attributes, OUTPUT_PREFIX, OUTPUT)
+        ? indexedNames(attributes, OUTPUT_PREFIX, CALLS, "'llm.output_messages'")
         : null,
       toolChoice:
         sent === undefined
@@ -66,13 +63,40 @@ export const openInference: ConventionReader = {
 };
 
 const PARAMETERS_AT = attributePath(PARAMETERS);
+const OUTPUT_PREFIX = "llm.output_messages.";
+const TOOLS_PREFIX = "llm.tools.";
+
+/** Each tool's name by its JSON text, and each request's parameters. */
+const toolNames = new TextCache((text) => {
+  const tool = parsed(text);
+  return tool === NOT_JSON ? NOT_JSON : definitionName(tool);
+});
+const parameters = new TextCache(parsed);
+
+/** The request's parameters (parsed once per text); undefined when not recorded. */
+function sentParameters(value: unknown): unknown {
+  if (value === undefined || value === null) return undefined;
+  const cached = typeof value === "string" ? parameters.of(value) : NOT_JSON;
+  return cached !== NOT_JSON ? cached : structured(value, PARAMETERS_AT, `'${PARAMETERS}'`);
+}
+
+/** A JSON text's value, or a marker that it is not JSON (the error is made where its path is known). */
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return NOT_JSON;
+  }
+}
+
+const NOT_JSON = Symbol("not JSON");
 
 /**
  * The tools of `llm.tools`, or else of the `tools` of the request's parameters (hideInputs drops
  * the first only); none when the parameters were recorded without any; null when neither was.
  */
 function offeredTools(attributes: readonly unknown[], sent: unknown): string[] | null {
-  const tools = indexed(attributes, TOOLS);
+  const tools = indexed(attributes, TOOLS_PREFIX, TOOLS);
   if (tools.length === 0) {
     if (sent === undefined) return null;
     const listed = isJsonObject(sent) ? sent["tools"] : undefined;
@@ -82,9 +106,13 @@ function offeredTools(attributes: readonly unknown[], sent: unknown): string[] |
       : nameList(listed, `${PARAMETERS_AT}.tools`, what, definitionName);
   }
   const names: string[] = [];
-  for (const { value, path } of tools) {
-    const what = "'llm.tools'";
-    pushName(names, definitionName(structured(value, path, what)), path, what);
+  const what = "'llm.tools'";
+  for (const { value, key } of tools) {
+    const path = () => attributePath(key);
+    // A tool's text is parsed once (an error is JSON.parse's own, said again with its path).
+    const cached = typeof value === "string" ? toolNames.of(value) : NOT_JSON;
+    const name = cached !== NOT_JSON ? cached : definitionName(structured(value, path(), what));
+    pushName(names, name, path, what);
   }
   return names;
 }

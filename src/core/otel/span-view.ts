@@ -61,16 +61,19 @@ export function structured(value: unknown, path: string, what: string): unknown 
   }
 }
 
-/** Adds a tool name, refusing a non-string one and more than MAX_TRACE_NAMES. */
-export function pushName(names: string[], found: unknown, path: string, what: string): void {
-  if (typeof found !== "string")
-    throw new OtlpValueError(path, `${what}: a tool name must be a string`);
+/** Why a found name cannot be added to `names` (not text, or one too many); null when it can. */
+function refusal(names: readonly string[], found: unknown, what: string): string | null {
+  if (typeof found !== "string") return `${what}: a tool name must be a string`;
   if (names.length === MAX_TRACE_NAMES)
-    throw new OtlpValueError(
-      path,
-      `${what} names more than ${MAX_TRACE_NAMES.toLocaleString("en-US")} tools`,
-    );
-  names.push(found);
+    return `${what} names more than ${MAX_TRACE_NAMES.toLocaleString("en-US")} tools`;
+  return null;
+}
+
+/** Adds a tool name, refusing a non-string one and more than MAX_TRACE_NAMES; `path` is made only then. */
+export function pushName(names: string[], found: unknown, path: () => string, what: string): void {
+  const why = refusal(names, found, what);
+  if (why !== null) throw new OtlpValueError(path(), why);
+  names.push(found as string);
 }
 
 /** The names `name` finds in a list (undefined: the item names no tool). */
@@ -84,10 +87,36 @@ export function nameList(
   const names: string[] = [];
   for (let i = 0; i < list.length; i++) {
     const found = name(list[i]);
-    if (found !== undefined) pushName(names, found, `${path}[${i}]`, what);
+    if (found === undefined) continue;
+    const why = refusal(names, found, what);
+    // The path is made only for a name that is wrong.
+    if (why !== null) throw new OtlpValueError(`${path}[${i}]`, why);
+    names.push(found as string);
   }
   return names;
 }
+
+/**
+ * What `derive` made lately of a JSON text, by that text: an agent sends the same tools and
+ * parameters with every model call, often kilobytes of schemas, so each is parsed once.
+ */
+export class TextCache<T> {
+  private readonly known = new Map<string, T>();
+
+  constructor(private readonly derive: (text: string) => T) {}
+
+  of(text: string): T {
+    let found = this.known.get(text);
+    if (found === undefined && !this.known.has(text)) {
+      found = this.derive(text);
+      if (this.known.size === TEXTS_KEPT) this.known.clear();
+      this.known.set(text, found);
+    }
+    return found as T;
+  }
+}
+
+const TEXTS_KEPT = 64;
 
 /** A tool definition's name: `name`, or OpenAI's `function.name`; null when it has neither. */
 export function definitionName(item: unknown): unknown {
@@ -100,28 +129,27 @@ export function definitionName(item: unknown): unknown {
 export const attributePath = (key: string) => `.attributes['${key}']`;
 
 /**
- * The attributes whose keys `pattern` matches (its groups the decimal indexes in the key), in the
- * order of those indexes, as [value, path] pairs. A key whose index is not a plain decimal is left out.
+ * The attributes whose keys start with `prefix` and match `pattern` (its groups the decimal indexes
+ * in the key), in the order of those indexes, with their keys. A key whose index is not a plain
+ * decimal is left out.
  */
 export function indexed(
   attributes: readonly unknown[],
+  prefix: string,
   pattern: RegExp,
-): { readonly value: unknown; readonly path: string }[] {
-  const found: { value: unknown; path: string; at: number[] }[] = [];
+): { readonly value: unknown; readonly key: string }[] {
+  const found: { value: unknown; key: string; at: number[] }[] = [];
   for (let i = 0; i < attributes.length; i++) {
     const pair: unknown = attributes[i];
     const key = isJsonObject(pair) ? pair["key"] : undefined;
-    const match = typeof key === "string" ? pattern.exec(key) : null;
+    if (typeof key !== "string" || !key.startsWith(prefix)) continue;
+    const match = pattern.exec(key);
     if (!match) continue;
     const at = match.slice(1).map(Number);
     if (!at.every(Number.isSafeInteger)) continue;
-    found.push({
-      value: attributeAt(attributes, i, ".attributes"),
-      path: attributePath(key as string),
-      at,
-    });
+    found.push({ value: attributeAt(attributes, i, ".attributes"), key, at });
   }
-  return found.sort((a, b) => compareIndexes(a.at, b.at));
+  return found.length < 2 ? found : found.sort((a, b) => compareIndexes(a.at, b.at));
 }
 
 function compareIndexes(a: readonly number[], b: readonly number[]): number {
@@ -129,11 +157,15 @@ function compareIndexes(a: readonly number[], b: readonly number[]): number {
   return 0;
 }
 
-/** Whether any attribute's key matches `pattern` (output recorded, even without a tool call). */
-export function hasKeyMatching(attributes: readonly unknown[], pattern: RegExp): boolean {
+/** Whether any attribute's key starts with `prefix` and matches `pattern` (output recorded, even without a tool call). */
+export function hasKeyMatching(
+  attributes: readonly unknown[],
+  prefix: string,
+  pattern: RegExp,
+): boolean {
   for (const pair of attributes) {
     const key = isJsonObject(pair) ? pair["key"] : undefined;
-    if (typeof key === "string" && pattern.test(key)) return true;
+    if (typeof key === "string" && key.startsWith(prefix) && pattern.test(key)) return true;
   }
   return false;
 }
@@ -141,10 +173,12 @@ export function hasKeyMatching(attributes: readonly unknown[], pattern: RegExp):
 /** The names of indexed attributes, each a string, in index order. */
 export function indexedNames(
   attributes: readonly unknown[],
+  prefix: string,
   pattern: RegExp,
   what: string,
 ): string[] {
   const names: string[] = [];
-  for (const { value, path } of indexed(attributes, pattern)) pushName(names, value, path, what);
+  for (const { value, key } of indexed(attributes, prefix, pattern))
+    pushName(names, value, () => attributePath(key), what);
   return names;
 }

@@ -37,6 +37,10 @@ export const TABLES: Readonly<Record<TableName, readonly Column[]>> = {
     column("error_names", "strings", true),
     column("otel_trace_id", "string", true),
     column("otel_span_id", "string", true),
+    column("model_convention", "string", true),
+    column("model_offered", "strings", true),
+    column("model_called", "strings", true),
+    column("model_tool_choice", "string", true),
   ],
   stages: [
     column("trace", "int64"),
@@ -87,6 +91,11 @@ export function traceRows(found: FoundTrace, file: string, sink: RowSink): void 
     // Null for a trace from a log: only OpenTelemetry gives these ids.
     trace.otel?.trace_id ?? null,
     trace.otel?.span_id ?? null,
+    // Null when no model call was joined, and each field the instrumentation did not record.
+    trace.model?.convention ?? null,
+    trace.model?.offered ?? null,
+    trace.model?.called ?? null,
+    trace.model?.tool_choice ?? null,
   ]);
   trace.records.forEach((record, stageIndex) => {
     sink("stages", [

@@ -1,0 +1,58 @@
+/**
+ * Reading an OTLP/JSON file (`scanText`, as `traces` reads one) of 20,000 turns, each a selection
+ * event and its inference span, once written in the current GenAI convention and once in
+ * OpenInference's: the convention readers tried after the first must cost the current
+ * convention's spans nothing, and OpenInference's turns must read at about the same speed
+ * (goal ≤ 1.1×). A `JSON.parse` of every line is printed beside them, as the floor any reader pays.
+ */
+import { scanText } from "../src/core/traces/scan.js";
+import { body } from "./receiver.js";
+import { interleavedMedians, verdict } from "./measure.js";
+
+const LINES = 400;
+
+/** The receiver bench's request of 50 turns, its inference spans written as OpenInference's. */
+function openInference(b: number): string {
+  const request = JSON.parse(body(b)) as {
+    resourceSpans: { scopeSpans: { spans: { name: string; attributes: unknown[] }[] }[] }[];
+  };
+  const str = (stringValue: string) => ({ stringValue });
+  for (const span of request.resourceSpans[0]!.scopeSpans[0]!.spans)
+    if (span.name === "chat")
+      span.attributes = [
+        { key: "openinference.span.kind", value: str("LLM") },
+        { key: "llm.model_name", value: str("gpt-4o") },
+        { key: "llm.invocation_parameters", value: str('{"model":"gpt-4o","tool_choice":"auto"}') },
+        ...["a", "b"].map((name, i) => ({
+          key: `llm.tools.${i}.tool.json_schema`,
+          value: str(JSON.stringify({ type: "function", function: { name } })),
+        })),
+        { key: "llm.output_messages.0.message.role", value: str("assistant") },
+        {
+          key: "llm.output_messages.0.message.tool_calls.0.tool_call.function.name",
+          value: str("a"),
+        },
+      ];
+  return JSON.stringify(request);
+}
+
+export function benchOtlpRead(): string[] {
+  const text = (line: (b: number) => string) =>
+    Array.from({ length: LINES }, (_, b) => line(b)).join("\n") + "\n";
+  const current = text(body);
+  const other = text(openInference);
+  const read = (input: string) => () => {
+    const { traces } = scanText(input);
+    if (traces.length !== LINES * 50 || traces.some((t) => t.trace.model?.called?.[0] !== "a"))
+      throw new Error("the bench's turns were not all joined");
+  };
+  const parse = (input: string) => () =>
+    input.split("\n").forEach((line) => line && JSON.parse(line));
+  const [currentMs, otherMs] = interleavedMedians(read(current), read(other), 9);
+  const [parseMs, otherParseMs] = interleavedMedians(parse(current), parse(other), 9);
+  return [
+    "OTLP file read (20,000 turns)",
+    `  current GenAI convention: ${currentMs.toFixed(0)} ms (JSON.parse of its lines alone ${parseMs.toFixed(0)} ms, ${(currentMs / parseMs).toFixed(2)}×)`,
+    `  OpenInference, the same turns: ${otherMs.toFixed(0)} ms (JSON.parse ${otherParseMs.toFixed(0)} ms): ${verdict(otherMs / currentMs, 1.1, true)}`,
+  ];
+}
