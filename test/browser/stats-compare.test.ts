@@ -97,6 +97,28 @@ test("stats: an empty side is said plainly, with no changes table", async (brows
   await page.close();
 });
 
+test("stats: a comparison of many tools draws the first 500 and says how many more there are", async (browser) => {
+  const page = await openStats(browser);
+  await sendStats(page, { type: "stats", view: await exampleStats() });
+  await page.locator('[data-action="compare"]').click();
+  const asked = await waitForStatsPosted(page, "compare");
+  const side = { seen: 10, final: 5, forced: 0, rate: 0.5 };
+  const tools = Array.from({ length: 600 }, (_, i) => ({
+    name: `tool_${i}`,
+    old: side,
+    new: side,
+    points: 0,
+    stage: null,
+    p: 1,
+  }));
+  const view = { ...example(), tools };
+  await sendStats(page, { type: "comparison", requestId: asked.requestId, view });
+  await page.waitForSelector(".changes tbody tr");
+  assert.equal(await page.locator(".changes tbody tr").count(), 500);
+  assert.match(await page.locator(".comparison").innerText(), /… and 100 more tools, each in/);
+  await page.close();
+});
+
 for (const theme of Object.keys(THEMES)) {
   test(`stats: comparison screenshot, ${theme} theme`, async (browser) => {
     const page = await openStats(browser, { theme, height: 900 });

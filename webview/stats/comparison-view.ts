@@ -7,6 +7,9 @@ import { counted } from "../../src/core/words.js";
 import { count } from "../dom.js";
 import { cssomStyle, nameText } from "../parts.js";
 
+/** Rows drawn: past them the table is a plain DOM table, not a virtualised one. */
+export const CHANGES_SHOWN = 500;
+
 export function comparisonView(view: ComparisonView): TemplateResult {
   const against =
     view.against.length === 1 ? view.against[0]! : `${count(view.against.length)} logs`;
@@ -49,13 +52,21 @@ function changesTable(view: ComparisonView): TemplateResult {
             </thead>
             <tbody>
               ${repeat(
-                view.tools,
+                view.tools.slice(0, CHANGES_SHOWN),
                 (tool) => tool.name,
                 (tool) => changeRow(tool),
               )}
             </tbody>
           </table>`
   }
+    ${
+      view.tools.length > CHANGES_SHOWN
+        ? html`<p class="muted">
+            … and ${count(view.tools.length - CHANGES_SHOWN)} more tools, each in
+            <code>palette-inspector stats --against --json</code>.
+          </p>`
+        : nothing
+    }
     ${oneSide("Only in NEW", view.onlyNew)} ${oneSide("Only in OLD", view.onlyOld)}`;
 }
 
