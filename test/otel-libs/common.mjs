@@ -4,11 +4,16 @@
  * the fake model server, the turns an agent plays, and the truth file of what each turn sent.
  */
 import { createHash } from "node:crypto";
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { context, logs, trace } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
-import { JsonLogsSerializer, JsonTraceSerializer } from "@opentelemetry/otlp-transformer";
+import {
+  JsonLogsSerializer,
+  JsonTraceSerializer,
+  ProtobufLogsSerializer,
+  ProtobufTraceSerializer,
+} from "@opentelemetry/otlp-transformer";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { BatchLogRecordProcessor, LoggerProvider } from "@opentelemetry/sdk-logs";
 import { BatchSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
@@ -211,11 +216,16 @@ export function openaiCalls(openai) {
   return { chat, responses };
 }
 
-/** Appends each batch as one OTLP/JSON line, as the Collector's file exporter does. */
+/**
+ * Appends each batch as one OTLP/JSON line, as the Collector's file exporter does; with a
+ * `protobufPath`, also writes the batch as the protobuf request body an OTLP/HTTP exporter sends.
+ */
 class LineExporter {
-  constructor(serializer) {
+  constructor(serializer, protobuf) {
     this.serializer = serializer;
+    this.protobuf = protobuf;
     this.path = null;
+    this.protobufPath = null;
   }
   export(items, done) {
     if (this.path && items.length > 0) {
@@ -223,6 +233,9 @@ class LineExporter {
         this.path,
         Buffer.from(this.serializer.serializeRequest(items)).toString("utf8") + "\n",
       );
+    }
+    if (this.protobufPath && items.length > 0) {
+      writeFileSync(this.protobufPath, this.protobuf.serializeRequest(items));
     }
     done({ code: 0 });
   }
@@ -267,8 +280,8 @@ export async function startRecorder({ dir, service, library, client }) {
   const contextManager = new AsyncLocalStorageContextManager().enable();
   context.setGlobalContextManager(contextManager);
   const resource = resourceFromAttributes({ "service.name": service });
-  const spanExporter = new LineExporter(JsonTraceSerializer);
-  const logExporter = new LineExporter(JsonLogsSerializer);
+  const spanExporter = new LineExporter(JsonTraceSerializer, ProtobufTraceSerializer);
+  const logExporter = new LineExporter(JsonLogsSerializer, ProtobufLogsSerializer);
   // Exported only when a turn ends (forceFlush): one line per turn and signal.
   const batch = {
     scheduledDelayMillis: 3_600_000,
@@ -303,12 +316,13 @@ export async function startRecorder({ dir, service, library, client }) {
   /**
    * Records one variant: `files` "mixed" writes spans and log records to one file, "logs-first" the
    * same with each turn's log records before its spans (a Collector writes each signal's batch when
-   * it comes), "separate" to two files. `play(scenario)` makes the model call(s) of one turn inside
-   * the turn's span.
+   * it comes), "separate" to two files. `protobuf` (a variant of one turn) also writes each
+   * signal's request as protobuf. `play(scenario)` makes the model call(s) of one turn inside the
+   * turn's span.
    */
   async function variant(
     name,
-    { capture = true, files = "mixed", scenarios = VARIANT_SCENARIOS[name], api },
+    { capture = true, files = "mixed", protobuf = false, scenarios = VARIANT_SCENARIOS[name], api },
     play,
   ) {
     const base = join(folder, name);
@@ -317,6 +331,13 @@ export async function startRecorder({ dir, service, library, client }) {
         ? { spans: `${base}.spans.otlp.jsonl`, logs: `${base}.logs.otlp.jsonl` }
         : { spans: `${base}.otlp.jsonl`, logs: `${base}.otlp.jsonl` };
     for (const path of new Set(Object.values(paths))) writeFileSync(path, "");
+    if (protobuf && scenarios.length !== 1)
+      throw new Error(`${name}: protobuf holds one turn's request`);
+    const protobufPaths = protobuf
+      ? { spans: `${base}.spans.otlp.pb`, logs: `${base}.logs.otlp.pb` }
+      : { spans: null, logs: null };
+    spanExporter.protobufPath = protobufPaths.spans;
+    logExporter.protobufPath = protobufPaths.logs;
     ids.start(`${dir}/${name}`);
     spanExporter.path = paths.spans;
     logExporter.path = paths.logs;
@@ -349,8 +370,8 @@ export async function startRecorder({ dir, service, library, client }) {
         sent: server.received.slice(first),
       });
     }
-    spanExporter.path = null;
-    logExporter.path = null;
+    spanExporter.path = spanExporter.protobufPath = null;
+    logExporter.path = logExporter.protobufPath = null;
     const truth = {
       library,
       client,
@@ -359,6 +380,11 @@ export async function startRecorder({ dir, service, library, client }) {
       capture,
       layout: files,
       files: [...new Set(Object.values(paths))].map((path) => path.slice(folder.length + 1)),
+      ...(protobuf && {
+        protobuf: Object.values(protobufPaths)
+          .filter((path) => existsSync(path))
+          .map((path) => path.slice(folder.length + 1)),
+      }),
       turns,
     };
     writeFileSync(`${base}.truth.json`, readableJson(truth) + "\n");

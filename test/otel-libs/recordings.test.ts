@@ -34,6 +34,8 @@ interface Truth {
   readonly variant: string;
   readonly capture: boolean;
   readonly files: readonly string[];
+  /** Each signal's request of a one-turn variant, as the protobuf body an OTLP/HTTP exporter sends. */
+  readonly protobuf?: readonly string[];
   readonly turns: readonly Turn[];
 }
 type Json = Record<string, unknown>;
@@ -126,19 +128,25 @@ describe("the recordings of real instrumentation libraries", () => {
     expect(total).toBeLessThan(MAX_TOTAL_BYTES);
   });
 
-  it("are each named by a truth file", () => {
+  it("are each named by a truth file, and the protobuf requests are not empty", () => {
     const named = new Set(
       truthFiles.flatMap((truthFile) => {
         const truth = JSON.parse(readFileSync(join(RECORDINGS, truthFile), "utf8")) as Truth;
-        return truth.files.map((file) => join(truthFile, "..", file));
+        return [...truth.files, ...(truth.protobuf ?? [])].map((file) =>
+          join(truthFile, "..", file),
+        );
       }),
     );
     const recordings = libraries.flatMap((library) =>
       readdirSync(join(RECORDINGS, library))
-        .filter((name) => name.endsWith(".otlp.jsonl"))
+        .filter((name) => !name.endsWith(".truth.json"))
         .map((name) => join(library, name)),
     );
     expect(recordings.filter((file) => !named.has(file))).toEqual([]);
+    for (const file of recordings.filter((name) => name.endsWith(".otlp.pb"))) {
+      expect(statSync(join(RECORDINGS, file)).size, file).toBeGreaterThan(0);
+    }
+    expect([...named].filter((file) => !recordings.includes(file))).toEqual([]);
   });
 
   it("give every turn a trace of its own, across all of them", () => {

@@ -34,7 +34,7 @@ const { chat, responses } = openaiCalls(openai);
 await recorder.variant("chat", { api: "chat.completions" }, (s) => chat(s));
 await recorder.variant(
   "chat-separate-files",
-  { api: "chat.completions", files: "separate", scenarios: ["plain"] },
+  { api: "chat.completions", files: "separate", protobuf: true, scenarios: ["plain"] },
   (s) => chat(s),
 );
 await recorder.variant(
