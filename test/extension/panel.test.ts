@@ -721,7 +721,7 @@ describe("showReport (a turn read from OpenTelemetry)", () => {
     expect(parseToWebview(JSON.parse(JSON.stringify(show)), () => {})).toEqual(show);
     await request(panel, { type: "copyMarkdown", requestId: 1, run: "shown" });
     expect(fake.clipboard).toContain(
-      "\n#### What the model got\n\nModel call: gpt-4o, span 58fe64e7f01ea217.\n",
+      "\n#### What the model got\n\nModel call: gpt-4o, span 58fe64e7f01ea217 (OTel GenAI).\n",
     );
     expect(fake.clipboard).toContain(
       "> **Warning:** send\\_email called, but not offered to the model.",

@@ -682,6 +682,25 @@ describe("the OTLP receiver's /v1/logs", () => {
     expect(requests.filter((r) => "resourceLogs" in (r as object))).toHaveLength(2);
   });
 
+  it("joins the official instrumentation's own protobuf bodies, the log records posted first", async () => {
+    const { port, traces, models } = await started();
+    const recorded = (file: string) =>
+      readFileSync(join(import.meta.dirname, "../otel-libs/recordings/official-openai", file));
+    const protobufType = { "content-type": "application/x-protobuf" };
+    const logged = await send(
+      port,
+      recorded("chat-separate-files.logs.otlp.pb"),
+      protobufType,
+      "/v1/logs",
+    );
+    expect([logged.status, decodeLogsResponse(logged.body)]).toEqual([200, {}]);
+    await send(port, recorded("chat-separate-files.spans.otlp.pb"), protobufType);
+    expect(traces.map((t) => [t.trace.model?.called, t.trace.model?.convention])).toEqual([
+      [["get_weather"], "gen_ai_logs"],
+    ]);
+    expect(models).toEqual([]);
+  });
+
   it("names a log record without its span's ids as rejected, and refuses what is not a logs request", async () => {
     const { port } = await started();
     const record = {
