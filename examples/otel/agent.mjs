@@ -39,11 +39,28 @@ class FileExporter {
   }
 }
 
-const exporter = values.file
+if (!values.file && !values.url) {
+  console.error("usage: node examples/otel/agent.mjs --url http://127.0.0.1:4318/v1/traces | --file FILE");
+  process.exit(2);
+}
+const inner = values.file
   ? new FileExporter(values.file)
   : values.protocol === "protobuf"
     ? new ProtoExporter({ url: values.url })
     : new JsonExporter({ url: values.url });
+/** What the exporter delivered and what it could not, to say at the end. */
+const sent = { spans: 0, failures: [] };
+const exporter = {
+  export(spans, done) {
+    inner.export(spans, (result) => {
+      if (result.code === 0) sent.spans += spans.length;
+      else sent.failures.push(result.error?.message ?? "the export failed");
+      done(result);
+    });
+  },
+  shutdown: () => inner.shutdown(),
+  forceFlush: () => inner.forceFlush?.() ?? Promise.resolve(),
+};
 const provider = new BasicTracerProvider({
   resource: resourceFromAttributes({ "service.name": "weather-agent" }),
   spanProcessors: [new SimpleSpanProcessor(exporter)],
@@ -147,5 +164,16 @@ for (const turn of TURNS) {
   }
   root.end(at());
 }
-await provider.forceFlush();
-await provider.shutdown();
+try {
+  await provider.forceFlush();
+  await provider.shutdown();
+} catch (error) {
+  // The SDK rejects with the exporter's errors (a list of them); it said them in the failures too.
+  const first = Array.isArray(error) ? error[0] : error;
+  sent.failures.push(first instanceof Error ? first.message : String(first));
+}
+const where = values.file ?? `${values.url} (OTLP/HTTP, ${values.protocol})`;
+if (sent.failures.length > 0) {
+  console.error(`Could not send every span to ${where}: ${sent.failures[0]}`);
+  process.exitCode = 1;
+} else console.log(`Sent ${TURNS.length} turns (${sent.spans} spans) to ${where}.`);

@@ -102,11 +102,25 @@ function expectAgentTurns(traces: readonly { trace: LoggedTrace }[]) {
   ]);
 }
 
+describe("the example agent", () => {
+  it("says it could not send, and exits with 1, when nothing listens at its URL", async () => {
+    const failed = await agent("--url", "http://127.0.0.1:9/v1/traces").catch(
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+    expect(failed).toMatchObject({ code: 1, stdout: "" });
+    expect((failed as { stderr: string }).stderr).toMatch(
+      /^Could not send every span to http:\/\/127\.0\.0\.1:9\/v1\/traces \(OTLP\/HTTP, json\): /,
+    );
+  });
+});
+
 describe("the OTLP receiver", () => {
   for (const protocol of ["json", "protobuf"]) {
     it(`receives the example agent's turns over OTLP/${protocol}, each joined to its model call`, async () => {
       const { url, traces, models, requests } = await started();
-      await agent("--url", url, "--protocol", protocol);
+      const { stdout } = await agent("--url", url, "--protocol", protocol);
+      // The example says what it sent, so a user sees it worked.
+      expect(stdout).toBe(`Sent 3 turns (8 spans) to ${url} (OTLP/HTTP, ${protocol}).\n`);
       // The inference span is exported before the turn's span: every turn is joined on arrival.
       expect(models).toEqual([]);
       expectAgentTurns(traces);

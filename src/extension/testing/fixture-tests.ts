@@ -4,18 +4,14 @@ import { checkExpectations, type Mismatch } from "../../core/expect.js";
 import type { Fixture } from "../../core/fixture/load.js";
 import { problemMessage } from "../../core/fixture/problems.js";
 import { formatJsonPath } from "../../core/json/positions.js";
-import { inline } from "../../core/render/markdown.js";
 import { formatWaterfallTable } from "../../core/render/table.js";
 import { runFixture } from "../../core/run-fixture.js";
-import type { CommandId } from "../commands.js";
 import { toRange } from "../convert.js";
 import { loadFixtureFromUri, readSource } from "../fixtures.js";
 import { notice, unawaited } from "../notify.js";
 
 /** The context value of a failure's diff messages: the command is on their context menu only, since a button in a message's content floats over the diff's Actual lines. */
 export const MISMATCH_CONTEXT = "paletteInspector.fixtureMismatch";
-
-const SHOW_TEST_RUN: CommandId = "paletteInspector.showTestRun";
 
 /**
  * True when the text is a fixture that states expectations, or cannot be read as JSON (so its
@@ -49,19 +45,13 @@ function folderLabel(folder: vscode.Uri): string {
 }
 
 /**
- * One failed expectation: its diff (what a double click shows), and in its text where it failed
- * and a "Show Selection Trace" link to the run's waterfall.
+ * One failed expectation as its diff, the message a double click shows. VS Code writes a diff's
+ * message as plain text, so "Show Selection Trace" is on its context menu (MISMATCH_CONTEXT), not
+ * a link in it nor a message of its own that the peek would open on instead.
  */
 function failureMessage(uri: vscode.Uri, fixture: Fixture, mismatch: Mismatch): vscode.TestMessage {
-  // The argument is JSON, URI-encoded: no character of a path can end the link or add another.
-  const args = encodeURIComponent(JSON.stringify([uri.toString()]));
-  // The fixture's names are text: escaped, so none can become a link or markup.
-  const text = new vscode.MarkdownString(
-    `${inline(`${formatJsonPath(mismatch.path)}: ${mismatch.message}`)} — [Show Selection Trace](command:${SHOW_TEST_RUN}?${args})`,
-  );
-  text.isTrusted = { enabledCommands: [SHOW_TEST_RUN] };
   const message = vscode.TestMessage.diff(
-    text,
+    `${formatJsonPath(mismatch.path)}: ${mismatch.message}`,
     diffText(mismatch.expected),
     diffText(mismatch.actual),
   );

@@ -100,17 +100,17 @@ export async function run({
   assert.equal(await side("modified"), '["search","final_answer"]');
   await shot("e2e-testing.png");
 
-  // Nothing floats over the diff: Show Selection Trace is a link in the plain message after it.
+  // The peek opened on the diff: no message of its own comes before it, and nothing floats over
+  // it. Show Selection Trace is on the diff message's context menu in the results.
   assert.equal(
     await peek.locator(".floating-click-widget", { hasText: "Show Selection Trace" }).count(),
     0,
   );
-  // The plain message follows every diff of the failure (this fixture has two).
-  const plain = peek.locator("a", { hasText: "Show Selection Trace" });
-  for (let step = 0; step < 3 && !(await plain.isVisible()); step++) {
-    await runCommand("Test: Go to Next Test Failure");
-    await plain.waitFor({ state: "visible", timeout: 5_000 }).catch(() => {});
-  }
+  const messageRow = page
+    .locator(".monaco-list-row", { hasText: "$.expect.names: final names differ" })
+    .last();
+  await messageRow.click({ button: "right" });
+  const plain = page.locator(".context-view .action-label", { hasText: "Show Selection Trace" });
   await plain.waitFor({ state: "visible", timeout: 10_000 });
   // One click from the failure opens the waterfall of that run: policy dropped sql.
   await plain.first().click();
