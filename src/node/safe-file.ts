@@ -208,6 +208,13 @@ export class OpenFolder {
     if (this.holdsFile(name)) unlinkSync(this.entry(name));
   }
 
+  /** Creates `name` afresh, removing a regular file of that name first; a link or anything else is refused. */
+  replace(name: string): number {
+    this.removeFile(name);
+    // A name planted between the removal and the creation is refused by create, never written through.
+    return this.create(name);
+  }
+
   close(): void {
     if (this.fd !== null) closeSync(this.fd);
   }
@@ -230,6 +237,19 @@ export class OpenFolder {
 
 /** Creates the new file `path` (never over anything, never through a link), in a folder under a root when roots are given. */
 export function createNewFile(path: string, roots?: readonly string[]): number {
+  return inFolderOf(path, roots, (folder, name) => folder.create(name));
+}
+
+/** Creates `path` afresh, replacing a regular file but never a link or anything else, never through a link. */
+export function replaceFile(path: string): number {
+  return inFolderOf(path, undefined, (folder, name) => folder.replace(name));
+}
+
+function inFolderOf(
+  path: string,
+  roots: readonly string[] | undefined,
+  make: (folder: OpenFolder, name: string) => number,
+): number {
   let folder: OpenFolder;
   try {
     folder = OpenFolder.open(dirname(path), roots);
@@ -239,7 +259,7 @@ export function createNewFile(path: string, roots?: readonly string[]): number {
     throw error;
   }
   try {
-    return folder.create(basename(path));
+    return make(folder, basename(path));
   } finally {
     folder.close();
   }
