@@ -9,10 +9,9 @@ import { safeJson } from "../core/words.js";
 import { describeWhatIf, type WhatIf } from "../core/whatif.js";
 import { readReason } from "../node/log-source.js";
 import { InputRefused, RootFiles, Roots } from "../node/roots.js";
-import { readSourceFile } from "../node/source-file.js";
 import type { ToolFiles } from "../tools/port.js";
 import { callTool, inputProblem, TOOLS, type ToolDefinition } from "../tools/tools.js";
-import { openText, readSource, readWorkspaceCatalog } from "./fixtures.js";
+import { readSource, workspaceCatalogReader } from "./fixtures.js";
 import { neutralise } from "./notify.js";
 
 /** The tools' files: the workspace folders on disk are the roots. */
@@ -36,15 +35,15 @@ class WorkspaceFiles implements ToolFiles {
     const roots = this.roots();
     const uri = vscode.Uri.file(roots.resolve(path));
     // As its editor shows it; else the file itself, opened once and checked under the folders.
-    if (openText(uri) !== undefined) return readSource(uri);
     try {
-      return readSourceFile(uri.fsPath, "fixture", uri.toString(), roots.list);
+      return await readSource(uri, "fixture", roots.list);
     } catch (error) {
       throw new InputRefused(`cannot read ${path}: ${readReason(error)}`);
     }
   }
 
-  readonly readCatalog = readWorkspaceCatalog;
+  /** As a fixture is read: as its editor shows it, else from disk through the checked handle. */
+  readonly readCatalog = workspaceCatalogReader(() => this.roots().list);
 
   async findFixtures(paths: readonly string[] | undefined): Promise<string[]> {
     const roots = this.roots();

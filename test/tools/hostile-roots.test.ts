@@ -1,10 +1,11 @@
 /** The assistant tools in a folder someone else controls: what they read and write stays under the roots. */
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { RootFiles, Roots } from "../../src/node/roots.js";
 import { callTool } from "../../src/tools/tools.js";
+import { swapper } from "../helpers/swapper.js";
 import { tempDir } from "../helpers/temp.js";
 
 const ATTEMPTS = 300;
@@ -12,40 +13,6 @@ const ATTEMPTS = 300;
 const FIXTURE_ATTEMPTS = 1000;
 const logLine = (id: string) =>
   JSON.stringify({ turn_id: id, trace: [{ stage: "s", action: "select", kept: [id] }] }) + "\n";
-
-const swappers: ChildProcess[] = [];
-afterEach(() => {
-  for (const swapper of swappers.splice(0)) swapper.kill();
-});
-
-/**
- * Another process that keeps swapping `target`, by atomic renames, between each of `leadsTo`:
- * a hard link to a file (or a symbolic link, for a name starting with "->").
- */
-function swapper(target: string, leadsTo: string[]): Promise<void> {
-  const child = spawn(
-    process.execPath,
-    [
-      "-e",
-      `const fs = require("node:fs");
-      const [target, ...leadsTo] = process.argv.slice(1);
-      const tmp = target + ".swap";
-      console.log("ready");
-      for (;;)
-        for (const to of leadsTo) {
-          try { fs.unlinkSync(tmp); } catch {}
-          if (to.startsWith("->")) fs.symlinkSync(to.slice(2), tmp);
-          else fs.linkSync(to, tmp);
-          fs.renameSync(tmp, target);
-        }`,
-      target,
-      ...leadsTo,
-    ],
-    { stdio: ["ignore", "pipe", "inherit"] },
-  );
-  swappers.push(child);
-  return new Promise((resolve) => child.stdout!.once("data", () => resolve()));
-}
 
 /** A root holding `inside`, and a folder beside it, outside every root. */
 function folders() {
