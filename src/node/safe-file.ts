@@ -34,7 +34,7 @@ const FOLDER = constants.O_DIRECTORY ?? 0;
 const PROC_FD = process.platform === "linux" && existsSync("/proc/self/fd");
 
 export interface ReadOptions {
-  /** The folders the file must lie under once its links are followed; then a last link is refused. */
+  /** The folders the file must lie under once its links are followed; then a last link, and a file with hard links, is refused. */
   readonly roots?: readonly string[];
 }
 
@@ -83,11 +83,16 @@ function openRefusal(error: unknown, { roots }: ReadOptions): unknown {
   return error;
 }
 
-/** Refuses what was opened unless it is a regular file, under a root when roots are given. */
+/** Refuses what was opened unless it is a regular file, under a root and of one name when roots are given. */
 function checkOpened(fd: number, path: string, stat: Stats, roots?: readonly string[]): void {
   if (stat.isDirectory()) throw new FileRefused("it is a folder");
   if (!stat.isFile())
     throw new FileRefused("it is not a regular file (a FIFO, a device or a socket)");
+  // A hard link is the file itself under a second name, which may lie outside every root.
+  if (roots && stat.nlink > 1)
+    throw new FileRefused(
+      `it has ${stat.nlink} names (hard links), and another may lie outside the roots; the tools read only a file with one name`,
+    );
   const outside = roots && outsideRoots(realPathOf(fd, path, stat), roots);
   if (outside) throw new FileRefused(`it ${outside}`);
 }

@@ -174,7 +174,7 @@ describe("the language-model tools", () => {
       expect(JSON.stringify(answer)).not.toContain("SECRET");
       if (answer.json !== null) ran++;
     }
-    expect(ran).toBeGreaterThan(0);
+    expect([ran > 0, ran < 300]).toEqual([true, true]);
   }, 30_000);
 
   it("say the fixture's problem with its place and JSON path", async () => {
