@@ -1,8 +1,10 @@
-import { writeFileSync } from "node:fs";
+import { closeSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { checkToJson, unreadableOutcome } from "../core/fixture-outcome.js";
 import { formatProblem } from "../core/fixture/problems.js";
 import { safe, safeJson } from "../core/words.js";
 import { readReason } from "../node/log-source.js";
+import { replaceFile } from "../node/safe-file.js";
 import { displayPath, findFixtures } from "./files.js";
 import { formatMismatch, runFixtureFile, type FixtureOutcome } from "./fixture-run.js";
 import { JSON_OPTION, readCommandLine, type CommandSpec } from "./args.js";
@@ -46,9 +48,24 @@ export async function checkCommand(args: readonly string[], io: CliIO): Promise<
     io.stdout(`${passed} passed, ${failed} failed\n`);
   }
   const junit = values.get("--junit");
-  if (junit !== undefined) writeFileSync(junit, junitReport(outcomes));
+  if (junit !== undefined) writeReport(resolve(io.cwd, junit), junit, junitReport(outcomes));
   if (invalid > 0) return EXIT.invalidInput;
   return failed > 0 ? EXIT.expectationFailed : EXIT.ok;
+}
+
+/** Writes the report afresh, never through a link planted at its name nor over anything but a regular file. */
+function writeReport(path: string, name: string, text: string): void {
+  let fd: number;
+  try {
+    fd = replaceFile(path);
+  } catch (error) {
+    throw new UsageError(`cannot write the JUnit report ${name}: ${readReason(error)}`);
+  }
+  try {
+    writeFileSync(fd, text);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** One fixture's outcome; one that cannot be read is invalid, and the check goes on. */

@@ -118,8 +118,7 @@ function createTables(
     const fds: number[] = [];
     try {
       for (const name of names) {
-        if (force) folder.removeFile(name);
-        fds.push(folder.create(name));
+        fds.push(force ? folder.replace(name) : folder.create(name));
       }
     } catch (error) {
       for (const fd of fds) closeSync(fd);

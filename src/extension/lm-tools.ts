@@ -11,10 +11,9 @@ import { safeJson } from "../core/words.js";
 import { describeWhatIf, type WhatIf } from "../core/whatif.js";
 import { readReason } from "../node/log-source.js";
 import { InputRefused, RootFiles, Roots } from "../node/roots.js";
-import { readSourceFile } from "../node/source-file.js";
 import type { ToolFiles } from "../tools/port.js";
 import { callTool, inputProblem, TOOLS, type ToolDefinition } from "../tools/tools.js";
-import { openText, readSource, readWorkspaceCatalog } from "./fixtures.js";
+import { readSource, workspaceCatalogReader } from "./fixtures.js";
 import { neutralise } from "./notify.js";
 
 /** The tools' files: the workspace folders on disk are the roots. */
@@ -44,10 +43,7 @@ class WorkspaceFiles implements ToolFiles {
     let source;
     try {
       // As its editor shows it; else the file itself, opened once and checked under the folders.
-      source =
-        openText(uri) !== undefined
-          ? await readSource(uri)
-          : readSourceFile(uri.fsPath, "fixture", uri.toString(), roots.list);
+      source = await readSource(uri, "fixture", roots.list);
     } catch (error) {
       throw new InputRefused(`cannot read ${path}: ${readReason(error)}`);
     }
@@ -58,8 +54,10 @@ class WorkspaceFiles implements ToolFiles {
       : { file, problems: source.problems.map((problem) => ({ ...problem, file })) };
   }
 
+  /** As a fixture is read: as its editor shows it, else from disk through the checked handle. */
+  private readonly catalogs = workspaceCatalogReader(() => this.roots().list);
   readonly readCatalog: CatalogReader = (ref, fixtureFile) =>
-    readWorkspaceCatalog(ref, this.uris.get(fixtureFile) ?? fixtureFile);
+    this.catalogs(ref, this.uris.get(fixtureFile) ?? fixtureFile);
 
   async findFixtures(paths: readonly string[] | undefined): Promise<string[]> {
     const roots = this.roots();

@@ -34,7 +34,7 @@ const FOLDER = constants.O_DIRECTORY ?? 0;
 const PROC_FD = process.platform === "linux" && existsSync("/proc/self/fd");
 
 export interface ReadOptions {
-  /** The folders the file must lie under once its links are followed; then a last link is refused. */
+  /** The folders the file must lie under once its links are followed; then a last link, and a file with hard links, is refused. */
   readonly roots?: readonly string[];
 }
 
@@ -83,11 +83,16 @@ function openRefusal(error: unknown, { roots }: ReadOptions): unknown {
   return error;
 }
 
-/** Refuses what was opened unless it is a regular file, under a root when roots are given. */
+/** Refuses what was opened unless it is a regular file, under a root and of one name when roots are given. */
 function checkOpened(fd: number, path: string, stat: Stats, roots?: readonly string[]): void {
   if (stat.isDirectory()) throw new FileRefused("it is a folder");
   if (!stat.isFile())
     throw new FileRefused("it is not a regular file (a FIFO, a device or a socket)");
+  // A hard link is the file itself under a second name, which may lie outside every root.
+  if (roots && stat.nlink > 1)
+    throw new FileRefused(
+      `it has ${stat.nlink} names (hard links), and another may lie outside the roots; the tools read only a file with one name`,
+    );
   const outside = roots && outsideRoots(realPathOf(fd, path, stat), roots);
   if (outside) throw new FileRefused(`it ${outside}`);
 }
@@ -208,6 +213,13 @@ export class OpenFolder {
     if (this.holdsFile(name)) unlinkSync(this.entry(name));
   }
 
+  /** Creates `name` afresh, removing a regular file of that name first; a link or anything else is refused. */
+  replace(name: string): number {
+    this.removeFile(name);
+    // A name planted between the removal and the creation is refused by create, never written through.
+    return this.create(name);
+  }
+
   close(): void {
     if (this.fd !== null) closeSync(this.fd);
   }
@@ -230,6 +242,19 @@ export class OpenFolder {
 
 /** Creates the new file `path` (never over anything, never through a link), in a folder under a root when roots are given. */
 export function createNewFile(path: string, roots?: readonly string[]): number {
+  return inFolderOf(path, roots, (folder, name) => folder.create(name));
+}
+
+/** Creates `path` afresh, replacing a regular file but never a link or anything else, never through a link. */
+export function replaceFile(path: string): number {
+  return inFolderOf(path, undefined, (folder, name) => folder.replace(name));
+}
+
+function inFolderOf(
+  path: string,
+  roots: readonly string[] | undefined,
+  make: (folder: OpenFolder, name: string) => number,
+): number {
   let folder: OpenFolder;
   try {
     folder = OpenFolder.open(dirname(path), roots);
@@ -239,7 +264,7 @@ export function createNewFile(path: string, roots?: readonly string[]): number {
     throw error;
   }
   try {
-    return folder.create(basename(path));
+    return make(folder, basename(path));
   } finally {
     folder.close();
   }

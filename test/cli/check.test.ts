@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, symlinkSync } from "node:fs";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -99,6 +100,44 @@ describe("palette-inspector check", () => {
     );
     expect(xml).toMatch(/<error message="invalid fixture" type="InvalidFixture">.*malformed JSON/);
     expect((xml.match(/<testcase[^>]*\/>/g) ?? []).length).toBe(1);
+  });
+
+  it("--junit replaces an earlier report that is a regular file", async () => {
+    const root = workspace({ "pass.turn.json": passing, "report.xml": "old report" });
+    const out = join(root, "report.xml");
+    const { code } = await cli(["check", root, "--junit", out]);
+    expect(code).toBe(0);
+    expect(readFileSync(out, "utf8")).toMatch(/^<\?xml /);
+  });
+
+  it("--junit refuses a report name that is a symbolic link, exit 2, writing nothing through it", async () => {
+    const root = workspace({ "pass.turn.json": passing, "victim.sh": "echo hello\n" });
+    symlinkSync(join(root, "victim.sh"), join(root, "report.xml"));
+    symlinkSync(join(root, "created-outside.xml"), join(root, "dangling.xml"));
+    for (const name of ["report.xml", "dangling.xml"]) {
+      const { code, stderr } = await cli(["check", root, "--junit", join(root, name)]);
+      expect([code, stderr]).toEqual([
+        2,
+        `palette-inspector: cannot write the JUnit report ${join(root, name)}: ${name} is a symbolic link; nothing is written through a link\n`,
+      ]);
+    }
+    expect(readFileSync(join(root, "victim.sh"), "utf8")).toBe("echo hello\n");
+    expect(existsSync(join(root, "created-outside.xml"))).toBe(false);
+  });
+
+  it("--junit refuses a report name that is a FIFO or a folder at once, exit 2", async () => {
+    const root = workspace({ "pass.turn.json": passing, "folder.xml/keep": "" });
+    execFileSync("mkfifo", [join(root, "fifo.xml")]);
+    const fifo = await cli(["check", root, "--junit", join(root, "fifo.xml")]);
+    expect([fifo.code, fifo.stderr]).toEqual([
+      2,
+      `palette-inspector: cannot write the JUnit report ${join(root, "fifo.xml")}: fifo.xml is not a regular file\n`,
+    ]);
+    const folder = await cli(["check", root, "--junit", join(root, "folder.xml")]);
+    expect([folder.code, folder.stderr]).toEqual([
+      2,
+      `palette-inspector: cannot write the JUnit report ${join(root, "folder.xml")}: folder.xml is a folder\n`,
+    ]);
   });
 
   it("--junit output is well-formed XML in the shape CI systems read, even with hostile names", async () => {

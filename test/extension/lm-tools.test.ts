@@ -5,6 +5,7 @@ import {
   existsSync,
   mkdirSync,
   readFileSync,
+  rmSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
@@ -16,12 +17,14 @@ import { registerLanguageModelTools } from "../../src/extension/lm-tools.js";
 import { TOOLS } from "../../src/tools/tools.js";
 import { cli } from "../cli/helpers.js";
 import { fake, lm, LanguageModelTextPart, Uri, webviewFake } from "../fakes/vscode.js";
+import { swapper } from "../helpers/swapper.js";
 import { tempDir } from "../helpers/temp.js";
 
 const manifest = JSON.parse(readFileSync("package.json", "utf8")) as {
   contributes: { languageModelTools: Record<string, unknown>[] };
 };
 const weather = readFileSync("examples/weather-forecast.turn.json", "utf8");
+const catalog = readFileSync("examples/tools.catalog.json", "utf8");
 
 /** A workspace folder on disk (logs are read from disk), its fixtures in the fake's files. */
 let ws: string;
@@ -37,10 +40,9 @@ beforeEach(() => {
   // A fixture on disk, where the tools read it, and in the fake's files, where findFiles looks.
   writeFileSync(join(ws, "weather-forecast.turn.json"), weather);
   fake.writeFile(join(ws, "weather-forecast.turn.json"), weather);
-  fake.writeFile(
-    join(ws, "tools.catalog.json"),
-    readFileSync("examples/tools.catalog.json", "utf8"),
-  );
+  // The catalogue too: on disk where the tools read it, in the fake's files where the editor does.
+  writeFileSync(join(ws, "tools.catalog.json"), catalog);
+  fake.writeFile(join(ws, "tools.catalog.json"), catalog);
   registered = registerLanguageModelTools();
 });
 afterEach(() => registered.forEach((item) => item.dispose()));
@@ -141,6 +143,41 @@ describe("the language-model tools", () => {
       "cannot read pipe.turn.json: it is not a regular file (a FIFO, a device or a socket)",
     );
   }, 5_000);
+
+  it("read a catalogue no editor has open from disk, through the checked handle: a FIFO is refused at once", async () => {
+    rmSync(join(ws, "tools.catalog.json"));
+    execFileSync("mkfifo", [join(ws, "tools.catalog.json")]);
+    await expect(invoke("run_fixture", { path: "weather-forecast.turn.json" })).rejects.toThrow(
+      "catalogue file './tools.catalog.json' cannot be read: it is not a regular file (a FIFO, a device or a socket)",
+    );
+    expect(fake.reads).not.toContain(Uri.file(join(ws, "tools.catalog.json")).toString());
+  }, 5_000);
+
+  it("read a catalogue open in an editor as the editor shows it, unsaved edits included", async () => {
+    const edited = catalog.replace("Current weather", "Edited in the editor");
+    fake.openDocument(Uri.file(join(ws, "tools.catalog.json")), edited);
+    const { json } = await invoke("run_fixture", { path: "weather-forecast.turn.json" });
+    expect(JSON.stringify(json)).toContain("Edited in the editor");
+  });
+
+  it("never read the catalogue a swapped link points to outside the workspace folders (300 calls)", async () => {
+    const away = tempDir("pi-lm-away-");
+    writeFileSync(join(ws, "real.catalog.json"), catalog);
+    writeFileSync(join(away, "secret.json"), catalog.replace("Current weather", "SECRET"));
+    await swapper(join(ws, "tools.catalog.json"), [
+      join(ws, "real.catalog.json"),
+      `->${join(away, "secret.json")}`,
+    ]);
+    let ran = 0;
+    for (let i = 0; i < 300; i++) {
+      const answer = await invoke("run_fixture", { path: "weather-forecast.turn.json" }).catch(
+        (error: Error) => ({ text: error.message, json: null }),
+      );
+      expect(JSON.stringify(answer)).not.toContain("SECRET");
+      if (answer.json !== null) ran++;
+    }
+    expect([ran > 0, ran < 300]).toEqual([true, true]);
+  }, 30_000);
 
   it("say the fixture's problem with its place and JSON path", async () => {
     writeFileSync(

@@ -1,10 +1,11 @@
 /** The assistant tools in a folder someone else controls: what they read and write stays under the roots. */
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, linkSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { RootFiles, Roots } from "../../src/node/roots.js";
 import { callTool } from "../../src/tools/tools.js";
+import { swapper } from "../helpers/swapper.js";
 import { tempDir } from "../helpers/temp.js";
 
 const ATTEMPTS = 300;
@@ -12,40 +13,6 @@ const ATTEMPTS = 300;
 const FIXTURE_ATTEMPTS = 1000;
 const logLine = (id: string) =>
   JSON.stringify({ turn_id: id, trace: [{ stage: "s", action: "select", kept: [id] }] }) + "\n";
-
-const swappers: ChildProcess[] = [];
-afterEach(() => {
-  for (const swapper of swappers.splice(0)) swapper.kill();
-});
-
-/**
- * Another process that keeps swapping `target`, by atomic renames, between each of `leadsTo`:
- * a hard link to a file (or a symbolic link, for a name starting with "->").
- */
-function swapper(target: string, leadsTo: string[]): Promise<void> {
-  const child = spawn(
-    process.execPath,
-    [
-      "-e",
-      `const fs = require("node:fs");
-      const [target, ...leadsTo] = process.argv.slice(1);
-      const tmp = target + ".swap";
-      console.log("ready");
-      for (;;)
-        for (const to of leadsTo) {
-          try { fs.unlinkSync(tmp); } catch {}
-          if (to.startsWith("->")) fs.symlinkSync(to.slice(2), tmp);
-          else fs.linkSync(to, tmp);
-          fs.renameSync(tmp, target);
-        }`,
-      target,
-      ...leadsTo,
-    ],
-    { stdio: ["ignore", "pipe", "inherit"] },
-  );
-  swappers.push(child);
-  return new Promise((resolve) => child.stdout!.once("data", () => resolve()));
-}
 
 /** A root holding `inside`, and a folder beside it, outside every root. */
 function folders() {
@@ -72,7 +39,8 @@ describe("the tools under a swapper", () => {
       expect(JSON.stringify(answer)).not.toContain("SECRET");
       if (!answer.isError) read++;
     }
-    expect(read).toBeGreaterThan(0);
+    // Both read and refused: the swapper kept swapping while the tool was called.
+    expect([read > 0, read < ATTEMPTS]).toEqual([true, true]);
   }, 30_000);
 
   it(`run_fixture never runs the fixture a swapped link points to outside the roots (${FIXTURE_ATTEMPTS} calls)`, async () => {
@@ -89,7 +57,7 @@ describe("the tools under a swapper", () => {
       expect(JSON.stringify(answer)).not.toContain("SECRET");
       if (!answer.isError) ran++;
     }
-    expect(ran).toBeGreaterThan(0);
+    expect([ran > 0, ran < FIXTURE_ATTEMPTS]).toEqual([true, true]);
   }, 30_000);
 
   it(`trace_to_fixture's write never lands outside the roots through a folder swapped to a link (${FIXTURE_ATTEMPTS} writes)`, async () => {
@@ -106,7 +74,7 @@ describe("the tools under a swapper", () => {
       expect(existsSync(join(root, "real", "sub", `x${i}.turn.json`))).toBe(true);
     }
     expect(readdirSync(join(outside, "sub"))).toEqual([]);
-    expect(written).toBeGreaterThan(0);
+    expect([written > 0, written < FIXTURE_ATTEMPTS]).toEqual([true, true]);
   }, 30_000);
 });
 
@@ -124,6 +92,26 @@ describe("the tools and FIFOs", () => {
     }
     expect((await callTool("run_fixture", { path: "ok.turn.json" }, files)).isError).toBe(false);
   }, 5_000);
+});
+
+describe("the tools and hard links", () => {
+  it("refuse a log or fixture under a root that has another name (a hard link), which may lie outside", async () => {
+    const { root, outside, files } = folders();
+    writeFileSync(join(outside, "secret.log"), logLine("SECRET"));
+    writeFileSync(join(outside, "secret.json"), JSON.stringify({ offered: ["SECRET"] }));
+    linkSync(join(outside, "secret.log"), join(root, "linked.log"));
+    linkSync(join(outside, "secret.json"), join(root, "linked.turn.json"));
+    const refusal =
+      "it has 2 names (hard links), and another may lie outside the roots; the tools read only a file with one name";
+    for (const answer of [
+      await callTool("list_traces", { logs: ["linked.log"] }, files),
+      await callTool("run_fixture", { path: "linked.turn.json" }, files),
+    ]) {
+      expect(answer.isError).toBe(true);
+      expect(answer.text).toContain(refusal);
+      expect(answer.text).not.toContain("SECRET");
+    }
+  });
 });
 
 describe("trace_to_fixture's out", () => {
