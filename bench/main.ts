@@ -9,6 +9,7 @@ import { benchRender } from "./render.js";
 import { MEASURE_FLAG, measureInChild } from "./child.js";
 import { benchMcp } from "./mcp.js";
 import { benchScanSpeed } from "./scan-speed.js";
+import { benchShapes } from "./shapes.js";
 import { benchStats } from "./stats.js";
 import { benchTraces } from "./traces.js";
 import { benchWhatIf } from "./whatif.js";
@@ -32,6 +33,7 @@ async function main(): Promise<void> {
     stats: benchStats,
     mcp: benchMcp,
     receiver: benchReceiver,
+    shapes: benchShapes,
   };
   const only = process.argv.slice(2);
   if (only[0] === MEASURE_FLAG) return measureInChild(only[1]!, only[2]!);
