@@ -17,8 +17,6 @@ const ALLOWED = new Set([
   "core/otel/scanner.ts > core/traces/scan.ts",
   "core/forced-unavailable.ts > core/lineage.ts",
   "core/stats/fold.ts > core/stats/rows.ts",
-  "node/log-file.ts > node/scan-input.ts",
-  "node/log-file.ts > node/scan-pool.ts",
 ]);
 
 /** A circle rotated to start at its member that sorts first, so one circle has one name. */
