@@ -84,6 +84,7 @@ export function benchShapes(): string[] {
     for (const shape of SHAPES) {
       const log = join(dir, "shape.log");
       const count = shape.write(log, size * MB);
+      readsEvery(dir, cli, log, count);
       lines.push(
         `  ${shape.name}, ${count} traces:`,
         ...againstBaselines(dir, cli, shape, log, count),
@@ -159,6 +160,26 @@ function jobs(dir: string, cli: string, shape: Shape, mb: number): string {
     }
   for (const file of files) rmSync(file);
   return `${FILES} files of ${mb} MB: default --jobs ${seconds(best.parallel)}, --jobs 1 ${seconds(best.serial)} → ${verdict(best.serial / best.parallel, 1.6, false)}; outputs ${digests.size === 1 ? "identical" : "DIFFER"}`;
+}
+
+/** Fails unless `traces --json` finds each of the log's `count` traces and no problem: a fast wrong answer is no answer. */
+function readsEvery(dir: string, cli: string, log: string, count: number): void {
+  const file = join(dir, "found.json");
+  const out = openSync(file, "w");
+  const child = spawnSync(process.execPath, [cli, "traces", log, "--json"], {
+    stdio: ["ignore", out, "pipe"],
+    encoding: "utf8",
+  });
+  closeSync(out);
+  const found = JSON.parse(readFileSync(file, "utf8")) as {
+    traces: unknown[];
+    problem_count: number;
+  };
+  rmSync(file);
+  if (child.status !== 0 || found.traces.length !== count || found.problem_count !== 0)
+    throw new Error(
+      `traces --json on ${log} found ${found.traces.length} of ${count} traces and ${found.problem_count} problems (exit ${child.status})`,
+    );
 }
 
 /** Wall time of one CLI run and a hash of what it printed. */
