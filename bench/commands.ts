@@ -16,10 +16,10 @@ import { generateLog, SPARSE_TEXT } from "./traces.js";
 const MB = 1024 * 1024;
 const ROUNDS = 3;
 /** `$1` is the log. grep in the C locale, its fastest: a UTF-8 locale makes `grep -o` 2–3× slower. */
-const PIPELINE = `grep -o '{.*' "$1" | grep '"trace"' | jq -c '.trace | length'`;
+export const PIPELINE = `grep -o '{.*' "$1" | grep '"trace"' | jq -c '.trace | length'`;
 
 /** A command's arguments for a log holding `count` traces (`show` the last: the whole log is read). */
-const COMMANDS: Record<string, (log: string, count: number) => string[]> = {
+export const COMMANDS: Record<string, (log: string, count: number) => string[]> = {
   "traces --json": (log) => ["traces", log, "--json"],
   traces: (log) => ["traces", log],
   "stats --json": (log) => ["stats", log, "--json"],
@@ -75,20 +75,16 @@ function againstPipeline(dir: string, cli: string, log: string, count: number): 
   ];
 }
 
-/** Wall time of the pipeline over `log`, its output discarded. */
-function pipeline(log: string): number {
+/** Wall time of a shell `script` (`$1` the log) over `log`, its output discarded. */
+export function pipeline(log: string, script = PIPELINE): number {
   const start = performance.now();
-  const shell = spawnSync(
-    "bash",
-    ["-o", "pipefail", "-c", `${PIPELINE} > /dev/null`, "bash", log],
-    {
-      env: { ...process.env, LC_ALL: "C" },
-      stdio: ["ignore", "ignore", "pipe"],
-      encoding: "utf8",
-    },
-  );
+  const shell = spawnSync("bash", ["-o", "pipefail", "-c", `${script} > /dev/null`, "bash", log], {
+    env: { ...process.env, LC_ALL: "C" },
+    stdio: ["ignore", "ignore", "pipe"],
+    encoding: "utf8",
+  });
   const ms = performance.now() - start;
-  if (shell.status !== 0) throw new Error(`grep | jq exited with ${shell.status}: ${shell.stderr}`);
+  if (shell.status !== 0) throw new Error(`${script} exited with ${shell.status}: ${shell.stderr}`);
   return ms;
 }
 
@@ -117,4 +113,4 @@ function peakMemory(dir: string, cli: string): string[] {
   ];
 }
 
-const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+export const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;

@@ -11,6 +11,7 @@ import { benchRender } from "./render.js";
 import { MEASURE_FLAG, measureInChild } from "./child.js";
 import { benchMcp } from "./mcp.js";
 import { benchScanSpeed } from "./scan-speed.js";
+import { benchShapes } from "./shapes.js";
 import { benchStats } from "./stats.js";
 import { benchStatsCompare } from "./stats-compare.js";
 import { benchTraces } from "./traces.js";
@@ -37,6 +38,7 @@ async function main(): Promise<void> {
     mcp: benchMcp,
     receiver: benchReceiver,
     otlp: benchOtlpRead,
+    shapes: benchShapes,
   };
   // Minutes of hostile loads: run only when named.
   const named: Record<string, () => Promise<string[]>> = {

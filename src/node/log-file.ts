@@ -20,19 +20,12 @@ import { rangeHash } from "./range-hash.js";
 import { isCancelled, scanInput, type ScanSink } from "./scan-input.js";
 import { scanInWorkers, type WorkerSetup } from "./scan-pool.js";
 import { openRegular } from "./safe-file.js";
+import type { LogProblem, ScannedTrace } from "./scanned.js";
 
 export { isCancelled } from "./scan-input.js";
+export type { LogProblem, ScannedTrace } from "./scanned.js";
 export { CHUNK_BYTES } from "./log-source.js";
 export const MAX_PROBLEMS = 1000;
-/** A problem in one file of a set; `line` is null when it concerns the whole file. */
-export interface LogProblem {
-  /** Position of the file in the set. */
-  readonly file: number;
-  readonly line: number | null;
-  readonly message: string;
-  /** Nothing of the file could be read (missing, a folder, not allowed). */
-  readonly unreadable?: true;
-}
 
 /** Traces as found, as their summaries, or as the text of their `traces --json` entries. */
 export type LogsScanOptions = LogsScanCommon &
@@ -316,9 +309,6 @@ export async function unchangedSince(
       stamp !== null && stamp.size === stamps[i]?.size && stamp.mtimeMs === stamps[i]?.mtimeMs,
   );
 }
-
-/** A trace as scanLogs hands it on: from a gzip scanned with checkpoints, with its bytes' hash. */
-export type ScannedTrace = FoundTrace & { readonly hash?: string };
 
 /**
  * Where a trace was found: enough to read it again; `hash`, its bytes' keyed hash, lets a gzip's

@@ -13,7 +13,7 @@ import { LogReadError, logChunks, looksBinary, type LogInput } from "./log-sourc
 import { nodeAscii } from "./ascii.js";
 import { RecentBytes } from "./range-hash.js";
 import { summarizeTrace, traceEntryTail, type TraceSummary } from "../core/traces/summary.js";
-import type { LogProblem, ScannedTrace } from "./log-file.js";
+import type { LogProblem, ScannedTrace } from "./scanned.js";
 
 /** Longest stretch of scanning before the event loop gets a turn (for Cancel, progress and a worker's messages). */
 const BUSY_MS = 15;

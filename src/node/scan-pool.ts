@@ -11,7 +11,7 @@ import { keepWorker, takeWorker } from "./kept-workers.js";
 import type { TraceSummary } from "../core/traces/summary.js";
 import type { LogInput } from "./log-source.js";
 import { KEY } from "./range-hash.js";
-import type { LogProblem, ScannedTrace } from "./log-file.js";
+import type { LogProblem, ScannedTrace } from "./scanned.js";
 import { isCancelled, type InputScan, type InputScanOptions } from "./scan-input.js";
 import { workerFailure, workerScript } from "./worker-script.js";
 
