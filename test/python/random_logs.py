@@ -14,6 +14,7 @@ JSON; with CLASS (a key of names.CLASSES), every unusual name is of that class, 
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import json
 import pprint
@@ -77,7 +78,8 @@ class Generator:
         kind: Callable[[str], Any] = self.rng.choice([
             str, Tool, NamedTool, lambda name: StructuredTool(name, f"does {name}; it's \"x\""),
             lambda name: {"name": name, "description": f"does {name}"}])
-        return dataclasses.replace(result, tools=tuple(kind(name) for name in result.tools))
+        return dataclasses.replace(result, tools=tuple(
+            NamedTool(name) if kind is Tool and reads_quoted(name) else kind(name) for name in result.tools))
 
     def turn_id(self) -> str:
         self.turns += 1
@@ -114,12 +116,12 @@ class Generator:
             log.log("selection %s", text, results=[] if long else [(result, 0, None)], problem=long)
         elif form == 6:
             turn = self.turn_id()
-            fields = {"event": "selection", "turn_id": turn, **vars(result)}
-            log.raw(" ".join(f"{key}={value!r}" for key, value in sorted(fields.items())),
+            fields = {"event": "selection", "turn_id": turn, **vars(self.tooled(result))}
+            self.pairs(log, " ".join(f"{key}={value!r}" for key, value in sorted(fields.items())),
                     results=[(result, 0, turn)])
         elif form == 7:
             turn = self.turn_id()
-            log.raw(logfmt({"event": "tool selection", "turn_id": turn, "selection": json.dumps(as_json)}),
+            self.pairs(log, logfmt({"event": "tool selection", "turn_id": turn, "selection": json.dumps(as_json)}),
                     results=[(result, 0, turn)])
         elif form == 8:
             log.log("results %r", {"results": [self.tooled(result)]}, results=[(result, 0, None)])
@@ -134,7 +136,7 @@ class Generator:
         elif form == 12:
             # LogfmtRenderer over dataclasses.asdict(result): each field's str(), quoted.
             turn = self.turn_id()
-            log.raw(logfmt({"event": "tool selection", "turn_id": turn, **dataclasses.asdict(result)}),
+            self.pairs(log, logfmt({"event": "tool selection", "turn_id": turn, **dataclasses.asdict(result)}),
                     results=[(result, 0, turn)])
         elif form == 13:
             # A JSON line cut after its trace began.
@@ -144,6 +146,14 @@ class Generator:
         else:
             other = self.result()
             log.log("before=%s after=%s", repr(result), repr(other), results=[(result, 0, None), (other, 0, None)])
+
+    def pairs(self, log: Written, line: str, results: list[tuple[SelectionResult, int, str | None]]) -> None:
+        """A line of key=value pairs, as a renderer wrote it, or after the logging format's prefix
+        (BASIC_FORMAT glues it to a colon: `INFO:root:event=…`)."""
+        if self.rng.random() < 0.5:
+            log.raw(line, results=results)
+        else:
+            log.log("%s", line, results=results)
 
     def cut(self, log: Written, result: SelectionResult) -> None:
         """A repr cut off somewhere after its call opened, as a size-capped handler cuts a line."""
@@ -160,6 +170,19 @@ class Generator:
                 log.log(rng.choice(PLAIN))
             self.event(log)
         return log
+
+
+def reads_quoted(name: str) -> bool:
+    """Whether `<Tool NAME>` reads as a quoted name (`<Tool 'x'>`, `<Tool name='x'>`): that repr is
+    taken to quote it (docs/formats.md), so the generator shows such a name another way."""
+    text = name[5:] if name.startswith("name=") else name
+    for end in [len(text), *(i for i, c in enumerate(text) if c.isspace())]:
+        try:
+            if isinstance(ast.literal_eval(text[:end]), str):
+                return True
+        except (ValueError, SyntaxError):
+            pass
+    return False
 
 
 def logfmt(event: dict[str, Any]) -> str:

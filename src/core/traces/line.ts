@@ -477,15 +477,17 @@ function walkBrackets(
   let inString = false;
   // A key="… or key='… value that does not close before the line ends.
   let cutQuote = -1;
+  // Only a line with a forced choice may hold a bare one.
+  const forced = line.includes("forced_choice=");
   for (let i = from; i < end; i++) {
     const c = line.charCodeAt(i);
     const opens = c === 0x7b || c === 0x5b || c === 0x28;
-    const bare = opens && stack.length === 0 ? bareNameEnd(line, i) : -1;
+    const bare = opens && forced && stack.length === 0 ? bareNameEnd(line, i) : -1;
     if (bare !== -1) i = bare - 1;
     else if (opens) stack.push(i, valueStart(line, i), closerOf(c));
     else if (stack.length === 0) {
       if ((c === 0x22 || c === 0x27) && line.charCodeAt(i - 1) === 0x3d && reader.quotedValues) {
-        const bare = c === 0x27 ? bareNameEnd(line, i) : -1;
+        const bare = c === 0x27 && forced ? bareNameEnd(line, i) : -1;
         if (bare !== -1 && isLogfmt(line)) {
           // logfmt wrote a name starting with a quote unquoted (`forced_choice='x`).
           i = bare - 1;

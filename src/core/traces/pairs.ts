@@ -86,8 +86,7 @@ export function siblingPairs(line: string): [PyValue, PyValue][] {
   const entries: [PyValue, PyValue][] = [];
   for (const key of SIBLINGS) {
     const at = first.get(key);
-    const name = key === "forced_choice" ? (isLogfmt(line) ? "logfmt" : "name") : "";
-    const value = at === undefined ? undefined : readPairValue(line, at, name);
+    const value = at === undefined ? undefined : readPairValue(line, at, key === "forced_choice");
     if (value !== undefined) entries.push([key, value]);
   }
   return entries;
@@ -99,11 +98,7 @@ export function siblingPairs(line: string): [PyValue, PyValue][] {
  * string holding a list or dict (`tools='["a"]'`) is that value, but a `name` (the forced choice)
  * is always a string or None. A quoted value the line cuts off is a PairCutError.
  */
-function readPairValue(
-  line: string,
-  at: number,
-  name: "" | "name" | "logfmt",
-): PyValue | undefined {
+function readPairValue(line: string, at: number, name: boolean): PyValue | undefined {
   const c = line.charCodeAt(at);
   if (Number.isNaN(c) || isBlank(c)) return null;
   if (c === 0x22) {
@@ -113,12 +108,12 @@ function readPairValue(
     return name ? inner : (readWhole(inner) ?? inner);
   }
   // On a logfmt line, a name's quote is part of its bare word (`forced_choice='x`).
-  if (c !== 0x27 || name !== "logfmt")
+  if (c !== 0x27 || !name || !isLogfmt(line))
     try {
       const read = parsePythonAt(line, at);
       // A name is a string or None (`None`, not JSON's null): any other literal is a logfmt bare word.
       const none = read.value === null && line.startsWith("None", at);
-      const word = name !== "" && !none && typeof read.value !== "string";
+      const word = name && !none && typeof read.value !== "string";
       if (!word && endsPair(line, read.end))
         return typeof read.value === "string" ? (structured(read.value) ?? read.value) : read.value;
     } catch (error) {
@@ -184,12 +179,14 @@ function readWhole(text: string): PyValue | undefined {
  */
 function forEachTopLevel(line: string, visit: (at: number) => void): void {
   let depth = 0;
-  const logfmt = isLogfmt(line);
+  // Only a line with a forced choice may hold a bare one; a quote starts one only on a logfmt line.
+  const forced = line.includes("forced_choice=");
+  const logfmt = forced && isLogfmt(line);
   for (let i = 0; i < line.length; i++) {
     const c = line.charCodeAt(i);
     if (depth === 0 && (i === 0 || beforeKey(c))) visit(i);
     const opens = c === 0x7b || c === 0x5b || c === 0x28;
-    const word = opens || (c === 0x27 && logfmt);
+    const word = (opens && forced) || (c === 0x27 && logfmt);
     const bare = word && depth === 0 ? bareNameEnd(line, i) : -1;
     if (bare !== -1) i = bare - 1;
     else if (opens) depth++;

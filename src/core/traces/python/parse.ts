@@ -43,11 +43,11 @@ export class PyReprError extends Error {
   }
 }
 
-/** One way to read a value: what it holds, where it ends, and the `[start, end)` of each `<…>` repr in it. */
+/** One way to read a value: what it holds, where it ends, and the start and end of each `<…>` repr in it, in turn. */
 export interface PyReading {
   readonly value: PyValue;
   readonly end: number;
-  readonly angles: readonly (readonly [number, number])[];
+  readonly angles: readonly number[];
 }
 
 /** Parses tried per value at most, each ending its `<…>` reprs elsewhere: past that it is said to be ambiguous. */
@@ -122,8 +122,8 @@ export function parsePythonAt(
 
 class Parser {
   pos = 0;
-  /** The `[start, end)` of each `<…>` read, in order. */
-  readonly angles: [number, number][] = [];
+  /** The start and end of each `<…>` read, in order, flat. */
+  readonly angles: number[] = [];
   /** For each `<…>` read, in order, whether it may end at a later `>`. */
   readonly more: boolean[] = [];
   constructor(
@@ -317,7 +317,7 @@ class Parser {
       throw new PyReprError(`the '<' opened at column ${start + 1} is not closed`, start);
     if (this.more.length === k) this.more.push(false);
     this.pos = found + 1;
-    this.angles.push([start, this.pos]);
+    this.angles.push(start, this.pos);
     return { kind: "opaque", text: this.text.slice(start, this.pos) };
   }
 

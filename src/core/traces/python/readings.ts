@@ -77,7 +77,8 @@ function differingAngle(
   const [first, second] = readings;
   const angles = first!.angles;
   let k = 0;
-  while (second && k < angles.length - 1 && angles[k]![1] === second.angles[k]?.[1]) k++;
-  const [start, end] = angles[k] ?? [0, 0];
+  while (second && k < angles.length - 2 && angles[k + 1] === second.angles[k + 1]) k += 2;
+  const start = angles[k] ?? 0;
+  const end = angles[k + 1] ?? 0;
   return { text: text.slice(start, Math.min(end, start + 80)), column: start + 1 };
 }
