@@ -118,7 +118,7 @@ export async function run({
   assert.equal(await panel.locator(".model-got h2").innerText(), "What the model got");
   assert.match(
     await panel.locator(".model-got .model-call").innerText(),
-    /^Model call: gpt-4o, span [0-9a-f]{16}$/,
+    /^Model call: gpt-4o, span [0-9a-f]{16} OTel GenAI$/,
   );
   assert.deepEqual(
     await panel
