@@ -11,9 +11,6 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
  */
 const ALLOWED = new Set([
   "core/fixture/issues.ts > core/fixture/problems.ts",
-  // The trace type takes `ModelCall` from the OTel join (traces/trace.ts → otel/join.ts).
-  "core/otel/any-value.ts > core/traces/trace.ts > core/otel/join.ts > core/otel/request.ts",
-  "core/otel/any-value.ts > core/traces/trace.ts > core/report-json.ts > core/report.ts > core/otel/join.ts > core/otel/request.ts",
   "core/otel/scanner.ts > core/traces/scan.ts",
   "core/forced-unavailable.ts > core/lineage.ts",
   "core/stats/fold.ts > core/stats/rows.ts",

@@ -121,7 +121,7 @@ describe("trace_to_fixture's out", () => {
     mkdirSync(join(root, ".git", "hooks"), { recursive: true });
     mkdirSync(join(root, "sub", ".vscode"), { recursive: true });
     const write = (out: string) =>
-      callTool("trace_to_fixture", { logs: ["agent.log"], index: 0, out }, files);
+      callTool("trace_to_fixture", { logs: ["agent.log"], trace: 1, out }, files);
     for (const out of [".git/hooks/post-checkout", "package.json", ".envrc", "x.json"])
       expect(await write(out)).toEqual({
         text: `not written: ${out} is not named *.turn.json`,
