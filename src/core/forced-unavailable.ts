@@ -4,8 +4,10 @@
  * Every view (panel banner, terminal table, Markdown, lineage) shows these parts.
  */
 import type { StageRecord } from "./contract.js";
-import type { SentencePart } from "./lineage.js";
 import type { ReportView } from "./report.js";
+
+/** A sentence's parts: text, and tool names each writer quotes its own way. */
+export type SentencePart = string | { readonly name: string };
 
 export type UnavailableCause =
   /** No stage offered or added it. */

@@ -1,4 +1,4 @@
-import { explainUnavailable } from "./forced-unavailable.js";
+import { explainUnavailable, type SentencePart } from "./forced-unavailable.js";
 import type { ReportView, StageInfo } from "./report.js";
 import type { StageRecord } from "./contract.js";
 
@@ -167,7 +167,7 @@ export interface Lineage {
 }
 
 /** Prose, or a tool or stage name. */
-export type SentencePart = string | { readonly name: string };
+export type { SentencePart } from "./forced-unavailable.js";
 
 /** A sentence as text, each name written by `quote` (by default in backticks). */
 export function sentenceText(

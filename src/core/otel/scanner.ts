@@ -6,7 +6,7 @@
  * than MAX_PENDING wait (then the oldest goes with what the spans seen so far say).
  */
 import { concatBytes } from "../arrays.js";
-import type { FoundTrace, ScanProblem } from "../traces/scan.js";
+import type { FoundTrace, ScanProblem } from "../traces/found.js";
 import { OtelJoin, joinedTrace } from "./join.js";
 import { isOtlpRequest, readRequest, type OtlpSelection } from "./request.js";
 

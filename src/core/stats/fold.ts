@@ -7,7 +7,7 @@ import type { StageAction } from "../contract.js";
 import { loggedFinalNames, loggedForcedChoice } from "../traces/final.js";
 import type { LoggedTrace } from "../traces/trace.js";
 import { choiceMismatch, isToolChoiceMode, type ModelCall } from "../traces/model-call.js";
-import { formatCount } from "./rows.js";
+import { formatCount } from "../words.js";
 import { Timeline } from "./timeline.js";
 
 /** Keys `missing` by this when no record of the trace dropped the tool. */

@@ -3,6 +3,8 @@ import { compareCodePoints } from "../tools.js";
 import type { PaletteStats } from "./fold.js";
 import type { TimeBucket } from "./timeline.js";
 
+export { formatCount } from "../words.js";
+
 export interface StageShare {
   /** The stage that last dropped the tool, "?", or the error kind of failed traces (`failed`). */
   readonly stage: string;
@@ -101,17 +103,6 @@ export function byMissing(a: ToolRow, b: ToolRow): number {
 /** A whole-number percentage of a count (0 when there is nothing to divide). */
 export function percent(n: number, of: number): number {
   return of === 0 ? 0 : Math.round((100 * n) / of);
-}
-
-// Made on first use: loading ICU's number data costs a command tens of ms at start.
-let numberFormat: Intl.NumberFormat | undefined;
-
-/** 1200 → "1,200". */
-export function formatCount(n: number): string {
-  // A whole count by hand, as en-US writes it: Intl's number data costs a command ~20 ms to load.
-  if (Number.isSafeInteger(n)) return String(n).replace(/\B(?=(\d{3})+$)/g, ",");
-  numberFormat ??= new Intl.NumberFormat("en-US");
-  return numberFormat.format(n);
 }
 
 /** "policy 78%, intent 22%": the stages that removed a tool and their share of its missing turns. */

@@ -23,32 +23,14 @@ import {
 } from "./scan-text.js";
 import { MarkerCursor, markersIn, mayHoldMarker, type Marker } from "./markers.js";
 import { LineBlock, MAX_BLOCK_BYTES, MAX_BLOCK_LINES } from "./multiline.js";
-import type { LoggedTrace } from "./trace.js";
+import type { FoundTrace, ScanProblem } from "./found.js";
 import { foundIn, parseValue } from "./value.js";
 import { looksOtlp, OtlpScanner } from "../otel/scanner.js";
 
 export { utf8Length } from "./scan-text.js";
+export type { FoundTrace, ScanProblem } from "./found.js";
 
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
-
-export interface FoundTrace {
-  /** 0-based, in file order. */
-  readonly index: number;
-  /** 1-based line where the trace's JSON starts. */
-  readonly line: number;
-  /** Byte range of what was parsed to find it (its line, or a multi-line value): re-read it with `scanText`. */
-  readonly offset: number;
-  readonly length: number;
-  /** Its position among the traces found in that range. */
-  readonly ordinal: number;
-  readonly trace: LoggedTrace;
-}
-
-export interface ScanProblem {
-  /** 1-based. */
-  readonly line: number;
-  readonly message: string;
-}
 
 /** An AbortSignal, or anything shaped like VS Code's CancellationToken. */
 export type Cancellation =
