@@ -3,8 +3,9 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { afterEach } from "vitest";
 
 /**
- * The swapper swaps busily for BURST_MS, then sleeps for REST_MS: a quarter of one core, so that
- * it never starves the suite's timed tests, yet thousands of swaps a second meet the calls raced.
+ * The swapper swaps busily for BURST_MS, then sleeps for REST_MS with each kind in turn left in
+ * place: a quarter of one core, so that it never starves the suite's timed tests, yet thousands
+ * of swaps a second meet the calls raced.
  */
 const BURST_MS = 1;
 const REST_MS = 3;
@@ -38,15 +39,20 @@ export function swapper(target: string, leadsTo: string[]): Promise<void> {
       };
       leadsTo.forEach((_, k) => make(k));
       console.log("ready");
-      for (let k = 0; ; ) {
+      let k = 0;
+      const swap = () => {
+        const turnEnd = performance.now() + turn;
+        fs.renameSync(tmp(k), target);
+        make(k);
+        const shown = k;
+        k = (k + 1) % leadsTo.length;
+        while (performance.now() < turnEnd);
+        return shown;
+      };
+      // Each rest shows the next kind in turn, so that each stands still for a while as well.
+      for (let still = 0; ; still = (still + 1) % leadsTo.length) {
         const burstEnd = performance.now() + burst;
-        while (performance.now() < burstEnd) {
-          const turnEnd = performance.now() + turn;
-          fs.renameSync(tmp(k), target);
-          make(k);
-          k = (k + 1) % leadsTo.length;
-          while (performance.now() < turnEnd);
-        }
+        while (swap() !== still || performance.now() < burstEnd);
         Atomics.wait(sleep, 0, 0, rest);
       }`,
       String(BURST_MS),
