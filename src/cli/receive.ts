@@ -15,6 +15,8 @@ import {
   OtlpReceiver,
   PortInUse,
 } from "../node/otlp-receiver.js";
+import { readReason } from "../node/log-source.js";
+import { openAppendSync } from "../node/safe-file.js";
 import { readCommandLine, usageLine, type CommandSpec } from "./args.js";
 import { EXIT, UsageError, type CliIO } from "./io.js";
 import { signalled, type Until } from "./signals.js";
@@ -55,17 +57,14 @@ export async function receiveCommand(
   const outName = values.get("--out");
   let out: WriteStream | null = null;
   if (outName !== undefined) {
-    out = createWriteStream(isAbsolute(outName) ? outName : resolve(io.cwd, outName), {
-      flags: "a",
-    });
-    const opened = await new Promise<string | null>((done) => {
-      out!.once("open", () => done(null));
-      out!.once("error", (error) => done(error.message));
-    });
-    if (opened !== null) {
-      io.stderr(`palette-inspector: cannot write ${safe(outName)}: ${safe(opened)}\n`);
+    let fd: number;
+    try {
+      fd = openAppendSync(isAbsolute(outName) ? outName : resolve(io.cwd, outName));
+    } catch (error) {
+      io.stderr(`palette-inspector: cannot write ${safe(outName)}: ${safe(readReason(error))}\n`);
       return EXIT.invalidInput;
     }
+    out = createWriteStream("", { fd });
   }
   let written = 0;
   let full = false;

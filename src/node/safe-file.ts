@@ -240,6 +240,37 @@ export class OpenFolder {
   }
 }
 
+/**
+ * Opens `path` to append to, made if missing: never through a last link, never waiting on a FIFO,
+ * and only a regular file; a descriptor, or a FileRefused.
+ */
+export function openAppendSync(path: string): number {
+  let fd: number;
+  try {
+    const flags = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT;
+    fd = openSync(path, flags | NO_FOLLOW | NO_BLOCK, 0o644);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ELOOP" || code === "EMLINK")
+      throw new FileRefused("it is a symbolic link; nothing is written through a link", {
+        cause: error,
+      });
+    // A FIFO without a reader cannot be opened to write without waiting.
+    if (code === "ENXIO")
+      throw new FileRefused("it is not a regular file (a FIFO, a device or a socket)", {
+        cause: error,
+      });
+    throw error;
+  }
+  try {
+    checkOpened(fd, path, fstatSync(fd));
+    return fd;
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+}
+
 /** Creates the new file `path` (never over anything, never through a link), in a folder under a root when roots are given. */
 export function createNewFile(path: string, roots?: readonly string[]): number {
   return inFolderOf(path, roots, (folder, name) => folder.create(name));

@@ -1,5 +1,5 @@
-import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -77,6 +77,29 @@ describe("palette-inspector receive --out", () => {
     expect(out.stderr).toBe(
       `palette-inspector: ${file} has had the ${2 * line} bytes --out-max allows a run: later requests are not written to it\n`,
     );
+  });
+
+  it("never appends --out through a link or to a FIFO: it refuses, exit 2, and the link's target is unchanged", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "receive-"));
+    folders.push(folder);
+    const victim = join(folder, "victim");
+    writeFileSync(victim, "mine\n");
+    symlinkSync(victim, join(folder, "link.jsonl"));
+    execFileSync("mkfifo", [join(folder, "fifo.jsonl")]);
+    for (const [name, reason] of [
+      ["link.jsonl", "it is a symbolic link; nothing is written through a link"],
+      ["fifo.jsonl", "it is not a regular file (a FIFO, a device or a socket)"],
+    ] as const) {
+      const { out, cli } = io();
+      const status = await receiveCommand(["--port", "0", "--out", join(folder, name)], cli, {
+        stopped: new Promise(() => {}),
+      });
+      expect([status, out.stderr]).toEqual([
+        2,
+        `palette-inspector: cannot write ${join(folder, name)}: ${reason}\n`,
+      ]);
+    }
+    expect(readFileSync(victim, "utf8")).toBe("mine\n");
   });
 
   it("answers 400 to a request nested 100,000 deep, and goes on serving", async () => {
