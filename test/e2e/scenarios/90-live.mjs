@@ -159,7 +159,8 @@ export async function run({
               '.monaco-list[aria-label="Selection Traces"] .monaco-list-row[aria-level="2"] .label-name',
             ),
           ]
-            .map((el) => el.textContent.split(" · ")[0].trim())
+            // "#N · id · …": the id is the label's second part.
+            .map((el) => el.textContent.split(" · ")[1]?.trim() ?? "")
             .filter((id) => id.startsWith("f-")),
         ) === JSON.stringify(expected),
       ids,
