@@ -30,6 +30,7 @@ export async function run({
   openFile,
   runCommand,
   findWebviewFrame,
+  clickMenuItem,
   shot,
   assert,
   log,
@@ -113,7 +114,7 @@ export async function run({
   const plain = page.locator(".context-view .action-label", { hasText: "Show Selection Trace" });
   await plain.waitFor({ state: "visible", timeout: 10_000 });
   // One click from the failure opens the waterfall of that run: policy dropped sql.
-  await plain.first().click();
+  await clickMenuItem(plain.first(), "Show Selection Trace in the test message's context menu");
   const frame = await findWebviewFrame(
     '.header .file-name:text-is("stale-expectation.turn.json")',
     60_000,
