@@ -7,7 +7,13 @@ import { validateTrace } from "../../src/core/traces/trace.js";
 import { comparisonView, type ComparisonView } from "../../src/stats-protocol.js";
 import { test } from "./harness.js";
 import { SCREENSHOTS_DIR, THEMES } from "./page.js";
-import { exampleStats, openStats, sendStats, waitForStatsPosted } from "./stats-data.js";
+import {
+  exampleStats,
+  openStats,
+  postedCount,
+  sendStats,
+  waitForStatsPosted,
+} from "./stats-data.js";
 
 /** `n` traces in which `role` keeps `kept` and drops `dropped`. */
 function fold(sets: readonly [number, string[], string[]][]): PaletteStats {
@@ -75,6 +81,16 @@ test("stats: Compare with… asks the host, then shows the changes first, bigges
   assert.ok(order);
   assert.match(await page.locator(".comparison").innerText(), /Only in NEW: report/);
   assert.equal(await page.locator(".comparison b, .comparison script").count(), 0);
+  // Copy as Markdown and Save as CSV then export the comparison too.
+  for (const [action, type] of [
+    ["copy", "copyMarkdown"],
+    ["csv", "saveCsv"],
+  ] as const) {
+    const before = await postedCount(page);
+    await page.locator(`[data-action="${action}"]`).click();
+    const asked = await waitForStatsPosted(page, type, before);
+    assert.equal(asked.comparison, true);
+  }
   await page.close();
 });
 

@@ -179,7 +179,11 @@ export class StatsApp {
 
   private async export(type: "copyMarkdown" | "saveCsv"): Promise<void> {
     try {
-      const reply = await this.channel.request({ type, tools: this.table.names });
+      const reply = await this.channel.request({
+        type,
+        tools: this.table.names,
+        comparison: this.state.comparison !== null,
+      });
       if (reply.type === "reply") this.update({ status: reply.message });
     } catch (error) {
       // A request the host left unanswered: say so rather than wait for ever.
