@@ -141,8 +141,13 @@ interface ExportRequest {
 
 export type FromStatsView =
   | { readonly type: "ready" }
-  /** Which traces lost this tool? Answered by `missing`. */
-  | { readonly type: "missing"; readonly requestId: number; readonly tool: string }
+  /** Which traces of this set (or of a comparison's `side`) lost this tool? Answered by `missing`. */
+  | {
+      readonly type: "missing";
+      readonly requestId: number;
+      readonly tool: string;
+      readonly side?: Side;
+    }
   /** Open this trace in the Selection Trace panel, with the tool's lineage selected. */
   | { readonly type: "openTrace"; readonly ref: number; readonly tool: string }
   /**
@@ -317,7 +322,10 @@ const isExport = (value: Record<string, unknown>) =>
 
 const FROM_STATS_VIEW: MessageChecks<FromStatsView> = {
   ready: () => true,
-  missing: (value) => isCount(value.requestId) && isString(value.tool),
+  missing: (value) =>
+    isCount(value.requestId) &&
+    isString(value.tool) &&
+    (value.side === undefined || value.side === "old" || value.side === "new"),
   openTrace: (value) => isCount(value.ref) && isString(value.tool),
   copyMarkdown: isExport,
   saveCsv: isExport,

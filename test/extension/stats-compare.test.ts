@@ -89,3 +89,39 @@ describe("Palette Statistics: exporting a comparison", () => {
     expect(posted(panel, "reply")).toMatchObject({ message: "Copied the tables as Markdown." });
   });
 });
+
+describe("Palette Statistics: the traces that lost a compared tool", () => {
+  it("lists them for each side, each from its own logs, and opens one of either side", async () => {
+    const { session, panel } = await compared();
+    for (const [requestId, side] of [
+      [5, "old"],
+      [6, "new"],
+    ] as const) {
+      panel.webview.receive({ type: "missing", requestId, tool: "sql", side });
+      await vi.waitFor(() => expect(posted(panel, "missing")).toMatchObject({ requestId }));
+      const answer = posted(panel, "missing");
+      if (answer.type !== "missing") throw new Error("no answer");
+      expect(answer.groups.reduce((n, g) => n + g.total, 0)).toBe(24);
+      expect(answer.groups[0]!.traces[0]!.file).toBe(
+        `examples/before-after/${side === "old" ? "before" : "after"}.jsonl`,
+      );
+      panel.webview.receive({
+        type: "openTrace",
+        ref: answer.groups[0]!.traces[0]!.ref,
+        tool: "sql",
+      });
+      await vi.waitFor(() => expect(opened).toHaveLength(side === "old" ? 1 : 2));
+      expect(opened.at(-1)!.report.names).not.toContain("sql");
+    }
+    // Without a side it is this set, NEW; ask_human was never lost in OLD.
+    expect(session.missing("ask_human").map((g) => [g.stage, g.total])).toEqual([["role", 32]]);
+    expect(session.missing("ask_human", "old")).toEqual([]);
+  });
+
+  it("has no OLD traces before a comparison was made", async () => {
+    const panels = new StatsPanels(real(Uri.file(resolve("."))), traces);
+    const session = (await panels.show([example("after")]))!;
+    expect(session.missing("sql", "old")).toEqual([]);
+    expect(session.missing("sql")).not.toEqual([]);
+  });
+});

@@ -1,5 +1,5 @@
 import * as vscode from "vscode";
-import { compareStats, type Comparison } from "../../core/stats/comparison.js";
+import { compareStats, type Comparison, type Side } from "../../core/stats/comparison.js";
 import {
   comparisonCsv,
   comparisonMarkdown,
@@ -205,7 +205,7 @@ export class StatsSession extends WebviewSession<FromStatsView, ToStatsView> {
           type: "missing",
           requestId: message.requestId,
           tool: message.tool,
-          groups: this.missing(message.tool),
+          groups: this.missing(message.tool, message.side),
         });
       case "openTrace":
         return this.openTrace(message.ref, message.tool);
@@ -254,11 +254,18 @@ export class StatsSession extends WebviewSession<FromStatsView, ToStatsView> {
     return shown ? this.compared : null;
   }
 
-  /** The traces in which the tool went missing, by the stage that removed it, most first. */
-  missing(tool: string): MissingGroup[] {
-    const row = this.rows.tools.find((r) => r.name === tool);
-    if (!row) return [];
-    const samples = this.read.stats.tools.get(tool)!.samples;
+  /**
+   * The traces in which the tool went missing, by the stage that removed it, most first: in this
+   * set, or in a side of the last comparison (none before one).
+   */
+  missing(tool: string, side: Side = "new"): MissingGroup[] {
+    const set =
+      side === "new"
+        ? { rows: this.rows, read: this.read }
+        : this.compared && { rows: this.compared.comparison.old, read: this.compared.other };
+    const row = set?.rows.tools.find((r) => r.name === tool);
+    if (!set || !row) return [];
+    const samples = set.read.stats.tools.get(tool)!.samples;
     return row.removedBy.map(({ stage, n, failed }) => ({
       stage,
       failed,
