@@ -4,9 +4,13 @@ import { join } from "node:path";
 import { compareStats } from "../../src/core/stats/comparison.js";
 import { PaletteStats } from "../../src/core/stats/fold.js";
 import { validateTrace } from "../../src/core/traces/trace.js";
-import { comparisonView, type ComparisonView } from "../../src/stats-protocol.js";
+import {
+  comparisonView,
+  type ComparisonView,
+  type FromStatsView,
+} from "../../src/stats-protocol.js";
 import { test } from "./harness.js";
-import { SCREENSHOTS_DIR, THEMES } from "./page.js";
+import { SCREENSHOTS_DIR, THEMES, type PageGlobals } from "./page.js";
 import {
   exampleStats,
   openStats,
@@ -149,3 +153,65 @@ for (const theme of Object.keys(THEMES)) {
     await page.close();
   });
 }
+
+test("stats: a compared tool, picked by keyboard, lists the traces that lost it on each side; one opens in the trace panel", async (browser) => {
+  const page = await openStats(browser);
+  await sendStats(page, { type: "stats", view: await exampleStats() });
+  await page.locator('[data-action="compare"]').click();
+  const asked = await waitForStatsPosted(page, "compare");
+  await sendStats(page, { type: "comparison", requestId: asked.requestId, view: example() });
+  await page.waitForSelector(".changes tbody tr");
+  const before = await postedCount(page);
+  await page.locator('.changes button[data-tool="sql"]').focus();
+  await page.keyboard.press("Enter");
+  await waitForStatsPosted(page, "missing", before + 1);
+  const requests = (await page.evaluate(
+    (n) => (globalThis as unknown as PageGlobals).__posted.slice(n),
+    before,
+  )) as unknown as Extract<FromStatsView, { type: "missing" }>[];
+  assert.deepEqual(requests.map((r) => [r.tool, r.side]).sort(), [
+    ["sql", "new"],
+    ["sql", "old"],
+  ]);
+  for (const request of requests)
+    await sendStats(page, {
+      type: "missing",
+      requestId: request.requestId,
+      tool: "sql",
+      groups: [
+        {
+          stage: "role",
+          failed: false,
+          total: request.side === "old" ? 10 : 8,
+          traces: [
+            {
+              ref: request.side === "old" ? 1 : 2,
+              file: `logs/${request.side === "old" ? "before" : "after"}.jsonl`,
+              line: 3,
+              time: null,
+              id: null,
+            },
+          ],
+        },
+      ],
+    });
+  await page.waitForSelector('.missing[data-side="NEW"] .missing-group');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), "missing-title-old");
+  assert.match(
+    await page.locator('.missing[data-side="OLD"]').innerText(),
+    /^OLD: Where sql went\n+Missing in 83% of the 12 traces that name it \(10\)\.\n+role — 100% \(10 traces, first 1 listed\)\n+\S* ?logs\/before\.jsonl:3/,
+  );
+  assert.match(
+    await page.locator('.missing[data-side="NEW"] h2').innerText(),
+    /^NEW: Where sql went$/,
+  );
+  const opening = await postedCount(page);
+  await page.locator('.missing[data-side="NEW"] button[data-ref="2"]').focus();
+  await page.keyboard.press("Enter");
+  assert.deepEqual(await waitForStatsPosted(page, "openTrace", opening), {
+    type: "openTrace",
+    ref: 2,
+    tool: "sql",
+  });
+  await page.close();
+});
