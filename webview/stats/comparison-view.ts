@@ -58,11 +58,12 @@ function changesTable(view: ComparisonView, pick: (tool: string) => void): Templ
   return html`${
     view.tools.length === 0
       ? html`<p class="muted">No tool is seen in both sets.</p>`
-      : html`<table class="changes">
-            <caption class="muted">
-              Final rate (final / seen) on each side, biggest change first; the bars: OLD above,
-              NEW below
-            </caption>
+      : html`<p class="muted" id="changes-caption">
+            Final rate (final / seen) on each side, biggest change first; the bars: OLD above, NEW below
+          </p>
+          <div class="changes-scroll" role="region" aria-labelledby="comparison-title" tabindex="0">
+          <table class="changes" aria-describedby="changes-caption">
+            
             <thead>
               <tr>
                 <th scope="col">Tool</th>
@@ -81,7 +82,8 @@ function changesTable(view: ComparisonView, pick: (tool: string) => void): Templ
                 (tool) => changeRow(tool, pick),
               )}
             </tbody>
-          </table>`
+          </table>
+        </div>`
   }
     ${
       view.tools.length > CHANGES_SHOWN
