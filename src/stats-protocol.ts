@@ -133,15 +133,29 @@ export type ToStatsView =
     }
   | Reply;
 
+interface ExportRequest {
+  readonly requestId: number;
+  readonly tools: readonly string[];
+  readonly comparison?: boolean;
+}
+
 export type FromStatsView =
   | { readonly type: "ready" }
-  /** Which traces lost this tool? Answered by `missing`. */
-  | { readonly type: "missing"; readonly requestId: number; readonly tool: string }
+  /** Which traces of this set (or of a comparison's `side`) lost this tool? Answered by `missing`. */
+  | {
+      readonly type: "missing";
+      readonly requestId: number;
+      readonly tool: string;
+      readonly side?: Side;
+    }
   /** Open this trace in the Selection Trace panel, with the tool's lineage selected. */
   | { readonly type: "openTrace"; readonly ref: number; readonly tool: string }
-  /** Copy the tables as Markdown / save them as CSV; `tools` in the order and filter on screen. */
-  | { readonly type: "copyMarkdown"; readonly requestId: number; readonly tools: readonly string[] }
-  | { readonly type: "saveCsv"; readonly requestId: number; readonly tools: readonly string[] }
+  /**
+   * Copy the tables as Markdown / save them as CSV; `tools` in the order and filter on screen;
+   * `comparison`: the page shows the comparison, which then comes first.
+   */
+  | ({ readonly type: "copyMarkdown" } & ExportRequest)
+  | ({ readonly type: "saveCsv" } & ExportRequest)
   /** Compare this set with another the user picks: answered by `comparison`, or a reply when not. */
   | { readonly type: "compare"; readonly requestId: number };
 
@@ -303,11 +317,15 @@ export const parseToStatsView = messageParser<ToStatsView>(TO_STATS_VIEW, "stati
 const isExport = (value: Record<string, unknown>) =>
   isCount(value.requestId) &&
   isNames(value.tools) &&
-  (value.tools as string[]).length <= MAX_LISTED_TOOLS;
+  (value.tools as string[]).length <= MAX_LISTED_TOOLS &&
+  (value.comparison === undefined || typeof value.comparison === "boolean");
 
 const FROM_STATS_VIEW: MessageChecks<FromStatsView> = {
   ready: () => true,
-  missing: (value) => isCount(value.requestId) && isString(value.tool),
+  missing: (value) =>
+    isCount(value.requestId) &&
+    isString(value.tool) &&
+    (value.side === undefined || value.side === "old" || value.side === "new"),
   openTrace: (value) => isCount(value.ref) && isString(value.tool),
   copyMarkdown: isExport,
   saveCsv: isExport,

@@ -1,13 +1,24 @@
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
+import type { Page } from "playwright-core";
 import { compareStats } from "../../src/core/stats/comparison.js";
 import { PaletteStats } from "../../src/core/stats/fold.js";
 import { validateTrace } from "../../src/core/traces/trace.js";
-import { comparisonView, type ComparisonView } from "../../src/stats-protocol.js";
+import {
+  comparisonView,
+  type ComparisonView,
+  type FromStatsView,
+} from "../../src/stats-protocol.js";
 import { test } from "./harness.js";
-import { SCREENSHOTS_DIR, THEMES } from "./page.js";
-import { exampleStats, openStats, sendStats, waitForStatsPosted } from "./stats-data.js";
+import { SCREENSHOTS_DIR, THEMES, type PageGlobals } from "./page.js";
+import {
+  exampleStats,
+  openStats,
+  postedCount,
+  sendStats,
+  waitForStatsPosted,
+} from "./stats-data.js";
 
 /** `n` traces in which `role` keeps `kept` and drops `dropped`. */
 function fold(sets: readonly [number, string[], string[]][]): PaletteStats {
@@ -75,6 +86,16 @@ test("stats: Compare with… asks the host, then shows the changes first, bigges
   assert.ok(order);
   assert.match(await page.locator(".comparison").innerText(), /Only in NEW: report/);
   assert.equal(await page.locator(".comparison b, .comparison script").count(), 0);
+  // Copy as Markdown and Save as CSV then export the comparison too.
+  for (const [action, type] of [
+    ["copy", "copyMarkdown"],
+    ["csv", "saveCsv"],
+  ] as const) {
+    const before = await postedCount(page);
+    await page.locator(`[data-action="${action}"]`).click();
+    const asked = await waitForStatsPosted(page, type, before);
+    assert.equal(asked.comparison, true);
+  }
   await page.close();
 });
 
@@ -132,4 +153,93 @@ for (const theme of Object.keys(THEMES)) {
     await page.screenshot({ path: join(SCREENSHOTS_DIR, `stats-compare-${theme}.png`) });
     await page.close();
   });
+}
+
+for (const theme of ["dark", "light"] as const) {
+  test(`stats: comparison at 380 px with a tool's traces on each side, ${theme} theme`, async (browser) => {
+    const page = await openStats(browser, { theme, width: 380, height: 1400 });
+    await sendStats(page, { type: "stats", view: await exampleStats() });
+    await page.locator('[data-action="compare"]').click();
+    const asked = await waitForStatsPosted(page, "compare");
+    await sendStats(page, { type: "comparison", requestId: asked.requestId, view: example() });
+    await page.waitForSelector(".changes tbody tr");
+    await pickSql(page, () => page.locator('.changes button[data-tool="sql"]').click());
+    await page.waitForSelector('.missing[data-side="NEW"] .missing-group');
+    await page.evaluate(() => document.fonts.ready);
+    await mkdir(SCREENSHOTS_DIR, { recursive: true });
+    await page.screenshot({
+      path: join(SCREENSHOTS_DIR, `stats-compare-narrow-${theme}.png`),
+      fullPage: true,
+    });
+    // The comparison is no wider than the view: its table scrolls sideways in its own box.
+    assert.ok(await page.evaluate(() => document.querySelector(".comparison")!.scrollWidth <= 380));
+    await page.close();
+  });
+}
+
+test("stats: a compared tool, picked by keyboard, lists the traces that lost it on each side; one opens in the trace panel", async (browser) => {
+  const page = await openStats(browser);
+  await sendStats(page, { type: "stats", view: await exampleStats() });
+  await page.locator('[data-action="compare"]').click();
+  const asked = await waitForStatsPosted(page, "compare");
+  await sendStats(page, { type: "comparison", requestId: asked.requestId, view: example() });
+  await page.waitForSelector(".changes tbody tr");
+  await pickSql(page, () => page.keyboard.press("Enter"));
+  await page.waitForSelector('.missing[data-side="NEW"] .missing-group');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), "missing-title-old");
+  assert.match(
+    await page.locator('.missing[data-side="OLD"]').innerText(),
+    /^OLD: Where sql went\n+Missing in 83% of the 12 traces that name it \(10\)\.\n+role — 100% \(10 traces, first 1 listed\)\n+\S* ?logs\/before\.jsonl:3/,
+  );
+  assert.match(
+    await page.locator('.missing[data-side="NEW"] h2').innerText(),
+    /^NEW: Where sql went$/,
+  );
+  const opening = await postedCount(page);
+  await page.locator('.missing[data-side="NEW"] button[data-ref="2"]').focus();
+  await page.keyboard.press("Enter");
+  assert.deepEqual(await waitForStatsPosted(page, "openTrace", opening), {
+    type: "openTrace",
+    ref: 2,
+    tool: "sql",
+  });
+  await page.close();
+});
+
+/** Picks sql with `press` and answers both sides' requests: 10 of OLD's traces lost it, 8 of NEW's. */
+async function pickSql(page: Page, press: () => Promise<void>): Promise<void> {
+  const before = await postedCount(page);
+  await page.locator('.changes button[data-tool="sql"]').focus();
+  await press();
+  await waitForStatsPosted(page, "missing", before + 1);
+  const requests = (await page.evaluate(
+    (n) => (globalThis as unknown as PageGlobals).__posted.slice(n),
+    before,
+  )) as unknown as Extract<FromStatsView, { type: "missing" }>[];
+  assert.deepEqual(requests.map((r) => [r.tool, r.side]).sort(), [
+    ["sql", "new"],
+    ["sql", "old"],
+  ]);
+  for (const request of requests)
+    await sendStats(page, {
+      type: "missing",
+      requestId: request.requestId,
+      tool: "sql",
+      groups: [
+        {
+          stage: "role",
+          failed: false,
+          total: request.side === "old" ? 10 : 8,
+          traces: [
+            {
+              ref: request.side === "old" ? 1 : 2,
+              file: `logs/${request.side === "old" ? "before" : "after"}.jsonl`,
+              line: 3,
+              time: null,
+              id: null,
+            },
+          ],
+        },
+      ],
+    });
 }

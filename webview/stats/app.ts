@@ -15,7 +15,7 @@ import { counted } from "../../src/core/words.js";
 import { count } from "../dom.js";
 import { Tag } from "../toolkit.js";
 import type { StatsChannel } from "./channel.js";
-import { comparisonView } from "./comparison-view.js";
+import { comparisonView, type ComparedMissing } from "./comparison-view.js";
 import { missingView } from "./missing-view.js";
 import { icon } from "../parts.js";
 import { stagesLegend, stagesStrip } from "./stages-strip.js";
@@ -40,6 +40,8 @@ interface StatsState {
   readonly status: string;
   /** This set against another, once the host answered `compare`. */
   readonly comparison: ComparisonView | null;
+  /** Where a compared tool went on each side, once the host answered both. */
+  readonly comparedMissing: ComparedMissing | null;
 }
 
 export class StatsApp {
@@ -53,7 +55,14 @@ export class StatsApp {
     private readonly channel: StatsChannel,
   ) {
     const ui = parseStatsPanelState(channel.state) ?? FRESH;
-    this.state = { ui, view: null, missing: null, status: "", comparison: null };
+    this.state = {
+      ui,
+      view: null,
+      missing: null,
+      status: "",
+      comparison: null,
+      comparedMissing: null,
+    };
     this.table = new ToolsTable(
       ui.sort,
       (sort) => this.update({ ui: { ...this.state.ui, sort } }),
@@ -100,7 +109,14 @@ export class StatsApp {
           >${icon("diff")} Compare with…</${BUTTON}>`}
       </div>
       <p class="status" role="status" aria-live="polite">${this.state.status}</p>
-      ${this.state.comparison ? comparisonView(this.state.comparison) : nothing}
+      ${
+        this.state.comparison
+          ? comparisonView(this.state.comparison, this.state.comparedMissing, {
+              pick: (tool) => this.background(this.openCompared(tool)),
+              open: (trace, tool) => this.channel.post({ type: "openTrace", ref: trace.ref, tool }),
+            })
+          : nothing
+      }
       <section class="stages" aria-labelledby="stages-title">
         <h2 id="stages-title">Stages</h2>
         ${stagesLegend()} ${stagesStrip(view.stages)}
@@ -163,13 +179,34 @@ export class StatsApp {
     if (focus) this.root.querySelector<HTMLElement>("#missing-title")?.focus();
   }
 
+  /** Asks the host for the traces that lost a compared tool on each side, and lists them. */
+  private async openCompared(tool: string): Promise<void> {
+    const seq = ++this.missingSeq;
+    try {
+      const [old, now] = await Promise.all(
+        (["old", "new"] as const).map((side) =>
+          this.channel.request({ type: "missing", tool, side }),
+        ),
+      );
+      if (seq !== this.missingSeq) return;
+      for (const reply of [old, now])
+        if (reply!.type === "reply") return this.update({ status: reply!.message });
+      if (old!.type !== "missing" || now!.type !== "missing") return;
+      this.update({ comparedMissing: { tool, old: old!.groups, new: now!.groups } });
+    } catch (error) {
+      if (seq === this.missingSeq) this.update({ status: (error as Error).message });
+      return;
+    }
+    this.root.querySelector<HTMLElement>("#missing-title-old")?.focus();
+  }
+
   /** Asks the host to compare this set with logs the user picks, and shows the changes first. */
   private async compare(): Promise<void> {
     try {
       const reply = await this.channel.request({ type: "compare" });
       if (reply.type === "reply") return this.update({ status: reply.message });
       if (reply.type !== "comparison") return;
-      this.update({ comparison: reply.view, status: "" });
+      this.update({ comparison: reply.view, comparedMissing: null, status: "" });
     } catch (error) {
       this.update({ status: (error as Error).message });
       return;
@@ -179,7 +216,11 @@ export class StatsApp {
 
   private async export(type: "copyMarkdown" | "saveCsv"): Promise<void> {
     try {
-      const reply = await this.channel.request({ type, tools: this.table.names });
+      const reply = await this.channel.request({
+        type,
+        tools: this.table.names,
+        comparison: this.state.comparison !== null,
+      });
       if (reply.type === "reply") this.update({ status: reply.message });
     } catch (error) {
       // A request the host left unanswered: say so rather than wait for ever.

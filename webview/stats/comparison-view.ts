@@ -2,15 +2,38 @@
 import { html, nothing, type TemplateResult } from "lit";
 import { repeat } from "lit/directives/repeat.js";
 import { pointsText, pText } from "../../src/core/stats/comparison-text.js";
-import type { ComparedTool, ComparisonView } from "../../src/stats-protocol.js";
+import type {
+  ComparedTool,
+  ComparisonView,
+  MissingGroup,
+  MissingTrace,
+} from "../../src/stats-protocol.js";
 import { counted } from "../../src/core/words.js";
 import { count } from "../dom.js";
 import { cssomStyle, nameText } from "../parts.js";
+import { missingView } from "./missing-view.js";
 
 /** Rows drawn: past them the table is a plain DOM table, not a virtualised one. */
 export const CHANGES_SHOWN = 500;
 
-export function comparisonView(view: ComparisonView): TemplateResult {
+/** The traces that lost a tool of the comparison, on each side, once the host answered. */
+export interface ComparedMissing {
+  readonly tool: string;
+  readonly old: readonly MissingGroup[];
+  readonly new: readonly MissingGroup[];
+}
+
+/** `pick` asks where a tool went on both sides; `open` opens one of those traces. */
+export interface ComparisonActions {
+  readonly pick: (tool: string) => void;
+  readonly open: (trace: MissingTrace, tool: string) => void;
+}
+
+export function comparisonView(
+  view: ComparisonView,
+  missing: ComparedMissing | null,
+  actions: ComparisonActions,
+): TemplateResult {
   const against =
     view.against.length === 1 ? view.against[0]! : `${count(view.against.length)} logs`;
   return html`<section class="comparison" aria-labelledby="comparison-title">
@@ -25,20 +48,22 @@ export function comparisonView(view: ComparisonView): TemplateResult {
             ${view.empty.map((side) => side.toUpperCase()).join(" and ")}
             ${view.empty.length > 1 ? "have" : "has"} no traces: nothing to compare.
           </p>`
-        : changesTable(view)
+        : changesTable(view, actions.pick)
     }
+    ${missing ? sidesMissing(view, missing, actions.open) : nothing}
   </section>`;
 }
 
-function changesTable(view: ComparisonView): TemplateResult {
+function changesTable(view: ComparisonView, pick: (tool: string) => void): TemplateResult {
   return html`${
     view.tools.length === 0
       ? html`<p class="muted">No tool is seen in both sets.</p>`
-      : html`<table class="changes">
-            <caption class="muted">
-              Final rate (final / seen) on each side, biggest change first; the bars: OLD above,
-              NEW below
-            </caption>
+      : html`<p class="muted" id="changes-caption">
+            Final rate (final / seen) on each side, biggest change first; the bars: OLD above, NEW below
+          </p>
+          <div class="changes-scroll" role="region" aria-labelledby="comparison-title" tabindex="0">
+          <table class="changes" aria-describedby="changes-caption">
+            
             <thead>
               <tr>
                 <th scope="col">Tool</th>
@@ -54,10 +79,11 @@ function changesTable(view: ComparisonView): TemplateResult {
               ${repeat(
                 view.tools.slice(0, CHANGES_SHOWN),
                 (tool) => tool.name,
-                (tool) => changeRow(tool),
+                (tool) => changeRow(tool, pick),
               )}
             </tbody>
-          </table>`
+          </table>
+        </div>`
   }
     ${
       view.tools.length > CHANGES_SHOWN
@@ -70,12 +96,22 @@ function changesTable(view: ComparisonView): TemplateResult {
     ${oneSide("Only in NEW", view.onlyNew)} ${oneSide("Only in OLD", view.onlyOld)}`;
 }
 
-function changeRow(tool: ComparedTool): TemplateResult {
+function changeRow(tool: ComparedTool, pick: (tool: string) => void): TemplateResult {
   const rate = (side: ComparedTool["old"]) =>
     `${Math.round(100 * side.rate)}% of ${counted(side.seen, "turn", undefined, count)}`;
   const direction = tool.points < 0 ? "down" : tool.points > 0 ? "up" : "same";
   return html`<tr data-tool=${tool.name} class=${`change-${direction}`}>
-    <th scope="row">${nameText(tool.name)}</th>
+    <th scope="row">
+      <button
+        class="link"
+        type="button"
+        data-tool=${tool.name}
+        title="The traces that lost it, on each side"
+        @click=${() => pick(tool.name)}
+      >
+        ${nameText(tool.name)}
+      </button>
+    </th>
     <td class="num">${rate(tool.old)}</td>
     <td class="num">${rate(tool.new)}</td>
     <td>
@@ -107,4 +143,24 @@ function oneSide(title: string, names: readonly string[]): TemplateResult | type
     <strong>${title}:</strong>
     ${names.map((name, i) => html`${i > 0 ? ", " : ""}${nameText(name)}`)}
   </p>`;
+}
+
+/** Where the tool went on each side: OLD's traces, then NEW's, each opening in the trace panel. */
+function sidesMissing(
+  view: ComparisonView,
+  missing: ComparedMissing,
+  open: (trace: MissingTrace, tool: string) => void,
+): TemplateResult | typeof nothing {
+  const tool = view.tools.find((t) => t.name === missing.tool);
+  if (!tool) return nothing;
+  const side = (label: string, seen: number, groups: readonly MissingGroup[]) =>
+    missingView(
+      { name: tool.name, seen, missing: groups.reduce((n, g) => n + g.total, 0) },
+      groups,
+      (trace) => open(trace, tool.name),
+      label,
+    );
+  return html`<div class="sides-missing">
+    ${side("OLD", tool.old.seen, missing.old)} ${side("NEW", tool.new.seen, missing.new)}
+  </div>`;
 }

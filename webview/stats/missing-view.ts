@@ -1,5 +1,5 @@
 /** Where a tool went: the traces in which it went missing, grouped by the stage that removed it. */
-import { html, type TemplateResult } from "lit";
+import { html, nothing, type TemplateResult } from "lit";
 import { repeat } from "lit/directives/repeat.js";
 import { percent, type ToolRow } from "../../src/core/stats/rows.js";
 import type { MissingGroup, MissingTrace } from "../../src/stats-protocol.js";
@@ -8,17 +8,22 @@ import { icon, nameText } from "../parts.js";
 
 type Counts = Pick<ToolRow, "name" | "seen" | "missing">;
 
+/** `side` names the compared set the traces are of ("OLD", "NEW"); its heading then has its own id. */
 export function missingView(
   row: Counts,
   groups: readonly MissingGroup[],
   open: (trace: MissingTrace) => void,
+  side?: string,
 ): TemplateResult {
+  const id = side === undefined ? "missing-title" : `missing-title-${side.toLowerCase()}`;
   const summary =
     row.missing === 0
       ? `Final in every one of the ${count(row.seen)} traces that name it.`
       : `Missing in ${percent(row.missing, row.seen)}% of the ${count(row.seen)} traces that name it (${count(row.missing)}).`;
-  return html`<section class="missing" aria-labelledby="missing-title">
-    <h2 id="missing-title" tabindex="-1">Where ${nameText(row.name)} went</h2>
+  return html`<section class="missing" aria-labelledby=${id} data-side=${side ?? nothing}>
+    <h2 id=${id} tabindex="-1">
+      ${side === undefined ? nothing : `${side}: `}Where ${nameText(row.name)} went
+    </h2>
     <p>${summary}</p>
     ${repeat(
       groups,

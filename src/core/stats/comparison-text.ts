@@ -82,7 +82,7 @@ export function formatComparisonText(c: Comparison, options: { readonly color: b
 }
 
 /** "75% of 4 turns" */
-function sideText(side: ToolSide): string {
+export function sideText(side: ToolSide): string {
   return `${percent(side.final, side.seen)}% of ${counted(side.seen, "turn", "turns", formatCount)}`;
 }
 
@@ -98,8 +98,9 @@ export function pText(p: number): string {
   return p < 0.001 ? "<0.001" : p.toPrecision(2);
 }
 
-function moveText(move: StageMove): string {
-  const key = move.failed ? `failed (${safe(move.stage)})` : safe(move.stage);
+/** "role 0% → 80%"; `name` neutralises the key for where it goes (`safe` for a terminal). */
+export function moveText(move: StageMove, name: (text: string) => string = safe): string {
+  const key = move.failed ? `failed (${name(move.stage)})` : name(move.stage);
   return `${key} ${Math.round(100 * move.old)}% → ${Math.round(100 * move.new)}%`;
 }
 

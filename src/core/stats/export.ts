@@ -1,6 +1,8 @@
 /** The view's tables for elsewhere: Markdown for an issue or pull request, CSV for a spreadsheet. */
 import { inline } from "../render/markdown.js";
 import { counted } from "../words.js";
+import type { Comparison, OneSideTool, ToolSide } from "./comparison.js";
+import { moveText, pointsText, pText, sideText } from "./comparison-text.js";
 import { ACTION_ORDER } from "./json.js";
 import { percent, removedByText, type StatsRows, type ToolRow } from "./rows.js";
 
@@ -61,6 +63,104 @@ export function statsCsv(rows: StatsRows, tools: readonly ToolRow[] = rows.tools
         ]),
       ),
     ].join("\r\n") + "\r\n"
+  );
+}
+
+const CHANGE_HEADER = [
+  "tool",
+  "final OLD",
+  "final NEW",
+  "change",
+  "p",
+  "moved most (missing OLD → NEW)",
+];
+const ONE_SIDE_HEADER = ["tool", "only in", "seen", "final", "final %", "forced"];
+
+/** "OLD has no traces: nothing to compare.", or null when both sides have traces. */
+function emptyText(c: Comparison): string | null {
+  if (c.empty.length === 0) return null;
+  const which = c.empty.map((side) => side.toUpperCase()).join(" and ");
+  return `${which} ${c.empty.length > 1 ? "have" : "has"} no traces: nothing to compare.`;
+}
+
+const oneSide = (c: Comparison): [string, OneSideTool][] => [
+  ...c.onlyNew.map((t): [string, OneSideTool] => ["NEW", t]),
+  ...c.onlyOld.map((t): [string, OneSideTool] => ["OLD", t]),
+];
+
+/** The comparison the view shows (this set NEW, `against` OLD) as Markdown, before the set's own tables. */
+export function comparisonMarkdown(c: Comparison, against: string): string {
+  const line = (cells: readonly string[]) => `| ${cells.join(" | ")} |`;
+  const out = [
+    `### What changed: this set (NEW, ${counted(c.new.traces, "trace")}) against ${inline(against)} (OLD, ${counted(c.old.traces, "trace")})`,
+    "",
+  ];
+  const empty = emptyText(c);
+  if (empty !== null) return [...out, empty, ""].join("\n") + "\n";
+  if (c.tools.length === 0) out.push("No tool is seen in both sets.");
+  else
+    out.push(
+      line(CHANGE_HEADER),
+      line(CHANGE_HEADER.map((_, i) => (i === 0 || i === 5 ? "---" : "---:"))),
+      ...c.tools.map((t) =>
+        line([
+          inline(t.name),
+          sideText(t.old),
+          sideText(t.new),
+          pointsText(t.points),
+          pText(t.p),
+          t.stage ? moveText(t.stage, inline) : "—",
+        ]),
+      ),
+    );
+  for (const [title, tools] of [
+    ["Only in NEW", c.onlyNew],
+    ["Only in OLD", c.onlyOld],
+  ] as const)
+    if (tools.length > 0)
+      out.push(
+        "",
+        `**${title}:** ${tools.map((t) => `${inline(t.name)} (${sideText(t)})`).join(", ")}`,
+      );
+  return out.join("\n") + "\n\n";
+}
+
+/**
+ * The comparison as CSV: one row per tool seen in both sets, biggest change first, with both
+ * sides' counts; then the tools seen in one set only. Nothing when a side is empty.
+ */
+export function comparisonCsv(c: Comparison): string {
+  if (emptyText(c) !== null) return "";
+  const line = (cells: readonly string[]) => cells.map(csvCell).join(",");
+  const side = (s: ToolSide) => [
+    String(s.seen),
+    String(s.final),
+    `${percent(s.final, s.seen)}%`,
+    String(s.forced),
+  ];
+  const header = [
+    "tool",
+    ...["OLD", "NEW"].flatMap((w) => [`seen ${w}`, `final ${w}`, `final % ${w}`, `forced ${w}`]),
+  ];
+  return (
+    [
+      line([...header, "change (points)", "p", "moved most", "missing % OLD", "missing % NEW"]),
+      // The change is a number this code wrote, never a formula: unguarded, so −80.0 stays a number.
+      ...c.tools.map(
+        (t) =>
+          `${line([t.name, ...side(t.old), ...side(t.new)])},"${(Math.round(t.points * 10) / 10).toFixed(1)}",${line(
+            [
+              String(t.p),
+              t.stage ? (t.stage.failed ? `failed (${t.stage.stage})` : t.stage.stage) : "",
+              t.stage ? `${Math.round(100 * t.stage.old)}%` : "",
+              t.stage ? `${Math.round(100 * t.stage.new)}%` : "",
+            ],
+          )}`,
+      ),
+      "",
+      line(ONE_SIDE_HEADER),
+      ...oneSide(c).map(([where, t]) => line([t.name, where, ...side(t)])),
+    ].join("\r\n") + "\r\n\r\n"
   );
 }
 

@@ -1,6 +1,11 @@
 import * as vscode from "vscode";
-import { compareStats } from "../../core/stats/comparison.js";
-import { statsCsv, statsMarkdown } from "../../core/stats/export.js";
+import { compareStats, type Comparison, type Side } from "../../core/stats/comparison.js";
+import {
+  comparisonCsv,
+  comparisonMarkdown,
+  statsCsv,
+  statsMarkdown,
+} from "../../core/stats/export.js";
 import { statsRows, type StatsRows, type ToolRow } from "../../core/stats/rows.js";
 import { baseName, counted } from "../../core/words.js";
 import { readTraceAt } from "../../node/log-file.js";
@@ -152,6 +157,12 @@ export class StatsSession extends WebviewSession<FromStatsView, ToStatsView> {
   /** Traces the view was told about, by the `ref` it got. */
   private readonly refs: TraceRef[] = [];
   private readonly refIds = new Map<TraceRef, number>();
+  /** The last comparison made (this set NEW, `other` OLD), for its export and its traces. */
+  private compared: {
+    readonly other: LogStats;
+    readonly comparison: Comparison;
+    readonly label: string;
+  } | null = null;
 
   constructor(
     panel: vscode.WebviewPanel,
@@ -194,16 +205,26 @@ export class StatsSession extends WebviewSession<FromStatsView, ToStatsView> {
           type: "missing",
           requestId: message.requestId,
           tool: message.tool,
-          groups: this.missing(message.tool),
+          groups: this.missing(message.tool, message.side),
         });
       case "openTrace":
         return this.openTrace(message.ref, message.tool);
       case "copyMarkdown": {
-        await vscode.env.clipboard.writeText(statsMarkdown(this.rows, this.pick(message.tools)));
-        return this.reply(message.requestId, true, "Copied the tables as Markdown.");
+        const compared = this.shownComparison(message.comparison);
+        await vscode.env.clipboard.writeText(
+          (compared ? comparisonMarkdown(compared.comparison, compared.label) : "") +
+            statsMarkdown(this.rows, this.pick(message.tools)),
+        );
+        return this.reply(
+          message.requestId,
+          true,
+          compared
+            ? "Copied the comparison and the tables as Markdown."
+            : "Copied the tables as Markdown.",
+        );
       }
       case "saveCsv":
-        return this.saveCsv(message.requestId, message.tools);
+        return this.saveCsv(message.requestId, message.tools, message.comparison);
       case "compare":
         return this.compare(message.requestId);
     }
@@ -221,21 +242,30 @@ export class StatsSession extends WebviewSession<FromStatsView, ToStatsView> {
     if (!uris || uris.length === 0) return this.reply(requestId, false, "Not compared.");
     const other = await readWithProgress(uris);
     if (!other) return this.reply(requestId, false, "The other logs could not be read.");
-    this.post({
-      type: "comparison",
-      requestId,
-      view: comparisonView(
-        other.files.map((file) => vscode.workspace.asRelativePath(file)),
-        compareStats(other.stats, this.read.stats),
-      ),
-    });
+    const against = other.files.map((file) => vscode.workspace.asRelativePath(file));
+    const comparison = compareStats(other.stats, this.read.stats);
+    const label = against.length === 1 ? against[0]! : counted(against.length, "log");
+    this.compared = { other, comparison, label };
+    this.post({ type: "comparison", requestId, view: comparisonView(against, comparison) });
   }
 
-  /** The traces in which the tool went missing, by the stage that removed it, most first. */
-  missing(tool: string): MissingGroup[] {
-    const row = this.rows.tools.find((r) => r.name === tool);
-    if (!row) return [];
-    const samples = this.read.stats.tools.get(tool)!.samples;
+  /** The comparison the page says it shows, if the host made one (a reloaded page shows none). */
+  private shownComparison(shown: boolean | undefined): typeof this.compared {
+    return shown ? this.compared : null;
+  }
+
+  /**
+   * The traces in which the tool went missing, by the stage that removed it, most first: in this
+   * set, or in a side of the last comparison (none before one).
+   */
+  missing(tool: string, side: Side = "new"): MissingGroup[] {
+    const set =
+      side === "new"
+        ? { rows: this.rows, read: this.read }
+        : this.compared && { rows: this.compared.comparison.old, read: this.compared.other };
+    const row = set?.rows.tools.find((r) => r.name === tool);
+    if (!set || !row) return [];
+    const samples = set.read.stats.tools.get(tool)!.samples;
     return row.removedBy.map(({ stage, n, failed }) => ({
       stage,
       failed,
@@ -281,7 +311,12 @@ export class StatsSession extends WebviewSession<FromStatsView, ToStatsView> {
     return names.flatMap((name) => byName.get(name) ?? []);
   }
 
-  private async saveCsv(requestId: number, tools: readonly string[]): Promise<void> {
+  private async saveCsv(
+    requestId: number,
+    tools: readonly string[],
+    comparison: boolean | undefined,
+  ): Promise<void> {
+    const compared = this.shownComparison(comparison);
     const folder =
       vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.joinPath(this.sources[0]!, "..");
     const target = await chooseNewFile({
@@ -293,7 +328,10 @@ export class StatsSession extends WebviewSession<FromStatsView, ToStatsView> {
     if (!target) return this.reply(requestId, false, "Not saved.");
     await vscode.workspace.fs.writeFile(
       target,
-      new TextEncoder().encode(statsCsv(this.rows, this.pick(tools))),
+      new TextEncoder().encode(
+        (compared ? comparisonCsv(compared.comparison) : "") +
+          statsCsv(this.rows, this.pick(tools)),
+      ),
     );
     return this.reply(requestId, true, `Saved ${vscode.workspace.asRelativePath(target)}.`);
   }
