@@ -8,11 +8,9 @@
  */
 import { isJsonObject } from "../traces/trace.js";
 import {
+  attributeNames,
   attributePath,
   definitionName,
-  hasKeyMatching,
-  indexed,
-  indexedNames,
   nameList,
   pushName,
   structured,
@@ -21,17 +19,12 @@ import {
   type ConventionReader,
 } from "./span-view.js";
 import { requestToolChoice } from "./tool-choice.js";
+import { indexedKeys, inIndexOrder } from "./openinference-keys.js";
 
 const KIND = "openinference.span.kind";
 const MODEL = "llm.model_name";
 const PARAMETERS = "llm.invocation_parameters";
 const TOOL_NAME = "tool.name";
-const TOOLS = /^llm\.tools\.(\d+)\.tool\.json_schema$/;
-const CALLS =
-  /^llm\.output_messages\.(\d+)\.message\.(?:tool_calls\.(\d+)\.tool_call\.function\.name|function_call_name)$/;
-/** An output message that records more than its role (LangChain's Responses API calls record only that). */
-const OUTPUT =
-  /^llm\.output_messages\.\d+\.message\.(?:content|contents\.|tool_calls\.|function_call)/;
 
 export const openInference: ConventionReader = {
   convention: "openinference",
@@ -45,14 +38,16 @@ export const openInference: ConventionReader = {
     if (kind !== "LLM") return undefined;
     const { attributes } = span;
     const sent = sentParameters(span.value(PARAMETERS));
-    const offered = offeredTools(attributes, sent);
+    const keys = indexedKeys(attributes);
+    const offered = offeredTools(inIndexOrder(attributes, keys.tools), sent);
     return {
       kind: "inference",
       convention: "openinference",
       model: text(span.value(MODEL)),
       offered,
-      called: hasKeyMatching(attributes, OUTPUT_PREFIX, OUTPUT)
-        ? indexedNames(attributes, OUTPUT_PREFIX, CALLS, "'llm.output_messages'")
+      // An output message that records only its role (LangChain's Responses API calls) is no output.
+      called: keys.output
+        ? attributeNames(inIndexOrder(attributes, keys.calls), "'llm.output_messages'")
         : null,
       toolChoice:
         sent === undefined
@@ -63,8 +58,6 @@ export const openInference: ConventionReader = {
 };
 
 const PARAMETERS_AT = attributePath(PARAMETERS);
-const OUTPUT_PREFIX = "llm.output_messages.";
-const TOOLS_PREFIX = "llm.tools.";
 
 /** Each tool's name by its JSON text, and each request's parameters. */
 const toolNames = new TextCache((text) => {
@@ -95,8 +88,7 @@ const NOT_JSON = Symbol("not JSON");
  * The tools of `llm.tools`, or else of the `tools` of the request's parameters (hideInputs drops
  * the first only); none when the parameters were recorded without any; null when neither was.
  */
-function offeredTools(attributes: readonly unknown[], sent: unknown): string[] | null {
-  const tools = indexed(attributes, TOOLS_PREFIX, TOOLS);
+function offeredTools(tools: readonly Attribute[], sent: unknown): string[] | null {
   if (tools.length === 0) {
     if (sent === undefined) return null;
     const listed = isJsonObject(sent) ? sent["tools"] : undefined;
@@ -116,3 +108,5 @@ function offeredTools(attributes: readonly unknown[], sent: unknown): string[] |
   }
   return names;
 }
+
+type Attribute = { readonly value: unknown; readonly key: string };

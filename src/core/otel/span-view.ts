@@ -177,8 +177,15 @@ export function indexedNames(
   pattern: RegExp,
   what: string,
 ): string[] {
+  return attributeNames(indexed(attributes, prefix, pattern), what);
+}
+
+/** The names that attributes hold, each a string, in their order. */
+export function attributeNames(
+  found: readonly { readonly value: unknown; readonly key: string }[],
+  what: string,
+): string[] {
   const names: string[] = [];
-  for (const { value, key } of indexed(attributes, prefix, pattern))
-    pushName(names, value, () => attributePath(key), what);
+  for (const { value, key } of found) pushName(names, value, () => attributePath(key), what);
   return names;
 }

@@ -1,0 +1,109 @@
+/**
+ * OpenInference's indexed attributes, found in one pass over a span's keys: its tools
+ * (`llm.tools.N.tool.json_schema`), its output messages' tool calls
+ * (`llm.output_messages.N.message.tool_calls.M.tool_call.function.name`) and whether any output
+ * message records more than its role. Keys are read by character, not by pattern, and no string is
+ * made per key: an OpenInference span carries twice the attributes of a GenAI one.
+ */
+import { isJsonObject } from "../traces/trace.js";
+import { attributeAt } from "./any-value.js";
+
+/** An attribute found by its key's indexes (a tool's has one, a call's two). */
+interface Found {
+  readonly at: number;
+  readonly key: string;
+  readonly first: number;
+  readonly second: number;
+}
+
+export interface IndexedKeys {
+  readonly tools: readonly Found[];
+  readonly calls: readonly Found[];
+  /** Whether an output message records its content, contents, tool calls or function call. */
+  readonly output: boolean;
+}
+
+const LLM = "llm.";
+const TOOLS = "tools.";
+const SCHEMA = ".tool.json_schema";
+const OUTPUT = "output_messages.";
+const MESSAGE = ".message.";
+const TOOL_CALLS = "tool_calls.";
+const CALL_NAME = ".tool_call.function.name";
+
+/** The span's tools and calls in attribute order (a key whose index is not a plain safe decimal is left out). */
+export function indexedKeys(attributes: readonly unknown[]): IndexedKeys {
+  const tools: Found[] = [];
+  const calls: Found[] = [];
+  let output = false;
+  for (let at = 0; at < attributes.length; at++) {
+    const pair: unknown = attributes[at];
+    const key = isJsonObject(pair) ? pair["key"] : undefined;
+    if (typeof key !== "string" || !key.startsWith(LLM)) continue;
+    if (key.startsWith(TOOLS, LLM.length)) {
+      const from = LLM.length + TOOLS.length;
+      const end = digitsEnd(key, from);
+      if (end !== -1 && key.length === end + SCHEMA.length && key.startsWith(SCHEMA, end)) {
+        const first = decimal(key, from, end);
+        if (first !== -1) tools.push({ at, key, first, second: 0 });
+      }
+      continue;
+    }
+    if (!key.startsWith(OUTPUT, LLM.length)) continue;
+    const from = LLM.length + OUTPUT.length;
+    const end = digitsEnd(key, from);
+    if (end === -1 || !key.startsWith(MESSAGE, end)) continue;
+    const rest = end + MESSAGE.length;
+    // `content` also covers `contents.`; `function_call_name` and `function_call.` are both output.
+    if (
+      key.startsWith("content", rest) ||
+      key.startsWith(TOOL_CALLS, rest) ||
+      key.startsWith("function_call", rest)
+    )
+      output = true;
+    if (!key.startsWith(TOOL_CALLS, rest)) continue;
+    const callFrom = rest + TOOL_CALLS.length;
+    const callEnd = digitsEnd(key, callFrom);
+    if (callEnd === -1 || key.length !== callEnd + CALL_NAME.length) continue;
+    if (!key.startsWith(CALL_NAME, callEnd)) continue;
+    const first = decimal(key, from, end);
+    const second = decimal(key, callFrom, callEnd);
+    if (first !== -1 && second !== -1) calls.push({ at, key, first, second });
+  }
+  return { tools, calls, output };
+}
+
+/**
+ * The found attributes' values, each read in attribute order (so a bad value is reported as
+ * before), then put in the order of their indexes (a stable sort: equal indexes keep their order).
+ */
+export function inIndexOrder(
+  attributes: readonly unknown[],
+  found: readonly Found[],
+): { readonly value: unknown; readonly key: string }[] {
+  const values = found.map((item) => ({
+    value: attributeAt(attributes, item.at, ".attributes"),
+    key: item.key,
+    first: item.first,
+    second: item.second,
+  }));
+  return values.length < 2
+    ? values
+    : values.sort((a, b) => a.first - b.first || a.second - b.second);
+}
+
+/** Where the ASCII digits starting at `from` end; -1 when there are none. */
+function digitsEnd(key: string, from: number): number {
+  let end = from;
+  while (end < key.length && isDigit(key.charCodeAt(end))) end++;
+  return end === from ? -1 : end;
+}
+
+const isDigit = (code: number) => code >= 48 && code <= 57;
+
+/** The digits' value; -1 past the largest safe integer (exact below it, as `Number` reads them). */
+function decimal(key: string, from: number, end: number): number {
+  let value = 0;
+  for (let i = from; i < end; i++) value = value * 10 + (key.charCodeAt(i) - 48);
+  return value <= Number.MAX_SAFE_INTEGER ? value : -1;
+}
