@@ -1,5 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { expect } from "vitest";
+import type { CliIO } from "../../src/cli/io.js";
 import { main } from "../../src/cli/main.js";
 import { tempDir } from "../helpers/temp.js";
 
@@ -25,4 +27,22 @@ export function workspace(files: Record<string, unknown>): string {
     writeFileSync(file, typeof content === "string" ? content : JSON.stringify(content, null, 2));
   }
   return root;
+}
+
+/** A CliIO that keeps what a command run in this process prints. */
+export function io() {
+  const out = { stdout: "", stderr: "" };
+  const cli: CliIO = {
+    stdout: (s) => (out.stdout += s),
+    stderr: (s) => (out.stderr += s),
+    color: false,
+    cwd: process.cwd(),
+  };
+  return { out, cli };
+}
+
+/** Waits, five seconds at most, until `check` holds. */
+export async function until(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
+  expect(check()).toBe(true);
 }

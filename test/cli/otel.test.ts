@@ -7,32 +7,16 @@ import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { exportCommand } from "../../src/cli/export.js";
 import { receiveCommand } from "../../src/cli/receive.js";
+import { io, until } from "./helpers.js";
 import { showCommand, tracesCommand } from "../../src/cli/traces.js";
-import type { CliIO } from "../../src/cli/io.js";
 
 const run = promisify(execFile);
 const EXAMPLE = "examples/otel/turns.otlp.jsonl";
-
-function io() {
-  const out = { stdout: "", stderr: "" };
-  const cli: CliIO = {
-    stdout: (s) => (out.stdout += s),
-    stderr: (s) => (out.stderr += s),
-    color: false,
-    cwd: process.cwd(),
-  };
-  return { out, cli };
-}
 
 const folders: string[] = [];
 afterEach(() => {
   for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
 });
-
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
-  expect(check()).toBe(true);
-}
 
 describe("OTLP/JSON files in traces and show", () => {
   it("traces --json lists the example file's turns with their otel ids and model calls", async () => {

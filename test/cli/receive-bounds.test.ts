@@ -3,32 +3,16 @@ import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { CliIO } from "../../src/cli/io.js";
 import { receiveCommand } from "../../src/cli/receive.js";
+import { io, until } from "./helpers.js";
 import { tracesCommand } from "../../src/cli/traces.js";
 import { request, selectionTrace, TRACE_A, turnSpan } from "../core/otel/otlp.js";
 import { send } from "../helpers/http-post.js";
-
-function io() {
-  const out = { stdout: "", stderr: "" };
-  const cli: CliIO = {
-    stdout: (s) => (out.stdout += s),
-    stderr: (s) => (out.stderr += s),
-    color: false,
-    cwd: process.cwd(),
-  };
-  return { out, cli };
-}
 
 const folders: string[] = [];
 afterEach(() => {
   for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
 });
-
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
-  expect(check()).toBe(true);
-}
 
 /** `receive --port 0 ...args --out FILE` in this process: its port, its output, the file, and how to stop it. */
 async function receiving(...args: string[]) {
