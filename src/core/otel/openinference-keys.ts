@@ -1,14 +1,15 @@
 /**
  * OpenInference's indexed attributes, found in one pass over a span's keys: its tools
  * (`llm.tools.N.tool.json_schema`), its output messages' tool calls
- * (`llm.output_messages.N.message.tool_calls.M.tool_call.function.name`) and whether any output
+ * (`llm.output_messages.N.message.tool_calls.M.tool_call.function.name`, and the legacy
+ * `llm.output_messages.N.message.function_call_name`) and whether any output
  * message records more than its role. Keys are read by character, not by pattern, and no string is
  * made per key: an OpenInference span carries twice the attributes of a GenAI one.
  */
 import { isJsonObject } from "../traces/trace.js";
 import { attributeAt } from "./any-value.js";
 
-/** An attribute found by its key's indexes (a tool's has one, a call's two). */
+/** An attribute found by its key's indexes (a tool's has one, a call's two; a legacy function call's second is -1). */
 interface Found {
   readonly at: number;
   readonly key: string;
@@ -30,6 +31,7 @@ const OUTPUT = "output_messages.";
 const MESSAGE = ".message.";
 const TOOL_CALLS = "tool_calls.";
 const CALL_NAME = ".tool_call.function.name";
+const FUNCTION_CALL_NAME = "function_call_name";
 
 /** The span's tools and calls in attribute order (a key whose index is not a plain safe decimal is left out). */
 export function indexedKeys(attributes: readonly unknown[]): IndexedKeys {
@@ -61,6 +63,15 @@ export function indexedKeys(attributes: readonly unknown[]): IndexedKeys {
       key.startsWith("function_call", rest)
     )
       output = true;
+    // The legacy function call (`message.function_call_name`) comes before the message's tool calls.
+    if (
+      key.length === rest + FUNCTION_CALL_NAME.length &&
+      key.startsWith(FUNCTION_CALL_NAME, rest)
+    ) {
+      const first = decimal(key, from, end);
+      if (first !== -1) calls.push({ at, key, first, second: -1 });
+      continue;
+    }
     if (!key.startsWith(TOOL_CALLS, rest)) continue;
     const callFrom = rest + TOOL_CALLS.length;
     const callEnd = digitsEnd(key, callFrom);

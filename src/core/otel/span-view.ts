@@ -145,7 +145,8 @@ export function indexed(
     if (typeof key !== "string" || !key.startsWith(prefix)) continue;
     const match = pattern.exec(key);
     if (!match) continue;
-    const at = match.slice(1).map(Number);
+    // A group the key does not have (a legacy function call's, which has no call index) sorts first.
+    const at = match.slice(1).map((group) => (group === undefined ? -1 : Number(group)));
     if (!at.every(Number.isSafeInteger)) continue;
     found.push({ value: attributeAt(attributes, i, ".attributes"), key, at });
   }

@@ -111,6 +111,25 @@ describe("the convention readers", () => {
   });
 });
 
+describe("a legacy function call", () => {
+  it("is a call, before its message's tool calls, in the older GenAI attributes and in OpenInference's", () => {
+    expect(
+      read({
+        "llm.request.type": "chat",
+        "gen_ai.completion.1.tool_calls.0.name": "later",
+        "gen_ai.completion.0.function_call.name": "get_weather",
+      }),
+    ).toMatchObject({ convention: "gen_ai_older", called: ["get_weather", "later"] });
+    expect(
+      read({
+        "openinference.span.kind": "LLM",
+        "llm.output_messages.0.message.tool_calls.0.tool_call.function.name": "after",
+        "llm.output_messages.0.message.function_call_name": "get_weather",
+      }),
+    ).toMatchObject({ convention: "openinference", called: ["get_weather", "after"] });
+  });
+});
+
 describe("log records", () => {
   const logs = (record: Record<string, unknown>) =>
     readRequest({ resourceLogs: [{ scopeLogs: [{ logRecords: [record] }] }] });

@@ -14,7 +14,7 @@ function byPattern(keys: readonly string[], pattern: RegExp): number[][] {
   const found: number[][] = [];
   keys.forEach((key, at) => {
     const match = pattern.exec(key);
-    const indexes = match?.slice(1).map(Number);
+    const indexes = match?.slice(1).map((group) => (group === undefined ? -1 : Number(group)));
     if (indexes?.every(Number.isSafeInteger)) found.push([at, ...indexes]);
   });
   return found;
