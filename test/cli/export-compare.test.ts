@@ -1,10 +1,10 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { traceJson } from "../core/stats/helpers.js";
 import { cli } from "./helpers.js";
+import { inMemoryDuckDb } from "../helpers/duckdb.js";
 import { tempDir } from "../helpers/temp.js";
 
 const SQL_DIR = "docs/sql/compare";
@@ -13,23 +13,7 @@ const ACTIONS = ["select", "abstain", "force", "error"] as const;
 const BEFORE = "examples/before-after/before.jsonl";
 const AFTER = "examples/before-after/after.jsonl";
 
-type Rows = Record<string, unknown>[];
-
-let duck: DuckDBInstance;
-let db: DuckDBConnection;
-
-beforeAll(async () => {
-  duck = await DuckDBInstance.create(":memory:");
-  db = await duck.connect();
-});
-afterAll(() => {
-  db.closeSync();
-  duck.closeSync();
-});
-
-async function query(sql: string): Promise<Rows> {
-  return (await db.runAndReadAll(sql)).getRowObjectsJson() as Rows;
-}
+const { run, query } = inMemoryDuckDb();
 
 const sqlFile = (name: string) => query(readFileSync(join(SQL_DIR, name), "utf8"));
 
@@ -42,7 +26,7 @@ async function exported(logs: string[]): Promise<string> {
 /** Two exports as one set of tables with a period column, as docs/sql/README.md sets them up. */
 async function useTwoExports(oldDir: string, newDir: string): Promise<void> {
   for (const table of TABLES)
-    await db.run(
+    await run(
       `CREATE OR REPLACE VIEW ${table} AS SELECT 'old' AS period, * FROM '${join(oldDir, `${table}.parquet`)}' UNION ALL BY NAME SELECT 'new' AS period, * FROM '${join(newDir, `${table}.parquet`)}'`,
     );
 }
@@ -149,11 +133,11 @@ describe("docs/sql/compare: the comparison in a warehouse", () => {
   it("over one export with a period column cut at a time, the numbers of stats --split-at", async () => {
     const dir = await exported(["examples/before-after"]);
     const at = "2025-03-11 00:00:00";
-    await db.run(
+    await run(
       `CREATE OR REPLACE VIEW traces AS SELECT CASE WHEN CAST(time AS TIMESTAMP) < TIMESTAMP '${at}' THEN 'old' ELSE 'new' END AS period, * FROM '${join(dir, "traces.parquet")}' WHERE TRY_CAST(time AS TIMESTAMP) IS NOT NULL`,
     );
     for (const table of ["stages", "tool_events"])
-      await db.run(
+      await run(
         `CREATE OR REPLACE VIEW ${table} AS SELECT t.period, x.* FROM '${join(dir, `${table}.parquet`)}' x JOIN traces t ON t.trace = x.trace`,
       );
     const doc = JSON.parse(

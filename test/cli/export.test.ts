@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { traceJson } from "../core/stats/helpers.js";
 import { cli, workspace } from "./helpers.js";
+import { inMemoryDuckDb } from "../helpers/duckdb.js";
 import { tempDir } from "../helpers/temp.js";
 
 const SQL_DIR = "docs/sql";
@@ -13,30 +13,16 @@ const ACTIONS = ["select", "abstain", "force", "error"] as const;
 
 type Rows = Record<string, unknown>[];
 
-let duck: DuckDBInstance;
-let db: DuckDBConnection;
-
-beforeAll(async () => {
-  duck = await DuckDBInstance.create(":memory:");
-  db = await duck.connect();
-});
-afterAll(() => {
-  db.closeSync();
-  duck.closeSync();
-});
+const { run, query } = inMemoryDuckDb();
 
 function outDir(): string {
   return join(tempDir("pi-export-"), "out");
 }
 
-async function query(sql: string): Promise<Rows> {
-  return (await db.runAndReadAll(sql)).getRowObjectsJson() as Rows;
-}
-
 /** Points the three table names at an export, as a user of DuckDB would. */
 async function useExport(dir: string, extension = "parquet"): Promise<void> {
   for (const table of TABLES)
-    await db.run(`CREATE OR REPLACE VIEW ${table} AS FROM '${join(dir, `${table}.${extension}`)}'`);
+    await run(`CREATE OR REPLACE VIEW ${table} AS FROM '${join(dir, `${table}.${extension}`)}'`);
 }
 
 async function sqlFile(name: string): Promise<Rows> {
