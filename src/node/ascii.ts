@@ -1,8 +1,10 @@
 import { isAscii, isUtf8 } from "node:buffer";
 import type { AsciiCodec } from "../core/traces/scan.js";
+import { wasmPlainLines } from "./plain-lines.js";
 
 /** Node's native ASCII and UTF-8 checks and Latin-1 decoding: several times faster than UTF-8 decoding. */
 export const nodeAscii: AsciiCodec = {
+  plainLines: wasmPlainLines,
   asciiPrefix(bytes) {
     // Windows that double in size find the first other byte in time proportional to the run.
     let from = 0;

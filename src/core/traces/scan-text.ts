@@ -1,6 +1,14 @@
 /** The scanner's text and byte helpers: UTF-8 lengths, line ends, and the plain lines it passes over. */
 import { endsSplitString } from "./line.js";
 
+/**
+ * Last bytes of a line that may open a value spread over lines (see `mayOpen`, `opensBlock`): a
+ * bracket, a comma, a blank (trailing blanks are trimmed), a quote (a string split by pprint).
+ * An empty line's "last byte" is undefined and indexes nothing.
+ */
+export const MAY_OPEN_AT_END = new Uint8Array(256);
+for (const c of "{[(, \t'\"") MAY_OPEN_AT_END[c.charCodeAt(0)] = 1;
+
 /** Longer lines cannot be a lone `{` or `[` (with some indentation). */
 export const OPENER_MAX = 16;
 

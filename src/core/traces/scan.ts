@@ -17,6 +17,7 @@ import {
   isBlank,
   isBlankFrom,
   lastLineEnd,
+  MAY_OPEN_AT_END,
   OPENER_MAX,
   skipPlainLines,
   utf8Length,
@@ -64,6 +65,20 @@ export interface AsciiCodec {
   decode(bytes: Uint8Array): string;
   /** True when the bytes are valid UTF-8: then lines are found and tested as bytes, not decoded. */
   isUtf8(bytes: Uint8Array): boolean;
+  /** A faster pass over the lines the byte pre-filter only counts, one per scanner. */
+  plainLines?(): PlainLines;
+}
+
+/**
+ * Passes over plain lines of loaded bytes: LF-ended (maybe CRLF), at most the limit long, with no
+ * lone CR, no last byte in MAY_OPEN_AT_END and no `trace` followed by a quote, backslash or `=`,
+ * `StageRecord(` or `SelectionResult(` (the words every marker holds).
+ */
+export interface PlainLines {
+  /** The bytes the next calls of `skip` read, copied. */
+  load(bytes: Uint8Array): void;
+  /** From `from`, the lines passed over: where the first other line starts (or the end), and how many. */
+  skip(from: number, maxLineBytes: number): { readonly to: number; readonly lines: number };
 }
 
 /** A line, or the rest of one, as decoded: text[from, to), and the bytes of the input it came from. */
@@ -81,21 +96,16 @@ const REPLACEMENT = "\uFFFD";
 /** Shorter runs of ASCII are decoded with the UTF-8 around them, in blocks of about UTF8_BLOCK bytes. */
 const MIN_ASCII_RUN = 16 * 1024;
 const UTF8_BLOCK = 64 * 1024;
+/** Bytes the faster pass over plain lines is given at a time: its memory grows no larger. */
+const PLAIN_WINDOW = 1024 * 1024;
 /** Lines between two cancellation checks inside one chunk. */
 const CHECK_EVERY = 4096;
-/**
- * Last bytes of a line that may open a value spread over lines (see `mayOpen`, `opensBlock`): a
- * bracket, a comma, a blank (trailing blanks are trimmed), a quote (a string split by pprint).
- * An empty line's "last byte" is undefined and indexes nothing.
- */
-const MAY_OPEN_AT_END = new Uint8Array(256);
-for (const c of "{[(, \t'\"") MAY_OPEN_AT_END[c.charCodeAt(0)] = 1;
-
 export class TraceScanner {
   private readonly maxLineBytes: number;
   private readonly decoder = new TextDecoder("utf-8", { ignoreBOM: true });
   private readonly strictDecoder = new TextDecoder("utf-8", { ignoreBOM: true, fatal: true });
   private readonly encoder = new TextEncoder();
+  private readonly plain: PlainLines | null;
   private lineNo: number;
   /** Byte offset of the line being read. */
   private offset: number;
@@ -116,6 +126,7 @@ export class TraceScanner {
 
   constructor(private readonly options: ScanOptions) {
     this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+    this.plain = options.ascii?.plainLines?.() ?? null;
     this.lineNo = options.firstLine ?? 1;
     this.offset = options.firstOffset ?? 0;
     this.atFileStart = this.offset === 0;
@@ -310,7 +321,8 @@ export class TraceScanner {
   /**
    * The pre-filter over complete lines of valid UTF-8: a line is decoded and read only when it may
    * matter (a marker, a last byte that may open a value, a lone CR, a value open above it, the
-   * first of the file, over the length limit); every other line is only counted, at memchr speed.
+   * first of the file, over the length limit); every other line is only counted, at memchr speed,
+   * or, where the host has the faster pass (`AsciiCodec.plainLines`), 16 bytes at a time.
    */
   private sparseLines(bytes: Uint8Array): void {
     const markers = MarkerCursor.ofBytes(bytes);
@@ -321,7 +333,31 @@ export class TraceScanner {
     let passedFrom = 0;
     let passed = 0;
     let count = 0;
+    // The bytes loaded into the faster pass: bytes[windowFrom, windowTo).
+    let windowFrom = 0;
+    let windowTo = 0;
     for (let s = 0; s < bytes.length;) {
+      if (!open && this.plain) {
+        if (s >= windowTo) {
+          windowFrom = s;
+          windowTo = Math.min(bytes.length, s + PLAIN_WINDOW);
+          this.plain.load(bytes.subarray(windowFrom, windowTo));
+        }
+        const skipped = this.plain.skip(s - windowFrom, this.maxLineBytes);
+        passed += skipped.lines;
+        count += skipped.lines;
+        s = windowFrom + skipped.to;
+        if (nextCR !== -1 && nextCR < s) nextCR = bytes.indexOf(13, s);
+      }
+      if (count >= CHECK_EVERY) {
+        count = 0;
+        this.passed(s - passedFrom, passed);
+        passed = 0;
+        passedFrom = s;
+        this.checkCancelled();
+      }
+      // A window that ends inside a line stops before it: that line is read below.
+      if (s >= bytes.length) break;
       const lf = bytes.indexOf(10, s);
       if (lf === -1) {
         // Lines ended by lone CRs close the input.
@@ -368,13 +404,7 @@ export class TraceScanner {
         passedFrom = lf + 1;
       } else passed++;
       s = lf + 1;
-      if (++count === CHECK_EVERY) {
-        count = 0;
-        this.passed(s - passedFrom, passed);
-        passed = 0;
-        passedFrom = s;
-        this.checkCancelled();
-      }
+      count++;
     }
     this.passed(bytes.length - passedFrom, passed);
   }

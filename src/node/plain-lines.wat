@@ -1,0 +1,120 @@
+;; The trace scanner's pass over plain lines (src/node/plain-lines.ts), 16 bytes at a time.
+;; Built into plain-lines-wasm.ts by `npm run wasm`; a test checks the two agree.
+;;
+;; Memory: bytes 0-255 are a table, 1 for each byte a line may end with and still open a value
+;; spread over lines (see MAY_OPEN_AT_END in src/core/traces/scan.ts); the text starts at 256 and
+;; is followed by 32 zero bytes, so that loads past its end read no old text.
+;;
+;; skip(from, end, max) passes over the lines from `from` that the scanner would only count: each
+;; ends with LF (maybe CRLF), is at most `max` bytes long, ends with no byte of the table and
+;; holds no lone CR and none of `trace` followed by a quote, backslash or `=`, `StageRecord(`,
+;; `SelectionResult(`. It returns where the first other line starts (or `end`) and leaves how many
+;; lines it passed in the global `lines`.
+(module
+  (memory (export "memory") 1)
+  (global $lines (export "lines") (mut i32) (i32.const 0))
+  (global $start (mut i32) (i32.const 0))
+  (global $max (mut i32) (i32.const 0))
+
+  ;; True when the line ending at the LF at `q` may not be passed over.
+  (func $stopsAt (param $q i32) (result i32)
+    (local $last i32)
+    (local.set $last (i32.sub (local.get $q) (i32.const 1)))
+    ;; A CR before the LF is part of the line end, not of the line.
+    (if (i32.and
+          (i32.ge_s (local.get $last) (global.get $start))
+          (i32.eq (i32.load8_u (local.get $last)) (i32.const 13)))
+      (then (local.set $last (i32.sub (local.get $last) (i32.const 1)))))
+    (if (i32.gt_s (i32.sub (i32.add (local.get $last) (i32.const 1)) (global.get $start))
+                  (global.get $max))
+      (then (return (i32.const 1))))
+    (if (i32.lt_s (local.get $last) (global.get $start)) (then (return (i32.const 0))))
+    (i32.load8_u (i32.load8_u (local.get $last))))
+
+  ;; Counts the LFs of `mask` (bits of the block at `p`), in order; 1 when a line may not be passed.
+  (func $newlines (param $p i32) (param $mask i32) (result i32)
+    (local $q i32)
+    (block $done
+      (loop $next
+        (br_if $done (i32.eqz (local.get $mask)))
+        (local.set $q (i32.add (local.get $p) (i32.ctz (local.get $mask))))
+        (if (call $stopsAt (local.get $q)) (then (return (i32.const 1))))
+        (global.set $lines (i32.add (global.get $lines) (i32.const 1)))
+        (global.set $start (i32.add (local.get $q) (i32.const 1)))
+        (local.set $mask (i32.and (local.get $mask) (i32.sub (local.get $mask) (i32.const 1))))
+        (br $next)))
+    (i32.const 0))
+
+  ;; True when the byte at `x`, flagged by the block test, really starts what makes a line be read.
+  (func $marks (param $x i32) (result i32)
+    (local $c i32)
+    (local.set $c (i32.load8_u (local.get $x)))
+    (if (i32.eq (local.get $c) (i32.const 13))
+      (then (return (i32.ne (i32.load8_u offset=1 (local.get $x)) (i32.const 10)))))
+    (if (i32.eq (local.get $c) (i32.const 0x74))
+      (then
+        ;; "race" then a quote, a backslash or "=" (the `e` was tested by the block test).
+        (if (i32.ne (i32.load offset=1 align=1 (local.get $x)) (i32.const 0x65636172))
+          (then (return (i32.const 0))))
+        (local.set $c (i32.load8_u offset=5 (local.get $x)))
+        (return (i32.or
+          (i32.or (i32.eq (local.get $c) (i32.const 0x22)) (i32.eq (local.get $c) (i32.const 0x27)))
+          (i32.or (i32.eq (local.get $c) (i32.const 0x5c)) (i32.eq (local.get $c) (i32.const 0x3d)))))))
+    ;; "StageRecord(" or "SelectionResult(": compared 8 bytes at a time.
+    (if (i32.and
+          (i64.eq (i64.load align=1 (local.get $x)) (i64.const 0x6365526567617453))
+          (i32.eq (i32.load offset=8 align=1 (local.get $x)) (i32.const 0x2864726f)))
+      (then (return (i32.const 1))))
+    (i32.and
+      (i64.eq (i64.load align=1 (local.get $x)) (i64.const 0x6f697463656c6553))
+      (i64.eq (i64.load offset=8 align=1 (local.get $x)) (i64.const 0x28746c757365526e))))
+
+  (func (export "skip") (param $from i32) (param $end i32) (param $max i32) (result i32)
+    (local $p i32) (local $v v128) (local $nl i32) (local $hit i32) (local $below i32)
+    (local $k i32) (local $s v128)
+    (global.set $lines (i32.const 0))
+    (global.set $start (local.get $from))
+    (global.set $max (local.get $max))
+    (local.set $p (local.get $from))
+    (block $out
+      (loop $block
+        (br_if $out (i32.ge_u (local.get $p) (local.get $end)))
+        (local.set $v (v128.load align=1 (local.get $p)))
+        (local.set $nl (i8x16.bitmask (i8x16.eq (local.get $v) (i8x16.splat (i32.const 10)))))
+        (local.set $s (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x53))))
+        (local.set $hit (i8x16.bitmask (v128.or
+          (v128.or
+            (i8x16.eq (local.get $v) (i8x16.splat (i32.const 13)))
+            (v128.and
+              (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x74)))
+              (i8x16.eq (v128.load offset=4 align=1 (local.get $p)) (i8x16.splat (i32.const 0x65)))))
+          (v128.and
+            (local.get $s)
+            (v128.or
+              (i8x16.eq (v128.load offset=11 align=1 (local.get $p)) (i8x16.splat (i32.const 0x28)))
+              (i8x16.eq (v128.load offset=15 align=1 (local.get $p)) (i8x16.splat (i32.const 0x28))))))))
+        ;; The last block's bytes past `end` are none of the text's.
+        (if (i32.lt_u (i32.sub (local.get $end) (local.get $p)) (i32.const 16))
+          (then
+            (local.set $below
+              (i32.sub (i32.shl (i32.const 1) (i32.sub (local.get $end) (local.get $p))) (i32.const 1)))
+            (local.set $nl (i32.and (local.get $nl) (local.get $below)))
+            (local.set $hit (i32.and (local.get $hit) (local.get $below)))))
+        (block $plain
+          (loop $hits
+            (br_if $plain (i32.eqz (local.get $hit)))
+            (local.set $k (i32.ctz (local.get $hit)))
+            ;; The lines that end before the flagged byte come first.
+            (local.set $below (i32.sub (i32.shl (i32.const 1) (local.get $k)) (i32.const 1)))
+            (if (call $newlines (local.get $p) (i32.and (local.get $nl) (local.get $below)))
+              (then (return (global.get $start))))
+            (local.set $nl (i32.and (local.get $nl) (i32.xor (local.get $below) (i32.const -1))))
+            (if (call $marks (i32.add (local.get $p) (local.get $k)))
+              (then (return (global.get $start))))
+            (local.set $hit (i32.and (local.get $hit) (i32.sub (local.get $hit) (i32.const 1))))
+            (br $hits)))
+        (if (call $newlines (local.get $p) (local.get $nl))
+          (then (return (global.get $start))))
+        (local.set $p (i32.add (local.get $p) (i32.const 16)))
+        (br $block)))
+    (global.get $start)))
