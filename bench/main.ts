@@ -1,6 +1,7 @@
 import { benchCommands } from "./commands.js";
 import { benchEngine } from "./engine.js";
 import { benchFixtures } from "./fixtures.js";
+import { benchFollow } from "./follow.js";
 import { benchJobs } from "./jobs.js";
 import { benchLogIndex } from "./log-index.js";
 import { benchOrder } from "./order.js";
@@ -39,6 +40,7 @@ async function main(): Promise<void> {
     receiver: benchReceiver,
     otlp: benchOtlpRead,
     shapes: benchShapes,
+    follow: benchFollow,
   };
   // Minutes of hostile loads: run only when named.
   const named: Record<string, () => Promise<string[]>> = {

@@ -1,15 +1,14 @@
 ;; The trace scanner's pass over plain lines (src/node/plain-lines.ts), 16 bytes at a time.
 ;; Built into plain-lines-wasm.ts by `npm run wasm`; a test checks the two agree.
 ;;
-;; Memory: bytes 0-255 are a table, 1 for each byte a line may end with and still open a value
-;; spread over lines (see MAY_OPEN_AT_END in src/core/traces/scan.ts); the text starts at 256 and
-;; is followed by 32 zero bytes, so that loads past its end read no old text.
+;; Memory: bytes 0-255 are a table of the bytes a line may end with and still open a value spread
+;; over lines (MAY_OPEN_AT_END in src/core/traces/scan-text.ts): 2 for a quote, 1 for the others.
+;; The text starts at 256 and is followed by 48 zero bytes, so that loads past its end read no
+;; old text.
 ;;
-;; skip(from, end, max) passes over the lines from `from` that the scanner would only count: each
-;; ends with LF (maybe CRLF), is at most `max` bytes long, ends with no byte of the table and
-;; holds no lone CR and none of `trace` followed by a quote, backslash or `=`, `StageRecord(`,
-;; `SelectionResult(`. It returns where the first other line starts (or `end`) and leaves how many
-;; lines it passed in the global `lines`.
+;; skip(from, end, max) passes over the lines from `from` that the scanner would only count (the
+;; rule of PlainLines in src/core/traces/scan.ts). It returns where the first other line starts
+;; (or `end`) and leaves how many lines it passed in the global `lines`.
 (module
   (memory (export "memory") 1)
   (global $lines (export "lines") (mut i32) (i32.const 0))
@@ -18,7 +17,7 @@
 
   ;; True when the line ending at the LF at `q` may not be passed over.
   (func $stopsAt (param $q i32) (result i32)
-    (local $last i32)
+    (local $last i32) (local $kind i32) (local $i i32)
     (local.set $last (i32.sub (local.get $q) (i32.const 1)))
     ;; A CR before the LF is part of the line end, not of the line.
     (if (i32.and
@@ -29,7 +28,22 @@
                   (global.get $max))
       (then (return (i32.const 1))))
     (if (i32.lt_s (local.get $last) (global.get $start)) (then (return (i32.const 0))))
-    (i32.load8_u (i32.load8_u (local.get $last))))
+    (local.set $kind (i32.load8_u (i32.load8_u (local.get $last))))
+    (if (i32.ne (local.get $kind) (i32.const 2)) (then (return (local.get $kind))))
+    ;; A quote ends a piece of a string pprint split only after a space or a whitespace escape
+    ;; (at most 6 bytes: a backslash among the 7 before the quote).
+    (local.set $i (i32.sub (local.get $last) (i32.const 1)))
+    (if (i32.lt_s (local.get $i) (global.get $start)) (then (return (i32.const 0))))
+    (if (i32.eq (i32.load8_u (local.get $i)) (i32.const 0x20)) (then (return (i32.const 1))))
+    (block $done
+      (loop $back
+        (br_if $done (i32.or
+          (i32.lt_s (local.get $i) (global.get $start))
+          (i32.lt_s (local.get $i) (i32.sub (local.get $last) (i32.const 7)))))
+        (if (i32.eq (i32.load8_u (local.get $i)) (i32.const 0x5c)) (then (return (i32.const 1))))
+        (local.set $i (i32.sub (local.get $i) (i32.const 1)))
+        (br $back)))
+    (i32.const 0))
 
   ;; Counts the LFs of `mask` (bits of the block at `p`), in order; 1 when a line may not be passed.
   (func $newlines (param $p i32) (param $mask i32) (result i32)
@@ -53,7 +67,7 @@
       (then (return (i32.ne (i32.load8_u offset=1 (local.get $x)) (i32.const 10)))))
     (if (i32.eq (local.get $c) (i32.const 0x74))
       (then
-        ;; "race" then a quote, a backslash or "=" (the `e` was tested by the block test).
+        ;; "race" then a quote, a backslash or "=".
         (if (i32.ne (i32.load offset=1 align=1 (local.get $x)) (i32.const 0x65636172))
           (then (return (i32.const 0))))
         (local.set $c (i32.load8_u offset=5 (local.get $x)))
@@ -69,9 +83,27 @@
       (i64.eq (i64.load align=1 (local.get $x)) (i64.const 0x6f697463656c6553))
       (i64.eq (i64.load offset=8 align=1 (local.get $x)) (i64.const 0x28746c757365526e))))
 
+  ;; The bits of the 16 bytes at `p` that may start what makes a line be read: a CR, a `t` with
+  ;; `ce` 3 bytes on, an `S` with a `(` 11 or 15 bytes on.
+  (func $flags (param $p i32) (result i32)
+    (local $v v128)
+    (local.set $v (v128.load align=1 (local.get $p)))
+    (i8x16.bitmask (v128.or
+      (v128.or
+        (i8x16.eq (local.get $v) (i8x16.splat (i32.const 13)))
+        (v128.and
+          (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x74)))
+          (v128.and
+            (i8x16.eq (v128.load offset=3 align=1 (local.get $p)) (i8x16.splat (i32.const 0x63)))
+            (i8x16.eq (v128.load offset=4 align=1 (local.get $p)) (i8x16.splat (i32.const 0x65))))))
+      (v128.and
+        (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x53)))
+        (v128.or
+          (i8x16.eq (v128.load offset=11 align=1 (local.get $p)) (i8x16.splat (i32.const 0x28)))
+          (i8x16.eq (v128.load offset=15 align=1 (local.get $p)) (i8x16.splat (i32.const 0x28))))))))
+
   (func (export "skip") (param $from i32) (param $end i32) (param $max i32) (result i32)
-    (local $p i32) (local $v v128) (local $nl i32) (local $hit i32) (local $below i32)
-    (local $k i32) (local $s v128)
+    (local $p i32) (local $nl i32) (local $hit i32) (local $below i32) (local $k i32)
     (global.set $lines (i32.const 0))
     (global.set $start (local.get $from))
     (global.set $max (local.get $max))
@@ -79,22 +111,18 @@
     (block $out
       (loop $block
         (br_if $out (i32.ge_u (local.get $p) (local.get $end)))
-        (local.set $v (v128.load align=1 (local.get $p)))
-        (local.set $nl (i8x16.bitmask (i8x16.eq (local.get $v) (i8x16.splat (i32.const 10)))))
-        (local.set $s (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x53))))
-        (local.set $hit (i8x16.bitmask (v128.or
-          (v128.or
-            (i8x16.eq (local.get $v) (i8x16.splat (i32.const 13)))
-            (v128.and
-              (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x74)))
-              (i8x16.eq (v128.load offset=4 align=1 (local.get $p)) (i8x16.splat (i32.const 0x65)))))
-          (v128.and
-            (local.get $s)
-            (v128.or
-              (i8x16.eq (v128.load offset=11 align=1 (local.get $p)) (i8x16.splat (i32.const 0x28)))
-              (i8x16.eq (v128.load offset=15 align=1 (local.get $p)) (i8x16.splat (i32.const 0x28))))))))
-        ;; The last block's bytes past `end` are none of the text's.
-        (if (i32.lt_u (i32.sub (local.get $end) (local.get $p)) (i32.const 16))
+        ;; 32 bytes a step: two blocks of 16, their bits side by side.
+        (local.set $nl (i32.or
+          (i8x16.bitmask (i8x16.eq (v128.load align=1 (local.get $p)) (i8x16.splat (i32.const 10))))
+          (i32.shl
+            (i8x16.bitmask
+              (i8x16.eq (v128.load offset=16 align=1 (local.get $p)) (i8x16.splat (i32.const 10))))
+            (i32.const 16))))
+        (local.set $hit (i32.or
+          (call $flags (local.get $p))
+          (i32.shl (call $flags (i32.add (local.get $p) (i32.const 16))) (i32.const 16))))
+        ;; The last step's bytes past `end` are none of the text's.
+        (if (i32.lt_u (i32.sub (local.get $end) (local.get $p)) (i32.const 32))
           (then
             (local.set $below
               (i32.sub (i32.shl (i32.const 1) (i32.sub (local.get $end) (local.get $p))) (i32.const 1)))
@@ -115,6 +143,6 @@
             (br $hits)))
         (if (call $newlines (local.get $p) (local.get $nl))
           (then (return (global.get $start))))
-        (local.set $p (i32.add (local.get $p) (i32.const 16)))
+        (local.set $p (i32.add (local.get $p) (i32.const 32)))
         (br $block)))
     (global.get $start)))

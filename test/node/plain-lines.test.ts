@@ -15,6 +15,13 @@ import { plainLinesModule } from "../../scripts/build-wasm.mjs";
 
 const MARKED = /trace["'\\=]|StageRecord\(|SelectionResult\(/;
 
+/** A line ending with a quote that cannot end a piece of a string pprint split. */
+function plainQuote(line: string): boolean {
+  const last = line.charCodeAt(line.length - 1);
+  if (last !== 0x22 && last !== 0x27) return false;
+  return !line.endsWith(" " + line.at(-1)) && !line.slice(-8, -1).includes("\\");
+}
+
 /** The rule as written in PlainLines' contract, a line at a time. */
 function referenceSkip(bytes: Uint8Array, from: number, max: number) {
   let s = from;
@@ -27,7 +34,7 @@ function referenceSkip(bytes: Uint8Array, from: number, max: number) {
     if (
       body.includes("\r") ||
       end - s > max ||
-      (end > s && MAY_OPEN_AT_END[bytes[end - 1]!] === 1) ||
+      (end > s && MAY_OPEN_AT_END[bytes[end - 1]!] === 1 && !plainQuote(body)) ||
       // The byte after the line (its LF or CR) ends a `trace` word there, as in the module.
       MARKED.test(Buffer.from(bytes.subarray(s, end + 1)).toString("latin1"))
     )
@@ -69,6 +76,11 @@ const piece = fc.constantFrom(
   "x",
   "GET /api/v1/items/42 200 -",
   "y".repeat(17),
+  "\\",
+  "\\n'",
+  "x\\u3000'",
+  " '",
+  "='Z'",
 );
 
 describe("the WebAssembly pass over plain lines", () => {
@@ -127,6 +139,11 @@ describe("the scanner with and without the WebAssembly pass", () => {
     "INFO GET /api/v1/items/1 200 -",
     'werkzeug 127.0.0.1 - - [07/Dec/2026] "GET / HTTP/1.1" 200 -',
     "INFO café ☕",
+    "INFO {'trace': [{'stage': 's', 'action': 'abstain', 'detail': 'two '",
+    "INFO {'trace': [{'stage': 's', 'action': 'abstain', 'detail': 'tab\\t'",
+    "  'words'}]}",
+    "event='request' status=200 timestamp='2026-12-07T10:00:00Z'",
+    'msg="done"',
     "",
   );
 

@@ -71,8 +71,10 @@ export interface AsciiCodec {
 
 /**
  * Passes over plain lines of loaded bytes: LF-ended (maybe CRLF), at most the limit long, with no
- * lone CR, no last byte in MAY_OPEN_AT_END and no `trace` followed by a quote, backslash or `=`,
- * `StageRecord(` or `SelectionResult(` (the words every marker holds).
+ * lone CR, no `trace` followed by a quote, backslash or `=`, `StageRecord(` or `SelectionResult(`
+ * (the words every marker holds), and no last byte in MAY_OPEN_AT_END, but for a quote with
+ * neither a space before it nor a backslash among the 7 bytes before it (it cannot end a piece
+ * of a split string, see `endsSplitString`).
  */
 export interface PlainLines {
   /** The bytes the next calls of `skip` read, copied. */
