@@ -2,6 +2,7 @@ import { benchCommands } from "./commands.js";
 import { benchEngine } from "./engine.js";
 import { benchFixtures } from "./fixtures.js";
 import { benchFollow } from "./follow.js";
+import { benchHostScan } from "./host-scan.js";
 import { benchJobs } from "./jobs.js";
 import { benchLogIndex } from "./log-index.js";
 import { benchOrder } from "./order.js";
@@ -41,6 +42,7 @@ async function main(): Promise<void> {
     otlp: benchOtlpRead,
     shapes: benchShapes,
     follow: benchFollow,
+    host: benchHostScan,
   };
   // Minutes of hostile loads: run only when named.
   const named: Record<string, () => Promise<string[]>> = {
