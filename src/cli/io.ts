@@ -48,6 +48,15 @@ export function guarded(command: Command): Command {
   };
 }
 
+/**
+ * The jobs of a command's scan that only prints what it finds: a single file is read on the
+ * command's own thread when `--jobs` is not given (nothing waits on that thread, and a worker's
+ * start and the copying of every item it finds cost more than the thread saves).
+ */
+export function printingJobs(jobs: number | undefined, files: number): number | undefined {
+  return jobs === undefined && files === 1 ? 0 : jobs;
+}
+
 /** `--jobs N`: how many log files are read at once, each in a worker thread; default the cores. */
 export function jobsOf(values: ReadonlyMap<string, string>): number | undefined {
   const jobs = values.get("--jobs");

@@ -5,7 +5,7 @@ import { formatCount, statsRows } from "../core/stats/rows.js";
 import { formatStatsText } from "../core/stats/text.js";
 import { scanLogs } from "../node/log-file.js";
 import { JOBS_OPTION, JSON_OPTION, readCommandLine, usageLine, type CommandSpec } from "./args.js";
-import { EXIT, jobsOf, UsageError, type CliIO } from "./io.js";
+import { EXIT, jobsOf, printingJobs, UsageError, type CliIO } from "./io.js";
 import { ProblemList, problemLine } from "../node/problem-list.js";
 import { againstCommand, splitCommand } from "./stats-compare.js";
 import { inputsOrExit, notLogsExit, unreadableExit } from "./traces.js";
@@ -48,7 +48,7 @@ export async function statsCommand(args: readonly string[], io: CliIO): Promise<
   const problems = new ProblemList(inputs);
   const stats = new PaletteStats();
   await scanLogs(inputs, {
-    jobs,
+    jobs: printingJobs(jobs, inputs.length),
     onTrace: (found, file) => {
       for (const message of stats.add(found.trace))
         problems.add({ file, line: found.line, message });

@@ -18,7 +18,7 @@ import { counted } from "../core/words.js";
 import { ProblemList, unreadableMessage, problemLine } from "../node/problem-list.js";
 import { ChunkedOutput } from "./chunked-output.js";
 import { JOBS_OPTION, JSON_OPTION, readCommandLine, usageLine, type CommandSpec } from "./args.js";
-import { EXIT, jobsOf, UsageError, type CliIO } from "./io.js";
+import { EXIT, jobsOf, printingJobs, UsageError, type CliIO } from "./io.js";
 import { followCommand } from "./follow.js";
 import { ROW_TITLES, traceCells } from "./trace-row.js";
 import type { Until } from "./signals.js";
@@ -66,9 +66,9 @@ export async function tracesCommand(
   if (flags.has("--from-start"))
     throw new UsageError(`--from-start goes with --follow\n${TRACES_USAGE}`);
   if (positional.length === 0) throw new UsageError(TRACES_USAGE);
-  const jobs = jobsOf(values);
   const inputs = await inputsOrExit(positional, io);
   if (!inputs) return EXIT.invalidInput;
+  const jobs = printingJobs(jobsOf(values), inputs.length);
   const problems = new ProblemList(inputs);
   if (flags.has("--json")) {
     const writer = new JsonListWriter(io.stdout);
@@ -113,6 +113,7 @@ export async function showCommand(args: readonly string[], io: CliIO): Promise<n
   const names = hasIndex ? positional.slice(0, -1) : positional;
   const inputs = await inputsOrExit(names, io);
   if (!inputs) return EXIT.invalidInput;
+  const scanJobs = printingJobs(jobs, inputs.length);
 
   // Stop reading as soon as the trace is found: a big log need not be read to its end.
   const stop = { aborted: false };
@@ -123,7 +124,7 @@ export async function showCommand(args: readonly string[], io: CliIO): Promise<n
     stop.aborted = true;
   };
   const problems = new ProblemList(inputs);
-  const common = { jobs, signal: stop, onProblem: problems.add.bind(problems) };
+  const common = { jobs: scanJobs, signal: stop, onProblem: problems.add.bind(problems) };
   // From files, the workers send only summaries and the one trace shown is read again from its
   // bytes: cloning every trace across threads cost more than the scan. A stream is read once.
   const scan = inputs.every((input) => input.path !== null)

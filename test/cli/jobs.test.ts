@@ -3,6 +3,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
+import { printingJobs } from "../../src/cli/io.js";
 import { cli, workspace } from "./helpers.js";
 
 const example = (name: string) => readFileSync(join("examples/logs", name), "utf8");
@@ -26,6 +27,25 @@ function logSet(): { root: string; files: string[] } {
 }
 
 describe("--jobs", () => {
+  it.each([["traces"], ["traces", "--json"], ["stats"], ["stats", "--json"], ["show", "3"]])(
+    "%j on a single file prints the same bytes read on the command's own thread as in a worker",
+    async (...command) => {
+      const { root } = logSet();
+      for (const file of ["a.log", "g.log.gz", "b.log", "f.log", "e.bin"]) {
+        const [name, ...rest] = command;
+        const own = await cli([name!, file, ...rest], { cwd: root });
+        expect(await cli([name!, file, ...rest, "--jobs", "1"], { cwd: root }), file).toEqual(own);
+      }
+    },
+  );
+
+  it("reads a single file on the command's own thread unless --jobs is given", () => {
+    expect(printingJobs(undefined, 1)).toBe(0);
+    expect(printingJobs(1, 1)).toBe(1);
+    expect(printingJobs(undefined, 2)).toBeUndefined();
+    expect(printingJobs(3, 2)).toBe(3);
+  });
+
   it.each([
     [["traces"], 2],
     [["traces", "--json"], 2],
