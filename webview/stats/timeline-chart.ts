@@ -1,9 +1,11 @@
 /**
  * Final palette size (mean per time bucket, a line) and forced-choice failures (bars) over time:
- * an SVG template, its text set as text, its colours from the theme's CSS classes.
+ * an SVG template, its text set as text, its colours from the theme's CSS classes. A comparison
+ * marks its two periods on it, each a band with its name (not told apart by colour alone).
  */
-import { html, svg, type SVGTemplateResult, type TemplateResult } from "lit";
+import { html, nothing, svg, type SVGTemplateResult, type TemplateResult } from "lit";
 import type { TimeBucket } from "../../src/core/stats/timeline.js";
+import type { Period } from "../../src/stats-protocol.js";
 import { counted } from "../../src/core/words.js";
 import { count } from "../dom.js";
 
@@ -12,6 +14,8 @@ const HEIGHT = 160;
 /** Room beside the plot for each axis' numbers and what they count. */
 const PAD = { left: 60, right: 76, top: 10, bottom: 24 };
 const PLOT_W = WIDTH - PAD.left - PAD.right;
+/** Room above the plot for the periods' names, when it has periods. */
+const MARKS_H = 28;
 const PLOT_H = HEIGHT - PAD.top - PAD.bottom;
 const BASELINE = PAD.top + PLOT_H;
 
@@ -45,20 +49,51 @@ function scaleOf(buckets: readonly TimeBucket[], filled: readonly TimeBucket[]):
   };
 }
 
-/** The chart, or null when fewer than two buckets hold traces (nothing to see over time). */
-export function timelineChart(buckets: readonly TimeBucket[]): TemplateResult | null {
+/** What a comparison marks on the timeline: when each side's traces are, and where the set was split. */
+export interface PeriodMarks {
+  readonly old: Period | null;
+  readonly new: Period | null;
+  /** The split time, in milliseconds (a line, named). */
+  readonly split?: number;
+}
+
+/** The boundaries between buckets where a set can be split: before bucket 1 … before the last. */
+export function splitBoundaries(buckets: readonly TimeBucket[]): number {
+  return Math.max(0, buckets.length - 1);
+}
+
+/** The time (ms) of boundary k, before bucket k. */
+export const boundaryMs = (buckets: readonly TimeBucket[], k: number) => buckets[k]!.start;
+
+/** The boundary nearest to a point `fraction` of the way across the chart's width (1 … n − 1). */
+export function boundaryAt(buckets: readonly TimeBucket[], fraction: number): number {
+  const k = Math.round(((fraction * WIDTH - PAD.left) / PLOT_W) * buckets.length);
+  return Math.min(Math.max(k, 1), buckets.length - 1);
+}
+
+/**
+ * The chart, or null when fewer than two buckets hold traces (nothing to see over time). `id`
+ * names its title, for a page that draws two.
+ */
+export function timelineChart(
+  buckets: readonly TimeBucket[],
+  marks: PeriodMarks | null = null,
+  id = "timeline",
+): TemplateResult | null {
   const filled = buckets.filter((b) => b.traces > 0);
   if (filled.length < 2) return null;
   const scale = scaleOf(buckets, filled);
   const width = buckets[0]!.width;
+  const top = marks ? MARKS_H : 0;
   return html`<figure class="timeline">
     <svg
-      viewBox="0 0 ${WIDTH} ${HEIGHT}"
+      viewBox="0 ${-top} ${WIDTH} ${HEIGHT + top}"
       class="timeline-chart"
       role="img"
-      aria-labelledby="timeline-title"
+      aria-labelledby=${`${id}-title`}
     >
-      <title id="timeline-title">${chartTitle(buckets, filled, scale)}</title>
+      <title id=${`${id}-title`}>${chartTitle(buckets, filled, scale)}${marks ? marksTitle(marks, width) : ""}</title>
+      ${marks ? periodMarks(buckets, marks, id) : nothing}
       <line
         class="axis"
         x1=${PAD.left}
@@ -71,6 +106,12 @@ export function timelineChart(buckets: readonly TimeBucket[]): TemplateResult | 
     <figcaption class="legend">
       <span class="key"><span class="swatch palette-swatch"></span>final palette size (mean)</span>
       <span class="key"><span class="swatch failures-swatch"></span>forced-choice failures</span>
+      ${
+        marks
+          ? html`<span class="key"><span class="swatch period-old-swatch"></span>before (OLD)</span>
+              <span class="key"><span class="swatch period-new-swatch"></span>after (NEW)</span>`
+          : nothing
+      }
       <span class="muted">per ${durationText(width)}, UTC</span>
     </figcaption>
   </figure>`;
@@ -144,4 +185,56 @@ function durationText(ms: number): string {
       return n === 1 ? unit : `${n} ${unit}s`;
     }
   return `${ms} ms`;
+}
+
+/** Where a time falls across the plot. */
+function xOf(buckets: readonly TimeBucket[], ms: number): number {
+  const first = buckets[0]!;
+  return PAD.left + (PLOT_W * (ms - first.start)) / (first.width * buckets.length);
+}
+
+/** A side's band covers the buckets its traces are in; its name sits above the plot, OLD's row above NEW's. */
+function periodMarks(
+  buckets: readonly TimeBucket[],
+  marks: PeriodMarks,
+  id: string,
+): SVGTemplateResult {
+  const width = buckets[0]!.width;
+  const band = (side: "old" | "new", period: Period | null, row: number) => {
+    if (!period) return nothing;
+    const from = xOf(buckets, Math.floor(period.from / width) * width);
+    const to = xOf(buckets, (Math.floor(period.to / width) + 1) * width);
+    const name = side === "old" ? "before (OLD)" : "after (NEW)";
+    // The name starts at the band, or ends at it when the band is too near the right edge.
+    const start = WIDTH - PAD.right - from >= 90;
+    return svg`<rect class=${`period period-${side}`} x=${from} width=${Math.max(2, to - from)}
+        y=${-MARKS_H + 2 + row * 13} height=${BASELINE + MARKS_H - 2 - row * 13}
+        fill=${side === "old" ? `url(#${id}-hatch)` : nothing}
+      ><title>${name}: ${timeLabel(period.from, width)} to ${timeLabel(period.to, width)} UTC</title></rect>
+      <text class="period-label" x=${start ? from + 3 : to - 3} y=${-MARKS_H + 12 + row * 13}
+        text-anchor=${start ? "start" : "end"}>${name}</text>`;
+  };
+  const split = marks.split;
+  return svg`<defs>
+      <pattern id=${`${id}-hatch`} width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
+        <rect class="period-hatch-ground" width="6" height="6"></rect>
+        <line class="period-hatch" x1="0" y1="0" x2="0" y2="6"></line>
+      </pattern>
+    </defs>
+    ${band("old", marks.old, 0)} ${band("new", marks.new, 1)}
+    ${
+      split === undefined
+        ? nothing
+        : svg`<line class="split-line" x1=${xOf(buckets, split)} x2=${xOf(buckets, split)} y1=${-MARKS_H + 2} y2=${BASELINE}></line>`
+    }`;
+}
+
+/** The marks in words, for the chart's title. */
+function marksTitle(marks: PeriodMarks, width: number): string {
+  const period = (name: string, p: Period | null) =>
+    p
+      ? `${name} from ${timeLabel(p.from, width)} to ${timeLabel(p.to, width)} UTC`
+      : `${name}: no times`;
+  const split = marks.split === undefined ? "" : `; split at ${timeLabel(marks.split, width)} UTC`;
+  return `. ${period("Before (OLD)", marks.old)}; ${period("after (NEW)", marks.new)}${split}`;
 }
