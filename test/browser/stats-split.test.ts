@@ -72,6 +72,12 @@ async function openPicker(page: Page): Promise<void> {
   await page.waitForSelector(".split-picker");
 }
 
+/** Moves the split, by keyboard, to midnight between the two days: the first split is an hour in. */
+async function pickMidnight(page: Page): Promise<void> {
+  await page.keyboard.press("Home");
+  for (let i = 0; i < 14; i++) await page.keyboard.press("ArrowRight");
+}
+
 /** Answers the page's split request with the host's comparison, and waits for the changes. */
 async function answerSplit(page: Page, after: number): Promise<string> {
   const asked = await waitForStatsPosted(page, "split", after);
@@ -120,14 +126,13 @@ test("stats split: picked by keyboard, arrows move the split, Escape cancels, En
   assert.equal(await valueText(page), "2025-03-12 18:00 UTC: 76 traces before, 4 from it");
   await page.keyboard.press("ArrowRight");
   assert.match(await valueText(page), /^2025-03-12 18:00 UTC/, "no split after the last one");
-  // From 10 March 18:00, six hours on is midnight: between the two days.
-  await page.keyboard.press("Home");
-  for (let i = 0; i < 14; i++) await page.keyboard.press("ArrowRight");
+  await pickMidnight(page);
   assert.equal(await valueText(page), "2025-03-11 00:00 UTC: 40 traces before, 40 from it");
   assert.match(
     await page.locator("#split-help").innerText(),
     /Split at 2025-03-11 00:00 UTC: 40 traces before \(OLD\), 40 from it \(NEW\)\./,
   );
+  await screenshot(page, "stats-split-picking.png");
   const asking = await postedCount(page);
   await page.keyboard.press("Enter");
   const at = await answerSplit(page, asking);
@@ -183,16 +188,19 @@ test("stats split: the comparison's timeline names both periods and the split, i
     "before (OLD)",
     "after (NEW)",
   ]);
-  await page.keyboard.press("Home");
-  for (let i = 0; i < 14; i++) await page.keyboard.press("ArrowRight");
+  await pickMidnight(page);
   const asking = await postedCount(page);
   await page.locator('[data-action="split-set"]').click();
   await answerSplit(page, asking);
   const periods = page.locator(".comparison .periods");
-  assert.equal(
-    (await periods.locator("p").innerText()).replace(/\s+/g, " "),
-    "Before (OLD): 2025-03-10 09:00 to 2025-03-10 18:45 UTC · After (NEW): 2025-03-12 09:00 to 2025-03-12 18:45 UTC",
+  assert.deepEqual(
+    (await periods.locator(".period-text").allInnerTexts()).map((t) => t.replace(/\s+/g, " ")),
+    [
+      "Before (OLD): 2025-03-10 09:00 to 2025-03-10 18:45 UTC",
+      "After (NEW): 2025-03-12 09:00 to 2025-03-12 18:45 UTC",
+    ],
   );
+  assert.equal(await periods.locator(".split-label").textContent(), "split 2025-03-11 00:00");
   assert.deepEqual(await periods.locator(".period-label").allTextContents(), [
     "before (OLD)",
     "after (NEW)",
@@ -264,6 +272,7 @@ for (const theme of Object.keys(THEMES))
       const page = await openStats(browser, { theme, width, height: 900 });
       await sendStats(page, { type: "stats", view: await beforeAfterStats() });
       await openPicker(page);
+      await pickMidnight(page);
       const asking = await postedCount(page);
       await page.locator('[data-action="split-set"]').click();
       await answerSplit(page, asking);

@@ -19,6 +19,7 @@ import { comparisonView, type ComparedMissing } from "./comparison-view.js";
 import { missingView } from "./missing-view.js";
 import { icon } from "../parts.js";
 import { overTimeSection } from "./split-picker.js";
+import { chartWidth } from "./timeline-chart.js";
 import { stagesLegend, stagesStrip } from "./stages-strip.js";
 import { ToolsTable, visibleTools } from "./tools-table.js";
 
@@ -72,6 +73,17 @@ export class StatsApp {
       (tool) => this.background(this.openTool(tool)),
     );
     this.update({});
+    // The charts are drawn for the view's width: a view made narrower or wider draws them again.
+    let drawnFor = this.chartWidth();
+    window.addEventListener("resize", () => {
+      if (this.chartWidth() === drawnFor) return;
+      drawnFor = this.chartWidth();
+      this.update({});
+    });
+  }
+
+  private chartWidth(): number {
+    return chartWidth(this.root.clientWidth);
   }
 
   receive(message: Exclude<ToStatsView, { requestId: number }>): void {
@@ -114,25 +126,36 @@ export class StatsApp {
       <p class="status" role="status" aria-live="polite">${this.state.status}</p>
       ${
         this.state.comparison
-          ? comparisonView(this.state.comparison, this.state.comparedMissing, {
-              pick: (tool) => this.background(this.openCompared(tool)),
-              open: (trace, tool) => this.channel.post({ type: "openTrace", ref: trace.ref, tool }),
-            })
+          ? comparisonView(
+              this.state.comparison,
+              this.state.comparedMissing,
+              {
+                pick: (tool) => this.background(this.openCompared(tool)),
+                open: (trace, tool) =>
+                  this.channel.post({ type: "openTrace", ref: trace.ref, tool }),
+              },
+              this.chartWidth(),
+            )
           : nothing
       }
       <section class="stages" aria-labelledby="stages-title">
         <h2 id="stages-title">Stages</h2>
         ${stagesLegend()} ${stagesStrip(view.stages)}
       </section>
-      ${overTimeSection(view, this.state.picking, {
-        start: () => this.pickSplit(Math.ceil(view.timeline.length / 2)),
-        move: (k) => this.update({ picking: k }),
-        set: (at) => this.background(this.compare({ type: "split", at })),
-        cancel: () => {
-          this.update({ picking: null });
-          this.root.querySelector<HTMLElement>('[data-action="split"]')?.focus();
+      ${overTimeSection(
+        view,
+        this.state.picking,
+        {
+          start: () => this.pickSplit(Math.ceil(view.timeline.length / 2)),
+          move: (k) => this.update({ picking: k }),
+          set: (at) => this.background(this.compare({ type: "split", at })),
+          cancel: () => {
+            this.update({ picking: null });
+            this.root.querySelector<HTMLElement>('[data-action="split"]')?.focus();
+          },
         },
-      })}
+        this.chartWidth(),
+      )}
       ${this.toolsSection(view)}
       <div class="region-missing">${this.missingTemplate(view)}</div>`;
   }

@@ -30,10 +30,12 @@ export interface ComparisonActions {
   readonly open: (trace: MissingTrace, tool: string) => void;
 }
 
+/** `width`: the timeline's, as chartWidth gives it for the view. */
 export function comparisonView(
   view: ComparisonView,
   missing: ComparedMissing | null,
   actions: ComparisonActions,
+  width: number,
 ): TemplateResult {
   const against =
     view.against.length === 1 ? view.against[0]! : `${count(view.against.length)} logs`;
@@ -64,7 +66,7 @@ export function comparisonView(
           </p>`
         : changesTable(view, actions.pick)
     }
-    ${periodsFigure(view)} ${missing ? sidesMissing(view, missing, actions.open) : nothing}
+    ${periodsFigure(view, width)} ${missing ? sidesMissing(view, missing, actions.open) : nothing}
   </section>`;
 }
 
@@ -180,7 +182,7 @@ function sidesMissing(
 }
 
 /** When each side's traces are: both periods named on one timeline, and in words. */
-function periodsFigure(view: ComparisonView): TemplateResult {
+function periodsFigure(view: ComparisonView, chartWidth: number): TemplateResult {
   const { periods, timeline } = view;
   const width = timeline[0]?.width ?? 60_000;
   const period = (name: string, side: ComparisonView["periods"]["old"]) =>
@@ -193,7 +195,7 @@ function periodsFigure(view: ComparisonView): TemplateResult {
   const marks = { ...periods, ...(view.split ? { split: view.split.atMs } : {}) };
   return html`<div class="periods">
     <h3 id="periods-title">The two periods</h3>
-    <p>${period("Before (OLD)", periods.old)} · ${period("After (NEW)", periods.new)}</p>
-    ${timelineChart(timeline, marks, "periods-timeline") ?? nothing}
+    <p class="period-lines">${period("Before (OLD)", periods.old)} ${period("After (NEW)", periods.new)}</p>
+    ${timelineChart(timeline, chartWidth, marks, "periods-timeline") ?? nothing}
   </div>`;
 }

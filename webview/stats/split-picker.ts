@@ -40,6 +40,7 @@ export function overTimeSection(
   view: StatsView,
   picking: number | null,
   actions: SplitActions,
+  width: number,
 ): TemplateResult {
   const buckets = view.timeline;
   const marks =
@@ -50,7 +51,7 @@ export function overTimeSection(
           new: { from: boundaryMs(buckets, picking), to: buckets.at(-1)!.start },
           split: boundaryMs(buckets, picking),
         };
-  const chart = timelineChart(buckets, marks);
+  const chart = timelineChart(buckets, width, marks);
   const unreadable = count(view.unreadableTimes);
   return html`<section class="over-time" aria-labelledby="time-title">
     <h2 id="time-title">Palette size over time</h2>
@@ -72,7 +73,7 @@ export function overTimeSection(
                 ${staticHtml`<${BUTTON} appearance="secondary" data-action="split" @click=${actions.start}
                   >${icon("split-horizontal")} Compare before and after a time…</${BUTTON}>`}
               </div>`
-          : picker(buckets, picking, chart, actions)
+          : picker(buckets, picking, chart, actions, width)
     }
     ${
       chart && view.unreadableTimes > 0
@@ -87,6 +88,7 @@ function picker(
   k: number,
   chart: TemplateResult,
   actions: SplitActions,
+  width: number,
 ): TemplateResult {
   const last = splitBoundaries(buckets);
   const at = splitText(buckets, k);
@@ -126,10 +128,10 @@ function picker(
         key();
       }}
       @pointermove=${(event: PointerEvent) => {
-        const to = boundaryAt(buckets, fraction(event));
+        const to = boundaryAt(buckets, fraction(event), width);
         if (to !== k) actions.move(to);
       }}
-      @click=${(event: MouseEvent) => actions.set(splitText(buckets, boundaryAt(buckets, fraction(event))))}
+      @click=${(event: MouseEvent) => actions.set(splitText(buckets, boundaryAt(buckets, fraction(event), width)))}
     >
       ${chart}
     </div>

@@ -9,11 +9,11 @@ import type { Period } from "../../src/stats-protocol.js";
 import { counted } from "../../src/core/words.js";
 import { count } from "../dom.js";
 
-const WIDTH = 640;
+/** The chart's width in its own units: about a pixel each, so its text reads at its size in a narrow view too. */
+export const CHART_WIDTH = { min: 320, max: 640 };
 const HEIGHT = 160;
 /** Room beside the plot for each axis' numbers and what they count. */
 const PAD = { left: 60, right: 76, top: 10, bottom: 24 };
-const PLOT_W = WIDTH - PAD.left - PAD.right;
 /** Room above the plot for the periods' names, when it has periods. */
 const MARKS_H = 28;
 const PLOT_H = HEIGHT - PAD.top - PAD.bottom;
@@ -25,8 +25,15 @@ export function timeLabel(ms: number, width: number): string {
   return width < 60_000 ? iso.slice(0, 19) : iso.slice(0, 16);
 }
 
+/** The chart's width (its own units) for a view this many pixels wide. */
+export function chartWidth(viewWidth: number): number {
+  return Math.round(Math.min(CHART_WIDTH.max, Math.max(CHART_WIDTH.min, viewWidth)));
+}
+
 /** Where bucket i and a value sit on the chart. */
 interface Scale {
+  readonly width: number;
+  readonly plotW: number;
   readonly step: number;
   readonly maxSize: number;
   readonly maxFail: number;
@@ -35,11 +42,18 @@ interface Scale {
   readonly yFail: (v: number) => number;
 }
 
-function scaleOf(buckets: readonly TimeBucket[], filled: readonly TimeBucket[]): Scale {
+function scaleOf(
+  buckets: readonly TimeBucket[],
+  filled: readonly TimeBucket[],
+  width: number,
+): Scale {
   const maxSize = Math.max(1, ...filled.map((b) => b.meanPalette));
   const maxFail = Math.max(1, ...buckets.map((b) => b.forcedFailures));
-  const step = PLOT_W / buckets.length;
+  const plotW = width - PAD.left - PAD.right;
+  const step = plotW / buckets.length;
   return {
+    width,
+    plotW,
     step,
     maxSize,
     maxFail,
@@ -65,39 +79,45 @@ export function splitBoundaries(buckets: readonly TimeBucket[]): number {
 /** The time (ms) of boundary k, before bucket k. */
 export const boundaryMs = (buckets: readonly TimeBucket[], k: number) => buckets[k]!.start;
 
-/** The boundary nearest to a point `fraction` of the way across the chart's width (1 … n − 1). */
-export function boundaryAt(buckets: readonly TimeBucket[], fraction: number): number {
-  const k = Math.round(((fraction * WIDTH - PAD.left) / PLOT_W) * buckets.length);
+/** The boundary nearest to a point `fraction` of the way across a chart `width` wide (1 … n − 1). */
+export function boundaryAt(
+  buckets: readonly TimeBucket[],
+  fraction: number,
+  width: number,
+): number {
+  const plotW = width - PAD.left - PAD.right;
+  const k = Math.round(((fraction * width - PAD.left) / plotW) * buckets.length);
   return Math.min(Math.max(k, 1), buckets.length - 1);
 }
 
 /**
- * The chart, or null when fewer than two buckets hold traces (nothing to see over time). `id`
- * names its title, for a page that draws two.
+ * The chart, `width` units wide (chartWidth), or null when fewer than two buckets hold traces
+ * (nothing to see over time). `id` names its title, for a page that draws two.
  */
 export function timelineChart(
   buckets: readonly TimeBucket[],
+  width: number,
   marks: PeriodMarks | null = null,
   id = "timeline",
 ): TemplateResult | null {
   const filled = buckets.filter((b) => b.traces > 0);
   if (filled.length < 2) return null;
-  const scale = scaleOf(buckets, filled);
-  const width = buckets[0]!.width;
+  const scale = scaleOf(buckets, filled, width);
+  const bucketWidth = buckets[0]!.width;
   const top = marks ? MARKS_H : 0;
   return html`<figure class="timeline">
     <svg
-      viewBox="0 ${-top} ${WIDTH} ${HEIGHT + top}"
+      viewBox="0 ${-top} ${width} ${HEIGHT + top}"
       class="timeline-chart"
       role="img"
       aria-labelledby=${`${id}-title`}
     >
-      <title id=${`${id}-title`}>${chartTitle(buckets, filled, scale)}${marks ? marksTitle(marks, width) : ""}</title>
-      ${marks ? periodMarks(buckets, marks, id) : nothing}
+      <title id=${`${id}-title`}>${chartTitle(buckets, filled, scale)}${marks ? marksTitle(marks, bucketWidth) : ""}</title>
+      ${marks ? periodMarks(buckets, scale, marks, id) : nothing}
       <line
         class="axis"
         x1=${PAD.left}
-        x2=${WIDTH - PAD.right}
+        x2=${width - PAD.right}
         y1=${BASELINE}
         y2=${BASELINE}
       ></line>
@@ -112,7 +132,7 @@ export function timelineChart(
               <span class="key"><span class="swatch period-new-swatch"></span>after (NEW)</span>`
           : nothing
       }
-      <span class="muted">per ${durationText(width)}, UTC</span>
+      <span class="muted">per ${durationText(bucketWidth)}, UTC</span>
     </figcaption>
   </figure>`;
 }
@@ -157,13 +177,13 @@ function ticks(buckets: readonly TimeBucket[], scale: Scale): SVGTemplateResult 
   const first = buckets[0]!;
   const last = buckets.at(-1)!;
   return svg`<text class="tick" x=${PAD.left} y=${HEIGHT - 6}>${timeLabel(first.start, first.width)}</text>
-    <text class="tick" x=${WIDTH - PAD.right} y=${HEIGHT - 6} text-anchor="end">${timeLabel(last.start + last.width, first.width)}</text>
+    <text class="tick" x=${scale.width - PAD.right} y=${HEIGHT - 6} text-anchor="end">${timeLabel(last.start + last.width, first.width)}</text>
     ${[1, 0.5, 0].map(
       (share) =>
         svg`<text class="tick palette-text" x=${PAD.left - 4} y=${scale.ySize(scale.maxSize * share) + (share === 1 ? 8 : share === 0 ? 0 : 4)} text-anchor="end">${sizeText(scale.maxSize * share, share === 1)}</text>`,
     )}
-    <text class="tick failures-text" x=${WIDTH - PAD.right + 4} y=${PAD.top + 8}>${counted(scale.maxFail, "failure")}</text>
-    <text class="tick failures-text" x=${WIDTH - PAD.right + 4} y=${BASELINE}>0</text>`;
+    <text class="tick failures-text" x=${scale.width - PAD.right + 4} y=${PAD.top + 8}>${counted(scale.maxFail, "failure")}</text>
+    <text class="tick failures-text" x=${scale.width - PAD.right + 4} y=${BASELINE}>0</text>`;
 }
 
 /** A palette size on the left axis; the top one says what it counts. */
@@ -188,25 +208,27 @@ function durationText(ms: number): string {
 }
 
 /** Where a time falls across the plot. */
-function xOf(buckets: readonly TimeBucket[], ms: number): number {
+function xOf(buckets: readonly TimeBucket[], scale: Scale, ms: number): number {
   const first = buckets[0]!;
-  return PAD.left + (PLOT_W * (ms - first.start)) / (first.width * buckets.length);
+  return PAD.left + (scale.plotW * (ms - first.start)) / (first.width * buckets.length);
 }
 
 /** A side's band covers the buckets its traces are in; its name sits above the plot, OLD's row above NEW's. */
 function periodMarks(
   buckets: readonly TimeBucket[],
+  scale: Scale,
   marks: PeriodMarks,
   id: string,
 ): SVGTemplateResult {
   const width = buckets[0]!.width;
   const band = (side: "old" | "new", period: Period | null, row: number) => {
     if (!period) return nothing;
-    const from = xOf(buckets, Math.floor(period.from / width) * width);
-    const to = xOf(buckets, (Math.floor(period.to / width) + 1) * width);
+    const from = xOf(buckets, scale, Math.floor(period.from / width) * width);
+    const to = xOf(buckets, scale, (Math.floor(period.to / width) + 1) * width);
     const name = side === "old" ? "before (OLD)" : "after (NEW)";
-    // The name starts at the band, or ends at it when the band is too near the right edge.
-    const start = WIDTH - PAD.right - from >= 90;
+    // OLD's name ends at its band and NEW's starts at its band, away from each other and the split
+    // line between them; either turns round where the chart has no room for it.
+    const start = side === "old" ? to < 90 : scale.width - from >= 90;
     return svg`<rect class=${`period period-${side}`} x=${from} width=${Math.max(2, to - from)}
         y=${-MARKS_H + 2 + row * 13} height=${BASELINE + MARKS_H - 2 - row * 13}
         fill=${side === "old" ? `url(#${id}-hatch)` : nothing}
@@ -225,7 +247,7 @@ function periodMarks(
     ${
       split === undefined
         ? nothing
-        : svg`<line class="split-line" x1=${xOf(buckets, split)} x2=${xOf(buckets, split)} y1=${-MARKS_H + 2} y2=${BASELINE}></line>`
+        : splitLine(xOf(buckets, scale, split), timeLabel(split, width), scale)
     }`;
 }
 
@@ -237,4 +259,11 @@ function marksTitle(marks: PeriodMarks, width: number): string {
       : `${name}: no times`;
   const split = marks.split === undefined ? "" : `; split at ${timeLabel(marks.split, width)} UTC`;
   return `. ${period("Before (OLD)", marks.old)}; ${period("after (NEW)", marks.new)}${split}`;
+}
+
+/** The split: a line, and under the plot's top its time, on the side of the line with room for it. */
+function splitLine(x: number, time: string, scale: Scale): SVGTemplateResult {
+  const right = scale.width - PAD.right - x >= 140;
+  return svg`<line class="split-line" x1=${x} x2=${x} y1=${-MARKS_H + 2} y2=${BASELINE}></line>
+    <text class="split-label" x=${right ? x + 4 : x - 4} y=${BASELINE - 4} text-anchor=${right ? "start" : "end"}>split ${time}</text>`;
 }
