@@ -277,15 +277,11 @@ for (const theme of Object.keys(THEMES))
       await page.locator('[data-action="split-set"]').click();
       await answerSplit(page, asking);
       await page.locator(".changes button[data-tool]").first().focus();
-      // The comparison and the timeline are no wider than the view (the changes table scrolls in its own box).
-      for (const part of [".comparison", ".over-time"])
-        assert.ok(
-          await page.evaluate(
-            ([selector, max]) => document.querySelector(selector)!.scrollWidth <= max,
-            [part, width] as const,
-          ),
-          `${part} fits in ${width} px`,
-        );
+      // Nothing is wider than the view (the two tables scroll sideways in their own boxes).
+      assert.ok(
+        await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+        "the page does not scroll sideways",
+      );
       const errors = await page.evaluate(() => (globalThis as unknown as PageGlobals).__errors);
       assert.deepEqual(errors, []);
       await screenshot(page, `stats-split-${theme}-${width}.png`);
