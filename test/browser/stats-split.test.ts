@@ -228,6 +228,20 @@ test("stats split: the comparison's timeline names both periods and the split, i
   await page.close();
 });
 
+test("stats split: statistics sent again while picking keep the split, unless their timeline no longer reaches it", async (browser) => {
+  const page = await openStats(browser);
+  const view = await beforeAfterStats();
+  await sendStats(page, { type: "stats", view });
+  await openPicker(page);
+  await pickMidnight(page);
+  await sendStats(page, { type: "stats", view });
+  assert.match(await valueText(page), /^2025-03-11 00:00 UTC/);
+  await sendStats(page, { type: "stats", view: { ...view, timeline: view.timeline.slice(0, 3) } });
+  await page.waitForSelector(".split-picker", { state: "detached" });
+  assert.equal(await page.locator('[data-action="split"]').count(), 1);
+  await page.close();
+});
+
 test("stats split: a set without times says, where the control would be, that it cannot be split", async (browser) => {
   const page = await openStats(browser);
   const view = await beforeAfterStats();

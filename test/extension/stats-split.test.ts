@@ -112,6 +112,17 @@ describe("Palette Statistics: this set split at a time picked on its timeline", 
     expect(session.missing("ask_human").map((g) => g.total)).toEqual([32]);
   });
 
+  it("copies the split comparison as Markdown, naming OLD as the traces before the time", async () => {
+    const { panel } = await split("2025-03-11 00:00");
+    panel.webview.receive({ type: "copyMarkdown", requestId: 9, tools: [], comparison: true });
+    await vi.waitFor(() =>
+      expect(posted(panel, "reply")).toMatchObject({ requestId: 9, ok: true }),
+    );
+    expect(fake.clipboard.split("\n")[0]).toBe(
+      "### What changed: this set (NEW, 40 traces) against the traces before 2025-03-11 00:00 (OLD, 40 traces)",
+    );
+  });
+
   it("refuses a time outside the set's times, naming its first and last time as the CLI does", async () => {
     const { answer } = await split("2026-01-01");
     expect(answer).toEqual({

@@ -89,7 +89,13 @@ export class StatsApp {
   receive(message: Exclude<ToStatsView, { requestId: number }>): void {
     if (message.type !== "stats") return;
     const first = this.state.view === null;
-    this.update({ view: message.view, ui: { ...this.state.ui, sources: message.view.sources } });
+    // A split being picked stays where it was, unless the new timeline no longer reaches it.
+    const { picking } = this.state;
+    this.update({
+      view: message.view,
+      ui: { ...this.state.ui, sources: message.view.sources },
+      picking: picking !== null && picking < message.view.timeline.length ? picking : null,
+    });
     if (first && this.state.ui.tool !== null)
       this.background(this.openTool(this.state.ui.tool, false));
   }
