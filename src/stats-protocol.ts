@@ -5,7 +5,7 @@
  */
 import type { Comparison, Side, ToolChange } from "./core/stats/comparison.js";
 import type { StageRow, ToolRow } from "./core/stats/rows.js";
-import type { TimeBucket } from "./core/stats/timeline.js";
+import { Timeline, type TimeBucket } from "./core/stats/timeline.js";
 import {
   isArrayOf,
   isCount,
@@ -88,10 +88,29 @@ export interface MissingGroup {
 /** One tool of a comparison, as the view shows it (docs/formats.md, "stats --against"). */
 export type ComparedTool = Pick<ToolChange, "name" | "old" | "new" | "points" | "stage" | "p">;
 
+/** The first and last readable times of a side's traces, in milliseconds since the epoch. */
+export interface Period {
+  readonly from: number;
+  readonly to: number;
+}
+
+/** Where this set was cut: `at` as the user picked it (`stats --split-at` reads the same text). */
+export interface SplitView {
+  readonly at: string;
+  readonly atMs: number;
+  /** Traces without a readable time, in neither side. */
+  readonly untimed: number;
+}
+
 /** This view's set (NEW) compared with another (OLD), biggest change first. */
 export interface ComparisonView {
-  /** The other set's logs, as the user knows them. */
+  /** The other set's logs, as the user knows them (for a split, this set's). */
   readonly against: readonly string[];
+  /** This set cut at a time (OLD before it), or null when compared with another set. */
+  readonly split: SplitView | null;
+  /** Both sides' palette size over time on one timeline, and when each side's traces are (null: no readable time). */
+  readonly timeline: readonly TimeBucket[];
+  readonly periods: { readonly old: Period | null; readonly new: Period | null };
   readonly oldTraces: number;
   readonly newTraces: number;
   /** Sides without a trace: nothing was compared. */
@@ -101,9 +120,18 @@ export interface ComparisonView {
   readonly onlyNew: readonly string[];
 }
 
-export function comparisonView(against: readonly string[], c: Comparison): ComparisonView {
+/** The view of a comparison; `timelines` are each side's, drawn as one with both periods marked. */
+export function comparisonView(
+  against: readonly string[],
+  c: Comparison,
+  timelines: { readonly old: Timeline; readonly new: Timeline },
+  split: SplitView | null = null,
+): ComparisonView {
   return {
     against,
+    split,
+    timeline: Timeline.joined(timelines.old, timelines.new).list(),
+    periods: { old: timelines.old.period(), new: timelines.new.period() },
     oldTraces: c.old.traces,
     newTraces: c.new.traces,
     empty: c.empty,
@@ -157,7 +185,9 @@ export type FromStatsView =
   | ({ readonly type: "copyMarkdown" } & ExportRequest)
   | ({ readonly type: "saveCsv" } & ExportRequest)
   /** Compare this set with another the user picks: answered by `comparison`, or a reply when not. */
-  | { readonly type: "compare"; readonly requestId: number };
+  | { readonly type: "compare"; readonly requestId: number }
+  /** Compare this set before `at` (OLD) with the rest (NEW), as `stats --split-at`: answered as `compare`. */
+  | { readonly type: "split"; readonly requestId: number; readonly at: string };
 
 /** How long the host and the page wait for each of the statistics view's requests. */
 export const STATS_REQUEST_TIMEOUTS: RequestTimeouts<FromStatsView> = {
@@ -165,6 +195,8 @@ export const STATS_REQUEST_TIMEOUTS: RequestTimeouts<FromStatsView> = {
   copyMarkdown: WORK_TIMEOUT_MS,
   saveCsv: DIALOG_TIMEOUT_MS,
   compare: DIALOG_TIMEOUT_MS,
+  // The set is read again, which may take as long as its first reading (the user can cancel it).
+  split: DIALOG_TIMEOUT_MS,
 };
 
 export type StatsSortColumn = "name" | "seen" | "final" | "forced" | "missing" | "removedBy";
@@ -180,6 +212,8 @@ export interface StatsPanelState {
 
 /** Longer lists from the webview are refused: the host never holds more tools than this. */
 export const MAX_LISTED_TOOLS = 1_000_000;
+/** A split time longer than this is refused: ISO 8601 with nanoseconds and a zone is 35. */
+export const MAX_SPLIT_TIME = 64;
 const COLUMNS: readonly StatsSortColumn[] = [
   "name",
   "seen",
@@ -228,18 +262,31 @@ function isStatsView(value: unknown): value is StatsView {
         ["records", "select", "abstain", "force", "error", "degraded"].every((k) => isCount(s[k])),
     ) &&
     isToolColumns(value.tools) &&
-    Array.isArray(value.timeline) &&
-    value.timeline.every(
-      (b) =>
-        isRecord(b) &&
-        typeof b.start === "number" &&
-        typeof b.width === "number" &&
-        isCount(b.traces) &&
-        typeof b.meanPalette === "number" &&
-        isCount(b.forcedFailures),
-    )
+    isArrayOf(value.timeline, isTimeBucket)
   );
 }
+
+function isTimeBucket(b: unknown): b is TimeBucket {
+  return (
+    isRecord(b) &&
+    typeof b.start === "number" &&
+    typeof b.width === "number" &&
+    isCount(b.traces) &&
+    typeof b.meanPalette === "number" &&
+    isCount(b.forcedFailures)
+  );
+}
+
+const isPeriod = (value: unknown) =>
+  value === null ||
+  (isRecord(value) &&
+    Number.isFinite(value.from) &&
+    Number.isFinite(value.to) &&
+    (value.from as number) <= (value.to as number));
+
+const isSplitView = (value: unknown) =>
+  value === null ||
+  (isRecord(value) && isString(value.at) && Number.isFinite(value.atMs) && isCount(value.untimed));
 
 function isMissingGroup(value: unknown): value is MissingGroup {
   return (
@@ -299,7 +346,12 @@ function isComparisonView(value: unknown): value is ComparisonView {
     isArrayOf(value.empty, (side) => side === "old" || side === "new") &&
     isArrayOf(value.tools, isComparedTool) &&
     isNames(value.onlyOld) &&
-    isNames(value.onlyNew)
+    isNames(value.onlyNew) &&
+    isSplitView(value.split) &&
+    isArrayOf(value.timeline, isTimeBucket) &&
+    isRecord(value.periods) &&
+    isPeriod(value.periods.old) &&
+    isPeriod(value.periods.new)
   );
 }
 
@@ -330,6 +382,8 @@ const FROM_STATS_VIEW: MessageChecks<FromStatsView> = {
   copyMarkdown: isExport,
   saveCsv: isExport,
   compare: (value) => isCount(value.requestId),
+  split: (value) =>
+    isCount(value.requestId) && isString(value.at) && value.at.length <= MAX_SPLIT_TIME,
 };
 
 /** A message the webview sent, or null (after logging) when it is not one this protocol knows. */

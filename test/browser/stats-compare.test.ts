@@ -20,12 +20,14 @@ import {
   waitForStatsPosted,
 } from "./stats-data.js";
 
-/** `n` traces in which `role` keeps `kept` and drops `dropped`. */
-function fold(sets: readonly [number, string[], string[]][]): PaletteStats {
+/** `n` traces in which `role` keeps `kept` and drops `dropped`, an hour apart from `start` (none: untimed). */
+function fold(sets: readonly [number, string[], string[]][], start?: number): PaletteStats {
   const stats = new PaletteStats();
+  let t = 0;
   for (const [n, kept, dropped] of sets)
     for (let i = 0; i < n; i++) {
       const result = validateTrace({
+        ...(start === undefined ? {} : { ts: new Date(start + 3_600_000 * t++).toISOString() }),
         trace: [{ stage: "role", action: "select", kept, dropped, added: [], reinstated: [] }],
         tools: kept,
       });
@@ -35,19 +37,31 @@ function fold(sets: readonly [number, string[], string[]][]): PaletteStats {
   return stats;
 }
 
-/** ask_human taken away by role in 8 of 10 turns; sql given back in 3; one tool on each side only. */
+/** The view of OLD against NEW, as the host makes it. */
+function compared(
+  old: PaletteStats,
+  now: PaletteStats,
+  against: readonly string[] = ["logs/before.jsonl"],
+): ComparisonView {
+  return comparisonView(against, compareStats(old, now), { old: old.timeline, new: now.timeline });
+}
+
+/** ask_human taken away by role in 8 of 10 turns; sql given back in 3; one tool on each side only; OLD on 10 March, NEW on the 12th. */
 function example(): ComparisonView {
-  return comparisonView(
-    ["logs/before.jsonl"],
-    compareStats(
-      fold([
+  return compared(
+    fold(
+      [
         [10, ["search", "ask_human", "legacy_<b>x</b>"], ["sql"]],
         [2, ["search", "ask_human", "sql"], []],
-      ]),
-      fold([
+      ],
+      Date.UTC(2025, 2, 10, 9),
+    ),
+    fold(
+      [
         [8, ["search", "report\u202eevil"], ["ask_human", "sql"]],
         [4, ["search", "ask_human", "sql"], []],
-      ]),
+      ],
+      Date.UTC(2025, 2, 12, 9),
     ),
   );
 }
@@ -104,10 +118,7 @@ test("stats: an empty side is said plainly, with no changes table", async (brows
   await sendStats(page, { type: "stats", view: await exampleStats() });
   await page.locator('[data-action="compare"]').click();
   const asked = await waitForStatsPosted(page, "compare");
-  const empty = comparisonView(
-    ["logs/none"],
-    compareStats(new PaletteStats(), fold([[1, ["a"], []]])),
-  );
+  const empty = compared(new PaletteStats(), fold([[1, ["a"], []]]), ["logs/none"]);
   await sendStats(page, { type: "comparison", requestId: asked.requestId, view: empty });
   await page.waitForSelector(".comparison .warning");
   assert.equal(

@@ -90,6 +90,20 @@ describe("Palette Statistics: exporting a comparison", () => {
   });
 });
 
+describe("Palette Statistics: the two periods of a comparison with another set", () => {
+  it("marks when each set's traces are, on one timeline of both, with no split", async () => {
+    const { panel } = await compared();
+    const answer = posted(panel, "comparison");
+    if (answer.type !== "comparison") throw new Error("no comparison");
+    expect(answer.view.split).toBeNull();
+    expect(answer.view.periods).toEqual({
+      old: { from: Date.UTC(2025, 2, 10, 9), to: Date.UTC(2025, 2, 10, 18, 45) },
+      new: { from: Date.UTC(2025, 2, 12, 9), to: Date.UTC(2025, 2, 12, 18, 45) },
+    });
+    expect(answer.view.timeline.reduce((n, b) => n + b.traces, 0)).toBe(80);
+  });
+});
+
 describe("Palette Statistics: the traces that lost a compared tool", () => {
   it("lists them for each side, each from its own logs, and opens one of either side", async () => {
     const { session, panel } = await compared();

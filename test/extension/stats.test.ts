@@ -342,6 +342,9 @@ describe("the statistics protocol", () => {
       tools: [tool],
       onlyOld: [],
       onlyNew: [],
+      split: null,
+      timeline: [],
+      periods: { old: null, new: null },
     };
     const parse = (v: unknown) =>
       parseToStatsView({ type: "comparison", requestId: 1, view: v }, () => {});

@@ -18,8 +18,9 @@ import type { StatsChannel } from "./channel.js";
 import { comparisonView, type ComparedMissing } from "./comparison-view.js";
 import { missingView } from "./missing-view.js";
 import { icon } from "../parts.js";
+import { overTimeSection } from "./split-picker.js";
+import { chartWidth } from "./timeline-chart.js";
 import { stagesLegend, stagesStrip } from "./stages-strip.js";
-import { timelineChart } from "./timeline-chart.js";
 import { ToolsTable, visibleTools } from "./tools-table.js";
 
 const FRESH: StatsPanelState = {
@@ -42,6 +43,8 @@ interface StatsState {
   readonly comparison: ComparisonView | null;
   /** Where a compared tool went on each side, once the host answered both. */
   readonly comparedMissing: ComparedMissing | null;
+  /** The boundary of the timeline the split is on while the user picks it (null: not picking). */
+  readonly picking: number | null;
 }
 
 export class StatsApp {
@@ -62,6 +65,7 @@ export class StatsApp {
       status: "",
       comparison: null,
       comparedMissing: null,
+      picking: null,
     };
     this.table = new ToolsTable(
       ui.sort,
@@ -69,12 +73,29 @@ export class StatsApp {
       (tool) => this.background(this.openTool(tool)),
     );
     this.update({});
+    // The charts are drawn for the view's width: a view made narrower or wider draws them again.
+    let drawnFor = this.chartWidth();
+    window.addEventListener("resize", () => {
+      if (this.chartWidth() === drawnFor) return;
+      drawnFor = this.chartWidth();
+      this.update({});
+    });
+  }
+
+  private chartWidth(): number {
+    return chartWidth(this.root.clientWidth);
   }
 
   receive(message: Exclude<ToStatsView, { requestId: number }>): void {
     if (message.type !== "stats") return;
     const first = this.state.view === null;
-    this.update({ view: message.view, ui: { ...this.state.ui, sources: message.view.sources } });
+    // A split being picked stays where it was, unless the new timeline no longer reaches it.
+    const { picking } = this.state;
+    this.update({
+      view: message.view,
+      ui: { ...this.state.ui, sources: message.view.sources },
+      picking: picking !== null && picking < message.view.timeline.length ? picking : null,
+    });
     if (first && this.state.ui.tool !== null)
       this.background(this.openTool(this.state.ui.tool, false));
   }
@@ -105,23 +126,43 @@ export class StatsApp {
           >${icon("copy")} Copy as Markdown</${BUTTON}>
         <${BUTTON} appearance="secondary" data-action="csv" @click=${() => this.background(this.export("saveCsv"))}
           >${icon("save")} Save as CSV…</${BUTTON}>
-        <${BUTTON} appearance="secondary" data-action="compare" @click=${() => this.background(this.compare())}
+        <${BUTTON} appearance="secondary" data-action="compare" @click=${() => this.background(this.compare({ type: "compare" }))}
           >${icon("diff")} Compare with…</${BUTTON}>`}
       </div>
       <p class="status" role="status" aria-live="polite">${this.state.status}</p>
       ${
         this.state.comparison
-          ? comparisonView(this.state.comparison, this.state.comparedMissing, {
-              pick: (tool) => this.background(this.openCompared(tool)),
-              open: (trace, tool) => this.channel.post({ type: "openTrace", ref: trace.ref, tool }),
-            })
+          ? comparisonView(
+              this.state.comparison,
+              this.state.comparedMissing,
+              {
+                pick: (tool) => this.background(this.openCompared(tool)),
+                open: (trace, tool) =>
+                  this.channel.post({ type: "openTrace", ref: trace.ref, tool }),
+              },
+              this.chartWidth(),
+            )
           : nothing
       }
       <section class="stages" aria-labelledby="stages-title">
         <h2 id="stages-title">Stages</h2>
         ${stagesLegend()} ${stagesStrip(view.stages)}
       </section>
-      ${overTime(view)} ${this.toolsSection(view)}
+      ${overTimeSection(
+        view,
+        this.state.picking,
+        {
+          start: () => this.pickSplit(Math.ceil(view.timeline.length / 2)),
+          move: (k) => this.update({ picking: k }),
+          set: (at) => this.background(this.compare({ type: "split", at })),
+          cancel: () => {
+            this.update({ picking: null });
+            this.root.querySelector<HTMLElement>('[data-action="split"]')?.focus();
+          },
+        },
+        this.chartWidth(),
+      )}
+      ${this.toolsSection(view)}
       <div class="region-missing">${this.missingTemplate(view)}</div>`;
   }
 
@@ -200,11 +241,30 @@ export class StatsApp {
     this.root.querySelector<HTMLElement>("#missing-title-old")?.focus();
   }
 
-  /** Asks the host to compare this set with logs the user picks, and shows the changes first. */
-  private async compare(): Promise<void> {
+  /** Shows the split on the timeline, at boundary k, for the user to move and set. */
+  private pickSplit(k: number): void {
+    this.update({ picking: k });
+    this.root.querySelector<HTMLElement>(".split-picker")?.focus();
+  }
+
+  /**
+   * Asks the host to compare this set with logs the user picks, or before a time with after it,
+   * and shows the changes first.
+   */
+  private async compare(
+    request: { readonly type: "compare" } | { readonly type: "split"; readonly at: string },
+  ): Promise<void> {
+    if (request.type === "split")
+      this.update({ picking: null, status: `Comparing before ${request.at} UTC with after it…` });
     try {
-      const reply = await this.channel.request({ type: "compare" });
-      if (reply.type === "reply") return this.update({ status: reply.message });
+      const reply = await this.channel.request(request);
+      if (reply.type === "reply") {
+        this.update({ status: reply.message });
+        // The picker is gone once a split is set: its button takes the focus back.
+        if (request.type === "split")
+          this.root.querySelector<HTMLElement>('[data-action="split"]')?.focus();
+        return;
+      }
       if (reply.type !== "comparison") return;
       this.update({ comparison: reply.view, comparedMissing: null, status: "" });
     } catch (error) {
@@ -252,29 +312,6 @@ function header(view: StatsView): TemplateResult {
       </ul>
     </details>
   </header>`;
-}
-
-function overTime(view: StatsView): TemplateResult {
-  const chart = timelineChart(view.timeline);
-  const unreadable = count(view.unreadableTimes);
-  return html`<section class="over-time" aria-labelledby="time-title">
-    <h2 id="time-title">Palette size over time</h2>
-    ${
-      chart ??
-      html`<p class="muted">
-        ${
-          view.unreadableTimes > 0
-            ? `The traces' times could not be read as dates (${unreadable}).`
-            : "The traces carry no times, or all fall in one second."
-        }
-      </p>`
-    }
-    ${
-      chart && view.unreadableTimes > 0
-        ? html`<p class="muted">${unreadable} traces with unreadable times are left out.</p>`
-        : nothing
-    }
-  </section>`;
 }
 
 /** "1,200 traces in 3 logs · 4 problems · errors: ForcedToolUnavailable 2" */

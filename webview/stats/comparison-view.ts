@@ -12,6 +12,7 @@ import { counted } from "../../src/core/words.js";
 import { count } from "../dom.js";
 import { cssomStyle, nameText } from "../parts.js";
 import { missingView } from "./missing-view.js";
+import { timeLabel, timelineChart } from "./timeline-chart.js";
 
 /** Rows drawn: past them the table is a plain DOM table, not a virtualised one. */
 export const CHANGES_SHOWN = 500;
@@ -29,19 +30,34 @@ export interface ComparisonActions {
   readonly open: (trace: MissingTrace, tool: string) => void;
 }
 
+/** `width`: the timeline's, as chartWidth gives it for the view. */
 export function comparisonView(
   view: ComparisonView,
   missing: ComparedMissing | null,
   actions: ComparisonActions,
+  width: number,
 ): TemplateResult {
   const against =
     view.against.length === 1 ? view.against[0]! : `${count(view.against.length)} logs`;
+  const traces = (n: number) => counted(n, "trace", undefined, count);
   return html`<section class="comparison" aria-labelledby="comparison-title">
     <h2 id="comparison-title" tabindex="-1">What changed</h2>
-    <p>
-      This set (NEW, ${counted(view.newTraces, "trace", undefined, count)}) against
-      <bdi>${against}</bdi> (OLD, ${counted(view.oldTraces, "trace", undefined, count)}).
-    </p>
+    ${
+      view.split
+        ? html`<p>
+            This set split at <strong>${view.split.at} UTC</strong>: before it OLD
+            (${traces(view.oldTraces)}), from it NEW (${traces(view.newTraces)}).
+            ${
+              view.split.untimed > 0
+                ? `${traces(view.split.untimed)} without a readable time are in neither.`
+                : nothing
+            }
+          </p>`
+        : html`<p>
+            This set (NEW, ${traces(view.newTraces)}) against <bdi>${against}</bdi> (OLD,
+            ${traces(view.oldTraces)}).
+          </p>`
+    }
     ${
       view.empty.length > 0
         ? html`<p class="warning">
@@ -50,7 +66,7 @@ export function comparisonView(
           </p>`
         : changesTable(view, actions.pick)
     }
-    ${missing ? sidesMissing(view, missing, actions.open) : nothing}
+    ${periodsFigure(view, width)} ${missing ? sidesMissing(view, missing, actions.open) : nothing}
   </section>`;
 }
 
@@ -162,5 +178,24 @@ function sidesMissing(
     );
   return html`<div class="sides-missing">
     ${side("OLD", tool.old.seen, missing.old)} ${side("NEW", tool.new.seen, missing.new)}
+  </div>`;
+}
+
+/** When each side's traces are: both periods named on one timeline, and in words. */
+function periodsFigure(view: ComparisonView, chartWidth: number): TemplateResult {
+  const { periods, timeline } = view;
+  const width = timeline[0]?.width ?? 60_000;
+  const period = (name: string, side: ComparisonView["periods"]["old"]) =>
+    side
+      ? html`<span class="period-text"
+          ><strong>${name}:</strong> ${timeLabel(side.from, width)} to ${timeLabel(side.to, width)}
+          UTC</span
+        >`
+      : html`<span class="period-text"><strong>${name}:</strong> no trace with a time</span>`;
+  const marks = { ...periods, ...(view.split ? { split: view.split.atMs } : {}) };
+  return html`<div class="periods">
+    <h3 id="periods-title">The two periods</h3>
+    <p class="period-lines">${period("Before (OLD)", periods.old)} ${period("After (NEW)", periods.new)}</p>
+    ${timelineChart(timeline, chartWidth, marks, "periods-timeline") ?? nothing}
   </div>`;
 }

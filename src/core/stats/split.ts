@@ -5,7 +5,7 @@
  */
 import type { LoggedTrace } from "../traces/trace.js";
 import type { Split } from "./comparison-json.js";
-import { PaletteStats } from "./fold.js";
+import { PaletteStats, type StatsOptions } from "./fold.js";
 import { timeMs } from "./timeline.js";
 
 /** A trace's time as logged, and as milliseconds since the epoch. */
@@ -22,9 +22,10 @@ export function splitTimeMs(at: string): number | null {
 export const SPLIT_TIME_HELP =
   "a date and time such as 2025-03-14, 2025-03-14 09:30 or 2025-03-14T09:30:00+01:00 (no zone is UTC)";
 
-export class SplitStats {
-  readonly old = new PaletteStats();
-  readonly new = new PaletteStats();
+/** `Ref` and `options` as PaletteStats takes them: the view keeps traces to list, the CLI none. */
+export class SplitStats<Ref = never> {
+  readonly old: PaletteStats<Ref>;
+  readonly new: PaletteStats<Ref>;
   untimed = 0;
   private first: Stamp | null = null;
   private last: Stamp | null = null;
@@ -32,10 +33,14 @@ export class SplitStats {
   constructor(
     readonly at: string,
     private readonly atMs: number,
-  ) {}
+    options: StatsOptions = {},
+  ) {
+    this.old = new PaletteStats<Ref>(options);
+    this.new = new PaletteStats<Ref>(options);
+  }
 
   /** Folds the trace into its side; returns the limits it reached, as PaletteStats.add does. */
-  add(trace: LoggedTrace): readonly string[] {
+  add(trace: LoggedTrace, ref?: Ref): readonly string[] {
     const ms = trace.time === null ? null : timeMs(trace.time);
     if (trace.time === null || ms === null) {
       this.untimed++;
@@ -43,7 +48,7 @@ export class SplitStats {
     }
     if (!this.first || ms < this.first.ms) this.first = { ms, time: trace.time };
     if (!this.last || ms > this.last.ms) this.last = { ms, time: trace.time };
-    return (ms < this.atMs ? this.old : this.new).add(trace);
+    return (ms < this.atMs ? this.old : this.new).add(trace, ref);
   }
 
   /** The split once every trace is in, or why the time cannot split the set. */

@@ -32,6 +32,22 @@ export class Timeline {
   private max = -Infinity;
   /** Traces whose time could not be read as a date. */
   unreadable = 0;
+  /** The earliest and latest readable times, in milliseconds (Infinity and -Infinity before any). */
+  private firstMs = Infinity;
+  private lastMs = -Infinity;
+
+  /** Both sides of a comparison on one timeline: the same buckets as one fold of all their traces. */
+  static joined(a: Timeline, b: Timeline): Timeline {
+    const out = new Timeline();
+    for (const side of [a, b]) {
+      while (out.width < side.width) out.widen();
+      for (const [index, bucket] of side.buckets) out.put(index * side.width, bucket);
+      out.unreadable += side.unreadable;
+      out.firstMs = Math.min(out.firstMs, side.firstMs);
+      out.lastMs = Math.max(out.lastMs, side.lastMs);
+    }
+    return out;
+  }
 
   add(time: string | number, palette: number, failed: boolean): void {
     const ms = timeMs(time);
@@ -39,6 +55,18 @@ export class Timeline {
       this.unreadable++;
       return;
     }
+    this.firstMs = Math.min(this.firstMs, ms);
+    this.lastMs = Math.max(this.lastMs, ms);
+    this.put(ms, { traces: 1, paletteSum: palette, failures: failed ? 1 : 0 });
+  }
+
+  /** The first and last readable times (milliseconds), or null when no trace had one. */
+  period(): { readonly from: number; readonly to: number } | null {
+    return this.firstMs > this.lastMs ? null : { from: this.firstMs, to: this.lastMs };
+  }
+
+  /** Adds counts at a time, widening the buckets first when they would span more than MAX_BUCKETS. */
+  private put(ms: number, counts: Bucket): void {
     let index = Math.floor(ms / this.width);
     while (Math.max(this.max, index) - Math.min(this.min, index) >= MAX_BUCKETS) {
       this.widen();
@@ -48,9 +76,9 @@ export class Timeline {
     this.max = Math.max(this.max, index);
     let bucket = this.buckets.get(index);
     if (!bucket) this.buckets.set(index, (bucket = { traces: 0, paletteSum: 0, failures: 0 }));
-    bucket.traces++;
-    bucket.paletteSum += palette;
-    if (failed) bucket.failures++;
+    bucket.traces += counts.traces;
+    bucket.paletteSum += counts.paletteSum;
+    bucket.failures += counts.failures;
   }
 
   /** Every bucket from the first to the last, empty ones included (a gap is information). */

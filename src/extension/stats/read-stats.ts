@@ -1,6 +1,9 @@
 /** Reads a set of logs into palette statistics, keeping a few traces per tool and stage to list in the view. */
+import type { Split } from "../../core/stats/comparison-json.js";
 import { PaletteStats } from "../../core/stats/fold.js";
+import { SplitStats } from "../../core/stats/split.js";
 import type { Cancellation } from "../../core/traces/scan.js";
+import type { LoggedTrace } from "../../core/traces/trace.js";
 import {
   fileStamps,
   scanLogs,
@@ -33,17 +36,24 @@ export interface LogStats {
 
 const PROBLEMS_KEPT = 100;
 
-/** Folds traces into statistics as a scan finds them (readLogStats's scan, or the Selection Traces view's). */
-export class StatsFold {
-  readonly stats = new PaletteStats<TraceRef>({ samples: SAMPLES_PER_STAGE });
-  private readonly problems: string[] = [];
-  /** Traces that reached the statistics' cap on distinct tools or stages: each is a problem. */
-  private limits = 0;
+/** What traces are folded into: one set's statistics, or both sides of a set split at a time. */
+interface TraceSink {
+  add(trace: LoggedTrace, ref: TraceRef): readonly string[];
+}
 
-  constructor(private readonly inputs: readonly LogInput[]) {}
+/** Folds traces into a sink as a scan finds them, keeping the first problems, each naming its file. */
+class RefFold<Sink extends TraceSink> {
+  protected readonly problems: string[] = [];
+  /** Traces that reached the statistics' cap on distinct tools or stages: each is a problem. */
+  protected limits = 0;
+
+  constructor(
+    protected readonly inputs: readonly LogInput[],
+    readonly sink: Sink,
+  ) {}
 
   trace(found: ScannedTrace, file: number): void {
-    const reached = this.stats.add(found.trace, {
+    const reached = this.sink.add(found.trace, {
       path: this.inputs[file]!.path!,
       index: found.index,
       line: found.line,
@@ -67,37 +77,105 @@ export class StatsFold {
       );
   }
 
+  /** The files read, in order (a folder stands for the logs in it). */
+  protected get files(): string[] {
+    return this.inputs.map((input) => input.path ?? input.name);
+  }
+}
+
+/** Folds traces into statistics as a scan finds them (readLogStats's scan, or the Selection Traces view's). */
+export class StatsFold extends RefFold<PaletteStats<TraceRef>> {
+  constructor(inputs: readonly LogInput[]) {
+    super(inputs, new PaletteStats<TraceRef>({ samples: SAMPLES_PER_STAGE }));
+  }
+
   /** The statistics once the scan is over. */
   done(scan: LogsScan): LogStats {
-    this.stats.addProblems(scan.problemCount + this.limits);
+    this.sink.addProblems(scan.problemCount + this.limits);
     return {
-      stats: this.stats,
+      stats: this.sink,
       scan,
-      files: this.inputs.map((input) => input.path ?? input.name),
+      files: this.files,
       problems: this.problems,
     };
   }
 }
 
+/** One set read again and cut at a time, as `stats --split-at` cuts it; each side keeps traces to list. */
+export interface SplitRead {
+  readonly old: PaletteStats<TraceRef>;
+  readonly new: PaletteStats<TraceRef>;
+  /** How it was cut, or why the time cannot cut the set (outside its times, or no times at all). */
+  readonly split: Split | { readonly error: string };
+  readonly scan: LogsScan;
+  readonly files: readonly string[];
+  readonly problems: readonly string[];
+}
+
+class SplitFold extends RefFold<SplitStats<TraceRef>> {
+  done(scan: LogsScan): SplitRead {
+    const { old, new: now } = this.sink;
+    return {
+      old,
+      new: now,
+      split: this.sink.result(scan.problemCount + this.limits),
+      scan,
+      files: this.files,
+      problems: this.problems,
+    };
+  }
+}
+
+export interface ReadOptions {
+  readonly signal?: Cancellation;
+  /** Bytes read so far, and the bytes of all the files on disk. */
+  readonly onProgress?: (bytes: number, total: number) => void;
+}
+
 /** Folds every trace of the files and folders (absolute paths) into statistics, as `traces` reads them. */
 export async function readLogStats(
   paths: readonly string[],
-  options: {
-    readonly signal?: Cancellation;
-    /** Bytes read so far, and the bytes of all the files on disk. */
-    readonly onProgress?: (bytes: number, total: number) => void;
-  } = {},
+  options: ReadOptions = {},
 ): Promise<LogStats> {
-  // A log named twice (on its own and in its folder) is counted once.
-  const inputs = await distinctInputs(await expandInputs(paths, (path) => path));
-  const total = (await fileStamps(inputs)).reduce((sum, stamp) => sum + (stamp?.size ?? 0), 0);
+  const inputs = await logInputs(paths);
   const fold = new StatsFold(inputs);
-  const scan = await scanLogs(inputs, {
+  return fold.done(await scanInto(inputs, fold, options));
+}
+
+/**
+ * Reads the set again, cut at `at` (`atMs`, as `splitTimeMs` reads it): OLD before it, NEW from
+ * it, as `stats --split-at` counts them.
+ */
+export async function readSplitStats(
+  paths: readonly string[],
+  at: string,
+  atMs: number,
+  options: ReadOptions = {},
+): Promise<SplitRead> {
+  const inputs = await logInputs(paths);
+  const fold = new SplitFold(
+    inputs,
+    new SplitStats<TraceRef>(at, atMs, { samples: SAMPLES_PER_STAGE }),
+  );
+  return fold.done(await scanInto(inputs, fold, options));
+}
+
+/** The logs of the files and folders, a log named twice (on its own and in its folder) once. */
+async function logInputs(paths: readonly string[]): Promise<LogInput[]> {
+  return distinctInputs(await expandInputs(paths, (path) => path));
+}
+
+async function scanInto(
+  inputs: readonly LogInput[],
+  fold: RefFold<TraceSink>,
+  options: ReadOptions,
+): Promise<LogsScan> {
+  const total = (await fileStamps(inputs)).reduce((sum, stamp) => sum + (stamp?.size ?? 0), 0);
+  return scanLogs(inputs, {
     signal: options.signal,
     checkpoints: true,
     onProgress: (bytes) => options.onProgress?.(bytes, total),
     onTrace: (found, file) => fold.trace(found, file),
     onProblem: (problem) => fold.problem(problem),
   });
-  return fold.done(scan);
 }

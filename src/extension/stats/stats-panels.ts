@@ -1,5 +1,7 @@
 import * as vscode from "vscode";
 import { compareStats, type Comparison, type Side } from "../../core/stats/comparison.js";
+import type { PaletteStats } from "../../core/stats/fold.js";
+import { SPLIT_TIME_HELP, splitTimeMs } from "../../core/stats/split.js";
 import {
   comparisonCsv,
   comparisonMarkdown,
@@ -24,7 +26,13 @@ import { announce, log, notice, notify, percentProgress, withProgress } from "..
 import { restorableUri, type TracePanels } from "../panel/panels.js";
 import { webviewOptions, WebviewSession } from "../webview-session.js";
 import { chooseNewFile } from "../workspace-files.js";
-import { readLogStats, type LogStats, type TraceRef } from "./read-stats.js";
+import {
+  readLogStats,
+  readSplitStats,
+  type LogStats,
+  type ReadOptions,
+  type TraceRef,
+} from "./read-stats.js";
 
 /** The view type: package.json's `onWebviewPanel:` activation and the serializer use it. */
 export const STATS_VIEW_TYPE = "paletteInspector.statistics";
@@ -32,16 +40,24 @@ const TITLE = "Palette Statistics";
 
 /** Reads logs with progress (cancellable: a cancelled read shows what was read, marked so). */
 export async function readWithProgress(uris: readonly vscode.Uri[]): Promise<LogStats | null> {
+  return readingWithProgress(uris, readLogStats);
+}
+
+/** Reads logs with `reader`, its progress in percent of the bytes on disk; null after saying why it could not. */
+async function readingWithProgress<Read extends Pick<LogStats, "scan" | "files" | "problems">>(
+  uris: readonly vscode.Uri[],
+  reader: (paths: string[], options: ReadOptions) => Promise<Read>,
+): Promise<Read | null> {
   const label = uris.length === 1 ? vscode.workspace.asRelativePath(uris[0]!) : null;
   const title =
     label === null
       ? notice`Palette statistics: reading ${uris.length} logs or folders`
       : notice`Palette statistics: reading ${label}`;
-  let read: LogStats;
+  let read: Read;
   try {
     read = await withProgress(title, (report, token) => {
       let progress: ((bytes: number) => number) | undefined;
-      return readLogStats(
+      return reader(
         uris.map((uri) => uri.fsPath),
         {
           signal: token,
@@ -134,6 +150,11 @@ export class StatsPanels implements vscode.Disposable {
   }
 }
 
+/** Logs as the user knows them (workspace-relative paths). */
+function against(files: readonly string[]): string[] {
+  return files.map((file) => vscode.workspace.asRelativePath(file));
+}
+
 /** A restored view whose saved logs may not be read: it reads nothing and says why. */
 function refuse(panel: vscode.WebviewPanel, reason: string): void {
   log().warn(`palette-inspector: a saved statistics view was not restored: ${reason}`);
@@ -157,9 +178,9 @@ export class StatsSession extends WebviewSession<FromStatsView, ToStatsView> {
   /** Traces the view was told about, by the `ref` it got. */
   private readonly refs: TraceRef[] = [];
   private readonly refIds = new Map<TraceRef, number>();
-  /** The last comparison made (this set NEW, `other` OLD), for its export and its traces. */
+  /** The last comparison made (with another set, OLD, or this set split at a time), for its export and its traces. */
   private compared: {
-    readonly other: LogStats;
+    readonly sides: { readonly old: PaletteStats<TraceRef>; readonly new: PaletteStats<TraceRef> };
     readonly comparison: Comparison;
     readonly label: string;
   } | null = null;
@@ -227,6 +248,8 @@ export class StatsSession extends WebviewSession<FromStatsView, ToStatsView> {
         return this.saveCsv(message.requestId, message.tools, message.comparison);
       case "compare":
         return this.compare(message.requestId);
+      case "split":
+        return this.split(message.requestId, message.at);
     }
   }
 
@@ -242,11 +265,50 @@ export class StatsSession extends WebviewSession<FromStatsView, ToStatsView> {
     if (!uris || uris.length === 0) return this.reply(requestId, false, "Not compared.");
     const other = await readWithProgress(uris);
     if (!other) return this.reply(requestId, false, "The other logs could not be read.");
-    const against = other.files.map((file) => vscode.workspace.asRelativePath(file));
-    const comparison = compareStats(other.stats, this.read.stats);
-    const label = against.length === 1 ? against[0]! : counted(against.length, "log");
-    this.compared = { other, comparison, label };
-    this.post({ type: "comparison", requestId, view: comparisonView(against, comparison) });
+    const others = against(other.files);
+    const sides = { old: other.stats, new: this.read.stats };
+    const comparison = compareStats(sides.old, sides.new);
+    const label = others.length === 1 ? others[0]! : counted(others.length, "log");
+    this.compared = { sides, comparison, label };
+    const timelines = { old: sides.old.timeline, new: sides.new.timeline };
+    this.post({
+      type: "comparison",
+      requestId,
+      view: comparisonView(others, comparison, timelines),
+    });
+  }
+
+  /** Reads this set again cut at `at` (a time picked on its timeline) and compares before with after, as `stats --split-at`. */
+  private async split(requestId: number, at: string): Promise<void> {
+    const atMs = splitTimeMs(at);
+    if (atMs === null)
+      return this.reply(requestId, false, `The split time must be ${SPLIT_TIME_HELP}.`);
+    const read = await readingWithProgress(this.sources, (paths, options) =>
+      readSplitStats(paths, at, atMs, options),
+    );
+    if (!read) return this.reply(requestId, false, "The logs could not be read again.");
+    if (read.scan.cancelled)
+      return this.reply(requestId, false, "Not compared: the reading was cancelled.");
+    // The CLI's words, for a time the page did not offer (its picker offers only times inside the set).
+    if ("error" in read.split)
+      return this.reply(
+        requestId,
+        false,
+        `${read.split.error.replace(/^--split-at needs/, "A split needs").replace(/^--split-at/, "A split at")}.`,
+      );
+    const sides = { old: read.old, new: read.new };
+    const comparison = compareStats(sides.old, sides.new);
+    this.compared = { sides, comparison, label: `the traces before ${at}` };
+    const timelines = { old: sides.old.timeline, new: sides.new.timeline };
+    this.post({
+      type: "comparison",
+      requestId,
+      view: comparisonView(against(read.files), comparison, timelines, {
+        at,
+        atMs,
+        untimed: read.split.untimed,
+      }),
+    });
   }
 
   /** The comparison the page says it shows, if the host made one (a reloaded page shows none). */
@@ -258,14 +320,16 @@ export class StatsSession extends WebviewSession<FromStatsView, ToStatsView> {
    * The traces in which the tool went missing, by the stage that removed it, most first: in this
    * set, or in a side of the last comparison (none before one).
    */
-  missing(tool: string, side: Side = "new"): MissingGroup[] {
-    const set =
-      side === "new"
-        ? { rows: this.rows, read: this.read }
-        : this.compared && { rows: this.compared.comparison.old, read: this.compared.other };
+  missing(tool: string, side?: Side): MissingGroup[] {
+    const compared = side === undefined ? null : this.compared;
+    const set = compared
+      ? { rows: compared.comparison[side!], stats: compared.sides[side!] }
+      : side === "old"
+        ? null
+        : { rows: this.rows, stats: this.read.stats };
     const row = set?.rows.tools.find((r) => r.name === tool);
     if (!set || !row) return [];
-    const samples = set.read.stats.tools.get(tool)!.samples;
+    const samples = set.stats.tools.get(tool)!.samples;
     return row.removedBy.map(({ stage, n, failed }) => ({
       stage,
       failed,

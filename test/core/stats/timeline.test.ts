@@ -45,6 +45,31 @@ describe("Timeline", () => {
     );
   });
 
+  it("joins two timelines into the buckets one timeline of all their traces has, and the first and last time of both", () => {
+    const point = fc.tuple(fc.integer({ min: 0, max: 10 ** 9 }), fc.nat(20), fc.boolean());
+    fc.assert(
+      fc.property(
+        fc.array(point, { maxLength: 100 }),
+        fc.array(point, { maxLength: 100 }),
+        (a, b) => {
+          const [left, right, all] = [new Timeline(), new Timeline(), new Timeline()];
+          for (const [s, size, failed] of a) left.add(1.7e9 + s, size, failed);
+          for (const [s, size, failed] of b) right.add(1.7e9 + s, size, failed);
+          for (const [s, size, failed] of [...a, ...b]) all.add(1.7e9 + s, size, failed);
+          left.add("soon", 1, false);
+          const joined = Timeline.joined(left, right);
+          expect(joined.list()).toEqual(all.list());
+          expect(joined.period()).toEqual(all.period());
+          expect(joined.unreadable).toBe(1);
+          const seconds = [...a, ...b].map(([s]) => (1.7e9 + s) * 1000);
+          expect(all.period()).toEqual(
+            seconds.length === 0 ? null : { from: Math.min(...seconds), to: Math.max(...seconds) },
+          );
+        },
+      ),
+    );
+  });
+
   it("buckets have round widths: two days of hourly traces are 48 one-hour buckets", () => {
     const timeline = new Timeline();
     for (let h = 0; h < 48; h++) timeline.add(Date.UTC(2025, 2, 14, h) / 1000, h % 5, false);
