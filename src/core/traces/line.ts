@@ -472,7 +472,7 @@ function walkBrackets(
   end: number,
   reader: SegmentReader,
 ): { top: Segment[]; open: Frame[]; inString: boolean; cutQuote: number } {
-  const stack = new BracketStack();
+  const stack = BRACKETS.reset();
   const top: Segment[] = [];
   let inString = false;
   // A key="… or key='… value that does not close before the line ends.
@@ -539,7 +539,8 @@ function walkBrackets(
  * The open brackets of a walk, in typed arrays: a line of a million brackets allocates nothing
  * per bracket. It holds MAX_BRACKET_DEPTH at most: past that, the lower half above the bottom one
  * is forgotten; what closed inside them stays with the bottom one, and a closing bracket that
- * would have closed one of them closes what lies below instead.
+ * would have closed one of them closes what lies below instead. One serves every walk (a walk
+ * never starts another before it ends): its arrays are not made again for each line.
  */
 class BracketStack {
   length = 0;
@@ -550,6 +551,14 @@ class BracketStack {
   private readonly children: (Segment[] | undefined)[] = [];
   /** How many brackets hold children: while none do, forgetting and closing move none. */
   private holding = 0;
+
+  /** Empty, for a new walk; what a walk took from it (its frames, their children) is its own. */
+  reset(): this {
+    this.children.length = 0;
+    this.holding = 0;
+    this.length = 0;
+    return this;
+  }
 
   push(open: number, start: number, closer: number): void {
     if (this.length === MAX_BRACKET_DEPTH) this.forgetMiddle();
@@ -640,6 +649,8 @@ class BracketStack {
     return frames;
   }
 }
+
+const BRACKETS = new BracketStack();
 
 /** The bracket closing an opening one (a lookup in an object keyed by char codes costs 10 times more). */
 function closerOf(open: number): number {

@@ -52,7 +52,7 @@ export function isNameStart(c: number): boolean {
   return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c === 0x5f;
 }
 
-function isNameChar(c: number): boolean {
+export function isNameChar(c: number): boolean {
   return isNameStart(c) || (c >= 0x30 && c <= 0x39) || c === 0x2e;
 }
 

@@ -4,7 +4,7 @@
  * tuples, sets, dicts, dataclass calls `Name(field=value, ...)` and opaque `<...>` reprs. It
  * never evaluates anything; recursion is bounded by MAX_REPR_DEPTH so no input can exhaust the stack.
  */
-import { endsValue, nextItem } from "./angle.js";
+import { endsValue, isNameStart, nextItem } from "./angle.js";
 import { readString } from "./strings.js";
 
 export type PyValue = string | number | boolean | null | PySeq | PyDict | PyCall | PyOpaque;
@@ -139,15 +139,15 @@ class Parser {
     if (depth > MAX_REPR_DEPTH)
       throw new PyReprError(`the repr is nested deeper than ${MAX_REPR_DEPTH} levels`, this.pos);
     this.blanks();
-    const c = this.text[this.pos];
-    if (c === undefined || this.pos >= this.end)
+    const c = this.text.charCodeAt(this.pos);
+    if (this.pos >= this.end || Number.isNaN(c))
       throw new PyReprError("the repr ends where a value was expected", this.pos);
-    if (c === "'" || c === '"' || (isNameStart(c) && this.stringPrefix())) return this.strings();
-    if (c === "[") return this.sequence("]", depth);
-    if (c === "(") return this.parenthesised(depth);
-    if (c === "{") return this.braces(depth);
-    if (c === "<") return this.angle();
-    if (c === "-" || c === "+" || c === "." || isDigit(c)) return this.number();
+    if (c === 0x27 || c === 0x22 || (isNameStart(c) && this.stringPrefix())) return this.strings();
+    if (c === 0x5b) return this.sequence("]", depth);
+    if (c === 0x28) return this.parenthesised(depth);
+    if (c === 0x7b) return this.braces(depth);
+    if (c === 0x3c) return this.angle();
+    if (c === 0x2d || c === 0x2b || c === 0x2e || isDigit(c)) return this.number();
     if (isNameStart(c)) return this.named(depth);
     throw new PyReprError(`unexpected ${this.found()}`, this.pos);
   }
@@ -173,8 +173,9 @@ class Parser {
   /** A string prefix such as b, r, u, rb directly before a quote. */
   private stringPrefix(): boolean {
     let i = this.pos;
-    while (i < this.end && i - this.pos < 2 && "bBrRuU".includes(this.text[i]!)) i++;
-    return i > this.pos && (this.text[i] === "'" || this.text[i] === '"');
+    while (i < this.end && i - this.pos < 2 && isPrefixLetter(this.text.charCodeAt(i))) i++;
+    const c = this.text.charCodeAt(i);
+    return i > this.pos && (c === 0x27 || c === 0x22);
   }
 
   /** One literal or several adjacent ones, joined as Python joins them. */
@@ -192,10 +193,10 @@ class Parser {
       this.pos = read.end;
       const before = this.pos;
       this.blanks();
-      const c = this.text[this.pos];
+      const c = this.text.charCodeAt(this.pos);
       if (
         this.pos < this.end &&
-        (c === "'" || c === '"' || (c !== undefined && isNameStart(c) && this.stringPrefix()))
+        (c === 0x27 || c === 0x22 || (isNameStart(c) && this.stringPrefix()))
       )
         continue;
       this.pos = before;
@@ -325,7 +326,7 @@ class Parser {
     const start = this.pos;
     let i = this.pos;
     if (this.text[i] === "-" || this.text[i] === "+") i++;
-    if (isNameStart(this.text[i] ?? "")) {
+    if (isNameStart(this.text.charCodeAt(i))) {
       // -inf, +inf, -nan: a sign before any other name is not a literal.
       this.pos = i;
       const name = this.name();
@@ -348,7 +349,7 @@ class Parser {
 
   private name(): string {
     const start = this.pos;
-    while (this.pos < this.end && isNameChar(this.text[this.pos]!)) this.pos++;
+    while (this.pos < this.end && isNameChar(this.text.charCodeAt(this.pos))) this.pos++;
     return this.text.slice(start, this.pos);
   }
 
@@ -356,7 +357,10 @@ class Parser {
   private named(depth: number): PyValue {
     const start = this.pos;
     let name = this.name();
-    while (this.text[this.pos] === "." && isNameStart(this.text[this.pos + 1] ?? "")) {
+    while (
+      this.text.charCodeAt(this.pos) === 0x2e &&
+      isNameStart(this.text.charCodeAt(this.pos + 1))
+    ) {
       this.pos++;
       name += "." + this.name();
     }
@@ -397,10 +401,10 @@ class Parser {
   private keyword(): string | null {
     this.blanks();
     const start = this.pos;
-    if (!isNameStart(this.text[start] ?? "")) return null;
+    if (!isNameStart(this.text.charCodeAt(start))) return null;
     const name = this.name();
     this.blanks();
-    if (this.at("=") && this.text[this.pos + 1] !== "=") {
+    if (this.at("=") && this.text.charCodeAt(this.pos + 1) !== 0x3d) {
       this.pos++;
       return name;
     }
@@ -425,14 +429,17 @@ function basedInteger(token: string): number | null {
   return parseInt(digits, base.radix) * (based[1] === "-" ? -1 : 1);
 }
 
-function isDigit(c: string): boolean {
-  return c >= "0" && c <= "9";
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
 }
 
-function isNameStart(c: string): boolean {
-  return (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || c === "_";
-}
-
-function isNameChar(c: string): boolean {
+/** A letter, digit or `_`: a name's characters after its first. */
+function isNameChar(c: number): boolean {
   return isNameStart(c) || isDigit(c);
+}
+
+/** b, r, u (either case): what may stand before a string's quote here. */
+function isPrefixLetter(c: number): boolean {
+  const lower = c | 0x20;
+  return lower === 0x62 || lower === 0x72 || lower === 0x75;
 }
