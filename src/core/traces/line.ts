@@ -247,7 +247,12 @@ export function endsSplitString(line: string, end: number): boolean {
   const quote = line.charCodeAt(end - 1);
   if (quote !== 0x27 && quote !== 0x22) return false;
   if (line.charCodeAt(end - 2) === 0x20) return true;
-  const escape = WHITESPACE_ESCAPE.exec(line.slice(Math.max(0, end - 8), end - 1));
+  // The escape's backslash stands among the 6 characters before its last (the usual line has none there).
+  const from = Math.max(0, end - 8);
+  let slash = end - 3;
+  while (slash >= from && line.charCodeAt(slash) !== 0x5c) slash--;
+  if (slash < from) return false;
+  const escape = WHITESPACE_ESCAPE.exec(line.slice(from, end - 1));
   if (escape === null) return false;
   // The escape's backslash must not itself be escaped (`'a\\n'` ends with a backslash and an n).
   let slashes = 0;
