@@ -67,6 +67,32 @@ export function pythonReadings(
   end: number,
   whole: boolean,
 ): { readings: PyReading[]; exhausted: boolean } {
+  const last = lastRead;
+  if (last?.start === start && last.end === end && last.whole === whole && last.text === text)
+    return last.read;
+  const read = readingsOf(text, start, end, whole);
+  lastRead = { text, start, end, whole, read };
+  return read;
+}
+
+/**
+ * The last value read, which is read again at once when it is a sibling pair's (a line's `tools=`
+ * value is read to follow its brackets, then as the trace's tools). Its readings are never changed.
+ */
+let lastRead: {
+  readonly text: string;
+  readonly start: number;
+  readonly end: number;
+  readonly whole: boolean;
+  readonly read: { readings: PyReading[]; exhausted: boolean };
+} | null = null;
+
+function readingsOf(
+  text: string,
+  start: number,
+  end: number,
+  whole: boolean,
+): { readings: PyReading[]; exhausted: boolean } {
   const readings: PyReading[] = [];
   const choices: number[] = [];
   let firstError: PyReprError | null = null;
