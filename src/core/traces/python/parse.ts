@@ -233,7 +233,8 @@ class Parser {
   private sequence(close: string, depth: number): PySeq {
     const open = this.pos++;
     const items: PyValue[] = [];
-    this.items(close, open, () => items.push(this.value(depth + 1)));
+    for (let atStart = true; this.another(close, open, atStart); atStart = false)
+      items.push(this.value(depth + 1));
     return { kind: "seq", items };
   }
 
@@ -261,7 +262,8 @@ class Parser {
     }
     this.expect(",", open);
     const items: PyValue[] = [first];
-    this.items(")", open, () => items.push(this.value(depth + 1)));
+    for (let atStart = true; this.another(")", open, atStart); atStart = false)
+      items.push(this.value(depth + 1));
     return { kind: "seq", items };
   }
 
@@ -273,38 +275,42 @@ class Parser {
     if (!this.at(":")) {
       const items: PyValue[] = [first];
       if (!this.at("}")) this.expect(",", open);
-      this.items("}", open, () => items.push(this.value(depth + 1)));
+      for (let atStart = true; this.another("}", open, atStart); atStart = false)
+        items.push(this.value(depth + 1));
       return { kind: "seq", items };
     }
     this.pos++;
     const entries: [PyValue, PyValue][] = [[first, this.value(depth + 1)]];
     this.blanks();
     if (!this.at("}")) this.expect(",", open);
-    this.items("}", open, () => {
+    for (let atStart = true; this.another("}", open, atStart); atStart = false) {
       const key = this.value(depth + 1);
       this.blanks();
       this.expect(":", open);
       entries.push([key, this.value(depth + 1)]);
-    });
+    }
     return { kind: "dict", entries };
   }
 
-  /** Items separated by commas up to `close`, a trailing comma allowed; `open` is the bracket's index. */
-  private items(close: string, open: number, item: () => void): void {
-    for (;;) {
+  /**
+   * Before an item of the bracket opened at `open`, up to `close` (a trailing comma allowed): true
+   * when one follows, after a comma unless `atStart`; false once `close` is passed.
+   */
+  private another(close: string, open: number, atStart: boolean): boolean {
+    if (!atStart) {
       this.blanks();
       if (this.at(close)) {
         this.pos++;
-        return;
-      }
-      item();
-      this.blanks();
-      if (this.at(close)) {
-        this.pos++;
-        return;
+        return false;
       }
       this.expect(",", open);
     }
+    this.blanks();
+    if (this.at(close)) {
+      this.pos++;
+      return false;
+    }
+    return true;
   }
 
   private expect(what: string, open: number): void {
@@ -415,11 +421,11 @@ class Parser {
     const open = this.pos++;
     const args: PyValue[] = [];
     const kwargs: [string, PyValue][] = [];
-    this.items(")", open, () => {
+    for (let atStart = true; this.another(")", open, atStart); atStart = false) {
       const keyword = this.keyword();
       if (keyword === null) args.push(this.value(depth + 1));
       else kwargs.push([keyword, this.value(depth + 1)]);
-    });
+    }
     return { kind: "call", name, args, kwargs };
   }
 
