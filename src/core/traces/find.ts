@@ -1,6 +1,5 @@
 import {
   ID_KEYS,
-  isJsonObject,
   isTraceCandidate,
   MAX_VALUE_DEPTH,
   own,
@@ -43,7 +42,9 @@ function visit(
   context: TraceContext,
   found: Found[],
 ): number | null {
-  const children = Array.isArray(value) ? value : isJsonObject(value) ? null : [];
+  // A scalar holds nothing to read.
+  if (typeof value !== "object" || value === null) return null;
+  const children = Array.isArray(value) ? value : null;
   if (children === null && isTraceCandidate(value)) {
     if (level > MAX_NESTING) return level;
     found.push(validateTrace(value, context));

@@ -19,13 +19,14 @@ import {
   traceFromPairs,
 } from "./pairs.js";
 import { lastAngleEnd, opensAngle } from "./python/angle.js";
-import { pythonReadings, PyReprError, type PyReading, type PyValue } from "./python/parse.js";
+import { pythonReadings, PyReprError, type PyValue } from "./python/parse.js";
 import { chooseReading, holdsTrace } from "./python/readings.js";
 import { opensString, readString } from "./python/strings.js";
 import type { TraceContext } from "./trace.js";
 import { LinePairs, prefixContext } from "./line-pairs.js";
 import { parseValue } from "./value.js";
 import { pushAll } from "../arrays.js";
+import { BRACKETS, type BracketStack, type Frame, type Segment } from "./brackets.js";
 
 export interface LineScan {
   /** Traces and problems, in line order. */
@@ -36,25 +37,6 @@ export interface LineScan {
   readonly unclosed: string | null;
 }
 
-/** A bracketed value (or a logfmt quoted value) that holds a marker. */
-interface Segment {
-  readonly start: number;
-  /** Index of its closing bracket or quote. */
-  readonly end: number;
-  readonly children: Segment[];
-  /** A key="value" (logfmt, unescaped first) or key='value' (a Python string) holding the value. */
-  readonly quoted: "" | "logfmt" | "python";
-  /** A value holding a `<…>` repr, read already to find where it ends. */
-  readonly readings?: { readonly readings: PyReading[]; readonly exhausted: boolean };
-}
-
-interface Frame {
-  readonly open: number;
-  readonly start: number;
-  readonly closer: number;
-  readonly children: Segment[];
-}
-
 /** Passes over a line whose quotes do not pair up, each starting past the bracket where the last went wrong. */
 const MAX_PASSES = 16;
 /** Values parsed per line at most: an unreadable value is retried through the values inside it, within this budget. */
@@ -62,10 +44,6 @@ const MAX_ATTEMPTS = 64;
 /** Characters parsed per line at most, as a multiple of its length (besides a floor for short lines). */
 const WORK_PER_CHAR = 3;
 const MIN_WORK = 64 * 1024;
-/** Open brackets remembered at once, at most: each costs memory while the line is walked. */
-const MAX_BRACKET_DEPTH = 1000;
-/** How far down the open brackets a closing one looks for its partner; past that it is stray text. */
-const MAX_MISMATCH = 64;
 
 const NONE: LineScan = { found: [], openAt: -1, unclosed: null };
 
@@ -149,7 +127,7 @@ function firstValue(line: string, open: readonly Frame[]): number {
 
 /**
  * Whether line[from, to) holds only what opens the next frame: blanks, and the brackets and call
- * names of frames forgotten in between (a line of more than MAX_BRACKET_DEPTH brackets).
+ * names of frames forgotten in between (a line of more brackets than brackets.ts remembers).
  */
 function onlyOpeners(line: string, from: number, to: number): boolean {
   for (let i = from; i < to; i++) {
@@ -247,7 +225,12 @@ export function endsSplitString(line: string, end: number): boolean {
   const quote = line.charCodeAt(end - 1);
   if (quote !== 0x27 && quote !== 0x22) return false;
   if (line.charCodeAt(end - 2) === 0x20) return true;
-  const escape = WHITESPACE_ESCAPE.exec(line.slice(Math.max(0, end - 8), end - 1));
+  // The escape's backslash stands among the 6 characters before its last (the usual line has none there).
+  const from = Math.max(0, end - 8);
+  let slash = end - 3;
+  while (slash >= from && line.charCodeAt(slash) !== 0x5c) slash--;
+  if (slash < from) return false;
+  const escape = WHITESPACE_ESCAPE.exec(line.slice(from, end - 1));
   if (escape === null) return false;
   // The escape's backslash must not itself be escaped (`'a\\n'` ends with a backslash and an n).
   let slashes = 0;
@@ -472,7 +455,7 @@ function walkBrackets(
   end: number,
   reader: SegmentReader,
 ): { top: Segment[]; open: Frame[]; inString: boolean; cutQuote: number } {
-  const stack = new BracketStack();
+  const stack = BRACKETS.reset();
   const top: Segment[] = [];
   let inString = false;
   // A key="… or key='… value that does not close before the line ends.
@@ -533,112 +516,6 @@ function walkBrackets(
     }
   }
   return { top, open: stack.frames(), inString, cutQuote };
-}
-
-/**
- * The open brackets of a walk, in typed arrays: a line of a million brackets allocates nothing
- * per bracket. It holds MAX_BRACKET_DEPTH at most: past that, the lower half above the bottom one
- * is forgotten; what closed inside them stays with the bottom one, and a closing bracket that
- * would have closed one of them closes what lies below instead.
- */
-class BracketStack {
-  length = 0;
-  private readonly open = new Int32Array(MAX_BRACKET_DEPTH);
-  private readonly start = new Int32Array(MAX_BRACKET_DEPTH);
-  private readonly closer = new Uint8Array(MAX_BRACKET_DEPTH);
-  /** The values holding a marker that closed inside each bracket, once one has; none above `length`. */
-  private readonly children: (Segment[] | undefined)[] = [];
-  /** How many brackets hold children: while none do, forgetting and closing move none. */
-  private holding = 0;
-
-  push(open: number, start: number, closer: number): void {
-    if (this.length === MAX_BRACKET_DEPTH) this.forgetMiddle();
-    const k = this.length++;
-    this.open[k] = open;
-    this.start[k] = start;
-    this.closer[k] = closer;
-  }
-
-  /** The open bracket that `closer` closes, looked for MAX_MISMATCH deep; -1 if none (then it is stray text). */
-  partner(closer: number): number {
-    const lowest = Math.max(0, this.length - MAX_MISMATCH);
-    for (let k = this.length - 1; k >= lowest; k--) if (this.closer[k] === closer) return k;
-    return -1;
-  }
-
-  startAt(k: number): number {
-    return this.start[k]!;
-  }
-
-  /** Closes the bracket at `k` and those left open inside it; returns what closed inside them all. */
-  closeAt(k: number): Segment[] {
-    const children = this.children[k] ?? [];
-    for (let j = k; this.holding > 0 && j < this.length; j++) {
-      const inner = this.take(j);
-      if (inner !== undefined && j > k) pushAll(children, inner);
-    }
-    this.length = k;
-    return children;
-  }
-
-  /** A value that closed: a child of the innermost open bracket, else one of the line's. */
-  add(segment: Segment, top: Segment[]): void {
-    if (this.length === 0) {
-      top.push(segment);
-      return;
-    }
-    this.childrenOf(this.length - 1).push(segment);
-  }
-
-  private childrenOf(k: number): Segment[] {
-    let children = this.children[k];
-    if (children === undefined) {
-      children = this.children[k] = [];
-      this.holding++;
-    }
-    return children;
-  }
-
-  /** The children of the bracket at `k`, taken from it. */
-  private take(k: number): Segment[] | undefined {
-    const children = this.children[k];
-    if (children !== undefined) {
-      this.children[k] = undefined;
-      this.holding--;
-    }
-    return children;
-  }
-
-  private forgetMiddle(): void {
-    const gone = this.length >> 1;
-    if (this.holding > 0) {
-      for (let j = 1; j <= gone; j++) {
-        const inner = this.take(j);
-        if (inner !== undefined) pushAll(this.childrenOf(0), inner);
-      }
-      // By hand: an array's copyWithin is many times slower than a typed array's.
-      for (let j = gone + 1; j < this.length; j++) {
-        this.children[j - gone] = this.children[j];
-        this.children[j] = undefined;
-      }
-    }
-    this.open.copyWithin(1, gone + 1, this.length);
-    this.start.copyWithin(1, gone + 1, this.length);
-    this.closer.copyWithin(1, gone + 1, this.length);
-    this.length -= gone;
-  }
-
-  frames(): Frame[] {
-    const frames: Frame[] = [];
-    for (let k = 0; k < this.length; k++)
-      frames.push({
-        open: this.open[k]!,
-        start: this.start[k]!,
-        closer: this.closer[k]!,
-        children: this.children[k] ?? [],
-      });
-    return frames;
-  }
 }
 
 /** The bracket closing an opening one (a lookup in an object keyed by char codes costs 10 times more). */

@@ -97,10 +97,10 @@ export function traceEntryTail(found: FoundTrace, margin: string): string {
     return text.slice(text.indexOf("\n", text.indexOf("\n") + 1));
   }
   const names = loggedFinalNames(trace);
-  const list =
-    names.length === 0
-      ? "[]"
-      : `[${field}  ${names.map((name) => JSON.stringify(name)).join(`,${field}  `)}${field}]`;
+  let list = "[";
+  for (let i = 0; i < names.length; i++)
+    list += `${i === 0 ? "" : ","}${field}  ${JSON.stringify(names[i])}`;
+  list += names.length === 0 ? "]" : `${field}]`;
   return (
     `${field}"line": ${found.line},${field}"time": ${JSON.stringify(trace.time)},` +
     `${field}"id": ${JSON.stringify(trace.id)},${field}"stage_count": ${trace.records.length},` +

@@ -333,6 +333,20 @@ describe("a line's budget", () => {
     const later = `INFO (retry ${"(x ".repeat(900)}(note {'trace': [], 'turn_id': 'moved'} `;
     expect(scan(`${later}${"(x ".repeat(300)}`).found).toEqual(["trace moved"]);
   });
+
+  it("a line is read the same whatever brackets the line before it left open", () => {
+    const line = "INFO (retry [{'trace': [], 'turn_id': 'a'}] (note {'trace': [], 'turn_id': 'b'}";
+    const alone = scanLine(line);
+    for (const before of [
+      `INFO (retry (note {'trace': [], 'turn_id': 'kept'} ${"(x ".repeat(2000)}`,
+      "INFO {'x': [{'trace': [], 'turn_id': 'c'}, (",
+      "INFO ({'trace': [}",
+    ]) {
+      scanLine(before);
+      expect(scanLine(line)).toEqual(alone);
+    }
+    expect(alone.found).toHaveLength(2);
+  });
 });
 
 describe("a value's time and id from the text before it", () => {

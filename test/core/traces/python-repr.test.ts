@@ -47,6 +47,28 @@ describe("Python repr grammar", () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
+  it("keeps __proto__ and Object.prototype's names as own keys of a call's keywords and a dict", () => {
+    const call = read("Tool(__proto__={'polluted': True}, toString=1)") as object;
+    expect(Object.keys(call)).toEqual(["__proto__", "toString"]);
+    expect(Object.getPrototypeOf(call)).toBe(Object.prototype);
+    const dict = read("{'constructor': 1, 'hasOwnProperty': 2, '__proto__': 3}") as object;
+    expect(Object.entries(dict)).toEqual([
+      ["constructor", 1],
+      ["hasOwnProperty", 2],
+      ["__proto__", 3],
+    ]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.prototype.hasOwnProperty).toBeTypeOf("function");
+  });
+
+  it("reads the same text again as it was read, and another text at the same place anew", () => {
+    expect(parsePython("[1]")).toEqual({ kind: "seq", items: [1] });
+    expect(parsePython("[1]")).toEqual({ kind: "seq", items: [1] });
+    expect(parsePython("[2]")).toEqual({ kind: "seq", items: [2] });
+    expect(parsePythonAt("[2] x", 0)).toEqual({ value: { kind: "seq", items: [2] }, end: 3 });
+    expect(() => parsePython("[2] x")).toThrow("unexpected 'x' at column 5");
+  });
+
   it("refuses what is not a Python literal, naming the place", () => {
     expect(() => parsePython("[1, os]")).toThrow("unexpected name 'os' (not a Python literal)");
     // A call is data, whatever its name: nothing is ever called.

@@ -9,13 +9,17 @@ export function opensAngle(text: string, at: number): boolean {
   if (!isNameStart(text.charCodeAt(at + 1))) return false;
   let i = at - 1;
   while (i >= 0 && isBlank(text.charCodeAt(i))) i--;
-  return i < 0 || "([{,:=".includes(text[i]!);
+  if (i < 0) return true;
+  const c = text.charCodeAt(i);
+  return c === 0x28 || c === 0x5b || c === 0x7b || c === 0x2c || c === 0x3a || c === 0x3d;
 }
 
 /** Whether what follows `at` (after blanks) may follow a value: a separator, a closer or the end. */
 export function endsValue(text: string, at: number, end: number): boolean {
   while (at < end && isBlank(text.charCodeAt(at))) at++;
-  return at >= end || ",:)]}>".includes(text[at]!);
+  if (at >= end) return true;
+  const c = text.charCodeAt(at);
+  return c === 0x2c || c === 0x3a || c === 0x29 || c === 0x5d || c === 0x7d || c === 0x3e;
 }
 
 /**
@@ -52,7 +56,7 @@ export function isNameStart(c: number): boolean {
   return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c === 0x5f;
 }
 
-function isNameChar(c: number): boolean {
+export function isNameChar(c: number): boolean {
   return isNameStart(c) || (c >= 0x30 && c <= 0x39) || c === 0x2e;
 }
 

@@ -4,7 +4,7 @@
  * tuples, sets, dicts, dataclass calls `Name(field=value, ...)` and opaque `<...>` reprs. It
  * never evaluates anything; recursion is bounded by MAX_REPR_DEPTH so no input can exhaust the stack.
  */
-import { endsValue, nextItem } from "./angle.js";
+import { endsValue, isNameStart, nextItem } from "./angle.js";
 import { readString } from "./strings.js";
 
 export type PyValue = string | number | boolean | null | PySeq | PyDict | PyCall | PyOpaque;
@@ -62,6 +62,32 @@ export const MAX_READINGS_TRIED = 64;
  * (blanks around it allowed). Throws the first reading's error when none parses.
  */
 export function pythonReadings(
+  text: string,
+  start: number,
+  end: number,
+  whole: boolean,
+): { readings: PyReading[]; exhausted: boolean } {
+  const last = lastRead;
+  if (last?.start === start && last.end === end && last.whole === whole && last.text === text)
+    return last.read;
+  const read = readingsOf(text, start, end, whole);
+  lastRead = { text, start, end, whole, read };
+  return read;
+}
+
+/**
+ * The last value read, which is read again at once when it is a sibling pair's (a line's `tools=`
+ * value is read to follow its brackets, then as the trace's tools). Its readings are never changed.
+ */
+let lastRead: {
+  readonly text: string;
+  readonly start: number;
+  readonly end: number;
+  readonly whole: boolean;
+  readonly read: { readings: PyReading[]; exhausted: boolean };
+} | null = null;
+
+function readingsOf(
   text: string,
   start: number,
   end: number,
@@ -139,15 +165,15 @@ class Parser {
     if (depth > MAX_REPR_DEPTH)
       throw new PyReprError(`the repr is nested deeper than ${MAX_REPR_DEPTH} levels`, this.pos);
     this.blanks();
-    const c = this.text[this.pos];
-    if (c === undefined || this.pos >= this.end)
+    const c = this.text.charCodeAt(this.pos);
+    if (this.pos >= this.end || Number.isNaN(c))
       throw new PyReprError("the repr ends where a value was expected", this.pos);
-    if (c === "'" || c === '"' || (isNameStart(c) && this.stringPrefix())) return this.strings();
-    if (c === "[") return this.sequence("]", depth);
-    if (c === "(") return this.parenthesised(depth);
-    if (c === "{") return this.braces(depth);
-    if (c === "<") return this.angle();
-    if (c === "-" || c === "+" || c === "." || isDigit(c)) return this.number();
+    if (c === 0x27 || c === 0x22 || (isNameStart(c) && this.stringPrefix())) return this.strings();
+    if (c === 0x5b) return this.sequence("]", depth);
+    if (c === 0x28) return this.parenthesised(depth);
+    if (c === 0x7b) return this.braces(depth);
+    if (c === 0x3c) return this.angle();
+    if (c === 0x2d || c === 0x2b || c === 0x2e || isDigit(c)) return this.number();
     if (isNameStart(c)) return this.named(depth);
     throw new PyReprError(`unexpected ${this.found()}`, this.pos);
   }
@@ -173,8 +199,9 @@ class Parser {
   /** A string prefix such as b, r, u, rb directly before a quote. */
   private stringPrefix(): boolean {
     let i = this.pos;
-    while (i < this.end && i - this.pos < 2 && "bBrRuU".includes(this.text[i]!)) i++;
-    return i > this.pos && (this.text[i] === "'" || this.text[i] === '"');
+    while (i < this.end && i - this.pos < 2 && isPrefixLetter(this.text.charCodeAt(i))) i++;
+    const c = this.text.charCodeAt(i);
+    return i > this.pos && (c === 0x27 || c === 0x22);
   }
 
   /** One literal or several adjacent ones, joined as Python joins them. */
@@ -192,10 +219,10 @@ class Parser {
       this.pos = read.end;
       const before = this.pos;
       this.blanks();
-      const c = this.text[this.pos];
+      const c = this.text.charCodeAt(this.pos);
       if (
         this.pos < this.end &&
-        (c === "'" || c === '"' || (c !== undefined && isNameStart(c) && this.stringPrefix()))
+        (c === 0x27 || c === 0x22 || (isNameStart(c) && this.stringPrefix()))
       )
         continue;
       this.pos = before;
@@ -206,7 +233,8 @@ class Parser {
   private sequence(close: string, depth: number): PySeq {
     const open = this.pos++;
     const items: PyValue[] = [];
-    this.items(close, open, () => items.push(this.value(depth + 1)));
+    for (let atStart = true; this.another(close, open, atStart); atStart = false)
+      items.push(this.value(depth + 1));
     return { kind: "seq", items };
   }
 
@@ -234,7 +262,8 @@ class Parser {
     }
     this.expect(",", open);
     const items: PyValue[] = [first];
-    this.items(")", open, () => items.push(this.value(depth + 1)));
+    for (let atStart = true; this.another(")", open, atStart); atStart = false)
+      items.push(this.value(depth + 1));
     return { kind: "seq", items };
   }
 
@@ -246,38 +275,42 @@ class Parser {
     if (!this.at(":")) {
       const items: PyValue[] = [first];
       if (!this.at("}")) this.expect(",", open);
-      this.items("}", open, () => items.push(this.value(depth + 1)));
+      for (let atStart = true; this.another("}", open, atStart); atStart = false)
+        items.push(this.value(depth + 1));
       return { kind: "seq", items };
     }
     this.pos++;
     const entries: [PyValue, PyValue][] = [[first, this.value(depth + 1)]];
     this.blanks();
     if (!this.at("}")) this.expect(",", open);
-    this.items("}", open, () => {
+    for (let atStart = true; this.another("}", open, atStart); atStart = false) {
       const key = this.value(depth + 1);
       this.blanks();
       this.expect(":", open);
       entries.push([key, this.value(depth + 1)]);
-    });
+    }
     return { kind: "dict", entries };
   }
 
-  /** Items separated by commas up to `close`, a trailing comma allowed; `open` is the bracket's index. */
-  private items(close: string, open: number, item: () => void): void {
-    for (;;) {
+  /**
+   * Before an item of the bracket opened at `open`, up to `close` (a trailing comma allowed): true
+   * when one follows, after a comma unless `atStart`; false once `close` is passed.
+   */
+  private another(close: string, open: number, atStart: boolean): boolean {
+    if (!atStart) {
       this.blanks();
       if (this.at(close)) {
         this.pos++;
-        return;
-      }
-      item();
-      this.blanks();
-      if (this.at(close)) {
-        this.pos++;
-        return;
+        return false;
       }
       this.expect(",", open);
     }
+    this.blanks();
+    if (this.at(close)) {
+      this.pos++;
+      return false;
+    }
+    return true;
   }
 
   private expect(what: string, open: number): void {
@@ -325,7 +358,7 @@ class Parser {
     const start = this.pos;
     let i = this.pos;
     if (this.text[i] === "-" || this.text[i] === "+") i++;
-    if (isNameStart(this.text[i] ?? "")) {
+    if (isNameStart(this.text.charCodeAt(i))) {
       // -inf, +inf, -nan: a sign before any other name is not a literal.
       this.pos = i;
       const name = this.name();
@@ -348,7 +381,7 @@ class Parser {
 
   private name(): string {
     const start = this.pos;
-    while (this.pos < this.end && isNameChar(this.text[this.pos]!)) this.pos++;
+    while (this.pos < this.end && isNameChar(this.text.charCodeAt(this.pos))) this.pos++;
     return this.text.slice(start, this.pos);
   }
 
@@ -356,7 +389,10 @@ class Parser {
   private named(depth: number): PyValue {
     const start = this.pos;
     let name = this.name();
-    while (this.text[this.pos] === "." && isNameStart(this.text[this.pos + 1] ?? "")) {
+    while (
+      this.text.charCodeAt(this.pos) === 0x2e &&
+      isNameStart(this.text.charCodeAt(this.pos + 1))
+    ) {
       this.pos++;
       name += "." + this.name();
     }
@@ -385,11 +421,11 @@ class Parser {
     const open = this.pos++;
     const args: PyValue[] = [];
     const kwargs: [string, PyValue][] = [];
-    this.items(")", open, () => {
+    for (let atStart = true; this.another(")", open, atStart); atStart = false) {
       const keyword = this.keyword();
       if (keyword === null) args.push(this.value(depth + 1));
       else kwargs.push([keyword, this.value(depth + 1)]);
-    });
+    }
     return { kind: "call", name, args, kwargs };
   }
 
@@ -397,10 +433,10 @@ class Parser {
   private keyword(): string | null {
     this.blanks();
     const start = this.pos;
-    if (!isNameStart(this.text[start] ?? "")) return null;
+    if (!isNameStart(this.text.charCodeAt(start))) return null;
     const name = this.name();
     this.blanks();
-    if (this.at("=") && this.text[this.pos + 1] !== "=") {
+    if (this.at("=") && this.text.charCodeAt(this.pos + 1) !== 0x3d) {
       this.pos++;
       return name;
     }
@@ -425,14 +461,17 @@ function basedInteger(token: string): number | null {
   return parseInt(digits, base.radix) * (based[1] === "-" ? -1 : 1);
 }
 
-function isDigit(c: string): boolean {
-  return c >= "0" && c <= "9";
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
 }
 
-function isNameStart(c: string): boolean {
-  return (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || c === "_";
-}
-
-function isNameChar(c: string): boolean {
+/** A letter, digit or `_`: a name's characters after its first. */
+function isNameChar(c: number): boolean {
   return isNameStart(c) || isDigit(c);
+}
+
+/** b, r, u (either case): what may stand before a string's quote here. */
+function isPrefixLetter(c: number): boolean {
+  const lower = c | 0x20;
+  return lower === 0x62 || lower === 0x72 || lower === 0x75;
 }

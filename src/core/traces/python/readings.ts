@@ -18,7 +18,7 @@ export function chooseReading(
   readings: readonly PyReading[],
   exhausted: boolean,
 ): { value: unknown; problem: string | null } {
-  const values = readings.map((reading) => pythonToJson(reading.value));
+  const values = readings.map(toJson);
   if (readings.length === 1 && !exhausted) return { value: values[0], problem: null };
   const traces = values.map((value) => tracesOf(value, 0, []));
   const decided = traces.filter((list) => list.every(namedByRecords));
@@ -45,7 +45,29 @@ export function chooseReading(
 
 /** Whether a reading holds a trace. */
 export function holdsTrace(reading: PyReading): boolean {
-  return tracesOf(pythonToJson(reading.value), 0, []).length > 0;
+  const value = pythonToJson(reading.value);
+  const holds = holdsTraceAt(value, 0);
+  // Read again by chooseReading, which then takes this one.
+  if (holds) converted.set(reading, value);
+  return holds;
+}
+
+/** A reading's JSON shape made by holdsTrace, taken by the one chooseReading that reads it next. */
+const converted = new WeakMap<PyReading, unknown>();
+
+function toJson(reading: PyReading): unknown {
+  const value = converted.get(reading);
+  if (value === undefined) return pythonToJson(reading.value);
+  converted.delete(reading);
+  return value;
+}
+
+/** Whether tracesOf finds a trace in the value: the first is enough. */
+function holdsTraceAt(value: unknown, depth: number): boolean {
+  if (depth > MAX_SEARCH || value === null || typeof value !== "object") return false;
+  if (isTraceCandidate(value)) return true;
+  for (const child of Object.values(value)) if (holdsTraceAt(child, depth + 1)) return true;
+  return false;
 }
 
 /** The trace objects of a value, in order. */

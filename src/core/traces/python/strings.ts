@@ -24,19 +24,19 @@ export function readString(
   end: number,
   raw: boolean,
 ): { value: string; end: number } | string {
-  const quote = text[at];
+  const quote = text.charCodeAt(at);
   let out = "";
   let run = at + 1;
   for (let i = at + 1; i < end; i++) {
-    const c = text[i];
+    const c = text.charCodeAt(i);
     if (c === quote) return { value: out + text.slice(run, i), end: i + 1 };
-    if (c === "\n" || c === "\r") break;
-    if (c !== "\\") continue;
+    if (c === 0x0a || c === 0x0d) break;
+    if (c !== 0x5c) continue;
     out += text.slice(run, i);
     const next = text[i + 1];
     if (next === undefined || i + 1 >= end) break;
     if (raw) {
-      out += c + next;
+      out += "\\" + next;
       i++;
     } else if (next in SIMPLE) {
       out += SIMPLE[next];
@@ -58,7 +58,7 @@ export function readString(
       i++;
     } else {
       // Python keeps an unknown escape as it is.
-      out += c + next;
+      out += "\\" + next;
       i++;
     }
     run = i + 1;
@@ -73,9 +73,29 @@ export function readString(
  */
 export function opensString(text: string, at: number): boolean {
   let i = at - 1;
-  while (i >= at - 2 && i >= 0 && PREFIX_LETTERS.includes(text[i]!)) i--;
-  return i < 0 || BEFORE_STRING.includes(text[i]!);
+  while (i >= at - 2 && i >= 0 && isPrefixLetter(text.charCodeAt(i))) i--;
+  return i < 0 || isBeforeString(text.charCodeAt(i));
 }
 
-const PREFIX_LETTERS = "bBrRuUfF";
-const BEFORE_STRING = " \t\r\n([{<,:=";
+/** b, r, u, f in either case. */
+function isPrefixLetter(c: number): boolean {
+  const lower = c | 0x20;
+  return lower === 0x62 || lower === 0x72 || lower === 0x75 || lower === 0x66;
+}
+
+/** A blank, `(`, `[`, `{`, `<`, `,`, `:` or `=`. */
+function isBeforeString(c: number): boolean {
+  return (
+    c === 0x20 ||
+    c === 0x09 ||
+    c === 0x0d ||
+    c === 0x0a ||
+    c === 0x28 ||
+    c === 0x5b ||
+    c === 0x7b ||
+    c === 0x3c ||
+    c === 0x2c ||
+    c === 0x3a ||
+    c === 0x3d
+  );
+}

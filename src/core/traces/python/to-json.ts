@@ -5,6 +5,7 @@
  * becomes `{"trace": [...]}`, and a tool becomes its name where its repr shows one.
  */
 import type { PyCall, PyValue } from "./parse.js";
+import { isNameChar } from "./angle.js";
 import { readString } from "./strings.js";
 
 /** Dataclass fields in declaration order, for positional arguments. */
@@ -41,10 +42,10 @@ function convert(value: PyValue, role: Role): unknown {
       return value.items.map((item) => convert(item, role === "top" ? "top" : "value"));
     }
     case "dict": {
-      const out = {};
+      const out: Record<string, unknown> = {};
       for (const [key, item] of value.entries) {
         const name = keyText(key);
-        define(out, name, convert(item, roleOf(name)));
+        put(out, name, convert(item, roleOf(name)));
       }
       return out;
     }
@@ -61,7 +62,16 @@ function roleOf(key: string): Role {
 }
 
 function isRecord(value: PyValue): value is PyCall {
-  return typeof value === "object" && value?.kind === "call" && shortName(value) === "StageRecord";
+  return typeof value === "object" && value?.kind === "call" && isNamed(value, "StageRecord");
+}
+
+/** The call is to `name`, under any module path: no slice of its name made. */
+function isNamed(call: PyCall, name: string): boolean {
+  const full = call.name;
+  return (
+    full.endsWith(name) &&
+    (full.length === name.length || full.charCodeAt(full.length - name.length - 1) === 0x2e)
+  );
 }
 
 function shortName(call: PyCall): string {
@@ -71,17 +81,18 @@ function shortName(call: PyCall): string {
 /** A dataclass call as an object of its fields; an exception call as `{kind, message}`. */
 function callObject(call: PyCall): Record<string, unknown> {
   const name = shortName(call);
-  const out = {};
+  const out: Record<string, unknown> = {};
   const fields = FIELDS[name];
-  if (call.kwargs.length === 0 && /(Error|Exception|Unavailable)$/.test(name)) {
+  if (call.kwargs.length === 0 && isErrorName(name)) {
     const message = call.args[0];
     return { kind: name, message: typeof message === "string" ? message : "" };
   }
-  call.args.forEach((arg, i) => {
+  const { args } = call;
+  for (let i = 0; i < args.length; i++) {
     const field = fields?.[i];
-    if (field !== undefined) define(out, field, convert(arg, roleOf(field)));
-  });
-  for (const [key, item] of call.kwargs) define(out, key, convert(item, roleOf(key)));
+    if (field !== undefined) put(out, field, convert(args[i]!, roleOf(field)));
+  }
+  for (const [key, item] of call.kwargs) put(out, key, convert(item, roleOf(key)));
   return out;
 }
 
@@ -115,15 +126,44 @@ function tool(value: PyValue): unknown {
  * another quoted field (`<RemoteTool endpoint='…'>`).
  */
 function angleName(text: string): string | null {
-  const head = /^<[\p{L}\p{N}_.]+ /u.exec(text);
-  if (head === null) return null;
-  const inner = text.slice(head[0].length, -1);
-  if (inner === "" || / at 0x[0-9a-f]+$/i.test(inner)) return null;
-  const field = /^(\w+)=(?=['"])/.exec(inner);
+  const head = headLength(text);
+  if (head === -1) return null;
+  const inner = text.slice(head, -1);
+  if (inner === "" || (isHexDigit(inner.charCodeAt(inner.length - 1)) && ADDRESS.test(inner)))
+    return null;
+  const field = inner.includes("=") ? FIELD.exec(inner) : null;
   const quoted = wholeString(inner, field?.[0].length ?? 0, inner.length);
   // A field other than the name (`<RemoteTool endpoint='…'>`) names nothing.
   if (field && (field[1] !== "name" || quoted === null)) return null;
   return quoted ?? inner;
+}
+
+/** An object's address ending a repr, as `object.__repr__` writes it. */
+const ADDRESS = / at 0x[0-9a-f]+$/i;
+/** A field of the repr before a quoted value: `name='search'`. */
+const FIELD = /^(\w+)=(?=['"])/;
+/** The head of a `<Head …>` repr, the blank after it included, when not all ASCII. */
+const HEAD = /^<[\p{L}\p{N}_.]+ /u;
+
+/**
+ * The length of `<Head ` at the start of the text, or -1: an ASCII head is tested a character at
+ * a time, any other by HEAD.
+ */
+function headLength(text: string): number {
+  let i = 1;
+  for (; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x80) {
+      const head = HEAD.exec(text);
+      return head === null ? -1 : head[0].length;
+    }
+    if (!isNameChar(c)) break;
+  }
+  return i > 1 && text.charCodeAt(i) === 0x20 && text.charCodeAt(0) === 0x3c ? i + 1 : -1;
+}
+
+function isHexDigit(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
 }
 
 /** The Python string literal at text[at] when it ends at `end` or a blank, else null. */
@@ -142,12 +182,23 @@ function keyText(key: PyValue): string {
   return key.kind === "opaque" ? key.text : JSON.stringify(convert(key, "value"));
 }
 
-/** An own data property even for `__proto__`, as JSON.parse makes it. */
-function define(object: object, key: string, value: unknown): void {
-  Object.defineProperty(object, key, {
-    value,
-    enumerable: true,
-    writable: true,
-    configurable: true,
-  });
+/** A name an exception class ends with: its call is read as `{kind, message}`. */
+function isErrorName(name: string): boolean {
+  return name.endsWith("Error") || name.endsWith("Exception") || name.endsWith("Unavailable");
+}
+
+/**
+ * An own data property even for `__proto__`, as JSON.parse makes it. Every other name an
+ * assignment may take: Object.prototype's other members are writable data properties, so
+ * assigning one makes an own property and changes no prototype.
+ */
+function put(object: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__")
+    Object.defineProperty(object, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  else object[key] = value;
 }
