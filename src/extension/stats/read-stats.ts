@@ -1,6 +1,7 @@
 /** Reads a set of logs into palette statistics, keeping a few traces per tool and stage to list in the view. */
 import { PaletteStats } from "../../core/stats/fold.js";
 import type { Cancellation } from "../../core/traces/scan.js";
+import type { OtlpSet } from "../../core/otel/set-records.js";
 import {
   fileStamps,
   scanLogs,
@@ -100,4 +101,11 @@ export async function readLogStats(
     onProblem: (problem) => fold.problem(problem),
   });
   return fold.done(scan);
+}
+
+/** The OTLP set a file of these statistics was read in, for reading one of its traces again as the scan joined it. */
+export function otlpSetOf(read: LogStats, path: string): OtlpSet | undefined {
+  const file = read.files.indexOf(path);
+  const records = read.scan.setRecords;
+  return records && file !== -1 ? { records, file } : undefined;
 }

@@ -24,7 +24,7 @@ import { announce, log, notice, notify, percentProgress, withProgress } from "..
 import { restorableUri, type TracePanels } from "../panel/panels.js";
 import { webviewOptions, WebviewSession } from "../webview-session.js";
 import { chooseNewFile } from "../workspace-files.js";
-import { readLogStats, type LogStats, type TraceRef } from "./read-stats.js";
+import { otlpSetOf, readLogStats, type LogStats, type TraceRef } from "./read-stats.js";
 
 /** The view type: package.json's `onWebviewPanel:` activation and the serializer use it. */
 export const STATS_VIEW_TYPE = "paletteInspector.statistics";
@@ -294,7 +294,10 @@ export class StatsSession extends WebviewSession<FromStatsView, ToStatsView> {
     const ref = this.refs[id];
     if (!ref) return;
     try {
-      const found = await readTraceAt(ref.path, ref);
+      const otlpSet =
+        otlpSetOf(this.read, ref.path) ??
+        (this.compared?.other && otlpSetOf(this.compared.other, ref.path));
+      const found = await readTraceAt(ref.path, ref, { otlpSet });
       this.traces.showReport(reportOf(found, vscode.Uri.file(ref.path)), undefined, tool, {
         preview: true,
       });
