@@ -8,35 +8,10 @@
  * reader reads it, the floor of the ratio.
  */
 import { scanText } from "../src/core/traces/scan.js";
-import { body } from "./receiver.js";
+import { body, bodyIn } from "./otlp-bodies.js";
 import { interleavedMedians, verdict } from "./measure.js";
 
 const LINES = 400;
-
-/** The receiver bench's request of 50 turns, its inference spans written as OpenInference's. */
-function openInference(b: number): string {
-  const request = JSON.parse(body(b)) as {
-    resourceSpans: { scopeSpans: { spans: { name: string; attributes: unknown[] }[] }[] }[];
-  };
-  const str = (stringValue: string) => ({ stringValue });
-  for (const span of request.resourceSpans[0]!.scopeSpans[0]!.spans)
-    if (span.name === "chat")
-      span.attributes = [
-        { key: "openinference.span.kind", value: str("LLM") },
-        { key: "llm.model_name", value: str("gpt-4o") },
-        { key: "llm.invocation_parameters", value: str('{"model":"gpt-4o","tool_choice":"auto"}') },
-        ...["a", "b"].map((name, i) => ({
-          key: `llm.tools.${i}.tool.json_schema`,
-          value: str(JSON.stringify({ type: "function", function: { name } })),
-        })),
-        { key: "llm.output_messages.0.message.role", value: str("assistant") },
-        {
-          key: "llm.output_messages.0.message.tool_calls.0.tool_call.function.name",
-          value: str("a"),
-        },
-      ];
-  return JSON.stringify(request);
-}
 
 /** The same text with its inference spans claimed by no convention (same length, another kind). */
 function unclaimed(text: string, kind: string, other: string): string {
@@ -49,7 +24,7 @@ export function benchOtlpRead(): string[] {
   const text = (line: (b: number) => string) =>
     Array.from({ length: LINES }, (_, b) => line(b)).join("\n") + "\n";
   const current = text(body);
-  const other = text(openInference);
+  const other = text((b) => bodyIn("openinference", b));
   const read = (input: string) => () => {
     const { traces } = scanText(input);
     if (traces.length !== LINES * 50 || traces.some((t) => t.trace.model?.called?.[0] !== "a"))
