@@ -21,12 +21,7 @@ import { isCancelled, scanInput, type ScanSink } from "./scan-input.js";
 import { scanInWorkers, type WorkerSetup } from "./scan-pool.js";
 import { openRegular } from "./safe-file.js";
 import { readSetRecords } from "./otlp-set.js";
-import {
-  MAX_SET_RECORDS,
-  unjoinedRecords,
-  type OtlpSet,
-  type SetRecord,
-} from "../core/otel/set-records.js";
+import { setProblems, type OtlpSet, type SetRecord } from "../core/otel/set-records.js";
 import type { LogProblem, ScannedTrace } from "./scanned.js";
 
 export { isCancelled } from "./scan-input.js";
@@ -189,14 +184,7 @@ export async function scanLogs(
       for (const index of file.setJoined ?? []) setJoined.add(index);
     }
   }
-  if (set && !cancelled) {
-    if (set.cut)
-      sink.onProblem({
-        ...set.cut,
-        message: `the set holds more than ${MAX_SET_RECORDS} log records; from here on they join only the spans of their own file`,
-      });
-    for (const problem of unjoinedRecords(set.records, setJoined)) sink.onProblem(problem);
-  }
+  if (set && !cancelled) for (const problem of setProblems(set, setJoined)) sink.onProblem(problem);
   // One file at a time once the scan is over: a walk inflates its file a second time, and beside
   // the scan it would halve the scan's speed on a busy extension host.
   const checkpointed = (async () => {

@@ -7,28 +7,28 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { DEFAULT_MAX_LINE_BYTES, type Cancellation } from "../core/traces/scan.js";
 import { looksOtlp, OtlpScanner } from "../core/otel/scanner.js";
-import { MAX_SET_RECORDS, type SetRecord } from "../core/otel/set-records.js";
+import { MAX_SET_RECORDS, type SetRecord, type SetRecordsRead } from "../core/otel/set-records.js";
 import { logChunks, looksBinary, type LogInput } from "./log-source.js";
 import { isCancelled } from "./scan-input.js";
 
 /** Longest stretch of reading before the event loop gets a turn. */
 const BUSY_MS = 15;
 
-export interface SetRecordsRead {
-  readonly records: SetRecord[];
-  /** Where the records past MAX_SET_RECORDS began: those join only their own file's spans. */
-  readonly cut: { readonly file: number; readonly line: number } | null;
-}
-
 /** The log records of a set's OTLP files, in set order; null when it holds fewer than two OTLP files (or on Cancel). */
 export async function readSetRecords(
   inputs: readonly LogInput[],
-  options: { readonly signal?: Cancellation; readonly maxLineBytes?: number } = {},
+  options: {
+    readonly signal?: Cancellation;
+    readonly maxLineBytes?: number;
+    /** The most records kept (tests make it small). */
+    readonly maxRecords?: number;
+  } = {},
 ): Promise<SetRecordsRead | null> {
   const otlp: number[] = [];
   for (const [file, input] of inputs.entries())
     if (input.stream === undefined && (await opensOtlp(input))) otlp.push(file);
   if (otlp.length < 2) return null;
+  const max = options.maxRecords ?? MAX_SET_RECORDS;
   const records: SetRecord[] = [];
   let cut: SetRecordsRead["cut"] = null;
   let turn = performance.now();
@@ -40,7 +40,7 @@ export async function readSetRecords(
       onProblem: () => undefined,
       onRecords: (read, line) => {
         for (const record of read) {
-          if (records.length < MAX_SET_RECORDS) records.push({ ...record, file, line });
+          if (records.length < max) records.push({ ...record, file, line });
           else cut ??= { file, line };
         }
       },
@@ -59,7 +59,7 @@ export async function readSetRecords(
       // A file that cannot be read to its end is its own scan's problem; its records up to there stay.
     }
   }
-  return { records, cut };
+  return { records, cut, max };
 }
 
 /** Whether an input's first chunk opens an OTLP/JSON request (not a binary file, not one that cannot be read). */

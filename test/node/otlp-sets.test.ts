@@ -6,12 +6,15 @@
  */
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { Readable } from "node:stream";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ModelCall } from "../../src/core/traces/model-call.js";
 import { readTraceAt, scanLogs, type LogProblem, type LogsScan } from "../../src/node/log-file.js";
 import type { ScannedTrace } from "../../src/node/scanned.js";
 import type { LogInput } from "../../src/node/log-source.js";
+import { readSetRecords } from "../../src/node/otlp-set.js";
+import { setProblems } from "../../src/core/otel/set-records.js";
 import { expectedCall, readCall, ROOT, truthOf, variants } from "../core/otel/recorded-truth.js";
 
 const folder = mkdtempSync(join(tmpdir(), "pi-otlp-sets-"));
@@ -142,5 +145,29 @@ describe("a set whose spans and log records are in separate files", () => {
     const { traces, scan } = await read([spans, { name: plain, path: plain }], 1);
     expect(scan.setRecords).toBeNull();
     expect(traces.length).toBeGreaterThan(0);
+  });
+});
+
+describe("the first pass over a set of OTLP files", () => {
+  it("keeps at most the most records it may, and says where the rest begin: they join only their own file", async () => {
+    const { spans, logs } = split("official-openai", "chat");
+    const read = await readSetRecords([spans, logs], { maxRecords: 1 });
+    expect(read!.records).toHaveLength(1);
+    // The recording's second call is on the logs file's second line.
+    expect(read!.cut).toEqual({ file: 1, line: 2 });
+    expect(setProblems(read!, new Set([0]))).toEqual([
+      {
+        file: 1,
+        line: 2,
+        message:
+          "the set holds more than 1 log records; from here on they join only the spans of their own file",
+      },
+    ]);
+  });
+
+  it("is not read for a set with a single OTLP file, nor from standard input", async () => {
+    const { spans, logs } = split("official-openai", "chat");
+    const stream = { name: "-", path: null, stream: Readable.from([readFileSync(logs.path!)]) };
+    expect(await readSetRecords([spans, stream])).toBeNull();
   });
 });

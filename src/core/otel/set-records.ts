@@ -63,14 +63,36 @@ export class SetRecords {
 
 const idsKey = (traceId: string, spanId: string) => `${traceId}/${spanId}`;
 
+/** A set's records as its first pass read them. */
+export interface SetRecordsRead {
+  readonly records: readonly SetRecord[];
+  /** Where the records past the most kept began (those join only their own file's spans); null when none were. */
+  readonly cut: { readonly file: number; readonly line: number } | null;
+  /** The most records kept (MAX_SET_RECORDS). */
+  readonly max: number;
+}
+
+interface SetProblem {
+  readonly file: number;
+  readonly line: number;
+  readonly message: string;
+}
+
 /**
- * The set's records that no file's inference span joined (`joined`: the indexes files said),
- * as one problem per line that holds any: said, not dropped in silence.
+ * What the set's scan says of its records once every file has been read: where records were
+ * past the most kept, and each line whose records no file's inference span joined (`joined`: the
+ * indexes the files said).
  */
-export function unjoinedRecords(
-  records: readonly SetRecord[],
-  joined: ReadonlySet<number>,
-): { file: number; line: number; message: string }[] {
+export function setProblems(read: SetRecordsRead, joined: ReadonlySet<number>): SetProblem[] {
+  const cut = read.cut && {
+    ...read.cut,
+    message: `the set holds more than ${read.max.toLocaleString("en-US")} log records; from here on they join only the spans of their own file`,
+  };
+  return [...(cut ? [cut] : []), ...unjoinedRecords(read.records, joined)];
+}
+
+/** The set's records that no file's inference span joined, as one problem per line that holds any. */
+function unjoinedRecords(records: readonly SetRecord[], joined: ReadonlySet<number>): SetProblem[] {
   const byLine = new Map<string, SetRecord[]>();
   records.forEach((record, index) => {
     if (joined.has(index)) return;
