@@ -91,11 +91,12 @@ export class OtlpScanner {
   push(chunk: Uint8Array): void {
     let from = 0;
     for (let lf = chunk.indexOf(10); lf !== -1; lf = chunk.indexOf(10, from)) {
-      this.hold(chunk.subarray(from, lf + 1));
+      // A line read within this chunk is read before it returns; a document's lines are kept.
+      this.hold(chunk.subarray(from, lf + 1), this.whole);
       from = lf + 1;
       if (!this.whole) this.line();
     }
-    this.hold(chunk.subarray(from));
+    this.hold(chunk.subarray(from), true);
   }
 
   end(): void {
@@ -104,7 +105,11 @@ export class OtlpScanner {
     this.flush(0);
   }
 
-  private hold(part: Uint8Array): void {
+  /**
+   * Holds part of a line; `kept` for one held past this push, copied: the caller may reuse the
+   * chunk's memory (a plain file's reads fill two buffers in turn, the next while this one is read).
+   */
+  private hold(part: Uint8Array, kept: boolean): void {
     this.bytes += part.length;
     if (this.tooLong || part.length === 0) return;
     if (this.heldLength + part.length > this.options.maxLineBytes) {
@@ -113,7 +118,7 @@ export class OtlpScanner {
       this.heldLength = 0;
       return;
     }
-    this.held.push(part);
+    this.held.push(kept ? Uint8Array.prototype.slice.call(part) : part);
     this.heldLength += part.length;
   }
 

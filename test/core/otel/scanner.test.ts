@@ -71,6 +71,36 @@ describe("an OTLP/JSON file", () => {
     expect(linesAfter).toEqual([1, 3]);
   });
 
+  it("keeps what it holds of a line or document across chunks, whatever the caller then writes into a chunk's memory", () => {
+    const lines = `${turn("a", 1)}\n${turn("b", 2)}\n`;
+    const document = JSON.stringify(
+      request([turnSpan(TRACE_A, 1, selectionTrace("d", ["a"]))]),
+      null,
+      2,
+    );
+    for (const text of [lines, document]) {
+      const all = bytes(text);
+      const traces: FoundTrace[] = [];
+      const problems: ScanProblem[] = [];
+      const scanner = new OtlpScanner({
+        onTrace: (t) => traces.push(t),
+        onProblem: (p) => problems.push(p),
+        maxLineBytes: 1 << 20,
+      });
+      // One buffer for every chunk, as a plain file's reads reuse theirs.
+      const buffer = new Uint8Array(64);
+      for (let at = 0; at < all.length; at += buffer.length) {
+        const chunk = all.subarray(at, at + buffer.length);
+        buffer.set(chunk);
+        scanner.push(buffer.subarray(0, chunk.length));
+        buffer.fill(0x7d);
+      }
+      scanner.end();
+      expect(problems).toEqual([]);
+      expect(traces.map((t) => t.trace.id)).toEqual(text === lines ? ["a", "b"] : ["d"]);
+    }
+  });
+
   it("whose first request spans lines is one document, read at its end, its traces at line 1", () => {
     const document = JSON.stringify(
       request([
