@@ -7,89 +7,38 @@
  * first printed apart, timed until this thread, which the client shares, has taken in every turn
  * (a consumer that only counts them); the bare server runs on this thread, once as it is and
  * once also parsing the JSON strings inside the bodies that any receiver of them has to read:
- * that second time bounds the ratio any receiver could reach.
+ * that second time bounds the ratio any receiver could reach. Then the same against a mix of
+ * conventions (otlp-bodies.ts) with log records on `/v1/logs`; every turn must end up joined to
+ * its call.
  */
 import { createServer, request, Agent, type Server } from "node:http";
 import { OtlpReceiver } from "../src/node/otlp-receiver.js";
 import { ReceiverThread } from "../src/node/receiver-thread.js";
-import { verdict } from "./measure.js";
+import { load, verdict } from "./measure.js";
+import { body, bodyIn, CONVENTIONS, logsBody, type MixedConvention } from "./otlp-bodies.js";
 
 const REQUESTS = 1000;
 const IN_FLIGHT = 8;
 const ROUNDS = 5;
 
-export function body(b: number): string {
-  const spans = [];
-  for (let i = 0; i < 100; i += 2) {
-    const traceId = `${b.toString(16).padStart(8, "0")}${"0".repeat(22)}${(i >> 1).toString(16).padStart(2, "0")}`;
-    const nanos = String(BigInt(1_700_000_000_000 + i) * 1_000_000n);
-    const selection = JSON.stringify({
-      turn_id: `t${b}-${i}`,
-      trace: [
-        {
-          stage: "intent",
-          action: "select",
-          kept: ["a", "b"],
-          dropped: ["c"],
-          added: [],
-          reinstated: [],
-          forced_choice: null,
-          detail: "",
-        },
-      ],
-      tools: ["a", "b"],
-    });
-    spans.push(
-      {
-        traceId,
-        spanId: `${b.toString(16).padStart(8, "0")}${i.toString(16).padStart(8, "0")}`,
-        name: "turn",
-        startTimeUnixNano: nanos,
-        attributes: [],
-        events: [
-          {
-            name: "symfonic.tool_selection",
-            timeUnixNano: nanos,
-            attributes: [{ key: "symfonic.selection", value: { stringValue: selection } }],
-          },
-        ],
-      },
-      {
-        traceId,
-        spanId: `${b.toString(16).padStart(8, "0")}${(i + 1).toString(16).padStart(8, "0")}`,
-        name: "chat",
-        startTimeUnixNano: nanos,
-        attributes: [
-          { key: "gen_ai.operation.name", value: { stringValue: "chat" } },
-          { key: "gen_ai.tool.definitions", value: { stringValue: '[{"name":"a"},{"name":"b"}]' } },
-          {
-            key: "gen_ai.output.messages",
-            value: {
-              stringValue: '[{"role":"assistant","parts":[{"type":"tool_call","name":"a"}]}]',
-            },
-          },
-        ],
-      },
-    );
-  }
-  return JSON.stringify({
-    resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ spans }] }],
-  });
-}
+/** A request to send: its body, to `/v1/traces`, or with the path it goes to. */
+type Posted = string | { readonly path: string; readonly text: string };
 
-async function send(port: number, bodies: readonly string[]): Promise<number> {
+async function send(port: number, bodies: readonly Posted[]): Promise<number> {
   const agent = new Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
   const started = performance.now();
   let next = 0;
   const worker = async () => {
     while (next < bodies.length) {
-      const text = bodies[next++]!;
+      const posted = bodies[next++]!;
+      const [path, text] =
+        typeof posted === "string" ? ["/v1/traces", posted] : [posted.path, posted.text];
       await new Promise<void>((done, fail) => {
         const req = request(
           {
             host: "127.0.0.1",
             port,
-            path: "/v1/traces",
+            path,
             method: "POST",
             agent,
             headers: {
@@ -195,48 +144,109 @@ async function liveSet(): Promise<number[]> {
   return sizes;
 }
 
-export async function benchReceiver(): Promise<string[]> {
+/** The mix's conventions, request by request: each of the readers', and spans whose calls are in log records. */
+const MIX = Object.keys(CONVENTIONS) as MixedConvention[];
+
+/** A round of the mix: request `b` in convention b mod 5, each of the log-record ones followed by its logs. */
+function mixedBodies(round: number): Posted[] {
+  const bodies: Posted[] = [];
+  for (let k = 0; k < REQUESTS; k++) {
+    const b = round * REQUESTS + k;
+    const convention = MIX[k % MIX.length]!;
+    bodies.push(bodyIn(convention, b));
+    if (convention === "logs") bodies.push({ path: "/v1/logs", text: logsBody(b) });
+  }
+  return bodies;
+}
+
+interface Rounds {
+  readonly bare: number;
+  /** The bare server also parsing the JSON strings a receiver must read; with `floor` only. */
+  readonly floor: number | null;
+  readonly ours: number;
+  readonly first: number;
+}
+
+/**
+ * ROUNDS rounds of `bodiesOf(round)` (each REQUESTS requests of 50 turns, new traces every round)
+ * sent to the bare server(s) and to one receiver; the best of each. The receiver's round ends when
+ * every response has come and this thread has taken in every turn; `check` then sees each turn's
+ * last model call (the log records' calls come as an update of a turn already taken in).
+ */
+async function rounds(
+  bodiesOf: (round: number) => Posted[],
+  floor: boolean,
+  check: (calls: readonly (readonly string[] | null | undefined)[]) => void,
+): Promise<Rounds> {
   const bare: number[] = [];
-  const floor: number[] = [];
+  const floors: number[] = [];
   const ours: number[] = [];
   // One receiver takes every round, as Start Live Traces' takes a running agent's turns: its
   // first round includes compiling its code, so the best round is its throughput once running.
   let turns = 0;
   let allIn = () => {};
+  const calls: (readonly string[] | null | undefined)[] = [];
   const receiver = new ReceiverThread({
     port: 0,
-    onTrace: () => ++turns % (REQUESTS * 50) === 0 && allIn(),
+    onTrace: ({ index, trace }) => {
+      calls[index] = trace.model?.called;
+      if (++turns % (REQUESTS * 50) === 0) allIn();
+    },
+    onModel: ({ index, trace }) => void (calls[index] = trace.model?.called),
   });
   const address = await receiver.start();
   for (let round = 0; round < ROUNDS; round++) {
-    // Each round's turns are new traces, never a re-join of an earlier round's.
-    const bodies = Array.from({ length: REQUESTS }, (_, b) => body(round * REQUESTS + b));
-    for (const [times, attributes] of [
-      [bare, false],
-      [floor, true],
-    ] as const) {
+    const bodies = bodiesOf(round);
+    for (const [times, attributes] of floor
+      ? ([
+          [bare, false],
+          [floors, true],
+        ] as const)
+      : ([[bare, false]] as const)) {
       const { server, port } = await bareServer(attributes);
       times.push(await send(port, bodies));
       await new Promise((done) => server.close(done));
     }
     const handed = new Promise<void>((done) => (allIn = done));
     const started = performance.now();
-    await send(address.port, bodies);
-    await handed;
+    await Promise.all([send(address.port, bodies), handed]);
     ours.push(performance.now() - started);
   }
   await receiver.stop();
   if (turns !== ROUNDS * REQUESTS * 50)
     throw new Error(`the receiver handed on ${turns} turns, not ${ROUNDS * REQUESTS * 50}`);
-  const [b, f, o] = [Math.min(...bare), Math.min(...floor), Math.min(...ours)];
+  check(calls);
+  return {
+    bare: Math.min(...bare),
+    floor: floor ? Math.min(...floors) : null,
+    ours: Math.min(...ours),
+    first: ours[0]!,
+  };
+}
+
+export async function benchReceiver(): Promise<string[]> {
+  const before = load();
+  const calledA = (calls: readonly (readonly string[] | null | undefined)[]) => {
+    const wrong = calls.filter((called) => called?.length !== 1 || called[0] !== "a").length;
+    if (wrong > 0) throw new Error(`${wrong} turns were not joined to their call of a`);
+  };
+  const current = await rounds(
+    (round) => Array.from({ length: REQUESTS }, (_, b) => body(round * REQUESTS + b)),
+    true,
+    calledA,
+  );
+  const mixed = await rounds(mixedBodies, false, calledA);
   const live = await liveSet();
   const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
   const spans = (ms: number) => Math.round((REQUESTS * 100) / (ms / 1000)).toLocaleString("en-US");
+  const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+  const { bare: b, floor: f, ours: o } = current;
   return [
-    "OTLP receiver",
-    `  1,000 requests of 100 spans, ${IN_FLIGHT} in flight: receiver ${(o / 1000).toFixed(2)} s (${spans(o)} spans/s; its first round, just started, ${(ours[0]! / 1000).toFixed(2)} s), bare http + JSON.parse ${(b / 1000).toFixed(2)} s (${spans(b)} spans/s) → ${verdict(b / o, 0.5, false)}`,
+    `OTLP receiver (load before: ${before}; after: ${load()})`,
+    `  1,000 requests of 100 spans, ${IN_FLIGHT} in flight: receiver ${s(o)} (${spans(o)} spans/s; its first round, just started, ${s(current.first)}), bare http + JSON.parse ${s(b)} (${spans(b)} spans/s) → ${verdict(b / o, 0.5, false)}`,
     // The goal against what the issue asks a receiver to read, before any of its own work.
-    `  the bare server also parsing the selection and output-message JSON strings in the bodies: ${(f / 1000).toFixed(2)} s, ${(b / f).toFixed(2)}× the bare server (the most a receiver of these bodies could reach, on one thread)`,
+    `  the bare server also parsing the selection and output-message JSON strings in the bodies: ${s(f!)}, ${(b / f!).toFixed(2)}× the bare server (the most a receiver of these bodies could reach, on one thread)`,
+    `  a mix: each fifth of the requests in the current convention, the older one, OpenInference, the AI SDK's ai.*, and spans whose calls come as 200 more requests of log records on /v1/logs: receiver ${s(mixed.ours)} (first round ${s(mixed.first)}), bare http + JSON.parse ${s(mixed.bare)} → ${verdict(mixed.bare / mixed.ours, 0.5, false)}`,
     `  live set with maxTurns 10,000: ${live.map(mb).join(", ")} at 10k, 50k, 100k turns → 100k against 50k ${verdict(live[2]! / live[1]!, 1.2, true)}`,
   ];
 }

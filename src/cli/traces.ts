@@ -142,7 +142,8 @@ export async function showCommand(args: readonly string[], io: CliIO): Promise<n
   const { found: at, file } = wanted as { found: FoundTrace | TraceSummary; file: number };
   let found: FoundTrace;
   try {
-    found = "trace" in at ? at : await readTraceAt(inputs[file]!.path!, at);
+    const otlpSet = scan.setRecords ? { records: scan.setRecords, file } : undefined;
+    found = "trace" in at ? at : await readTraceAt(inputs[file]!.path!, at, { otlpSet });
   } catch (error) {
     io.stderr(
       `palette-inspector: ${safe(error instanceof Error ? error.message : String(error))}\n`,

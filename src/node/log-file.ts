@@ -20,6 +20,8 @@ import { rangeHash } from "./range-hash.js";
 import { isCancelled, scanInput, type ScanSink } from "./scan-input.js";
 import { scanInWorkers, type WorkerSetup } from "./scan-pool.js";
 import { openRegular } from "./safe-file.js";
+import { readSetRecords } from "./otlp-set.js";
+import { setProblems, type OtlpSet, type SetRecord } from "../core/otel/set-records.js";
 import type { LogProblem, ScannedTrace } from "./scanned.js";
 
 export { isCancelled } from "./scan-input.js";
@@ -102,6 +104,8 @@ export interface LogsScan {
   readonly cancelled: boolean;
   /** Settles when the checkpoint walks are over: they start when the scan has ended. */
   readonly checkpointed: Promise<void>;
+  /** A set of several OTLP files: their log records, which a trace read again (readTraceAt's `otlpSet`) joins too. */
+  readonly setRecords: readonly SetRecord[] | null;
 }
 
 /**
@@ -143,6 +147,12 @@ export async function scanLogs(
       options.onProblem(problem);
     },
   };
+  // Each OTLP file's spans join the log records of the set's other files (otlp-set.ts).
+  const set =
+    inputs.length > 1
+      ? await readSetRecords(inputs, { signal: options.signal, maxLineBytes: options.maxLineBytes })
+      : null;
+  const setJoined = new Set<number>();
   for (let at = 0; at < inputs.length && !cancelled;) {
     // Consecutive files and texts go to the pool together; a stream is read here, in its turn.
     let end = at;
@@ -159,6 +169,7 @@ export async function scanLogs(
           ? options.wanted - traceCount
           : undefined,
       onProgress: (read: number) => options.onProgress?.(before + read),
+      otlpSet: set ? { records: set.records, file: at } : undefined,
     };
     const scanned =
       end > at
@@ -170,14 +181,17 @@ export async function scanLogs(
       if (file.unreadable) unreadable++;
       if (file.gzipPath !== null) gzipPaths.push(file.gzipPath);
       cancelled ||= file.cancelled;
+      for (const index of file.setJoined ?? []) setJoined.add(index);
     }
   }
+  if (set && !cancelled) for (const problem of setProblems(set, setJoined)) sink.onProblem(problem);
   // One file at a time once the scan is over: a walk inflates its file a second time, and beside
   // the scan it would halve the scan's speed on a busy extension host.
   const checkpointed = (async () => {
     for (const path of gzipPaths) await recordCheckpoints(path, () => isCancelled(options.signal));
   })();
-  return { traceCount, problemCount, unreadable, bytes, cancelled, checkpointed };
+  const setRecords = set?.records ?? null;
+  return { traceCount, problemCount, unreadable, bytes, cancelled, checkpointed, setRecords };
 }
 
 export interface LogScanOptions {
@@ -321,6 +335,8 @@ export type TraceLocation = Pick<
 
 export interface ReadTraceOptions {
   readonly signal?: Cancellation;
+  /** The OTLP set the file was scanned in (LogsScan.setRecords, the file's number): the trace joins its log records as the scan did. */
+  readonly otlpSet?: OtlpSet;
   /** Where inflating a gzip began, in inflated bytes: a checkpoint's offset, or 0 for its start. */
   readonly onInflateFrom?: (offset: number) => void;
 }
@@ -346,6 +362,7 @@ export async function readTraceAt(
     throw new Error(`cannot read ${file}: ${reason}`, { cause: error });
   }
   const found = scanText(bytes, {
+    otlpSet: options.otlpSet,
     firstLine: at.line,
     firstOffset: at.offset,
     ascii: nodeAscii,

@@ -14,6 +14,7 @@ import { nodeAscii } from "./ascii.js";
 import { RecentBytes } from "./range-hash.js";
 import { summarizeTrace, traceEntryTail, type TraceSummary } from "../core/traces/summary.js";
 import type { LogProblem, ScannedTrace } from "./scanned.js";
+import type { OtlpSet } from "../core/otel/set-records.js";
 
 /** Longest stretch of scanning before the event loop gets a turn (for Cancel, progress and a worker's messages). */
 const BUSY_MS = 15;
@@ -48,6 +49,8 @@ export interface InputScanOptions {
   readonly onProgress?: (bytes: number) => void;
   /** Called after every slice; the scan waits for what it returns (a worker's room to send). */
   readonly between?: () => Promise<void> | undefined;
+  /** The OTLP set the input is read in (its file's number in it): its spans join the other files' log records. */
+  readonly otlpSet?: OtlpSet;
 }
 
 /** How the scan of one input ended. */
@@ -58,6 +61,8 @@ export interface InputScan {
   readonly cancelled: boolean;
   /** The gzip to walk for checkpoints once the set is scanned, when `checkpoints` asked for it. */
   readonly gzipPath: string | null;
+  /** With `otlpSet`: the set's log records that name an inference span of this input. */
+  readonly setJoined?: readonly number[];
 }
 
 /**
@@ -104,7 +109,10 @@ export async function scanInput(
         file,
       );
   };
+  const setJoined: number[] = [];
   const scanner = new TraceScanner({
+    otlpSet: options.otlpSet,
+    onSetJoined: (index) => setJoined.push(index),
     maxLineBytes: options.maxLineBytes,
     signal: options.signal,
     ascii: nodeAscii,
@@ -152,7 +160,7 @@ export async function scanInput(
   } finally {
     pass();
   }
-  return { bytes, unreadable: false, cancelled: false, gzipPath };
+  return { bytes, unreadable: false, cancelled: false, gzipPath, setJoined };
 }
 
 /**

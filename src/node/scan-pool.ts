@@ -14,6 +14,7 @@ import { KEY } from "./range-hash.js";
 import type { LogProblem, ScannedTrace } from "./scanned.js";
 import { isCancelled, type InputScan, type InputScanOptions } from "./scan-input.js";
 import { workerFailure, workerScript } from "./worker-script.js";
+import type { OtlpSet } from "../core/otel/set-records.js";
 
 /** What a worker is given: its file and how to read it. */
 export interface WorkerJob {
@@ -28,6 +29,8 @@ export interface WorkerJob {
   readonly wanted?: number;
   /** Its items are handed on as they come (it is the set's first file not yet handed on). */
   readonly handedOn?: boolean;
+  /** The OTLP set it is read in, with its number there. */
+  readonly otlpSet?: OtlpSet;
 }
 
 /** Tells a worker that its file's items are now handed on as they come (Outbox.handedOn). */
@@ -216,6 +219,7 @@ export function scanInWorkers(
           // Only the first file's numbers are known as it starts: the others' come after theirs.
           wanted: k === 0 ? options.wanted : undefined,
           handedOn: k === current,
+          otlpSet: options.otlpSet && { records: options.otlpSet.records, file: first + k },
         };
         const worker = idle.pop() ?? enlist();
         files[k]!.worker = worker;

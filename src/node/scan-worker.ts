@@ -57,6 +57,7 @@ async function read(job: WorkerJob): Promise<void> {
     entryMargin: job.entryMargin,
     summaries: job.summaries,
     wanted: job.wanted,
+    otlpSet: job.otlpSet,
     sink: {
       onTrace: (found) => outbox.add([0, found], Math.max(found.length, TRACE_COST)),
       onEntry: (tail) => outbox.add([2, tail], tail.length),

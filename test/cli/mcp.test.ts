@@ -3,7 +3,14 @@
  * as shipped (one bundle). Each answer is checked against the CLI's `--json` for the same question.
  */
 import { spawn } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -362,6 +369,21 @@ describe("the MCP server", () => {
     const missing = await call("show_trace", { logs: ["logs/agent.log"], trace: 999 });
     expect(missing.isError).toBe(true);
     expect(text(missing)).toMatch(/^the logs hold \d+ traces \(#1–#\d+\); there is no trace #999$/);
+  });
+
+  it("shows a trace of a set whose spans and log records are in separate files with what its model called", async () => {
+    const recorded = join(repo, "test/otel-libs/recordings/official-openai");
+    for (const signal of ["spans", "logs"])
+      copyFileSync(
+        join(recorded, `chat-separate-files.${signal}.otlp.jsonl`),
+        join(mine, `${signal}.otlp.jsonl`),
+      );
+    const logs = [join(mine, "logs.otlp.jsonl"), join(mine, "spans.otlp.jsonl")];
+    const result = await call("show_trace", { logs, trace: 1 });
+    expect(result.structuredContent?.model).toMatchObject({
+      called: ["get_weather"],
+      convention: "gen_ai_logs",
+    });
   });
 
   it("takes a trace's #N, and says so when given the JSON's 0-based index", async () => {

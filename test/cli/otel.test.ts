@@ -9,6 +9,7 @@ import { exportCommand } from "../../src/cli/export.js";
 import { receiveCommand } from "../../src/cli/receive.js";
 import { io, until } from "./helpers.js";
 import { showCommand, tracesCommand } from "../../src/cli/traces.js";
+import { statsCommand } from "../../src/cli/stats.js";
 
 const run = promisify(execFile);
 const EXAMPLE = "examples/otel/turns.otlp.jsonl";
@@ -100,6 +101,44 @@ describe("OTLP/JSON files in traces and show", () => {
         "  called: send_email\n" +
         "  warning: send_email called, but not offered to the model\n",
     ]);
+  });
+});
+
+describe("a set whose spans and log records are in separate files", () => {
+  const DIR = "test/otel-libs/recordings/official-openai";
+  const SPANS = `${DIR}/chat-separate-files.spans.otlp.jsonl`;
+  const LOGS = `${DIR}/chat-separate-files.logs.otlp.jsonl`;
+
+  it.each([
+    ["spans first", [SPANS, LOGS]],
+    ["logs first", [LOGS, SPANS]],
+  ])("traces, show, stats and export say what the model called (%s)", async (_order, files) => {
+    const listed = io();
+    expect(await tracesCommand([...files, "--json"], listed.cli)).toBe(0);
+    const traces = (JSON.parse(listed.out.stdout) as { traces: { model: unknown }[] }).traces;
+    expect(traces.map((t) => t.model)).toEqual([
+      expect.objectContaining({ called: ["get_weather"], convention: "gen_ai_logs" }),
+    ]);
+    const shown = io();
+    expect(await showCommand([...files, "1"], shown.cli)).toBe(0);
+    expect(shown.out.stdout).toContain("  called: get_weather\n");
+    const counted = io();
+    expect(await statsCommand([...files, "--json"], counted.cli)).toBe(0);
+    const stats = JSON.parse(counted.out.stdout) as {
+      model_calls: { called_not_recorded: number };
+      tools: { name: string; called: number }[];
+    };
+    expect(stats.model_calls.called_not_recorded).toBe(0);
+    expect(stats.tools.find((t) => t.name === "get_weather")?.called).toBe(1);
+    const folder = mkdtempSync(join(tmpdir(), "export-"));
+    folders.push(folder);
+    expect(
+      await exportCommand([...files, "--out", join(folder, "out"), "--format", "jsonl"], io().cli),
+    ).toBe(0);
+    const row = JSON.parse(readFileSync(join(folder, "out", "traces.jsonl"), "utf8")) as {
+      model_called: unknown;
+    };
+    expect(row.model_called).toEqual(["get_weather"]);
   });
 });
 

@@ -276,6 +276,21 @@ describe("Selection Traces view", () => {
     );
   });
 
+  it("opens a set whose spans and log records are in separate files: a trace opens with what its model called", async () => {
+    const dir = "test/otel-libs/recordings/official-openai";
+    const files = ["logs", "spans"].map((signal) =>
+      real(Uri.file(join(process.cwd(), dir, `chat-separate-files.${signal}.otlp.jsonl`))),
+    );
+    const tree = new TraceTree();
+    await inspectLog(files[0], tree, files);
+    const [node] = traceNodes(tree);
+    await openTrace(node, undefined, panels);
+    expect(shown.reports[0]!.model).toMatchObject({
+      called: ["get_weather"],
+      convention: "gen_ai_logs",
+    });
+  });
+
   it("Cancel while a gzip is inflated up to a trace opens nothing and says nothing", async () => {
     const dir = logFolder({ "app.log.gz": "agent.log" });
     const tree = new TraceTree();

@@ -109,6 +109,27 @@ describe("Palette Statistics view (host)", () => {
     );
   });
 
+  it("opens a trace of a set whose spans and log records are in separate files with what its model called", async () => {
+    const dir = resolve("test/otel-libs/recordings/official-openai");
+    const files = ["logs", "spans"].map((signal) =>
+      real(Uri.file(join(dir, `chat-separate-files.${signal}.otlp.jsonl`))),
+    );
+    await new StatsPanels(real(Uri.file(resolve("."))), traces).show(files);
+    const panel = webviewFake.panels.at(-1)!;
+    panel.webview.receive({ type: "ready" });
+    panel.webview.receive({ type: "missing", requestId: 1, tool: "search" });
+    await new Promise((r) => setTimeout(r, 0));
+    const answer = posted(panel, "missing");
+    if (answer.type !== "missing") throw new Error("no answer");
+    panel.webview.receive({
+      type: "openTrace",
+      ref: answer.groups[0]!.traces[0]!.ref,
+      tool: "search",
+    });
+    await vi.waitFor(() => expect(opened).toHaveLength(1));
+    expect(opened[0]!.report.model).toMatchObject({ called: ["get_weather"] });
+  });
+
   it("marks the traces that failed before the model was called apart from the stages' drops", async () => {
     const { session } = await openOnExamples();
     expect(session.missing("final_answer").map((g) => [g.stage, g.failed, g.total])).toEqual([

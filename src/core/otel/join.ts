@@ -107,6 +107,8 @@ export class OtelJoin<Held = never> {
   constructor(
     private readonly pinned: (traceId: string) => boolean = () => false,
     readonly maxBytes = MAX_JOIN_BYTES,
+    /** What log records kept elsewhere (a set's other files) say a span called; null when none does. */
+    private readonly elsewhere?: (traceId: string, spanId: string) => readonly string[] | null,
   ) {}
 
   /** The bytes its spans take, as spanBytes estimates them. */
@@ -197,19 +199,21 @@ export class OtelJoin<Held = never> {
    */
   joined(traceId: string, time: bigint): Joined | null {
     const spans = this.traces.get(traceId);
-    return spans ? this.joinedIn(spans as KnownTrace<Held>, time) : null;
+    return spans ? this.joinedIn(spans as KnownTrace<Held>, time, traceId) : null;
   }
 
-  /** joined, of a trace as trace() gave it. */
-  joinedIn(trace: KnownTrace<Held>, time: bigint): Joined | null {
+  /** joined, of a trace as trace() gave it (with its id, the records kept elsewhere are looked at too). */
+  joinedIn(trace: KnownTrace<Held>, time: bigint, traceId?: string): Joined | null {
     const spans = trace as TraceSpans;
     const next = firstFrom(spans.selections, time, true, timeOf);
     const call = firstFrom(spans.inferences, time, false, startOf);
     if (!call || (next !== undefined && call.start >= next)) return null;
     let called = call.called;
     let convention = call.convention;
-    if (called === null && spans.records !== undefined) {
-      called = recordedCalls(spans.records, call.spanId);
+    if (called === null) {
+      const here = spans.records === undefined ? null : recordedCalls(spans.records, call.spanId);
+      const there = traceId === undefined ? null : (this.elsewhere?.(traceId, call.spanId) ?? null);
+      called = here && there ? [...here, ...there] : (here ?? there);
       if (called !== null) convention = "gen_ai_logs";
     }
     // Tool spans say what was called where the call's own record names no tool.

@@ -3,8 +3,9 @@
  * (`llm.tools.N.tool.json_schema`), its output messages' tool calls
  * (`llm.output_messages.N.message.tool_calls.M.tool_call.function.name`, and the legacy
  * `llm.output_messages.N.message.function_call_name`) and whether any output
- * message records more than its role. Keys are read by character, not by pattern, and no string is
- * made per key: an OpenInference span carries twice the attributes of a GenAI one.
+ * message records more than its role. Keys are read by character, not by pattern, each once (then
+ * known by the key), and no string is made per key: an OpenInference span carries twice the
+ * attributes of a GenAI one.
  */
 import { isJsonObject } from "../traces/trace.js";
 import { attributeAt } from "./any-value.js";
@@ -33,6 +34,24 @@ const TOOL_CALLS = "tool_calls.";
 const CALL_NAME = ".tool_call.function.name";
 const FUNCTION_CALL_NAME = "function_call_name";
 
+/** What one key is to OpenInference: a tool's, a call's, or neither; and whether it records output. */
+interface KeyKind {
+  readonly kind: "tool" | "call" | null;
+  readonly first: number;
+  readonly second: number;
+  readonly output: boolean;
+}
+
+const NEITHER: KeyKind = { kind: null, first: 0, second: 0, output: false };
+
+/**
+ * Each key's kind, by the key: spans repeat the same keys, whose hashes the search for the fixed
+ * keys (findAttributes) has already taken, so a key is read by character once, not once per span.
+ */
+const kinds = new Map<string, KeyKind>();
+/** Keys whose kinds are kept; past them the map starts again. */
+const KINDS_KEPT = 4096;
+
 /** The span's tools and calls in attribute order (a key whose index is not a plain safe decimal is left out). */
 export function indexedKeys(attributes: readonly unknown[]): IndexedKeys {
   const tools: Found[] = [];
@@ -41,48 +60,56 @@ export function indexedKeys(attributes: readonly unknown[]): IndexedKeys {
   for (let at = 0; at < attributes.length; at++) {
     const pair: unknown = attributes[at];
     const key = isJsonObject(pair) ? pair["key"] : undefined;
-    if (typeof key !== "string" || !key.startsWith(LLM)) continue;
-    if (key.startsWith(TOOLS, LLM.length)) {
-      const from = LLM.length + TOOLS.length;
-      const end = digitsEnd(key, from);
-      if (end !== -1 && key.length === end + SCHEMA.length && key.startsWith(SCHEMA, end)) {
-        const first = decimal(key, from, end);
-        if (first !== -1) tools.push({ at, key, first, second: 0 });
-      }
-      continue;
+    if (typeof key !== "string") continue;
+    let kind = kinds.get(key);
+    if (kind === undefined) {
+      kind = kindOf(key);
+      if (kinds.size === KINDS_KEPT) kinds.clear();
+      kinds.set(key, kind);
     }
-    if (!key.startsWith(OUTPUT, LLM.length)) continue;
-    const from = LLM.length + OUTPUT.length;
-    const end = digitsEnd(key, from);
-    if (end === -1 || !key.startsWith(MESSAGE, end)) continue;
-    const rest = end + MESSAGE.length;
-    // `content` also covers `contents.`; `function_call_name` and `function_call.` are both output.
-    if (
-      key.startsWith("content", rest) ||
-      key.startsWith(TOOL_CALLS, rest) ||
-      key.startsWith("function_call", rest)
-    )
-      output = true;
-    // The legacy function call (`message.function_call_name`) comes before the message's tool calls.
-    if (
-      key.length === rest + FUNCTION_CALL_NAME.length &&
-      key.startsWith(FUNCTION_CALL_NAME, rest)
-    ) {
-      const first = decimal(key, from, end);
-      if (first !== -1) calls.push({ at, key, first, second: -1 });
-      continue;
-    }
-    if (!key.startsWith(TOOL_CALLS, rest)) continue;
-    const callFrom = rest + TOOL_CALLS.length;
-    const callEnd = digitsEnd(key, callFrom);
-    if (callEnd === -1 || key.length !== callEnd + CALL_NAME.length) continue;
-    if (!key.startsWith(CALL_NAME, callEnd)) continue;
-    const first = decimal(key, from, end);
-    const second = decimal(key, callFrom, callEnd);
-    if (first !== -1 && second !== -1) calls.push({ at, key, first, second });
+    if (kind.output) output = true;
+    if (kind.kind === "tool") tools.push({ at, key, first: kind.first, second: 0 });
+    else if (kind.kind === "call") calls.push({ at, key, first: kind.first, second: kind.second });
   }
   return { tools, calls, output };
 }
+
+/** A key's kind, read by character. */
+function kindOf(key: string): KeyKind {
+  if (!key.startsWith(LLM)) return NEITHER;
+  if (key.startsWith(TOOLS, LLM.length)) {
+    const from = LLM.length + TOOLS.length;
+    const end = digitsEnd(key, from);
+    if (end === -1 || key.length !== end + SCHEMA.length || !key.startsWith(SCHEMA, end))
+      return NEITHER;
+    const first = decimal(key, from, end);
+    return first === -1 ? NEITHER : { kind: "tool", first, second: 0, output: false };
+  }
+  if (!key.startsWith(OUTPUT, LLM.length)) return NEITHER;
+  const from = LLM.length + OUTPUT.length;
+  const end = digitsEnd(key, from);
+  if (end === -1 || !key.startsWith(MESSAGE, end)) return NEITHER;
+  const rest = end + MESSAGE.length;
+  // `content` also covers `contents.`; `function_call_name` and `function_call.` are both output.
+  const output =
+    key.startsWith("content", rest) ||
+    key.startsWith(TOOL_CALLS, rest) ||
+    key.startsWith("function_call", rest);
+  const none = output ? OUTPUT_ONLY : NEITHER;
+  const first = decimal(key, from, end);
+  // The legacy function call (`message.function_call_name`) comes before the message's tool calls.
+  if (key.length === rest + FUNCTION_CALL_NAME.length && key.startsWith(FUNCTION_CALL_NAME, rest))
+    return first === -1 ? none : { kind: "call", first, second: -1, output };
+  if (!key.startsWith(TOOL_CALLS, rest)) return none;
+  const callFrom = rest + TOOL_CALLS.length;
+  const callEnd = digitsEnd(key, callFrom);
+  if (callEnd === -1 || key.length !== callEnd + CALL_NAME.length) return none;
+  if (!key.startsWith(CALL_NAME, callEnd)) return none;
+  const second = decimal(key, callFrom, callEnd);
+  return first === -1 || second === -1 ? none : { kind: "call", first, second, output };
+}
+
+const OUTPUT_ONLY: KeyKind = { kind: null, first: 0, second: 0, output: true };
 
 /**
  * The found attributes' values, each read in attribute order (so a bad value is reported as

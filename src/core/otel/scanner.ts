@@ -8,19 +8,23 @@
 import { concatBytes } from "../arrays.js";
 import type { FoundTrace, ScanProblem } from "../traces/found.js";
 import { OtelJoin, joinedTrace } from "./join.js";
-import { isOtlpRequest, readRequest, type OtlpSelection } from "./request.js";
+import { isOtlpRequest, readRequest, type OtlpRecord, type OtlpSelection } from "./request.js";
+import { SetRecords, type OtlpSet } from "./set-records.js";
 
 /** Selections held back for their model call before the oldest is handed on as it is. */
 export const MAX_PENDING = 10_000;
 
-const OPENINGS = ['"resourceSpans"', '"resourceLogs"'].map((key) => new TextEncoder().encode(key));
+const [SPANS_OPENING, LOGS_OPENING] = ['"resourceSpans"', '"resourceLogs"'].map((key) =>
+  new TextEncoder().encode(key),
+) as [Uint8Array, Uint8Array];
+const OPENINGS = [SPANS_OPENING, LOGS_OPENING];
 
-/** Whether bytes at a file's start open an OTLP/JSON request: `{`, then the key `"resourceSpans"` or `"resourceLogs"`. */
-export function looksOtlp(bytes: Uint8Array): boolean {
+/** Whether bytes at a file's start open an OTLP/JSON request: `{`, then the key `"resourceSpans"` or `"resourceLogs"` (of `openings`). */
+export function looksOtlp(bytes: Uint8Array, openings = OPENINGS): boolean {
   let at = skipBlanks(bytes, bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0);
   if (bytes[at] !== 0x7b) return false;
   at = skipBlanks(bytes, at + 1);
-  return OPENINGS.some((opening) => opening.every((byte, i) => bytes[at + i] === byte));
+  return openings.some((opening) => opening.every((byte, i) => bytes[at + i] === byte));
 }
 
 function skipBlanks(bytes: Uint8Array, at: number): number {
@@ -32,17 +36,32 @@ function skipBlanks(bytes: Uint8Array, at: number): number {
   return at;
 }
 
-export interface OtlpScanOptions {
+/** How a file of a set is read: its spans join the log records of the set's other files too. */
+export interface OtlpSetScan {
+  /** The set the file is read in: its spans join the log records of the set's other files too. */
+  readonly otlpSet?: OtlpSet;
+  /** With `otlpSet`: each of the set's records that names an inference span of this file, once. */
+  readonly onSetJoined?: (index: number) => void;
+}
+
+export interface OtlpScanOptions extends OtlpSetScan {
   readonly onTrace: (found: FoundTrace) => void;
   readonly onProblem: (problem: ScanProblem) => void;
   readonly maxLineBytes: number;
+  /**
+   * Only the log records of each `resourceLogs` line are read, and given here (a set's first
+   * pass): other lines are passed over undecoded, a whole document is not read, nothing is joined.
+   */
+  readonly onRecords?: (records: readonly OtlpRecord[], line: number) => void;
 }
 
 export class OtlpScanner {
   private pending: { selection: OtlpSelection; line: number }[] = [];
   /** How many pending selections each OTel trace has: the join forgets none of those traces. */
   private readonly pendingTraces = new Map<string, number>();
-  private readonly join = new OtelJoin((traceId) => this.pendingTraces.has(traceId));
+  /** The set's log records, when the file is read in a set. */
+  private readonly set: SetRecords | null;
+  private readonly join: OtelJoin;
   private readonly decoder = new TextDecoder();
   private held: Uint8Array[] = [];
   private heldLength = 0;
@@ -54,7 +73,16 @@ export class OtlpScanner {
   private first = true;
   private tooLong = false;
 
-  constructor(private readonly options: OtlpScanOptions) {}
+  constructor(private readonly options: OtlpScanOptions) {
+    const { otlpSet, onSetJoined } = options;
+    const set = otlpSet ? new SetRecords(otlpSet, onSetJoined ?? (() => undefined)) : null;
+    this.set = set;
+    this.join = new OtelJoin(
+      (traceId) => this.pendingTraces.has(traceId),
+      undefined,
+      set ? (traceId, spanId) => set.calls(traceId, spanId) : undefined,
+    );
+  }
 
   get currentLine(): number {
     return this.lineNo;
@@ -63,11 +91,12 @@ export class OtlpScanner {
   push(chunk: Uint8Array): void {
     let from = 0;
     for (let lf = chunk.indexOf(10); lf !== -1; lf = chunk.indexOf(10, from)) {
-      this.hold(chunk.subarray(from, lf + 1));
+      // A line read within this chunk is read before it returns; a document's lines are kept.
+      this.hold(chunk.subarray(from, lf + 1), this.whole);
       from = lf + 1;
       if (!this.whole) this.line();
     }
-    this.hold(chunk.subarray(from));
+    this.hold(chunk.subarray(from), true);
   }
 
   end(): void {
@@ -76,7 +105,11 @@ export class OtlpScanner {
     this.flush(0);
   }
 
-  private hold(part: Uint8Array): void {
+  /**
+   * Holds part of a line; `kept` for one held past this push, copied: the caller may reuse the
+   * chunk's memory (a plain file's reads fill two buffers in turn, the next while this one is read).
+   */
+  private hold(part: Uint8Array, kept: boolean): void {
     this.bytes += part.length;
     if (this.tooLong || part.length === 0) return;
     if (this.heldLength + part.length > this.options.maxLineBytes) {
@@ -85,13 +118,20 @@ export class OtlpScanner {
       this.heldLength = 0;
       return;
     }
-    this.held.push(part);
+    this.held.push(kept ? Uint8Array.prototype.slice.call(part) : part);
     this.heldLength += part.length;
   }
 
   /** Reads what is held: a line, or at the end of a document the whole of it. */
   private line(atEnd = false): void {
     const line = this.lineNo;
+    if (this.options.onRecords && !this.tooLong && !this.holdsLogs()) {
+      const last = this.held.at(-1);
+      this.held = [];
+      this.heldLength = 0;
+      if (last?.[last.length - 1] === 10) this.lineNo++;
+      return;
+    }
     const text = this.take();
     const lines = this.whole ? 1 : countLines(text, atEnd);
     if (this.tooLong) {
@@ -102,6 +142,12 @@ export class OtlpScanner {
       });
     } else if (text.trim() !== "") this.request(text, line, atEnd);
     if (!this.whole) this.lineNo += lines;
+  }
+
+  /** Whether the line held opens an ExportLogsServiceRequest. */
+  private holdsLogs(): boolean {
+    const head = this.held.length > 1 ? concatBytes(this.held, this.heldLength) : this.held[0];
+    return head !== undefined && looksOtlp(head, [LOGS_OPENING]);
   }
 
   private take(): string {
@@ -116,6 +162,7 @@ export class OtlpScanner {
     try {
       value = JSON.parse(text);
     } catch (error) {
+      if (this.options.onRecords) return;
       if (this.first && !atEnd) {
         // The first request goes on past its line: the file is one document, read at its end.
         this.whole = true;
@@ -141,10 +188,12 @@ export class OtlpScanner {
       return;
     }
     const read = readRequest(value);
+    if (this.options.onRecords) return this.options.onRecords(read.records, line);
     for (const problem of read.problems)
       this.options.onProblem({ line, message: `${problem.path}: ${problem.message}` });
     for (const { traceId } of read.selections)
       this.pendingTraces.set(traceId, (this.pendingTraces.get(traceId) ?? 0) + 1);
+    if (this.set) for (const { traceId, spanId } of read.inferences) this.set.see(traceId, spanId);
     this.join.add(read);
     for (const selection of read.selections) this.pending.push({ selection, line });
     this.flush(MAX_PENDING);

@@ -26,7 +26,7 @@ import { MarkerCursor, markersIn, mayHoldMarker, type Marker } from "./markers.j
 import { LineBlock, MAX_BLOCK_BYTES, MAX_BLOCK_LINES } from "./multiline.js";
 import type { FoundTrace, ScanProblem } from "./found.js";
 import { foundIn, parseValue } from "./value.js";
-import { looksOtlp, OtlpScanner } from "../otel/scanner.js";
+import { looksOtlp, OtlpScanner, type OtlpSetScan } from "../otel/scanner.js";
 
 export { utf8Length } from "./scan-text.js";
 export type { FoundTrace, ScanProblem } from "./found.js";
@@ -44,7 +44,7 @@ export class ScanCancelled extends Error {
   }
 }
 
-export interface ScanOptions {
+export interface ScanOptions extends OtlpSetScan {
   readonly onTrace: (found: FoundTrace) => void;
   readonly onProblem: (problem: ScanProblem) => void;
   /** A longer line is reported and skipped, never held in memory. */

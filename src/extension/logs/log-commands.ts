@@ -198,10 +198,13 @@ export async function restoreLogSets(tree: TraceTree): Promise<void> {
 async function traceOf(node: TraceItemNode): Promise<FoundTrace> {
   const file = traceFile(node);
   const at = node.set.index.location(node.index);
-  if (!/\.gz$/i.test(file.path)) return readTraceAt(file.fsPath, at);
+  // Read in a set of OTLP files, it joins the set's log records as the scan did.
+  const records = node.set.scanned?.stats.scan.setRecords;
+  const otlpSet = records ? { records, file: node.set.index.fileOf(node.index) } : undefined;
+  if (!/\.gz$/i.test(file.path)) return readTraceAt(file.fsPath, at, { otlpSet });
   return withProgress(
     notice`Reading trace ${traceNumber(node.index)} from ${vscode.workspace.asRelativePath(file)}`,
-    (_report, token) => readTraceAt(file.fsPath, at, { signal: token }),
+    (_report, token) => readTraceAt(file.fsPath, at, { signal: token, otlpSet }),
   );
 }
 

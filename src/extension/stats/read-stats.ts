@@ -4,6 +4,7 @@ import { PaletteStats } from "../../core/stats/fold.js";
 import { SplitStats } from "../../core/stats/split.js";
 import type { Cancellation } from "../../core/traces/scan.js";
 import type { LoggedTrace } from "../../core/traces/trace.js";
+import type { OtlpSet } from "../../core/otel/set-records.js";
 import {
   fileStamps,
   scanLogs,
@@ -178,4 +179,14 @@ async function scanInto(
     onTrace: (found, file) => fold.trace(found, file),
     onProblem: (problem) => fold.problem(problem),
   });
+}
+
+/** The OTLP set a file of these statistics was read in, for reading one of its traces again as the scan joined it. */
+export function otlpSetOf(
+  read: Pick<LogStats, "files" | "scan">,
+  path: string,
+): OtlpSet | undefined {
+  const file = read.files.indexOf(path);
+  const records = read.scan.setRecords;
+  return records && file !== -1 ? { records, file } : undefined;
 }

@@ -27,6 +27,7 @@ import { restorableUri, type TracePanels } from "../panel/panels.js";
 import { webviewOptions, WebviewSession } from "../webview-session.js";
 import { chooseNewFile } from "../workspace-files.js";
 import {
+  otlpSetOf,
   readLogStats,
   readSplitStats,
   type LogStats,
@@ -183,6 +184,8 @@ export class StatsSession extends WebviewSession<FromStatsView, ToStatsView> {
     readonly sides: { readonly old: PaletteStats<TraceRef>; readonly new: PaletteStats<TraceRef> };
     readonly comparison: Comparison;
     readonly label: string;
+    /** The reading OLD's traces came from, to read one again as its scan joined it. */
+    readonly read: Pick<LogStats, "files" | "scan">;
   } | null = null;
 
   constructor(
@@ -269,7 +272,7 @@ export class StatsSession extends WebviewSession<FromStatsView, ToStatsView> {
     const sides = { old: other.stats, new: this.read.stats };
     const comparison = compareStats(sides.old, sides.new);
     const label = others.length === 1 ? others[0]! : counted(others.length, "log");
-    this.compared = { sides, comparison, label };
+    this.compared = { sides, comparison, label, read: other };
     const timelines = { old: sides.old.timeline, new: sides.new.timeline };
     this.post({
       type: "comparison",
@@ -298,7 +301,7 @@ export class StatsSession extends WebviewSession<FromStatsView, ToStatsView> {
       );
     const sides = { old: read.old, new: read.new };
     const comparison = compareStats(sides.old, sides.new);
-    this.compared = { sides, comparison, label: `the traces before ${at}` };
+    this.compared = { sides, comparison, label: `the traces before ${at}`, read };
     const timelines = { old: sides.old.timeline, new: sides.new.timeline };
     this.post({
       type: "comparison",
@@ -358,7 +361,10 @@ export class StatsSession extends WebviewSession<FromStatsView, ToStatsView> {
     const ref = this.refs[id];
     if (!ref) return;
     try {
-      const found = await readTraceAt(ref.path, ref);
+      const otlpSet =
+        otlpSetOf(this.read, ref.path) ??
+        (this.compared ? otlpSetOf(this.compared.read, ref.path) : undefined);
+      const found = await readTraceAt(ref.path, ref, { otlpSet });
       this.traces.showReport(reportOf(found, vscode.Uri.file(ref.path)), undefined, tool, {
         preview: true,
       });
