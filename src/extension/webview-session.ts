@@ -23,6 +23,15 @@ export interface WebviewPage {
 
 type Message = { readonly type: string };
 
+/**
+ * A page that has not said `ready` this long after it was set, while shown, is set again, at most
+ * `PAGE_TRIES` times in all: in VS Code for the Web its script and styles can fail to load (a
+ * webview opened while another replaces the service worker that serves their files), and the
+ * page then stays blank until it is hidden and shown.
+ */
+export const READY_WAIT_MS = 8000;
+export const PAGE_TRIES = 3;
+
 function requestIdOf(message: object): number | null {
   return "requestId" in message && typeof message.requestId === "number" ? message.requestId : null;
 }
@@ -36,6 +45,9 @@ export abstract class WebviewSession<In extends Message, Out extends Message>
   implements vscode.Disposable
 {
   private ready = false;
+  /** Pages set since the last render() that have not said `ready`, and the wait for the last. */
+  private tries = 0;
+  private readyWait: ReturnType<typeof setTimeout> | undefined;
   /** Requests the page is waiting on; a reply to one not here (a second, or a late one) is dropped. */
   private readonly waiting = new Set<number>();
   protected readonly disposables: vscode.Disposable[] = [];
@@ -65,6 +77,12 @@ export abstract class WebviewSession<In extends Message, Out extends Message>
 
   /** A fresh page (and nonce); the page then says `ready` and gets the data again. */
   render(): void {
+    this.tries = 0;
+    this.setPage();
+  }
+
+  private setPage(): void {
+    this.tries++;
     const webview = this.panel.webview;
     const asset = (...path: string[]) =>
       webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, ...path)).toString();
@@ -78,11 +96,30 @@ export abstract class WebviewSession<In extends Message, Out extends Message>
       codicons: asset("dist", "codicons", "codicon.css"),
       ...(this.page.title !== undefined && { title: this.page.title }),
     });
+    this.awaitReady();
+  }
+
+  /** Sets the page again if it says nothing while shown (a hidden panel has no page to wait on). */
+  private awaitReady(): void {
+    clearTimeout(this.readyWait);
+    this.readyWait = setTimeout(() => {
+      if (this.ready) return;
+      if (!this.panel.visible) this.awaitReady();
+      else if (this.tries < PAGE_TRIES) {
+        this.log(
+          `palette-inspector: the webview said nothing ${READY_WAIT_MS / 1000} s after it was set; setting it again`,
+        );
+        this.setPage();
+      } else this.log(`palette-inspector: the webview said nothing after ${PAGE_TRIES} tries`);
+    }, READY_WAIT_MS);
   }
 
   /** Every request gets exactly one reply: a handler that throws, times out or forgets still answers. */
   private async answer(message: In): Promise<void> {
-    if (message.type === "ready") this.ready = true;
+    if (message.type === "ready") {
+      this.ready = true;
+      clearTimeout(this.readyWait);
+    }
     const requestId = requestIdOf(message);
     if (requestId === null) {
       await this.handle(message).catch((error: unknown) => this.failed(message, error));
@@ -142,6 +179,7 @@ export abstract class WebviewSession<In extends Message, Out extends Message>
   }
 
   dispose(): void {
+    clearTimeout(this.readyWait);
     for (const disposable of this.disposables) disposable.dispose();
     this.disposables.length = 0;
   }

@@ -330,8 +330,11 @@ function helpers(session) {
     return row.first();
   }
 
-  /** Opens the quick input with `keys`, types `text`, picks the row `quickRow(label, description)`. */
-  async function quickPick(keys, text, label, timeout, description) {
+  /**
+   * Opens the quick input with `keys`, types `text`, picks the row `quickRow(label, description)`,
+   * and waits for the quick input to close, unless `opensAnother` (the pick opens a picker of its own).
+   */
+  async function quickPick(keys, text, label, timeout, description, opensAnother = false) {
     await page.keyboard.press("Escape");
     await page.keyboard.press(keys);
     const input = page.locator(quickInputBox);
@@ -340,6 +343,7 @@ function helpers(session) {
     const row = quickRow(label, description);
     await row.waitFor({ state: "visible", timeout });
     await row.click();
+    if (opensAnother) return;
     await page
       .locator(quickInput)
       .waitFor({ state: "hidden", timeout })
@@ -480,9 +484,22 @@ function helpers(session) {
      */
     async setColorTheme(label, { timeout = 15_000 } = {}) {
       const before = await page.locator(".monaco-workbench").getAttribute("class");
-      await runCommand("Preferences: Color Theme", { timeout });
+      // The command's own picker replaces the palette: waiting for the palette to close would
+      // wait out the whole timeout.
+      await quickPick(
+        "F1",
+        ">Preferences: Color Theme",
+        "Preferences: Color Theme",
+        timeout,
+        undefined,
+        true,
+      );
+      await page.waitForFunction(
+        (selector) => /Color Theme/.test(document.querySelector(selector)?.placeholder ?? ""),
+        quickInputBox,
+        { timeout },
+      );
       const input = page.locator(quickInputBox);
-      await input.waitFor({ state: "visible", timeout });
       await input.fill(label);
       // 1.100 lists "Default Light Modern" as label "Light Modern" plus that description.
       const row = page.locator(`${quickInput} .monaco-list-row`).filter({ hasText: label }).first();

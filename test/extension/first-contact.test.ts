@@ -7,8 +7,8 @@ const manifest = JSON.parse(readFileSync("package.json", "utf8")) as {
   files: string[];
   contributes: {
     commands: { command: string }[];
-    viewsContainers: Record<string, { id: string; icon: string }[]>;
-    views: Record<string, { id: string }[]>;
+    viewsContainers: Record<string, { id: string; title: string; icon: string }[]>;
+    views: Record<string, { id: string; name: string }[]>;
     viewsWelcome: { view: string; contents: string }[];
     walkthroughs: {
       id: string;
@@ -31,6 +31,11 @@ describe("first contact", () => {
     expect(existsSync(container!.icon)).toBe(true);
     expect(packaged(container!.icon)).toBe(true);
     expect(contributes.views.explorer).toBeUndefined();
+  });
+
+  it("titles the container as its one view, so the side bar's title is that name alone, not 'Container: View' cut short", () => {
+    const [container] = contributes.viewsContainers.activitybar!;
+    expect(container!.title).toBe(contributes.views[container!.id]![0]!.name);
   });
 
   it("welcomes with Find Selection Traces, Run a Fixture, Start Live Traces and Follow Log", () => {

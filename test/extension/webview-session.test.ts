@@ -3,7 +3,7 @@ import type * as vscode from "vscode";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { TraceSession } from "../../src/extension/panel/session.js";
 import { StatsPanels, StatsSession } from "../../src/extension/stats/stats-panels.js";
-import { WebviewSession } from "../../src/extension/webview-session.js";
+import { PAGE_TRIES, READY_WAIT_MS, WebviewSession } from "../../src/extension/webview-session.js";
 import type { TracePanels } from "../../src/extension/panel/panels.js";
 import {
   parseFromStatsView,
@@ -81,6 +81,46 @@ describe("a webview session", () => {
     expect(panel.webview.html).toContain(
       '<link rel="stylesheet" href="https://webview.fake/ext/media/stats.css">',
     );
+  });
+
+  it("sets a shown page again when it never says ready (its script did not load), a bounded number of times", () => {
+    vi.useFakeTimers();
+    const panel = webviewFake.create("probe", "Probe", {});
+    const probe = new Probe(panel, async () => {});
+    vi.advanceTimersByTime(READY_WAIT_MS - 1);
+    expect(panel.webview.htmls).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(panel.webview.htmls).toHaveLength(2);
+    // A fresh page: a new nonce, so VS Code loads it again.
+    expect(panel.webview.htmls[1]).not.toBe(panel.webview.htmls[0]);
+    expect(probe.logged).toEqual([
+      `palette-inspector: the webview said nothing ${READY_WAIT_MS / 1000} s after it was set; setting it again`,
+    ]);
+    vi.advanceTimersByTime(READY_WAIT_MS * 10);
+    expect(panel.webview.htmls).toHaveLength(PAGE_TRIES);
+    expect(probe.logged.at(-1)).toBe(
+      `palette-inspector: the webview said nothing after ${PAGE_TRIES} tries`,
+    );
+    // The page that finally loads is answered as ever.
+    panel.webview.receive({ type: "ready" });
+    probe.say({ type: "stats" } as unknown as ToStatsView);
+    expect(panel.webview.posted).toEqual([{ type: "stats" }]);
+  });
+
+  it("leaves a page that said ready, or that is hidden, as it is", () => {
+    vi.useFakeTimers();
+    const { panel } = open(async () => {});
+    vi.advanceTimersByTime(READY_WAIT_MS * 3);
+    expect(panel.webview.htmls).toHaveLength(1);
+    const hidden = webviewFake.create("probe", "Probe", {});
+    hidden.visible = false;
+    new Probe(hidden, async () => {});
+    vi.advanceTimersByTime(READY_WAIT_MS * 3);
+    expect(hidden.webview.htmls).toHaveLength(1);
+    // Shown again and still silent: set again.
+    hidden.visible = true;
+    vi.advanceTimersByTime(READY_WAIT_MS);
+    expect(hidden.webview.htmls).toHaveLength(2);
   });
 
   it("listens only once the page says ready, whatever it sent before", () => {

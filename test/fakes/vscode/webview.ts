@@ -26,6 +26,8 @@ export class FakeWebview {
 export class FakeWebviewPanel {
   readonly webview = new FakeWebview();
   disposed = false;
+  /** Shown in its editor group; a test hides it to play a panel in a background tab. */
+  visible = true;
   revealed = 0;
   /** The column and focus asked for on each reveal. */
   readonly reveals: { viewColumn: unknown; preserveFocus: boolean | undefined }[] = [];
