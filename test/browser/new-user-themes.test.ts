@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { test } from "./harness.js";
-import { openPanel, openWhatIf, screenshot, send, waitForPosted } from "./page.js";
+import { openPanel, refusedWhatIfCopy, screenshot, send } from "./page.js";
 import { EXAMPLE, load, showFixture } from "./reports.js";
 import { openStats, sendStats, syntheticStats } from "./stats-data.js";
 
@@ -29,15 +29,7 @@ for (const theme of ["light", "dark", "high-contrast"])
       const page = await openPanel(browser, { theme, width, height: 700 });
       await send(page, showFixture(await load(EXAMPLE)));
       await page.waitForSelector(".waterfall .stage-row");
-      await openWhatIf(page);
-      await page.locator('[data-action="copy"]').click();
-      const request = await waitForPosted(page, "copyMarkdown");
-      await send(page, {
-        type: "reply",
-        requestId: request.requestId,
-        ok: false,
-        message: "The what-if has no run to copy.",
-      });
+      await refusedWhatIfCopy(page);
       await page.locator(".action-status", { hasText: "no run to copy" }).waitFor();
       assert.deepEqual(await pastTheEdge(page, ".toolbar"), []);
       assert.deepEqual(await pastTheEdge(page, ".action-status"), []);

@@ -28,6 +28,19 @@ export async function openWhatIf(page: Page): Promise<void> {
   await page.locator("#whatif").waitFor();
 }
 
+/** With the levers open, Copy as Markdown pressed and refused by the host: what the status line says then. */
+export async function refusedWhatIfCopy(page: Page): Promise<void> {
+  await openWhatIf(page);
+  await page.locator('[data-action="copy"]').click();
+  const request = await waitForPosted(page, "copyMarkdown");
+  await send(page, {
+    type: "reply",
+    requestId: request.requestId,
+    ok: false,
+    message: "The what-if has no run to copy.",
+  });
+}
+
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",

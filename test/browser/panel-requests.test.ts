@@ -2,7 +2,15 @@ import assert from "node:assert/strict";
 import { PANEL_REQUEST_TIMEOUTS } from "../../src/protocol.js";
 import { test } from "./harness.js";
 import { READY_RETRY_MS, READY_TRIES } from "../../webview/channel.js";
-import { openPanel, openWhatIf, posted, send, waitForPosted, type PageGlobals } from "./page.js";
+import {
+  openPanel,
+  openWhatIf,
+  posted,
+  refusedWhatIfCopy,
+  send,
+  waitForPosted,
+  type PageGlobals,
+} from "./page.js";
 import { EXAMPLE, load, showFixture } from "./reports.js";
 
 test("panel: a copy the host never answers fails after its timeout, and the status line says so", async (browser) => {
@@ -44,15 +52,7 @@ test("panel: a refused copy is said beside the toolbar, not below the levers", a
   const page = await openPanel(browser, { width: 380 });
   await send(page, showFixture(await load(EXAMPLE)));
   await page.waitForSelector(".waterfall .stage-row");
-  await openWhatIf(page);
-  await page.locator('[data-action="copy"]').click();
-  const request = await waitForPosted(page, "copyMarkdown");
-  await send(page, {
-    type: "reply",
-    requestId: request.requestId,
-    ok: false,
-    message: "The what-if has no run to copy.",
-  });
+  await refusedWhatIfCopy(page);
   const said = page.locator(".action-status");
   await said.filter({ hasText: "no run to copy" }).waitFor();
   const toolbar = await page.locator(".toolbar").boundingBox();

@@ -1,11 +1,12 @@
 // Drives real VS Code (code-server 4.100.3) in headless Chromium for the e2e scenarios.
 // How and why it is run this way: shared notes `real-vscode-e2e.md`.
-import { spawn, spawnSync } from "node:child_process";
+import { execFile, spawn, spawnSync } from "node:child_process";
 import { createWriteStream } from "node:fs";
 import * as fs from "node:fs/promises";
 import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
+import { promisify } from "node:util";
 import { chromium } from "playwright-core";
 
 export const CHROMIUM = process.env.PI_CHROMIUM ?? "/usr/bin/chromium";
@@ -64,6 +65,19 @@ export async function freePort() {
       srv.close(() => resolve(port));
     });
   });
+}
+
+/** Runs the example agent (examples/otel/agent.mjs of the checkout at `root`) against a receiver on `port`: its three turns. */
+export async function runExampleAgent(root, port) {
+  await promisify(execFile)(
+    process.execPath,
+    [
+      path.join(root, "examples", "otel", "agent.mjs"),
+      "--url",
+      `http://127.0.0.1:${port}/v1/traces`,
+    ],
+    { cwd: root, timeout: 30_000 },
+  );
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

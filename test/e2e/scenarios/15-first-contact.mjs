@@ -3,10 +3,8 @@
 // turns put on the view while it is hidden; and each of these in the light, dark and
 // high-contrast themes at 1440 and 380 px (test-results/screenshots/themes/, `npm run
 // screenshots:themes` takes them again).
-import { execFile } from "node:child_process";
 import * as path from "node:path";
-import { promisify } from "node:util";
-import { freePort } from "../harness.mjs";
+import { freePort, runExampleAgent } from "../harness.mjs";
 
 export const name =
   "first contact: the view's welcome and the walkthrough, each button run; the badge; three themes";
@@ -302,15 +300,7 @@ export async function run(ctx) {
 
   // Live turns while the view is hidden: a badge on its icon, in each theme.
   await page.locator('.activitybar .action-item a[aria-label^="Explorer"]').click();
-  await promisify(execFile)(
-    process.execPath,
-    [
-      path.join(root, "examples", "otel", "agent.mjs"),
-      "--url",
-      `http://127.0.0.1:${PORT}/v1/traces`,
-    ],
-    { cwd: root, timeout: 30_000 },
-  );
+  await runExampleAgent(root, PORT);
   await badge.filter({ hasText: /^3$/ }).waitFor({ state: "visible", timeout: 15_000 });
   assert.equal(
     await badge.locator("xpath=..").getAttribute("aria-label"),

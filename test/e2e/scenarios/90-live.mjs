@@ -2,11 +2,9 @@
 // OpenTelemetry SDK, they appear in the Live group of the Selection Traces view, and one opens in
 // the panel with what the model got; then Follow Log on a log that this script appends to and
 // rotates, its traces listed once each as they are written.
-import { execFile } from "node:child_process";
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
-import { promisify } from "node:util";
-import { freePort } from "../harness.mjs";
+import { freePort, runExampleAgent } from "../harness.mjs";
 
 export const name = "live: receive an agent's turns over OpenTelemetry, follow a growing log";
 
@@ -75,15 +73,7 @@ export async function run({
   await shot("e2e-live-listening.png");
 
   // The example agent, pointed at the receiver as its usage line says.
-  await promisify(execFile)(
-    process.execPath,
-    [
-      path.join(root, "examples", "otel", "agent.mjs"),
-      "--url",
-      `http://127.0.0.1:${PORT}/v1/traces`,
-    ],
-    { cwd: root, timeout: 30_000 },
-  );
+  await runExampleAgent(root, PORT);
   await status
     .filter({ hasText: `OTLP :${PORT} · 3 turns` })
     .waitFor({ state: "visible", timeout: 15_000 });
