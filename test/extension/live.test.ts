@@ -199,6 +199,23 @@ describe("Start Live Traces", () => {
     expect(description(tree, tree.getChildren()[0])).toBe("stopped · 0 turns");
   });
 
+  it("says a receiver's budget is full in one fixed line, the receiver's words whole in the log", async () => {
+    const words =
+      "the 128 MiB of spans kept for joins are full: the oldest are let go, and the model calls of turns received before them are no longer updated";
+    const script = endingReceiverScript(200, [words]);
+    const tree = new TraceTree();
+    const view = window.createTreeView("paletteInspector.traces", { treeDataProvider: tree });
+    live = new LiveTraces(tree, view as unknown as vscode.TreeView<TraceNode>, panels, script);
+    await live.start();
+    const warning =
+      "live traces are over a memory budget: the oldest turns' model calls are no longer updated.";
+    await vi.waitFor(() =>
+      expect(fake.shown.map((shown) => shown.message)).toContain(`Palette Inspector: ${warning}`),
+    );
+    expect(fake.logLines.map((line) => line.text)).toContain(`${warning}\n  ${words}`);
+    await vi.waitFor(() => expect(live!.running).toBe(false));
+  });
+
   it("neutralises a hostile turn id in the tree; the status bar holds only the port and the count", async () => {
     const { tree } = setUp();
     await live!.start();

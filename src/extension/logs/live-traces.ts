@@ -116,7 +116,13 @@ export class LiveTraces implements vscode.Disposable {
         },
         onModel: ({ index, trace }) => group.spool.replace(this.base + index, trace),
         onFailure: (message) => this.failed(receiver, message),
-        onDropped: (text) => announce("warning", notice`live traces: ${text}.`),
+        // The receiver's own words are long: whole in the log, a fixed line in the notification.
+        onDropped: (text) =>
+          announce(
+            "warning",
+            notice`live traces are over a memory budget: the oldest turns' model calls are no longer updated.`,
+            { details: [text] },
+          ),
       },
       this.receiverScript,
     );
