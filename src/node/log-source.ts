@@ -147,6 +147,8 @@ export interface ChunkEvents {
   readonly onNotice?: (message: string) => void;
   /** The input is a gzip (said before its first chunk). */
   readonly onGzip?: () => void;
+  /** A plain file's chunks are at most this long (a look at its head needs no 4 MiB read). */
+  readonly chunkBytes?: number;
 }
 
 /**
@@ -238,13 +240,11 @@ async function plainFileChunks(
   handle: FileHandle,
   events: ChunkEvents,
 ): Promise<AsyncGenerator<Uint8Array, void, undefined> | null> {
-  const buffers = [
-    Buffer.allocUnsafe(PLAIN_CHUNK_BYTES),
-    Buffer.allocUnsafe(PLAIN_CHUNK_BYTES),
-  ] as const;
+  const size = Math.min(PLAIN_CHUNK_BYTES, events.chunkBytes ?? PLAIN_CHUNK_BYTES);
+  const buffers = [Buffer.allocUnsafe(size), Buffer.allocUnsafe(size)] as const;
   let first: number;
   try {
-    first = (await handle.read(buffers[0], 0, PLAIN_CHUNK_BYTES, null)).bytesRead;
+    first = (await handle.read(buffers[0], 0, size, null)).bytesRead;
   } catch (error) {
     await handle.close();
     throw new LogReadError(`cannot read the file: ${readReason(error)}`, true);
@@ -254,7 +254,7 @@ async function plainFileChunks(
     let read = 0;
     let ahead: Promise<number> | null = null;
     const readInto = (buffer: Buffer) =>
-      handle.read(buffer, 0, PLAIN_CHUNK_BYTES, null).then((r) => r.bytesRead);
+      handle.read(buffer, 0, size, null).then((r) => r.bytesRead);
     try {
       let length = first;
       for (let turn = 0; length > 0; turn ^= 1) {

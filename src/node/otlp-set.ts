@@ -11,6 +11,8 @@ import { MAX_SET_RECORDS, type SetRecord, type SetRecordsRead } from "../core/ot
 import { logChunks, looksBinary, type LogInput } from "./log-source.js";
 import { isCancelled } from "./scan-input.js";
 
+/** What is read of a file to tell whether it is OTLP: a set of many logs is not read twice. */
+const HEAD_BYTES = 64 * 1024;
 /** Longest stretch of reading before the event loop gets a turn. */
 const BUSY_MS = 15;
 
@@ -65,7 +67,8 @@ export async function readSetRecords(
 /** Whether an input's first chunk opens an OTLP/JSON request (not a binary file, not one that cannot be read). */
 async function opensOtlp(input: LogInput): Promise<boolean> {
   try {
-    for await (const chunk of logChunks(input)) return !looksBinary(chunk) && looksOtlp(chunk);
+    for await (const chunk of logChunks(input, { chunkBytes: HEAD_BYTES }))
+      return !looksBinary(chunk) && looksOtlp(chunk);
   } catch {
     // Its own scan says why it cannot be read.
   }

@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import type { ModelCall } from "../../src/core/traces/model-call.js";
 import { readTraceAt, scanLogs, type LogProblem, type LogsScan } from "../../src/node/log-file.js";
 import type { ScannedTrace } from "../../src/node/scanned.js";
-import type { LogInput } from "../../src/node/log-source.js";
+import { logChunks, type LogInput } from "../../src/node/log-source.js";
 import { readSetRecords } from "../../src/node/otlp-set.js";
 import { setProblems } from "../../src/core/otel/set-records.js";
 import { expectedCall, readCall, ROOT, truthOf, variants } from "../core/otel/recorded-truth.js";
@@ -169,5 +169,22 @@ describe("the first pass over a set of OTLP files", () => {
     const { spans, logs } = split("official-openai", "chat");
     const stream = { name: "-", path: null, stream: Readable.from([readFileSync(logs.path!)]) };
     expect(await readSetRecords([spans, stream])).toBeNull();
+  });
+
+  it("looks at the head of each file, not a whole chunk: a set of plain logs is not read twice", async () => {
+    const path = join(folder, "plain.log");
+    writeFileSync(path, "INFO GET /api/v1/items/1 200 -\n".repeat(300_000));
+    const read: number[] = [];
+    for await (const chunk of logChunks({ name: path, path }, { chunkBytes: 64 * 1024 })) {
+      read.push(chunk.length);
+      break;
+    }
+    expect(read).toEqual([64 * 1024]);
+    expect(
+      await readSetRecords([
+        { name: path, path },
+        { name: path, path },
+      ]),
+    ).toBeNull();
   });
 });
