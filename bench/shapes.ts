@@ -5,7 +5,7 @@
  * with `grep -n MARKER LOG | wc -l` and, where one fits, the `grep | jq` pipeline (the dense JSONL
  * against `jq` alone); 4 files of a shape with the default `--jobs` against `--jobs 1` (outputs
  * compared); a `.gz` against the plain log; peak RSS on a log 4× as large; where the CPU time of
- * `traces --json` goes. `BENCH_SHAPES_MB` sets the size of a log (default 300; the jobs files are
+ * `traces --json` goes; and what no reader of traces can beat (shape-floors.ts). `BENCH_SHAPES_MB` sets the size of a log (default 300; the jobs files are
  * 40/300 of it each, the memory logs 1/3 and 4/3).
  */
 import { spawnSync } from "node:child_process";
@@ -17,6 +17,7 @@ import { runCli } from "./child.js";
 import { COMMANDS, PIPELINE, pipeline, seconds } from "./commands.js";
 import { load, median, verdict } from "./measure.js";
 import { hottest } from "./profile.js";
+import { gzipFloor, scanFloor, twoHalves } from "./shape-floors.js";
 import { generateLog, SPARSE_TEXT } from "./traces.js";
 
 const MB = 1024 * 1024;
@@ -47,6 +48,10 @@ function python(shape: "repr" | "kv"): Shape["write"] {
 }
 
 const GREP_JQ = { script: PIPELINE, goal: 1 };
+/** Each command's speed against `grep -n MARKER LOG | wc -l`, at least. */
+const GREP_GOAL = 0.5;
+/** A gzip's scan against the plain log's, in time, at most. */
+const GZIP_GOAL = 1.2;
 
 const SHAPES: readonly Shape[] = [
   {
@@ -85,12 +90,12 @@ export function benchShapes(): string[] {
       const log = join(dir, "shape.log");
       const count = shape.write(log, size * MB);
       readsEvery(dir, cli, log, count);
-      lines.push(
-        `  ${shape.name}, ${count} traces:`,
-        ...againstBaselines(dir, cli, shape, log, count),
-      );
+      const { lines: against, grepMs } = againstBaselines(dir, cli, shape, log, count);
+      lines.push(`  ${shape.name}, ${count} traces:`, ...against);
+      if (grepMs !== null) lines.push(`    ${scanFloor(log, grepMs, GREP_GOAL)}`);
+      lines.push(`    ${twoHalves(dir, cli, log)}`);
       lines.push(...hottest(dir, cli, log).map((line) => `    ${line}`));
-      lines.push(`    ${gzipped(dir, cli, log)}`);
+      lines.push(...gzipped(dir, cli, log).map((line) => `    ${line}`));
       rmSync(log);
       lines.push(`    ${jobs(dir, cli, shape, Math.max(1, Math.round((size * 40) / 300)))}`);
       lines.push(...peakMemory(dir, cli, shape, size).map((line) => `    ${line}`));
@@ -104,7 +109,7 @@ export function benchShapes(): string[] {
 
 function againstBaselines(dir: string, cli: string, shape: Shape, log: string, count: number) {
   const grep = `grep -n '${shape.marker}' "$1" | wc -l`;
-  const bases = shape === DENSE ? [shape.against!] : [{ script: grep, goal: 0.5 }];
+  const bases = shape === DENSE ? [shape.against!] : [{ script: grep, goal: GREP_GOAL }];
   if (shape !== DENSE && shape.against) bases.push(shape.against);
   const best = new Map<string, number>();
   const keep = (name: string, ms: number) =>
@@ -114,19 +119,22 @@ function againstBaselines(dir: string, cli: string, shape: Shape, log: string, c
     for (const [name, args] of Object.entries(COMMANDS))
       keep(name, runCli(dir, cli, args(log, count)).ms);
   }
-  return [
-    ...bases.map((base) => `    \`${base.script}\` ${seconds(best.get(base.script)!)}`),
-    ...Object.keys(COMMANDS).map(
-      (name) =>
-        `    ${name} ${seconds(best.get(name)!)} → ${bases
-          .map((base) => verdict(best.get(base.script)! / best.get(name)!, base.goal, false))
-          .join("; ")}`,
-    ),
-  ];
+  return {
+    lines: [
+      ...bases.map((base) => `    \`${base.script}\` ${seconds(best.get(base.script)!)}`),
+      ...Object.keys(COMMANDS).map(
+        (name) =>
+          `    ${name} ${seconds(best.get(name)!)} → ${bases
+            .map((base) => verdict(best.get(base.script)! / best.get(name)!, base.goal, false))
+            .join("; ")}`,
+      ),
+    ],
+    grepMs: shape === DENSE ? null : best.get(grep)!,
+  };
 }
 
-/** `traces --json` of a gzip of the log against the log (goal: at most 1.2× the time). */
-function gzipped(dir: string, cli: string, log: string): string {
+/** `traces --json` of a gzip of the log against the log (goal: at most 1.2× the time), and its floor. */
+function gzipped(dir: string, cli: string, log: string): string[] {
   const gz = `${log}.gz`;
   const out = openSync(gz, "w");
   try {
@@ -141,8 +149,12 @@ function gzipped(dir: string, cli: string, log: string): string {
     plain = Math.min(plain, runCli(dir, cli, ["traces", log, "--json"]).ms);
     packed = Math.min(packed, runCli(dir, cli, ["traces", gz, "--json"]).ms);
   }
+  const floor = gzipFloor(gz, plain, GZIP_GOAL);
   rmSync(gz);
-  return `.gz ${seconds(packed)} against plain ${seconds(plain)} → time ${verdict(packed / plain, 1.2, true)}`;
+  return [
+    `.gz ${seconds(packed)} against plain ${seconds(plain)} → time ${verdict(packed / plain, GZIP_GOAL, true)}`,
+    floor,
+  ];
 }
 
 /** `traces FILES --json` with the default `--jobs` against `--jobs 1`, and whether the outputs agree. */
