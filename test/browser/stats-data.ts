@@ -1,11 +1,16 @@
 /** Statistics views for the browser tests and the benchmark: the example logs, and a synthetic one of many tools. */
+import { resolve } from "node:path";
 import type { Browser, Page } from "playwright-core";
+import { compareStats } from "../../src/core/stats/comparison.js";
 import { PaletteStats } from "../../src/core/stats/fold.js";
 import { statsRows, type StatsRows } from "../../src/core/stats/rows.js";
+import { splitTimeMs } from "../../src/core/stats/split.js";
 import { validateTrace } from "../../src/core/traces/trace.js";
-import { readLogStats } from "../../src/extension/stats/read-stats.js";
+import { readLogStats, readSplitStats } from "../../src/extension/stats/read-stats.js";
 import {
+  comparisonView,
   toolColumns,
+  type ComparisonView,
   type FromStatsView,
   type StatsView,
   type ToStatsView,
@@ -39,6 +44,34 @@ export async function exampleStats(): Promise<StatsView> {
     unreadableTimes: stats.timeline.unreadable,
     cancelled: scan.cancelled,
   };
+}
+
+/** Two logs, 10 and 12 March (40 traces each, none a forced-choice failure): a set with a gap in time. */
+export const BEFORE_AFTER = "examples/before-after";
+
+/** The statistics of examples/before-after/, as the host sends them. */
+export async function beforeAfterStats(): Promise<StatsView> {
+  const { stats, scan, files } = await readLogStats([resolve(BEFORE_AFTER)]);
+  return {
+    sources: [`file://${resolve(BEFORE_AFTER)}`],
+    files: files.map((file) => file.slice(process.cwd().length + 1)),
+    ...wire(statsRows(stats)),
+    unreadableTimes: stats.timeline.unreadable,
+    cancelled: scan.cancelled,
+  };
+}
+
+/** What the host answers to a split of examples/before-after/ at `at`: the set read again and cut there. */
+export async function hostSplit(at: string): Promise<ComparisonView> {
+  const atMs = splitTimeMs(at)!;
+  const read = await readSplitStats([resolve(BEFORE_AFTER)], at, atMs);
+  if ("error" in read.split) throw new Error(read.split.error);
+  return comparisonView(
+    read.files.map((file) => file.slice(process.cwd().length + 1)),
+    compareStats(read.old, read.new),
+    { old: read.old.timeline, new: read.new.timeline },
+    { at, atMs, untimed: read.split.untimed },
+  );
 }
 
 /** `tools` distinct tools over `traces` traces of four stages, an hour apart in time. */

@@ -1,60 +1,24 @@
 // The statistics view split at a time picked on its timeline (by keyboard and by pointer), and the
 // comparison's timeline with both periods named; screenshots in every theme at 380 and 1440 px.
 import assert from "node:assert/strict";
-import { resolve } from "node:path";
 import type { Page } from "playwright-core";
 import { main } from "../../src/cli/main.js";
-import { compareStats } from "../../src/core/stats/comparison.js";
-import { statsRows } from "../../src/core/stats/rows.js";
-import { splitTimeMs } from "../../src/core/stats/split.js";
-import { readLogStats, readSplitStats } from "../../src/extension/stats/read-stats.js";
-import {
-  comparisonView,
-  toolColumns,
-  type ComparisonView,
-  type StatsView,
-} from "../../src/stats-protocol.js";
 import { test } from "./harness.js";
 import { screenshot, THEMES, type PageGlobals } from "./page.js";
-import { openStats, postedCount, sendStats, waitForStatsPosted } from "./stats-data.js";
+import {
+  BEFORE_AFTER,
+  beforeAfterStats,
+  hostSplit,
+  openStats,
+  postedCount,
+  sendStats,
+  waitForStatsPosted,
+} from "./stats-data.js";
 
-const SET = "examples/before-after";
-
-/** The statistics of examples/before-after/ (10 and 12 March, 40 traces each), as the host sends them. */
-async function beforeAfterStats(): Promise<StatsView> {
-  const { stats, scan, files } = await readLogStats([resolve(SET)]);
-  const { traces, problems, errors, stages, timeline, tools } = statsRows(stats);
-  return {
-    sources: [`file://${resolve(SET)}`],
-    files: files.map((file) => file.slice(process.cwd().length + 1)),
-    traces,
-    problems,
-    errors,
-    stages,
-    timeline,
-    tools: toolColumns(tools),
-    unreadableTimes: stats.timeline.unreadable,
-    cancelled: scan.cancelled,
-  };
-}
-
-/** What the host answers to a split at `at`: the set read again and cut there. */
-async function hostSplit(at: string): Promise<ComparisonView> {
-  const atMs = splitTimeMs(at)!;
-  const read = await readSplitStats([resolve(SET)], at, atMs);
-  if ("error" in read.split) throw new Error(read.split.error);
-  return comparisonView(
-    read.files.map((file) => file.slice(process.cwd().length + 1)),
-    compareStats(read.old, read.new),
-    { old: read.old.timeline, new: read.new.timeline },
-    { at, atMs, untimed: read.split.untimed },
-  );
-}
-
-/** `stats SET --split-at AT --json`, run in this process as a user would run it. */
+/** `stats examples/before-after --split-at AT --json`, run in this process as a user would run it. */
 async function cliSplit(at: string): Promise<{ changes: { name: string; points: number }[] }> {
   let stdout = "";
-  const code = await main(["stats", SET, "--split-at", at, "--json"], {
+  const code = await main(["stats", BEFORE_AFTER, "--split-at", at, "--json"], {
     stdout: (text) => (stdout += text),
     stderr: () => {},
     color: false,

@@ -6,18 +6,23 @@
 import { html, nothing, svg, type SVGTemplateResult, type TemplateResult } from "lit";
 import type { TimeBucket } from "../../src/core/stats/timeline.js";
 import type { Period } from "../../src/stats-protocol.js";
-import { counted } from "../../src/core/words.js";
 import { count } from "../dom.js";
+import {
+  BASELINE,
+  failureLabels,
+  HEIGHT,
+  PAD,
+  paletteRuns,
+  scaleOf,
+  sizeLabels,
+  type AxisLabel,
+  type Scale,
+} from "./timeline-scale.js";
 
 /** The chart's width in its own units: about a pixel each, so its text reads at its size in a narrow view too. */
 export const CHART_WIDTH = { min: 320, max: 640 };
-const HEIGHT = 160;
-/** Room beside the plot for each axis' numbers and what they count. */
-const PAD = { left: 60, right: 76, top: 10, bottom: 24 };
 /** Room above the plot for the periods' names, when it has periods. */
 const MARKS_H = 28;
-const PLOT_H = HEIGHT - PAD.top - PAD.bottom;
-const BASELINE = PAD.top + PLOT_H;
 
 /** "2025-03-14 09:26" (UTC), or with seconds when the buckets are narrower than a minute. */
 export function timeLabel(ms: number, width: number): string {
@@ -28,39 +33,6 @@ export function timeLabel(ms: number, width: number): string {
 /** The chart's width (its own units) for a view this many pixels wide. */
 export function chartWidth(viewWidth: number): number {
   return Math.round(Math.min(CHART_WIDTH.max, Math.max(CHART_WIDTH.min, viewWidth)));
-}
-
-/** Where bucket i and a value sit on the chart. */
-interface Scale {
-  readonly width: number;
-  readonly plotW: number;
-  readonly step: number;
-  readonly maxSize: number;
-  readonly maxFail: number;
-  readonly x: (i: number) => number;
-  readonly ySize: (v: number) => number;
-  readonly yFail: (v: number) => number;
-}
-
-function scaleOf(
-  buckets: readonly TimeBucket[],
-  filled: readonly TimeBucket[],
-  width: number,
-): Scale {
-  const maxSize = Math.max(1, ...filled.map((b) => b.meanPalette));
-  const maxFail = Math.max(1, ...buckets.map((b) => b.forcedFailures));
-  const plotW = width - PAD.left - PAD.right;
-  const step = plotW / buckets.length;
-  return {
-    width,
-    plotW,
-    step,
-    maxSize,
-    maxFail,
-    x: (i) => PAD.left + step * (i + 0.5),
-    ySize: (v) => PAD.top + PLOT_H * (1 - v / maxSize),
-    yFail: (v) => PAD.top + PLOT_H * (1 - v / maxFail),
-  };
 }
 
 /** What a comparison marks on the timeline: when each side's traces are, and where the set was split. */
@@ -102,7 +74,7 @@ export function timelineChart(
 ): TemplateResult | null {
   const filled = buckets.filter((b) => b.traces > 0);
   if (filled.length < 2) return null;
-  const scale = scaleOf(buckets, filled, width);
+  const scale = scaleOf(buckets, width);
   const bucketWidth = buckets[0]!.width;
   const top = marks ? MARKS_H : 0;
   return html`<figure class="timeline">
@@ -121,7 +93,7 @@ export function timelineChart(
         y1=${BASELINE}
         y2=${BASELINE}
       ></line>
-      ${failureBars(buckets, scale)} ${paletteLine(buckets, scale)} ${ticks(buckets, scale)}
+      ${failureBars(buckets, scale)} ${paletteLine(buckets, scale, marks)} ${ticks(buckets, scale)}
     </svg>
     <figcaption class="legend">
       <span class="key"><span class="swatch palette-swatch"></span>final palette size (mean)</span>
@@ -161,16 +133,20 @@ function failureBars(buckets: readonly TimeBucket[], scale: Scale): SVGTemplateR
   );
 }
 
-/** One line through the buckets that hold traces (an empty bucket is no data, not a zero), a dot on each. */
-function paletteLine(buckets: readonly TimeBucket[], scale: Scale): SVGTemplateResult {
-  const held = buckets.flatMap((b, i) => (b.traces === 0 ? [] : [{ b, i }]));
-  const points = held
-    .map(({ b, i }) => `${scale.x(i).toFixed(1)},${scale.ySize(b.meanPalette).toFixed(1)}`)
-    .join(" ");
-  return svg`<polyline class="palette" points=${points}></polyline>${held.map(
-    ({ b, i }) =>
-      svg`<circle class="palette-dot" cx=${scale.x(i)} cy=${scale.ySize(b.meanPalette)} r="2.5"><title>${timeLabel(b.start, b.width)}: ${b.meanPalette.toFixed(1)} tools on average over ${count(b.traces)} traces</title></circle>`,
-  )}`;
+/** The line through the buckets that hold traces, broken where paletteRuns says, and a dot on each. */
+function paletteLine(
+  buckets: readonly TimeBucket[],
+  scale: Scale,
+  marks: PeriodMarks | null,
+): SVGTemplateResult {
+  const point = (i: number) =>
+    `${scale.x(i).toFixed(1)},${scale.ySize(buckets[i]!.meanPalette).toFixed(1)}`;
+  const runs = paletteRuns(buckets, marks ? [marks.old, marks.new] : []);
+  const path = runs.map((run) => `M${run.map(point).join(" L")}`).join(" ");
+  return svg`<path class="palette" d=${path}></path>${runs.flat().map((i) => {
+    const b = buckets[i]!;
+    return svg`<circle class="palette-dot" cx=${scale.x(i)} cy=${scale.ySize(b.meanPalette)} r="2.5"><title>${timeLabel(b.start, b.width)}: ${b.meanPalette.toFixed(1)} tools on average over ${count(b.traces)} traces</title></circle>`;
+  })}`;
 }
 
 function ticks(buckets: readonly TimeBucket[], scale: Scale): SVGTemplateResult {
@@ -178,18 +154,20 @@ function ticks(buckets: readonly TimeBucket[], scale: Scale): SVGTemplateResult 
   const last = buckets.at(-1)!;
   return svg`<text class="tick" x=${PAD.left} y=${HEIGHT - 6}>${timeLabel(first.start, first.width)}</text>
     <text class="tick" x=${scale.width - PAD.right} y=${HEIGHT - 6} text-anchor="end">${timeLabel(last.start + last.width, first.width)}</text>
-    ${[1, 0.5, 0].map(
-      (share) =>
-        svg`<text class="tick palette-text" x=${PAD.left - 4} y=${scale.ySize(scale.maxSize * share) + (share === 1 ? 8 : share === 0 ? 0 : 4)} text-anchor="end">${sizeText(scale.maxSize * share, share === 1)}</text>`,
+    ${sizeLabels(scale).map(
+      (label) =>
+        svg`<text class="tick palette-text" x=${PAD.left - 4} y=${textY(label)} text-anchor="end">${label.text}</text>`,
     )}
-    <text class="tick failures-text" x=${scale.width - PAD.right + 4} y=${PAD.top + 8}>${counted(scale.maxFail, "failure")}</text>
-    <text class="tick failures-text" x=${scale.width - PAD.right + 4} y=${BASELINE}>0</text>`;
+    ${failureLabels(scale).map(
+      (label) =>
+        svg`<text class="tick failures-text" x=${scale.width - PAD.right + 4} y=${textY(label)}>${label.text}</text>`,
+    )}`;
 }
 
-/** A palette size on the left axis; the top one says what it counts. */
-function sizeText(size: number, top: boolean): string {
-  const n = Number.isInteger(size) ? String(size) : size.toFixed(1);
-  return top ? `${n} tools` : n;
+/** A label's text line: 0 sits on the baseline, one at the plot's top hangs below it, others are centred on their value. */
+function textY(label: AxisLabel): number {
+  if (label.value === 0) return label.y;
+  return label.y < PAD.top + 8 ? label.y + 8 : label.y + 4;
 }
 
 function durationText(ms: number): string {
