@@ -109,6 +109,25 @@ describe("a log record whose span is not in its file", () => {
     ]);
   });
 
+  it("read in a set, leaves to the set the records its first pass holds, and says the rest join only their own input", () => {
+    const traceId = "a".repeat(32);
+    const record = (spanId: string) => ({ traceId, spanId, called: [] });
+    // The set's first pass kept the first record of this file's line 2, and none of line 3.
+    const set = { records: [{ ...record("1".repeat(16)), file: 1, line: 2 }], file: 1 };
+    const own = new OwnRecords(set);
+    own.add([record("1".repeat(16)), record("2".repeat(16))], 2);
+    own.add([record("3".repeat(16))], 3);
+    expect(own.problems()).toEqual(
+      [
+        [2, "2".repeat(16)],
+        [3, "3".repeat(16)],
+      ].map(([line, spanId]) => ({
+        line,
+        message: `a log record names a span that is not in its own input, whose records join only that input's spans (the first: trace ${traceId}, span ${spanId}); what it says was called is joined to no model call`,
+      })),
+    );
+  });
+
   it(`is said no more past ${MAX_OWN_KEPT} inference spans remembered, and that is said at the line`, () => {
     const own = new OwnRecords();
     const traceId = "a".repeat(32);
