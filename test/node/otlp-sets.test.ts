@@ -156,9 +156,9 @@ describe("a log record whose span is in no input it joins", () => {
   });
 
   it("is a problem of its line in a set with one OTLP file, on this thread and in a worker", async () => {
-    const { spans, logs } = split("official-openai", "chat");
-    // Its spans' file as a plain log: the set's only OTLP file is the log records'.
-    const plain = join(folder, "spans-as-plain.log");
+    const { logs } = split("official-openai", "chat");
+    // Beside a plain log: the set's only OTLP file is the log records'.
+    const plain = join(folder, "no-spans.log");
     writeFileSync(plain, "INFO no spans here\n");
     for (const jobs of [0, 1]) {
       const { traces, problems } = await read([logs, { name: plain, path: plain }], jobs);
