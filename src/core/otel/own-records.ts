@@ -22,9 +22,8 @@ export class OwnRecords {
 
   /** `set`: the set the input is read in, whose first pass may hold some of its records. */
   constructor(private readonly set?: OtlpSet) {
-    for (const record of set?.records ?? [])
-      if (record.file === set!.file)
-        this.inSet.set(record.line, (this.inSet.get(record.line) ?? 0) + 1);
+    for (const { file, line } of set?.records ?? [])
+      if (file === set?.file) this.inSet.set(line, (this.inSet.get(line) ?? 0) + 1);
   }
 
   /** Notes an inference span of the input: the records that name it are joined. */

@@ -77,7 +77,7 @@ export interface SetRecordsRead {
   readonly max: number;
 }
 
-export interface SetProblem {
+interface SetProblem {
   readonly file: number;
   readonly line: number;
   readonly message: string;
