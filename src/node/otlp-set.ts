@@ -2,7 +2,8 @@
  * The first pass over a set of several OTLP files: the log records of each (the lines of
  * `resourceLogs` only, the rest passed over undecoded), so that each file's scan joins its spans
  * to the records of the others. Files that are not OTLP cost one chunk; a set with fewer than two
- * OTLP files is not read further. A stream is not read twice: its records join only its own spans.
+ * OTLP inputs is not read further. A stream is not read twice: it is not read here, but counted as
+ * one that may be OTLP, so its spans join the files' records; its own records join only its spans.
  */
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { DEFAULT_MAX_LINE_BYTES, type Cancellation } from "../core/traces/scan.js";
@@ -16,7 +17,10 @@ const HEAD_BYTES = 64 * 1024;
 /** Longest stretch of reading before the event loop gets a turn. */
 const BUSY_MS = 15;
 
-/** The log records of a set's OTLP files, in set order; null when it holds fewer than two OTLP files (or on Cancel). */
+/**
+ * The log records of a set's OTLP files, in set order; null when it holds no OTLP file, fewer than
+ * two OTLP files and streams (or on Cancel).
+ */
 export async function readSetRecords(
   inputs: readonly LogInput[],
   options: {
@@ -29,7 +33,8 @@ export async function readSetRecords(
   const otlp: number[] = [];
   for (const [file, input] of inputs.entries())
     if (input.stream === undefined && (await opensOtlp(input))) otlp.push(file);
-  if (otlp.length < 2) return null;
+  const streams = inputs.filter((input) => input.stream !== undefined).length;
+  if (otlp.length === 0 || otlp.length + streams < 2) return null;
   const max = options.maxRecords ?? MAX_SET_RECORDS;
   const records: SetRecord[] = [];
   let cut: SetRecordsRead["cut"] = null;

@@ -1,8 +1,9 @@
 import { execFile, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Readable } from "node:stream";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { exportCommand } from "../../src/cli/export.js";
@@ -139,6 +140,68 @@ describe("a set whose spans and log records are in separate files", () => {
       model_called: unknown;
     };
     expect(row.model_called).toEqual(["get_weather"]);
+  });
+});
+
+describe("an OTLP file whose log records name a span it does not hold", () => {
+  const RECORDED = "test/otel-libs/recordings/official-openai/chat.otlp.jsonl";
+  /** The recording with the span its second line's log records name taken out. */
+  function withoutSpan(): { text: string; spanId: string } {
+    const lines = readFileSync(RECORDED, "utf8").trimEnd().split("\n");
+    const spanId = /"spanId":"([0-9a-f]{16})"/.exec(lines[1]!)![1]!;
+    const text = lines
+      .map((line) =>
+        line.startsWith('{"resourceSpans"')
+          ? line.replace(`"spanId":"${spanId}"`, '"spanId":"ffffffffffffffff"')
+          : line,
+      )
+      .join("\n");
+    return { text: `${text}\n`, spanId };
+  }
+  const SAID =
+    /^a log record names a span that is not in the file \(the first: trace [0-9a-f]{32}, span [0-9a-f]{16}\); what it says was called is joined to no model call$/;
+
+  it("traces and stats say the record's line; with every span there they say nothing", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "orphans-"));
+    folders.push(folder);
+    const file = join(folder, "chat.otlp.jsonl");
+    const { text, spanId } = withoutSpan();
+    writeFileSync(file, text);
+    const listed = io();
+    expect(await tracesCommand([file, "--json"], listed.cli)).toBe(0);
+    const json = JSON.parse(listed.out.stdout) as { problems: unknown[]; problem_count: number };
+    expect(json.problems).toEqual([{ file, line: 2, message: expect.stringMatching(SAID) }]);
+    expect(json.problems[0]).toMatchObject({ message: expect.stringContaining(`span ${spanId})`) });
+    const counted = io();
+    expect(await statsCommand([file], counted.cli)).toBe(0);
+    expect(counted.out.stdout).toContain(
+      `\nproblems (1):\n${file}:2: a log record names a span that is not in the file (the first: trace `,
+    );
+    const whole = io();
+    expect(await tracesCommand([RECORDED, "--json"], whole.cli)).toBe(0);
+    expect(JSON.parse(whole.out.stdout)).toMatchObject({ problems: [], problem_count: 0 });
+  });
+
+  it("traces says it of records read on standard input whose span is in another input", async () => {
+    const lines = readFileSync(RECORDED, "utf8").trimEnd().split("\n");
+    const folder = mkdtempSync(join(tmpdir(), "orphans-"));
+    folders.push(folder);
+    const spans = join(folder, "spans.otlp.jsonl");
+    writeFileSync(spans, lines.filter((l) => l.startsWith('{"resourceSpans"')).join("\n") + "\n");
+    const logs = lines.filter((l) => l.startsWith('{"resourceLogs"')).join("\n") + "\n";
+    const listed = io();
+    const cli = { ...listed.cli, stdin: Readable.from([Buffer.from(logs)]) };
+    expect(await tracesCommand([spans, "-", "--json"], cli)).toBe(0);
+    const json = JSON.parse(listed.out.stdout) as { problems: unknown[] };
+    expect(json.problems).toEqual(
+      [1, 2].map((line) => ({
+        file: "-",
+        line,
+        message: expect.stringContaining(
+          "a log record names a span that is not in its own input, whose records join only that input's spans",
+        ),
+      })),
+    );
   });
 });
 

@@ -148,6 +148,61 @@ describe("a set whose spans and log records are in separate files", () => {
   });
 });
 
+describe("a log record whose span is in no input it joins", () => {
+  const stdin = (input: LogInput): LogInput => ({
+    name: "-",
+    path: null,
+    stream: Readable.from([readFileSync(input.path!)]),
+  });
+
+  it("is a problem of its line in a set with one OTLP file, on this thread and in a worker", async () => {
+    const { logs } = split("official-openai", "chat");
+    // Beside a plain log: the set's only OTLP file is the log records'.
+    const plain = join(folder, "no-spans.log");
+    writeFileSync(plain, "INFO no spans here\n");
+    for (const jobs of [0, 1]) {
+      const { traces, problems } = await read([logs, { name: plain, path: plain }], jobs);
+      expect(traces).toEqual([]);
+      expect(problems).toEqual(
+        [1, 2].map((line) => ({
+          file: 0,
+          line,
+          message: expect.stringMatching(
+            /^a log record names a span that is not in the file \(the first: trace [0-9a-f]{32}, span [0-9a-f]{16}\); what it says was called is joined to no model call$/,
+          ),
+        })),
+      );
+    }
+  });
+
+  it("read on standard input, joins only the spans of standard input, and says so of each record whose span is elsewhere", async () => {
+    const { spans, logs } = split("official-openai", "chat");
+    const { traces, problems } = await read([spans, stdin(logs)], 1);
+    expect(problems).toEqual(
+      [1, 2].map((line) => ({
+        file: 1,
+        line,
+        message: expect.stringMatching(
+          /^a log record names a span that is not in its own input, whose records join only that input's spans \(the first: trace [0-9a-f]{32}, span [0-9a-f]{16}\)/,
+        ),
+      })),
+    );
+    expect(traces.length).toBeGreaterThan(0);
+    for (const { found } of traces) expect(found.trace.model?.called).toBeNull();
+  });
+
+  it("in a file, joins the spans read on standard input", async () => {
+    const { spans, logs } = split("official-openai", "chat");
+    const alone = await read([logs, spans], 1);
+    const { traces, problems } = await read([logs, stdin(spans)], 1);
+    expect(problems).toEqual([]);
+    expect(traces.map((t) => t.found.trace.model)).toEqual(
+      alone.traces.map((t) => t.found.trace.model),
+    );
+    expect(traces[0]!.found.trace.model?.called).not.toBeNull();
+  });
+});
+
 describe("the first pass over a set of OTLP files", () => {
   it("keeps at most the most records it may, and says where the rest begin: they join only their own file", async () => {
     const { spans, logs } = split("official-openai", "chat");
@@ -165,10 +220,15 @@ describe("the first pass over a set of OTLP files", () => {
     ]);
   });
 
-  it("is not read for a set with a single OTLP file, nor from standard input", async () => {
+  it("is not read for a set with a single OTLP file, nor from standard input, which counts as an input that may be OTLP", async () => {
     const { spans, logs } = split("official-openai", "chat");
-    const stream = { name: "-", path: null, stream: Readable.from([readFileSync(logs.path!)]) };
-    expect(await readSetRecords([spans, stream])).toBeNull();
+    const plain = join(folder, "plain.log");
+    writeFileSync(plain, "INFO nothing here\n");
+    expect(await readSetRecords([logs, { name: plain, path: plain }])).toBeNull();
+    const stream = Readable.from([readFileSync(spans.path!)]);
+    const read = await readSetRecords([logs, { name: "-", path: null, stream }]);
+    expect(read!.records.map((r) => r.file)).toEqual([0, 0]);
+    expect(stream.readableDidRead).toBe(false);
   });
 
   it("looks at the head of each file, not a whole chunk: a set of plain logs is not read twice", async () => {

@@ -9,6 +9,7 @@ import { concatBytes } from "../arrays.js";
 import type { FoundTrace, ScanProblem } from "../traces/found.js";
 import { OtelJoin, joinedTrace } from "./join.js";
 import { isOtlpRequest, readRequest, type OtlpRecord, type OtlpSelection } from "./request.js";
+import { OwnRecords } from "./own-records.js";
 import { SetRecords, type OtlpSet } from "./set-records.js";
 
 /** Selections held back for their model call before the oldest is handed on as it is. */
@@ -61,6 +62,8 @@ export class OtlpScanner {
   private readonly pendingTraces = new Map<string, number>();
   /** The set's log records, when the file is read in a set. */
   private readonly set: SetRecords | null;
+  /** Its records that join only its own spans: those whose span it does not hold are said at its end. */
+  private readonly own: OwnRecords;
   private readonly join: OtelJoin;
   private readonly decoder = new TextDecoder();
   private held: Uint8Array[] = [];
@@ -77,6 +80,7 @@ export class OtlpScanner {
     const { otlpSet, onSetJoined } = options;
     const set = otlpSet ? new SetRecords(otlpSet, onSetJoined ?? (() => undefined)) : null;
     this.set = set;
+    this.own = new OwnRecords(otlpSet);
     this.join = new OtelJoin(
       (traceId) => this.pendingTraces.has(traceId),
       undefined,
@@ -103,6 +107,7 @@ export class OtlpScanner {
     // A last line or a document over the limit holds nothing, but is still a problem.
     if (this.heldLength > 0 || this.tooLong) this.line(true);
     this.flush(0);
+    for (const problem of this.own.problems()) this.options.onProblem(problem);
   }
 
   /**
@@ -193,7 +198,11 @@ export class OtlpScanner {
       this.options.onProblem({ line, message: `${problem.path}: ${problem.message}` });
     for (const { traceId } of read.selections)
       this.pendingTraces.set(traceId, (this.pendingTraces.get(traceId) ?? 0) + 1);
-    if (this.set) for (const { traceId, spanId } of read.inferences) this.set.see(traceId, spanId);
+    for (const { traceId, spanId } of read.inferences) {
+      this.set?.see(traceId, spanId);
+      this.own.see(traceId, spanId);
+    }
+    this.own.add(read.records, line);
     this.join.add(read);
     for (const selection of read.selections) this.pending.push({ selection, line });
     this.flush(MAX_PENDING);

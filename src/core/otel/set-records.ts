@@ -7,10 +7,15 @@
  */
 import type { OtlpRecord } from "./request.js";
 
-/** A log record of a file of a set: where it is, for a problem when no file holds its span. */
-export interface SetRecord extends OtlpRecord {
-  readonly file: number;
+/** A log record and its line, for a problem when its span is missing. */
+export interface PlacedRecord extends OtlpRecord {
+  readonly file?: number;
   readonly line: number;
+}
+
+/** A log record of a file of a set: where it is, for a problem when no file holds its span. */
+export interface SetRecord extends PlacedRecord {
+  readonly file: number;
 }
 
 /** Log records of a set read for the joins of its other files; later ones join only within their own file. */
@@ -61,7 +66,7 @@ export class SetRecords {
   }
 }
 
-const idsKey = (traceId: string, spanId: string) => `${traceId}/${spanId}`;
+export const idsKey = (traceId: string, spanId: string) => `${traceId}/${spanId}`;
 
 /** A set's records as its first pass read them. */
 export interface SetRecordsRead {
@@ -88,15 +93,25 @@ export function setProblems(read: SetRecordsRead, joined: ReadonlySet<number>): 
     ...read.cut,
     message: `the set holds more than ${read.max.toLocaleString("en-US")} log records; from here on they join only the spans of their own file`,
   };
-  return [...(cut ? [cut] : []), ...unjoinedRecords(read.records, joined)];
+  return [
+    ...(cut ? [cut] : []),
+    ...unjoinedRecords(read.records, joined, "is in no file of the set"),
+  ];
 }
 
-/** The set's records that no file's inference span joined, as one problem per line that holds any. */
-function unjoinedRecords(records: readonly SetRecord[], joined: ReadonlySet<number>): SetProblem[] {
-  const byLine = new Map<string, SetRecord[]>();
+/**
+ * The records no inference span joined, as one problem per line that holds any: each names a
+ * span that `where` says is missing ("is in no file of the set", "is not in the file").
+ */
+export function unjoinedRecords<R extends PlacedRecord>(
+  records: readonly R[],
+  joined: ReadonlySet<number>,
+  where: string,
+): (Pick<R, "file" | "line"> & { readonly message: string })[] {
+  const byLine = new Map<string, R[]>();
   records.forEach((record, index) => {
     if (joined.has(index)) return;
-    const key = `${record.file}:${record.line}`;
+    const key = `${record.file ?? ""}:${record.line}`;
     const list = byLine.get(key);
     if (list) list.push(record);
     else byLine.set(key, [record]);
@@ -105,9 +120,9 @@ function unjoinedRecords(records: readonly SetRecord[], joined: ReadonlySet<numb
     const { file, line, traceId, spanId } = list[0]!;
     const what = list.length === 1 ? "a log record names" : `${list.length} log records name`;
     return {
-      file,
+      ...(file === undefined ? {} : { file }),
       line,
-      message: `${what} a span that is in no file of the set (the first: trace ${traceId}, span ${spanId}); what it says was called is joined to no model call`,
+      message: `${what} a span that ${where} (the first: trace ${traceId}, span ${spanId}); what it says was called is joined to no model call`,
     };
   });
 }
