@@ -8,6 +8,7 @@ import {
   closeSync,
   constants,
   existsSync,
+  fchmodSync,
   fstatSync,
   lstatSync,
   openSync,
@@ -199,18 +200,23 @@ export class OpenFolder {
 
   /** Whether `name` is a regular file (false: nothing by that name); refuses a link or anything else. */
   holdsFile(name: string): boolean {
+    return this.regularFile(name) !== null;
+  }
+
+  /** The regular file `name`'s own stat (null: nothing by that name); refuses a link or anything else. */
+  private regularFile(name: string): Stats | null {
     let stat: Stats;
     try {
       stat = lstatSync(this.entry(name));
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
       throw error;
     }
     if (stat.isSymbolicLink())
       throw new FileRefused(`${name} is a symbolic link; nothing is written through a link`);
     if (stat.isDirectory()) throw new FileRefused(`${name} is a folder`);
     if (!stat.isFile()) throw new FileRefused(`${name} is not a regular file`);
-    return true;
+    return stat;
   }
 
   /** Removes the regular file `name`, if there, before it is created anew (see holdsFile). */
@@ -230,12 +236,14 @@ export class OpenFolder {
    * leaves what was there; a link or anything but a regular file at `name` is refused.
    */
   writeWhole(name: string, data: string | Uint8Array): void {
-    this.holdsFile(name);
+    const old = this.regularFile(name);
     // A fixed short name, not one from `name`: a long name must not make the temporary one too long.
     const temp = `.palette-inspector-${randomBytes(6).toString("hex")}.tmp`;
     const fd = this.create(temp);
     try {
       try {
+        // The file replaced keeps its permissions: a private file stays private.
+        if (old) fchmodSync(fd, old.mode & 0o777);
         writeFileSync(fd, data);
       } finally {
         closeSync(fd);

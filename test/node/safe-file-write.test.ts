@@ -4,6 +4,7 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
@@ -26,6 +27,16 @@ describe("writeWholeFile", () => {
     expect(readFileSync(join(dir, "a.csv"), "utf8")).toBe("second");
     expect(readdirSync(dir)).toEqual(["a.csv"]);
   });
+
+  it.skipIf(process.platform === "win32")(
+    "keeps the permissions of the file it replaces: a private file stays private",
+    () => {
+      const dir = tempDir();
+      writeFileSync(join(dir, "a.csv"), "secret", { mode: 0o600 });
+      writeWholeFile(join(dir, "a.csv"), "still secret");
+      expect(statSync(join(dir, "a.csv")).mode & 0o777).toBe(0o600);
+    },
+  );
 
   it.each([
     ["a link to a file outside", true],
