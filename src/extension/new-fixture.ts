@@ -3,6 +3,7 @@ import * as vscode from "vscode";
 import { updatedExpectation } from "../core/expect.js";
 import { checkedCatalog, checkedFixture } from "../node/fixture-check.js";
 import { runFixture } from "../core/run-fixture.js";
+import { writeChosenFile } from "./chosen-file.js";
 import { readSource, readWorkspaceCatalog } from "./fixtures.js";
 import { notice, announce, pickLabel } from "./notify.js";
 import { exists } from "./workspace-files.js";
@@ -112,7 +113,7 @@ export async function newFixture(inFolder?: vscode.Uri): Promise<vscode.Uri | un
     const expect = updatedExpectation(undefined, runFixture(loaded.fixture)).expect;
     text = JSON.stringify({ ...JSON.parse(text), expect }, null, 2) + "\n";
   }
-  await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
+  if (!(await writeChosenFile(target, text))) return undefined;
   await vscode.window.showTextDocument(target);
   return target;
 }

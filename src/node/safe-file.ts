@@ -1,22 +1,28 @@
 /**
  * Files opened safely in a folder someone else may control: read through the handle that was
  * checked (a regular file, under the roots once its links are followed, never waiting on a FIFO),
- * and created only as new files, never through a link, in a folder opened once.
+ * and created only as new files (or written whole in a new one renamed over a regular file),
+ * never through a link, in a folder opened once.
  */
 import {
   closeSync,
   constants,
   existsSync,
+  fchmodSync,
   fstatSync,
   lstatSync,
   openSync,
   readdirSync,
   readlinkSync,
   realpathSync,
+  renameSync,
+  rmSync,
   statSync,
   unlinkSync,
+  writeFileSync,
   type Stats,
 } from "node:fs";
+import { randomBytes } from "node:crypto";
 import { open, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { isInside } from "./confine.js";
@@ -194,18 +200,23 @@ export class OpenFolder {
 
   /** Whether `name` is a regular file (false: nothing by that name); refuses a link or anything else. */
   holdsFile(name: string): boolean {
+    return this.regularFile(name) !== null;
+  }
+
+  /** The regular file `name`'s own stat (null: nothing by that name); refuses a link or anything else. */
+  private regularFile(name: string): Stats | null {
     let stat: Stats;
     try {
       stat = lstatSync(this.entry(name));
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
       throw error;
     }
     if (stat.isSymbolicLink())
       throw new FileRefused(`${name} is a symbolic link; nothing is written through a link`);
     if (stat.isDirectory()) throw new FileRefused(`${name} is a folder`);
     if (!stat.isFile()) throw new FileRefused(`${name} is not a regular file`);
-    return true;
+    return stat;
   }
 
   /** Removes the regular file `name`, if there, before it is created anew (see holdsFile). */
@@ -218,6 +229,31 @@ export class OpenFolder {
     this.removeFile(name);
     // A name planted between the removal and the creation is refused by create, never written through.
     return this.create(name);
+  }
+
+  /**
+   * Writes `name` whole: into a new file beside it, then renamed over it, so that a failed write
+   * leaves what was there; a link or anything but a regular file at `name` is refused.
+   */
+  writeWhole(name: string, data: string | Uint8Array): void {
+    const old = this.regularFile(name);
+    // A fixed short name, not one from `name`: a long name must not make the temporary one too long.
+    const temp = `.palette-inspector-${randomBytes(6).toString("hex")}.tmp`;
+    const fd = this.create(temp);
+    try {
+      try {
+        // The file replaced keeps its permissions: a private file stays private.
+        if (old) fchmodSync(fd, old.mode & 0o777);
+        writeFileSync(fd, data);
+      } finally {
+        closeSync(fd);
+      }
+      // A rename replaces the name itself: a link planted since the check is replaced, never followed.
+      renameSync(this.entry(temp), this.entry(name));
+    } catch (error) {
+      rmSync(this.entry(temp), { force: true });
+      throw error;
+    }
   }
 
   close(): void {
@@ -281,11 +317,19 @@ export function replaceFile(path: string): number {
   return inFolderOf(path, undefined, (folder, name) => folder.replace(name));
 }
 
-function inFolderOf(
+/**
+ * Writes `path` whole (see OpenFolder.writeWhole): never through a link at `path` or a folder that
+ * is a link, never over anything but a regular file; a failed write leaves what was there.
+ */
+export function writeWholeFile(path: string, data: string | Uint8Array): void {
+  inFolderOf(path, undefined, (folder, name) => folder.writeWhole(name, data));
+}
+
+function inFolderOf<T>(
   path: string,
   roots: readonly string[] | undefined,
-  make: (folder: OpenFolder, name: string) => number,
-): number {
+  make: (folder: OpenFolder, name: string) => T,
+): T {
   let folder: OpenFolder;
   try {
     folder = OpenFolder.open(dirname(path), roots);

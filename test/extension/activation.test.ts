@@ -31,6 +31,9 @@ import {
 } from "../fakes/vscode.js";
 import { tempDir } from "../helpers/temp.js";
 
+// The workspace is the fake's in-memory disk; the real writer is tested in chosen-file.test.ts.
+vi.mock("../../src/extension/chosen-file.js", () => import("../fakes/chosen-file.js"));
+
 interface Menu {
   command: string;
   when?: string;

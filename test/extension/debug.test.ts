@@ -29,6 +29,9 @@ import { AGENT_PRELUDE, evaluateIn } from "../core/debug/python.js";
 import { writtenRecord } from "../builders/logged.js";
 import * as logFile from "../../src/node/log-file.js";
 
+// The workspace is the fake's in-memory disk; the real writer is tested in chosen-file.test.ts.
+vi.mock("../../src/extension/chosen-file.js", () => import("../fakes/chosen-file.js"));
+
 // Spied on to see that a debuggee's string is scanned in the worker thread, not on the host's.
 vi.mock("../../src/node/log-file.js", async (original) => {
   const real = await original<typeof logFile>();

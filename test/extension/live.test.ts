@@ -28,6 +28,9 @@ import { fake, Uri, window, type TreeItem } from "../fakes/vscode.js";
 import { endingReceiverScript } from "../helpers/ending-receiver.js";
 import { tempDir } from "../helpers/temp.js";
 
+// The workspace is the fake's in-memory disk; the real writer is tested in chosen-file.test.ts.
+vi.mock("../../src/extension/chosen-file.js", () => import("../fakes/chosen-file.js"));
+
 const shown: { report: RunReport; label: string | undefined }[] = [];
 const compared: { base: RunReport; variant: RunReport; replay: boolean }[] = [];
 const panels = {

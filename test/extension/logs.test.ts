@@ -57,6 +57,9 @@ import { loggedRecord } from "../core/traces/engine.js";
 import { tempDir } from "../helpers/temp.js";
 import { writtenRecord } from "../builders/logged.js";
 
+// The workspace is the fake's in-memory disk; the real writer is tested in chosen-file.test.ts.
+vi.mock("../../src/extension/chosen-file.js", () => import("../fakes/chosen-file.js"));
+
 const real = (uri: Uri) => uri as unknown as vscode.Uri;
 const shown: { reports: RunReport[]; fixtures: string[] } = { reports: [], fixtures: [] };
 const panels = {

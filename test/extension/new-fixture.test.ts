@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { fake, Uri } from "../fakes/vscode.js";
 import { fixtureFileName, newFixture, starterFixture } from "../../src/extension/new-fixture.js";
 import { waterfallRows } from "../../src/core/lineage.js";
@@ -6,6 +6,9 @@ import { loadFixture } from "../../src/core/fixture/load.js";
 import { runFixture } from "../../src/core/run-fixture.js";
 import { isRegressionTest } from "../../src/extension/testing/fixture-tests.js";
 import { loadFixtureFromUri, readWorkspaceCatalog } from "../../src/extension/fixtures.js";
+
+// The workspace is the fake's in-memory disk; the real writer is tested in chosen-file.test.ts.
+vi.mock("../../src/extension/chosen-file.js", () => import("../fakes/chosen-file.js"));
 
 beforeEach(() => {
   fake.reset();

@@ -19,6 +19,9 @@ import { fake, Uri, webviewFake } from "../fakes/vscode.js";
 import { tempDir } from "../helpers/temp.js";
 import { writtenRecord } from "../builders/logged.js";
 
+// The workspace is the fake's in-memory disk; the real writer is tested in chosen-file.test.ts.
+vi.mock("../../src/extension/chosen-file.js", () => import("../fakes/chosen-file.js"));
+
 const LINK = "[x](command:workbench.action.openSettings?%22PWNED%22)";
 /** Markdown link syntax, as VS Code's notification renderer reads it. */
 const LINK_SYNTAX = /\[[^\]]*\]\(/;

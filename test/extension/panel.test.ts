@@ -18,6 +18,9 @@ import { RERUN_DEBOUNCE_MS } from "../../src/extension/panel/session.js";
 import { parseToWebview, type ToWebview } from "../../src/protocol.js";
 import { showOf } from "../builders/panel.js";
 
+// The workspace is the fake's in-memory disk; the real writer is tested in chosen-file.test.ts.
+vi.mock("../../src/extension/chosen-file.js", () => import("../fakes/chosen-file.js"));
+
 const CATALOG = JSON.stringify([
   { name: "search", summary: "Search.", safety_level: "low" },
   { name: "sql", summary: "SQL.", safety_level: "high" },

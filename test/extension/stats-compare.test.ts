@@ -7,6 +7,9 @@ import { StatsPanels } from "../../src/extension/stats/stats-panels.js";
 import { parseToStatsView, type ToStatsView } from "../../src/stats-protocol.js";
 import { fake, Uri, webviewFake, type FakeWebviewPanel } from "../fakes/vscode.js";
 
+// The workspace is the fake's in-memory disk; the real writer is tested in chosen-file.test.ts.
+vi.mock("../../src/extension/chosen-file.js", () => import("../fakes/chosen-file.js"));
+
 const real = (uri: Uri) => uri as unknown as vscode.Uri;
 const example = (name: string) => real(Uri.file(resolve(`examples/before-after/${name}.jsonl`)));
 let opened: { report: RunReport; tool: string | undefined }[] = [];

@@ -34,6 +34,9 @@ import {
 import { env, fake, Uri, ViewColumn, webviewFake, type FakeWebviewPanel } from "../fakes/vscode.js";
 import { tempDir } from "../helpers/temp.js";
 
+// The workspace is the fake's in-memory disk; the real writer is tested in chosen-file.test.ts.
+vi.mock("../../src/extension/chosen-file.js", () => import("../fakes/chosen-file.js"));
+
 const real = (uri: Uri) => uri as unknown as vscode.Uri;
 const LOGS = Uri.file(resolve("examples/logs"));
 let opened: { report: RunReport; tool: string | undefined; open: unknown }[] = [];

@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type * as vscode from "vscode";
 import { beforeEach, describe, expect, it } from "vitest";
 import { toDiagnostic } from "../../src/extension/convert.js";
@@ -5,6 +7,7 @@ import type { TracePanels } from "../../src/extension/panel/panels.js";
 import { saveNewFixture } from "../../src/extension/save-fixture.js";
 import { chooseNewFile, exists, FIXTURE_FILTERS } from "../../src/extension/workspace-files.js";
 import { DiagnosticSeverity, fake, FileType, Uri } from "../fakes/vscode.js";
+import { tempDir } from "../helpers/temp.js";
 
 const real = (uri: Uri) => uri as unknown as vscode.Uri;
 const dialog = { defaultUri: real(Uri.file("/ws/new.turn.json")), title: "Where?" };
@@ -62,16 +65,17 @@ describe("saveNewFixture", () => {
   beforeEach(() => void (opened.length = 0));
 
   it("writes the fixture as indented JSON, opens it as a kept editor and runs it", async () => {
-    fake.answers.saveDialog.push(Uri.file("/ws/saved.turn.json"));
+    const saved = Uri.file(join(tempDir(), "saved.turn.json"));
+    fake.answers.saveDialog.push(saved);
     const target = await saveNewFixture({ description: "d", pipeline: [] }, dialog, panels);
-    expect(target?.toString()).toBe("file:///ws/saved.turn.json");
-    expect(fake.files.get("file:///ws/saved.turn.json")).toBe(
+    expect(target?.toString()).toBe(saved.toString());
+    expect(readFileSync(saved.fsPath, "utf8")).toBe(
       '{\n  "description": "d",\n  "pipeline": []\n}\n',
     );
     expect(fake.shownDocuments.map((d) => [d.uri.toString(), d.options])).toEqual([
-      ["file:///ws/saved.turn.json", { preview: false }],
+      [saved.toString(), { preview: false }],
     ]);
-    expect(opened).toEqual(["file:///ws/saved.turn.json"]);
+    expect(opened).toEqual([saved.toString()]);
     expect(fake.dialogs).toEqual([
       { ...dialog, filters: FIXTURE_FILTERS, saveLabel: "Save fixture" },
     ]);

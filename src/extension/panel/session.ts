@@ -31,6 +31,7 @@ import {
   type TraceView,
   type WhatIfView,
 } from "../../protocol.js";
+import { writeChosenFile } from "../chosen-file.js";
 import type { DebugInspection } from "../debug/inspection.js";
 import { announce, notice, unawaited } from "../notify.js";
 import { WebviewSession } from "../webview-session.js";
@@ -390,7 +391,7 @@ export class TraceSession extends WebviewSession<FromWebview, ToWebview> {
       expect: updatedExpectation(undefined, check.report).expect,
     };
     const text = variantFixtureText(json, from.path, target.path);
-    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
+    if (!(await writeChosenFile(target, text))) return { ok: false, message: "Not saved." };
     await vscode.window.showTextDocument(target, { viewColumn: vscode.ViewColumn.One });
     return { ok: true, message: `Saved ${vscode.workspace.asRelativePath(target)}.` };
   }

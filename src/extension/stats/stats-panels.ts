@@ -23,6 +23,7 @@ import {
   toolColumns,
 } from "../../stats-protocol.js";
 import { announce, log, notice, notify, percentProgress, withProgress } from "../notify.js";
+import { writeChosenFile } from "../chosen-file.js";
 import { restorableUri, type TracePanels } from "../panel/panels.js";
 import { webviewOptions, WebviewSession } from "../webview-session.js";
 import { chooseNewFile } from "../workspace-files.js";
@@ -396,13 +397,9 @@ export class StatsSession extends WebviewSession<FromStatsView, ToStatsView> {
       title: "Save the palette statistics as CSV",
     });
     if (!target) return this.reply(requestId, false, "Not saved.");
-    await vscode.workspace.fs.writeFile(
-      target,
-      new TextEncoder().encode(
-        (compared ? comparisonCsv(compared.comparison) : "") +
-          statsCsv(this.rows, this.pick(tools)),
-      ),
-    );
+    const csv =
+      (compared ? comparisonCsv(compared.comparison) : "") + statsCsv(this.rows, this.pick(tools));
+    if (!(await writeChosenFile(target, csv))) return this.reply(requestId, false, "Not saved.");
     return this.reply(requestId, true, `Saved ${vscode.workspace.asRelativePath(target)}.`);
   }
 
