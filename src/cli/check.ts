@@ -1,10 +1,9 @@
-import { closeSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { checkToJson, unreadableOutcome } from "../core/fixture-outcome.js";
 import { formatProblem } from "../core/fixture/problems.js";
 import { safe, safeJson } from "../core/words.js";
 import { readReason } from "../node/log-source.js";
-import { replaceFile } from "../node/safe-file.js";
+import { writeWholeFile } from "../node/safe-file.js";
 import { displayPath, findFixtures } from "./files.js";
 import { formatMismatch, runFixtureFile, type FixtureOutcome } from "./fixture-run.js";
 import { JSON_OPTION, readCommandLine, type CommandSpec } from "./args.js";
@@ -53,18 +52,15 @@ export async function checkCommand(args: readonly string[], io: CliIO): Promise<
   return failed > 0 ? EXIT.expectationFailed : EXIT.ok;
 }
 
-/** Writes the report afresh, never through a link planted at its name nor over anything but a regular file. */
+/**
+ * Writes the report whole, in a new file renamed over the old one (a failed write leaves the old
+ * report), never through a link planted at its name nor over anything but a regular file.
+ */
 function writeReport(path: string, name: string, text: string): void {
-  let fd: number;
   try {
-    fd = replaceFile(path);
+    writeWholeFile(path, text);
   } catch (error) {
     throw new UsageError(`cannot write the JUnit report ${name}: ${readReason(error)}`);
-  }
-  try {
-    writeFileSync(fd, text);
-  } finally {
-    closeSync(fd);
   }
 }
 

@@ -312,11 +312,6 @@ export function createNewFile(path: string, roots?: readonly string[]): number {
   return inFolderOf(path, roots, (folder, name) => folder.create(name));
 }
 
-/** Creates `path` afresh, replacing a regular file but never a link or anything else, never through a link. */
-export function replaceFile(path: string): number {
-  return inFolderOf(path, undefined, (folder, name) => folder.replace(name));
-}
-
 /**
  * Writes `path` whole (see OpenFolder.writeWhole): never through a link at `path` or a folder that
  * is a link, never over anything but a regular file; a failed write leaves what was there.
