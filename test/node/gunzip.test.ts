@@ -101,6 +101,36 @@ describe("gunzipChunks", () => {
     expect(handedOnBefore).toBeGreaterThan(30);
   });
 
+  it("goes on inflating the next slices while the chunk handed on is read, a few chunks ahead", async () => {
+    // Barely compressible text: each 64 KiB slice inflates to one chunk of about 85 KB.
+    const text = Buffer.from(randomBytes(900_000).toString("base64"));
+    async function* input() {
+      yield gzipSync(text);
+    }
+    const chunks = gunzipChunks(input(), 1024 * 1024, () => {})[Symbol.asyncIterator]();
+    const out = [Buffer.from((await chunks.next()).value as Uint8Array)];
+    // The reader is busy with the first chunk: zlib's turns come, and more slices are inflated.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    let ready = 0;
+    const later = Symbol("later");
+    let pending = chunks.next();
+    for (;;) {
+      // A chunk already inflated comes before the next turn of the loop; one still in zlib does not.
+      const next = await Promise.race([
+        pending,
+        new Promise<typeof later>((resolve) => setImmediate(() => resolve(later))),
+      ]);
+      if (next === later || next.done) break;
+      out.push(Buffer.from(next.value));
+      ready++;
+      pending = chunks.next();
+    }
+    expect(ready).toBeGreaterThanOrEqual(3);
+    for (let next = await pending; !next.done; next = await chunks.next())
+      out.push(Buffer.from(next.value));
+    expect(Buffer.concat(out).equals(text)).toBe(true);
+  });
+
   it("a file that does not start with a gzip header is corrupt", async () => {
     const result = await gunzip([Buffer.from("plain text")]);
     expect([result.error?.code, result.error?.message]).toEqual([
