@@ -159,7 +159,7 @@ describe("an OTLP file whose log records name a span it does not hold", () => {
     return { text: `${text}\n`, spanId };
   }
   const SAID =
-    /^a log record names a span that is not in the file \(the first: trace [0-9a-f]{32}, span [0-9a-f]{16}\); what it says was called is joined to no model call$/;
+    /^a log record names a span that is no model call of the file \(the first: trace [0-9a-f]{32}, span [0-9a-f]{16}\); what it says was called is joined to no model call$/;
 
   it("traces and stats say the record's line; with every span there they say nothing", async () => {
     const folder = mkdtempSync(join(tmpdir(), "orphans-"));
@@ -175,7 +175,7 @@ describe("an OTLP file whose log records name a span it does not hold", () => {
     const counted = io();
     expect(await statsCommand([file], counted.cli)).toBe(0);
     expect(counted.out.stdout).toContain(
-      `\nproblems (1):\n${file}:2: a log record names a span that is not in the file (the first: trace `,
+      `\nproblems (1):\n${file}:2: a log record names a span that is no model call of the file (the first: trace `,
     );
     const whole = io();
     expect(await tracesCommand([RECORDED, "--json"], whole.cli)).toBe(0);
@@ -198,7 +198,7 @@ describe("an OTLP file whose log records name a span it does not hold", () => {
         file: "-",
         line,
         message: expect.stringContaining(
-          "a log record names a span that is not in its own input, whose records join only that input's spans",
+          "a log record names a span that is no model call of its own input, whose records join only that input's spans",
         ),
       })),
     );

@@ -116,7 +116,7 @@ describe("a set whose spans and log records are in separate files", () => {
     }
   });
 
-  it("says which log records name a span that is in no file of the set, and leaves the calls unrecorded", async () => {
+  it("says which log records name a span that is a model call of no file of the set, and leaves the calls unrecorded", async () => {
     const { spans } = split("official-openai", "chat");
     const { logs } = split("official-openai", "stream");
     for (const inputs of [
@@ -130,7 +130,7 @@ describe("a set whose spans and log records are in separate files", () => {
         expect(problem.file).toBe(logsFile);
         expect(problem.line).toBeGreaterThan(0);
         expect(problem.message).toMatch(
-          /log records? names? a span that is in no file of the set \(the first: trace [0-9a-f]{32}, span [0-9a-f]{16}\)/,
+          /log records? names? a span that is a model call of no file of the set \(the first: trace [0-9a-f]{32}, span [0-9a-f]{16}\)/,
         );
       }
       expect(traces.length).toBeGreaterThan(0);
@@ -168,7 +168,7 @@ describe("a log record whose span is in no input it joins", () => {
           file: 0,
           line,
           message: expect.stringMatching(
-            /^a log record names a span that is not in the file \(the first: trace [0-9a-f]{32}, span [0-9a-f]{16}\); what it says was called is joined to no model call$/,
+            /^a log record names a span that is no model call of the file \(the first: trace [0-9a-f]{32}, span [0-9a-f]{16}\); what it says was called is joined to no model call$/,
           ),
         })),
       );
@@ -183,7 +183,7 @@ describe("a log record whose span is in no input it joins", () => {
         file: 1,
         line,
         message: expect.stringMatching(
-          /^a log record names a span that is not in its own input, whose records join only that input's spans \(the first: trace [0-9a-f]{32}, span [0-9a-f]{16}\)/,
+          /^a log record names a span that is no model call of its own input, whose records join only that input's spans \(the first: trace [0-9a-f]{32}, span [0-9a-f]{16}\)/,
         ),
       })),
     );

@@ -57,8 +57,8 @@ export class OwnRecords {
   problems(): ScanProblem[] {
     const unjoined = [...this.waiting.values()].flat().sort((a, b) => a.order - b.order);
     const where = this.set
-      ? "is not in its own input, whose records join only that input's spans"
-      : "is not in the file";
+      ? "is no model call of its own input, whose records join only that input's spans"
+      : "is no model call of the file";
     const said: ScanProblem[] = unjoinedRecords(
       unjoined.map(({ record }) => record),
       new Set(),

@@ -95,13 +95,13 @@ export function setProblems(read: SetRecordsRead, joined: ReadonlySet<number>): 
   };
   return [
     ...(cut ? [cut] : []),
-    ...unjoinedRecords(read.records, joined, "is in no file of the set"),
+    ...unjoinedRecords(read.records, joined, "is a model call of no file of the set"),
   ];
 }
 
 /**
  * The records no inference span joined, as one problem per line that holds any: each names a
- * span that `where` says is missing ("is in no file of the set", "is not in the file").
+ * span that `where` says is missing ("is a model call of no file of the set", "is no model call of the file").
  */
 export function unjoinedRecords<R extends PlacedRecord>(
   records: readonly R[],

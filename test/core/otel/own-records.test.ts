@@ -63,7 +63,7 @@ describe("a log record whose span is not in its file", () => {
         expect(problems).toEqual([
           {
             line,
-            message: `${what} a span that is not in the file (the first: trace ${traceId}, span ${spanId}); what it says was called is joined to no model call`,
+            message: `${what} a span that is no model call of the file (the first: trace ${traceId}, span ${spanId}); what it says was called is joined to no model call`,
           },
         ]);
       }
@@ -90,7 +90,9 @@ describe("a log record whose span is not in its file", () => {
     expect(problems).toEqual([
       expect.objectContaining({
         line: 1,
-        message: expect.stringContaining(`a span that is not in the file (the first: trace `),
+        message: expect.stringContaining(
+          `a span that is no model call of the file (the first: trace `,
+        ),
       }),
     ]);
     expect(problems[0]!.message).toContain(`span ${spanId})`);
@@ -104,7 +106,7 @@ describe("a log record whose span is not in its file", () => {
     expect(own.problems()).toEqual([
       {
         line: 3,
-        message: `a log record names a span that is not in the file (the first: trace ${"a".repeat(32)}, span ${"c".repeat(16)}); what it says was called is joined to no model call`,
+        message: `a log record names a span that is no model call of the file (the first: trace ${"a".repeat(32)}, span ${"c".repeat(16)}); what it says was called is joined to no model call`,
       },
     ]);
   });
@@ -123,7 +125,7 @@ describe("a log record whose span is not in its file", () => {
         [3, "3".repeat(16)],
       ].map(([line, spanId]) => ({
         line,
-        message: `a log record names a span that is not in its own input, whose records join only that input's spans (the first: trace ${traceId}, span ${spanId}); what it says was called is joined to no model call`,
+        message: `a log record names a span that is no model call of its own input, whose records join only that input's spans (the first: trace ${traceId}, span ${spanId}); what it says was called is joined to no model call`,
       })),
     );
   });
