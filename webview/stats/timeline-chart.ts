@@ -14,6 +14,7 @@ import {
   PAD,
   paletteRuns,
   scaleOf,
+  periodSpan,
   sizeLabels,
   type AxisLabel,
   type Scale,
@@ -201,8 +202,9 @@ function periodMarks(
   const width = buckets[0]!.width;
   const band = (side: "old" | "new", period: Period | null, row: number) => {
     if (!period) return nothing;
-    const from = xOf(buckets, scale, Math.floor(period.from / width) * width);
-    const to = xOf(buckets, scale, (Math.floor(period.to / width) + 1) * width);
+    const span = periodSpan(period, width);
+    const from = xOf(buckets, scale, span.from);
+    const to = xOf(buckets, scale, span.to);
     const name = side === "old" ? "before (OLD)" : "after (NEW)";
     // OLD's name ends at its band and NEW's starts at its band, away from each other and the split
     // line between them; either turns round where the chart has no room for it.

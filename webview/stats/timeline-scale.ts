@@ -80,6 +80,14 @@ export function failureLabels(scale: Scale): AxisLabel[] {
   ];
 }
 
+/** The time a period's band covers: from the start of its first bucket to the end of its last. */
+export function periodSpan(period: Period, width: number): { from: number; to: number } {
+  return {
+    from: Math.floor(period.from / width) * width,
+    to: (Math.floor(period.to / width) + 1) * width,
+  };
+}
+
 /**
  * The buckets the palette line joins, as runs of indices: a run ends at a bucket without traces
  * (no data, not a zero) and where a compared period begins or ends, so the line never crosses
@@ -91,10 +99,9 @@ export function paletteRuns(
 ): number[][] {
   const width = buckets[0]?.width ?? 1;
   // Which periods a bucket lies in, as the bands on the chart draw them.
+  const spans = periods.map((p) => p && periodSpan(p, width));
   const sides = (b: TimeBucket) =>
-    periods
-      .map((p) => (p && Math.floor(p.from / width) * width <= b.start && b.start <= p.to ? 1 : 0))
-      .join("");
+    spans.map((span) => (span && span.from <= b.start && b.start < span.to ? 1 : 0)).join("");
   const runs: number[][] = [];
   let run: number[] = [];
   buckets.forEach((b, i) => {
